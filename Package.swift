@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SkillGate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SkillGateCore", targets: ["SkillGateCore"]),
+        .library(name: "SkillGateHTTP", targets: ["SkillGateHTTP"]),
+        .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Wire-neutral chat model, JSON, LLMClient, GatewayError.
+        .target(name: "SkillGateCore", swiftSettings: strictSwift),
+        // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
+        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl"], swiftSettings: strictSwift),
+        // Wire-format adapters and the provider catalog.
+        .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+
+        .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,22 @@
+#ifndef SKILLGATE_CCURL_SHIM_H
+#define SKILLGATE_CCURL_SHIM_H
+// libcurl's option setters are variadic C functions, which Swift cannot call directly.
+// These typed, non-variadic wrappers are the only way the Swift code sets options.
+#include <curl/curl.h>
+
+typedef size_t (*sg_curl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
+typedef int (*sg_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+
+static inline CURLcode sg_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_datafn(CURL *h, CURLoption o, sg_curl_data_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_setopt_xferinfofn(CURL *h, CURLoption o, sg_curl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode sg_easy_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
+static inline CURLcode sg_easy_getinfo_ptr(CURL *h, CURLINFO i, void **out) { return curl_easy_getinfo(h, i, out); }
+static inline CURLcode sg_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
+static inline CURLMcode sg_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+#endif

@@ -1,0 +1,86 @@
+/// A complete (non-streamed) model answer.
+public struct ChatResponse: Sendable, Hashable {
+    /// The provider's response id (or one SkillGate made up when it had none).
+    public var id: String
+    /// The model that answered, as the provider reported it.
+    public var model: String
+    /// The assistant message's content: text, thinking and tool calls in order.
+    public var content: [ContentBlock]
+    public var finishReason: FinishReason
+    public var usage: Usage
+
+    public init(id: String, model: String, content: [ContentBlock], finishReason: FinishReason, usage: Usage = Usage()) {
+        self.id = id
+        self.model = model
+        self.content = content
+        self.finishReason = finishReason
+        self.usage = usage
+    }
+
+    /// The text blocks joined.
+    public var text: String { content.compactMap(\.text).joined() }
+    /// The tool calls in order.
+    public var toolCalls: [ToolCall] { content.compactMap(\.toolCall) }
+    /// The answer as an assistant message, ready to append to the conversation.
+    public var message: Message { Message(role: .assistant, content: content) }
+}
+
+/// Why the model stopped.
+public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
+    /// A natural end or a stop sequence.
+    case stop
+    /// The token limit was reached.
+    case length
+    /// The model called tools and waits for their results.
+    case toolCalls
+    /// The provider's content filter stopped the answer.
+    case contentFilter
+    /// The model refused (Anthropic `refusal`, OpenAI refusals).
+    case refusal
+    /// A long-running turn was paused; send the conversation back to continue (Anthropic `pause_turn`).
+    case pauseTurn
+    /// A reason SkillGate does not know, kept verbatim rather than guessed.
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .stop: return "stop"
+        case .length: return "length"
+        case .toolCalls: return "tool_calls"
+        case .contentFilter: return "content_filter"
+        case .refusal: return "refusal"
+        case .pauseTurn: return "pause_turn"
+        case .other(let raw): return raw
+        }
+    }
+}
+
+/// Token counts of one model call (or a sum over several).
+public struct Usage: Sendable, Hashable {
+    public var inputTokens: Int
+    public var outputTokens: Int
+    /// Input tokens read from the provider's prompt cache (included in `inputTokens`).
+    public var cachedInputTokens: Int
+    /// Input tokens written to the provider's prompt cache.
+    public var cacheWriteTokens: Int
+    /// Output tokens spent on reasoning (included in `outputTokens`).
+    public var reasoningTokens: Int
+
+    public init(inputTokens: Int = 0, outputTokens: Int = 0, cachedInputTokens: Int = 0, cacheWriteTokens: Int = 0, reasoningTokens: Int = 0) {
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.cachedInputTokens = cachedInputTokens
+        self.cacheWriteTokens = cacheWriteTokens
+        self.reasoningTokens = reasoningTokens
+    }
+
+    public var totalTokens: Int { inputTokens + outputTokens }
+
+    /// The sum of two usages (for agent runs over several calls).
+    public static func + (a: Usage, b: Usage) -> Usage {
+        Usage(inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens,
+              cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+              cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+              reasoningTokens: a.reasoningTokens + b.reasoningTokens)
+    }
+}

@@ -1,0 +1,31 @@
+/// A tool (skill) the model may call.
+public struct ToolDefinition: Sendable, Hashable {
+    /// The name the model calls it by (`[a-zA-Z0-9_-]{1,64}` for most providers).
+    public var name: String
+    /// What the tool does, written for the model.
+    public var description: String?
+    /// JSON Schema of the arguments object; passed through to providers unchanged
+    /// (except where a wire format needs it sanitised).
+    public var parameters: JSONValue
+    /// Whether the provider should enforce the schema strictly (OpenAI `strict`).
+    public var strict: Bool?
+
+    public init(name: String, description: String? = nil, parameters: JSONValue = ["type": "object", "properties": [:]], strict: Bool? = nil) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.strict = strict
+    }
+}
+
+/// Whether and which tool the model must call.
+public enum ToolChoice: Sendable, Hashable {
+    /// The model decides.
+    case auto
+    /// The model must not call tools.
+    case none
+    /// The model must call at least one tool.
+    case required
+    /// The model must call this tool.
+    case named(String)
+}

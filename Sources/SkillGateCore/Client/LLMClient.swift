@@ -1,0 +1,18 @@
+/// A chat model behind one provider's wire format. Every adapter (OpenAI Chat, Anthropic Messages,
+/// Gemini, prompt-injected tools, the demo model) implements this, so the gateway never sees wire formats.
+public protocol LLMClient: Sendable {
+    /// Sends the request and waits for the whole answer.
+    func complete(_ request: ChatRequest) async throws -> ChatResponse
+    /// Sends the request and streams the answer. Cancelling the consuming task cancels the upstream call.
+    /// Errors are `GatewayError`s naming the provider.
+    func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error>
+}
+
+extension LLMClient {
+    /// Collects a stream into the equivalent complete response.
+    public func collect(_ request: ChatRequest) async throws -> ChatResponse {
+        var acc = ChatResponseAccumulator()
+        for try await event in stream(request) { acc.apply(event) }
+        return acc.response
+    }
+}

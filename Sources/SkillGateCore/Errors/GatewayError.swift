@@ -1,0 +1,99 @@
+/// An error SkillGate reports to a client, in whatever API shape the client spoke.
+///
+/// Every error says what went wrong and what to do next, names the provider when one was
+/// involved, and carries the HTTP status the client should see. It never contains a secret.
+public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Who is at fault, which decides retries and alerting.
+    public enum FaultDomain: String, Sendable, Hashable {
+        /// The request was wrong; retrying it unchanged will fail again.
+        case caller
+        /// The request was refused by a policy (auth, scope, budget, rate limit).
+        case policy
+        /// The upstream provider failed or refused.
+        case provider
+        /// SkillGate itself failed.
+        case gateway
+    }
+
+    /// What kind of failure this is; decides the status and the error type names on each surface.
+    public enum Kind: String, Sendable, Hashable {
+        case invalidRequest = "invalid_request"
+        case authentication = "authentication"
+        case permission = "permission"
+        case notFound = "not_found"
+        case requestTooLarge = "request_too_large"
+        case rateLimited = "rate_limited"
+        case upstreamError = "upstream_error"
+        case upstreamTimeout = "upstream_timeout"
+        case upstreamUnavailable = "upstream_unavailable"
+        case upstreamOverloaded = "upstream_overloaded"
+        case upstreamProtocol = "upstream_protocol"
+        case timeout = "timeout"
+        case cancelled = "cancelled"
+        case internalError = "internal_error"
+    }
+
+    public var domain: FaultDomain
+    public var kind: Kind
+    /// What went wrong and what to do next.
+    public var message: String
+    /// The HTTP status the client sees.
+    public var status: Int
+    /// The provider involved, if any.
+    public var provider: String?
+    /// The upstream HTTP status, if an upstream answered.
+    public var upstreamStatus: Int?
+    /// The request field at fault (`messages[2].content`), for caller errors.
+    public var param: String?
+    /// Seconds after which a retry may succeed (passed on as `Retry-After`).
+    public var retryAfter: Double?
+    /// The provider's own error type/code, when it gave one (`overloaded_error`, `RESOURCE_EXHAUSTED`).
+    public var upstreamCode: String?
+
+    public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
+                upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil) {
+        self.domain = domain
+        self.kind = kind
+        self.status = status
+        self.message = message
+        self.provider = provider
+        self.upstreamStatus = upstreamStatus
+        self.param = param
+        self.retryAfter = retryAfter
+        self.upstreamCode = upstreamCode
+    }
+
+    public var description: String {
+        var s = "\(kind.rawValue) (\(status))"
+        if let provider { s += " from \(provider)" }
+        if let upstreamStatus { s += " upstream \(upstreamStatus)" }
+        return s + ": " + message
+    }
+
+    /// Whether trying another deployment (or the same one later) may succeed.
+    public var isRetryable: Bool {
+        switch kind {
+        case .rateLimited, .upstreamTimeout, .upstreamUnavailable, .upstreamOverloaded: return domain == .provider
+        case .upstreamError: return (upstreamStatus ?? 0) >= 500
+        default: return false
+        }
+    }
+}
+
+extension GatewayError {
+    /// A malformed or invalid request (400), naming the field at fault.
+    public static func invalidRequest(_ message: String, param: String? = nil) -> GatewayError {
+        GatewayError(domain: .caller, kind: .invalidRequest, status: 400, message: message, param: param)
+    }
+
+    /// A failure inside SkillGate (500).
+    public static func internalError(_ message: String) -> GatewayError {
+        GatewayError(domain: .gateway, kind: .internalError, status: 500, message: message)
+    }
+
+    /// An upstream answer SkillGate could not understand (502).
+    public static func upstreamProtocol(_ message: String, provider: String?, upstreamStatus: Int? = nil) -> GatewayError {
+        GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
+                     message: message, provider: provider, upstreamStatus: upstreamStatus)
+    }
+}

@@ -1,0 +1,257 @@
+/// A JSON syntax error with the byte offset where it was found.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong ("expected ':' after an object key").
+    public var reason: String
+    /// Byte offset into the input.
+    public var offset: Int
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
+extension JSONValue {
+    /// Parses a complete JSON document (RFC 8259). Rejects invalid UTF-8, trailing garbage and
+    /// nesting deeper than `maxDepth`.
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+        let result = bytes.withContiguousStorageIfAvailable { parse(buffer: $0, maxDepth: maxDepth) }
+            ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from a string.
+    public static func parse(_ text: String, maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }.get()
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONSyntaxError> {
+        var parser = JSONParser(buffer: buffer, maxDepth: maxDepth)
+        do { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+    }
+}
+
+/// A recursive-descent JSON parser over a byte buffer.
+struct JSONParser {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+
+    init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.buffer = buffer
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index != buffer.count { throw fail("unexpected content after the JSON value") }
+        return value
+    }
+
+    private func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
+
+    private mutating func skipWhitespace() {
+        while index < buffer.count {
+            switch buffer[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < buffer.count else { throw fail("unexpected end of input") }
+        switch buffer[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw fail("unexpected character '\(Unicode.Scalar(buffer[index]))'")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= buffer.count else { throw fail("unexpected end of input") }
+        let start = literal.utf8Start
+        for i in 0..<count where buffer[index + i] != start[i] {
+            throw fail("invalid literal")
+        }
+        index += count
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [JSONObject.Member] = []
+        skipWhitespace()
+        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else {
+                throw fail("expected a string key in an object")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else {
+                throw fail("expected ':' after an object key")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONObject.Member(key: key, value: value))
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of input inside an object") }
+            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
+            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
+            throw fail("expected ',' or '}' in an object")
+        }
+        depth -= 1
+        return .object(JSONObject(members))
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
+            index += 1; depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < buffer.count else { throw fail("unexpected end of input inside an array") }
+            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
+            if buffer[index] == UInt8(ascii: "]") { index += 1; break }
+            throw fail("expected ',' or ']' in an array")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        if buffer[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number") }
+        if buffer[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number: digit expected after '.'") }
+            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number: digit expected in exponent") }
+            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
+        }
+        let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+        return .number(String(decoding: slice, as: UTF8.self))
+    }
+
+    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < buffer.count {
+            let b = buffer[index]
+            if b == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+                guard let s = String(validating: slice, as: UTF8.self) else {
+                    throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
+                }
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw fail("unescaped control character in a string") }
+            index += 1
+        }
+        guard index < buffer.count else { throw fail("unterminated string") }
+        // Slow path: escapes present.
+        var bytes = [UInt8](UnsafeBufferPointer(rebasing: buffer[start..<index]))
+        while index < buffer.count {
+            let b = buffer[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                guard let s = String(validating: bytes, as: UTF8.self) else {
+                    throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
+                }
+                return s
+            }
+            if b < 0x20 { throw fail("unescaped control character in a string") }
+            if b != UInt8(ascii: "\\") { bytes.append(b); index += 1; continue }
+            index += 1
+            guard index < buffer.count else { throw fail("unterminated escape") }
+            let e = buffer[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C)
+            case UInt8(ascii: "/"): bytes.append(0x2F)
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // A high surrogate must be followed by an escaped low surrogate.
+                    guard index + 1 < buffer.count, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") else {
+                        throw fail("lone high surrogate in \\u escape")
+                    }
+                    index += 2
+                    let low = try parseHex4()
+                    guard low >= 0xDC00 && low < 0xE000 else { throw fail("invalid low surrogate in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw fail("lone low surrogate in \\u escape")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
+                bytes.append(contentsOf: UTF8.encode(u)!)
+            default:
+                throw fail("invalid escape '\\\(Unicode.Scalar(e))'")
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= buffer.count else { throw fail("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = buffer[index]
+            let digit: UInt32
+            switch c {
+            case 0x30...0x39: digit = UInt32(c - 0x30)
+            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+            default: throw fail("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+}

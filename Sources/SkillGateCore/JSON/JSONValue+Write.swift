@@ -1,0 +1,73 @@
+extension JSONValue {
+    /// The compact JSON text of this value as UTF-8 bytes (no insignificant whitespace).
+    public func serializedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(to: &out)
+        return out
+    }
+
+    /// The compact JSON text of this value.
+    public func serialized() -> String {
+        String(decoding: serializedBytes(), as: UTF8.self)
+    }
+
+    /// Appends the compact JSON text of this value to `out`.
+    public func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(true): out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        case .bool(false): out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            var first = true
+            for e in elements {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                e.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for m in object.members {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSONValue.writeString(m.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                m.value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` as a JSON string literal, escaping quotes, backslashes and control characters.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var runStart = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                runStart = i + 1
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                default:
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                }
+            }
+            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,112 @@
+/// Timeouts of one outbound request. `nil` means no limit of that kind.
+public struct HTTPTimeouts: Sendable, Hashable {
+    /// Time to establish the connection (TCP and TLS).
+    public var connect: Duration?
+    /// Time from sending the request until the first byte of the response headers.
+    public var firstByte: Duration?
+    /// Longest silence between two chunks of the response body.
+    public var idle: Duration?
+    /// Time for the whole exchange.
+    public var total: Duration?
+
+    public init(connect: Duration? = .seconds(10), firstByte: Duration? = .seconds(120),
+                idle: Duration? = .seconds(120), total: Duration? = .seconds(600)) {
+        self.connect = connect
+        self.firstByte = firstByte
+        self.idle = idle
+        self.total = total
+    }
+}
+
+/// An outbound HTTP request.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The absolute URL (`https://api.openai.com/v1/chat/completions`).
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var timeouts: HTTPTimeouts
+
+    public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts()) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeouts = timeouts
+    }
+}
+
+/// A complete HTTP response.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A response whose head has arrived and whose body is still streaming.
+public struct HTTPStreamingResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    /// The body in chunks as they arrive. Ending iteration early (or cancelling the consuming
+    /// task) aborts the transfer and closes the connection.
+    public var body: AsyncThrowingStream<[UInt8], any Error>
+
+    public init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<[UInt8], any Error>) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Reads the rest of the body, up to `limit` bytes (the rest is discarded).
+    public func collectBody(limit: Int = 8 * 1024 * 1024) async throws -> [UInt8] {
+        var out: [UInt8] = []
+        for try await chunk in body where out.count < limit {
+            out.append(contentsOf: chunk.prefix(limit - out.count))
+        }
+        return out
+    }
+}
+
+/// Why an outbound request failed before a complete response arrived.
+public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// Could not resolve the host or connect (refused, unreachable).
+        case connect
+        /// The connect timeout elapsed.
+        case connectTimeout
+        /// No response head arrived within the first-byte timeout.
+        case firstByteTimeout
+        /// The body stalled longer than the idle timeout.
+        case idleTimeout
+        /// The total timeout elapsed.
+        case totalTimeout
+        /// The connection broke mid-transfer (reset, truncated).
+        case transport
+        /// TLS handshake or certificate failure.
+        case tls
+        /// The request was cancelled by its task.
+        case cancelled
+        /// The URL or request was invalid.
+        case invalidRequest
+    }
+
+    public var kind: Kind
+    /// A human-readable detail (libcurl's error text).
+    public var detail: String
+
+    public init(kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { "\(kind.rawValue): \(detail)" }
+
+    /// Whether the failure is a timeout of any kind.
+    public var isTimeout: Bool { [.connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout].contains(kind) }
+}

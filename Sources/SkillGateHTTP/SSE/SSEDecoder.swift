@@ -1,0 +1,117 @@
+/// Decodes a `text/event-stream` body fed in arbitrary chunks into events.
+///
+/// A value-type state machine: feed it the bytes as they arrive from the network, in any split
+/// (one byte at a time gives the same events as the whole body). Handles LF, CRLF and CR line
+/// ends (also a CRLF split across two chunks), multi-line `data:`, `event:`, `id:`, `retry:`,
+/// comments, a leading byte-order mark, and UTF-8 characters split across chunks (lines are
+/// decoded only once complete).
+public struct SSEDecoder: Sendable {
+    /// Lines that are neither fields nor comments (some providers send a bare JSON error body
+    /// after the events); kept, up to `maxStrayBytes`, so an adapter can report them.
+    public private(set) var strayText: String = ""
+    /// Upper bound of one line, to stop an endless line from using unbounded memory.
+    public let maxLineBytes: Int
+    public static let maxStrayBytes = 65_536
+
+    private var line: [UInt8] = []
+    private var lastWasCR = false
+    private var atStart = true
+    private var data: String = ""
+    private var hasData = false
+    private var eventType: String?
+    private var lastId: String?
+    private var retry: Int?
+    private var lineTooLong = false
+
+    public init(maxLineBytes: Int = 16 * 1024 * 1024) {
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Feeds the next chunk of the body and returns the events it completed.
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SSEEvent] {
+        var events: [SSEEvent] = []
+        for b in bytes {
+            if b == 0x0A {
+                if lastWasCR { lastWasCR = false; continue }  // the LF of a CRLF
+                endLine(into: &events)
+            } else if b == 0x0D {
+                lastWasCR = true
+                endLine(into: &events)
+            } else {
+                lastWasCR = false
+                if line.count < maxLineBytes { line.append(b) } else { lineTooLong = true }
+            }
+        }
+        return events
+    }
+
+    /// Feeds a chunk from a buffer (the fast path for network data).
+    public mutating func feed(_ buffer: UnsafeRawBufferPointer) -> [SSEEvent] {
+        feed(buffer.bindMemory(to: UInt8.self))
+    }
+
+    /// Ends the stream. A trailing event that was not closed by a blank line is returned too
+    /// (providers sometimes omit the last blank line); a trailing partial line is processed first.
+    public mutating func finish() -> [SSEEvent] {
+        var events: [SSEEvent] = []
+        if !line.isEmpty { endLine(into: &events) }
+        if hasData { events.append(dispatch()) }
+        return events
+    }
+
+    private mutating func endLine(into events: inout [SSEEvent]) {
+        defer { line.removeAll(keepingCapacity: true); lineTooLong = false }
+        if atStart {
+            atStart = false
+            if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { line.removeFirst(3) }
+        }
+        if line.isEmpty {
+            if hasData { events.append(dispatch()) } else { eventType = nil }
+            return
+        }
+        if line[0] == UInt8(ascii: ":") { return }  // comment
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let nameEnd = colon ?? line.count
+        var valueStart = colon.map { $0 + 1 } ?? line.count
+        if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        let value = String(decoding: line[valueStart...], as: UTF8.self)
+        switch FieldName(line[0..<nameEnd]) {
+        case .data:
+            if hasData { data += "\n" }
+            data += value
+            hasData = true
+        case .event:
+            eventType = value
+        case .id:
+            if !value.contains("\0") { lastId = value }
+        case .retry:
+            if let ms = Int(value), ms >= 0 { retry = ms }
+        case .unknown:
+            if strayText.utf8.count < Self.maxStrayBytes {
+                if !strayText.isEmpty { strayText += "\n" }
+                strayText += String(decoding: line, as: UTF8.self)
+            }
+        }
+    }
+
+    private mutating func dispatch() -> SSEEvent {
+        let event = SSEEvent(event: eventType, data: data, id: lastId, retry: retry)
+        data = ""
+        hasData = false
+        eventType = nil
+        retry = nil
+        return event
+    }
+
+    private enum FieldName {
+        case data, event, id, retry, unknown
+
+        init(_ bytes: ArraySlice<UInt8>) {
+            if bytes.elementsEqual("data".utf8) { self = .data }
+            else if bytes.elementsEqual("event".utf8) { self = .event }
+            else if bytes.elementsEqual("id".utf8) { self = .id }
+            else if bytes.elementsEqual("retry".utf8) { self = .retry }
+            else { self = .unknown }
+        }
+    }
+}

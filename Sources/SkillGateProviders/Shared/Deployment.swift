@@ -1,0 +1,61 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// How a provider authenticates requests.
+public enum AuthStyle: String, Sendable, Hashable, CaseIterable {
+    /// `Authorization: Bearer <key>`
+    case bearer
+    /// `x-api-key: <key>` (Anthropic)
+    case xApiKey = "x-api-key"
+    /// `x-goog-api-key: <key>` (Gemini; never a `?key=` URL parameter, so keys stay out of logged URLs)
+    case xGoogApiKey = "x-goog-api-key"
+    /// No authentication (local Ollama, vLLM, the demo model).
+    case none
+}
+
+/// One concrete way to reach a model: provider endpoint, model id and credentials.
+/// Built from the provider catalog and configuration; adapters turn requests into HTTP for it.
+public struct Deployment: Sendable, Hashable, CustomStringConvertible {
+    /// The provider's catalog id (`openai`, `anthropic`, ...).
+    public var providerId: String
+    /// The provider's model id (`gpt-4.1-mini`).
+    public var model: String
+    /// The API base URL without a trailing slash (`https://api.openai.com/v1`).
+    public var baseURL: String
+    public var auth: AuthStyle
+    /// The provider secret. Never logged: `description` masks it.
+    public var apiKey: String?
+    /// Extra headers every request carries (`anthropic-version`).
+    public var extraHeaders: HTTPHeaders
+    /// Timeouts for calls to this deployment.
+    public var timeouts: HTTPTimeouts
+
+    public init(providerId: String, model: String, baseURL: String, auth: AuthStyle, apiKey: String? = nil,
+                extraHeaders: HTTPHeaders = [:], timeouts: HTTPTimeouts = HTTPTimeouts()) {
+        self.providerId = providerId
+        self.model = model
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.auth = auth
+        self.apiKey = apiKey
+        self.extraHeaders = extraHeaders
+        self.timeouts = timeouts
+    }
+
+    public var description: String { "\(providerId)/\(model) at \(baseURL)" }
+
+    /// The headers for a JSON POST: content type, auth and the provider's extra headers.
+    public func requestHeaders(streaming: Bool) -> HTTPHeaders {
+        var h = extraHeaders
+        h.set("content-type", "application/json")
+        h.set("accept", streaming ? "text/event-stream" : "application/json")
+        if let apiKey, !apiKey.isEmpty {
+            switch auth {
+            case .bearer: h.set("authorization", "Bearer \(apiKey)")
+            case .xApiKey: h.set("x-api-key", apiKey)
+            case .xGoogApiKey: h.set("x-goog-api-key", apiKey)
+            case .none: break
+            }
+        }
+        return h
+    }
+}

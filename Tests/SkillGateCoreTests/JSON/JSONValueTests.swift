@@ -1,0 +1,72 @@
+import Testing
+@testable import SkillGateCore
+
+@Suite struct JSONValueTests {
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":"x"}"#,
+        #"[1.5,-0,2e10,-1.25E-3,12345678901234567890]"#,
+        #"{"nested":{"deep":[{"k":"v"}]},"empty":{},"list":[]}"#,
+        #""plain""#,
+    ])
+    func roundTripsCompactText(_ text: String) throws {
+        #expect(try JSONValue.parse(text).serialized() == text)
+    }
+
+    @Test func keepsMemberOrder() throws {
+        let v = try JSONValue.parse(#"{"z":1,"a":2,"m":3}"#)
+        #expect(v.objectValue?.keys == ["z", "a", "m"])
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let v = try JSONValue.parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#)
+        #expect(v.stringValue == "a\"b\\c/d\n\té😀")
+    }
+
+    @Test func escapesControlCharactersWhenWriting() {
+        let v = JSONValue.string("line1\nline2\u{01}\"q\"")
+        #expect(v.serialized() == #""line1\nline2\u0001\"q\"""#)
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "\"unterminated", "{\"a\":1} x",
+        "\"\\ud800\"", "\"\\x\"", "[\"\u{01}\"]", "-", "{,}",
+    ])
+    func rejectsInvalidDocuments(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let bytes: [UInt8] = [0x22, 0xC3, 0x28, 0x22]
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bytes) }
+    }
+
+    @Test func rejectsExcessiveNesting() {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(deep) }
+        #expect((try? JSONValue.parse(deep, maxDepth: 400)) != nil)
+    }
+
+    @Test func reportsTheOffsetOfAnError() {
+        do {
+            _ = try JSONValue.parse(#"{"a":tru}"#)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.offset == 5)
+        }
+    }
+
+    @Test func numberAccessors() throws {
+        let v = try JSONValue.parse(#"{"i":42,"d":2.5,"big":1e3}"#)
+        #expect(v["i"]?.intValue == 42)
+        #expect(v["d"]?.doubleValue == 2.5)
+        #expect(v["d"]?.intValue == nil)
+        #expect(v["big"]?.intValue == 1000)
+    }
+
+    @Test func objectSubscriptSetAndRemove() {
+        var o: JSONObject = ["a": 1]
+        o["b"] = "x"
+        o["a"] = nil
+        #expect(JSONValue.object(o).serialized() == #"{"b":"x"}"#)
+    }
+}
