@@ -26,6 +26,10 @@ let package = Package(
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
 
+        // The gateway: config, inbound surfaces, auth, routing, logs.
+        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"],
+                swiftSettings: strictSwift),
+
         // Benchmarks that print figures: swift run -c release skillgate-bench
         .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"],
                           swiftSettings: strictSwift),
@@ -33,6 +37,7 @@ let package = Package(
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

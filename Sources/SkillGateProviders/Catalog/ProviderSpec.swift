@@ -1,0 +1,104 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// The wire formats SkillGate speaks to providers.
+public enum WireFormatName: String, Sendable, Hashable, CaseIterable {
+    case openAIChat = "openai-chat"
+    case anthropicMessages = "anthropic-messages"
+    case gemini = "gemini"
+    /// The built-in offline demo model.
+    case demo = "demo"
+}
+
+/// A model's cost/capability class, used by the router.
+public enum ModelTier: String, Sendable, Hashable, CaseIterable {
+    /// Cheap and fast.
+    case light
+    /// Capable and more expensive.
+    case strong
+}
+
+/// How a model takes tools.
+public enum ToolSupport: String, Sendable, Hashable, CaseIterable {
+    /// The provider's own tool calling.
+    case native
+    /// No native tool calling: SkillGate renders tools into the prompt and parses calls from the text.
+    case prompt
+    /// No tools at all.
+    case none
+}
+
+/// Prices in USD per million tokens.
+public struct ModelPrice: Sendable, Hashable {
+    public var inputPerMTok: Double
+    public var outputPerMTok: Double
+    /// Price of cached input tokens; `nil` means the input price applies.
+    public var cachedInputPerMTok: Double?
+
+    public init(inputPerMTok: Double, outputPerMTok: Double, cachedInputPerMTok: Double? = nil) {
+        self.inputPerMTok = inputPerMTok
+        self.outputPerMTok = outputPerMTok
+        self.cachedInputPerMTok = cachedInputPerMTok
+    }
+
+    /// The cost of `usage` in USD.
+    public func cost(of usage: Usage) -> Double {
+        let cached = min(usage.cachedInputTokens, usage.inputTokens)
+        let fresh = usage.inputTokens - cached
+        let cachedPrice = cachedInputPerMTok ?? inputPerMTok
+        return (Double(fresh) * inputPerMTok + Double(cached) * cachedPrice + Double(usage.outputTokens) * outputPerMTok) / 1_000_000
+    }
+}
+
+/// One model of a provider, as the catalog describes it.
+public struct ModelSpec: Sendable, Hashable {
+    /// The provider's model id.
+    public var id: String
+    public var tier: ModelTier
+    public var contextWindow: Int
+    public var maxOutputTokens: Int?
+    public var tools: ToolSupport
+    /// `nil` for local models (no cost).
+    public var price: ModelPrice?
+
+    public init(id: String, tier: ModelTier, contextWindow: Int, maxOutputTokens: Int? = nil, tools: ToolSupport = .native, price: ModelPrice? = nil) {
+        self.id = id
+        self.tier = tier
+        self.contextWindow = contextWindow
+        self.maxOutputTokens = maxOutputTokens
+        self.tools = tools
+        self.price = price
+    }
+}
+
+/// One provider of the catalog (`Providers/<id>.json`).
+public struct ProviderSpec: Sendable, Hashable {
+    public var id: String
+    public var displayName: String
+    public var wireFormat: WireFormatName
+    /// The API base URL without a trailing slash; configuration may override it.
+    public var baseURL: String
+    public var auth: AuthStyle
+    /// The key-store name of the provider secret; `nil` when `auth` is `.none`.
+    public var keyName: String?
+    /// Extra headers on every request (`anthropic-version`).
+    public var headers: HTTPHeaders
+    public var docsURL: String?
+    public var models: [ModelSpec]
+
+    public init(id: String, displayName: String, wireFormat: WireFormatName, baseURL: String, auth: AuthStyle,
+                keyName: String? = nil, headers: HTTPHeaders = [:], docsURL: String? = nil, models: [ModelSpec]) {
+        self.id = id
+        self.displayName = displayName
+        self.wireFormat = wireFormat
+        self.baseURL = baseURL
+        self.auth = auth
+        self.keyName = keyName
+        self.headers = headers
+        self.docsURL = docsURL
+        self.models = models
+    }
+
+    /// The model with this id, if the provider lists it.
+    public func model(_ id: String) -> ModelSpec? { models.first { $0.id == id } }
+}

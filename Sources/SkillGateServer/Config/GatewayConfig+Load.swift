@@ -1,0 +1,112 @@
+import Foundation
+import SkillGateCore
+import SkillGateProviders
+
+extension GatewayConfig {
+    static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "$comment"]
+
+    /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
+    /// the JSON path and what was expected.
+    public static func load(path: String) throws -> GatewayConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw JSONShapeError(file: path, path: "$", message: "cannot read the config file; check the path given with --config")
+        }
+        let json: JSONValue
+        do { json = try JSONValue.parse(Array(data)) } catch {
+            throw JSONShapeError(file: path, path: "$", message: "\(error); fix the JSON syntax")
+        }
+        let baseDirectory = (path as NSString).deletingLastPathComponent
+        return try GatewayConfig(json: json, file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory)
+    }
+
+    /// Decodes a config document; relative paths resolve against `baseDirectory`.
+    public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
+        let r = try JSONReader(root: json, file: file)
+        try r.rejectUnknownKeys(Self.topKeys)
+        func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : (baseDirectory as NSString).appendingPathComponent(p) }
+
+        let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
+        guard let (host, port) = Self.parseListen(listen) else {
+            throw r.error("listen", "expected HOST:PORT (e.g. \"127.0.0.1:8080\" or \"[::1]:8080\"), got \"\(listen)\"")
+        }
+        self.host = host
+        self.port = port
+        let stateDir = try r.optionalString("state_dir") ?? "../state"
+        stateDirectory = resolve(stateDir)
+        let keyFilePath = try r.optionalString("key_file")
+        keyFile = resolve(keyFilePath ?? stateDir + "/keys/keys.json")
+        providersDirectory = resolve(try r.optionalString("providers_dir") ?? "../Providers")
+        sourceFile = file
+
+        providerOverrides = [:]
+        for (id, p) in try r.optionalObjectMap("providers") ?? [] {
+            try p.rejectUnknownKeys(["enabled", "base_url", "key_name"])
+            let base = try p.optionalString("base_url")
+            if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
+                throw p.error("base_url", "expected an http:// or https:// URL, got \"\(base)\"")
+            }
+            providerOverrides[id] = ProviderOverride(enabled: try p.optionalBool("enabled") ?? true, baseURL: base,
+                                                     keyName: try p.optionalString("key_name"))
+        }
+        aliases = Dictionary(uniqueKeysWithValues: try r.optionalStringMap("aliases") ?? [])
+        tiers = [:]
+        if let t = try r.optionalObject("tiers") {
+            try t.rejectUnknownKeys(Set(ModelTier.allCases.map(\.rawValue)))
+            for tier in ModelTier.allCases { tiers[tier] = try t.optionalStringArray(tier.rawValue) ?? [] }
+        }
+        defaultModel = try r.optionalString("default_model") ?? "auto"
+        scenarios = [:]
+        for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
+            try s.rejectUnknownKeys(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills"])
+            scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
+                                             skillPacks: try s.optionalStringArray("skill_packs") ?? [],
+                                             defaultModel: try s.optionalString("default_model"),
+                                             allowedModels: try s.optionalStringArray("allowed_models") ?? [],
+                                             maxVisibleSkills: try s.optionalInt("max_visible_skills"))
+        }
+        defaultScenario = try r.optionalString("default_scenario") ?? "chat"
+        if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
+        guard scenarios[defaultScenario] != nil else {
+            throw r.error("default_scenario", "names scenario \"\(defaultScenario)\", which is not defined under \"scenarios\"")
+        }
+        skillPacks = [:]
+        if let packs = try r.optionalObject("skill_packs") {
+            for m in packs.object {
+                skillPacks[m.key] = try packs.optionalStringArray(m.key) ?? []
+            }
+        }
+        for (name, s) in scenarios {
+            for pack in s.skillPacks where skillPacks[pack] == nil {
+                throw r.error("scenarios.\(name).skill_packs", "names skill pack \"\(pack)\", which is not defined under \"skill_packs\"")
+            }
+        }
+        limits = Limits()
+        if let l = try r.optionalObject("limits") {
+            try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds"])
+            if let v = try l.optionalInt("max_body_bytes") {
+                guard v > 0 else { throw l.error("max_body_bytes", "must be a positive number of bytes") }
+                limits.maxBodyBytes = v
+            }
+            limits.shutdownGraceSeconds = try l.optionalDouble("shutdown_grace_seconds") ?? limits.shutdownGraceSeconds
+            limits.headerTimeoutSeconds = try l.optionalDouble("header_timeout_seconds") ?? limits.headerTimeoutSeconds
+            limits.bodyTimeoutSeconds = try l.optionalDouble("body_timeout_seconds") ?? limits.bodyTimeoutSeconds
+        }
+        upstreamTimeouts = UpstreamTimeouts()
+        if let t = try r.optionalObject("upstream_timeouts") {
+            try t.rejectUnknownKeys(["connect_seconds", "first_byte_seconds", "idle_seconds", "total_seconds"])
+            upstreamTimeouts.connectSeconds = try t.optionalDouble("connect_seconds") ?? upstreamTimeouts.connectSeconds
+            upstreamTimeouts.firstByteSeconds = try t.optionalDouble("first_byte_seconds") ?? upstreamTimeouts.firstByteSeconds
+            upstreamTimeouts.idleSeconds = try t.optionalDouble("idle_seconds") ?? upstreamTimeouts.idleSeconds
+            upstreamTimeouts.totalSeconds = try t.optionalDouble("total_seconds") ?? upstreamTimeouts.totalSeconds
+        }
+    }
+
+    /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).
+    static func parseListen(_ s: String) -> (String, Int)? {
+        guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(s[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+}

@@ -1,0 +1,41 @@
+import SkillGateCore
+import SkillGateProviders
+
+extension GatewayConfig {
+    /// Checks every model reference (tiers, aliases, defaults, scenarios) against the catalog, so a
+    /// typo fails at `config check` and at start, never at the first request.
+    public func validate(against catalog: ProviderCatalog) throws(JSONShapeError) {
+        func check(_ ref: String, at path: String) throws(JSONShapeError) {
+            if ref == "auto" || ModelTier(rawValue: ref) != nil || aliases[ref] != nil { return }
+            guard catalog.resolve(ref) != nil else {
+                throw JSONShapeError(file: sourceFile, path: path,
+                                     message: "\"\(ref)\" is not a tier, an alias or a provider/model in the catalog (\(providersDirectory)); run `skillgate providers` to list them")
+            }
+            if let pid = ref.split(separator: "/").first, providerOverrides[String(pid)]?.enabled == false {
+                throw JSONShapeError(file: sourceFile, path: path, message: "\"\(ref)\" belongs to provider \"\(pid)\", which is disabled in \"providers\"")
+            }
+        }
+        for (id, _) in providerOverrides where catalog.provider(id) == nil {
+            throw JSONShapeError(file: sourceFile, path: "$.providers.\(id)",
+                                 message: "no provider \"\(id)\" in the catalog (\(providersDirectory)); add Providers/\(id).json or fix the name")
+        }
+        for (name, target) in aliases {
+            guard catalog.resolve(target) != nil else {
+                throw JSONShapeError(file: sourceFile, path: "$.aliases.\(name)", message: "\"\(target)\" is not a provider/model in the catalog")
+            }
+        }
+        for tier in ModelTier.allCases {
+            for (i, ref) in (tiers[tier] ?? []).enumerated() {
+                guard catalog.resolve(ref) != nil || aliases[ref] != nil else {
+                    throw JSONShapeError(file: sourceFile, path: "$.tiers.\(tier.rawValue)[\(i)]",
+                                         message: "\"\(ref)\" is not a provider/model in the catalog or an alias; run `skillgate providers` to list models")
+                }
+            }
+        }
+        try check(defaultModel, at: "$.default_model")
+        for (name, s) in scenarios {
+            if let d = s.defaultModel { try check(d, at: "$.scenarios.\(name).default_model") }
+            for (i, m) in s.allowedModels.enumerated() { try check(m, at: "$.scenarios.\(name).allowed_models[\(i)]") }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import SkillGateCore
+import SkillGateProviders
+
+/// The gateway's configuration (`Config/skillgate.json` by default).
+///
+/// Relative paths in the file are resolved against the directory of the config file, so the
+/// gateway behaves the same whatever the working directory is.
+public struct GatewayConfig: Sendable {
+    /// Where to listen.
+    public var host: String
+    public var port: Int
+    /// Directory for the SQLite state store (tokens, usage).
+    public var stateDirectory: String
+    /// The provider key file (0600 in a 0700 directory).
+    public var keyFile: String
+    /// The provider catalog directory (`Providers/`).
+    public var providersDirectory: String
+    /// Per-provider overrides by provider id.
+    public var providerOverrides: [String: ProviderOverride]
+    /// Model aliases: a name clients may send → `provider/model`.
+    public var aliases: [String: String]
+    /// Tiers: `light` and `strong`, each an ordered list of `provider/model` (first = preferred).
+    public var tiers: [ModelTier: [String]]
+    /// What `"model": "auto"` (or no model) means when the scenario says nothing: a tier, alias or `provider/model`.
+    public var defaultModel: String
+    /// Scenarios by name.
+    public var scenarios: [String: ScenarioConfig]
+    /// The scenario used when neither the request nor the token names one.
+    public var defaultScenario: String
+    /// Skill packs by name (skill names); the skills issue fills in the skills themselves.
+    public var skillPacks: [String: [String]]
+    public var limits: Limits
+    public var upstreamTimeouts: UpstreamTimeouts
+    /// The file this was loaded from (for messages).
+    public var sourceFile: String
+
+    /// Per-provider configuration.
+    public struct ProviderOverride: Sendable, Hashable {
+        /// `false` hides the provider from routing and `/v1/models`.
+        public var enabled: Bool
+        /// Replaces the catalog base URL (proxies, regional endpoints, test doubles).
+        public var baseURL: String?
+        /// Replaces the catalog's key-store name.
+        public var keyName: String?
+
+        public init(enabled: Bool = true, baseURL: String? = nil, keyName: String? = nil) {
+            self.enabled = enabled
+            self.baseURL = baseURL
+            self.keyName = keyName
+        }
+    }
+
+    /// A scenario: which skills the model may see and which models it may use.
+    public struct ScenarioConfig: Sendable, Hashable {
+        public var description: String?
+        /// The skill packs whose skills the model may see.
+        public var skillPacks: [String]
+        /// The scenario's default model (tier, alias or `provider/model`); `nil` = the gateway default.
+        public var defaultModel: String?
+        /// Tiers, aliases or `provider/model`s the scenario allows; empty = all.
+        public var allowedModels: [String]
+        /// Upper bound on skills shown to the model at once.
+        public var maxVisibleSkills: Int?
+
+        public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil) {
+            self.description = description
+            self.skillPacks = skillPacks
+            self.defaultModel = defaultModel
+            self.allowedModels = allowedModels
+            self.maxVisibleSkills = maxVisibleSkills
+        }
+    }
+
+    /// Request limits.
+    public struct Limits: Sendable, Hashable {
+        public var maxBodyBytes: Int = 4 * 1024 * 1024
+        public var shutdownGraceSeconds: Double = 10
+        public var headerTimeoutSeconds: Double = 10
+        public var bodyTimeoutSeconds: Double = 30
+        public init() {}
+    }
+
+    /// Timeouts of calls to providers.
+    public struct UpstreamTimeouts: Sendable, Hashable {
+        public var connectSeconds: Double = 10
+        public var firstByteSeconds: Double = 120
+        public var idleSeconds: Double = 120
+        public var totalSeconds: Double = 600
+        public init() {}
+    }
+}

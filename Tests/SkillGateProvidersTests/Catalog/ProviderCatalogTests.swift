@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import SkillGateCore
+@testable import SkillGateProviders
+
+@Suite struct ProviderCatalogTests {
+    /// The repository's own `Providers/` directory.
+    static let catalogDirectory = Fixtures.root.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Providers").path
+
+    static let requiredProviders = ["openai", "anthropic", "gemini", "deepseek", "mistral", "groq", "openrouter",
+                                    "qwen", "moonshot", "ollama", "vllm", "demo"]
+
+    @Test func shippedCatalogLoadsAndHasEveryRequiredProvider() throws {
+        let catalog = try ProviderCatalog.load(directory: Self.catalogDirectory)
+        for id in Self.requiredProviders {
+            #expect(catalog.provider(id) != nil, "missing Providers/\(id).json")
+        }
+    }
+
+    @Test(arguments: requiredProviders)
+    func everyShippedProviderIsComplete(_ id: String) throws {
+        let spec = try ProviderCatalog.loadFile(Self.catalogDirectory + "/\(id).json")
+        #expect(!spec.models.isEmpty)
+        if spec.auth != .none { #expect(spec.keyName != nil) }
+        let local = ["ollama", "vllm", "demo"].contains(id)
+        for model in spec.models where !local {
+            #expect(model.price != nil, "\(id)/\(model.id) has no price")
+        }
+        #expect(!spec.baseURL.hasSuffix("/"))
+    }
+
+    private func writeTemp(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func oneFileAddsAnOpenAICompatibleProvider() throws {
+        let path = try writeTemp("acme.json", #"""
+        {"id":"acme","display_name":"Acme AI","wire_format":"openai-chat","base_url":"https://api.acme.test/v1/",
+         "auth":"bearer","key_name":"ACME_API_KEY",
+         "models":[{"id":"acme-1","tier":"light","context_window":32000,"tools":"native",
+                    "price":{"input_per_mtok":0.1,"output_per_mtok":0.2}}]}
+        """#)
+        let catalog = try ProviderCatalog.load(directory: (path as NSString).deletingLastPathComponent)
+        let resolved = try #require(catalog.resolve("acme/acme-1"))
+        #expect(resolved.provider.wireFormat == .openAIChat)
+        #expect(resolved.model.price?.cost(of: Usage(inputTokens: 1_000_000, outputTokens: 500_000)) == 0.2)
+    }
+
+    @Test(arguments: [
+        (#"{"id":"bad","base_url":"https://x","auth":"none","models":[{"id":"m","tier":"medium"}]}"#, "$.models[0].tier"),
+        (#"{"id":"bad","base_url":"https://x","auth":"none","models":[{"id":"m","price":{"input_per_mtok":"1"}}]}"#, "$.models[0].price.input_per_mtok"),
+        (#"{"id":"bad","base_url":"https://x","auth":"bearer","models":[{"id":"m"}]}"#, "$.key_name"),
+        (#"{"id":"bad","base_url":"https://x","auth":"none","modles":[]}"#, "$.modles"),
+        (#"{"id":"bad","base_url":"ftp://x","auth":"none","models":[{"id":"m"}]}"#, "$.base_url"),
+        (#"{"id":"other","base_url":"https://x","auth":"none","models":[{"id":"m"}]}"#, "$.id"),
+        (#"{"id":"bad","base_url":"https://x","auth":"none","models":[{"id":"m"},{"id":"m"}]}"#, "$.models[1].id"),
+        (#"{"id":"bad", "base_url": }"#, "$"),
+    ])
+    func malformedFileIsRefusedWithFileAndPath(_ json: String, _ expectedPath: String) throws {
+        let path = try writeTemp("bad.json", json)
+        do {
+            _ = try ProviderCatalog.loadFile(path)
+            Issue.record("expected \(expectedPath) to be refused")
+        } catch let error as JSONShapeError {
+            #expect(error.file == path)
+            #expect(error.path == expectedPath)
+            #expect(error.description.contains("bad.json"))
+        }
+    }
+
+    @Test func cachedTokensUseTheCachedPrice() {
+        let price = ModelPrice(inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5)
+        let cost = price.cost(of: Usage(inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 400_000))
+        #expect(abs(cost - (0.6 * 2 + 0.4 * 0.5)) < 1e-12)
+    }
+}
