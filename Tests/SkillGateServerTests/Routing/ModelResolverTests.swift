@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateProviders
+@testable import SkillGateServer
+
+@Suite struct ModelResolverTests {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let catalog = try! ProviderCatalog.load(directory: repoRoot.appendingPathComponent("Providers").path)
+
+    private func resolver(_ json: String) throws -> ModelResolver {
+        let config = try GatewayConfig(json: try JSONValue.parse(json), file: "test.json", baseDirectory: Self.repoRoot.path)
+        try config.validate(against: Self.catalog)
+        return ModelResolver(config: config, catalog: Self.catalog)
+    }
+
+    static let config = #"""
+    {"aliases":{"fast":"demo/demo-light","claude":"anthropic/claude-haiku-5-5"},
+     "tiers":{"light":["demo/demo-light","openai/gpt-6-luna"],"strong":["demo/demo-strong"]},
+     "default_model":"auto",
+     "scenarios":{"chat":{},"support":{"default_model":"strong","allowed_models":["strong","claude"]}},
+     "providers":{"mistral":{"enabled":false}}}
+    """#
+
+    private func plan(_ model: String?, scenario: String = "chat", scope: AccessScope = .unrestricted) throws -> RoutePlan {
+        let r = try resolver(Self.config)
+        let s = try r.scenario(named: scenario, scope: scope)
+        return try r.plan(requested: model, scenario: s.config, scope: scope)
+    }
+
+    @Test(arguments: [
+        (nil as String?, ["demo/demo-light", "openai/gpt-6-luna"]),
+        ("auto", ["demo/demo-light", "openai/gpt-6-luna"]),
+        ("light", ["demo/demo-light", "openai/gpt-6-luna"]),
+        ("strong", ["demo/demo-strong"]),
+        ("fast", ["demo/demo-light"]),
+        ("anthropic/claude-opus-5-5", ["anthropic/claude-opus-5-5"]),
+        ("gpt-6.2-sol", ["openai/gpt-6.2-sol"]),
+        ("openrouter/anthropic/claude-sonnet-5.5", ["openrouter/anthropic/claude-sonnet-5.5"]),
+    ])
+    func resolvesEveryKindOfModelName(_ model: String?, _ expected: [String]) throws {
+        #expect(try plan(model).targets.map(\.qualifiedName) == expected)
+    }
+
+    @Test func scenarioDefaultAndAllowList() throws {
+        #expect(try plan(nil, scenario: "support").targets.map(\.qualifiedName) == ["demo/demo-strong"])
+        #expect(try plan("claude", scenario: "support").primary.qualifiedName == "anthropic/claude-haiku-5-5")
+        #expect(throws: GatewayError.self) { try plan("light", scenario: "support") }
+    }
+
+    @Test func errorsSayWhatToDo() {
+        func status(_ model: String?, scenario: String = "chat", scope: AccessScope = .unrestricted) -> (Int, String)? {
+            do { _ = try plan(model, scenario: scenario, scope: scope); return nil } catch let e as GatewayError {
+                return (e.status, e.message)
+            } catch { return nil }
+        }
+        #expect(status("no-such-model")?.0 == 404)
+        #expect(status("no-such-model")?.1.contains("/v1/models") == true)
+        #expect(status("mistral/mistral-small-2603")?.0 == 404)
+        #expect(status("anything", scenario: "nope")?.0 == 404)
+        #expect(status("light", scope: AccessScope(scenarios: ["support"]))?.0 == 403)
+        #expect(status("strong", scope: AccessScope(models: ["light"]))?.0 == 403)
+    }
+
+    @Test func tokenScopeAllowsTiersByExpansion() throws {
+        let p = try plan("demo/demo-light", scope: AccessScope(models: ["light"]))
+        #expect(p.primary.qualifiedName == "demo/demo-light")
+    }
+
+    @Test func validateRejectsUnknownModelsInTiersAtLoadTime() {
+        #expect(throws: JSONShapeError.self) { try resolver(#"{"tiers":{"light":["openai/gpt-0"]}}"#) }
+        #expect(throws: JSONShapeError.self) { try resolver(#"{"aliases":{"x":"nope/nope"}}"#) }
+        #expect(throws: JSONShapeError.self) { try resolver(#"{"providers":{"nope":{}}}"#) }
+    }
+
+    @Test(arguments: ["Config/skillgate.json", "Config/examples/multi-provider.json"])
+    func shippedConfigsAreValid(_ path: String) throws {
+        let config = try GatewayConfig.load(path: Self.repoRoot.appendingPathComponent(path).path)
+        let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
+        try config.validate(against: catalog)
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what SkillGate needs on a Debian/Ubuntu machine: the C libraries' -dev packages
+# (libcurl, libevent, libsqlite3, libssl) and, with --python, a virtualenv with the official
+# OpenAI and Anthropic SDKs used by the conformance tests. Idempotent: skips what is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(pkg-config libcurl4-openssl-dev libevent-dev libsqlite3-dev libssl-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "error: the Swift toolchain (6.0 or newer) is not on PATH; install it from swift.org and retry" >&2
+  exit 1
+fi
+
+if [ "${1:-}" = "--python" ]; then
+  venv=".venv"
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+  fi
+  if ! "$venv/bin/python" -c "import openai, anthropic" >/dev/null 2>&1; then
+    echo "installing the openai and anthropic Python SDKs into $venv" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check "openai>=1.50" "anthropic>=0.40"
+  fi
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift unit and loopback integration tests, then the conformance suite
+# driven by the official OpenAI and Anthropic Python SDKs against a gateway this script starts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh --python
+
+echo "== swift test" >&2
+swift build --build-tests
+swift test
+
+if [ -d Tests/Conformance ]; then
+  echo "== SDK conformance suite" >&2
+  swift build --product skillgate
+  .venv/bin/python -m pip install -q --disable-pip-version-check pytest >/dev/null
+  .venv/bin/python -m pytest -q Tests/Conformance
+fi
