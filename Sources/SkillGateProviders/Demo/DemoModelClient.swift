@@ -49,6 +49,8 @@ public struct DemoModelClient: LLMClient {
                         continuation.yield(event)
                     }
                     continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()  // the consumer went away; nobody waits for an error
                 } catch {
                     continuation.finish(throwing: error)
                 }

@@ -18,7 +18,7 @@ public struct PromptToolStreamParser: Sendable {
     private static let openTag = Array("<tool_call>".utf8)
     private static let closeTag = Array("</tool_call>".utf8)
     private static let fenceMark = Array("```".utf8)
-    private static let fenceInfos: Set<String> = ["", "json", "json5", "tool_call", "tool_calls", "tool"]
+    private static let fenceInfos: Set<String> = ["", "json", "json5", "tool_call", "tool_calls", "tool", "xml"]
     private static let lt = UInt8(ascii: "<"), backtick = UInt8(ascii: "`")
 
     /// The names of the tools the model was offered; calls to any other tool are refused.
@@ -36,6 +36,8 @@ public struct PromptToolStreamParser: Sendable {
     private var scanned = 0
     private var heldSpace: [UInt8] = []
     private var afterCall = false
+    /// A fence was opened around `<tool_call>` tags; its closing fence is dropped too.
+    private var inWrapperFence = false
     private var pendingText: [UInt8] = []
 
     /// A parser for one answer. `idPrefix` defaults to `call_` plus random characters, so ids stay
@@ -88,6 +90,7 @@ public struct PromptToolStreamParser: Sendable {
     // MARK: - Modes
 
     private mutating func stepText(atEnd: Bool) -> Bool {
+        if inWrapperFence, !skipWrapperFenceClose(atEnd: atEnd) { return false }
         var i = 0
         while i < buffer.count {
             let b = buffer[i]
@@ -118,6 +121,27 @@ public struct PromptToolStreamParser: Sendable {
         emitText(buffer[...])
         buffer.removeAll(keepingCapacity: true)
         return false
+    }
+
+    /// After a call that sat inside a fence: drops the closing fence. Returns `false` while it
+    /// cannot tell yet whether the fence closes.
+    private mutating func skipWrapperFenceClose(atEnd: Bool) -> Bool {
+        guard let first = buffer.firstIndex(where: { !Self.isSpace($0) }) else {
+            if atEnd { inWrapperFence = false }
+            return atEnd
+        }
+        if buffer[first] == Self.backtick {
+            switch match(Self.fenceMark, at: first) {
+            case .full:
+                buffer.removeFirst(first + Self.fenceMark.count)
+                inWrapperFence = false
+            case .partial where !atEnd: return false
+            default: inWrapperFence = false
+            }
+        } else if buffer[first] != Self.lt {
+            inWrapperFence = false
+        }
+        return true
     }
 
     private mutating func stepCall(_ events: inout [ChatStreamEvent], atEnd: Bool) throws -> Bool {
@@ -165,7 +189,20 @@ public struct PromptToolStreamParser: Sendable {
             if atEnd { return releaseFenceAsText(upTo: buffer.count, nextMode: .text) }
             return false
         }
-        guard buffer[first] == UInt8(ascii: "{") else { return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence) }
+        if buffer[first] == Self.lt {
+            switch match(Self.openTag, at: first) {
+            case .full:  // a fence wrapped around the tags: drop it and read the call
+                heldSpace.removeAll()
+                buffer.removeFirst(first + Self.openTag.count)
+                mode = .call
+                scanned = 0
+                inWrapperFence = true
+                return true
+            case .partial where !atEnd: return false
+            default: return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence)
+            }
+        }
+        guard buffer[first] == UInt8(ascii: "{"), info != "xml" else { return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence) }
         var i = max(scanned, first)
         while i < buffer.count {
             if buffer[i] == Self.backtick {

@@ -80,6 +80,8 @@ public struct PromptToolsClient: LLMClient {
                     }
                     if !finished { try parser.finish().forEach { continuation.yield($0) } }
                     continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()  // the consumer went away; nobody waits for an error
                 } catch {
                     continuation.finish(throwing: error)
                 }

@@ -18,6 +18,8 @@ import SkillGateCore
         "<tool_call>{\"name\":\"current_time\",\"arguments\":{}}</tool_call>   trailing text after a call",
         "Held prefix at the very end <tool_ca",
         "Fence at the very end ``",
+        "Wrapped:\n```xml\n<tool_call>\n{\"name\": \"current_time\", \"arguments\": {}}\n</tool_call>\n```\nthen text",
+        "```xml\n<notacall/>\n```",
     ]
 
     @Test(arguments: texts)

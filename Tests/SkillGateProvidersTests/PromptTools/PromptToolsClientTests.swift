@@ -8,7 +8,7 @@ import SkillGateCore
                                       tools: [PromptToolsTesting.weather])
 
     @Test func completeParsesCallsAndPassesUsageThrough() async throws {
-        let inner = ScriptedTextModel(Self.answer)
+        let inner = PromptToolsTextModel(Self.answer)
         let response = try await PromptToolsClient(inner: inner).complete(request)
         #expect(response.text == "I'll look it up.")
         #expect(response.toolCalls.map(\.name) == ["get_weather"])
@@ -22,7 +22,7 @@ import SkillGateCore
 
     @Test(arguments: [1, 2, 5, 1000])
     func streamGivesTheSameAnswerAsComplete(pieceLength: Int) async throws {
-        let client = PromptToolsClient(inner: ScriptedTextModel(Self.answer, pieceLength: pieceLength))
+        let client = PromptToolsClient(inner: PromptToolsTextModel(Self.answer, pieceLength: pieceLength))
         var events: [ChatStreamEvent] = []
         for try await event in client.stream(request) { events.append(event) }
         var streamed = PromptToolsTesting.fold(events)
@@ -37,7 +37,7 @@ import SkillGateCore
     }
 
     @Test func plainTextAnswerKeepsTheInnerFinishReason() async throws {
-        var inner = ScriptedTextModel("No tools needed <3", pieceLength: 2)
+        var inner = PromptToolsTextModel("No tools needed <3", pieceLength: 2)
         inner.finishReason = .length
         let response = try await PromptToolsClient(inner: inner).collect(request)
         #expect(response.text == "No tools needed <3")
@@ -45,13 +45,29 @@ import SkillGateCore
     }
 
     @Test func streamFailsOnACallToAToolThatWasNotOffered() async throws {
-        let inner = ScriptedTextModel("<tool_call>{\"name\": \"rm_rf\", \"arguments\": {}}</tool_call>", pieceLength: 4)
+        let inner = PromptToolsTextModel("<tool_call>{\"name\": \"rm_rf\", \"arguments\": {}}</tool_call>", pieceLength: 4)
         let client = PromptToolsClient(inner: inner, providerId: "ollama")
         let error = await #expect(throws: GatewayError.self) {
             for try await _ in client.stream(request) {}
         }
         #expect(error?.upstreamCode == PromptToolsClient.toolNotOfferedCode)
         #expect(error?.provider == "ollama")
+    }
+
+    @Test func cancellingTheConsumerEndsTheStreamPromptly() async throws {
+        let client = PromptToolsClient(inner: DemoModelClient(chunkDelay: .milliseconds(200)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let consumer = Task {
+            var deltas = 0
+            for try await event in client.stream(request) { if case .textDelta = event { deltas += 1 } }
+            return deltas
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        consumer.cancel()
+        let deltas = try await consumer.value
+        #expect(deltas < 10)
+        #expect(clock.now - start < .seconds(2))  // the demo's whole answer takes over 10 s at this pace
     }
 
     private static func withoutId(_ block: ContentBlock) -> ContentBlock {

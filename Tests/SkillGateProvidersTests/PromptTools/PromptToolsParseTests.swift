@@ -19,6 +19,8 @@ import SkillGateCore
         "<tool_call>\n{\"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}}\n</tool_call>",
         "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}",
         "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_",
+        "```xml\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n```\n",
+        "```\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>```",
     ])
     func readsOneCallInEveryToleratedShape(text: String) throws {
         let response = try parse(text)
@@ -45,6 +47,18 @@ import SkillGateCore
             .toolCall(ToolCall(id: "call_t_1", name: "current_time", arguments: "{}")),
             .text("Done."),
         ])
+    }
+
+    @Test func fenceAroundSeveralCallsIsDroppedAndTextAfterItKept() throws {
+        let text = "```xml\n<tool_call>{\"name\": \"current_time\"}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Bern\"}}</tool_call>\n```\nOK"
+        let response = try parse(text)
+        #expect(response.toolCalls.map(\.name) == ["current_time", "get_weather"])
+        #expect(response.text == "OK")
+    }
+
+    @Test func xmlFenceWithoutACallStaysText() throws {
+        let text = "```xml\n<note>hi</note>\n```"
+        #expect(try parse(text).content == [.text(text)])
     }
 
     @Test func missingArgumentsMeanAnEmptyObject() throws {

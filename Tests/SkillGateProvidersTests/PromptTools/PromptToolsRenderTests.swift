@@ -3,7 +3,7 @@ import SkillGateCore
 @testable import SkillGateProviders
 
 @Suite struct PromptToolsRenderTests {
-    private let client = PromptToolsClient(inner: ScriptedTextModel(""))
+    private let client = PromptToolsClient(inner: PromptToolsTextModel(""))
 
     @Test func rendersToolSignaturesAndTheCallFormatIntoTheSystemPrompt() throws {
         let request = ChatRequest(model: "m", messages: [Message(role: .system, text: "Be brief."), Message(role: .user, text: "Weather?")],

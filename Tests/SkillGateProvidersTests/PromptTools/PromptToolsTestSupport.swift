@@ -1,13 +1,14 @@
+import Synchronization
 import SkillGateCore
 @testable import SkillGateProviders
 
 /// A text-only model for tests: streams a fixed answer in the given pieces, and records the request.
-struct ScriptedTextModel: LLMClient {
+struct PromptToolsTextModel: LLMClient {
     /// The answer's text deltas, in order.
     var pieces: [String]
     var finishReason: FinishReason = .stop
     var usage = Usage(inputTokens: 11, outputTokens: 7)
-    let recorder = RequestRecorder()
+    let recorder = PromptToolsRequestRecorder()
 
     init(_ text: String, pieceLength: Int = .max) {
         var pieces: [String] = []
@@ -37,10 +38,9 @@ struct ScriptedTextModel: LLMClient {
     }
 }
 
-import Synchronization
 
 /// Remembers the last request a test double received.
-final class RequestRecorder: Sendable {
+final class PromptToolsRequestRecorder: Sendable {
     private let last = Mutex<ChatRequest?>(nil)
     func record(_ request: ChatRequest) { last.withLock { $0 = request } }
     var request: ChatRequest? { last.withLock { $0 } }
@@ -56,7 +56,7 @@ enum PromptToolsTesting {
     static func events(_ text: String, offered: [String] = ["get_weather", "current_time"], pieceLength: Int = .max) throws -> [ChatStreamEvent] {
         var parser = PromptToolStreamParser(offeredTools: offered, idPrefix: "call_t_")
         var events: [ChatStreamEvent] = []
-        for piece in ScriptedTextModel(text, pieceLength: pieceLength).pieces { events += try parser.feed(piece) }
+        for piece in PromptToolsTextModel(text, pieceLength: pieceLength).pieces { events += try parser.feed(piece) }
         return events + (try parser.finish())
     }
 
