@@ -50,35 +50,49 @@ enum PromptToolsRenderer {
 
     /// The `# Tools` section of the system prompt.
     static func toolsSection(_ tools: [ToolDefinition], choice: ToolChoice?, parallel: Bool?) -> String {
-        var s = "# Tools\n\nYou may call one or more functions to help with the user's request.\n\n"
-        s += "The functions you can call are described by JSON signatures inside <tools></tools> tags:\n<tools>"
-        for tool in tools { s += "\n" + signature(tool) }
-        s += "\n</tools>\n\n"
-        s += "To call a function, answer with a JSON object holding the function name and its arguments "
-        s += "inside <tool_call></tool_call> tags:\n"
-        s += "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>\n\n"
-        if parallel == false {
-            s += "Call at most one function per answer."
-        } else {
-            s += "Write one <tool_call> block per call; to call several functions, write several blocks."
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + tools.count * 256)
+        out += "# Tools\n\nYou may call one or more functions to help with the user's request.\n\n".utf8
+        out += "The functions you can call are described by JSON signatures inside <tools></tools> tags:\n<tools>".utf8
+        for tool in tools {
+            out.append(UInt8(ascii: "\n"))
+            writeSignature(tool, to: &out)
         }
-        s += " Function results come back inside <tool_response></tool_response> tags."
+        out += "\n</tools>\n\n".utf8
+        out += "To call a function, answer with a JSON object holding the function name and its arguments ".utf8
+        out += "inside <tool_call></tool_call> tags:\n".utf8
+        out += "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>\n\n".utf8
+        if parallel == false {
+            out += "Call at most one function per answer.".utf8
+        } else {
+            out += "Write one <tool_call> block per call; to call several functions, write several blocks.".utf8
+        }
+        out += " Function results come back inside <tool_response></tool_response> tags.".utf8
         switch choice {
-        case .required?: s += "\n\nYou must call at least one of these functions now instead of answering in plain text."
-        case .named(let name)?: s += "\n\nYou must call the function \"\(name)\" now."
+        case .required?: out += "\n\nYou must call at least one of these functions now instead of answering in plain text.".utf8
+        case .named(let name)?: out += "\n\nYou must call the function \"\(name)\" now.".utf8
         default: break
         }
-        return s
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `{"type":"function","function":{"name":…,"description":…,"parameters":…}}`.
     static func signature(_ tool: ToolDefinition) -> String {
-        var function = JSONObject()
-        function.append("name", .string(tool.name))
-        function.append("description", ifPresent: tool.description.map(JSONValue.string))
-        function.append("parameters", tool.parameters)
-        let value: JSONValue = ["type": "function", "function": .object(function)]
-        return value.serialized()
+        var out: [UInt8] = []
+        writeSignature(tool, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func writeSignature(_ tool: ToolDefinition, to out: inout [UInt8]) {
+        out += "{\"type\":\"function\",\"function\":{\"name\":".utf8
+        JSONValue.writeString(tool.name, to: &out)
+        if let description = tool.description {
+            out += ",\"description\":".utf8
+            JSONValue.writeString(description, to: &out)
+        }
+        out += ",\"parameters\":".utf8
+        tool.parameters.write(to: &out)
+        out += "}}".utf8
     }
 
     /// `<tool_call>\n{"name": "…", "arguments": {…}}\n</tool_call>`.
