@@ -32,7 +32,7 @@ enum DemoIntent: Sendable, Hashable {
     /// The words that mark a tool serving this intent (matched as prefixes of the tool's words).
     var toolKeywords: [String] {
         switch self {
-        case .time: return ["time", "clock", "date", "datetime", "now"]
+        case .time: return ["time", "clock", "date"]
         case .arithmetic: return ["calculat", "arithmetic", "math", "evaluat", "expression", "compute"]
         case .weather: return ["weather", "forecast"]
         case .none: return []
