@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("prompt-tools", runPromptToolsBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

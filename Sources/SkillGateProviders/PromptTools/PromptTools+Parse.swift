@@ -1,0 +1,130 @@
+import SkillGateCore
+
+/// Reads one tool call out of the text a model wrote inside `<tool_call>…</tool_call>` tags
+/// (or inside a ```json fence used instead of the tags).
+///
+/// Tolerated shapes, all seen from open models in the wild:
+/// - `{"name": "f", "arguments": {...}}` — the Hermes/Qwen convention;
+/// - `"arguments"` given as a JSON string holding the object (`"arguments": "{\"a\":1}"`);
+/// - `"parameters"` instead of `"arguments"`; missing arguments mean `{}`;
+/// - the OpenAI shape `{"type": "function", "function": {"name": ..., "arguments": ...}}`;
+/// - a ```json fence inside the tags, and whitespace or stray text around the JSON object.
+enum PromptToolCallParser {
+    /// A call read from the text, before it is checked against the offered tools.
+    struct ParsedCall: Sendable, Hashable {
+        var name: String
+        /// The arguments as compact JSON object text.
+        var arguments: String
+    }
+
+    /// Why text inside tool-call tags is not a usable call.
+    enum Failure: Error, Sendable, Hashable {
+        /// No JSON object could be found or parsed; the reason says what was wrong.
+        case malformed(String)
+    }
+
+    /// Parses the body of a `<tool_call>` tag (fences and surrounding whitespace allowed).
+    static func parseTagged(_ body: ArraySlice<UInt8>) -> Result<ParsedCall, Failure> {
+        guard let objectBytes = firstJSONObject(in: body) else {
+            return .failure(.malformed("no complete JSON object between the tags"))
+        }
+        let value: JSONValue
+        do { value = try JSONValue.parse(objectBytes) } catch {
+            return .failure(.malformed(error.description))
+        }
+        return call(from: value)
+    }
+
+    /// Parses the content of a ```json fence written instead of the tags. Returns `nil` unless the
+    /// content is exactly one JSON object shaped like a call (a `name` and `arguments`/`parameters`),
+    /// so ordinary JSON examples in an answer stay text.
+    static func parseFenced(_ content: ArraySlice<UInt8>) -> ParsedCall? {
+        guard let value = try? JSONValue.parse(content), let object = value.objectValue else { return nil }
+        let inner = object["function"]?.objectValue ?? object
+        guard inner["arguments"] != nil || inner["parameters"] != nil else { return nil }
+        return try? call(from: value).get()
+    }
+
+    private static func call(from value: JSONValue) -> Result<ParsedCall, Failure> {
+        guard var object = value.objectValue else {
+            return .failure(.malformed("expected a JSON object, found \(value.typeDescription)"))
+        }
+        if let function = object["function"]?.objectValue { object = function }
+        guard let name = object["name"]?.stringValue, !name.isEmpty else {
+            return .failure(.malformed("the object has no \"name\" string"))
+        }
+        switch object["arguments"] ?? object["parameters"] ?? .null {
+        case .null:
+            return .success(ParsedCall(name: name, arguments: "{}"))
+        case .object(let args):
+            return .success(ParsedCall(name: name, arguments: JSONValue.object(args).serialized()))
+        case .string(let text):
+            let trimmed = trimmed(text)
+            if trimmed.isEmpty { return .success(ParsedCall(name: name, arguments: "{}")) }
+            guard let parsed = try? JSONValue.parse(trimmed), case .object = parsed else {
+                return .failure(.malformed("\"arguments\" of \(name) is a string that is not a JSON object"))
+            }
+            return .success(ParsedCall(name: name, arguments: parsed.serialized()))
+        case let other:
+            return .failure(.malformed("\"arguments\" of \(name) is \(other.typeDescription), expected an object"))
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(text[first...last])
+    }
+
+    /// The bytes of the first balanced `{…}` in `bytes`, skipping braces inside JSON strings.
+    /// Returns `nil` when no object starts or the first one never closes.
+    static func firstJSONObject(in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let start = bytes.firstIndex(of: UInt8(ascii: "{")) else { return nil }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var i = start
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: "{") {
+                depth += 1
+            } else if b == UInt8(ascii: "}") {
+                depth -= 1
+                if depth == 0 { return bytes[start...i] }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension PromptToolsClient {
+    /// `GatewayError.upstreamCode` of a call to a tool that was not offered to the model.
+    /// The routing layer treats it as a sign the model is too weak and may escalate.
+    public static let toolNotOfferedCode = "tool_not_offered"
+    /// `GatewayError.upstreamCode` of `<tool_call>` tags whose content is not a readable call.
+    public static let malformedToolCallCode = "malformed_tool_call"
+
+    static func toolNotOffered(_ name: String, offered: [String], provider: String?) -> GatewayError {
+        let list = offered.isEmpty ? "no tools were offered" : "the offered tools are " + offered.joined(separator: ", ")
+        var error = GatewayError.upstreamProtocol(
+            "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
+                + "The call was refused; retry on a stronger model or check the scenario's skill packs.",
+            provider: provider)
+        error.upstreamCode = toolNotOfferedCode
+        return error
+    }
+
+    static func malformedToolCall(_ reason: String, provider: String?) -> GatewayError {
+        var error = GatewayError.upstreamProtocol(
+            "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
+                + "Retry the request, or route it to a model that follows the tool-call format more reliably.",
+            provider: provider)
+        error.upstreamCode = malformedToolCallCode
+        return error
+    }
+}

@@ -1,0 +1,341 @@
+import SkillGateCore
+
+/// A value-type state machine that reads Hermes/Qwen tool calls out of a model's streamed text.
+///
+/// Feed it the inner model's text deltas in any split; it emits `textDelta` for text that is
+/// certainly not part of a call and `toolCallStart` / `toolCallArgumentsDelta` / `toolCallEnd`
+/// once a whole `<tool_call>…</tool_call>` (or a ```json fence holding a call) has arrived.
+/// Text that may be the start of a tag (`<`, `<tool_ca`) or of a fence (`` ` ``, ```` ``` ````) is held
+/// back, never leaked half-way, and released by `finish()` if it turned out to be plain text.
+/// Whitespace between text and a call, and between calls, is dropped.
+///
+/// The events fold to the same response whether the text arrives whole or one character at a
+/// time. After `feed` or `finish` threw, the parser must be discarded.
+public struct PromptToolStreamParser: Sendable {
+    private enum Mode: Sendable { case text, call, fence, plainFence }
+    private enum Match { case full, partial, none }
+
+    private static let openTag = Array("<tool_call>".utf8)
+    private static let closeTag = Array("</tool_call>".utf8)
+    private static let fenceMark = Array("```".utf8)
+    private static let fenceInfos: Set<String> = ["", "json", "json5", "tool_call", "tool_calls", "tool", "xml"]
+    private static let lt = UInt8(ascii: "<"), backtick = UInt8(ascii: "`")
+
+    /// The names of the tools the model was offered; calls to any other tool are refused.
+    public let offeredTools: [String]
+    /// The call ids are this prefix followed by the call's ordinal.
+    public let idPrefix: String
+    /// The provider named in errors.
+    public let provider: String?
+    /// How many tool calls were emitted so far.
+    public private(set) var callCount = 0
+
+    private let offered: Set<String>
+    private var mode = Mode.text
+    private var buffer: [UInt8] = []
+    private var scanned = 0
+    private var heldSpace: [UInt8] = []
+    private var afterCall = false
+    /// A fence was opened around `<tool_call>` tags; its closing fence is dropped too.
+    private var inWrapperFence = false
+    private var pendingText: [UInt8] = []
+
+    /// A parser for one answer. `idPrefix` defaults to `call_` plus random characters, so ids stay
+    /// unique across the turns of a conversation.
+    public init(offeredTools: [String], idPrefix: String = PromptToolStreamParser.randomIdPrefix(), provider: String? = nil) {
+        self.offeredTools = offeredTools
+        self.offered = Set(offeredTools)
+        self.idPrefix = idPrefix
+        self.provider = provider
+    }
+
+    /// `call_` followed by 12 random lowercase letters and digits and `_`.
+    public static func randomIdPrefix() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return "call_" + String((0..<12).map { _ in alphabet.randomElement()! }) + "_"
+    }
+
+    /// Feeds the next text delta. Throws a `GatewayError` for a call to a tool that was not offered
+    /// or for `<tool_call>` tags around something that is not a call.
+    public mutating func feed(_ text: String) throws -> [ChatStreamEvent] {
+        buffer.append(contentsOf: text.utf8)
+        var events: [ChatStreamEvent] = []
+        try process(&events, atEnd: false)
+        flushPendingText(&events)
+        return events
+    }
+
+    /// Ends the text: releases held-back text, and reads a call whose closing tag or fence is missing.
+    public mutating func finish() throws -> [ChatStreamEvent] {
+        var events: [ChatStreamEvent] = []
+        try process(&events, atEnd: true)
+        pendingText += heldSpace
+        heldSpace.removeAll()
+        flushPendingText(&events)
+        return events
+    }
+
+    private mutating func process(_ events: inout [ChatStreamEvent], atEnd: Bool) throws {
+        var more = true
+        while more {
+            switch mode {
+            case .text: more = stepText(atEnd: atEnd)
+            case .call: more = try stepCall(&events, atEnd: atEnd)
+            case .fence: more = stepFence(&events, atEnd: atEnd)
+            case .plainFence: more = stepPlainFence(atEnd: atEnd)
+            }
+        }
+    }
+
+    // MARK: - Modes
+
+    private mutating func stepText(atEnd: Bool) -> Bool {
+        if inWrapperFence, !skipWrapperFenceClose(atEnd: atEnd) { return false }
+        var i = 0
+        while i < buffer.count {
+            let b = buffer[i]
+            if b == Self.lt || b == Self.backtick {
+                let isTag = b == Self.lt
+                switch match(isTag ? Self.openTag : Self.fenceMark, at: i) {
+                case .full:
+                    emitText(buffer[..<i])
+                    if isTag {
+                        heldSpace.removeAll()
+                        buffer.removeFirst(i + Self.openTag.count)
+                        mode = .call
+                    } else {
+                        buffer.removeFirst(i)
+                        mode = .fence
+                    }
+                    scanned = 0
+                    return true
+                case .partial where !atEnd:
+                    emitText(buffer[..<i])
+                    buffer.removeFirst(i)
+                    return false
+                default: break
+                }
+            }
+            i += 1
+        }
+        emitText(buffer[...])
+        buffer.removeAll(keepingCapacity: true)
+        return false
+    }
+
+    /// After a call that sat inside a fence: drops the closing fence. Returns `false` while it
+    /// cannot tell yet whether the fence closes.
+    private mutating func skipWrapperFenceClose(atEnd: Bool) -> Bool {
+        guard let first = buffer.firstIndex(where: { !Self.isSpace($0) }) else {
+            if atEnd { inWrapperFence = false }
+            return atEnd
+        }
+        if buffer[first] == Self.backtick {
+            switch match(Self.fenceMark, at: first) {
+            case .full:
+                buffer.removeFirst(first + Self.fenceMark.count)
+                inWrapperFence = false
+            case .partial where !atEnd: return false
+            default: inWrapperFence = false
+            }
+        } else if buffer[first] != Self.lt {
+            inWrapperFence = false
+        }
+        return true
+    }
+
+    private mutating func stepCall(_ events: inout [ChatStreamEvent], atEnd: Bool) throws -> Bool {
+        var i = scanned
+        while i < buffer.count {
+            if buffer[i] == Self.lt {
+                let close = match(Self.closeTag, at: i), reopen = match(Self.openTag, at: i)
+                if close == .full || reopen == .full {
+                    try emitTaggedCall(buffer[..<i], &events)
+                    buffer.removeFirst(i + (close == .full ? Self.closeTag.count : Self.openTag.count))
+                    if close == .full { mode = .text }
+                    scanned = 0
+                    return true
+                }
+                if (close == .partial || reopen == .partial) && !atEnd {
+                    scanned = i
+                    return false
+                }
+            }
+            i += 1
+        }
+        if atEnd {
+            try emitTaggedCall(buffer[...], &events)
+            buffer.removeAll()
+            mode = .text
+            return false
+        }
+        scanned = buffer.count
+        return false
+    }
+
+    /// `buffer` starts with a fence. Decides from the info line and the first character whether
+    /// it may hold a call; if so, waits for the closing fence and parses it.
+    private mutating func stepFence(_ events: inout [ChatStreamEvent], atEnd: Bool) -> Bool {
+        let afterMark = Self.fenceMark.count
+        guard let newline = buffer[afterMark...].firstIndex(of: UInt8(ascii: "\n")) else {
+            if atEnd { return releaseFenceAsText(upTo: buffer.count, nextMode: .text) }
+            if buffer.count > afterMark + 16 { return releaseFenceAsText(upTo: buffer.count, nextMode: .plainFence) }
+            return false
+        }
+        let info = String(decoding: buffer[afterMark..<newline], as: UTF8.self).lowercased()
+            .filter { $0 != " " && $0 != "\r" && $0 != "\t" }
+        guard Self.fenceInfos.contains(info) else { return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence) }
+        guard let first = buffer[(newline + 1)...].firstIndex(where: { !Self.isSpace($0) }) else {
+            if atEnd { return releaseFenceAsText(upTo: buffer.count, nextMode: .text) }
+            return false
+        }
+        if buffer[first] == Self.lt {
+            switch match(Self.openTag, at: first) {
+            case .full:  // a fence wrapped around the tags: drop it and read the call
+                heldSpace.removeAll()
+                buffer.removeFirst(first + Self.openTag.count)
+                mode = .call
+                scanned = 0
+                inWrapperFence = true
+                return true
+            case .partial where !atEnd: return false
+            default: return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence)
+            }
+        }
+        guard buffer[first] == UInt8(ascii: "{"), info != "xml" else { return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence) }
+        var i = max(scanned, first)
+        while i < buffer.count {
+            if buffer[i] == Self.backtick {
+                switch match(Self.fenceMark, at: i) {
+                case .full:
+                    resolveFence(content: buffer[(newline + 1)..<i], end: i + afterMark, &events)
+                    return true
+                case .partial where !atEnd:
+                    scanned = i
+                    return false
+                default: break
+                }
+            }
+            i += 1
+        }
+        if atEnd {
+            resolveFence(content: buffer[(newline + 1)...], end: buffer.count, &events)
+            return false
+        }
+        scanned = buffer.count
+        return false
+    }
+
+    private mutating func resolveFence(content: ArraySlice<UInt8>, end: Int, _ events: inout [ChatStreamEvent]) {
+        var trimmed = content
+        while let last = trimmed.last, last == Self.backtick || Self.isSpace(last) { trimmed.removeLast() }
+        if let call = PromptToolCallParser.parseFenced(trimmed), offered.contains(call.name) {
+            emitCall(call, &events)
+        } else {
+            emitText(buffer[..<end])
+        }
+        buffer.removeFirst(end)
+        mode = .text
+        scanned = 0
+    }
+
+    private mutating func releaseFenceAsText(upTo end: Int, nextMode: Mode) -> Bool {
+        emitText(buffer[..<end])
+        buffer.removeFirst(end)
+        mode = nextMode
+        scanned = 0
+        return !buffer.isEmpty
+    }
+
+    /// Inside a fence that holds no call: text until the closing fence.
+    private mutating func stepPlainFence(atEnd: Bool) -> Bool {
+        var i = 0
+        while i < buffer.count {
+            if buffer[i] == Self.backtick {
+                switch match(Self.fenceMark, at: i) {
+                case .full:
+                    emitText(buffer[..<(i + Self.fenceMark.count)])
+                    buffer.removeFirst(i + Self.fenceMark.count)
+                    mode = .text
+                    return true
+                case .partial where !atEnd:
+                    emitText(buffer[..<i])
+                    buffer.removeFirst(i)
+                    return false
+                default: break
+                }
+            }
+            i += 1
+        }
+        emitText(buffer[...])
+        buffer.removeAll(keepingCapacity: true)
+        return false
+    }
+
+    // MARK: - Output
+
+    private mutating func emitTaggedCall(_ body: ArraySlice<UInt8>, _ events: inout [ChatStreamEvent]) throws {
+        // An empty pair of tags (or a tag opened right before the end) carries no call.
+        guard body.contains(where: { !Self.isSpace($0) }) else { return }
+        switch PromptToolCallParser.parseTagged(body) {
+        case .success(let call):
+            guard offered.contains(call.name) else {
+                throw PromptToolsClient.toolNotOffered(call.name, offered: offeredTools, provider: provider)
+            }
+            emitCall(call, &events)
+        case .failure(.malformed(let reason)):
+            throw PromptToolsClient.malformedToolCall(reason, provider: provider)
+        }
+    }
+
+    private mutating func emitCall(_ call: PromptToolCallParser.ParsedCall, _ events: inout [ChatStreamEvent]) {
+        flushPendingText(&events)
+        heldSpace.removeAll()
+        let ordinal = callCount
+        callCount += 1
+        events.append(.toolCallStart(ordinal: ordinal, id: idPrefix + String(ordinal), name: call.name))
+        events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: call.arguments))
+        events.append(.toolCallEnd(ordinal: ordinal))
+        afterCall = true
+    }
+
+    /// Queues text, dropping whitespace right after a call and holding trailing whitespace back
+    /// until it is known whether a call follows.
+    private mutating func emitText(_ bytes: ArraySlice<UInt8>) {
+        var slice = bytes
+        if afterCall {
+            guard let first = slice.firstIndex(where: { !Self.isSpace($0) }) else { return }
+            slice = slice[first...]
+            afterCall = false
+        }
+        guard let last = slice.lastIndex(where: { !Self.isSpace($0) }) else {
+            heldSpace += slice
+            return
+        }
+        pendingText += heldSpace
+        heldSpace.removeAll()
+        pendingText += slice[...last]
+        heldSpace += slice[(last + 1)...]
+    }
+
+    private mutating func flushPendingText(_ events: inout [ChatStreamEvent]) {
+        guard !pendingText.isEmpty else { return }
+        events.append(.textDelta(String(decoding: pendingText, as: UTF8.self)))
+        pendingText.removeAll(keepingCapacity: true)
+    }
+
+    private func match(_ pattern: [UInt8], at start: Int) -> Match {
+        var j = 0
+        while j < pattern.count {
+            let k = start + j
+            if k >= buffer.count { return .partial }
+            if buffer[k] != pattern[j] { return .none }
+            j += 1
+        }
+        return .full
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D
+    }
+}

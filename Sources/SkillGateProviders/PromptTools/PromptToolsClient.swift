@@ -1,0 +1,92 @@
+import SkillGateCore
+
+/// Gives tools to any text-only model (the `prompt-tools` wire format).
+///
+/// The offered tools are written into the system prompt in the Hermes/Qwen convention that open
+/// models are trained on, and tool calls are read back out of the model's text — also while
+/// streaming — as ordinary tool calls. The inner model receives no tool definitions.
+///
+/// A call to a tool that was **not offered** is never passed on as a tool call, and it does not
+/// become text either: the answer fails with a `GatewayError` whose `upstreamCode` is
+/// `PromptToolsClient.toolNotOfferedCode` (provider domain, 502). A model that invents tools is not
+/// fit for the request, so the routing layer may escalate to a stronger model, and a scenario's
+/// skill boundary is never crossed by text the client might execute. `<tool_call>` tags around
+/// something that is not a call fail the same way with `malformedToolCallCode`. A ```json fence
+/// that is not a call to an offered tool stays text (it is usually an example in the answer).
+public struct PromptToolsClient: LLMClient {
+    /// The text-only model that does the work.
+    public let inner: any LLMClient
+    /// The provider named in errors.
+    public let providerId: String?
+
+    /// Wraps `inner`; `providerId` names the provider in errors.
+    public init(inner: any LLMClient, providerId: String? = nil) {
+        self.inner = inner
+        self.providerId = providerId
+    }
+
+    /// The text-only request sent to the inner model for `request` (exposed for route explanations
+    /// and tests). Throws when `tool_choice` names a tool the request does not have.
+    public func innerRequest(for request: ChatRequest) throws -> ChatRequest {
+        try PromptToolsRenderer.prepare(request).request
+    }
+
+    public func complete(_ request: ChatRequest) async throws -> ChatResponse {
+        let prepared = try PromptToolsRenderer.prepare(request)
+        let response = try await inner.complete(prepared.request)
+        var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)
+        var acc = ChatResponseAccumulator()
+        for block in response.content {
+            switch block {
+            case .text(let text): try parser.feed(text).forEach { acc.apply($0) }
+            case .thinking(let thinking):
+                if let data = thinking.redactedData {
+                    acc.apply(.redactedThinking(data))
+                } else {
+                    acc.apply(.thinkingDelta(thinking.text))
+                    if let signature = thinking.signature { acc.apply(.thinkingSignature(signature)) }
+                }
+            default: break  // the inner request has no tools, so there are no native calls to keep
+            }
+        }
+        try parser.finish().forEach { acc.apply($0) }
+        return ChatResponse(id: response.id, model: response.model, content: acc.content,
+                            finishReason: parser.callCount > 0 ? .toolCalls : response.finishReason,
+                            usage: response.usage)
+    }
+
+    /// Streams the inner model's answer with tool calls parsed out of the text. Text that may be
+    /// the start of a `<tool_call>` tag is held back until it is known not to be one.
+    public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
+        let inner = self.inner
+        let providerId = self.providerId
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let prepared = try PromptToolsRenderer.prepare(request)
+                    var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)
+                    var finished = false
+                    for try await event in inner.stream(prepared.request) {
+                        switch event {
+                        case .textDelta(let text):
+                            try parser.feed(text).forEach { continuation.yield($0) }
+                        case .finish(let reason):
+                            if !finished { try parser.finish().forEach { continuation.yield($0) } }
+                            finished = true
+                            continuation.yield(.finish(parser.callCount > 0 ? .toolCalls : reason))
+                        default:
+                            continuation.yield(event)
+                        }
+                    }
+                    if !finished { try parser.finish().forEach { continuation.yield($0) } }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()  // the consumer went away; nobody waits for an error
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

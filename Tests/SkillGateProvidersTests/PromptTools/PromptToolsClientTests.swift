@@ -1,0 +1,78 @@
+import Testing
+import SkillGateCore
+@testable import SkillGateProviders
+
+@Suite struct PromptToolsClientTests {
+    static let answer = "I'll look it up.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Kyōto\"}}\n</tool_call>"
+    private let request = ChatRequest(model: "m", messages: [Message(role: .user, text: "Weather in Kyōto?")],
+                                      tools: [PromptToolsTesting.weather])
+
+    @Test func completeParsesCallsAndPassesUsageThrough() async throws {
+        let inner = PromptToolsTextModel(Self.answer)
+        let response = try await PromptToolsClient(inner: inner).complete(request)
+        #expect(response.text == "I'll look it up.")
+        #expect(response.toolCalls.map(\.name) == ["get_weather"])
+        #expect(response.toolCalls.first?.parsedArguments == ["city": "Kyōto"])
+        #expect(response.toolCalls.first?.id.hasPrefix("call_") == true)
+        #expect(response.finishReason == .toolCalls)
+        #expect(response.usage == inner.usage)
+        #expect(inner.recorder.request?.tools.isEmpty == true)
+        #expect(inner.recorder.request?.systemText?.contains("get_weather") == true)
+    }
+
+    @Test(arguments: [1, 2, 5, 1000])
+    func streamGivesTheSameAnswerAsComplete(pieceLength: Int) async throws {
+        let client = PromptToolsClient(inner: PromptToolsTextModel(Self.answer, pieceLength: pieceLength))
+        var events: [ChatStreamEvent] = []
+        for try await event in client.stream(request) { events.append(event) }
+        var streamed = PromptToolsTesting.fold(events)
+        var completed = try await client.complete(request)
+        #expect(events.last == .usage(Usage(inputTokens: 11, outputTokens: 7)))
+        #expect(events.contains(.finish(.toolCalls)))
+        // Call ids are random per answer; compare everything else.
+        #expect(streamed.toolCalls.first?.id != nil)
+        streamed.content = streamed.content.map(Self.withoutId)
+        completed.content = completed.content.map(Self.withoutId)
+        #expect(streamed == completed)
+    }
+
+    @Test func plainTextAnswerKeepsTheInnerFinishReason() async throws {
+        var inner = PromptToolsTextModel("No tools needed <3", pieceLength: 2)
+        inner.finishReason = .length
+        let response = try await PromptToolsClient(inner: inner).collect(request)
+        #expect(response.text == "No tools needed <3")
+        #expect(response.finishReason == .length)
+    }
+
+    @Test func streamFailsOnACallToAToolThatWasNotOffered() async throws {
+        let inner = PromptToolsTextModel("<tool_call>{\"name\": \"rm_rf\", \"arguments\": {}}</tool_call>", pieceLength: 4)
+        let client = PromptToolsClient(inner: inner, providerId: "ollama")
+        let error = await #expect(throws: GatewayError.self) {
+            for try await _ in client.stream(request) {}
+        }
+        #expect(error?.upstreamCode == PromptToolsClient.toolNotOfferedCode)
+        #expect(error?.provider == "ollama")
+    }
+
+    @Test func cancellingTheConsumerEndsTheStreamPromptly() async throws {
+        let client = PromptToolsClient(inner: DemoModelClient(chunkDelay: .milliseconds(200)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let consumer = Task {
+            var deltas = 0
+            for try await event in client.stream(request) { if case .textDelta = event { deltas += 1 } }
+            return deltas
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        consumer.cancel()
+        let deltas = try await consumer.value
+        #expect(deltas < 10)
+        #expect(clock.now - start < .seconds(2))  // the demo's whole answer takes over 10 s at this pace
+    }
+
+    private static func withoutId(_ block: ContentBlock) -> ContentBlock {
+        guard case .toolCall(var call) = block else { return block }
+        call.id = ""
+        return .toolCall(call)
+    }
+}
