@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("openai-chat", runOpenAIChatBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -34,12 +34,15 @@ struct OpenAIChatErrorMapper {
         return e
     }
 
-    /// An `{"error":...}` object that arrived with status 200 (a body or an SSE data event).
-    func inStreamError(_ json: JSONValue) -> GatewayError {
+    /// An `{"error":...}` object that arrived with status 200 (an SSE data event, or the whole body).
+    /// `upstreamStatus` is the status the error type implies (`server_error` → 500), so retry
+    /// decisions treat it like the same error sent as an HTTP status.
+    func inStreamError(_ json: JSONValue, midStream: Bool = true) -> GatewayError {
         let d = detail(of: json) ?? Detail(message: json.serialized())
         let status = d.code.flatMap(Int.init) ?? Self.status(forType: d.type ?? d.code ?? "")
-        var e = mapped(d, status: status)
-        e.message = "the provider reported an error in the middle of its answer: " + e.message
+        var e = mapped(d, status: status, label: "error type \(d.type ?? d.code ?? "unknown") after status 200")
+        e.message = (midStream ? "the provider reported an error in the middle of its answer: "
+                               : "the provider answered with status 200 but sent an error: ") + e.message
         return e
     }
 
@@ -51,37 +54,43 @@ struct OpenAIChatErrorMapper {
 
     // MARK: - Mapping
 
-    private func mapped(_ d: Detail, status: Int) -> GatewayError {
+    /// Maps by status; `label` says in messages where the status came from.
+    private func mapped(_ d: Detail, status: Int, label: String? = nil) -> GatewayError {
+        let label = label ?? "status \(status)"
         let said = scrub(d.message)
         let code = d.code ?? d.type
         func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ message: String) -> GatewayError {
             GatewayError(domain: domain, kind: kind, status: clientStatus, message: message, provider: provider,
                          upstreamStatus: status == 200 ? nil : status, param: d.param, upstreamCode: code)
         }
+        if code == "model_not_found" && status != 200 {
+            return make(.caller, .notFound, 404,
+                        "\(provider) does not know this model (\(label)): \(said) — check the model id in the provider catalog or pick another model")
+        }
         switch status {
         case 401, 403:
             return make(.gateway, .upstreamError, 502,
-                        "\(provider) rejected SkillGate's API key (status \(status)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`")
+                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`")
         case 404:
             return make(.caller, .notFound, 404,
-                        "\(provider) does not know this model or endpoint (status 404): \(said) — check the model id in the provider catalog or pick another model")
+                        "\(provider) does not know this model or endpoint (\(label)): \(said) — check the model id in the provider catalog or pick another model")
         case 408:
-            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (status 408): \(said) — retry the request")
+            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (\(label)): \(said) — retry the request")
         case 413:
-            return make(.caller, .requestTooLarge, 413, "\(provider) says the request is too large (status 413): \(said) — shorten the conversation or attachments")
+            return make(.caller, .requestTooLarge, 413, "\(provider) says the request is too large (\(label)): \(said) — shorten the conversation or attachments")
         case 429:
             return make(.provider, .rateLimited, 429,
-                        "\(provider) is rate limiting SkillGate (status 429): \(said) — retry later, or raise the provider quota")
+                        "\(provider) is rate limiting SkillGate (\(label)): \(said) — retry later, or raise the provider quota")
         case 400..<500:
-            return make(.caller, .invalidRequest, 400, "\(provider) rejected the request (status \(status)): \(said) — fix the field it names and send again")
+            return make(.caller, .invalidRequest, 400, "\(provider) rejected the request (\(label)): \(said) — fix the field it names and send again")
         case 503:
-            return make(.provider, .upstreamUnavailable, 503, "\(provider) is unavailable (status 503): \(said) — retry later or route to another provider")
+            return make(.provider, .upstreamUnavailable, 503, "\(provider) is unavailable (\(label)): \(said) — retry later or route to another provider")
         case 529:
-            return make(.provider, .upstreamOverloaded, 503, "\(provider) is overloaded (status 529): \(said) — retry later or route to another provider")
+            return make(.provider, .upstreamOverloaded, 503, "\(provider) is overloaded (\(label)): \(said) — retry later or route to another provider")
         case 504:
-            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (status 504): \(said) — retry the request")
+            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (\(label)): \(said) — retry the request")
         default:
-            return make(.provider, .upstreamError, 502, "\(provider) failed (status \(status)): \(said) — retry, or route to another provider if it persists")
+            return make(.provider, .upstreamError, 502, "\(provider) failed (\(label)): \(said) — retry, or route to another provider if it persists")
         }
     }
 
@@ -134,7 +143,7 @@ struct OpenAIChatErrorMapper {
             return "\(provider) returned status \(status) with an empty body — retry; if it persists, check the provider's status page"
         }
         if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") {
-            return "\(provider) sent an HTML page (status \(status)) instead of JSON — a proxy in front of the provider failed; retry, and check the base URL if it persists"
+            return "\(provider): received an HTML page (status \(status)) instead of JSON — a proxy in front of the provider failed; retry, and check the provider's base URL if it persists"
         }
         let snippet = scrub(String(trimmed.prefix(200))).replacing("\n", with: " ")
         return "\(provider) sent a body that is not JSON (status \(status)): \"\(snippet)\" — check that the base URL points at an OpenAI-compatible endpoint"

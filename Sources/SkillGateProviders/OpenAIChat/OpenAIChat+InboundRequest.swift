@@ -122,7 +122,7 @@ extension OpenAIChatFormat {
                 throw InboundField.wrongType("tool_choice.function.name", expected: "the name of one of the tools", got: v["function"]?["name"])
             }
             guard tools.contains(where: { $0.name == name }) else {
-                throw GatewayError.invalidRequest("`tool_choice` names \"\(name)\", which is not in `tools`; name one of the tools you sent", param: "tool_choice.function.name")
+                throw GatewayError.invalidRequest("`tool_choice.function.name` is \"\(name)\", which is not in `tools`; name one of the tools you sent", param: "tool_choice.function.name")
             }
             return .named(name)
         case let other?:

@@ -15,7 +15,7 @@ extension OpenAIChatFormat {
             throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).unreadableSuccessBody(body, syntax: error)
         }
         if let error = json["error"], !error.isNull {
-            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json)
+            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json, midStream: false)
         }
         guard let choices = json["choices"]?.arrayValue else {
             throw GatewayError.upstreamProtocol(
