@@ -31,7 +31,7 @@ extension OpenAIChatFormat {
         body.append("response_format", ifPresent: request.responseFormat)
         if let user = request.user { body.append("user", .string(user)) }
         body.append("stream", .bool(stream))
-        if stream { body.append("stream_options", ["include_usage": true]) }
+        if stream && includeStreamUsage { body.append("stream_options", ["include_usage": true]) }
         return .object(body)
     }
 

@@ -34,7 +34,10 @@ public struct OpenAIChatStreamTranslator: WireStreamTranslator {
     public mutating func feed(_ bytes: [UInt8]) throws -> [ChatStreamEvent] {
         guard !done else { return [] }
         var events: [ChatStreamEvent] = []
-        for event in sse.feed(bytes) { try handle(event, into: &events) }
+        // The buffer overload is the decoder's specialised fast path (the generic one is not
+        // specialised across the module boundary and costs ~10x per byte).
+        let decoded = bytes.withUnsafeBytes { sse.feed($0) }
+        for event in decoded { try handle(event, into: &events) }
         return events
     }
 

@@ -27,8 +27,13 @@ public struct OpenAIChatFormat: WireFormat {
     /// Which field carries `ChatRequest.maxTokens`.
     public var tokenLimitField: TokenLimitField
 
-    public init(tokenLimitField: TokenLimitField = .automatic) {
+    /// Whether streamed requests ask for a final usage chunk (`stream_options.include_usage`).
+    /// On by default; turn it off for a compatible server that rejects `stream_options`.
+    public var includeStreamUsage: Bool
+
+    public init(tokenLimitField: TokenLimitField = .automatic, includeStreamUsage: Bool = true) {
         self.tokenLimitField = tokenLimitField
+        self.includeStreamUsage = includeStreamUsage
     }
 
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {

@@ -61,6 +61,9 @@ import SkillGateHTTP
         #expect(body["stream"] == true)
         #expect(body["stream_options"] == ["include_usage": true])
         #expect(format.requestBody(Self.conversation, model: "m", stream: false)["stream_options"] == nil)
+        let quiet = OpenAIChatFormat(includeStreamUsage: false).requestBody(Self.conversation, model: "m", stream: true)
+        #expect(quiet["stream_options"] == nil)
+        #expect(quiet["stream"] == true)
     }
 
     @Test func thinkingIsDroppedAndNothingOfItLeaks() throws {
