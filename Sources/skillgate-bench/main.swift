@@ -5,6 +5,7 @@ import Foundation
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
     ("prompt-tools", runPromptToolsBench),
+    ("openai-chat", runOpenAIChatBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,0 +1,158 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// Wire error → GatewayError for one provider.
+///
+/// Reads `{"error":{"message","type","param","code"}}` and the variants compatible servers send
+/// (`{"error":"text"}`, `{"message":...}`, `{"detail":...}`, a one-element array), and says what
+/// arrived when the body is empty, HTML or not JSON. Provider messages are scrubbed of the API
+/// key (OpenAI echoes a masked key in 401 messages).
+struct OpenAIChatErrorMapper {
+    var provider: String
+    var apiKey: String?
+
+    /// The fields of a provider error object.
+    struct Detail {
+        var message: String
+        var type: String?
+        var param: String?
+        var code: String?
+    }
+
+    /// Maps a non-2xx response.
+    func error(status: Int, headers: HTTPHeaders, body: [UInt8]) -> GatewayError {
+        guard let detail = detail(in: body) else {
+            return GatewayError(domain: .provider, kind: status == 503 || status == 529 ? .upstreamUnavailable : .upstreamError,
+                                status: 502, message: describeUnreadable(body, status: status, contentType: headers["content-type"]),
+                                provider: provider, upstreamStatus: status,
+                                retryAfter: OpenAIChatRetryAfter.seconds(from: headers))
+        }
+        var e = mapped(detail, status: status)
+        if e.kind == .rateLimited || e.kind == .upstreamOverloaded || e.kind == .upstreamUnavailable {
+            e.retryAfter = OpenAIChatRetryAfter.seconds(from: headers)
+        }
+        return e
+    }
+
+    /// An `{"error":...}` object that arrived with status 200 (an SSE data event, or the whole body).
+    /// `upstreamStatus` is the status the error type implies (`server_error` → 500), so retry
+    /// decisions treat it like the same error sent as an HTTP status.
+    func inStreamError(_ json: JSONValue, midStream: Bool = true) -> GatewayError {
+        let d = detail(of: json) ?? Detail(message: json.serialized())
+        let status = d.code.flatMap(Int.init) ?? Self.status(forType: d.type ?? d.code ?? "")
+        var e = mapped(d, status: status, label: "error type \(d.type ?? d.code ?? "unknown") after status 200")
+        e.message = (midStream ? "the provider reported an error in the middle of its answer: "
+                               : "the provider answered with status 200 but sent an error: ") + e.message
+        return e
+    }
+
+    /// A 2xx body that is not JSON.
+    func unreadableSuccessBody(_ body: [UInt8], syntax: JSONSyntaxError) -> GatewayError {
+        GatewayError.upstreamProtocol(
+            describeUnreadable(body, status: 200, contentType: nil) + " (\(syntax))", provider: provider, upstreamStatus: 200)
+    }
+
+    // MARK: - Mapping
+
+    /// Maps by status; `label` says in messages where the status came from.
+    private func mapped(_ d: Detail, status: Int, label: String? = nil) -> GatewayError {
+        let label = label ?? "status \(status)"
+        let said = scrub(d.message)
+        let code = d.code ?? d.type
+        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ message: String) -> GatewayError {
+            GatewayError(domain: domain, kind: kind, status: clientStatus, message: message, provider: provider,
+                         upstreamStatus: status == 200 ? nil : status, param: d.param, upstreamCode: code)
+        }
+        if code == "model_not_found" && status != 200 {
+            return make(.caller, .notFound, 404,
+                        "\(provider) does not know this model (\(label)): \(said) — check the model id in the provider catalog or pick another model")
+        }
+        switch status {
+        case 401, 403:
+            return make(.gateway, .upstreamError, 502,
+                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`")
+        case 404:
+            return make(.caller, .notFound, 404,
+                        "\(provider) does not know this model or endpoint (\(label)): \(said) — check the model id in the provider catalog or pick another model")
+        case 408:
+            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (\(label)): \(said) — retry the request")
+        case 413:
+            return make(.caller, .requestTooLarge, 413, "\(provider) says the request is too large (\(label)): \(said) — shorten the conversation or attachments")
+        case 429:
+            return make(.provider, .rateLimited, 429,
+                        "\(provider) is rate limiting SkillGate (\(label)): \(said) — retry later, or raise the provider quota")
+        case 400..<500:
+            return make(.caller, .invalidRequest, 400, "\(provider) rejected the request (\(label)): \(said) — fix the field it names and send again")
+        case 503:
+            return make(.provider, .upstreamUnavailable, 503, "\(provider) is unavailable (\(label)): \(said) — retry later or route to another provider")
+        case 529:
+            return make(.provider, .upstreamOverloaded, 503, "\(provider) is overloaded (\(label)): \(said) — retry later or route to another provider")
+        case 504:
+            return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (\(label)): \(said) — retry the request")
+        default:
+            return make(.provider, .upstreamError, 502, "\(provider) failed (\(label)): \(said) — retry, or route to another provider if it persists")
+        }
+    }
+
+    /// A status for an in-stream error, from its `type` / `code` text.
+    private static func status(forType type: String) -> Int {
+        let t = type.lowercased()
+        if t.contains("rate_limit") || t.contains("quota") { return 429 }
+        if t.contains("overloaded") { return 529 }
+        if t.contains("invalid_request") { return 400 }
+        if t.contains("authentication") || t.contains("invalid_api_key") { return 401 }
+        if t.contains("timeout") { return 504 }
+        return 500
+    }
+
+    // MARK: - Reading the body
+
+    private func detail(in body: [UInt8]) -> Detail? {
+        guard let json = try? JSONValue.parse(body) else { return nil }
+        return detail(of: json)
+    }
+
+    private func detail(of json: JSONValue) -> Detail? {
+        if case .array(let items) = json, let first = items.first { return detail(of: first) }
+        switch json["error"] {
+        case .object?:
+            let e = json["error"]!
+            return Detail(message: e["message"]?.stringValue ?? e.serialized(), type: e["type"]?.stringValue,
+                          param: e["param"]?.stringValue, code: e["code"].flatMap(Self.text))
+        case .string(let s)?:
+            return Detail(message: s, type: json["type"]?.stringValue)
+        default:
+            if let m = (json["message"] ?? json["detail"]).flatMap(Self.text) { return Detail(message: m) }
+            return json.objectValue == nil ? nil : Detail(message: String(json.serialized().prefix(300)))
+        }
+    }
+
+    private static func text(_ v: JSONValue) -> String? {
+        switch v {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .null: return nil
+        default: return v.serialized()
+        }
+    }
+
+    private func describeUnreadable(_ body: [UInt8], status: Int, contentType: String?) -> String {
+        let text = String(decoding: body.prefix(2048), as: UTF8.self)
+        let trimmed = text.drop(while: { $0.isWhitespace })
+        if trimmed.isEmpty {
+            return "\(provider) returned status \(status) with an empty body — retry; if it persists, check the provider's status page"
+        }
+        if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") {
+            return "\(provider): received an HTML page (status \(status)) instead of JSON — a proxy in front of the provider failed; retry, and check the provider's base URL if it persists"
+        }
+        let snippet = scrub(String(trimmed.prefix(200))).replacing("\n", with: " ")
+        return "\(provider) sent a body that is not JSON (status \(status)): \"\(snippet)\" — check that the base URL points at an OpenAI-compatible endpoint"
+    }
+
+    /// Removes the API key (and anything that looks like a secret key) from provider text.
+    func scrub(_ text: String) -> String {
+        var out = text
+        if let apiKey, apiKey.count >= 4 { out = out.replacing(apiKey, with: "[redacted]") }
+        return OpenAIChatSecretScrubber.maskKeyLikeTokens(out)
+    }
+}

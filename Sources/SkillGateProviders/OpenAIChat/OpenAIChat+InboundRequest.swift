@@ -1,0 +1,147 @@
+import SkillGateCore
+
+/// A request as it arrived on the gateway's OpenAI-compatible surface.
+public struct OpenAIChatInboundRequest: Sendable, Hashable {
+    /// The request in SkillGate's wire-neutral model.
+    public var request: ChatRequest
+    /// Whether the client asked for a streamed answer (`stream: true`).
+    public var stream: Bool
+    /// Whether the client asked for a final usage chunk (`stream_options.include_usage`).
+    public var includeUsage: Bool
+
+    public init(request: ChatRequest, stream: Bool, includeUsage: Bool) {
+        self.request = request
+        self.stream = stream
+        self.includeUsage = includeUsage
+    }
+}
+
+/// Chat Completions request body (as a client sends it) → ChatRequest.
+///
+/// Validation errors are `GatewayError.invalidRequest` (400) naming the field (`messages[2].content`)
+/// and saying what it must be. Unknown top-level fields are ignored (SDKs send many optional ones);
+/// fields SkillGate cannot honour (`n` > 1, legacy `functions`) are refused rather than ignored.
+extension OpenAIChatFormat {
+    /// Decodes and validates an inbound request body.
+    public static func decodeInboundRequest(_ body: [UInt8]) throws -> OpenAIChatInboundRequest {
+        let json: JSONValue
+        do { json = try JSONValue.parse(body) } catch {
+            throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"messages\":[...]}")
+        }
+        guard json.objectValue != nil else {
+            throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
+        }
+        let model = try InboundField.requiredString(json, "model", at: "model")
+        if let n = json["n"], !n.isNull, n.intValue != 1 {
+            throw GatewayError.invalidRequest(
+                "SkillGate returns one choice per request, so `n` must be 1 or omitted (got \(n.serialized())); send several requests for several answers",
+                param: "n")
+        }
+        if let legacy = json["functions"], !legacy.isNull {
+            throw GatewayError.invalidRequest(
+                "the legacy `functions` field is not supported; send the same definitions as `tools: [{\"type\":\"function\",\"function\":{...}}]`",
+                param: "functions")
+        }
+        guard case .array(let wireMessages)? = json["messages"] else {
+            throw InboundField.wrongType("messages", expected: "a non-empty array of messages", got: json["messages"])
+        }
+        guard !wireMessages.isEmpty else {
+            throw GatewayError.invalidRequest("`messages` is empty; send at least one user message", param: "messages")
+        }
+        let messages = try InboundMessages.decode(wireMessages)
+        let tools = try decodeTools(json["tools"])
+        let toolChoice = try decodeToolChoice(json["tool_choice"], tools: tools)
+
+        var request = ChatRequest(model: model, messages: messages, tools: tools, toolChoice: toolChoice)
+        request.parallelToolCalls = try InboundField.optionalBool(json, "parallel_tool_calls", at: "parallel_tool_calls")
+        request.maxTokens = try InboundField.optionalPositiveInt(json, "max_completion_tokens", at: "max_completion_tokens")
+            ?? InboundField.optionalPositiveInt(json, "max_tokens", at: "max_tokens")
+        request.temperature = try InboundField.optionalDouble(json, "temperature", at: "temperature")
+        request.topP = try InboundField.optionalDouble(json, "top_p", at: "top_p")
+        request.stopSequences = try decodeStop(json["stop"])
+        switch json["response_format"] {
+        case nil, .null?: break
+        case let v? where v.objectValue != nil: request.responseFormat = v
+        case let other: throw InboundField.wrongType("response_format", expected: "an object like {\"type\":\"json_object\"}", got: other)
+        }
+        request.user = try InboundField.optionalString(json, "user", at: "user")
+        if let effort = try InboundField.optionalString(json, "reasoning_effort", at: "reasoning_effort") {
+            request.thinking = ThinkingConfig(enabled: effort != "none" && effort != "minimal")
+        }
+        let stream = try InboundField.optionalBool(json, "stream", at: "stream") ?? false
+        var includeUsage = false
+        switch json["stream_options"] {
+        case nil, .null?: break
+        case let options? where options.objectValue != nil:
+            includeUsage = try InboundField.optionalBool(options, "include_usage", at: "stream_options.include_usage") ?? false
+        case let other: throw InboundField.wrongType("stream_options", expected: "an object like {\"include_usage\":true}", got: other)
+        }
+        return OpenAIChatInboundRequest(request: request, stream: stream, includeUsage: includeUsage)
+    }
+
+    private static func decodeTools(_ value: JSONValue?) throws -> [ToolDefinition] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let items)?:
+            return try items.enumerated().map { i, item in
+                let param = "tools[\(i)]"
+                guard item.objectValue != nil else { throw InboundField.wrongType(param, expected: "an object", got: item) }
+                if let type = item["type"]?.stringValue, type != "function" {
+                    throw GatewayError.invalidRequest("`\(param).type` is \"\(type)\"; SkillGate supports only \"function\" tools", param: "\(param).type")
+                }
+                guard let function = item["function"], function.objectValue != nil else {
+                    throw InboundField.wrongType("\(param).function", expected: "an object with name, description and parameters", got: item["function"])
+                }
+                let name = try InboundField.requiredString(function, "name", at: "\(param).function.name")
+                guard !name.isEmpty else {
+                    throw GatewayError.invalidRequest("`\(param).function.name` is empty; give the tool a name", param: "\(param).function.name")
+                }
+                var tool = ToolDefinition(name: name,
+                                          description: try InboundField.optionalString(function, "description", at: "\(param).function.description"),
+                                          strict: try InboundField.optionalBool(function, "strict", at: "\(param).function.strict"))
+                switch function["parameters"] {
+                case nil, .null?: break
+                case let p? where p.objectValue != nil: tool.parameters = p
+                case let other:
+                    throw InboundField.wrongType("\(param).function.parameters", expected: "a JSON Schema object", got: other)
+                }
+                return tool
+            }
+        case let other: throw InboundField.wrongType("tools", expected: "an array of tools", got: other)
+        }
+    }
+
+    private static func decodeToolChoice(_ value: JSONValue?, tools: [ToolDefinition]) throws -> ToolChoice? {
+        switch value {
+        case nil, .null?: return nil
+        case .string("auto")?: return .auto
+        case .string("none")?: return ToolChoice.none
+        case .string("required")?: return .required
+        case let v? where v.objectValue != nil:
+            guard case .string(let name)? = v["function"]?["name"] else {
+                throw InboundField.wrongType("tool_choice.function.name", expected: "the name of one of the tools", got: v["function"]?["name"])
+            }
+            guard tools.contains(where: { $0.name == name }) else {
+                throw GatewayError.invalidRequest("`tool_choice.function.name` is \"\(name)\", which is not in `tools`; name one of the tools you sent", param: "tool_choice.function.name")
+            }
+            return .named(name)
+        case let other?:
+            throw GatewayError.invalidRequest(
+                "`tool_choice` must be \"auto\", \"none\", \"required\" or {\"type\":\"function\",\"function\":{\"name\":...}}, but it is \(other.serialized().prefix(80))",
+                param: "tool_choice")
+        }
+    }
+
+    private static func decodeStop(_ value: JSONValue?) throws -> [String] {
+        switch value {
+        case nil, .null?: return []
+        case .string(let s)?: return [s]
+        case .array(let items)?:
+            return try items.enumerated().map { i, item in
+                guard case .string(let s) = item else { throw InboundField.wrongType("stop[\(i)]", expected: "a string", got: item) }
+                return s
+            }
+        case let other: throw InboundField.wrongType("stop", expected: "a string or an array of strings", got: other)
+        }
+    }
+}

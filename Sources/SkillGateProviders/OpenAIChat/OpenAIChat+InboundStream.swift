@@ -1,0 +1,93 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// ChatStreamEvent → `chat.completion.chunk` SSE bytes for clients of the OpenAI-compatible surface.
+///
+/// A small value-type encoder carrying the chunk header (id, model, created). The first chunk
+/// carries `role:"assistant"`; a tool call's `index` is its ordinal, and its `id`, `type` and
+/// `name` appear only in its first delta. With `includeUsage`, `finish()` writes a usage chunk
+/// with `choices: []` before `data: [DONE]`, as OpenAI does.
+public struct OpenAIChatStreamEncoder: Sendable {
+    public let id: String
+    public let model: String
+    public let created: Int
+    public let includeUsage: Bool
+
+    private var sentRole = false
+    private var usage = Usage()
+
+    /// `id`, `model` and `created` (Unix seconds) are written into every chunk.
+    public init(id: String, model: String, created: Int, includeUsage: Bool) {
+        self.id = id
+        self.model = model
+        self.created = created
+        self.includeUsage = includeUsage
+    }
+
+    /// The SSE bytes for one event (empty for events the format has no field for).
+    public mutating func encode(_ event: ChatStreamEvent) -> [UInt8] {
+        var out: [UInt8] = []
+        switch event {
+        case .start:
+            appendRoleChunkIfNeeded(&out)
+        case .textDelta(let text):
+            appendRoleChunkIfNeeded(&out)
+            append(delta: ["content": .string(text)], to: &out)
+        case .thinkingDelta(let text):
+            appendRoleChunkIfNeeded(&out)
+            append(delta: ["reasoning_content": .string(text)], to: &out)
+        case .toolCallStart(let ordinal, let callId, let name):
+            appendRoleChunkIfNeeded(&out)
+            let call: JSONValue = ["index": .int(ordinal), "id": .string(callId), "type": "function",
+                                   "function": ["name": .string(name), "arguments": ""]]
+            append(delta: ["tool_calls": [call]], to: &out)
+        case .toolCallArgumentsDelta(let ordinal, let fragment):
+            appendRoleChunkIfNeeded(&out)
+            append(delta: ["tool_calls": [["index": .int(ordinal), "function": ["arguments": .string(fragment)]]]], to: &out)
+        case .finish(let reason):
+            appendRoleChunkIfNeeded(&out)
+            append(delta: [:], finishReason: OpenAIChatFormat.wireFinishReason(reason), to: &out)
+        case .usage(let u):
+            usage = u
+        case .thinkingSignature, .redactedThinking, .toolCallSignature, .toolCallEnd:
+            break
+        }
+        return out
+    }
+
+    /// The end of the stream: the usage chunk (when asked for) and `data: [DONE]`.
+    public mutating func finish() -> [UInt8] {
+        var out: [UInt8] = []
+        if includeUsage {
+            var chunk = header()
+            chunk.append("choices", [])
+            chunk.append("usage", OpenAIChatFormat.wireUsage(usage))
+            out += SSEEncoder.encodeJSON(.object(chunk))
+        }
+        out += Array("data: [DONE]\n\n".utf8)
+        return out
+    }
+
+    /// An error after the stream started, as OpenAI sends it: a data event with `{"error":{...}}`.
+    public func encodeError(_ error: GatewayError) -> [UInt8] {
+        SSEEncoder.encodeJSON(error.openAIBody())
+    }
+
+    private mutating func appendRoleChunkIfNeeded(_ out: inout [UInt8]) {
+        guard !sentRole else { return }
+        sentRole = true
+        append(delta: ["role": "assistant", "content": ""], to: &out)
+    }
+
+    private func header() -> JSONObject {
+        ["id": .string(id), "object": "chat.completion.chunk", "created": .int(created), "model": .string(model)]
+    }
+
+    private func append(delta: JSONObject, finishReason: String? = nil, to out: inout [UInt8]) {
+        var chunk = header()
+        let choice: JSONValue = ["index": 0, "delta": .object(delta), "logprobs": nil,
+                                 "finish_reason": finishReason.map(JSONValue.string) ?? .null]
+        chunk.append("choices", [choice])
+        out += SSEEncoder.encodeJSON(.object(chunk))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateProviders
+
+/// What one recorded error body must map to.
+struct ErrorExpectation: Sendable, CustomTestStringConvertible {
+    var file: String
+    var status: Int
+    var kind: GatewayError.Kind
+    var clientStatus: Int
+    var param: String?
+    var upstreamCode: String
+    var testDescription: String { file }
+}
+
+@Suite struct OpenAIChatErrorTests {
+    let format = OpenAIChatFormat()
+    let deployment = OpenAIChatTestSupport.deployment
+
+    static let fixtures: [ErrorExpectation] = [
+        ErrorExpectation(file: "reasoning-model-legacy-parameter-error.json", status: 400, kind: .invalidRequest,
+                         clientStatus: 400, param: "max_tokens", upstreamCode: "unsupported_parameter"),
+        ErrorExpectation(file: "test_inferred_model_name_suggestion.0.response.json", status: 400, kind: .notFound,
+                         clientStatus: 404, param: "model", upstreamCode: "model_not_found"),
+        ErrorExpectation(file: "test_openai_o1_mini_system_role_developer.0.response.json", status: 400, kind: .invalidRequest,
+                         clientStatus: 400, param: "messages[0].role", upstreamCode: "unsupported_value"),
+    ]
+
+    @Test(arguments: fixtures)
+    func recordedErrorBodiesMap(_ e: ErrorExpectation) throws {
+        let body = try Fixtures.bytes("openai/\(e.file)")
+        let upstreamMessage = try #require(try JSONValue.parse(body)["error"]?["message"]?.stringValue)
+        let error = format.parseError(status: e.status, headers: ["content-type": "application/json"], body: body, deployment: deployment)
+        #expect(error.kind == e.kind)
+        #expect(error.status == e.clientStatus)
+        #expect(error.upstreamStatus == e.status)
+        #expect(error.provider == "openai")
+        #expect(error.param == e.param)
+        #expect(error.upstreamCode == e.upstreamCode)
+        #expect(error.message.contains(upstreamMessage))
+    }
+
+    @Test(arguments: [401, 403])
+    func authFailuresAreTheOperatorsProblemAndNeverLeakTheKey(status: Int) {
+        let body = #"{"error":{"message":"Incorrect API key provided: sk-test-secret-key-0123456789. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#
+        let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(e.kind == .upstreamError)
+        #expect(e.domain == .gateway)
+        #expect(e.status == 502)
+        #expect(e.message.contains("skillgate keys set openai"))
+        #expect(!e.message.contains("sk-test-secret-key-0123456789"))
+        #expect(!e.openAIBody().serialized().contains("secret-key"))
+    }
+
+    @Test func maskedKeysEchoedByTheProviderAreScrubbedToo() {
+        let body = #"{"error":{"message":"Incorrect API key provided: sk-proj-abcd************************wxyz.","type":"invalid_request_error","code":"invalid_api_key"}}"#
+        let e = format.parseError(status: 401, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(!e.message.contains("abcd"))
+        #expect(e.message.contains("sk-…[redacted]"))
+    }
+
+    @Test(arguments: [
+        (HTTPHeaders([("retry-after", "7")]), 7.0),
+        (HTTPHeaders([("retry-after-ms", "1500")]), 1.5),
+        (HTTPHeaders([("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]), 0.0),  // a date in the past: retry now
+    ])
+    func rateLimitsCarryRetryAfter(headers: HTTPHeaders, seconds: Double) {
+        let body = #"{"error":{"message":"Rate limit reached for gpt-4o-mini","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#
+        let e = format.parseError(status: 429, headers: headers, body: Array(body.utf8), deployment: deployment)
+        #expect(e.kind == .rateLimited)
+        #expect(e.status == 429)
+        #expect(e.retryAfter == seconds)
+        #expect(e.isRetryable)
+    }
+
+    @Test func retryAfterAsAFutureHTTPDate() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        let s = OpenAIChatRetryAfter.seconds(from: ["retry-after": "Sun, 06 Nov 1994 08:50:07 GMT"], now: now)
+        #expect(s == 30)
+        #expect(OpenAIChatRetryAfter.seconds(from: ["retry-after": "soon"], now: now) == nil)
+    }
+
+    @Test(arguments: [
+        (500, GatewayError.Kind.upstreamError, 502), (502, .upstreamError, 502), (503, .upstreamUnavailable, 503),
+        (529, .upstreamOverloaded, 503), (504, .upstreamTimeout, 504), (404, .notFound, 404), (422, .invalidRequest, 400),
+    ])
+    func statusesMapToKinds(status: Int, kind: GatewayError.Kind, clientStatus: Int) {
+        let body = #"{"error":{"message":"something","type":"server_error"}}"#
+        let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(e.kind == kind)
+        #expect(e.status == clientStatus)
+        #expect(e.upstreamStatus == status)
+    }
+
+    @Test func htmlPageFromAProxy() {
+        let html = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center></body></html>"
+        let e = format.parseError(status: 502, headers: ["content-type": "text/html"], body: Array(html.utf8), deployment: deployment)
+        #expect(e.message.contains("received an HTML page (status 502) instead of JSON — a proxy in front of the provider failed"))
+        #expect(e.provider == "openai")
+        #expect(e.status == 502)
+    }
+
+    @Test func emptyAndNonJSONBodiesSayWhatArrived() {
+        let empty = format.parseError(status: 500, headers: [:], body: [], deployment: deployment)
+        #expect(empty.message.contains("empty body"))
+        #expect(empty.message.contains("500"))
+        let text = format.parseError(status: 500, headers: [:], body: Array("upstream connect error".utf8), deployment: deployment)
+        #expect(text.message.contains("not JSON"))
+        #expect(text.message.contains("upstream connect error"))
+    }
+
+    @Test func compatibleServerVariants() {
+        let plain = format.parseError(status: 400, headers: [:], body: Array(#"{"error":"model is required"}"#.utf8), deployment: deployment)
+        #expect(plain.message.contains("model is required"))
+        let array = format.parseError(status: 429, headers: [:], body: Array(#"[{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}]"#.utf8), deployment: deployment)
+        #expect(array.kind == .rateLimited)
+        #expect(array.message.contains("Quota exceeded"))
+        let detail = format.parseError(status: 422, headers: [:], body: Array(#"{"detail":"field required"}"#.utf8), deployment: deployment)
+        #expect(detail.message.contains("field required"))
+    }
+}

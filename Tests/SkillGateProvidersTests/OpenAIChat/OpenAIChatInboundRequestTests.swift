@@ -1,0 +1,83 @@
+import Testing
+import SkillGateCore
+@testable import SkillGateProviders
+
+@Suite struct OpenAIChatInboundRequestTests {
+    static let requestFixtures = [
+        "test_run_stream_sync_streams_real_model.0.request.json",
+        "test_run_stream_sync_streams_real_model.1.request.json",
+        "test_temporal_agent_with_hitl_tool.0.request.json",
+        "test_tool_choice_matrix_auto-openai.1.request.json",
+    ]
+
+    @Test(arguments: requestFixtures)
+    func recordedRequestsDecodeAndReEncodeToEquivalentJSON(file: String) throws {
+        let bytes = try Fixtures.bytes("openai/\(file)")
+        let original = try JSONValue.parse(bytes)
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(bytes)
+        let reencoded = OpenAIChatFormat().requestBody(inbound.request, model: inbound.request.model, stream: inbound.stream)
+        #expect(OpenAIChatTestSupport.canonical(reencoded) == OpenAIChatTestSupport.canonical(original))
+    }
+
+    @Test func toolResultsGetTheirToolName() throws {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(
+            try Fixtures.bytes("openai/test_run_stream_sync_streams_real_model.1.request.json"))
+        #expect(inbound.stream && inbound.includeUsage)
+        let result = try #require(inbound.request.messages.last?.toolResults.first)
+        #expect(result == ToolResult(callId: "call_ZR5UUuTt3pf61kjwAJIYdVMj", name: "get_capital", text: "London"))
+    }
+
+    @Test func developerRoleAndScalarFieldsDecode() throws {
+        let body = #"{"model":"m","messages":[{"role":"developer","content":[{"type":"text","text":"Be brief."}]},{"role":"user","content":"hi"}],"max_tokens":512,"temperature":0.2,"stop":"END","user":"u"}"#
+        let r = try OpenAIChatFormat.decodeInboundRequest(Array(body.utf8)).request
+        #expect(r.messages.first == Message(role: .system, text: "Be brief."))
+        #expect(r.maxTokens == 512)
+        #expect(r.temperature == 0.2)
+        #expect(r.stopSequences == ["END"])
+    }
+
+    /// A bad request and the field its 400 must name.
+    struct BadRequest: Sendable, CustomTestStringConvertible {
+        var body: String
+        var param: String?
+        var mentions: String
+        var testDescription: String { param ?? "body" }
+    }
+
+    static let badRequests: [BadRequest] = [
+        BadRequest(body: #"{"model":"m"}"#, param: "messages", mentions: "array"),
+        BadRequest(body: #"{"model":"m","messages":[]}"#, param: "messages", mentions: "empty"),
+        BadRequest(body: #"{"messages":[{"role":"user","content":"hi"}]}"#, param: "model", mentions: "missing"),
+        BadRequest(body: #"{"model":"m","messages":"hi"}"#, param: "messages", mentions: "a string"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"a"},{"role":"user","content":"b"},{"role":"user","content":42}]}"#,
+                   param: "messages[2].content", mentions: "a number"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"wizard","content":"hi"}]}"#, param: "messages[0].role", mentions: "one of system"),
+        BadRequest(body: #"{"model":"m","messages":[{"content":"hi"}]}"#, param: "messages[0].role", mentions: "missing"),
+        BadRequest(body: #"{"model":"m","n":3,"messages":[{"role":"user","content":"hi"}]}"#, param: "n", mentions: "one choice"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"tool","content":"x"}]}"#, param: "messages[0].tool_call_id", mentions: "a string"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":[{"type":"input_audio","input_audio":{}}]}]}"#,
+                   param: "messages[0].content[0].type", mentions: "image_url"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"description":"x"}}]}"#,
+                   param: "tools[0].function.name", mentions: "missing"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[],"tool_choice":{"type":"function","function":{"name":"nope"}}}"#,
+                   param: "tool_choice.function.name", mentions: "not in `tools`"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":"many"}"#, param: "max_tokens", mentions: "positive integer"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":"yes"}"#, param: "stream", mentions: "true or false"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#,
+                   param: "messages[0].tool_calls[0].id", mentions: "a string"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"functions":[]}"#, param: "functions", mentions: "tools"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}"#, param: nil, mentions: "not valid JSON"),
+        BadRequest(body: #"[1,2]"#, param: nil, mentions: "JSON object"),
+    ]
+
+    @Test(arguments: badRequests)
+    func invalidRequestsNameTheField(_ bad: BadRequest) throws {
+        let e = try #require(OpenAIChatTestSupport.gatewayError { _ = try OpenAIChatFormat.decodeInboundRequest(Array(bad.body.utf8)) })
+        #expect(e.kind == .invalidRequest)
+        #expect(e.status == 400)
+        #expect(e.domain == .caller)
+        #expect(e.param == bad.param)
+        if let param = bad.param { #expect(e.message.contains(param)) }
+        #expect(e.message.contains(bad.mentions), "\(e.message)")
+    }
+}
