@@ -22,7 +22,8 @@ extension AnthropicMessagesFormat {
         switch block {
         case .text(let t): return ["type": "text", "text": .string(t)]
         case .toolCall(let call):
-            let input = call.parsedArguments.flatMap { $0.objectValue != nil ? $0 : nil } ?? .object(JSONObject())
+            var input = JSONValue.object(JSONObject())
+            if let parsed = call.parsedArguments, parsed.objectValue != nil { input = parsed }
             return ["type": "tool_use", "id": .string(call.id), "name": .string(call.name), "input": input]
         case .thinking(let th):
             if let data = th.redactedData { return ["type": "redacted_thinking", "data": .string(data)] }

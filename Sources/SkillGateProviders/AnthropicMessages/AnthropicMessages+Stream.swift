@@ -45,9 +45,12 @@ public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
             if let stray = try? JSONValue.parse(sse.strayText), stray["error"]?.objectValue != nil {
                 throw AnthropicMessagesFormat.errorFromEvent(stray, provider: provider)
             }
-            let where_ = sawMessageStart ? "before `message_stop`" : "before `message_start` (no answer at all)"
+            var where_ = sawMessageStart ? "before `message_stop`" : "before `message_start` (no answer at all)"
+            if !sse.strayText.isEmpty {
+                where_ += ", and sent \(AnthropicBodyPreview.describe(Array(sse.strayText.utf8))) instead of events"
+            }
             throw GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
-                               message: "\(provider): the Anthropic stream ended \(where_); the answer is truncated. Retry the request; if it keeps happening, check the network path to the provider.",
+                               message: "\(provider): the Anthropic stream ended \(where_); the answer is truncated. Retry the request; if it keeps happening, check the base URL and the network path to the provider.",
                                provider: provider, upstreamStatus: 200)
         }
         return out
@@ -110,7 +113,8 @@ public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
         case "tool_use":
             let ordinal = nextToolOrdinal
             nextToolOrdinal += 1
-            let input = block["input"].flatMap { $0.objectValue?.isEmpty == false ? $0 : nil }
+            var input: JSONValue? = nil  // a non-empty start input is used only if no deltas follow
+            if let given = block["input"], let object = given.objectValue, !object.isEmpty { input = given }
             blocks[index] = .toolUse(ordinal: ordinal, sawArguments: false, startInput: input)
             out.append(.toolCallStart(ordinal: ordinal, id: block["id"]?.stringValue ?? "", name: block["name"]?.stringValue ?? ""))
         default:
