@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("anthropic-messages", runAnthropicBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())
