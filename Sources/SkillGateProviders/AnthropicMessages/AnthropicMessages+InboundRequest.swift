@@ -10,6 +10,12 @@ extension AnthropicMessagesFormat {
     /// A user turn's `tool_result` blocks become a `.tool` message (before the turn's other content).
     /// Fields SkillGate does not model (`top_k`, `service_tier`, ...) are ignored.
     public static func decodeInboundRequest(_ body: [UInt8]) throws -> ChatRequest {
+        try decodeInbound(body).request
+    }
+
+    /// Decodes a client's `POST /v1/messages` body (see `decodeInboundRequest`) and whether it
+    /// asked for a stream (`"stream": true`).
+    public static func decodeInbound(_ body: [UInt8]) throws -> (request: ChatRequest, stream: Bool) {
         let root: JSONValue
         do {
             root = try JSONValue.parse(body)
@@ -50,13 +56,8 @@ extension AnthropicMessagesFormat {
             request.user = try metadata.member("user_id").optionalString()
         }
         request.thinking = try decodeThinking(top.member("thinking"))
-        _ = try top.member("stream").optionalBool()
-        return request
-    }
-
-    /// Whether the inbound body asks for a stream (`"stream": true`).
-    public static func inboundWantsStream(_ request: JSONValue) -> Bool {
-        request["stream"]?.boolValue ?? false
+        let stream = try top.member("stream").optionalBool() ?? false
+        return (request, stream)
     }
 
     static func decodeSystem(_ field: AnthropicInboundField) throws -> Message? {

@@ -20,7 +20,18 @@ extension AnthropicMessagesFormat {
                 turns.append((role, blocks))
             }
         }
-        return turns.map { .object(["role": .string($0.role), "content": .array($0.blocks)]) }
+        return turns.map { turn in
+            .object(["role": .string(turn.role), "content": .array(turn.role == "user" ? toolResultsFirst(turn.blocks) : turn.blocks)])
+        }
+    }
+
+    /// Anthropic wants a user turn's `tool_result` blocks before its other content; the order
+    /// within each group is kept.
+    static func toolResultsFirst(_ blocks: [JSONValue]) -> [JSONValue] {
+        let isResult = { (b: JSONValue) in b["type"]?.stringValue == "tool_result" }
+        guard let firstOther = blocks.firstIndex(where: { !isResult($0) }),
+              blocks[firstOther...].contains(where: isResult) else { return blocks }
+        return blocks.filter(isResult) + blocks.filter { !isResult($0) }
     }
 
     /// One content block on the wire; `nil` for blocks Anthropic rejects and that carry nothing

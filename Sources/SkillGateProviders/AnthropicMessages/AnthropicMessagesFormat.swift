@@ -22,17 +22,21 @@ public struct AnthropicMessagesFormat: WireFormat {
 
     /// `max_tokens` sent when the request has no limit (Anthropic requires one).
     public static let defaultMaxTokens = 4096
+    /// `anthropic-version` sent when the deployment's extra headers do not set one (the API rejects
+    /// requests without it).
+    public static let defaultAPIVersion = "2023-06-01"
     /// The smallest thinking budget Anthropic accepts; smaller budgets are raised to it.
     public static let minimumThinkingBudget = 1024
 
     public init() {}
 
     /// Builds `POST {baseURL}/messages` with the deployment's auth and extra headers
-    /// (`x-api-key`, `anthropic-version`).
+    /// (`x-api-key`, `anthropic-version`; `defaultAPIVersion` when the deployment sets none).
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {
         let body = try wireBody(for: request, model: deployment.model.isEmpty ? request.model : deployment.model, stream: stream)
-        return HTTPRequest(method: "POST", url: deployment.baseURL + "/messages",
-                           headers: deployment.requestHeaders(streaming: stream),
+        var headers = deployment.requestHeaders(streaming: stream)
+        if headers["anthropic-version"] == nil { headers.set("anthropic-version", Self.defaultAPIVersion) }
+        return HTTPRequest(method: "POST", url: deployment.baseURL + "/messages", headers: headers,
                            body: body.serializedBytes(), timeouts: deployment.timeouts)
     }
 

@@ -74,4 +74,10 @@ import SkillGateCore
         #expect(r.messages[0].toolResults == [ToolResult(callId: "a", text: "1"), ToolResult(callId: "b", text: "2", isError: true)])
         #expect(r.messages[1].text == "go on")
     }
+
+    @Test(arguments: [("", false), (#","stream":true"#, true), (#","stream":false"#, false)])
+    func reportsTheStreamFlag(extra: String, stream: Bool) throws {
+        let body = #"{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]"# + extra + "}"
+        #expect(try AnthropicMessagesFormat.decodeInbound(Array(body.utf8)).stream == stream)
+    }
 }

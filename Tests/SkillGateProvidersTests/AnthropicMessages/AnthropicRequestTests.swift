@@ -142,4 +142,28 @@ import SkillGateHTTP
         #expect(body["stream"] == nil)
         #expect(body["tool_choice"] == nil)
     }
+
+    @Test func toolResultsLeadTheirUserTurn() throws {
+        let req = ChatRequest(model: "m", messages: [
+            Message(role: .user, text: "q"),
+            Message(role: .assistant, content: [.toolCall(ToolCall(id: "t1", name: "get_weather", arguments: "{}"))]),
+            Message(role: .user, text: "also this"),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "t1", text: "r"))]),
+        ], tools: [Self.weather])
+        let turns = try #require(try AnthropicTestSupport.wire(req)["messages"]?.arrayValue)
+        #expect(turns.count == 3)
+        #expect(turns[2]["content"]?.arrayValue?.map { $0["type"]?.stringValue } == ["tool_result", "text"])
+    }
+
+    @Test func anthropicVersionDefaultsWhenTheDeploymentSetsNone() throws {
+        var d = AnthropicTestSupport.deployment
+        d.extraHeaders = [:]
+        let http = try AnthropicTestSupport.format.makeRequest(ChatRequest(model: "m", messages: [Message(role: .user, text: "x")]),
+                                                                deployment: d, stream: false)
+        #expect(http.headers["anthropic-version"] == AnthropicMessagesFormat.defaultAPIVersion)
+        d.extraHeaders = ["anthropic-version": "2099-01-01"]
+        let custom = try AnthropicTestSupport.format.makeRequest(ChatRequest(model: "m", messages: [Message(role: .user, text: "x")]),
+                                                                  deployment: d, stream: false)
+        #expect(custom.headers.values("anthropic-version") == ["2099-01-01"])
+    }
 }
