@@ -7,10 +7,12 @@ import SkillGateHTTP
 ///
 /// Finish reason and usage are held back until `finish()`, because Anthropic sends both in one
 /// `message_delta`. Thinking streams as `thinking_delta` + `signature_delta`, tool calls as
-/// `tool_use` blocks with `input_json_delta`.
+/// `tool_use` blocks with `input_json_delta`. One block is open at a time, as Anthropic does:
+/// a canonical stream that interleaves the argument deltas of several tool calls still works
+/// (deltas name their block index) but the earlier call's block is already closed.
 public struct AnthropicMessagesSSEEncoder: Sendable {
     private enum OpenBlock: Sendable, Hashable {
-        case text, thinking(signed: Bool), tool(ordinal: Int)
+        case text, thinking(signed: Bool), redactedThinking, tool(ordinal: Int)
     }
 
     private let fallbackId: String
@@ -57,7 +59,7 @@ public struct AnthropicMessagesSSEEncoder: Sendable {
             delta(["type": "signature_delta", "signature": .string(signature)], into: &out)
             open?.block = .thinking(signed: true)
         case .redactedThinking(let data):
-            openBlock(.text, ["type": "redacted_thinking", "data": .string(data)], into: &out)
+            openBlock(.redactedThinking, ["type": "redacted_thinking", "data": .string(data)], into: &out)
             closeBlock(into: &out)
         case .toolCallStart(let ordinal, let id, let name):
             openBlock(.tool(ordinal: ordinal),
@@ -95,6 +97,12 @@ public struct AnthropicMessagesSSEEncoder: Sendable {
                                 "usage": AnthropicMessagesFormat.wireUsage(usage ?? Usage())], into: &out)
         write("message_stop", ["type": "message_stop"], into: &out)
         return out
+    }
+
+    /// An `event: error` in Anthropic's shape, for a failure after the stream started (HTTP 200
+    /// already sent); `{"type":"error","error":{"type":...,"message":...}}`.
+    public static func errorEvent(_ error: GatewayError) -> [UInt8] {
+        SSEEncoder.encodeJSON(error.anthropicBody(), event: "error")
     }
 
     private mutating func startIfNeeded(id: String, model: String, into out: inout [UInt8]) {

@@ -79,4 +79,16 @@ import SkillGateHTTP
         #expect(body["stop_reason"]?.stringValue == wire)
         #expect(body["id"] == "msg_skillgate")
     }
+
+    @Test(arguments: [GatewayError.Kind.upstreamOverloaded, .rateLimited, .invalidRequest])
+    func errorEventsAreReadBackAsTheSameKind(kind: GatewayError.Kind) throws {
+        let status = [GatewayError.Kind.upstreamOverloaded: 503, .rateLimited: 429, .invalidRequest: 400][kind]!
+        let original = GatewayError(domain: .provider, kind: kind, status: status, message: "went wrong", provider: "openai")
+        var encoder = AnthropicMessagesSSEEncoder()
+        let body = encoder.encode(.start(id: "m", model: "x")) + encoder.encode(.textDelta("par"))
+            + AnthropicMessagesSSEEncoder.errorEvent(original)
+        let e = try #require(AnthropicTestSupport.streamError(body))
+        #expect(e.kind == kind)
+        #expect(e.message.contains("went wrong"))
+    }
 }
