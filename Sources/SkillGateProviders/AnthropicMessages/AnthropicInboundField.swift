@@ -1,0 +1,63 @@
+import SkillGateCore
+
+/// A JSON value at a path of an inbound request, with typed accessors that throw
+/// `GatewayError.invalidRequest` naming the field and what was expected.
+struct AnthropicInboundField {
+    let value: JSONValue?
+    let path: String
+
+    init(_ value: JSONValue?, _ path: String) {
+        self.value = value
+        self.path = path
+    }
+
+    func member(_ key: String) -> AnthropicInboundField {
+        AnthropicInboundField(value?[key], path.isEmpty ? key : "\(path).\(key)")
+    }
+
+    var isPresent: Bool { value.map { !$0.isNull } ?? false }
+
+    func fail(_ expected: String) -> GatewayError {
+        let got = value.map { $0.typeDescription } ?? "nothing (the field is missing)"
+        return GatewayError.invalidRequest("\(path): expected \(expected), got \(got).", param: path)
+    }
+
+    func string() throws -> String {
+        guard let s = value?.stringValue else { throw fail("a string") }
+        return s
+    }
+
+    func optionalString() throws -> String? { isPresent ? try string() : nil }
+
+    func int(minimum: Int) throws -> Int {
+        guard let i = value?.intValue else { throw fail("an integer") }
+        guard i >= minimum else {
+            throw GatewayError.invalidRequest("\(path): expected an integer of at least \(minimum), got \(i).", param: path)
+        }
+        return i
+    }
+
+    func optionalDouble() throws -> Double? {
+        guard isPresent else { return nil }
+        guard let d = value?.doubleValue else { throw fail("a number") }
+        return d
+    }
+
+    func optionalBool() throws -> Bool? {
+        guard isPresent else { return nil }
+        guard let b = value?.boolValue else { throw fail("true or false") }
+        return b
+    }
+
+    func object() throws -> JSONObject {
+        guard let o = value?.objectValue else { throw fail("an object") }
+        return o
+    }
+
+    func array() throws -> [AnthropicInboundField] {
+        guard let a = value?.arrayValue else { throw fail("an array") }
+        return a.enumerated().map { AnthropicInboundField($0.element, "\(path)[\($0.offset)]") }
+    }
+
+    func optionalArray() throws -> [AnthropicInboundField] { isPresent ? try array() : [] }
+}

@@ -1,0 +1,105 @@
+import SkillGateCore
+
+extension AnthropicMessagesFormat {
+    /// Maps a non-2xx answer (`{"type":"error","error":{"type":...,"message":...},"request_id":...}`)
+    /// to a `GatewayError` naming `provider`. HTML, empty and other non-JSON bodies are described
+    /// rather than parsed. The message never contains the API key (Anthropic never echoes it).
+    static func error(status: Int, retryAfterHeader: String?, body: [UInt8], provider: String) -> GatewayError {
+        let parsed = try? JSONValue.parse(body)
+        guard let parsed, let errorObject = parsed["error"], errorObject.objectValue != nil else {
+            var e = byStatus(status, type: nil, detail: "and \(AnthropicBodyPreview.describe(body)) instead of an Anthropic error object", provider: provider)
+            e.retryAfter = retryAfterHeader.flatMap(Double.init)
+            return e
+        }
+        let type = errorObject["type"]?.stringValue
+        var detail = errorObject["message"]?.stringValue ?? "(no message)"
+        if let id = parsed["request_id"]?.stringValue { detail += " (request id \(id))" }
+        var e = byStatus(status, type: type, detail: detail, provider: provider)
+        e.retryAfter = retryAfterHeader.flatMap { Double($0.trimmingSpaces) }
+        return e
+    }
+
+    /// Maps an in-stream `event: error` payload (`{"type":"error","error":{...}}`) that arrived after
+    /// HTTP 200. The status is the one the error type implies (overloaded_error → 529, ...).
+    static func errorFromEvent(_ payload: JSONValue, provider: String) -> GatewayError {
+        let type = payload["error"]?["type"]?.stringValue
+        let message = payload["error"]?["message"]?.stringValue ?? "(no message)"
+        return byStatus(impliedStatus(type), type: type,
+                        detail: "\(message) (reported inside the stream after HTTP 200)", provider: provider)
+    }
+
+    /// The HTTP status Anthropic uses for an error type.
+    static func impliedStatus(_ type: String?) -> Int {
+        switch type {
+        case "invalid_request_error"?: return 400
+        case "authentication_error"?: return 401
+        case "billing_error"?: return 402
+        case "permission_error"?: return 403
+        case "not_found_error"?: return 404
+        case "request_too_large"?: return 413
+        case "rate_limit_error"?: return 429
+        case "timeout_error"?: return 504
+        case "overloaded_error"?: return 529
+        default: return 500
+        }
+    }
+
+    /// The `GatewayError` for an upstream status (and error type, when known).
+    static func byStatus(_ status: Int, type: String?, detail: String, provider: String) -> GatewayError {
+        let what = type.map { "\($0) (HTTP \(status))" } ?? "HTTP \(status)"
+        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ advice: String) -> GatewayError {
+            GatewayError(domain: domain, kind: kind, status: clientStatus,
+                         message: "\(provider) answered \(what): \(detail). \(advice)",
+                         provider: provider, upstreamStatus: status, upstreamCode: type)
+        }
+        let effectiveType = type ?? typeForStatus(status)
+        switch effectiveType {
+        case "invalid_request_error":
+            return make(.caller, .invalidRequest, 400, "Fix the request as the message says; retrying it unchanged will fail again.")
+        case "authentication_error":
+            return make(.provider, .upstreamError, 502,
+                        "The gateway's key for provider '\(provider)' was rejected: the operator should check it with `skillgate keys set \(provider)`.")
+        case "billing_error":
+            return make(.provider, .upstreamError, 502, "The operator should check the billing of the '\(provider)' account.")
+        case "permission_error":
+            return make(.provider, .upstreamError, 502,
+                        "The key for provider '\(provider)' may not use this model or feature: the operator should check the key's permissions or the route.")
+        case "not_found_error":
+            return make(.provider, .notFound, 404, "Check the model id in the route or provider catalog (or the base URL).")
+        case "request_too_large":
+            return make(.caller, .requestTooLarge, 413, "Send a shorter conversation or smaller attachments.")
+        case "rate_limit_error":
+            return make(.provider, .rateLimited, 429, "Retry after the delay the provider asked for, or route to another deployment.")
+        case "timeout_error":
+            return make(.provider, .upstreamTimeout, 504, "Retry, or shorten the request.")
+        case "overloaded_error":
+            return make(.provider, .upstreamOverloaded, 503, "The provider is temporarily overloaded; retry shortly or use a fallback deployment.")
+        default:
+            if (400..<500).contains(status) {
+                return make(.caller, .invalidRequest, 400, "Check the request; retrying it unchanged will fail again.")
+            }
+            return make(.provider, .upstreamError, 502, "The provider failed; retry, or use a fallback deployment.")
+        }
+    }
+
+    private static func typeForStatus(_ status: Int) -> String? {
+        switch status {
+        case 400: return "invalid_request_error"
+        case 401: return "authentication_error"
+        case 402: return "billing_error"
+        case 403: return "permission_error"
+        case 404: return "not_found_error"
+        case 413: return "request_too_large"
+        case 429: return "rate_limit_error"
+        case 504: return "timeout_error"
+        case 529: return "overloaded_error"
+        default: return nil
+        }
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

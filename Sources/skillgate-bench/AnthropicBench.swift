@@ -1,0 +1,82 @@
+import Foundation
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateProviders
+
+/// Maps the shared benchmark request to the Anthropic Messages body, and translates a recorded
+/// Anthropic thinking stream; references in the same run: writing the parsed request.json
+/// unchanged, and SSE decoding plus JSON parsing of the same stream without translation.
+func runAnthropicBench() async throws {
+    let format = AnthropicMessagesFormat()
+    let request = try anthropicBenchChatRequest(try JSONValue.parse(try benchRequestBody()))
+    let deployment = Deployment(providerId: "anthropic", model: "claude-sonnet-4-5", baseURL: "https://api.anthropic.com/v1",
+                                auth: .xApiKey, apiKey: "sk-ant-bench", extraHeaders: ["anthropic-version": "2023-06-01"])
+    let parsedInput = try JSONValue.parse(try benchRequestBody())
+    let mapping = try measureMicros(iterations: 5000) {
+        _ = try format.makeRequest(request, deployment: deployment, stream: true)
+    }
+    let writeOnly = measureMicros(iterations: 5000) { _ = parsedInput.serializedBytes() }
+    report("map ChatRequest → anthropic HTTPRequest", mapping, unit: "µs", target: "target ≤ 50 µs")
+    report("write request.json as is (reference)", writeOnly, unit: "µs")
+
+    let chunks = try anthropicBenchStreamChunks()
+    let translate = try measureMicros(iterations: 200) {
+        var t = format.makeStreamTranslator(deployment: deployment)
+        for chunk in chunks { _ = try t.feed(chunk) }
+        _ = try t.finish()
+    }
+    let floor = try measureMicros(iterations: 200) {
+        var sse = SSEDecoder()
+        for chunk in chunks { for e in chunk.withUnsafeBytes({ sse.feed($0) }) { _ = try JSONValue.parse(e.data) } }
+    }
+    let sseArray = measureMicros(iterations: 200) {
+        var sse = SSEDecoder()
+        for chunk in chunks { _ = sse.feed(chunk) }
+    }
+    let sseBuffer = measureMicros(iterations: 200) {
+        var sse = SSEDecoder()
+        for chunk in chunks { _ = chunk.withUnsafeBytes { sse.feed($0) } }
+    }
+    let events = chunks.flatMap { chunk -> [String] in var d = SSEDecoder(); return (d.feed(chunk) + d.finish()).map(\.data) }
+    let parseOnly = try measureMicros(iterations: 200) { for e in events { _ = try JSONValue.parse(e) } }
+    report("  SSEDecoder only, generic [UInt8] feed", sseArray / Double(chunks.count), unit: "µs")
+    report("  SSEDecoder only, buffer feed", sseBuffer / Double(chunks.count), unit: "µs")
+    report("  JSON parse of event data only", parseOnly / Double(chunks.count), unit: "µs")
+    report("stream translation per event (\(chunks.count))", translate / Double(chunks.count), unit: "µs", target: "target ≤ 5 µs")
+    report("SSE decode + JSON parse per event (ref.)", floor / Double(chunks.count), unit: "µs")
+}
+
+/// The recorded thinking stream split into one network chunk per SSE event.
+private func anthropicBenchStreamChunks() throws -> [[UInt8]] {
+    let path = ProcessInfo.processInfo.environment["SKILLGATE_BENCH_ANTHROPIC_SSE"]
+        ?? FileManager.default.currentDirectoryPath + "/Tests/Fixtures/anthropic/test_anthropic_model_thinking_part_stream.0.response.sse"
+    let text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+    return text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { Array(($0 + "\n\n").utf8) }
+}
+
+/// Hand-maps the OpenAI-shaped bench request (system/user/assistant string messages, function
+/// tools, `tool_choice`, sampling, `max_tokens`, `user`) to a `ChatRequest`.
+private func anthropicBenchChatRequest(_ json: JSONValue) throws -> ChatRequest {
+    var messages: [Message] = []
+    for m in json["messages"]?.arrayValue ?? [] {
+        let role = Role(rawValue: m["role"]?.stringValue ?? "") ?? .user
+        messages.append(Message(role: role, text: m["content"]?.stringValue ?? ""))
+    }
+    let tools = (json["tools"]?.arrayValue ?? []).compactMap { t -> ToolDefinition? in
+        guard let f = t["function"], let name = f["name"]?.stringValue else { return nil }
+        return ToolDefinition(name: name, description: f["description"]?.stringValue, parameters: f["parameters"] ?? [:])
+    }
+    var choice: ToolChoice?
+    switch json["tool_choice"]?.stringValue {
+    case "auto"?: choice = .auto
+    case "none"?: choice = ToolChoice.none
+    case "required"?: choice = .required
+    default: choice = nil
+    }
+    guard messages.count == 3, tools.count == 3 else {
+        throw GatewayError.internalError("bench request.json changed shape: \(messages.count) messages, \(tools.count) tools (expected 3 and 3)")
+    }
+    return ChatRequest(model: json["model"]?.stringValue ?? "", messages: messages, tools: tools, toolChoice: choice,
+                       maxTokens: json["max_tokens"]?.intValue, temperature: json["temperature"]?.doubleValue,
+                       user: json["user"]?.stringValue)
+}

@@ -1,0 +1,81 @@
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateProviders
+
+@Suite struct AnthropicErrorTests {
+    static func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> GatewayError {
+        AnthropicTestSupport.format.parseError(status: status, headers: headers, body: Array(body.utf8), deployment: AnthropicTestSupport.deployment)
+    }
+
+    @Test func recordedNotFound() throws {
+        let e = AnthropicTestSupport.format.parseError(
+            status: 404, headers: [:], body: try Fixtures.bytes("anthropic/test_model_name_suggestion_anthropic.0.response.json"),
+            deployment: AnthropicTestSupport.deployment)
+        #expect(e.kind == .notFound)
+        #expect(e.status == 404)
+        #expect(e.provider == "anthropic")
+        #expect(e.upstreamCode == "not_found_error")
+        #expect(e.message.contains("model: claude-sonet-4-5"))
+        #expect(e.message.contains("req_011CdufXo8Y2LVfY2veyuQWG"))
+    }
+
+    @Test func recordedInvalidRequest() throws {
+        let e = AnthropicTestSupport.format.parseError(
+            status: 400, headers: [:],
+            body: try Fixtures.bytes("anthropic/test_anthropic_explicit_effort_xhigh_unsupported_model_errors.0.response.json"),
+            deployment: AnthropicTestSupport.deployment)
+        #expect(e.kind == .invalidRequest)
+        #expect(e.domain == .caller)
+        #expect(e.status == 400)
+        #expect(e.message.contains("effort level 'xhigh'"))
+        #expect(!e.isRetryable)
+    }
+
+    @Test func overloaded() {
+        let e = Self.map(529, #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+        #expect(e.kind == .upstreamOverloaded)
+        #expect(e.status == 503)
+        #expect(e.upstreamStatus == 529)
+        #expect(e.isRetryable)
+        #expect(e.anthropicType == "overloaded_error")
+    }
+
+    @Test func rateLimitKeepsRetryAfter() {
+        let e = Self.map(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}"#,
+                         headers: ["retry-after": "17"])
+        #expect(e.kind == .rateLimited)
+        #expect(e.status == 429)
+        #expect(e.retryAfter == 17)
+        #expect(e.isRetryable)
+    }
+
+    @Test func authenticationTellsTheOperatorHowToFixTheKey() {
+        let e = Self.map(401, #"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}"#)
+        #expect(e.message.contains("skillgate keys set anthropic"))
+        #expect(e.domain == .provider)
+        #expect(e.status == 502, "the client's own SkillGate token was fine; the gateway's provider key was not")
+        #expect(!e.message.contains(AnthropicTestSupport.secret))
+        #expect(!e.anthropicBody().serialized().contains(AnthropicTestSupport.secret))
+    }
+
+    @Test func apiErrorIsARetryableUpstreamError() {
+        let e = Self.map(500, #"{"type":"error","error":{"type":"api_error","message":"Internal server error"}}"#)
+        #expect(e.kind == .upstreamError)
+        #expect(e.status == 502)
+        #expect(e.isRetryable)
+    }
+
+    @Test(arguments: [
+        (502, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>", "HTML page"),
+        (503, "", "empty body"),
+        (500, "upstream connect error or disconnect/reset before headers", "non-JSON"),
+    ])
+    func unexpectedBodiesAreDescribed(status: Int, body: String, says: String) {
+        let e = Self.map(status, body)
+        #expect(e.message.contains(says))
+        #expect(e.message.contains("HTTP \(status)"))
+        #expect(e.provider == "anthropic")
+        #expect(e.domain == .provider)
+    }
+}
