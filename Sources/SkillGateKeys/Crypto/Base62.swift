@@ -30,6 +30,11 @@ public enum Base62 {
 
     /// Whether every character of `text` is a base62 digit.
     public static func isBase62(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        isBase62(bytes: text.utf8)
+    }
+
+    /// Whether every byte is the ASCII code of a base62 digit.
+    public static func isBase62(bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 }

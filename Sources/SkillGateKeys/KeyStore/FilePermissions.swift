@@ -45,7 +45,7 @@ enum FilePermissions {
             }
         }
         if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw .system(operation: "create the key directory", path: path, errno: errno)
+            throw .system(operation: "create the directory", path: path, errno: errno)
         }
         // mkdir applies the umask, which can only remove bits; chmod makes the mode exact.
         if chmod(path, 0o700) != 0 { throw .system(operation: "set mode 0700 on", path: path, errno: errno) }
