@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("tokens", runTokenBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -16,6 +16,12 @@ public enum ConstantTime {
 
     /// Whether the UTF-8 bytes of two strings are equal, compared in constant time.
     public static func equals(_ a: String, _ b: String) -> Bool {
-        equals(Array(a.utf8), Array(b.utf8))
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                guard pa.count == pb.count else { return false }
+                return pa.isEmpty || CRYPTO_memcmp(pa.baseAddress, pb.baseAddress, pa.count) == 0
+            }
+        }
     }
 }

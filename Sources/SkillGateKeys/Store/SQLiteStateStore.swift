@@ -40,9 +40,11 @@ public final class SQLiteStateStore: StateStore {
         connection = Mutex(db)
     }
 
-    /// Runs `body` with exclusive use of the connection.
+    /// Runs `body` with exclusive use of the connection: for code in this process that keeps its own
+    /// tables in the same file (create them with `IF NOT EXISTS`; `PRAGMA user_version` belongs to
+    /// the state schema). Keep `body` short: every token and usage call waits for it.
     @discardableResult
-    func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    public func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { db throws -> T in try body(db) }
     }
 

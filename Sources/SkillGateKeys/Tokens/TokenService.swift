@@ -72,44 +72,55 @@ public final class TokenService: Sendable {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
         let hash = TokenFormat.hash(presented)
         let time = now()
-        let (cached, generation) = state.withLock { state -> (CacheEntry?, UInt64) in
-            guard let entry = state.cache[hash], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
-                return (nil, state.generation)
-            }
-            return (entry, state.generation)
-        }
-        let stored: StoredClientToken
-        if let cached {
-            stored = cached.stored
-        } else {
-            // Off the lock: other requests keep authenticating while this one asks the store.
-            guard let found = try? store.token(hash: hash) else { return nil }
-            stored = found
-        }
-        guard ConstantTime.equals(Array(stored.hash.utf8), Array(hash.utf8)), !stored.token.isRevoked else { return nil }
 
-        let (token, scheduleFlush) = state.withLock { state -> (ClientToken, Bool) in
-            var entry = state.cache[hash] ?? CacheEntry(stored: stored, fetchedAt: time)
-            if cached == nil {
-                entry.stored = stored
-                entry.fetchedAt = time
+        // Hot path: one lock, one dictionary lookup.
+        let (hit, generation, flushFromHit) = state.withLock { state -> (ClientToken??, UInt64, Bool) in
+            guard var entry = state.cache[hash], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
+                return (nil, state.generation, false)
             }
-            let queue = entry.lastUsedQueuedAt.map { time.timeIntervalSince($0) >= lastUsedInterval } ?? true
-            if queue {
-                entry.lastUsedQueuedAt = time
-                entry.stored.token.lastUsedAt = time.roundedToMilliseconds
-                state.pendingLastUsed[entry.stored.token.id] = time
-            }
+            guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false) }
+            let flush = noteUse(of: &entry, in: &state, at: time)
+            if flush.queued { state.cache[hash] = entry }
+            return (.some(entry.stored.token), state.generation, flush.schedule)
+        }
+        if let hit {
+            if flushFromHit { scheduleFlush() }
+            return hit
+        }
+
+        // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
+        guard let stored = try? store.token(hash: hash) else { return nil }
+        let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
+            var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
+            let accepted = Self.accepts(stored, hash: hash)
+            let flush = accepted ? noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
             // A revoke or invalidation since the lookup began: answer this request, cache nothing.
             if state.generation == generation { state.cache[hash] = entry }
-            let schedule = queue && !state.flushScheduled
-            if schedule { state.flushScheduled = true }
-            return (entry.stored.token, schedule)
+            return (accepted ? entry.stored.token : nil, flush.schedule)
         }
-        if scheduleFlush {
-            Task.detached(priority: .background) { [self] in try? flushLastUsed() }
-        }
+        if flush { scheduleFlush() }
         return token
+    }
+
+    /// Whether `stored` matches `hash` (compared in constant time) and is not revoked.
+    private static func accepts(_ stored: StoredClientToken, hash: String) -> Bool {
+        ConstantTime.equals(stored.hash, hash) && !stored.token.isRevoked
+    }
+
+    /// Queues a last-used write for the entry's token unless one was queued within
+    /// `lastUsedInterval`. Returns whether it queued, and whether a background flush must start.
+    private func noteUse(of entry: inout CacheEntry, in state: inout State, at time: Date) -> (queued: Bool, schedule: Bool) {
+        if let last = entry.lastUsedQueuedAt, time.timeIntervalSince(last) < lastUsedInterval { return (false, false) }
+        entry.lastUsedQueuedAt = time
+        entry.stored.token.lastUsedAt = time.roundedToMilliseconds
+        state.pendingLastUsed[entry.stored.token.id] = time
+        if state.flushScheduled { return (true, false) }
+        state.flushScheduled = true
+        return (true, true)
+    }
+
+    private func scheduleFlush() {
+        Task.detached(priority: .background) { [self] in try? flushLastUsed() }
     }
 
     /// All tokens, revoked ones included, oldest first.
