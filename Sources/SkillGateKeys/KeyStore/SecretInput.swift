@@ -12,12 +12,16 @@ public enum SecretInput {
         case empty
         /// Reading failed.
         case readFailed(errno: Int32)
+        /// The user pressed Ctrl-C at the prompt.
+        case cancelled
 
         public var description: String {
             switch self {
             case .empty:
                 return "no secret was entered: type it at the prompt and press Enter, or pipe it in "
                     + "(for example: printf '%s' \"$SECRET\" | skillgate keys set NAME)"
+            case .cancelled:
+                return "cancelled at the secret prompt; nothing was changed"
             case .readFailed(let code):
                 return "could not read the secret from stdin: \(systemErrorText(code)); pipe the secret in "
                     + "or run the command in a terminal"
@@ -37,16 +41,9 @@ public enum SecretInput {
         if !prompt.isEmpty { writeText(prompt, to: output) }
         let line: [UInt8]
         if isatty(input) == 1 {
-            var saved = termios()
-            let canSilence = tcgetattr(input, &saved) == 0
-            if canSilence {
-                var silent = saved
-                silent.c_lflag &= ~tcflag_t(ECHO)
-                silent.c_lflag |= tcflag_t(ECHONL)
-                _ = tcsetattr(input, TCSAFLUSH, &silent)
-            }
-            defer { if canSilence { _ = tcsetattr(input, TCSAFLUSH, &saved) } }
-            line = try readLine(from: input)
+            // The Enter key was not echoed: end the prompt's line either way.
+            defer { writeText("\n", to: output) }
+            line = try readTerminalLine(from: input)
         } else {
             line = try readLine(from: input)
         }
@@ -69,6 +66,39 @@ public enum SecretInput {
             }
             if n == 0 || byte == 0x0A { return line }
             line.append(byte)
+        }
+    }
+
+    /// A line typed at a terminal with echo off. Canonical mode and signals are off too, so the
+    /// terminal is never left silent by a Ctrl-C: it arrives as a byte and cancels here, after the
+    /// settings are restored. Backspace and Ctrl-U edit; Enter or Ctrl-D ends the line.
+    private static func readTerminalLine(from fd: Int32) throws(Failure) -> [UInt8] {
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { return try readLine(from: fd) }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+        withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(fd, TCSAFLUSH, &quiet) == 0 else { return try readLine(from: fd) }
+        defer { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = posixRead(fd, &byte, 1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(errno: errno)
+            }
+            switch n == 0 ? 0x04 : byte {
+            case 0x0A, 0x0D, 0x04: return line              // Enter, Ctrl-D, end of input
+            case 0x03: throw .cancelled                     // Ctrl-C
+            case 0x15: line.removeAll()                     // Ctrl-U
+            case 0x7F, 0x08:                                // Backspace: drop one UTF-8 character
+                while let last = line.popLast(), last & 0xC0 == 0x80 {}
+            default: line.append(byte)
+            }
         }
     }
 
