@@ -1,16 +1,16 @@
 /// Base62 text (`0-9A-Za-z`): URL-safe, and selected whole by a double click.
-public enum Base62 {
+enum Base62 {
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
     /// The characters needed to write any `byteCount`-byte number in base 62.
-    public static func length(forByteCount byteCount: Int) -> Int {
+    static func length(forByteCount byteCount: Int) -> Int {
         // log(256) / log(62) = 1.34357...; round up.
         Int((Double(byteCount) * 1.3435902316563355).rounded(.up))
     }
 
     /// `bytes` read as one big-endian number, written in base 62, left-padded with `0` to a fixed
     /// length so every encoding of the same byte count has the same length.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: [UInt8]) -> String {
         var number = bytes
         var digits: [UInt8] = []
         digits.reserveCapacity(length(forByteCount: bytes.count))
@@ -29,12 +29,12 @@ public enum Base62 {
     }
 
     /// Whether every character of `text` is a base62 digit.
-    public static func isBase62(_ text: some StringProtocol) -> Bool {
+    static func isBase62(_ text: some StringProtocol) -> Bool {
         isBase62(bytes: text.utf8)
     }
 
     /// Whether every byte is the ASCII code of a base62 digit.
-    public static func isBase62(bytes: some Sequence<UInt8>) -> Bool {
+    static func isBase62(bytes: some Sequence<UInt8>) -> Bool {
         bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 }

@@ -59,10 +59,10 @@ public struct StoredClientToken: Sendable, Hashable {
 
 extension Date {
     /// Whole milliseconds since 1970, the precision SkillGate stores.
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 
     /// The date `milliseconds` after 1970.
-    public init(millisecondsSince1970 milliseconds: Int64) {
+    init(millisecondsSince1970 milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+@testable import SkillGateKeys
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
