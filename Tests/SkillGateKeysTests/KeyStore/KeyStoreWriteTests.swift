@@ -98,6 +98,20 @@ import Testing
         }
     }
 
+    @Test func concurrentTasksSharingOneStoreLoseNothing() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try KeyStore(path: dir + "/keys.json")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for t in 0..<8 {
+                    group.addTask { for k in 0..<5 { try store.set("T\(t)_K\(k)", secret: "sk-\(t)-\(k)-0123456789") } }
+                }
+                try await group.waitForAll()
+            }
+            #expect(store.names.count == 40)
+            #expect(try KeyStore(path: dir + "/keys.json").names == store.names)
+        }
+    }
+
     @Test func reloadIfChangedSeesOtherWritersAndHandEdits() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/keys.json"

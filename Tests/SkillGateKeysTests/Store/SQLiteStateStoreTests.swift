@@ -93,6 +93,26 @@ import Testing
         }
     }
 
+    @Test func twoStoresOnOneFileWriteConcurrentlyWithoutLosingRecords() async throws {
+        try await withTemporaryDirectory { dir in
+            // Two connections, like the server and the CLI: busy_timeout makes writers wait, not fail.
+            let stores = [try SQLiteStateStore(stateDirectory: dir), try SQLiteStateStore(stateDirectory: dir)]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for t in 0..<6 {
+                    group.addTask {
+                        for i in 0..<25 {
+                            try stores[t % 2].recordUsage(UsageRecord(occurredAt: Date(millisecondsSince1970: Int64(i)),
+                                                                      usage: Usage(inputTokens: 1)))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let summary = try stores[0].usageSummary(tokenID: nil, since: Date(millisecondsSince1970: 0))
+            #expect(summary.requests == 150 && summary.inputTokens == 150)
+        }
+    }
+
     @Test func usageForAnUnknownTokenIsRefusedByTheForeignKey() throws {
         try withTemporaryDirectory { dir in
             let store = try SQLiteStateStore(stateDirectory: dir)
