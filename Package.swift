@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SkillGateCore", targets: ["SkillGateCore"]),
         .library(name: "SkillGateHTTP", targets: ["SkillGateHTTP"]),
         .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
+        .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -25,19 +26,22 @@ let package = Package(
         .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl"], swiftSettings: strictSwift),
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+        // Provider key file, client tokens (hashed), SQLite state store.
+        .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
         .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"],
                 swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
-        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"],
+        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys"],
                           swiftSettings: strictSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("prompt-tools", runPromptToolsBench),
     ("openai-chat", runOpenAIChatBench),
     ("anthropic-messages", runAnthropicBench),
+    ("tokens", runTokenBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One consistent read of the key file, after its permission checks.
+struct KeyFileSnapshot: Sendable {
+    var keys: [String: String]
+    /// nil when there is no file (an empty store).
+    var identity: FileIdentity?
+}
+
+enum KeyFileReader {
+    /// Reads the key file at `path`. A missing directory or file is an empty store; a file or
+    /// directory that group or others can reach is refused with the `chmod` that fixes it.
+    static func read(path: String) throws(KeyStoreError) -> KeyFileSnapshot {
+        guard try FilePermissions.requirePrivateDirectory(PathText.directory(of: path)) else {
+            return KeyFileSnapshot(keys: [:], identity: nil)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return KeyFileSnapshot(keys: [:], identity: nil) }
+            throw .system(operation: "open the key file", path: path, errno: errno)
+        }
+        defer { close(fd) }
+        // Check the opened file itself, so a swap between check and read cannot slip through.
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .system(operation: "inspect the key file", path: path, errno: errno) }
+        try FilePermissions.requirePrivateFile(st, path: path)
+        let bytes = try readAll(fd, path: path, sizeHint: Int(st.st_size))
+        return KeyFileSnapshot(keys: try KeyFileCodec.decode(bytes, path: path), identity: FileIdentity(st))
+    }
+
+    private static func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(KeyStoreError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(sizeHint + 1)
+        var chunk = [UInt8](repeating: 0, count: max(4096, sizeHint + 1))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(operation: "read the key file", path: path, errno: errno)
+            }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[..<n])
+        }
+    }
+}

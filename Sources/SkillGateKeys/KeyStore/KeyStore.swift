@@ -1,0 +1,96 @@
+import Synchronization
+
+/// The provider secrets (`OPENAI_API_KEY`, ...) in a JSON file only the server's user can read.
+///
+/// The file is `{"version":1,"keys":{"NAME":"secret"}}`, mode 0600 in a 0700 directory. A missing
+/// file is an empty store; it is created with those modes on the first write. Every write re-reads
+/// the file under an exclusive lock and replaces it atomically (see `AtomicFileWriter`), so
+/// concurrent writers, in this process or others (`skillgate keys set` while the server runs),
+/// never lose each other's keys or leave a half-written file.
+///
+/// Secrets never appear in `description`, `debugDescription`, mirrors or errors.
+public final class KeyStore: Sendable {
+    /// The key file's path.
+    public let path: String
+    private let state: Mutex<KeyFileSnapshot>
+    private var writer: AtomicFileWriter { AtomicFileWriter(target: path) }
+
+    /// Loads the key file at `path`. Throws when the file or its directory can be reached by group
+    /// or others (the error holds the `chmod` that fixes it), or when the file is malformed.
+    public init(path: String) throws(KeyStoreError) {
+        self.path = path
+        state = Mutex(try KeyFileReader.read(path: path))
+    }
+
+    /// The secret stored under `name`, or nil.
+    public func secret(named name: String) -> String? {
+        state.withLock { $0.keys[name] }
+    }
+
+    /// The key names, sorted.
+    public var names: [String] {
+        state.withLock { $0.keys.keys.sorted() }
+    }
+
+    /// Stores `secret` under `name` (replacing any earlier value) and writes the file atomically.
+    public func set(_ name: String, secret: String) throws(KeyStoreError) {
+        try KeyName.validate(name)
+        guard !secret.isEmpty else { throw .emptySecret(name: name) }
+        try update { keys throws(KeyStoreError) in keys[name] = secret }
+    }
+
+    /// Removes the key `name` and writes the file atomically. Throws when there is no such key.
+    public func remove(_ name: String) throws(KeyStoreError) {
+        try KeyName.validate(name)
+        let path = self.path
+        try update { keys throws(KeyStoreError) in
+            guard keys.removeValue(forKey: name) != nil else { throw .unknownKey(name: name, path: path) }
+        }
+    }
+
+    /// The names with masked secrets (`sk-…a1b2`), sorted by name, for listings.
+    public func listMasked() -> [(name: String, masked: String)] {
+        state.withLock { snapshot in
+            snapshot.keys.keys.sorted().map { (name: $0, masked: SecretMask.mask(snapshot.keys[$0] ?? "")) }
+        }
+    }
+
+    /// Re-reads the file when it changed since the last read or write (a cheap `stat` of inode,
+    /// size and times decides). Returns whether the keys were reloaded. On error the keys in memory
+    /// stay as they were. The server calls this on SIGHUP and periodically.
+    public func reloadIfChanged() throws(KeyStoreError) -> Bool {
+        let current = try FileIdentity.of(path: path)
+        guard current != state.withLock({ $0.identity }) else { return false }
+        let fresh = try KeyFileReader.read(path: path)
+        state.withLock { $0 = fresh }
+        return true
+    }
+
+    /// Re-reads the file under the writers' lock, applies `change`, and replaces the file.
+    private func update(_ change: (inout [String: String]) throws(KeyStoreError) -> Void) throws(KeyStoreError) {
+        let directory = PathText.directory(of: path)
+        if try !FilePermissions.requirePrivateDirectory(directory) {
+            try FilePermissions.createPrivateDirectory(directory)
+        }
+        let writer = self.writer
+        try writer.withLock { () throws(KeyStoreError) in
+            var snapshot = try KeyFileReader.read(path: path)
+            try change(&snapshot.keys)
+            writer.removeLeftoverTemporaries()
+            let temporary = try writer.writeTemporary(KeyFileCodec.encode(snapshot.keys))
+            try writer.commit(temporary: temporary.path)
+            // Stat after the rename (which may touch ctime); no other writer can run while we hold the lock.
+            snapshot.identity = try FileIdentity.of(path: path)
+            // Still under the file lock, so memory always matches the last write.
+            state.withLock { $0 = snapshot }
+        }
+    }
+}
+
+extension KeyStore: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The path and key names; never a secret.
+    public var description: String { "KeyStore(path: \(path), names: \(names))" }
+    public var debugDescription: String { description }
+    /// A mirror without children, so `dump` cannot print secrets.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+}

@@ -1,0 +1,27 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// The schema version stored in `PRAGMA user_version` (0 for a new database).
+    public func userVersion() throws(SQLiteError) -> Int {
+        Int(try prepare("PRAGMA user_version").firstRow { $0.int64(0) } ?? 0)
+    }
+
+    /// Brings the schema up to date: `steps[i]` is the SQL that moves version `i` to `i + 1`.
+    /// Runs the missing steps and sets `user_version` in one `BEGIN IMMEDIATE` transaction, so two
+    /// processes opening a new database at once cannot both migrate, and a failed step leaves the
+    /// database as it was. Running it again is a no-op. Returns the versions before and after.
+    @discardableResult
+    public func migrate(_ steps: [String]) throws -> (from: Int, to: Int) {
+        try transaction {
+            let current = try userVersion()
+            guard current <= steps.count else {
+                throw SQLiteError(code: SQLITE_ERROR,
+                                  message: "schema version \(current) is newer than version \(steps.count) known to this SkillGate; upgrade SkillGate or use another state directory",
+                                  context: "migrating \(path)")
+            }
+            for step in steps[current...] { try execute(step) }
+            if current != steps.count { try execute("PRAGMA user_version = \(steps.count)") }
+            return (current, steps.count)
+        }
+    }
+}

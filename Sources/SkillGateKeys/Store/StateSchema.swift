@@ -1,0 +1,40 @@
+/// The SQLite schema, as migration steps: `steps[i]` moves `PRAGMA user_version` from `i` to `i + 1`.
+/// Append new steps; never edit a released one.
+enum StateSchema {
+    static let steps: [String] = [
+        // 1: client tokens and usage records.
+        """
+        CREATE TABLE client_tokens (
+            id               TEXT PRIMARY KEY,
+            name             TEXT NOT NULL,
+            token_hash       TEXT NOT NULL UNIQUE,
+            scenarios        TEXT NOT NULL DEFAULT '[]',
+            models           TEXT NOT NULL DEFAULT '[]',
+            default_scenario TEXT,
+            created_at       INTEGER NOT NULL,
+            last_used_at     INTEGER,
+            revoked_at       INTEGER
+        );
+        CREATE UNIQUE INDEX client_tokens_active_name ON client_tokens(name) WHERE revoked_at IS NULL;
+        CREATE TABLE usage_records (
+            id                  INTEGER PRIMARY KEY,
+            occurred_at         INTEGER NOT NULL,
+            token_id            TEXT REFERENCES client_tokens(id),
+            request_id          TEXT,
+            scenario            TEXT,
+            provider            TEXT,
+            model               TEXT,
+            input_tokens        INTEGER NOT NULL DEFAULT 0,
+            output_tokens       INTEGER NOT NULL DEFAULT 0,
+            cached_input_tokens INTEGER NOT NULL DEFAULT 0,
+            cache_write_tokens  INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens    INTEGER NOT NULL DEFAULT 0,
+            cost_microdollars   INTEGER,
+            duration_ms         INTEGER NOT NULL DEFAULT 0,
+            outcome             TEXT NOT NULL
+        );
+        CREATE INDEX usage_records_token_time ON usage_records(token_id, occurred_at);
+        CREATE INDEX usage_records_time ON usage_records(occurred_at);
+        """,
+    ]
+}

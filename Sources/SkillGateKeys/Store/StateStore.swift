@@ -1,0 +1,36 @@
+import Foundation
+
+/// The gateway's persistent state: client tokens and usage. Small and storage-neutral on purpose:
+/// `SQLiteStateStore` is the embedded default; a PostgreSQL store for many gateway instances
+/// implements the same calls over the same tables.
+///
+/// Implementations are thread-safe. Calls are synchronous and short (single-row reads and
+/// writes); callers keep them off latency-critical paths (see `TokenService`'s cache).
+public protocol StateStore: Sendable {
+    // MARK: Client tokens
+
+    /// Adds a token with the SHA-256 hex `hash` of its text. Throws `TokenError.duplicateName`
+    /// when an active (not revoked) token has the same name.
+    func insertToken(_ token: ClientToken, hash: String) throws
+
+    /// The token whose hash is `hash` (revoked tokens included), or nil.
+    func token(hash: String) throws -> StoredClientToken?
+
+    /// All tokens, revoked ones included, oldest first.
+    func tokens() throws -> [ClientToken]
+
+    /// Marks the active token named `name` revoked at `date` and returns it; nil when no active
+    /// token has that name.
+    func revokeToken(named name: String, at date: Date) throws -> ClientToken?
+
+    /// Records when tokens were last used (`id` → date). A date older than the stored one is ignored.
+    func markTokensUsed(_ uses: [String: Date]) throws
+
+    // MARK: Usage
+
+    /// Appends one usage record.
+    func recordUsage(_ record: UsageRecord) throws
+
+    /// Sums of the records since `since`, for one token (or all when `tokenID` is nil).
+    func usageSummary(tokenID: String?, since: Date) throws -> UsageSummary
+}

@@ -1,0 +1,32 @@
+/// Why a token operation was refused. Never carries token text.
+public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The token name breaks the naming rule.
+    case invalidName(String)
+    /// An active token already has this name.
+    case duplicateName(String)
+    /// No token has this name.
+    case unknownToken(String)
+    /// The token with this name is already revoked.
+    case alreadyRevoked(String)
+    /// A scenario or model entry is empty or too long.
+    case invalidScope(String)
+    /// The default scenario is not among the allowed scenarios.
+    case defaultScenarioNotAllowed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidName(let name):
+            return "invalid token name \"\(name)\": use 1 to 64 characters from A-Z, a-z, 0-9, '.', '_' and '-' (like ios-app)"
+        case .duplicateName(let name):
+            return "an active token named \"\(name)\" already exists; revoke it first (skillgate tokens revoke \(name)) or pick another name"
+        case .unknownToken(let name):
+            return "there is no token named \"\(name)\"; `skillgate tokens list` shows the names"
+        case .alreadyRevoked(let name):
+            return "the token named \"\(name)\" is already revoked; nothing to do"
+        case .invalidScope(let problem):
+            return "invalid token scope: \(problem); give scenario and model names of 1 to 128 characters without spaces"
+        case .defaultScenarioNotAllowed(let scenario):
+            return "the default scenario \"\(scenario)\" is not among the token's allowed scenarios; add it to the scenarios or pick one of them"
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+/// Issues, checks and revokes SkillGate client tokens over a `StateStore`.
+///
+/// Token text is shown once (returned by `create`) and stored only as its SHA-256 hash.
+/// `authenticate` hashes the presented text, finds the record by hash (in memory when cached, else
+/// in the store) and confirms it with a constant-time comparison of the hashes.
+///
+/// The cache holds found tokens for `cacheLifetime`, so revocations made by another process (the
+/// CLI next to a running server) take effect within that time; revocations through this service
+/// take effect at once. `invalidateCache()` (on SIGHUP, say) drops it.
+public final class TokenService: Sendable {
+    private struct CacheEntry {
+        var stored: StoredClientToken
+        var fetchedAt: Date
+        /// When a last-used time was last queued for this token.
+        var lastUsedQueuedAt: Date?
+    }
+
+    private struct State {
+        var cache: [String: CacheEntry] = [:]
+        var pendingLastUsed: [String: Date] = [:]
+        var flushScheduled = false
+        /// Bumped by revoke and invalidate, so a lookup that raced them does not cache a stale record.
+        var generation: UInt64 = 0
+    }
+
+    /// The store holding the tokens.
+    public let store: any StateStore
+    private let cacheLifetime: TimeInterval
+    private let lastUsedInterval: TimeInterval
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - cacheLifetime: how long a looked-up token is trusted without asking the store again.
+    ///   - lastUsedInterval: the least time between two `last_used_at` writes for one token.
+    ///   - now: the clock (tests pass their own).
+    public init(store: any StateStore, cacheLifetime: Duration = .seconds(30), lastUsedInterval: Duration = .seconds(60),
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.cacheLifetime = Self.seconds(cacheLifetime)
+        self.lastUsedInterval = Self.seconds(lastUsedInterval)
+        self.now = now
+    }
+
+    /// Creates a token. Returns its text, to show once, and its record. Throws `TokenError` for an
+    /// invalid or taken name or scope.
+    public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil)
+        throws -> (token: String, record: ClientToken)
+    {
+        try TokenFormat.validateName(name)
+        let scenarios = try TokenFormat.validateScope(scenarios, kind: "scenario")
+        let models = try TokenFormat.validateScope(models, kind: "model")
+        if let defaultScenario {
+            _ = try TokenFormat.validateScope([defaultScenario], kind: "default scenario")
+            guard scenarios.isEmpty || scenarios.contains(defaultScenario) else {
+                throw TokenError.defaultScenarioNotAllowed(defaultScenario)
+            }
+        }
+        let text = try TokenFormat.generate()
+        let record = ClientToken(id: try TokenFormat.generateID(), name: name, scenarios: scenarios, models: models,
+                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds)
+        try store.insertToken(record, hash: TokenFormat.hash(text))
+        return (text, record)
+    }
+
+    /// The token record for `presented` token text, or nil when it is unknown, revoked, malformed,
+    /// or the store cannot be read (failing closed).
+    public func authenticate(_ presented: String) -> ClientToken? {
+        guard TokenFormat.looksLikeToken(presented) else { return nil }
+        let hash = TokenFormat.hash(presented)
+        let time = now()
+
+        // Hot path: one lock, one dictionary lookup.
+        let (hit, generation, flushFromHit) = state.withLock { state -> (ClientToken??, UInt64, Bool) in
+            guard var entry = state.cache[hash], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
+                return (nil, state.generation, false)
+            }
+            guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false) }
+            let flush = noteUse(of: &entry, in: &state, at: time)
+            if flush.queued { state.cache[hash] = entry }
+            return (.some(entry.stored.token), state.generation, flush.schedule)
+        }
+        if let hit {
+            if flushFromHit { scheduleFlush() }
+            return hit
+        }
+
+        // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
+        guard let stored = try? store.token(hash: hash) else { return nil }
+        let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
+            var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
+            let accepted = Self.accepts(stored, hash: hash)
+            let flush = accepted ? noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
+            // A revoke or invalidation since the lookup began: answer this request, cache nothing.
+            if state.generation == generation { state.cache[hash] = entry }
+            return (accepted ? entry.stored.token : nil, flush.schedule)
+        }
+        if flush { scheduleFlush() }
+        return token
+    }
+
+    /// Whether `stored` matches `hash` (compared in constant time) and is not revoked.
+    private static func accepts(_ stored: StoredClientToken, hash: String) -> Bool {
+        ConstantTime.equals(stored.hash, hash) && !stored.token.isRevoked
+    }
+
+    /// Queues a last-used write for the entry's token unless one was queued within
+    /// `lastUsedInterval`. Returns whether it queued, and whether a background flush must start.
+    private func noteUse(of entry: inout CacheEntry, in state: inout State, at time: Date) -> (queued: Bool, schedule: Bool) {
+        if let last = entry.lastUsedQueuedAt, time.timeIntervalSince(last) < lastUsedInterval { return (false, false) }
+        entry.lastUsedQueuedAt = time
+        entry.stored.token.lastUsedAt = time.roundedToMilliseconds
+        state.pendingLastUsed[entry.stored.token.id] = time
+        if state.flushScheduled { return (true, false) }
+        state.flushScheduled = true
+        return (true, true)
+    }
+
+    private func scheduleFlush() {
+        Task.detached(priority: .background) { [self] in try? flushLastUsed() }
+    }
+
+    /// All tokens, revoked ones included, oldest first.
+    public func list() throws -> [ClientToken] {
+        try store.tokens()
+    }
+
+    /// Revokes the active token named `name` and drops it from the cache. Returns the revoked record.
+    @discardableResult
+    public func revoke(name: String) throws -> ClientToken {
+        guard let revoked = try store.revokeToken(named: name, at: now().roundedToMilliseconds) else {
+            if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
+            throw TokenError.unknownToken(name)
+        }
+        state.withLock { state in
+            state.cache = state.cache.filter { $0.value.stored.token.id != revoked.id }
+            state.generation &+= 1
+        }
+        return revoked
+    }
+
+    /// Forgets all cached lookups; the next `authenticate` of each token asks the store.
+    public func invalidateCache() {
+        state.withLock { state in
+            state.cache.removeAll()
+            state.generation &+= 1
+        }
+    }
+
+    /// Writes the queued last-used times now (also done in the background after `authenticate`;
+    /// call it at shutdown). On failure the times stay queued for the next flush.
+    public func flushLastUsed() throws {
+        let pending = state.withLock { state -> [String: Date] in
+            defer { state.pendingLastUsed.removeAll(); state.flushScheduled = false }
+            return state.pendingLastUsed
+        }
+        guard !pending.isEmpty else { return }
+        do {
+            try store.markTokensUsed(pending)
+        } catch {
+            state.withLock { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
+            throw error
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

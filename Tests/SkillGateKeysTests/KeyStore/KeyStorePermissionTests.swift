@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import SkillGateKeys
+
+@Suite struct KeyStorePermissionTests {
+    @Test func missingFileIsAnEmptyStoreAndTheFirstWriteCreatesPrivateModes() throws {
+        try withTemporaryDirectory { tmp in
+            let dir = tmp + "/config/skillgate"
+            let path = dir + "/keys.json"
+            let store = try KeyStore(path: path)
+            #expect(store.names.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: dir), "reading must not create anything")
+            try store.set("OPENAI_API_KEY", secret: "sk-test-0123456789abcdef")
+            #expect(mode(of: path) == 0o600)
+            #expect(mode(of: dir) == 0o700)
+            #expect(try KeyStore(path: path).secret(named: "OPENAI_API_KEY") == "sk-test-0123456789abcdef")
+        }
+    }
+
+    @Test(arguments: [0o640, 0o604, 0o644, 0o660, 0o602, 0o610] as [mode_t])
+    func refusesAKeyFileGroupOrOthersCanReach(_ fileMode: mode_t) throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            try writeFile(path, #"{"version":1,"keys":{"A":"sk-secret-value-123456"}}"#, mode: fileMode)
+            let error = #expect(throws: KeyStoreError.self) { try KeyStore(path: path) }
+            let text = error.map(String.init(describing:)) ?? ""
+            #expect(text.contains("chmod 600 \(path)"))
+            #expect(text.contains(String(fileMode, radix: 8)))
+            #expect(!text.contains("sk-secret"))
+        }
+    }
+
+    @Test(arguments: [0o755, 0o750, 0o711, 0o701, 0o770] as [mode_t])
+    func refusesAKeyDirectoryGroupOrOthersCanReach(_ dirMode: mode_t) throws {
+        try withTemporaryDirectory { tmp in
+            let dir = tmp + "/keys"
+            #expect(mkdir(dir, 0o700) == 0)
+            try writeFile(dir + "/keys.json", #"{"version":1,"keys":{}}"#, mode: 0o600)
+            #expect(chmod(dir, dirMode) == 0)
+            let error = #expect(throws: KeyStoreError.self) { try KeyStore(path: dir + "/keys.json") }
+            #expect(error.map(String.init(describing:))?.contains("chmod 700 \(dir)") == true)
+        }
+    }
+
+    @Test func writeIntoAnOpenDirectoryIsRefusedToo() throws {
+        try withTemporaryDirectory { tmp in
+            let dir = tmp + "/keys"
+            #expect(mkdir(dir, 0o700) == 0)
+            let store = try KeyStore(path: dir + "/keys.json")
+            #expect(chmod(dir, 0o755) == 0)
+            #expect(throws: KeyStoreError.insecureDirectory(path: dir, mode: UInt32(S_IFDIR) | 0o755)) {
+                try store.set("A", secret: "sk-secret-value-123456")
+            }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/keys.json"))
+        }
+    }
+
+    @Test func reloadRefusesAFileThatBecameReadableAndKeepsTheOldKeys() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            let store = try KeyStore(path: path)
+            try store.set("A", secret: "sk-first-value-123456")
+            try writeFile(path, #"{"version":1,"keys":{"A":"sk-second-value-123456"}}"#, mode: 0o644)
+            #expect(throws: KeyStoreError.self) { try store.reloadIfChanged() }
+            #expect(store.secret(named: "A") == "sk-first-value-123456")
+        }
+    }
+}

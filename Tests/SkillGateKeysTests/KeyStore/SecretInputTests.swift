@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import SkillGateKeys
+
+@Suite struct SecretInputTests {
+    /// Runs `SecretInput.read` on a pipe holding `input`; returns the result and the prompt written.
+    private func readFromPipe(_ input: String) throws -> (result: Result<String, SecretInput.Failure>, prompt: String) {
+        let stdin = Pipe(), stderr = Pipe()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let result = Result { () throws(SecretInput.Failure) in
+            try SecretInput.read(prompt: "Secret: ", from: stdin.fileHandleForReading.fileDescriptor,
+                                 promptTo: stderr.fileHandleForWriting.fileDescriptor)
+        }
+        try stderr.fileHandleForWriting.close()
+        let prompt = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (result, prompt)
+    }
+
+    @Test(arguments: [
+        ("sk-test-123\n", "sk-test-123"),
+        ("  sk-test-123\r\nsecond line\n", "sk-test-123"),
+        ("sk-no-newline", "sk-no-newline"),
+    ])
+    func readsOneTrimmedLineFromAPipe(_ input: String, _ expected: String) throws {
+        let (result, prompt) = try readFromPipe(input)
+        #expect(try result.get() == expected)
+        #expect(prompt == "Secret: ")
+    }
+
+    @Test(arguments: ["\n", "", "   \r\n"])
+    func refusesAnEmptySecret(_ input: String) throws {
+        let (result, _) = try readFromPipe(input)
+        #expect(throws: SecretInput.Failure.empty) { try result.get() }
+        #expect(SecretInput.Failure.empty.description.contains("no secret was entered"))
+    }
+}

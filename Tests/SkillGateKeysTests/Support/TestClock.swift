@@ -1,0 +1,14 @@
+import Foundation
+import Synchronization
+@testable import SkillGateKeys
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(millisecondsSince1970: 1_750_000_000_000)) { current = Mutex(start) }
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}

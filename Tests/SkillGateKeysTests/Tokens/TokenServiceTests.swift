@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import SkillGateKeys
+
+@Suite struct TokenServiceTests {
+    private func makeService(_ dir: String, clock: TestClock = TestClock(), cacheLifetime: Duration = .seconds(30))
+        throws -> (TokenService, SQLiteStateStore)
+    {
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        return (TokenService(store: store, cacheLifetime: cacheLifetime, now: { clock.now }), store)
+    }
+
+    @Test func createsARandomTokenShownOnceAndAuthenticatesIt() throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            let (token, record) = try service.create(name: "ios-app", scenarios: ["chat", "calendar-assistant", "chat"],
+                                                     models: ["light"], defaultScenario: "chat")
+            #expect(token.hasPrefix("sgk_"))
+            #expect(token.count == 47)
+            #expect(TokenFormat.looksLikeToken(token))
+            #expect(record.scenarios == ["chat", "calendar-assistant"], "duplicates dropped, order kept")
+            #expect(record.id.hasPrefix("tok_"))
+            let (other, _) = try service.create(name: "ci")
+            #expect(other != token)
+
+            let authenticated = try #require(service.authenticate(token))
+            #expect(authenticated.id == record.id)
+            #expect(authenticated.allows(scenario: "chat") && !authenticated.allows(scenario: "admin"))
+            #expect(authenticated.allows(model: "gpt-4o-mini", tier: "light") && !authenticated.allows(model: "gpt-4o", tier: "strong"))
+            #expect(service.authenticate(other)?.name == "ci")
+            #expect(try service.list().map(\.name) == ["ios-app", "ci"])
+        }
+    }
+
+    @Test func storesOnlyTheHashOnDisk() throws {
+        try withTemporaryDirectory { dir in
+            let (service, store) = try makeService(dir)
+            let (token, _) = try service.create(name: "ios-app")
+            var bytes = try readBytes(store.path)
+            if FileManager.default.fileExists(atPath: store.path + "-wal") { bytes += try readBytes(store.path + "-wal") }
+            let onDisk = String(decoding: bytes, as: UTF8.self)
+            #expect(onDisk.contains(TokenFormat.hash(token)), "the hash is there, so this reads the right bytes")
+            #expect(!onDisk.contains(token))
+            #expect(!onDisk.contains(String(token.dropFirst(4).prefix(20))))
+        }
+    }
+
+    @Test(arguments: ["", "sgk_", "Bearer sgk_x", "sk-proj-abc", "sgk_" + String(repeating: "-", count: 43)])
+    func malformedTokensAreRejected(_ presented: String) throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            _ = try service.create(name: "a")
+            #expect(service.authenticate(presented) == nil)
+        }
+    }
+
+    @Test func unknownAndRevokedTokensAreRejectedEvenWhenCached() throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            let (token, _) = try service.create(name: "ios-app")
+            #expect(service.authenticate(try TokenFormat.generate()) == nil)
+            #expect(service.authenticate(token) != nil)  // now cached
+            let revoked = try service.revoke(name: "ios-app")
+            #expect(revoked.revokedAt != nil)
+            #expect(service.authenticate(token) == nil)
+            #expect(try service.list().first?.isRevoked == true)
+        }
+    }
+
+    @Test func revokeErrorsNameTheToken() throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            let unknown = #expect(throws: TokenError.self) { try service.revoke(name: "nightly-ci") }
+            #expect(unknown?.description.contains("\"nightly-ci\"") == true)
+            _ = try service.create(name: "ci")
+            try service.revoke(name: "ci")
+            #expect(throws: TokenError.alreadyRevoked("ci")) { try service.revoke(name: "ci") }
+        }
+    }
+
+    @Test func revocationByAnotherProcessTakesEffectWhenTheCacheExpires() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, _) = try makeService(dir, clock: clock)
+            let (cli, _) = try makeService(dir, clock: clock)  // a second connection, like the CLI
+            let (token, _) = try cli.create(name: "ios-app")
+            #expect(server.authenticate(token) != nil)
+            try cli.revoke(name: "ios-app")
+            #expect(server.authenticate(token) != nil, "still cached: documented staleness up to cacheLifetime")
+            clock.advance(seconds: 31)
+            #expect(server.authenticate(token) == nil)
+
+            let (second, _) = try cli.create(name: "ios-app")
+            #expect(server.authenticate(second) != nil)
+            try cli.revoke(name: "ios-app")
+            server.invalidateCache()
+            #expect(server.authenticate(second) == nil)
+        }
+    }
+
+    @Test func lastUsedIsWrittenAtMostOncePerInterval() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (service, _) = try makeService(dir, clock: clock)
+            let (token, _) = try service.create(name: "ios-app")
+            #expect(try service.list().first?.lastUsedAt == nil)
+            let t0 = clock.now
+            _ = service.authenticate(token)
+            try service.flushLastUsed()
+            #expect(try service.list().first?.lastUsedAt == t0)
+            clock.advance(seconds: 10)
+            _ = service.authenticate(token)
+            try service.flushLastUsed()
+            #expect(try service.list().first?.lastUsedAt == t0, "within a minute nothing new is written")
+            clock.advance(seconds: 51)
+            let t1 = clock.now
+            #expect(service.authenticate(token)?.lastUsedAt == t1)
+            try service.flushLastUsed()
+            #expect(try service.list().first?.lastUsedAt == t1)
+        }
+    }
+
+    @Test(arguments: ["", "has space", "semi;colon", String(repeating: "x", count: 65), "ünïcode"])
+    func invalidNamesAreRefused(_ name: String) throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            let error = #expect(throws: TokenError.self) { try service.create(name: name) }
+            #expect(error?.description.contains("1 to 64 characters") == true)
+        }
+    }
+
+    @Test func scopesAreValidated() throws {
+        try withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir)
+            #expect(throws: TokenError.defaultScenarioNotAllowed("admin")) {
+                try service.create(name: "a", scenarios: ["chat"], defaultScenario: "admin")
+            }
+            #expect(throws: TokenError.self) { try service.create(name: "a", scenarios: [""]) }
+            #expect(throws: TokenError.self) { try service.create(name: "a", models: ["gpt 4"]) }
+            #expect(try service.create(name: "a", defaultScenario: "chat").record.defaultScenario == "chat")
+            #expect(throws: TokenError.duplicateName("a")) { try service.create(name: "a") }
+        }
+    }
+
+    @Test func concurrentAuthenticationAgrees() async throws {
+        try await withTemporaryDirectory { dir in
+            let (service, _) = try makeService(dir, clock: TestClock(), cacheLifetime: .zero)
+            let tokens = try (0..<4).map { try service.create(name: "t\($0)").token }
+            let bogus = try TokenFormat.generate()
+            let results = await withTaskGroup(of: Bool.self) { group in
+                for i in 0..<200 {
+                    group.addTask { i % 5 == 4 ? service.authenticate(bogus) == nil : service.authenticate(tokens[i % 4])?.name == "t\(i % 4)" }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results.count == 200 && results.allSatisfy { $0 })
+            try service.flushLastUsed()
+            #expect(try service.list().allSatisfy { $0.lastUsedAt != nil })
+        }
+    }
+}
