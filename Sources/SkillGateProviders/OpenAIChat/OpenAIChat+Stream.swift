@@ -49,6 +49,12 @@ public struct OpenAIChatStreamTranslator: WireStreamTranslator {
         if !sse.strayText.isEmpty, let json = try? JSONValue.parse(sse.strayText), json["error"] != nil {
             throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json)
         }
+        if chunkCount == 0, !sse.strayText.isEmpty {
+            throw GatewayError.upstreamProtocol(
+                OpenAIChatErrorMapper(provider: provider, apiKey: nil)
+                    .describeUnreadable(Array(sse.strayText.utf8), status: 200, contentType: nil) + " (expected an event stream)",
+                provider: provider, upstreamStatus: 200)
+        }
         guard finished else {
             let what = chunkCount == 0 ? "before any chunk arrived" : "after \(chunkCount) chunks"
             throw GatewayError.upstreamProtocol(
