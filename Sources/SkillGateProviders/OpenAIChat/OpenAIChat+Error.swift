@@ -136,7 +136,8 @@ struct OpenAIChatErrorMapper {
         }
     }
 
-    private func describeUnreadable(_ body: [UInt8], status: Int, contentType: String?) -> String {
+    /// What arrived instead of JSON, for a message (`received an HTML page (status 502) ...`).
+    func describeUnreadable(_ body: [UInt8], status: Int, contentType: String?) -> String {
         let text = String(decoding: body.prefix(2048), as: UTF8.self)
         let trimmed = text.drop(while: { $0.isWhitespace })
         if trimmed.isEmpty {

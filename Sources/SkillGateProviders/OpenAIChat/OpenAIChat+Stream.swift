@@ -49,6 +49,12 @@ public struct OpenAIChatStreamTranslator: WireStreamTranslator {
         if !sse.strayText.isEmpty, let json = try? JSONValue.parse(sse.strayText), json["error"] != nil {
             throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json)
         }
+        if chunkCount == 0, !sse.strayText.isEmpty {
+            throw GatewayError.upstreamProtocol(
+                OpenAIChatErrorMapper(provider: provider, apiKey: nil)
+                    .describeUnreadable(Array(sse.strayText.utf8), status: 200, contentType: nil) + " (expected an event stream)",
+                provider: provider, upstreamStatus: 200)
+        }
         guard finished else {
             let what = chunkCount == 0 ? "before any chunk arrived" : "after \(chunkCount) chunks"
             throw GatewayError.upstreamProtocol(
@@ -69,49 +75,37 @@ public struct OpenAIChatStreamTranslator: WireStreamTranslator {
             return
         }
         if event.data.isEmpty { return }
-        let chunk: JSONValue
-        do { chunk = try JSONValue.parse(event.data) } catch {
+        let chunk: OpenAIChatChunk
+        do { chunk = try OpenAIChatChunk.read(event.data, header: !started) } catch {
             throw GatewayError.upstreamProtocol(
                 "\(provider) sent a stream chunk that is not valid JSON (\(error)): \"\(event.data.prefix(120))\" — retry; if it persists, the provider is not speaking the OpenAI streaming format",
                 provider: provider, upstreamStatus: 200)
         }
-        if let error = chunk["error"], !error.isNull {
-            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(chunk)
+        if chunk.isError {
+            let json = (try? JSONValue.parse(event.data)) ?? .string(event.data)
+            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json)
         }
         chunkCount += 1
         if !started {
             started = true
-            events.append(.start(id: chunk["id"]?.stringValue ?? "", model: chunk["model"]?.stringValue ?? ""))
+            events.append(.start(id: chunk.id ?? "", model: chunk.model ?? ""))
         }
-        if let u = chunk["usage"], u.objectValue != nil { usage = OpenAIChatFormat.usage(wire: u) }
-        guard case .array(let choices)? = chunk["choices"] else { return }
-        for choice in choices where (choice["index"]?.intValue ?? 0) == 0 {
-            if let delta = choice["delta"] { apply(delta, into: &events) }
-            if let reason = choice["finish_reason"]?.stringValue, !finished {
-                endAnswer(reason: reason, into: &events)
-            }
-        }
-    }
-
-    private mutating func apply(_ delta: JSONValue, into events: inout [ChatStreamEvent]) {
-        if let r = (delta["reasoning_content"] ?? delta["reasoning"])?.stringValue, !r.isEmpty {
-            events.append(.thinkingDelta(r))
-        }
-        if let text = delta["content"]?.stringValue, !text.isEmpty { events.append(.textDelta(text)) }
-        if let refusal = delta["refusal"]?.stringValue, !refusal.isEmpty {
+        if let u = chunk.usage { usage = u }
+        if let r = chunk.reasoning, !r.isEmpty { events.append(.thinkingDelta(r)) }
+        if let text = chunk.content, !text.isEmpty { events.append(.textDelta(text)) }
+        if let refusal = chunk.refusal, !refusal.isEmpty {
             refused = true
             events.append(.textDelta(refusal))
         }
-        guard case .array(let calls)? = delta["tool_calls"] else { return }
-        for call in calls { applyToolCall(call, into: &events) }
+        for call in chunk.toolCalls { applyToolCall(call, into: &events) }
+        if let reason = chunk.finishReason, !finished { endAnswer(reason: reason, into: &events) }
     }
 
-    private mutating func applyToolCall(_ call: JSONValue, into events: inout [ChatStreamEvent]) {
-        let id = call["id"]?.stringValue
-        let function = call["function"]
+    private mutating func applyToolCall(_ call: OpenAIChatChunk.ToolCallDelta, into events: inout [ChatStreamEvent]) {
+        let id = call.id
         // Servers that omit `index` send each call whole or repeat its id: a new id is a new call.
         let index: Int
-        if let i = call["index"]?.intValue {
+        if let i = call.index {
             index = i
         } else if let id, !id.isEmpty, id != lastCallId {
             index = (ordinalByIndex.keys.max() ?? -1) + 1
@@ -127,10 +121,11 @@ public struct OpenAIChatStreamTranslator: WireStreamTranslator {
             openOrdinals.append(ordinal)
             let callId = (id?.isEmpty == false ? id! : "call_\(ordinal)")
             lastCallId = id
-            events.append(.toolCallStart(ordinal: ordinal, id: callId, name: function?["name"]?.stringValue ?? ""))
+            events.append(.toolCallStart(ordinal: ordinal, id: callId, name: call.name ?? ""))
         }
-        let fragment = OpenAIChatFormat.argumentsText(function?["arguments"])
-        if !fragment.isEmpty { events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: fragment)) }
+        if let fragment = call.arguments, !fragment.isEmpty {
+            events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: fragment))
+        }
     }
 
     /// Closes open tool calls and emits the finish reason (`nil`: the stream said `[DONE]` without one).

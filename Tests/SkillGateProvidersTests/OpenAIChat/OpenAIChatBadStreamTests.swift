@@ -70,6 +70,13 @@ import SkillGateCore
         #expect(e.message.contains("Invalid model"))
     }
 
+    @Test func htmlPageInsteadOfAStreamSaysSo() throws {
+        let e = try #require(Self.error(feeding: "<html><body><h1>502 Bad Gateway</h1></body></html>\n"))
+        #expect(e.kind == .upstreamProtocol)
+        #expect(e.message.contains("received an HTML page"))
+        #expect(e.message.contains("acme"))
+    }
+
     @Test func doneWithoutFinishReasonClosesToolCalls() throws {
         let text = Self.chunk(#"{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}"#)
             + "data: [DONE]\n\n"
