@@ -12,6 +12,6 @@ swift test
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate
-  .venv/bin/python -m pip install -q --disable-pip-version-check pytest >/dev/null
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
   .venv/bin/python -m pytest -q Tests/Conformance
 fi

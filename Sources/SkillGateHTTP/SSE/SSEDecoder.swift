@@ -28,26 +28,57 @@ public struct SSEDecoder: Sendable {
     }
 
     /// Feeds the next chunk of the body and returns the events it completed.
+    public mutating func feed(_ bytes: [UInt8]) -> [SSEEvent] {
+        bytes.withUnsafeBufferPointer { feed(buffer: $0) }
+    }
+
+    /// Feeds a chunk from any byte sequence.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [SSEEvent] {
+        feed(Array(bytes))
+    }
+
+    /// Feeds a chunk from a raw buffer (the fast path for network data).
+    public mutating func feed(_ buffer: UnsafeRawBufferPointer) -> [SSEEvent] {
+        feed(buffer: buffer.bindMemory(to: UInt8.self))
+    }
+
+    /// Scans for line ends and copies whole runs of bytes, rather than one byte at a time.
+    public mutating func feed(buffer: UnsafeBufferPointer<UInt8>) -> [SSEEvent] {
         var events: [SSEEvent] = []
-        for b in bytes {
-            if b == 0x0A {
-                if lastWasCR { lastWasCR = false; continue }  // the LF of a CRLF
-                endLine(into: &events)
-            } else if b == 0x0D {
-                lastWasCR = true
-                endLine(into: &events)
-            } else {
+        var i = 0
+        var runStart = 0
+        let n = buffer.count
+        while i < n {
+            let b = buffer[i]
+            guard b == 0x0A || b == 0x0D else { i += 1; continue }
+            if b == 0x0A, lastWasCR, i == runStart {  // the LF of a CRLF (possibly split across chunks)
                 lastWasCR = false
-                if line.count < maxLineBytes { line.append(b) } else { lineTooLong = true }
+                i += 1
+                runStart = i
+                continue
             }
+            appendToLine(UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
+            lastWasCR = (b == 0x0D)
+            endLine(into: &events)
+            i += 1
+            runStart = i
+        }
+        if runStart < n {
+            appendToLine(UnsafeBufferPointer(rebasing: buffer[runStart..<n]))
+            lastWasCR = false
         }
         return events
     }
 
-    /// Feeds a chunk from a buffer (the fast path for network data).
-    public mutating func feed(_ buffer: UnsafeRawBufferPointer) -> [SSEEvent] {
-        feed(buffer.bindMemory(to: UInt8.self))
+    private mutating func appendToLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        let room = maxLineBytes - line.count
+        if bytes.count <= room {
+            line.append(contentsOf: bytes)
+        } else {
+            if room > 0 { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<room])) }
+            lineTooLong = true
+        }
     }
 
     /// Ends the stream. A trailing event that was not closed by a blank line is returned too
