@@ -24,13 +24,15 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     }
 
     public mutating func finish() throws -> [ChatStreamEvent] {
-        var events = try translate(decoder.finish())
+        var events = try translate(decoder.finish(), atEnd: true)
         try throwStrayError()
         events += try interpreter.finish(requireFinish: true)
         return events
     }
 
-    private mutating func translate(_ sseEvents: [SSEEvent]) throws -> [ChatStreamEvent] {
+    /// Parses each event's data as a chunk. At the end of the body, an unparsable event is the
+    /// unterminated last line of a cut-off stream and is reported as truncation.
+    private mutating func translate(_ sseEvents: [SSEEvent], atEnd: Bool = false) throws -> [ChatStreamEvent] {
         var events: [ChatStreamEvent] = []
         for event in sseEvents {
             if event.data.isEmpty || event.isDone { continue }
@@ -38,6 +40,11 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
             do {
                 chunk = try JSONValue.parse(event.data)
             } catch {
+                if atEnd {
+                    throw GatewayError.upstreamProtocol(
+                        "The Gemini stream from provider '\(provider)' ended before the answer was complete "
+                            + "(cut off in the middle of a chunk). Retry the request.", provider: provider)
+                }
                 throw GatewayError.upstreamProtocol(
                     "Gemini (provider '\(provider)') sent a stream chunk that is not valid JSON (\(error)); retry the request.",
                     provider: provider)
