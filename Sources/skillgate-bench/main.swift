@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("gemini", runGeminiBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

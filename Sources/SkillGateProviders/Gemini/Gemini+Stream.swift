@@ -20,7 +20,10 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws -> [ChatStreamEvent] {
-        try translate(decoder.feed(bytes))
+        // The buffer overload runs SSEDecoder's loop specialised inside its module (the generic
+        // `some Sequence` overload is not specialised across modules and is several times slower).
+        let sseEvents = bytes.withUnsafeBytes { decoder.feed($0) }
+        return try translate(sseEvents)
     }
 
     public mutating func finish() throws -> [ChatStreamEvent] {

@@ -1,4 +1,5 @@
 import SkillGateCore
+import Synchronization
 
 /// Turns `GenerateContentResponse` objects (one per SSE chunk, or the single non-streamed body)
 /// into canonical events. Shared by the stream translator and `parseResponse`, so a streamed and
@@ -8,8 +9,8 @@ import SkillGateCore
 ///   Vertex streamed arguments (`willContinue` + `partialArgs` with `jsonPath`) are collected and
 ///   sent as one arguments delta when the call closes (an empty `functionCall` without `willContinue`).
 /// - Calls without an `id` get `call_<responseId>_<ordinal>`: unique per call (parallel calls to
-///   one function included) and deterministic; without a `responseId`, a random per-response salt
-///   replaces it.
+///   one function included) and deterministic; without a `responseId`, a per-response salt
+///   (`GeminiCallIdSalt`: random per process, counted per response) replaces it.
 /// - `thoughtSignature` on a call → `toolCallSignature`; on any other part → `thinkingSignature`.
 /// - Usage grows per chunk; only the last figures are sent, once, after `finish`.
 struct GeminiChunkInterpreter: Sendable {
@@ -30,7 +31,7 @@ struct GeminiChunkInterpreter: Sendable {
     init(provider: String, apiKey: String?) {
         self.provider = provider
         self.apiKey = apiKey
-        self.salt = "gemini" + String(UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF, radix: 16)
+        self.salt = GeminiCallIdSalt.next()
     }
 
     /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws).
@@ -141,5 +142,18 @@ struct GeminiChunkInterpreter: Sendable {
         return Usage(inputTokens: (prompt ?? 0) + toolPrompt, outputTokens: (candidates ?? 0) + (thoughts ?? 0),
                      cachedInputTokens: metadata["cachedContentTokenCount"]?.intValue ?? 0,
                      reasoningTokens: thoughts ?? 0)
+    }
+}
+
+/// Salts for synthesised call ids when a response has no `responseId`: a random process prefix
+/// (one `getrandom` per process, not per stream) and a counter, so ids stay unique across
+/// responses and restarts.
+enum GeminiCallIdSalt {
+    private static let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> String {
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "gemini\(prefix)x\(String(n, radix: 36))"
     }
 }

@@ -66,4 +66,11 @@ import SkillGateCore
         let response = try GeminiFormat().parseResponse(Array(body.utf8), deployment: GeminiTest.deployment)
         #expect(response.toolCalls == [ToolCall(id: "abc", name: "f", arguments: #"{"x":1}"#)])
     }
+
+    @Test func idsWithoutAResponseIdDifferAcrossResponses() throws {
+        let body = Array(#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"f","args":{}}}],"role":"model"},"finishReason":"STOP"}]}"#.utf8)
+        let first = try GeminiFormat().parseResponse(body, deployment: GeminiTest.deployment).toolCalls.map(\.id)
+        let second = try GeminiFormat().parseResponse(body, deployment: GeminiTest.deployment).toolCalls.map(\.id)
+        #expect(Set(first + second).count == 4)
+    }
 }
