@@ -11,10 +11,16 @@ extension GeminiFormat {
     ///   signature and no text (Gemini puts signatures on ordinary parts too) is folded back onto the
     ///   text part before it, or sent as `{"text":"","thoughtSignature":…}` as Gemini itself sends it.
     ///   Redacted thinking from other providers cannot be replayed to Gemini and is left out.
+    /// - Gemini 3 models reject a replayed model turn whose function calls carry no thought
+    ///   signature (history rebuilt by a client, or calls made by another provider). For those
+    ///   models, such a turn's first call gets Google's documented sentinel
+    ///   `skip_thought_signature_validator`; real signatures are never replaced.
     /// Throws a caller `GatewayError` naming the field when the request cannot be expressed.
-    public static func requestBody(_ request: ChatRequest) throws -> JSONValue {
+    /// `model` is the deployment's model id (defaults to `request.model`).
+    public static func requestBody(_ request: ChatRequest, model: String? = nil) throws -> JSONValue {
         var body = JSONObject()
-        body.append("contents", .array(try contents(of: request.messages)))
+        let needsSignatures = isGemini3(model ?? request.model)
+        body.append("contents", .array(try contents(of: request.messages, fillMissingSignatures: needsSignatures)))
         if let system = request.systemText {
             body.append("systemInstruction", ["parts": [["text": .string(system)]]])
         }
@@ -29,7 +35,15 @@ extension GeminiFormat {
         return .object(body)
     }
 
-    static func contents(of messages: [Message]) throws -> [JSONValue] {
+    /// The sentinel Google documents for function calls whose real signature is unknown.
+    static let signatureSentinel = "skip_thought_signature_validator"
+
+    static func isGemini3(_ model: String) -> Bool {
+        let name = model.hasPrefix("models/") ? model.dropFirst(7) : Substring(model)
+        return name.hasPrefix("gemini-3")
+    }
+
+    static func contents(of messages: [Message], fillMissingSignatures: Bool = false) throws -> [JSONValue] {
         var turns: [JSONValue] = []
         var lastWasResults = false
         var callNames: [String: String] = [:]
@@ -39,6 +53,7 @@ extension GeminiFormat {
                 try appendPart(block, to: &parts, callNames: &callNames, field: "messages[\(i)].content[\(j)]")
             }
             guard !parts.isEmpty else { continue }
+            if fillMissingSignatures, message.role == .assistant { fillMissingSignature(&parts) }
             let isResults = message.role == .tool || message.content.allSatisfy { $0.toolResult != nil }
             if isResults, lastWasResults, case .object(var previous) = turns[turns.count - 1],
                let previousParts = previous["parts"]?.arrayValue {
@@ -73,6 +88,15 @@ extension GeminiFormat {
         case .thinking(let thinking):
             appendThinking(thinking, to: &parts)
         }
+    }
+
+    /// Puts the sentinel on the first call of a model turn in which no call has a signature.
+    private static func fillMissingSignature(_ parts: inout [JSONValue]) {
+        let calls = parts.indices.filter { parts[$0]["functionCall"] != nil }
+        guard let first = calls.first, !calls.contains(where: { parts[$0]["thoughtSignature"] != nil }),
+              case .object(var part) = parts[first] else { return }
+        part.append("thoughtSignature", .string(signatureSentinel))
+        parts[first] = .object(part)
     }
 
     private static func appendThinking(_ thinking: Thinking, to parts: inout [JSONValue]) {

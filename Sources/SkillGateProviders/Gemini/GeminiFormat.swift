@@ -25,7 +25,7 @@ public struct GeminiFormat: WireFormat {
     }
 
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {
-        let body = try GeminiFormat.requestBody(request)
+        let body = try GeminiFormat.requestBody(request, model: deployment.model)
         return HTTPRequest(method: "POST", url: url(for: deployment, stream: stream),
                            headers: deployment.requestHeaders(streaming: stream),
                            body: body.serializedBytes(), timeouts: deployment.timeouts)

@@ -185,4 +185,25 @@ import SkillGateHTTP
             ["text": "A cat.", "thoughtSignature": "s2"],
         ])
     }
+
+    @Test func gemini3TurnsWithoutSignaturesGetTheSentinel() throws {
+        let request = ChatRequest(model: "gemini-3-pro-preview", messages: [
+            Message(role: .user, text: "Weather?"),
+            Message(role: .assistant, content: [
+                .toolCall(ToolCall(id: "a", name: "w", arguments: "{}")),
+                .toolCall(ToolCall(id: "b", name: "w", arguments: "{}")),
+            ]),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "a", text: "1")), .toolResult(ToolResult(callId: "b", text: "2"))]),
+            Message(role: .assistant, content: [.toolCall(ToolCall(id: "c", name: "w", arguments: "{}", signature: "real"))]),
+        ])
+        let signatures = { (b: JSONValue) -> [[String?]] in
+            (b["contents"]?.arrayValue ?? []).filter { $0["role"] == "model" }.map { turn in
+                (turn["parts"]?.arrayValue ?? []).map { $0["thoughtSignature"]?.stringValue }
+            }
+        }
+        let deployment3 = Deployment(providerId: "gemini", model: "gemini-3-pro-preview", baseURL: "http://127.0.0.1:1", auth: .xGoogApiKey)
+        let b3 = try JSONValue.parse(try GeminiFormat().makeRequest(request, deployment: deployment3, stream: false).body)
+        #expect(signatures(b3) == [["skip_thought_signature_validator", nil], ["real"]])
+        #expect(signatures(try body(request)) == [[nil, nil], ["real"]])  // gemini-2.5-flash: left alone
+    }
 }
