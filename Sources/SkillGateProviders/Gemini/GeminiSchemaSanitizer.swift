@@ -21,6 +21,11 @@ public enum GeminiSchemaSanitizer {
         "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
     ]
     static let maxDepth = 32
+    /// Keys that need no rewriting in a schema without children (`properties`, `items`, `anyOf`).
+    static let plainLeafKeys: Set<String> = [
+        "type", "title", "description", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
+        "minProperties", "maxProperties", "pattern", "default", "example", "format", "enum",
+    ]
 
     /// The sanitised form of `schema`; `$ref`s resolve against the root's `$defs`/`definitions`.
     public static func sanitize(_ schema: JSONValue) -> JSONValue {
@@ -34,6 +39,7 @@ public enum GeminiSchemaSanitizer {
     private static func clean(_ value: JSONValue, defs: JSONObject, depth: Int, refs: [String]) -> JSONValue {
         guard var object = value.objectValue else { return value.boolValue == nil ? value : ["type": "object"] }
         guard depth < maxDepth else { return ["type": "object"] }
+        if isCleanLeaf(object) { return value }  // most nodes: reuse as is, no allocation
         var refs = refs
         if let ref = object["$ref"]?.stringValue {
             let name = ref.split(separator: "/").last.map(String.init) ?? ref
@@ -104,6 +110,36 @@ public enum GeminiSchemaSanitizer {
         fixRequired(&out)
         if nullable { out["nullable"] = true }
         return .object(out)
+    }
+
+    /// Whether a schema node without children already is in Gemini's subset: only plain keys,
+    /// one non-null `type` (not `object`, whose empty properties would need handling), string enum
+    /// values, and a format Gemini accepts for the type.
+    private static func isCleanLeaf(_ object: JSONObject) -> Bool {
+        var type: String?
+        var format: String?
+        for m in object {
+            guard plainLeafKeys.contains(m.key) else { return false }
+            switch m.key {
+            case "type":
+                guard let t = m.value.stringValue, t != "null", t != "object" else { return false }
+                type = t
+            case "format":
+                format = m.value.stringValue
+            case "enum":
+                guard let values = m.value.arrayValue, values.allSatisfy({ $0.stringValue != nil }) else { return false }
+            default:
+                continue
+            }
+        }
+        guard let type else { return false }
+        guard let format else { return true }
+        switch type {
+        case "string": return format == "enum" || format == "date-time"
+        case "number": return format == "float" || format == "double"
+        case "integer": return format == "int32" || format == "int64"
+        default: return false
+        }
     }
 
     /// Merges an `allOf` member: its properties and required names are unioned, other keys fill gaps.
