@@ -17,16 +17,32 @@ public struct GeminiFormat: WireFormat {
 
     public init() {}
 
-    /// The request URL for `deployment`; never contains the key.
-    public func url(for deployment: Deployment, stream: Bool) -> String {
+    /// The request URL for `deployment`; never contains the key. `gemini-2.5-flash` and
+    /// `models/gemini-2.5-flash` both give `…/models/gemini-2.5-flash:…`; `tunedModels/x` is kept.
+    /// Throws a caller error for a model id with characters that would change the URL
+    /// (`/`, `?`, `#`, `%`, spaces, …), so a model name can never smuggle in a query.
+    public func url(for deployment: Deployment, stream: Bool) throws -> String {
         let method = stream ? ":streamGenerateContent?alt=sse" : ":generateContent"
-        let model = deployment.model.hasPrefix("models/") ? String(deployment.model.dropFirst(7)) : deployment.model
-        return "\(deployment.baseURL)/models/\(model)\(method)"
+        var collection = "models"
+        var model = Substring(deployment.model)
+        for prefix in ["models/", "tunedModels/"] where model.hasPrefix(prefix) {
+            collection = String(prefix.dropLast())
+            model = model.dropFirst(prefix.count)
+        }
+        let allowed = model.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E || b == 0x5F
+        }
+        guard allowed, !model.isEmpty else {
+            throw GatewayError.invalidRequest(
+                "The model id '\(deployment.model)' cannot be used in a Gemini URL; use letters, digits, '.', '-' and '_' only "
+                    + "(for example gemini-2.5-flash).", param: "model")
+        }
+        return "\(deployment.baseURL)/\(collection)/\(model)\(method)"
     }
 
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {
         let body = try GeminiFormat.requestBody(request, model: deployment.model)
-        return HTTPRequest(method: "POST", url: url(for: deployment, stream: stream),
+        return HTTPRequest(method: "POST", url: try url(for: deployment, stream: stream),
                            headers: deployment.requestHeaders(streaming: stream),
                            body: body.serializedBytes(), timeouts: deployment.timeouts)
     }

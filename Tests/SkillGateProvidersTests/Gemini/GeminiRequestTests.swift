@@ -206,4 +206,19 @@ import SkillGateHTTP
         #expect(signatures(b3) == [["skip_thought_signature_validator", nil], ["real"]])
         #expect(signatures(try body(request)) == [[nil, nil], ["real"]])  // gemini-2.5-flash: left alone
     }
+
+    @Test(arguments: [("models/gemini-2.5-pro", "/models/gemini-2.5-pro:generateContent"),
+                      ("tunedModels/my-model-1", "/tunedModels/my-model-1:generateContent")])
+    func modelPrefixes(model: String, suffix: String) throws {
+        var d = GeminiTest.deployment
+        d.model = model
+        #expect(try GeminiFormat().url(for: d, stream: false) == d.baseURL + suffix)
+    }
+
+    @Test(arguments: ["gemini?key=x", "a/b", "gemini 2", "", "x#y"])
+    func modelIdsThatWouldChangeTheURLAreRejected(_ model: String) {
+        var d = GeminiTest.deployment
+        d.model = model
+        #expect(throws: GatewayError.self) { try GeminiFormat().makeRequest(simple, deployment: d, stream: true) }
+    }
 }
