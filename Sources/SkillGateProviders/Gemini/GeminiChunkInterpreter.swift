@@ -69,12 +69,14 @@ struct GeminiChunkInterpreter: Sendable {
                 if call["willContinue"]?.boolValue != true { closePending(into: &events) }
                 return
             }
+            // A nameless fragment with no call open (a repeated close marker) carries nothing to call.
+            guard let name = call["name"]?.stringValue else { return }
             closePending(into: &events)
             signedThinkingIsLast = false
             let ordinal = toolCallCount
             toolCallCount += 1
             let id = call["id"]?.stringValue ?? "call_\(responseId.isEmpty ? salt : responseId)_\(ordinal)"
-            events.append(.toolCallStart(ordinal: ordinal, id: id, name: call["name"]?.stringValue ?? ""))
+            events.append(.toolCallStart(ordinal: ordinal, id: id, name: name))
             if let signature { events.append(.toolCallSignature(ordinal: ordinal, signature: signature)) }
             var partial = GeminiPartialCall(ordinal: ordinal, args: call["args"]?.objectValue ?? JSONObject())
             try partial.apply(call["partialArgs"], provider: provider)

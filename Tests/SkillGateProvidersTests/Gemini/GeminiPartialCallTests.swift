@@ -34,11 +34,12 @@ import SkillGateCore
                 == #"{"query":"object store","filters":{"limit":5},"tags":["a","b"],"exact":true}"#)
     }
 
-    @Test func streamedCallWithNestedPartsFolds() throws {
+    @Test func streamedCallFoldsAndAStrayCloseMarkerIsIgnored() throws {
         let chunks = [
             #"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"search","willContinue":true}}]}}],"responseId":"r"}"#,
             #"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":"Zur","willContinue":true}],"willContinue":true}}]}}],"responseId":"r"}"#,
             #"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":"ich"}],"willContinue":true}}]}}],"responseId":"r"}"#,
+            #"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]}}],"responseId":"r"}"#,
             #"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]}}],"responseId":"r"}"#,
             #"{"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}],"responseId":"r"}"#,
         ]
