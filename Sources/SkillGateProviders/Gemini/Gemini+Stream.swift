@@ -14,6 +14,8 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     private var interpreter: GeminiChunkInterpreter
     private let provider: String
 
+    /// A translator for one streamed response from `provider`; `apiKey` is only used to scrub it
+    /// from any upstream text copied into an error.
     public init(provider: String, apiKey: String? = nil) {
         self.provider = provider
         self.interpreter = GeminiChunkInterpreter(provider: provider, apiKey: apiKey)

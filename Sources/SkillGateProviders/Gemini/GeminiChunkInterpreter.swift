@@ -64,6 +64,7 @@ struct GeminiChunkInterpreter: Sendable {
         let signature = part["thoughtSignature"]?.stringValue
         if let call = part["functionCall"] {
             if var partial = pending, call["name"] == nil {
+                if let signature { events.append(.toolCallSignature(ordinal: partial.ordinal, signature: signature)) }
                 try partial.apply(call["partialArgs"], provider: provider)
                 pending = partial
                 if call["willContinue"]?.boolValue != true { closePending(into: &events) }
