@@ -21,11 +21,6 @@ public enum GeminiSchemaSanitizer {
         "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
     ]
     static let maxDepth = 32
-    /// Keys that need no rewriting in a schema without children (`properties`, `items`, `anyOf`).
-    static let plainLeafKeys: Set<String> = [
-        "type", "title", "description", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
-        "minProperties", "maxProperties", "pattern", "default", "example", "format", "enum",
-    ]
 
     /// The sanitised form of `schema`; `$ref`s resolve against the root's `$defs`/`definitions`.
     public static func sanitize(_ schema: JSONValue) -> JSONValue {
@@ -119,7 +114,6 @@ public enum GeminiSchemaSanitizer {
         var type: String?
         var format: String?
         for m in object {
-            guard plainLeafKeys.contains(m.key) else { return false }
             switch m.key {
             case "type":
                 guard let t = m.value.stringValue, t != "null", t != "object" else { return false }
@@ -128,8 +122,11 @@ public enum GeminiSchemaSanitizer {
                 format = m.value.stringValue
             case "enum":
                 guard let values = m.value.arrayValue, values.allSatisfy({ $0.stringValue != nil }) else { return false }
-            default:
+            case "description", "title", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
+                 "minProperties", "maxProperties", "pattern", "default", "example":
                 continue
+            default:
+                return false
             }
         }
         guard let type else { return false }
@@ -190,8 +187,9 @@ public enum GeminiSchemaSanitizer {
 
     private static func fixRequired(_ out: inout JSONObject) {
         guard let required = out["required"]?.arrayValue else { return }
-        let names = out["properties"]?.objectValue?.keys ?? []
-        let kept = required.filter { $0.stringValue.map(names.contains) ?? false }
+        let properties = out["properties"]?.objectValue ?? JSONObject()
+        let kept = required.filter { $0.stringValue.map { properties[$0] != nil } ?? false }
+        if kept.count == required.count, !kept.isEmpty { return }
         out["required"] = kept.isEmpty ? nil : .array(kept)
     }
 }
