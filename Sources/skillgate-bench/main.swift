@@ -8,6 +8,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("openai-chat", runOpenAIChatBench),
     ("anthropic-messages", runAnthropicBench),
     ("tokens", runTokenBench),
+    ("gemini", runGeminiBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,0 +1,79 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// The stream translator of the `gemini` format: `streamGenerateContent?alt=sse` body bytes → events.
+///
+/// A value type: SSE decoding (CRLF separators included) and the chunk interpreter's state are
+/// plain values, so one byte at a time gives the same events as the whole body. Each `data:`
+/// event is one `GenerateContentResponse`. `finish` and the final usage are sent when the body
+/// ends. Errors: an `{"error":…}` chunk, or a bare JSON error body after the events (Vertex sends
+/// one when it aborts mid-stream; the SSE decoder keeps it as stray text), throws the mapped
+/// `GatewayError`; a body that ends without a `finishReason` throws a truncation error naming the provider.
+public struct GeminiStreamTranslator: WireStreamTranslator {
+    private var decoder = SSEDecoder()
+    private var interpreter: GeminiChunkInterpreter
+    private let provider: String
+
+    /// A translator for one streamed response from `provider`; `apiKey` is only used to scrub it
+    /// from any upstream text copied into an error.
+    public init(provider: String, apiKey: String? = nil) {
+        self.provider = provider
+        self.interpreter = GeminiChunkInterpreter(provider: provider, apiKey: apiKey)
+    }
+
+    public mutating func feed(_ bytes: [UInt8]) throws -> [ChatStreamEvent] {
+        // The buffer overload runs SSEDecoder's loop specialised inside its module (the generic
+        // `some Sequence` overload is not specialised across modules and is several times slower).
+        let sseEvents = bytes.withUnsafeBytes { decoder.feed($0) }
+        return try translate(sseEvents)
+    }
+
+    public mutating func finish() throws -> [ChatStreamEvent] {
+        var events = try translate(decoder.finish(), atEnd: true)
+        try throwStrayError()
+        events += try interpreter.finish(requireFinish: true)
+        return events
+    }
+
+    /// Parses each event's data as a chunk. At the end of the body, an unparsable event is the
+    /// unterminated last line of a cut-off stream and is reported as truncation.
+    private mutating func translate(_ sseEvents: [SSEEvent], atEnd: Bool = false) throws -> [ChatStreamEvent] {
+        var events: [ChatStreamEvent] = []
+        for event in sseEvents {
+            if event.data.isEmpty || event.isDone { continue }
+            let chunk: JSONValue
+            do {
+                chunk = try JSONValue.parse(event.data)
+            } catch {
+                if atEnd {
+                    throw GatewayError.upstreamProtocol(
+                        "The Gemini stream from provider '\(provider)' ended before the answer was complete "
+                            + "(cut off in the middle of a chunk). Retry the request.", provider: provider)
+                }
+                throw GatewayError.upstreamProtocol(
+                    "Gemini (provider '\(provider)') sent a stream chunk that is not valid JSON (\(error)); retry the request.",
+                    provider: provider)
+            }
+            events += try interpreter.apply(chunk)
+        }
+        return events
+    }
+
+    /// Text outside `data:` lines: a bare JSON error body throws its mapped error; anything else
+    /// means the body was not the SSE stream it should be.
+    private func throwStrayError() throws {
+        let stray = decoder.strayText
+        guard stray.utf8.contains(where: { $0 > 0x20 }) else { return }
+        var envelope = try? JSONValue.parse(stray)
+        if let first = envelope?.arrayValue?.first { envelope = first }
+        if let error = envelope?["error"], error.objectValue != nil {
+            throw GeminiFormat.error(from: error, httpStatus: nil, retryAfterHeader: nil,
+                                     provider: provider, apiKey: interpreter.apiKey)
+        }
+        throw GatewayError.upstreamProtocol(
+            "Gemini (provider '\(provider)') sent text that is not part of the event stream "
+                + "(\(GeminiFormat.scrub(String(stray.prefix(120)), apiKey: interpreter.apiKey))); "
+                + "check that the URL asks for `alt=sse`, then retry.",
+            provider: provider)
+    }
+}

@@ -1,0 +1,162 @@
+import SkillGateCore
+import Synchronization
+
+/// Turns `GenerateContentResponse` objects (one per SSE chunk, or the single non-streamed body)
+/// into canonical events. Shared by the stream translator and `parseResponse`, so a streamed and
+/// a non-streamed answer fold into the same `ChatResponse`.
+///
+/// - Whole `functionCall`s give `toolCallStart`, one arguments delta, `toolCallEnd` at once.
+///   Vertex streamed arguments (`willContinue` + `partialArgs` with `jsonPath`) are collected and
+///   sent as one arguments delta when the call closes (an empty `functionCall` without `willContinue`).
+/// - Calls without an `id` get `call_<responseId>_<ordinal>`: unique per call (parallel calls to
+///   one function included) and deterministic; without a `responseId`, a per-response salt
+///   (`GeminiCallIdSalt`: random per process, counted per response) replaces it.
+/// - `thoughtSignature` on a call → `toolCallSignature`; on any other part → `thinkingSignature`.
+/// - Usage grows per chunk; only the last figures are sent, once, after `finish`.
+struct GeminiChunkInterpreter: Sendable {
+    let provider: String
+    let apiKey: String?
+    private let salt: String
+    private var started = false
+    private var responseId = ""
+    private var toolCallCount = 0
+    private var pending: GeminiPartialCall?
+    private var finishRaw: String?
+    private var blockReason: String?
+    private var usage = Usage()
+    /// Whether the last content event closed a thinking block with a signature (a second signature
+    /// then needs a block of its own, or the accumulator would concatenate the two).
+    private var signedThinkingIsLast = false
+
+    init(provider: String, apiKey: String?) {
+        self.provider = provider
+        self.apiKey = apiKey
+        self.salt = GeminiCallIdSalt.next()
+    }
+
+    /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws).
+    mutating func apply(_ chunk: JSONValue) throws -> [ChatStreamEvent] {
+        guard chunk.objectValue != nil else {
+            throw GatewayError.upstreamProtocol(
+                "Gemini (provider '\(provider)') sent \(chunk.typeDescription) where a response object was expected; retry the request.",
+                provider: provider)
+        }
+        if let error = chunk["error"], error.objectValue != nil {
+            throw GeminiFormat.error(from: error, httpStatus: nil, retryAfterHeader: nil, provider: provider, apiKey: apiKey)
+        }
+        var events: [ChatStreamEvent] = []
+        if let id = chunk["responseId"]?.stringValue, responseId.isEmpty { responseId = id }
+        if !started {
+            started = true
+            events.append(.start(id: responseId, model: chunk["modelVersion"]?.stringValue ?? ""))
+        }
+        if let reason = chunk["promptFeedback"]?["blockReason"]?.stringValue { blockReason = reason }
+        if let metadata = chunk["usageMetadata"], let parsed = Self.usage(metadata) { usage = parsed }
+        guard let candidate = chunk["candidates"]?.arrayValue?.first else { return events }
+        for part in candidate["content"]?["parts"]?.arrayValue ?? [] {
+            try apply(part: part, into: &events)
+        }
+        if let reason = candidate["finishReason"]?.stringValue { finishRaw = reason }
+        return events
+    }
+
+    private mutating func apply(part: JSONValue, into events: inout [ChatStreamEvent]) throws {
+        let signature = part["thoughtSignature"]?.stringValue
+        if let call = part["functionCall"] {
+            if var partial = pending, call["name"] == nil {
+                if let signature { events.append(.toolCallSignature(ordinal: partial.ordinal, signature: signature)) }
+                try partial.apply(call["partialArgs"], provider: provider)
+                pending = partial
+                if call["willContinue"]?.boolValue != true { closePending(into: &events) }
+                return
+            }
+            // A nameless fragment with no call open (a repeated close marker) carries nothing to call.
+            guard let name = call["name"]?.stringValue else { return }
+            closePending(into: &events)
+            signedThinkingIsLast = false
+            let ordinal = toolCallCount
+            toolCallCount += 1
+            let id = call["id"]?.stringValue ?? "call_\(responseId.isEmpty ? salt : responseId)_\(ordinal)"
+            events.append(.toolCallStart(ordinal: ordinal, id: id, name: name))
+            if let signature { events.append(.toolCallSignature(ordinal: ordinal, signature: signature)) }
+            var partial = GeminiPartialCall(ordinal: ordinal, args: call["args"]?.objectValue ?? JSONObject())
+            try partial.apply(call["partialArgs"], provider: provider)
+            pending = partial
+            if call["willContinue"]?.boolValue != true { closePending(into: &events) }
+            return
+        }
+        if let text = part["text"]?.stringValue, !text.isEmpty {
+            events.append(part["thought"]?.boolValue == true ? .thinkingDelta(text) : .textDelta(text))
+            signedThinkingIsLast = false
+        }
+        if let signature {
+            if signedThinkingIsLast { events.append(.thinkingDelta("")) }
+            events.append(.thinkingSignature(signature))
+            signedThinkingIsLast = true
+        }
+    }
+
+    private mutating func closePending(into events: inout [ChatStreamEvent]) {
+        guard let call = pending else { return }
+        pending = nil
+        events.append(.toolCallArgumentsDelta(ordinal: call.ordinal, fragment: JSONValue.object(call.args).serialized()))
+        events.append(.toolCallEnd(ordinal: call.ordinal))
+    }
+
+    /// Ends the answer: `finish` and the final usage. With `requireFinish` (streams), an answer that
+    /// never got a `finishReason` (nor a prompt block) is a truncated stream and throws.
+    mutating func finish(requireFinish: Bool) throws -> [ChatStreamEvent] {
+        if finishRaw == nil, blockReason == nil, requireFinish {
+            throw GatewayError.upstreamProtocol(
+                "The Gemini stream from provider '\(provider)' ended before the answer was complete (no finishReason; "
+                    + (started ? "the connection was cut or the response truncated" : "no data at all") + "). Retry the request.",
+                provider: provider)
+        }
+        var events: [ChatStreamEvent] = []
+        closePending(into: &events)
+        if let raw = finishRaw {
+            events.append(.finish(Self.finishReason(raw, hasToolCalls: toolCallCount > 0)))
+        } else if blockReason != nil {
+            events.append(.finish(.contentFilter))
+        }
+        events.append(.usage(usage))
+        return events
+    }
+
+    /// Gemini `finishReason` → `FinishReason`; unknown reasons are kept verbatim.
+    static func finishReason(_ raw: String, hasToolCalls: Bool) -> FinishReason {
+        switch raw {
+        case "STOP": return hasToolCalls ? .toolCalls : .stop
+        case "MAX_TOKENS": return .length
+        case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT":
+            return .contentFilter
+        default: return .other(raw)
+        }
+    }
+
+    /// `usageMetadata` → `Usage` (output = candidates + thoughts; reasoning = thoughts), or `nil`
+    /// when the object carries no counts yet (Vertex sends `{"trafficType":…}` alone mid-stream).
+    static func usage(_ metadata: JSONValue) -> Usage? {
+        let prompt = metadata["promptTokenCount"]?.intValue
+        let candidates = metadata["candidatesTokenCount"]?.intValue
+        let thoughts = metadata["thoughtsTokenCount"]?.intValue
+        guard prompt != nil || candidates != nil || thoughts != nil else { return nil }
+        let toolPrompt = metadata["toolUsePromptTokenCount"]?.intValue ?? 0
+        return Usage(inputTokens: (prompt ?? 0) + toolPrompt, outputTokens: (candidates ?? 0) + (thoughts ?? 0),
+                     cachedInputTokens: metadata["cachedContentTokenCount"]?.intValue ?? 0,
+                     reasoningTokens: thoughts ?? 0)
+    }
+}
+
+/// Salts for synthesised call ids when a response has no `responseId`: a random process prefix
+/// (one `getrandom` per process, not per stream) and a counter, so ids stay unique across
+/// responses and restarts.
+enum GeminiCallIdSalt {
+    private static let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> String {
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "gemini\(prefix)x\(String(n, radix: 36))"
+    }
+}

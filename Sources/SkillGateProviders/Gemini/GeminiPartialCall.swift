@@ -1,0 +1,81 @@
+import SkillGateCore
+
+/// A tool call whose arguments Vertex streams as `partialArgs` fragments:
+/// `{"jsonPath":"$.id","stringValue":"A","willContinue":true}` then `{"jsonPath":"$.id","stringValue":""}`.
+/// String fragments at one path are concatenated; numbers, booleans and nulls replace.
+/// Paths are `$`, then `.name`, `['name']` or `[index]` segments.
+struct GeminiPartialCall: Sendable {
+    let ordinal: Int
+    var args: JSONObject
+
+    enum Segment: Equatable { case key(String), index(Int) }
+
+    mutating func apply(_ fragments: JSONValue?, provider: String) throws {
+        for fragment in fragments?.arrayValue ?? [] {
+            guard let path = fragment["jsonPath"]?.stringValue, let segments = Self.segments(path), !segments.isEmpty else {
+                throw GatewayError.upstreamProtocol(
+                    "Gemini (provider '\(provider)') streamed tool arguments with an unreadable jsonPath "
+                        + "(\(fragment["jsonPath"]?.serialized() ?? "missing")); retry the request without streaming.",
+                    provider: provider)
+            }
+            let value: JSONValue
+            var appends = false
+            if let s = fragment["stringValue"]?.stringValue { value = .string(s); appends = true }
+            else if let n = fragment["numberValue"], case .number = n { value = n }
+            else if let b = fragment["boolValue"]?.boolValue { value = .bool(b) }
+            else { value = .null }
+            let updated = Self.set(value, appending: appends, at: segments[...], in: .object(args))
+            args = updated.objectValue ?? args
+        }
+    }
+
+    private static func set(_ value: JSONValue, appending: Bool, at path: ArraySlice<Segment>, in node: JSONValue) -> JSONValue {
+        guard let head = path.first else {
+            if appending, case .string(let existing) = node, case .string(let more) = value { return .string(existing + more) }
+            return value
+        }
+        let rest = path.dropFirst()
+        switch head {
+        case .key(let key):
+            var object = node.objectValue ?? JSONObject()
+            object[key] = set(value, appending: appending, at: rest, in: object[key] ?? .null)
+            return .object(object)
+        case .index(let index):
+            var array = node.arrayValue ?? []
+            while array.count <= index { array.append(.null) }
+            array[index] = set(value, appending: appending, at: rest, in: array[index])
+            return .array(array)
+        }
+    }
+
+    /// `$.a[0]['b c']` → [.key("a"), .index(0), .key("b c")]; `nil` when the path is malformed.
+    static func segments(_ path: String) -> [Segment]? {
+        var chars = Substring(path)
+        guard chars.first == "$" else { return nil }
+        chars = chars.dropFirst()
+        var out: [Segment] = []
+        while let c = chars.first {
+            if c == "." {
+                chars = chars.dropFirst()
+                let name = chars.prefix { $0 != "." && $0 != "[" }
+                guard !name.isEmpty else { return nil }
+                out.append(.key(String(name)))
+                chars = chars.dropFirst(name.count)
+            } else if c == "[" {
+                guard let close = chars.firstIndex(of: "]") else { return nil }
+                let inner = chars[chars.index(after: chars.startIndex)..<close]
+                if let i = Int(inner), i >= 0, i < 100_000 {
+                    out.append(.index(i))
+                } else if inner.count >= 2, let q = inner.first, q == "'" || q == "\"", inner.last == q {
+                    out.append(.key(String(inner.dropFirst().dropLast())))
+                } else {
+                    return nil
+                }
+                chars = chars[chars.index(after: close)...]
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
+}

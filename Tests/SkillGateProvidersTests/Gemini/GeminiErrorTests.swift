@@ -1,0 +1,99 @@
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateProviders
+
+@Suite struct GeminiErrorTests {
+    func map(_ status: Int, _ body: [UInt8], headers: HTTPHeaders = [:]) -> GatewayError {
+        GeminiFormat().parseError(status: status, headers: headers, body: body, deployment: GeminiTest.deployment)
+    }
+
+    func fixture(_ status: Int, _ file: String) throws -> GatewayError {
+        map(status, try Fixtures.bytes("gemini/\(file)"))
+    }
+
+    @Test func invalidKeyTellsTheOperatorHowToFixIt() throws {
+        let e = try fixture(400, "googleai-unary-failure-api-key.json")
+        #expect(e.domain == .provider)
+        #expect(e.status == 502)
+        #expect(e.upstreamStatus == 400)
+        #expect(e.upstreamCode == "API_KEY_INVALID")
+        #expect(e.message.contains("skillgate keys set gemini"))
+        #expect(!e.message.contains("key1234"), "DebugInfo details echo the key and must not be copied")
+        #expect(e.provider == "gemini")
+    }
+
+    @Test func unknownModelIsNotFound() throws {
+        let e = try fixture(404, "googleai-unary-failure-unknown-model.json")
+        #expect(e.kind == .notFound)
+        #expect(e.status == 404)
+        #expect(e.message.contains("gemini-5.0-flash"))
+        #expect(!e.message.contains("ORIGINAL ERROR"))
+    }
+
+    @Test func quotaExceededIsRateLimited() throws {
+        let e = try fixture(429, "vertexai-unary-failure-quota-exceeded.json")
+        #expect(e.kind == .rateLimited)
+        #expect(e.status == 429)
+        #expect(e.isRetryable)
+        #expect(e.retryAfter == nil)
+        #expect(e.upstreamCode == "RATE_LIMIT_EXCEEDED")
+    }
+
+    @Test func retryInfoGivesRetryAfter() throws {
+        let e = try fixture(429, "google-429-retry-info.json")
+        #expect(e.kind == .rateLimited)
+        #expect(e.retryAfter == 34.4)
+        #expect(e.message.contains("34.4"))
+    }
+
+    @Test func wholeSecondRetryDelayAndHeaderFallback() {
+        let body = #"{"error":{"code":429,"message":"Resource has been exhausted.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}"#
+        #expect(map(429, Array(body.utf8)).retryAfter == 27)
+        let bare = #"{"error":{"code":429,"message":"Resource has been exhausted.","status":"RESOURCE_EXHAUSTED"}}"#
+        #expect(map(429, Array(bare.utf8), headers: ["retry-after": "12"]).retryAfter == 12)
+    }
+
+    @Test(arguments: [
+        (500, "INTERNAL", GatewayError.Kind.upstreamError, 502, true),
+        (503, "UNAVAILABLE", .upstreamUnavailable, 503, true),
+        (504, "DEADLINE_EXCEEDED", .upstreamTimeout, 504, true),
+        (400, "INVALID_ARGUMENT", .invalidRequest, 400, false),
+        (403, "PERMISSION_DENIED", .upstreamError, 502, false),
+    ])
+    func statusMapping(code: Int, status: String, kind: GatewayError.Kind, clientStatus: Int, retryable: Bool) {
+        let body = #"{"error":{"code":\#(code),"message":"Something happened.","status":"\#(status)"}}"#
+        let e = map(code, Array(body.utf8))
+        #expect(e.kind == kind)
+        #expect(e.status == clientStatus)
+        #expect(e.isRetryable == retryable)
+        #expect(e.upstreamStatus == code)
+        #expect(e.message.contains("Something happened."))
+    }
+
+    @Test func arrayWrappedErrorIsRead() {
+        let body = #"[{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}]"#
+        #expect(map(503, Array(body.utf8)).kind == .upstreamUnavailable)
+    }
+
+    @Test func htmlEmptyAndTextBodies() {
+        let html = map(502, Array("<!DOCTYPE html><html><body>Bad Gateway</body></html>".utf8), headers: ["content-type": "text/html"])
+        #expect(html.message.contains("HTML page"))
+        #expect(html.status == 502 && html.upstreamStatus == 502)
+        let empty = map(500, [])
+        #expect(empty.message.contains("empty body"))
+        let text = map(503, Array("upstream connect error".utf8))
+        #expect(text.kind == .upstreamUnavailable)
+        #expect(text.message.contains("upstream connect error"))
+    }
+
+    @Test func theKeyIsNeverEchoed() {
+        let key = GeminiTest.deployment.apiKey!
+        let body = #"{"error":{"code":400,"message":"API key \#(key) not valid.","status":"INVALID_ARGUMENT"}}"#
+        let e = map(400, Array(body.utf8))
+        #expect(!e.message.contains(key))
+        #expect(!e.openAIBody().serialized().contains(key))
+        let plain = map(500, Array("bad key \(key)".utf8))
+        #expect(!plain.message.contains(key))
+    }
+}
