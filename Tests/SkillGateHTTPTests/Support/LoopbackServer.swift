@@ -64,13 +64,15 @@ final class LoopbackServer: Sendable {
 
     /// Closes the listener and every open connection.
     func stop() {
-        let fds = stats.withLock { s -> [Int32] in
-            if s.stopped { return [] }
+        // Under the lock: a connection thread removes its fd (taking the lock) before closing it,
+        // so no fd shut down here can have been closed and reused by another socket meanwhile.
+        // The listener is closed only by the accept thread, after this shutdown wakes it.
+        stats.withLock { s in
+            if s.stopped { return }
             s.stopped = true
-            return Array(s.openFDs)
+            shutdown(listenFD, Int32(SHUT_RDWR))
+            for fd in s.openFDs { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        shutdown(listenFD, Int32(SHUT_RDWR))
-        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     func recordPeerClose() { stats.withLock { $0.peerClosedAt.append(LoopbackSocket.now()) } }
