@@ -7,8 +7,8 @@ import Synchronization
 /// paused, removed and freed on this thread.
 ///
 /// `@unchecked Sendable`: `multi` is used off the loop thread solely for `curl_multi_wakeup`
-/// (thread-safe by libcurl's contract), and only under the queue lock while the loop is open;
-/// the remaining mutable state is touched only by the loop thread.
+/// (thread-safe by libcurl's contract) and is freed only in deinit; the remaining mutable state
+/// is touched only by the loop thread.
 final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(TransferSpec)
@@ -74,14 +74,18 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Appends a command and wakes the loop. Returns false when the loop no longer runs.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        queue.withLock { q in
-            guard !q.closed, let multi else { return false }
+        guard let multi else { return false }
+        let (accepted, wake) = queue.withLock { q -> (Bool, Bool) in
+            guard !q.closed else { return (false, false) }
             let wasEmpty = q.commands.isEmpty
             q.commands.append(command)
             if case .stop = command { q.closed = true }
-            if wasEmpty { _ = curl_multi_wakeup(multi) }
-            return true
+            return (true, wasEmpty)
         }
+        // Woken outside the lock, so the loop thread does not wake up only to block on it.
+        // `multi` stays valid: it is freed in deinit, when no submitter can exist any more.
+        if wake { _ = curl_multi_wakeup(multi) }
+        return accepted
     }
 
     /// Stops the loop, failing the transfers still running, and waits for the thread to exit
@@ -213,6 +217,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         active.removeAll()
         for easy in spareEasyHandles { curl_easy_cleanup(easy) }
         spareEasyHandles.removeAll()
-        _ = curl_multi_cleanup(multi)
+    }
+
+    deinit {
+        // The loop thread has exited (its closure held the last other reference); nothing else
+        // can touch the multi handle now.
+        if let multi { _ = curl_multi_cleanup(multi) }
     }
 }
