@@ -19,4 +19,10 @@ static inline CURLcode sg_easy_getinfo_ptr(CURL *h, CURLINFO i, void **out) { re
 static inline CURLcode sg_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
 static inline CURLMcode sg_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
+// Macros and union members Swift cannot import directly.
+static inline CURLcode sg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
+static inline size_t sg_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+static inline CURLcode sg_easy_unpause(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
+static inline CURLcode sg_multi_msg_result(const CURLMsg *m) { return m->data.result; }
+
 #endif

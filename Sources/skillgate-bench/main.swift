@@ -9,6 +9,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("anthropic-messages", runAnthropicBench),
     ("tokens", runTokenBench),
     ("gemini", runGeminiBench),
+    ("http-client", runHTTPClientBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

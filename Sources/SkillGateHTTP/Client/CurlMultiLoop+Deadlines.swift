@@ -1,0 +1,69 @@
+import CCurl
+
+extension CurlMultiLoop {
+    /// Enforces the timeouts libcurl does not tell apart (first byte, idle, total) and returns how
+    /// long `curl_multi_poll` may sleep before the next deadline (libcurl shortens it further for
+    /// its own timers).
+    func enforceDeadlines(now: UInt64) -> Int32 {
+        var nextDeadline = now + 1_000_000_000
+        var expired: [(TransferControl, HTTPClientError)] = []
+        for transfer in active.values {
+            let t = transfer.timeouts
+            if let total = t.total {
+                let deadline = transfer.startedAt &+ total
+                if now >= deadline {
+                    expired.append((transfer.control, .totalTimeout(total)))
+                    continue
+                }
+                nextDeadline = min(nextDeadline, deadline)
+            }
+            if !transfer.hasHead {
+                guard let firstByte = t.firstByte else { continue }
+                if transfer.requestSentAt == nil {
+                    // The first-byte clock starts when libcurl begins sending the request
+                    // (not while it waits for a pooled connection or connects).
+                    var pretransfer: curl_off_t = 0
+                    _ = sg_easy_getinfo_off(transfer.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+                    if pretransfer > 0 { transfer.requestSentAt = transfer.startedAt &+ UInt64(pretransfer) * 1000 }
+                }
+                guard let sent = transfer.requestSentAt else { continue }
+                let deadline = sent &+ firstByte
+                if now >= deadline {
+                    expired.append((transfer.control, .firstByteTimeout(firstByte)))
+                    continue
+                }
+                nextDeadline = min(nextDeadline, deadline)
+            } else if let idle = t.idle, !transfer.pausedForConsumer {
+                let deadline = transfer.lastActivity &+ idle
+                if now >= deadline {
+                    expired.append((transfer.control, .idleTimeout(idle)))
+                    continue
+                }
+                nextDeadline = min(nextDeadline, deadline)
+            }
+        }
+        for (control, error) in expired { remove(control, reason: error) }
+        if !expired.isEmpty { return 0 }
+        let waitNanoseconds = nextDeadline > now ? nextDeadline - now : 0
+        return Int32((waitNanoseconds + 999_999) / 1_000_000)
+    }
+}
+
+extension HTTPClientError {
+    private static func milliseconds(_ ns: UInt64) -> String { "\(ns / 1_000_000) ms" }
+
+    static func totalTimeout(_ ns: UInt64) -> HTTPClientError {
+        HTTPClientError(kind: .totalTimeout,
+                        detail: "the request did not finish within its total timeout of \(milliseconds(ns)); raise HTTPTimeouts.total or ask for a shorter answer")
+    }
+
+    static func firstByteTimeout(_ ns: UInt64) -> HTTPClientError {
+        HTTPClientError(kind: .firstByteTimeout,
+                        detail: "no response head arrived within \(milliseconds(ns)) of sending the request; the upstream is overloaded or hung, retry or raise HTTPTimeouts.firstByte")
+    }
+
+    static func idleTimeout(_ ns: UInt64) -> HTTPClientError {
+        HTTPClientError(kind: .idleTimeout,
+                        detail: "the response body stalled for more than \(milliseconds(ns)); the upstream stopped sending, retry or raise HTTPTimeouts.idle")
+    }
+}

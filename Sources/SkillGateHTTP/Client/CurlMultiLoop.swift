@@ -1,0 +1,227 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The one thread that drives a libcurl multi handle. Other threads only append commands to a
+/// Mutex-guarded queue and call `curl_multi_wakeup`; every easy handle is created, configured,
+/// paused, removed and freed on this thread.
+///
+/// `@unchecked Sendable`: `multi` is used off the loop thread solely for `curl_multi_wakeup`
+/// (thread-safe by libcurl's contract) and is freed only in deinit; the remaining mutable state
+/// is touched only by the loop thread.
+final class CurlMultiLoop: @unchecked Sendable {
+    enum Command {
+        case add(TransferSpec)
+        case cancel(TransferControl)
+        case resume(TransferControl)
+        /// Finish the transfers in flight, then stop (the client was released).
+        case drain
+        case stop
+    }
+
+    private struct Queue {
+        var commands: [Command] = []
+        var closed = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let multi: UnsafeMutableRawPointer?
+    private let startupFailure: String?
+    let configuration: HTTPClient.Configuration
+    private let exited = DispatchSemaphore(value: 0)
+    private let loopThreadID = Atomic<UInt>(0)
+    private let peakStreamBuffered = Atomic<Int>(0)
+
+    // Loop thread only.
+    private var draining = false
+    var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var spareEasyHandles: [UnsafeMutableRawPointer] = []
+
+    init(configuration: HTTPClient.Configuration) {
+        self.configuration = configuration
+        if let failure = CurlGlobal.initialise() {
+            startupFailure = failure
+            multi = nil
+        } else if let multi = curl_multi_init() {
+            startupFailure = nil
+            self.multi = multi
+            let connections = configuration.maxConnections
+            _ = sg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connections)
+            _ = sg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections)
+        } else {
+            startupFailure = "curl_multi_init returned NULL"
+            multi = nil
+        }
+        if multi == nil {
+            queue.withLock { $0.closed = true }
+            exited.signal()
+            return
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "skillgate-curl-multi"
+        thread.start()
+    }
+
+    /// Hands a request to the loop; fails it at once when the loop is closed.
+    func start(_ spec: TransferSpec) {
+        if !submit(.add(spec)) {
+            spec.delivery.fail(startupFailure.map {
+                HTTPClientError(kind: .transport, detail: "libcurl could not be initialised (\($0)); check that libcurl4 is installed")
+            } ?? .shutDown)
+        }
+    }
+
+    /// Appends a command and wakes the loop. Returns false when the loop no longer runs.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        guard let multi else { return false }
+        let (accepted, wake) = queue.withLock { q -> (Bool, Bool) in
+            guard !q.closed else { return (false, false) }
+            let wasEmpty = q.commands.isEmpty
+            q.commands.append(command)
+            if case .stop = command { q.closed = true }
+            return (true, wasEmpty)
+        }
+        // Woken outside the lock, so the loop thread does not wake up only to block on it.
+        // `multi` stays valid: it is freed in deinit, when no submitter can exist any more.
+        if wake { _ = curl_multi_wakeup(multi) }
+        return accepted
+    }
+
+    /// Stops the loop, failing the transfers still running, and waits for the thread to exit
+    /// (unless called on the loop thread itself). Idempotent.
+    func shutdown() {
+        guard submit(.stop) else { return }
+        if loopThreadID.load(ordering: .relaxed) != UInt(pthread_self()) {
+            exited.wait()
+        }
+    }
+
+    /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
+    var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
+
+    func recordBufferedPeak(_ bytes: Int) {
+        var current = peakStreamBuffered.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = peakStreamBuffered.compareExchange(expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Lets the transfers in flight (and their streamed bodies) finish, then stops the thread.
+    /// Used when the client is released; does not wait.
+    func shutdownWhenIdle() { submit(.drain) }
+
+    // MARK: loop thread
+
+    private func run() {
+        loopThreadID.store(UInt(pthread_self()), ordering: .relaxed)
+        guard let multi else { return }
+        var batch: [Command] = []
+        var running: Int32 = 0
+        while true {
+            queue.withLock { swap(&batch, &$0.commands) }
+            for command in batch {
+                switch command {
+                case .add(let spec): add(spec)
+                case .cancel(let control): remove(control, reason: .cancelledByTask)
+                case .resume(let control): resume(control)
+                case .drain: draining = true
+                case .stop:
+                    stopAll(multi)
+                    exited.signal()
+                    return
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+            _ = curl_multi_perform(multi, &running)
+            collectFinished(multi)
+            if draining, active.isEmpty, queue.withLock({ q in q.commands.isEmpty ? { q.closed = true; return true }() : false }) {
+                stopAll(multi)
+                exited.signal()
+                return
+            }
+            let waitMilliseconds = enforceDeadlines(now: MonotonicClock.nanoseconds())
+            _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
+        }
+    }
+
+    private func add(_ spec: TransferSpec) {
+        if spec.control.isCancelled { return spec.delivery.fail(.cancelledByTask) }
+        guard let multi, let easy = spareEasyHandles.popLast() ?? curl_easy_init() else {
+            return spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
+        }
+        let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
+        if let problem = transfer.configure(spec.request, configuration: configuration) {
+            transfer.settle(problem)
+            return recycle(easy)
+        }
+        let code = curl_multi_add_handle(multi, easy)
+        guard code == CURLM_OK else {
+            transfer.settle(HTTPClientError(kind: .transport,
+                detail: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code))); retry later"))
+            return recycle(easy)
+        }
+        active[ObjectIdentifier(spec.control)] = transfer
+    }
+
+    /// Removes a transfer before it finished (cancelled, or one of our own timeouts). For
+    /// HTTP/1.1 this closes its connection at once, so the upstream sees the close.
+    func remove(_ control: TransferControl, reason: HTTPClientError) {
+        guard let multi, let transfer = active.removeValue(forKey: ObjectIdentifier(control)) else { return }
+        _ = curl_multi_remove_handle(multi, transfer.easy)
+        transfer.settle(reason)
+        recycle(transfer.easy)
+    }
+
+    private func resume(_ control: TransferControl) {
+        guard let transfer = active[ObjectIdentifier(control)], transfer.pausedForConsumer else { return }
+        transfer.pausedForConsumer = false
+        transfer.lastActivity = MonotonicClock.nanoseconds()
+        _ = sg_easy_unpause(transfer.easy)   // may call the write callback (and pause again) right here
+    }
+
+    private func collectFinished(_ multi: UnsafeMutableRawPointer) {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = sg_multi_msg_result(message)
+            var pointer: UnsafeMutableRawPointer?
+            _ = sg_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &pointer)
+            guard let pointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
+            active.removeValue(forKey: ObjectIdentifier(transfer.control))
+            _ = curl_multi_remove_handle(multi, easy)
+            let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
+            transfer.settle(error)
+            recycle(easy)
+        }
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        if spareEasyHandles.count < configuration.maxConnections {
+            curl_easy_reset(easy)
+            spareEasyHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+
+    private func stopAll(_ multi: UnsafeMutableRawPointer) {
+        for transfer in active.values {
+            _ = curl_multi_remove_handle(multi, transfer.easy)
+            curl_easy_cleanup(transfer.easy)
+            transfer.settle(.shutDown)
+        }
+        active.removeAll()
+        for easy in spareEasyHandles { curl_easy_cleanup(easy) }
+        spareEasyHandles.removeAll()
+    }
+
+    deinit {
+        // The loop thread has exited (its closure held the last other reference); nothing else
+        // can touch the multi handle now.
+        if let multi { _ = curl_multi_cleanup(multi) }
+    }
+}

@@ -1,0 +1,29 @@
+extension HTTPClient {
+    /// Settings shared by every request of one client.
+    public struct Configuration: Sendable {
+        /// Most connections kept open in the pool, and most connections to one host at a time
+        /// (`CURLMOPT_MAXCONNECTS`, `CURLMOPT_MAX_HOST_CONNECTIONS`). Requests beyond it wait for a
+        /// free connection instead of opening new ones.
+        public var maxConnections: Int
+        /// Largest response body `send(_:)` accepts; a longer body fails the request.
+        /// Streamed bodies (`stream(_:)`) have no such limit.
+        public var maxResponseBytes: Int
+        /// Sent as `User-Agent` unless the request sets its own.
+        public var userAgent: String
+        /// Negotiate HTTP/2 through ALPN on TLS connections when the server offers it
+        /// (`CURL_HTTP_VERSION_2TLS`); plain-text connections stay on HTTP/1.1.
+        public var prefersHTTP2: Bool
+        /// Bytes a streamed body may buffer ahead of a slow consumer before the transfer is paused.
+        public var streamBufferBytes: Int
+
+        public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,
+                    userAgent: String = "SkillGate/1.0", prefersHTTP2: Bool = true,
+                    streamBufferBytes: Int = 256 * 1024) {
+            self.maxConnections = max(1, maxConnections)
+            self.maxResponseBytes = max(0, maxResponseBytes)
+            self.userAgent = userAgent
+            self.prefersHTTP2 = prefersHTTP2
+            self.streamBufferBytes = max(1, streamBufferBytes)
+        }
+    }
+}

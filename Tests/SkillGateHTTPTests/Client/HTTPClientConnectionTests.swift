@@ -1,0 +1,56 @@
+import CCurl
+import Testing
+@testable import SkillGateHTTP
+
+@Suite struct HTTPClientConnectionTests {
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let server = try LoopbackServer(.fixed(body: "pong"))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        for _ in 0..<20 {
+            #expect(try await client.send(HTTPRequest(method: "GET", url: server.url())).body == Array("pong".utf8))
+        }
+        #expect(server.acceptedConnections == 1)
+    }
+
+    @Test func hundredConcurrentRequestsStayWithinThePool() async throws {
+        let server = try LoopbackServer(.delayedHead(5, then: .fixed(body: "pong")))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 4))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<100 {
+                group.addTask { try await client.send(HTTPRequest(method: "GET", url: server.url("/\(i)"))).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 100)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(server.requests.count == 100)
+        #expect(server.acceptedConnections <= 4, "opened \(server.acceptedConnections) connections for a pool of 4")
+        #expect(server.acceptedConnections >= 2, "requests were not spread over the pool")
+    }
+
+    /// libcurl honours `http_proxy` from the environment (set once for this test target, see
+    /// `ClientTestEnvironment`): the request for an unresolvable host succeeds only through the
+    /// loopback proxy, which receives it in absolute form.
+    @Test func requestGoesThroughProxyFromEnvironment() async throws {
+        let proxy = try ClientTestEnvironment.proxy.get()
+        let host = ClientTestEnvironment.proxyOnlyHost
+        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: "http://\(host)/v1/models"))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "GET http://\(host)/v1/models\n")
+        #expect(proxy.requests.contains { $0.target == "http://\(host)/v1/models" && $0.header("host") == host })
+    }
+
+    @Test func libcurlOffersHTTP2AndTLS() {
+        let info = libcurlFeatures()
+        #expect(info.http2, "libcurl was built without HTTP/2; install a libcurl4 with nghttp2")
+        #expect(info.ssl, "libcurl was built without TLS")
+    }
+}
+
+private func libcurlFeatures() -> (http2: Bool, ssl: Bool) {
+    guard let info = curl_version_info(CURLVERSION_TENTH) else { return (false, false) }
+    let features = info.pointee.features
+    return (features & CURL_VERSION_HTTP2 != 0, features & CURL_VERSION_SSL != 0)
+}

@@ -1,0 +1,100 @@
+import Testing
+@testable import SkillGateHTTP
+
+@Suite struct HTTPClientSendTests {
+    @Test func returnsStatusHeadersAndBody() async throws {
+        let server = try LoopbackServer(.fixed(headers: [("X-Upstream", "yes")], body: "hello"))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let response = try await client.send(HTTPRequest(method: "GET", url: server.url("/v1/models")))
+        #expect(response.status == 200)
+        #expect(response.headers["x-upstream"] == "yes")
+        #expect(response.body == Array("hello".utf8))
+        #expect(server.requests.first?.target == "/v1/models")
+    }
+
+    @Test(arguments: [(404, "Not Found"), (429, "Too Many Requests"), (500, "Internal Server Error")])
+    func returnsNon2xxInsteadOfThrowing(status: Int, reason: String) async throws {
+        let body = #"{"error":{"message":"nope"}}"#
+        let server = try LoopbackServer(.fixed(status: status, reason: reason, body: body))
+        defer { server.stop() }
+        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(url: server.url()))
+        #expect(response.status == status)
+        #expect(String(decoding: response.body, as: UTF8.self) == body)
+    }
+
+    @Test func postsBodyAndHeadersAndUserAgent() async throws {
+        let server = try LoopbackServer(.echo)
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.init(userAgent: "SkillGateTest/9"))
+        let payload = Array(#"{"model":"m","messages":[]}"#.utf8)
+        let response = try await client.send(HTTPRequest(
+            url: server.url("/v1/chat/completions"),
+            headers: ["Authorization": "Bearer sk-test", "Content-Type": "application/json"], body: payload))
+        #expect(response.body == Array("POST /v1/chat/completions\n".utf8) + payload)
+        let seen = try #require(server.requests.first)
+        #expect(seen.header("authorization") == "Bearer sk-test")
+        #expect(seen.header("content-type") == "application/json")
+        #expect(seen.header("user-agent") == "SkillGateTest/9")
+        #expect(seen.header("expect") == nil)
+    }
+
+    @Test func customMethodIsSent() async throws {
+        let server = try LoopbackServer(.echo)
+        defer { server.stop() }
+        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "DELETE", url: server.url("/x")))
+        #expect(response.body == Array("DELETE /x\n".utf8))
+    }
+
+    @Test func refusedConnectionIsConnectError() async throws {
+        let server = try LoopbackServer(.fixed())
+        let url = server.url()
+        server.stop()
+        try await Task.sleep(for: .milliseconds(20))   // the listener is closed: connects are refused
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: url))
+        }
+        #expect(error?.kind == .connect)
+    }
+
+    @Test(arguments: ["not a url", "ftp://127.0.0.1/file", ""])
+    func invalidURLIsInvalidRequest(url: String) async throws {
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: url))
+        }
+        #expect(error?.kind == .invalidRequest || error?.kind == .connect)
+    }
+
+    @Test func headerWithLineBreakIsRejected() async throws {
+        let server = try LoopbackServer(.fixed())
+        defer { server.stop() }
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(url: server.url(), headers: ["X-Evil": "a\r\nInjected: 1"]))
+        }
+        #expect(error?.kind == .invalidRequest)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func bodyOverMaxResponseBytesFails() async throws {
+        let server = try LoopbackServer(.bulk(totalBytes: 200_000))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.init(maxResponseBytes: 50_000))
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
+        }
+        #expect(error?.detail.contains("maxResponseBytes") == true)
+    }
+
+    @Test func shutdownIsIdempotentAndFailsLaterRequests() async throws {
+        let server = try LoopbackServer(.fixed())
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
+        client.shutdown()
+        client.shutdown()
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
+        }
+        #expect(error?.kind == .cancelled)
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import SkillGateHTTP
+
+@Suite struct HTTPClientStreamTests {
+    @Test func deliversHeadBeforeBodyAndChunksInOrder() async throws {
+        let chunks = ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"]
+        let server = try LoopbackServer(.chunked(chunks, delayMs: 300, headers: [("Content-Type", "text/event-stream")]))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let started = LoopbackSocket.now()
+        let response = try await client.stream(HTTPRequest(url: server.url("/stream")))
+        // The head arrives before the first chunk (the server waits 300 ms before each chunk).
+        #expect(millisecondsBetween(started, LoopbackSocket.now()) < 250)
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/event-stream")
+        var received: [UInt8] = []
+        var pieces = 0
+        for try await piece in response.body {
+            received += piece
+            pieces += 1
+        }
+        #expect(String(decoding: received, as: UTF8.self) == chunks.joined())
+        #expect(pieces >= chunks.count)
+    }
+
+    @Test func emptyBodyEndsTheStream() async throws {
+        let server = try LoopbackServer(.fixed(status: 204, reason: "No Content", body: ""))
+        defer { server.stop() }
+        let response = try await ClientTestEnvironment.makeClient().stream(HTTPRequest(method: "GET", url: server.url()))
+        #expect(response.status == 204)
+        #expect(try await response.collectBody().isEmpty)
+    }
+
+    @Test func errorStatusStreamsItsBody() async throws {
+        let server = try LoopbackServer(.fixed(status: 401, reason: "Unauthorized", body: #"{"error":"bad key"}"#))
+        defer { server.stop() }
+        let response = try await ClientTestEnvironment.makeClient().stream(HTTPRequest(url: server.url()))
+        #expect(response.status == 401)
+        #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == #"{"error":"bad key"}"#)
+    }
+
+    /// A slow consumer pauses the transfer: the client never buffers much more than its
+    /// `streamBufferBytes`, the server is held back, and every byte still arrives intact.
+    @Test func slowConsumerPausesTransferWithBoundedBuffer() async throws {
+        let total = 64 * 1024 * 1024
+        let server = try LoopbackServer(.bulk(totalBytes: total))
+        defer { server.stop() }
+        let capacity = 64 * 1024
+        let client = ClientTestEnvironment.makeClient(.init(streamBufferBytes: capacity))
+        let response = try await client.stream(HTTPRequest(method: "GET", url: server.url()))
+        var iterator = response.body.makeAsyncIterator()
+        var received = try await iterator.next() ?? []
+        try await Task.sleep(for: .milliseconds(400))   // fall behind
+        let sentWhileBehind = server.bytesSent
+        #expect(sentWhileBehind < total / 2, "the server kept writing although the consumer was behind")
+        var mismatch: Int?
+        var count = 0
+        repeat {
+            if mismatch == nil, !Self.matchesPattern(received, at: count) { mismatch = count }
+            count += received.count
+            received = try await iterator.next() ?? []
+        } while !received.isEmpty
+        #expect(count == total)
+        #expect(mismatch == nil)
+        let peak = client.loop.peakStreamBufferedBytes
+        #expect(peak >= capacity, "the buffer never filled, so the test did not exercise pausing")
+        #expect(peak <= capacity + 64 * 1024, "buffered \(peak) bytes for a \(capacity)-byte buffer")
+    }
+
+    /// Whether `chunk` equals the bulk pattern (byte i is `i % 251`) starting at body offset `offset`.
+    private static func matchesPattern(_ chunk: [UInt8], at offset: Int) -> Bool {
+        let pattern = LoopbackHandler.bulkPattern
+        let start = offset % 251
+        guard start + chunk.count <= pattern.count else {
+            return chunk.enumerated().allSatisfy { $0.element == UInt8(($0.offset + offset) % 251) }
+        }
+        return chunk.withUnsafeBytes { c in pattern.withUnsafeBytes { p in memcmp(c.baseAddress!, p.baseAddress! + start, c.count) == 0 } }
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import SkillGateHTTP
+
+/// Each timeout maps to its own `HTTPClientError.Kind`, against a loopback server that misbehaves accordingly.
+@Suite struct HTTPClientTimeoutTests {
+    private func timeouts(connect: Int? = nil, firstByte: Int? = nil, idle: Int? = nil, total: Int? = nil) -> HTTPTimeouts {
+        HTTPTimeouts(connect: connect.map { .milliseconds($0) } ?? .seconds(10),
+                     firstByte: firstByte.map { .milliseconds($0) } ?? .seconds(10),
+                     idle: idle.map { .milliseconds($0) } ?? .seconds(10),
+                     total: total.map { .milliseconds($0) } ?? .seconds(30))
+    }
+
+    private func expectFailure(_ kind: HTTPClientError.Kind, within maxMs: Double, _ body: () async throws -> Void) async {
+        let started = LoopbackSocket.now()
+        let error = await #expect(throws: HTTPClientError.self) { try await body() }
+        #expect(error?.kind == kind, "got \(String(describing: error))")
+        #expect(millisecondsBetween(started, LoopbackSocket.now()) < maxMs)
+    }
+
+    @Test func connectTimeout() async throws {
+        let listener = try SaturatedListener()
+        let request = HTTPRequest(method: "GET", url: "http://127.0.0.1:\(listener.port)/", timeouts: timeouts(connect: 200))
+        await expectFailure(.connectTimeout, within: 2_000) {
+            _ = try await ClientTestEnvironment.makeClient().send(request)
+        }
+        withExtendedLifetime(listener) {}
+    }
+
+    @Test func firstByteTimeout() async throws {
+        let server = try LoopbackServer(.delayedHead(3_000))
+        defer { server.stop() }
+        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 200))
+        await expectFailure(.firstByteTimeout, within: 2_000) {
+            _ = try await ClientTestEnvironment.makeClient().stream(request)
+        }
+        #expect(await server.firstPeerClose(within: .seconds(1)) != nil)
+    }
+
+    @Test func idleTimeoutWhileStreaming() async throws {
+        let server = try LoopbackServer(.stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000))
+        defer { server.stop() }
+        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
+        let response = try await ClientTestEnvironment.makeClient().stream(request)
+        var iterator = response.body.makeAsyncIterator()
+        #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
+        await expectFailure(.idleTimeout, within: 2_000) {
+            _ = try await iterator.next()
+        }
+    }
+
+    @Test func idleTimeoutInSend() async throws {
+        let server = try LoopbackServer(.stallMidBody(firstPart: "{\"partial\":", declaredLength: 1_000))
+        defer { server.stop() }
+        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
+        await expectFailure(.idleTimeout, within: 2_000) {
+            _ = try await ClientTestEnvironment.makeClient().send(request)
+        }
+    }
+
+    @Test func totalTimeoutWhileBodyKeepsFlowing() async throws {
+        let server = try LoopbackServer(.drip(intervalMs: 30))
+        defer { server.stop() }
+        // Chunks every 30 ms never trip the 200 ms idle timeout; the 400 ms total does.
+        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200, total: 400))
+        await expectFailure(.totalTimeout, within: 2_000) {
+            let response = try await ClientTestEnvironment.makeClient().stream(request)
+            for try await _ in response.body {}
+        }
+    }
+}
