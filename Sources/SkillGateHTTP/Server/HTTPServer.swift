@@ -1,0 +1,108 @@
+import CEvent
+import Foundation
+import Synchronization
+
+/// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, each accepting on
+/// its own SO_REUSEPORT socket. Every request runs its handler in a Swift Task; replies go back to the
+/// loop thread through a job queue.
+public final class HTTPServer: Sendable {
+    private enum Phase { case created, running, stopped }
+
+    private struct State {
+        var phase = Phase.created
+        var loops: [EventLoop] = []
+        var boundPort = 0
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+    private let handler: any HTTPHandler
+    private let state = Mutex(State())
+
+    /// Validates `configuration`; nothing is bound until `start()`.
+    public init(configuration: Configuration, handler: any HTTPHandler) throws {
+        guard (0...65535).contains(configuration.port) else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "Port \(configuration.port) is outside 0...65535; use 0 for an ephemeral port.")
+        }
+        guard configuration.maxBodyBytes > 0, configuration.maxHeaderBytes > 0, configuration.outputHighWaterBytes > 0 else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "maxBodyBytes, maxHeaderBytes and outputHighWaterBytes must be positive; fix the server configuration.")
+        }
+        guard configuration.connectionInactivityTimeout > .zero else {
+            throw HTTPServerError(kind: .invalidConfiguration,
+                                  message: "headerTimeout, bodyReadTimeout and idleKeepAliveTimeout must be positive; fix the server configuration.")
+        }
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    /// Binds the listening sockets and starts the event loop threads. After it, `boundPort` is the real port.
+    public func start() throws {
+        try state.withLock { s throws(HTTPServerError) in
+            guard s.phase == .created else {
+                throw HTTPServerError(kind: .alreadyStarted, message: "The server was already started; create a new HTTPServer to listen again.")
+            }
+            let sockets = try bindSockets()
+            var loops: [EventLoop] = []
+            for (index, fd) in sockets.fds.enumerated() {
+                do {
+                    loops.append(try EventLoop(index: index, listeningSocket: fd, configuration: configuration, handler: handler))
+                } catch {
+                    // Loops already built own their sockets; the rest are still ours to close.
+                    for other in sockets.fds[index...] { close(other) }
+                    for loop in loops { loop.start(); loop.post(.stop) }
+                    throw error as? HTTPServerError ?? HTTPServerError(kind: .eventLoopSetupFailed, message: "\(error)")
+                }
+            }
+            for loop in loops { loop.start() }
+            s.loops = loops
+            s.boundPort = sockets.port
+            s.phase = .running
+        }
+    }
+
+    private func bindSockets() throws(HTTPServerError) -> (fds: [Int32], port: Int) {
+        var fds: [Int32] = []
+        var port = configuration.port
+        for _ in 0..<configuration.loops {
+            var bound: Int32 = 0
+            let fd = sg_listen_reuseport(configuration.host, Int32(port), Int32(configuration.backlog), &bound)
+            guard fd >= 0 else {
+                for open in fds { close(open) }
+                let reason = fd == -EINVAL ? "the host is not a numeric IP address" : String(cString: strerror(-fd))
+                throw HTTPServerError(kind: .bindFailed,
+                                      message: "Could not listen on \(configuration.host):\(port) (\(reason)); pick another port or stop the process using it.")
+            }
+            if fds.isEmpty { port = Int(bound) }
+            fds.append(fd)
+        }
+        return (fds, port)
+    }
+
+    /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
+    public var boundPort: Int { state.withLock { $0.boundPort } }
+
+    /// Stops accepting, lets in-flight requests finish until `deadline` has passed, then closes every
+    /// connection (cancelling handlers still running) and stops the loop threads. Safe to call twice.
+    public func shutdown(deadline: Duration) async {
+        let loops = state.withLock { s -> [EventLoop] in
+            guard s.phase == .running else { return [] }
+            s.phase = .stopped
+            return s.loops
+        }
+        guard !loops.isEmpty else { return }
+        for loop in loops { loop.post(.stopAccepting) }
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: deadline)
+        while clock.now < end {
+            let busy = loops.contains {
+                !$0.drainingAcknowledged.load(ordering: .acquiring) || $0.inFlight.load(ordering: .relaxed) > 0
+            }
+            if !busy { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        for loop in loops { loop.post(.stop) }
+        for loop in loops { await loop.waitUntilExited() }
+    }
+}

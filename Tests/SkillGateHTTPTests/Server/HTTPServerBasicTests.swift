@@ -1,0 +1,133 @@
+import Foundation
+import SkillGateHTTP
+import Testing
+
+@Suite("HTTPServer basics")
+struct HTTPServerBasicTests {
+    static let echo: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void = { request, responder in
+        let text = "\(request.method) \(request.path) \(request.query ?? "-") \(request.headers["X-Probe"] ?? "-") \(request.body.count)"
+        responder.respond(status: 200, headers: ["Content-Type": "text/plain", "X-Remote": request.remoteAddress],
+                          body: Array(text.utf8))
+    }
+
+    @Test func getReachesHandlerWithPathQueryAndHeaders() async throws {
+        try await withServer(handler: Self.echo) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/v1/models?limit=2&x=%20y", extraHeaders: "X-Probe: hello\r\n"))
+                return client.readResponse()
+            }
+            #expect(response?.status == 200)
+            #expect(response?.bodyText == "GET /v1/models limit=2&x=%20y hello 0")
+            #expect(response?.header("X-Remote")?.hasPrefix("127.0.0.1:") == true)
+            #expect(response?.header("Content-Length") == "\(response?.body.count ?? -1)")
+        }
+    }
+
+    @Test func postBodyArrivesWholeIncludingChunkedUploads() async throws {
+        try await withServer(handler: Self.echo) { _, port in
+            let responses = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                let body = String(repeating: "a", count: 100_000)
+                client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                let first = client.readResponse()
+                client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+                return [first, client.readResponse()]
+            }
+            #expect(responses[0]?.bodyText == "POST /upload - - 100000")
+            #expect(responses[1]?.bodyText == "POST /upload - - 11")
+        }
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
+        try await withServer(handler: Self.echo) { _, port in
+            let statuses = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                return (0..<20).map { i -> Int in
+                    client.send(get("/n/\(i)"))
+                    return client.readResponse()?.status ?? -1
+                }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        try await withServer(handler: { request, responder in
+            if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(50)) }
+            responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+        }) { _, port in
+            let bodies = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/slow") + get("/fast"))
+                return [client.readResponse()?.bodyText, client.readResponse()?.bodyText]
+            }
+            #expect(bodies == ["/slow", "/fast"])
+        }
+    }
+
+    @Test func handlerReturningWithoutReplyGetsJSON500() async throws {
+        try await withServer(handler: { _, _ in }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/"))
+                return client.readResponse()
+            }
+            #expect(response?.status == 500)
+            #expect(response?.header("Content-Type") == "application/json")
+            #expect(response?.bodyText.hasPrefix("{\"error\":{\"message\":\"The request handler finished without") == true)
+        }
+    }
+
+    @Test func manyConcurrentClientsAcrossLoopsAllSucceed() async throws {
+        try await withServer({ $0.loops = 2 }, handler: Self.echo) { _, port in
+            let ok = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<16 {
+                    group.addTask {
+                        try await RawHTTPClient.blocking {
+                            let client = try RawHTTPClient(port: port)
+                            var good = 0
+                            for _ in 0..<10 {
+                                client.send(get("/c/\(i)"))
+                                if client.readResponse()?.bodyText == "GET /c/\(i) - - 0" { good += 1 }
+                            }
+                            return good
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(ok == 160)
+        }
+    }
+
+    @Test func startFailsWithActionableMessageWhenPortIsTaken() async throws {
+        try await withServer(handler: Self.echo) { _, port in
+            // SO_REUSEPORT only shares a port between sockets of the same user that all set it: a plain
+            // bind on the same port must fail. Use a non-reuseport listener to take a port instead.
+            let blocker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(blocker) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(blocker, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            listen(blocker, 1)
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &bound) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(blocker, $0, &length) }
+            }
+            let takenPort = Int(UInt16(bigEndian: bound.sin_port))
+            let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: takenPort, loops: 1),
+                                        handler: ClosureHandler(Self.echo))
+            #expect(throws: HTTPServerError.self) { try server.start() }
+            do { try server.start() } catch let error as HTTPServerError {
+                #expect(error.kind == .bindFailed)
+                #expect(error.message.contains("\(takenPort)"))
+            }
+            _ = port
+        }
+    }
+}

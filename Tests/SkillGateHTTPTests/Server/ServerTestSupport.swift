@@ -1,0 +1,47 @@
+import Foundation
+import SkillGateHTTP
+import Synchronization
+
+/// A handler made of a closure.
+struct ClosureHandler: HTTPHandler {
+    let body: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void
+    init(_ body: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void) { self.body = body }
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async { await body(request, responder) }
+}
+
+/// Starts a server on 127.0.0.1 with an ephemeral port, runs `body`, and shuts the server down.
+func withServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+                   handler: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void,
+                   _ body: (HTTPServer, Int) async throws -> T) async throws -> T {
+    var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 2)
+    configure(&configuration)
+    let server = try HTTPServer(configuration: configuration, handler: ClosureHandler(handler))
+    try server.start()
+    do {
+        let result = try await body(server, server.boundPort)
+        await server.shutdown(deadline: .seconds(1))
+        return result
+    } catch {
+        await server.shutdown(deadline: .seconds(1))
+        throw error
+    }
+}
+
+/// A value set by one task and awaited (with a deadline) by another.
+final class Flag<Value: Sendable>: Sendable {
+    private let state = Mutex<Value?>(nil)
+    func set(_ value: Value) { state.withLock { if $0 == nil { $0 = value } } }
+    var value: Value? { state.withLock { $0 } }
+    func wait(upTo limit: Duration = .seconds(5)) async -> Value? {
+        let end = ContinuousClock.now.advanced(by: limit)
+        while ContinuousClock.now < end {
+            if let v = value { return v }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return value
+    }
+}
+
+func get(_ path: String, extraHeaders: String = "") -> String {
+    "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(extraHeaders)\r\n"
+}
