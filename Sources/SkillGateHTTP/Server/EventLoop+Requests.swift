@@ -10,7 +10,11 @@ extension EventLoop {
                          message: "The server is shutting down and takes no new requests; retry in a moment (another instance may answer).")
             return
         }
-        let request = EvhttpRequestReader.read(req, connection: connection)
+        guard let request = EvhttpRequestReader.read(req, connection: connection) else {
+            sendErrorNow(req, status: 400,
+                         message: "A request header contains a control character; remove raw control bytes from header names and values.")
+            return
+        }
         let responder = HTTPResponder(loop: self, highWaterBytes: configuration.outputHighWaterBytes)
         let link = responder.link
         let argument = Unmanaged.passRetained(responder).toOpaque()

@@ -2,7 +2,8 @@ import CEvent
 
 /// Copies a fully read `evhttp_request` into a Sendable `HTTPServerRequest` (loop thread only).
 enum EvhttpRequestReader {
-    static func read(_ req: OpaquePointer, connection: OpaquePointer) -> HTTPServerRequest {
+    /// The request, or nil when a header field contains a control character (evhttp lets those through).
+    static func read(_ req: OpaquePointer, connection: OpaquePointer) -> HTTPServerRequest? {
         var path = "/"
         var query: String?
         if let uri = evhttp_request_get_evhttp_uri(req) {
@@ -13,12 +14,24 @@ enum EvhttpRequestReader {
         if let list = evhttp_request_get_input_headers(req) {
             var item = sg_keyvalq_first(list)
             while let field = item {
+                guard isClean(field.pointee.key), isClean(field.pointee.value) else { return nil }
                 headers.add(String(cString: field.pointee.key), String(cString: field.pointee.value))
                 item = sg_keyval_next(field)
             }
         }
         return HTTPServerRequest(method: methodName(evhttp_request_get_command(req)), path: path, query: query,
                                  headers: headers, body: body(of: req), remoteAddress: peer(of: connection))
+    }
+
+    /// No control characters other than horizontal tab (RFC 9110 field-value / token rules).
+    private static func isClean(_ text: UnsafeMutablePointer<CChar>) -> Bool {
+        var p = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        while p.pointee != 0 {
+            let byte = p.pointee
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return false }
+            p += 1
+        }
+        return true
     }
 
     private static func body(of req: OpaquePointer) -> [UInt8] {

@@ -1,0 +1,141 @@
+import Foundation
+import SkillGateHTTP
+import Testing
+
+@Suite("HTTPServer streaming and disconnects")
+struct HTTPServerStreamingTests {
+    @Test func streamedChunksArriveInOrderAndConnectionStaysUsable() async throws {
+        try await withServer(handler: { request, responder in
+            do {
+                try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+                for i in 0..<5 {
+                    try await responder.write(Array("data: \(i)\n\n".utf8))
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                responder.end()
+            } catch {}
+        }) { _, port in
+            let responses = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/stream"))
+                let first = client.readResponse()
+                client.send(get("/stream"))
+                return [first, client.readResponse()]
+            }
+            for response in responses {
+                #expect(response?.status == 200)
+                #expect(response?.header("Transfer-Encoding") == "chunked")
+                #expect(response?.header("Content-Type") == "text/event-stream")
+                #expect(response?.bodyText == (0..<5).map { "data: \($0)\n\n" }.joined())
+                #expect((response?.chunkCount ?? 0) >= 2)
+            }
+        }
+    }
+
+    @Test func handlerReturningMidStreamEndsTheStream() async throws {
+        try await withServer(handler: { _, responder in
+            try? await responder.startStream(status: 200, headers: [:])
+            try? await responder.write(Array("partial".utf8))
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/"))
+                return client.readResponse()
+            }
+            #expect(response?.bodyText == "partial")
+        }
+    }
+
+    @Test func clientDisconnectCancelsHandlerWaitingForNonStreamingAnswer() async throws {
+        let cancelledAfter = Flag<Duration>()
+        let started = Flag<ContinuousClock.Instant>()
+        try await withServer(handler: { _, responder in
+            started.set(.now)
+            do {
+                try await Task.sleep(for: .seconds(30))
+                responder.respond(status: 200, headers: [:], body: [])
+            } catch {
+                cancelledAfter.set(ContinuousClock.now - (started.value ?? .now))
+            }
+        }) { _, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
+            client.send(get("/slow"))
+            _ = await started.wait()
+            try await Task.sleep(for: .milliseconds(100))
+            let closedAt = ContinuousClock.now
+            client.closeNow()
+            let total = await cancelledAfter.wait()
+            #expect(total != nil, "the handler's Task was not cancelled after the client closed")
+            let latency = ContinuousClock.now - closedAt
+            #expect(latency < .milliseconds(500), "cancellation took \(latency)")
+        }
+    }
+
+    @Test func clientDisconnectWhileStreamingCancelsAndWritesThrow() async throws {
+        let outcome = Flag<String>()
+        try await withServer(handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                while true {
+                    try await responder.write(Array("tick\n".utf8))
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            } catch let error as HTTPServerError {
+                outcome.set("\(error.kind)/\(responder.isClientGone)")
+            } catch {
+                outcome.set("cancelled/\(responder.isClientGone)")
+            }
+        }) { _, port in
+            try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/stream"))
+                var seen = 0
+                _ = client.readResponse { count in
+                    seen = count
+                    if count == 3 { client.closeNow() }
+                }
+                _ = seen
+            }
+            let result = await outcome.wait()
+            #expect(result == "clientGone/true" || result == "cancelled/true")
+        }
+    }
+
+    @Test func slowReaderMakesWriteWaitInsteadOfBuffering() async throws {
+        let written = Flag<Int>()
+        let progress = ProgressCounter()
+        let total = 48 * 1024 * 1024
+        try await withServer({ $0.outputHighWaterBytes = 64 * 1024 }, handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                let chunk = [UInt8](repeating: 0x61, count: 64 * 1024)
+                var sent = 0
+                while sent < total {
+                    try await responder.write(chunk)
+                    sent += chunk.count
+                    progress.set(sent)
+                }
+                responder.end()
+                written.set(sent)
+            } catch {}
+        }) { _, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port, receiveTimeout: 20) }
+            client.send(get("/big"))
+            try await Task.sleep(for: .milliseconds(500))
+            // Nobody reads: the handler can only get as far as socket buffers plus the high-water mark.
+            let stalledAt = progress.value
+            #expect(stalledAt < total, "the handler wrote everything although the client read nothing")
+            let response = try await RawHTTPClient.blocking { client.readResponse() }
+            #expect(response?.body.count == total)
+            #expect(await written.wait() == total)
+        }
+    }
+}
+
+final class ProgressCounter: Sendable {
+    private let state = Mutex(0)
+    func set(_ value: Int) { state.withLock { $0 = value } }
+    var value: Int { state.withLock { $0 } }
+}
+
+import Synchronization
