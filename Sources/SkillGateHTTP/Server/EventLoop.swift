@@ -41,6 +41,8 @@ final class EventLoop: @unchecked Sendable {
     private var stopped = false
     /// Set on the loop thread once the listening socket is closed.
     var draining = false
+    /// Set while EvhttpErrorRewriter edits an output buffer (its own edits re-enter the buffer callback).
+    var rewritingOutput = false
     let drainingAcknowledged = Atomic<Bool>(false)
     /// Requests handed to a handler and not yet answered or closed.
     let inFlight = Atomic<Int>(0)
@@ -69,6 +71,7 @@ final class EventLoop: @unchecked Sendable {
         configure()
         let argument = Unmanaged.passUnretained(self).toOpaque()
         evhttp_set_gencb(http, onHTTPRequest, argument)
+        evhttp_set_bevcb(http, onNewConnectionBufferevent, argument)
         wakeEvent = event_new(base, -1, 0, onLoopWake, argument)
         boundSocket = evhttp_accept_socket_with_handle(http, fd)
         guard wakeEvent != nil, boundSocket != nil else {

@@ -44,6 +44,9 @@ struct HTTPServerBadInputTests {
                 return (response, client.readUntilClosed().closed)
             }
             #expect(response?.status == input.status)
+            #expect(response?.header("Content-Type") == "application/json")
+            #expect(response?.bodyText.hasPrefix("{\"error\":{\"message\":") == true, "body: \(response?.bodyText ?? "none")")
+            #expect(response?.header("Content-Length") == "\(response?.body.count ?? -1)")
             #expect(response?.header("Connection")?.lowercased() == "close")
             #expect(closed, "the server kept a connection with a broken request open")
             let next = try await RawHTTPClient.blocking {
@@ -67,6 +70,14 @@ struct HTTPServerBadInputTests {
             #expect(response?.status == 400)
             #expect(response?.header("Content-Type") == "application/x-test")
             #expect(response?.bodyText == "E400:A reques")
+            let tooLarge = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")
+                return client.readResponse()
+            }
+            #expect(tooLarge?.status == 413)
+            #expect(tooLarge?.header("Content-Type") == "application/x-test")
+            #expect(tooLarge?.bodyText == "E413:The requ")
         }
     }
 
