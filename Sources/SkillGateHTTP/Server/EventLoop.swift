@@ -56,7 +56,7 @@ final class EventLoop: @unchecked Sendable {
         self.index = index
         self.configuration = configuration
         self.handler = handler
-        guard EventLoop.threadingReady, let base = event_base_new() else {
+        guard EventLoop.threadingReady, let base = EventLoop.makeBase() else {
             throw HTTPServerError(kind: .eventLoopSetupFailed,
                                   message: "libevent could not create an event loop (event_base_new failed); check the process's file descriptor limit (ulimit -n).")
         }
@@ -82,6 +82,15 @@ final class EventLoop: @unchecked Sendable {
             throw HTTPServerError(kind: .eventLoopSetupFailed,
                                   message: "libevent could not accept on the listening socket; check the file descriptor limit (ulimit -n).")
         }
+    }
+
+    /// An epoll base with the changelist on: the per-request watcher add/remove and evhttp's read/write
+    /// toggles on the same socket are merged into at most one `epoll_ctl` per loop iteration.
+    private static func makeBase() -> OpaquePointer? {
+        guard let config = event_config_new() else { return nil }
+        defer { event_config_free(config) }
+        _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        return event_base_new_with_config(config)
     }
 
     private func configure() {
