@@ -18,10 +18,15 @@ extension HTTPServer {
         /// Largest accepted request head (request line and headers).
         public var maxHeaderBytes: Int
         /// Longest silence while reading a request head before the connection is dropped.
+        ///
+        /// evhttp 2.1 keeps a single inactivity timeout per connection, so the shortest of `headerTimeout`,
+        /// `bodyReadTimeout` and `idleKeepAliveTimeout` applies to every read (head, body, idle keep-alive)
+        /// and to writes that make no progress (a client that stops reading a stream). It is reset by each
+        /// byte received: a client trickling bytes is bounded by `maxHeaderBytes`/`maxBodyBytes`, not by time.
         public var headerTimeout: Duration
-        /// Longest silence while reading a request body before the connection is dropped.
+        /// Longest silence while reading a request body before the connection is dropped (see `headerTimeout`).
         public var bodyReadTimeout: Duration
-        /// How long an idle keep-alive connection may wait for its next request.
+        /// How long an idle keep-alive connection may wait for its next request (see `headerTimeout`).
         public var idleKeepAliveTimeout: Duration
         /// Default grace period of `runUntilSignal()` for in-flight requests.
         public var shutdownGrace: Duration

@@ -5,6 +5,17 @@ import Synchronization
 /// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, each accepting on
 /// its own SO_REUSEPORT socket. Every request runs its handler in a Swift Task; replies go back to the
 /// loop thread through a job queue.
+///
+/// Errors the server answers itself, all rendered with `Configuration.errorBody` and `Connection: close`:
+/// 400 (malformed request line or header, control characters in a header, bad Content-Length, header block
+/// over `maxHeaderBytes`), 413 (body over `maxBodyBytes`, or malformed chunked encoding — evhttp reports
+/// both as 413), 501 (unknown method, TRACE, CONNECT), 503 (a request arriving while draining),
+/// 500 (a handler returned without answering). A client that goes silent mid-request is disconnected
+/// after the inactivity timeout without a response (HTTP has no reliable place for a 408 there).
+///
+/// A client that disconnects is noticed while its handler works (EOF/RST on the socket) and while
+/// streaming; its Task is cancelled. Limits: a client that half-closes (`shutdown(SHUT_WR)`) after
+/// sending its request counts as gone; a pipelined request behind a running one turns that watch off.
 public final class HTTPServer: Sendable {
     private enum Phase { case created, running, stopped }
 
