@@ -49,7 +49,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds the listening sockets and starts the event loop threads. After it, `boundPort` is the real port.
+    ///
+    /// Sets SIGPIPE to ignored for the process: libevent writes with `writev`, and a client closing
+    /// mid-reply would otherwise kill the process instead of failing the write.
     public func start() throws {
+        signal(SIGPIPE, SIG_IGN)
         try state.withLock { s throws(HTTPServerError) in
             guard s.phase == .created else {
                 throw HTTPServerError(kind: .alreadyStarted, message: "The server was already started; create a new HTTPServer to listen again.")
@@ -93,6 +97,11 @@ public final class HTTPServer: Sendable {
 
     /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
     public var boundPort: Int { state.withLock { $0.boundPort } }
+
+    /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).
+    public var inFlightRequestCount: Int {
+        state.withLock { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
+    }
 
     /// Stops accepting, lets in-flight requests finish until `deadline` has passed, then closes every
     /// connection (cancelling handlers still running) and stops the loop threads. Safe to call twice.

@@ -57,7 +57,7 @@ struct HTTPServerStreamingTests {
             } catch {
                 cancelledAfter.set(ContinuousClock.now - (started.value ?? .now))
             }
-        }) { _, port in
+        }) { server, port in
             let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
             client.send(get("/slow"))
             _ = await started.wait()
@@ -68,6 +68,7 @@ struct HTTPServerStreamingTests {
             #expect(total != nil, "the handler's Task was not cancelled after the client closed")
             let latency = ContinuousClock.now - closedAt
             #expect(latency < .milliseconds(500), "cancellation took \(latency)")
+            #expect(await settles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
         }
     }
 
@@ -85,7 +86,7 @@ struct HTTPServerStreamingTests {
             } catch {
                 outcome.set("cancelled/\(responder.isClientGone)")
             }
-        }) { _, port in
+        }) { server, port in
             try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
                 client.send(get("/stream"))
@@ -98,6 +99,46 @@ struct HTTPServerStreamingTests {
             }
             let result = await outcome.wait()
             #expect(result == "clientGone/true" || result == "cancelled/true")
+            #expect(await settles { server.inFlightRequestCount == 0 })
+        }
+    }
+
+    @Test func manyAbruptDisconnectsLeaveNothingBehind() async throws {
+        try await withServer(handler: { request, responder in
+            if request.path == "/wait" {
+                try? await Task.sleep(for: .milliseconds(15))
+                responder.respond(status: 200, headers: [:], body: Array(repeating: 0x62, count: 1000))
+                return
+            }
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                for _ in 0..<50 {
+                    try await responder.write(Array(repeating: 0x61, count: 4096))
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                responder.end()
+            } catch {}
+        }) { server, port in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<40 {
+                    group.addTask {
+                        try await RawHTTPClient.blocking {
+                            let client = try RawHTTPClient(port: port)
+                            client.send(get(i.isMultiple(of: 2) ? "/wait" : "/stream"))
+                            usleep(UInt32((i * 7919) % 30) * 1000)
+                            client.closeNow()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await settles { server.inFlightRequestCount == 0 })
+            let after = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(get("/wait"))
+                return client.readResponse()
+            }
+            #expect(after?.body.count == 1000)
         }
     }
 

@@ -45,3 +45,13 @@ final class Flag<Value: Sendable>: Sendable {
 func get(_ path: String, extraHeaders: String = "") -> String {
     "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(extraHeaders)\r\n"
 }
+
+/// Polls `condition` until it holds or `limit` passes.
+func settles(upTo limit: Duration = .seconds(2), _ condition: @Sendable () -> Bool) async -> Bool {
+    let end = ContinuousClock.now.advanced(by: limit)
+    while ContinuousClock.now < end {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
