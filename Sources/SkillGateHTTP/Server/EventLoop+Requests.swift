@@ -20,6 +20,7 @@ extension EventLoop {
         let argument = Unmanaged.passRetained(responder).toOpaque()
         link.request = req
         link.connection = connection
+        link.isHead = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD
         link.callbackArgument = argument
         evhttp_connection_set_closecb(connection, onConnectionClosed, argument)
         // evhttp stops reading while the handler works, so it would not notice the client leaving:
@@ -38,9 +39,15 @@ extension EventLoop {
     }
 
     func sendReply(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8]) {
-        guard let req = responder.link.request else { return }
+        let link = responder.link
+        guard let req = link.request else { return }
         addHeaders(headers, to: req)
-        if !body.isEmpty {
+        // evhttp 2.1 writes a body even where HTTP forbids one (HEAD, 1xx, 204, 304), which corrupts
+        // keep-alive framing; for HEAD it also omits Content-Length. Send such replies head-only.
+        if link.isHead && headers["Content-Length"] == nil {
+            _ = evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Length", String(body.count))
+        }
+        if !body.isEmpty && !link.isHead && Self.statusAllowsBody(status) {
             body.withUnsafeBytes { _ = evbuffer_add(evhttp_request_get_output_buffer(req), $0.baseAddress, $0.count) }
         }
         detach(responder)
@@ -48,14 +55,21 @@ extension EventLoop {
     }
 
     func startStream(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders) {
-        guard let req = responder.link.request else { return }
+        let link = responder.link
+        guard let req = link.request else { return }
         addHeaders(headers, to: req)
+        link.bodyless = link.isHead || !Self.statusAllowsBody(status)
         evhttp_send_reply_start(req, Int32(status), nil)
     }
 
     func sendChunk(_ responder: HTTPResponder, _ bytes: [UInt8]) {
         let link = responder.link
         guard let req = link.request else { return }
+        if link.bodyless {
+            // Nothing goes on the wire; report the bytes as written so a waiting writer never stalls.
+            responder.outputDrained(bytes.count)
+            return
+        }
         bytes.withUnsafeBytes { _ = evbuffer_add(scratch, $0.baseAddress, $0.count) }
         link.handedBytes += bytes.count
         evhttp_send_reply_chunk_with_cb(req, scratch, onOutputDrained, link.callbackArgument)
@@ -119,6 +133,10 @@ extension EventLoop {
             link.callbackArgument = nil
             Unmanaged<HTTPResponder>.fromOpaque(argument).release()
         }
+    }
+
+    static func statusAllowsBody(_ status: Int) -> Bool {
+        status >= 200 && status != 204 && status != 304
     }
 
     private func addHeaders(_ headers: HTTPHeaders, to req: OpaquePointer) {

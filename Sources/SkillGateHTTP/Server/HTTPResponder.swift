@@ -139,6 +139,10 @@ final class LoopLink: @unchecked Sendable {
     /// Watches the socket for the peer closing while the handler works.
     var watcher: OpaquePointer?
     var task: Task<Void, Never>?
+    /// A HEAD request: replies carry headers only.
+    var isHead = false
+    /// The open stream must not carry a body (HEAD, 1xx, 204, 304): chunks are dropped.
+    var bodyless = false
     /// Chunk bytes handed to evhttp since the output buffer last drained.
     var handedBytes = 0
     /// The retained responder passed as `void *` to libevent callbacks.

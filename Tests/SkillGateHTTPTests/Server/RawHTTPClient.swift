@@ -126,6 +126,14 @@ final class RawHTTPClient: @unchecked Sendable {
         return response
     }
 
+    /// Reads only a response head (for HEAD requests) and returns its status code.
+    func readResponseHead() -> Int? {
+        guard let statusLine = readLine() else { return nil }
+        while let line = readLine(), !line.isEmpty {}
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
     /// Reads until the server closes the connection; returns what arrived and whether EOF was seen.
     func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
         while true {
