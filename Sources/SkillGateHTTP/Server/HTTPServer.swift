@@ -104,14 +104,18 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish until `deadline` has passed, then closes every
-    /// connection (cancelling handlers still running) and stops the loop threads. Safe to call twice.
+    /// connection (cancelling handlers still running) and stops the loop threads. A second call waits for the first.
     public func shutdown(deadline: Duration) async {
-        let loops = state.withLock { s -> [EventLoop] in
-            guard s.phase == .running else { return [] }
+        let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
+            guard s.phase == .running else { return (s.loops, false) }
             s.phase = .stopped
-            return s.loops
+            return (s.loops, true)
         }
-        guard !loops.isEmpty else { return }
+        guard first else {
+            // Another caller is shutting down (or did): return once the loops are gone.
+            for loop in loops { await loop.waitUntilExited() }
+            return
+        }
         for loop in loops { loop.post(.stopAccepting) }
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
