@@ -36,7 +36,7 @@ struct HTTPServerBadInputTests {
 
     @Test(arguments: inputs)
     func badInputGetsErrorAndServerKeepsServing(_ input: BadInput) async throws {
-        try await withServer({ $0.maxBodyBytes = 1024; $0.loops = 1 }, handler: Self.ok) { _, port in
+        try await withTestServer({ $0.maxBodyBytes = 1024; $0.loops = 1 }, handler: Self.ok) { _, port in
             let (response, closed) = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port, receiveTimeout: 3)
                 client.send(input.bytes)
@@ -51,7 +51,7 @@ struct HTTPServerBadInputTests {
             #expect(closed, "the server kept a connection with a broken request open")
             let next = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/after"))
+                client.send(rawGET("/after"))
                 return client.readResponse()
             }
             #expect(next?.bodyText == "fine")
@@ -59,7 +59,7 @@ struct HTTPServerBadInputTests {
     }
 
     @Test func errorsTheServerRendersItselfUseTheErrorBodyRenderer() async throws {
-        try await withServer({ config in
+        try await withTestServer({ config in
             config.errorBody = { status, message in ("application/x-test", Array("E\(status):\(message.prefix(8))".utf8)) }
         }, handler: Self.ok) { _, port in
             let response = try await RawHTTPClient.blocking {
@@ -82,7 +82,7 @@ struct HTTPServerBadInputTests {
     }
 
     @Test func truncatedBodyIsDroppedAfterTheReadTimeout() async throws {
-        try await withServer({ $0.bodyReadTimeout = .milliseconds(300) }, handler: Self.ok) { _, port in
+        try await withTestServer({ $0.bodyReadTimeout = .milliseconds(300) }, handler: Self.ok) { _, port in
             let (closed, elapsed) = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port, receiveTimeout: 5)
                 let start = ContinuousClock.now
@@ -95,7 +95,7 @@ struct HTTPServerBadInputTests {
     }
 
     @Test func slowHeaderClientIsDropped() async throws {
-        try await withServer({ $0.headerTimeout = .milliseconds(300) }, handler: Self.ok) { _, port in
+        try await withTestServer({ $0.headerTimeout = .milliseconds(300) }, handler: Self.ok) { _, port in
             let (closed, elapsed) = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port, receiveTimeout: 5)
                 let start = ContinuousClock.now

@@ -11,10 +11,10 @@ struct HTTPServerBasicTests {
     }
 
     @Test func getReachesHandlerWithPathQueryAndHeaders() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             let response = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/v1/models?limit=2&x=%20y", extraHeaders: "X-Probe: hello\r\n"))
+                client.send(rawGET("/v1/models?limit=2&x=%20y", extraHeaders: "X-Probe: hello\r\n"))
                 return client.readResponse()
             }
             #expect(response?.status == 200)
@@ -25,7 +25,7 @@ struct HTTPServerBasicTests {
     }
 
     @Test func postBodyArrivesWholeIncludingChunkedUploads() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             let responses = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
                 let body = String(repeating: "a", count: 100_000)
@@ -40,11 +40,11 @@ struct HTTPServerBasicTests {
     }
 
     @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             let statuses = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
                 return (0..<20).map { i -> Int in
-                    client.send(get("/n/\(i)"))
+                    client.send(rawGET("/n/\(i)"))
                     return client.readResponse()?.status ?? -1
                 }
             }
@@ -53,13 +53,13 @@ struct HTTPServerBasicTests {
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
-        try await withServer(handler: { request, responder in
+        try await withTestServer(handler: { request, responder in
             if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(50)) }
             responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
         }) { _, port in
             let bodies = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/slow") + get("/fast"))
+                client.send(rawGET("/slow") + rawGET("/fast"))
                 return [client.readResponse()?.bodyText, client.readResponse()?.bodyText]
             }
             #expect(bodies == ["/slow", "/fast"])
@@ -67,10 +67,10 @@ struct HTTPServerBasicTests {
     }
 
     @Test func handlerReturningWithoutReplyGetsJSON500() async throws {
-        try await withServer(handler: { _, _ in }) { _, port in
+        try await withTestServer(handler: { _, _ in }) { _, port in
             let response = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/"))
+                client.send(rawGET("/"))
                 return client.readResponse()
             }
             #expect(response?.status == 500)
@@ -80,7 +80,7 @@ struct HTTPServerBasicTests {
     }
 
     @Test func manyConcurrentClientsAcrossLoopsAllSucceed() async throws {
-        try await withServer({ $0.loops = 2 }, handler: Self.echo) { _, port in
+        try await withTestServer({ $0.loops = 2 }, handler: Self.echo) { _, port in
             let ok = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<16 {
                     group.addTask {
@@ -88,7 +88,7 @@ struct HTTPServerBasicTests {
                             let client = try RawHTTPClient(port: port)
                             var good = 0
                             for _ in 0..<10 {
-                                client.send(get("/c/\(i)"))
+                                client.send(rawGET("/c/\(i)"))
                                 if client.readResponse()?.bodyText == "GET /c/\(i) - - 0" { good += 1 }
                             }
                             return good
@@ -102,7 +102,7 @@ struct HTTPServerBasicTests {
     }
 
     @Test func startFailsWithActionableMessageWhenPortIsTaken() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             // SO_REUSEPORT only shares a port between sockets of the same user that all set it: a plain
             // bind on the same port must fail. Use a non-reuseport listener to take a port instead.
             let blocker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -121,7 +121,7 @@ struct HTTPServerBasicTests {
             }
             let takenPort = Int(UInt16(bigEndian: bound.sin_port))
             let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: takenPort, loops: 1),
-                                        handler: ClosureHandler(Self.echo))
+                                        handler: ServerTestHandler(Self.echo))
             #expect(throws: HTTPServerError.self) { try server.start() }
             do { try server.start() } catch let error as HTTPServerError {
                 #expect(error.kind == .bindFailed)

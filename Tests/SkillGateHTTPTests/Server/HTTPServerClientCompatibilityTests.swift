@@ -27,7 +27,7 @@ struct HTTPServerClientCompatibilityTests {
 
     @Test(.enabled(if: curlPath != nil, "needs /usr/bin/curl"))
     func curlUploadOverTheLimitGetsJSON413BeforeSendingTheBody() async throws {
-        try await withServer({ $0.maxBodyBytes = 64 * 1024 }, handler: Self.echo) { _, port in
+        try await withTestServer({ $0.maxBodyBytes = 64 * 1024 }, handler: Self.echo) { _, port in
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("sg-upload-\(UUID().uuidString)")
             try Data(count: 2 * 1024 * 1024).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
@@ -42,7 +42,7 @@ struct HTTPServerClientCompatibilityTests {
 
     @Test(.enabled(if: curlPath != nil, "needs /usr/bin/curl"))
     func curlReceivesAStreamChunkByChunk() async throws {
-        try await withServer(handler: { _, responder in
+        try await withTestServer(handler: { _, responder in
             do {
                 try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
                 for i in 0..<3 { try await responder.write(Array("data: \(i)\n\n".utf8)) }
@@ -55,7 +55,7 @@ struct HTTPServerClientCompatibilityTests {
     }
 
     @Test func http10RequestWithoutKeepAliveIsClosedAfterTheReply() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             let (response, closed) = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
                 client.send("GET / HTTP/1.0\r\n\r\n")
@@ -68,10 +68,10 @@ struct HTTPServerClientCompatibilityTests {
     }
 
     @Test func headRequestGetsHeadersWithoutBody() async throws {
-        try await withServer(handler: Self.echo) { _, port in
+        try await withTestServer(handler: Self.echo) { _, port in
             let responses = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n" + get("/"))
+                client.send("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n" + rawGET("/"))
                 // The HEAD reply announces a length but carries no body: the next bytes are the GET reply.
                 let head = client.readResponseHead()
                 return (head, client.readResponse())
@@ -83,7 +83,7 @@ struct HTTPServerClientCompatibilityTests {
 
     @Test(arguments: [204, 304])
     func bodylessStatusNeverPutsABodyOnTheWire(_ status: Int) async throws {
-        try await withServer(handler: { request, responder in
+        try await withTestServer(handler: { request, responder in
             if request.path == "/empty" {
                 responder.respond(status: status, headers: [:], body: Array("must not be sent".utf8))
             } else {
@@ -92,7 +92,7 @@ struct HTTPServerClientCompatibilityTests {
         }) { _, port in
             let next = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/empty") + get("/next"))
+                client.send(rawGET("/empty") + rawGET("/next"))
                 let first = client.readResponseHead()
                 return (first, client.readResponse()?.bodyText)
             }

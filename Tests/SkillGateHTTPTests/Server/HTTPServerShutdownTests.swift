@@ -5,13 +5,13 @@ import Testing
 @Suite("HTTPServer shutdown")
 struct HTTPServerShutdownTests {
     static func makeServer(_ handler: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void) throws -> HTTPServer {
-        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 2), handler: ClosureHandler(handler))
+        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 2), handler: ServerTestHandler(handler))
         try server.start()
         return server
     }
 
     @Test func inFlightRequestFinishesAndNewConnectionsAreRefused() async throws {
-        let started = Flag<Bool>()
+        let started = ServerTestFlag<Bool>()
         let server = try Self.makeServer { _, responder in
             started.set(true)
             try? await Task.sleep(for: .milliseconds(300))
@@ -20,7 +20,7 @@ struct HTTPServerShutdownTests {
         let port = server.boundPort
         async let response = RawHTTPClient.blocking {
             let client = try RawHTTPClient(port: port)
-            client.send(get("/work"))
+            client.send(rawGET("/work"))
             return client.readResponse()
         }
         _ = await started.wait()
@@ -36,8 +36,8 @@ struct HTTPServerShutdownTests {
     }
 
     @Test func deadlineCancelsHandlersThatRunTooLong() async throws {
-        let cancelled = Flag<Bool>()
-        let started = Flag<Bool>()
+        let cancelled = ServerTestFlag<Bool>()
+        let started = ServerTestFlag<Bool>()
         let server = try Self.makeServer { _, responder in
             started.set(true)
             do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.set(true) }
@@ -46,7 +46,7 @@ struct HTTPServerShutdownTests {
         let port = server.boundPort
         async let outcome = RawHTTPClient.blocking {
             let client = try RawHTTPClient(port: port)
-            client.send(get("/forever"))
+            client.send(rawGET("/forever"))
             return client.readUntilClosed().closed
         }
         _ = await started.wait()
@@ -59,7 +59,7 @@ struct HTTPServerShutdownTests {
     }
 
     @Test func requestOnIdleKeepAliveConnectionDuringDrainGets503() async throws {
-        let started = Flag<Bool>()
+        let started = ServerTestFlag<Bool>()
         let server = try Self.makeServer { request, responder in
             if request.path == "/hold" {
                 started.set(true)
@@ -71,20 +71,20 @@ struct HTTPServerShutdownTests {
         // An idle keep-alive connection opened before the shutdown.
         let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
             let client = try RawHTTPClient(port: port)
-            client.send(get("/warmup"))
+            client.send(rawGET("/warmup"))
             _ = client.readResponse()
             return client
         }
         async let held = RawHTTPClient.blocking {
             let client = try RawHTTPClient(port: port)
-            client.send(get("/hold"))
+            client.send(rawGET("/hold"))
             return client.readResponse()
         }
         _ = await started.wait()
         async let stopping: Void = server.shutdown(deadline: .seconds(5))
         try await Task.sleep(for: .milliseconds(100))
         let refused = try await RawHTTPClient.blocking {
-            idle.send(get("/late"))
+            idle.send(rawGET("/late"))
             return idle.readResponse()
         }
         #expect(refused?.status == 503)
@@ -95,7 +95,7 @@ struct HTTPServerShutdownTests {
 
     @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
         let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1),
-                                    handler: ClosureHandler { _, _ in })
+                                    handler: ServerTestHandler { _, _ in })
         await server.shutdown(deadline: .milliseconds(10))
         let started = try Self.makeServer { _, _ in }
         await started.shutdown(deadline: .milliseconds(10))

@@ -5,7 +5,7 @@ import Testing
 @Suite("HTTPServer streaming and disconnects")
 struct HTTPServerStreamingTests {
     @Test func streamedChunksArriveInOrderAndConnectionStaysUsable() async throws {
-        try await withServer(handler: { request, responder in
+        try await withTestServer(handler: { request, responder in
             do {
                 try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
                 for i in 0..<5 {
@@ -17,9 +17,9 @@ struct HTTPServerStreamingTests {
         }) { _, port in
             let responses = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/stream"))
+                client.send(rawGET("/stream"))
                 let first = client.readResponse()
-                client.send(get("/stream"))
+                client.send(rawGET("/stream"))
                 return [first, client.readResponse()]
             }
             for response in responses {
@@ -33,13 +33,13 @@ struct HTTPServerStreamingTests {
     }
 
     @Test func handlerReturningMidStreamEndsTheStream() async throws {
-        try await withServer(handler: { _, responder in
+        try await withTestServer(handler: { _, responder in
             try? await responder.startStream(status: 200, headers: [:])
             try? await responder.write(Array("partial".utf8))
         }) { _, port in
             let response = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/"))
+                client.send(rawGET("/"))
                 return client.readResponse()
             }
             #expect(response?.bodyText == "partial")
@@ -47,9 +47,9 @@ struct HTTPServerStreamingTests {
     }
 
     @Test func clientDisconnectCancelsHandlerWaitingForNonStreamingAnswer() async throws {
-        let cancelledAfter = Flag<Duration>()
-        let started = Flag<ContinuousClock.Instant>()
-        try await withServer(handler: { _, responder in
+        let cancelledAfter = ServerTestFlag<Duration>()
+        let started = ServerTestFlag<ContinuousClock.Instant>()
+        try await withTestServer(handler: { _, responder in
             started.set(.now)
             do {
                 try await Task.sleep(for: .seconds(30))
@@ -59,7 +59,7 @@ struct HTTPServerStreamingTests {
             }
         }) { server, port in
             let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
-            client.send(get("/slow"))
+            client.send(rawGET("/slow"))
             _ = await started.wait()
             try await Task.sleep(for: .milliseconds(100))
             let closedAt = ContinuousClock.now
@@ -68,13 +68,13 @@ struct HTTPServerStreamingTests {
             #expect(total != nil, "the handler's Task was not cancelled after the client closed")
             let latency = ContinuousClock.now - closedAt
             #expect(latency < .milliseconds(500), "cancellation took \(latency)")
-            #expect(await settles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
+            #expect(await serverSettles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
         }
     }
 
     @Test func clientDisconnectWhileStreamingCancelsAndWritesThrow() async throws {
-        let outcome = Flag<String>()
-        try await withServer(handler: { _, responder in
+        let outcome = ServerTestFlag<String>()
+        try await withTestServer(handler: { _, responder in
             do {
                 try await responder.startStream(status: 200, headers: [:])
                 while true {
@@ -89,7 +89,7 @@ struct HTTPServerStreamingTests {
         }) { server, port in
             try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/stream"))
+                client.send(rawGET("/stream"))
                 var seen = 0
                 _ = client.readResponse { count in
                     seen = count
@@ -99,12 +99,12 @@ struct HTTPServerStreamingTests {
             }
             let result = await outcome.wait()
             #expect(result == "clientGone/true" || result == "cancelled/true")
-            #expect(await settles { server.inFlightRequestCount == 0 })
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
         }
     }
 
     @Test func manyAbruptDisconnectsLeaveNothingBehind() async throws {
-        try await withServer(handler: { request, responder in
+        try await withTestServer(handler: { request, responder in
             if request.path == "/wait" {
                 try? await Task.sleep(for: .milliseconds(15))
                 responder.respond(status: 200, headers: [:], body: Array(repeating: 0x62, count: 1000))
@@ -124,7 +124,7 @@ struct HTTPServerStreamingTests {
                     group.addTask {
                         try await RawHTTPClient.blocking {
                             let client = try RawHTTPClient(port: port)
-                            client.send(get(i.isMultiple(of: 2) ? "/wait" : "/stream"))
+                            client.send(rawGET(i.isMultiple(of: 2) ? "/wait" : "/stream"))
                             usleep(UInt32((i * 7919) % 30) * 1000)
                             client.closeNow()
                         }
@@ -132,10 +132,10 @@ struct HTTPServerStreamingTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(await settles { server.inFlightRequestCount == 0 })
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
             let after = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
-                client.send(get("/wait"))
+                client.send(rawGET("/wait"))
                 return client.readResponse()
             }
             #expect(after?.body.count == 1000)
@@ -143,10 +143,10 @@ struct HTTPServerStreamingTests {
     }
 
     @Test func slowReaderMakesWriteWaitInsteadOfBuffering() async throws {
-        let written = Flag<Int>()
-        let progress = ProgressCounter()
+        let written = ServerTestFlag<Int>()
+        let progress = ServerTestCounter()
         let total = 48 * 1024 * 1024
-        try await withServer({ $0.outputHighWaterBytes = 64 * 1024 }, handler: { _, responder in
+        try await withTestServer({ $0.outputHighWaterBytes = 64 * 1024 }, handler: { _, responder in
             do {
                 try await responder.startStream(status: 200, headers: [:])
                 let chunk = [UInt8](repeating: 0x61, count: 64 * 1024)
@@ -161,7 +161,7 @@ struct HTTPServerStreamingTests {
             } catch {}
         }) { _, port in
             let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port, receiveTimeout: 20) }
-            client.send(get("/big"))
+            client.send(rawGET("/big"))
             try await Task.sleep(for: .milliseconds(500))
             // Nobody reads: the handler can only get as far as socket buffers plus the high-water mark.
             let stalledAt = progress.value
@@ -173,7 +173,7 @@ struct HTTPServerStreamingTests {
     }
 }
 
-final class ProgressCounter: Sendable {
+final class ServerTestCounter: Sendable {
     private let state = Mutex(0)
     func set(_ value: Int) { state.withLock { $0 = value } }
     var value: Int { state.withLock { $0 } }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A parsed HTTP/1.1 response as a test sees it on the wire.
-struct RawResponse {
+struct RawHTTPResponse {
     var status: Int
     var headers: [(String, String)]
     /// The body, de-chunked when the response was chunked.
@@ -94,7 +94,7 @@ final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// Reads one response; nil when the connection closed (or timed out) before a complete response.
-    func readResponse(onChunk: ((Int) -> Void)? = nil) -> RawResponse? {
+    func readResponse(onChunk: ((Int) -> Void)? = nil) -> RawHTTPResponse? {
         guard let statusLine = readLine() else { return nil }
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
@@ -103,7 +103,7 @@ final class RawHTTPClient: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var response = RawResponse(status: status, headers: headers, body: [], chunkCount: 0)
+        var response = RawHTTPResponse(status: status, headers: headers, body: [], chunkCount: 0)
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
             while let sizeLine = readLine(), let size = Int(sizeLine, radix: 16) {
                 if size == 0 { _ = readLine(); return response }

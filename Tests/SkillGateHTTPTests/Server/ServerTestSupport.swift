@@ -3,19 +3,19 @@ import SkillGateHTTP
 import Synchronization
 
 /// A handler made of a closure.
-struct ClosureHandler: HTTPHandler {
+struct ServerTestHandler: HTTPHandler {
     let body: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void
     init(_ body: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void) { self.body = body }
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async { await body(request, responder) }
 }
 
 /// Starts a server on 127.0.0.1 with an ephemeral port, runs `body`, and shuts the server down.
-func withServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+func withTestServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
                    handler: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void,
                    _ body: (HTTPServer, Int) async throws -> T) async throws -> T {
     var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 2)
     configure(&configuration)
-    let server = try HTTPServer(configuration: configuration, handler: ClosureHandler(handler))
+    let server = try HTTPServer(configuration: configuration, handler: ServerTestHandler(handler))
     try server.start()
     do {
         let result = try await body(server, server.boundPort)
@@ -28,7 +28,7 @@ func withServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = { _ i
 }
 
 /// A value set by one task and awaited (with a deadline) by another.
-final class Flag<Value: Sendable>: Sendable {
+final class ServerTestFlag<Value: Sendable>: Sendable {
     private let state = Mutex<Value?>(nil)
     func set(_ value: Value) { state.withLock { if $0 == nil { $0 = value } } }
     var value: Value? { state.withLock { $0 } }
@@ -42,12 +42,12 @@ final class Flag<Value: Sendable>: Sendable {
     }
 }
 
-func get(_ path: String, extraHeaders: String = "") -> String {
+func rawGET(_ path: String, extraHeaders: String = "") -> String {
     "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(extraHeaders)\r\n"
 }
 
 /// Polls `condition` until it holds or `limit` passes.
-func settles(upTo limit: Duration = .seconds(2), _ condition: @Sendable () -> Bool) async -> Bool {
+func serverSettles(upTo limit: Duration = .seconds(2), _ condition: @Sendable () -> Bool) async -> Bool {
     let end = ContinuousClock.now.advanced(by: limit)
     while ContinuousClock.now < end {
         if condition() { return true }
