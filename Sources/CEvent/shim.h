@@ -23,13 +23,13 @@
 #include <event2/util.h>
 
 // TAILQ walking for evhttp header lists (the macros are not importable into Swift).
-static inline struct evkeyval *sg_keyvalq_first(struct evkeyvalq *q) { return q->tqh_first; }
-static inline struct evkeyval *sg_keyval_next(struct evkeyval *kv) { return kv->next.tqe_next; }
+static inline struct evkeyval *sg_ev_keyvalq_first(struct evkeyvalq *q) { return q->tqh_first; }
+static inline struct evkeyval *sg_ev_keyval_next(struct evkeyval *kv) { return kv->next.tqe_next; }
 
 /// Creates a non-blocking TCP socket bound to host:port with SO_REUSEADDR, SO_REUSEPORT and TCP_NODELAY
 /// (inherited by accepted sockets on Linux), listening with `backlog`. `host` must be a numeric IPv4 or IPv6
 /// address. Returns the fd, or -errno (-EINVAL for an unparsable host). Writes the bound port to `*bound_port`.
-static inline int sg_listen_reuseport(const char *host, int port, int backlog, int *bound_port) {
+static inline int sg_ev_listen_reuseport(const char *host, int port, int backlog, int *bound_port) {
     struct addrinfo hints;
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
@@ -60,7 +60,7 @@ static inline int sg_listen_reuseport(const char *host, int port, int backlog, i
 
 /// Peeks at a connected socket without consuming data: 1 = data waiting, 0 = the peer closed (EOF or error),
 /// -1 = nothing to read yet (still open).
-static inline int sg_peek_socket(int fd) {
+static inline int sg_ev_peek_socket(int fd) {
     char byte;
     ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     if (n > 0) return 1;
@@ -69,7 +69,7 @@ static inline int sg_peek_socket(int fd) {
     return 0;
 }
 
-static inline struct timeval sg_timeval_ms(long long ms) {
+static inline struct timeval sg_ev_timeval_ms(long long ms) {
     struct timeval tv;
     tv.tv_sec = (time_t)(ms / 1000);
     tv.tv_usec = (suseconds_t)((ms % 1000) * 1000);

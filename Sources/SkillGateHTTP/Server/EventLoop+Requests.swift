@@ -107,7 +107,7 @@ extension EventLoop {
     /// The socket became readable or the peer hung up while the handler works.
     func peerActivity(_ responder: HTTPResponder, fd: Int32) {
         let link = responder.link
-        switch sg_peek_socket(fd) {
+        switch sg_ev_peek_socket(fd) {
         case 0:
             // EOF or error: free the connection now; its close callback cancels the handler.
             if let connection = link.connection { evhttp_connection_free(connection) }

@@ -12,11 +12,11 @@ enum EvhttpRequestReader {
         }
         var headers = HTTPHeaders()
         if let list = evhttp_request_get_input_headers(req) {
-            var item = sg_keyvalq_first(list)
+            var item = sg_ev_keyvalq_first(list)
             while let field = item {
                 guard isClean(field.pointee.key), isClean(field.pointee.value) else { return nil }
                 headers.add(String(cString: field.pointee.key), String(cString: field.pointee.value))
-                item = sg_keyval_next(field)
+                item = sg_ev_keyval_next(field)
             }
         }
         return HTTPServerRequest(method: methodName(evhttp_request_get_command(req)), path: path, query: query,

@@ -82,7 +82,7 @@ public final class HTTPServer: Sendable {
         var port = configuration.port
         for _ in 0..<configuration.loops {
             var bound: Int32 = 0
-            let fd = sg_listen_reuseport(configuration.host, Int32(port), Int32(configuration.backlog), &bound)
+            let fd = sg_ev_listen_reuseport(configuration.host, Int32(port), Int32(configuration.backlog), &bound)
             guard fd >= 0 else {
                 for open in fds { close(open) }
                 let reason = fd == -EINVAL ? "the host is not a numeric IP address" : String(cString: strerror(-fd))

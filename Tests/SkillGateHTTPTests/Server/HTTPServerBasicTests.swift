@@ -101,6 +101,43 @@ struct HTTPServerBasicTests {
         }
     }
 
+    @Test(arguments: [
+        (HTTPServer.Configuration(host: "127.0.0.1", port: 70_000), HTTPServerError.Kind.invalidConfiguration),
+        (HTTPServer.Configuration(host: "127.0.0.1", port: 0, maxBodyBytes: 0), .invalidConfiguration),
+        (HTTPServer.Configuration(host: "127.0.0.1", port: 0, headerTimeout: .zero), .invalidConfiguration),
+    ])
+    func invalidConfigurationIsRefused(_ configuration: HTTPServer.Configuration, _ kind: HTTPServerError.Kind) {
+        #expect {
+            _ = try HTTPServer(configuration: configuration, handler: ServerTestHandler(Self.echo))
+        } throws: { ($0 as? HTTPServerError)?.kind == kind }
+    }
+
+    @Test func hostThatIsNotANumericAddressFailsToStart() throws {
+        let server = try HTTPServer(configuration: .init(host: "localhost", port: 0, loops: 1), handler: ServerTestHandler(Self.echo))
+        #expect { try server.start() } throws: { error in
+            guard let error = error as? HTTPServerError else { return false }
+            return error.kind == .bindFailed && error.message.contains("not a numeric IP address")
+        }
+    }
+
+    @Test func servesOnIPv6Loopback() async throws {
+        guard (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8))?.contains("00000000000000000000000000000001") == true else { return }
+        let server = try HTTPServer(configuration: .init(host: "::1", port: 0, loops: 1), handler: ServerTestHandler(Self.echo))
+        try server.start()
+        #expect(server.boundPort > 0)
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = in_port_t(UInt16(server.boundPort).bigEndian)
+        address.sin6_addr = in6addr_loopback
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        #expect(connected == 0)
+        await server.shutdown(deadline: .milliseconds(100))
+    }
+
     @Test func startFailsWithActionableMessageWhenPortIsTaken() async throws {
         try await withTestServer(handler: Self.echo) { _, port in
             // SO_REUSEPORT only shares a port between sockets of the same user that all set it: a plain
