@@ -41,7 +41,9 @@ extension EventLoop {
     func sendReply(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8]) {
         let link = responder.link
         guard let req = link.request else { return }
-        addHeaders(headers, to: req)
+        // evhttp frames one-shot replies itself (Content-Length of `body`); a handler's own framing
+        // headers could only disagree with it.
+        addHeaders(headers, to: req, keepContentLength: link.isHead)
         // evhttp 2.1 writes a body even where HTTP forbids one (HEAD, 1xx, 204, 304), which corrupts
         // keep-alive framing; for HEAD it also omits Content-Length. Send such replies head-only.
         if link.isHead && headers["Content-Length"] == nil {
@@ -57,7 +59,7 @@ extension EventLoop {
     func startStream(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders) {
         let link = responder.link
         guard let req = link.request else { return }
-        addHeaders(headers, to: req)
+        addHeaders(headers, to: req, keepContentLength: true)
         link.bodyless = link.isHead || !Self.statusAllowsBody(status)
         evhttp_send_reply_start(req, Int32(status), nil)
     }
@@ -135,13 +137,23 @@ extension EventLoop {
         }
     }
 
+    /// `Transfer-Encoding` is always evhttp's to set; `Content-Length` unless `keepContentLength`.
+    static func isFramingHeader(_ name: String, keepContentLength: Bool) -> Bool {
+        switch name.utf8.count {
+        case 14: return !keepContentLength && name.lowercased() == "content-length"
+        case 17: return name.lowercased() == "transfer-encoding"
+        default: return false
+        }
+    }
+
     static func statusAllowsBody(_ status: Int) -> Bool {
         status >= 200 && status != 204 && status != 304
     }
 
-    private func addHeaders(_ headers: HTTPHeaders, to req: OpaquePointer) {
+    private func addHeaders(_ headers: HTTPHeaders, to req: OpaquePointer, keepContentLength: Bool) {
         let output = evhttp_request_get_output_headers(req)
         for field in headers {
+            if Self.isFramingHeader(field.name, keepContentLength: keepContentLength) { continue }
             // evhttp refuses values containing CR/LF (no header injection); such a field is dropped.
             _ = evhttp_add_header(output, field.name, field.value)
         }

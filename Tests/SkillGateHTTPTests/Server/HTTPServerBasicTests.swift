@@ -66,6 +66,21 @@ struct HTTPServerBasicTests {
         }
     }
 
+    @Test func handlerFramingHeadersCannotBreakTheReply() async throws {
+        try await withTestServer(handler: { _, responder in
+            responder.respond(status: 200, headers: ["Content-Length": "999", "Transfer-Encoding": "chunked"],
+                              body: Array("short".utf8))
+        }) { _, port in
+            let bodies = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/a") + rawGET("/b"))
+                return [client.readResponse(), client.readResponse()]
+            }
+            #expect(bodies.map { $0?.bodyText } == ["short", "short"])
+            #expect(bodies.first??.header("Content-Length") == "5")
+        }
+    }
+
     @Test func handlerReturningWithoutReplyGetsJSON500() async throws {
         try await withTestServer(handler: { _, _ in }) { _, port in
             let response = try await RawHTTPClient.blocking {
