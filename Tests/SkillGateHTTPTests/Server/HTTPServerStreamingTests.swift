@@ -142,6 +142,39 @@ struct HTTPServerStreamingTests {
         }
     }
 
+    @Test func writerBlockedOnBackPressureIsReleasedWhenTheClientLeaves() async throws {
+        let outcome = ServerTestFlag<String>()
+        let progress = ServerTestCounter()
+        try await withTestServer({ $0.outputHighWaterBytes = 16 * 1024 }, handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                let chunk = [UInt8](repeating: 0x7A, count: 16 * 1024)
+                var sent = 0
+                while true {
+                    try await responder.write(chunk)
+                    sent += chunk.count
+                    progress.set(sent)
+                }
+            } catch let error as HTTPServerError {
+                outcome.set("\(error.kind)")
+            } catch {
+                outcome.set("other: \(error)")
+            }
+        }) { server, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
+            client.send(rawGET("/flood"))
+            // Wait until the writer stops making progress (socket buffers full, write suspended).
+            var last = -1
+            while progress.value != last || last <= 0 {
+                last = progress.value
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            client.closeNow()
+            #expect(await outcome.wait() == "clientGone")
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
+        }
+    }
+
     @Test func slowReaderMakesWriteWaitInsteadOfBuffering() async throws {
         let written = ServerTestFlag<Int>()
         let progress = ServerTestCounter()
