@@ -19,11 +19,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEvent", pkgConfig: "libevent", providers: [.apt(["libevent-dev"])]),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", swiftSettings: strictSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
-        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl"], swiftSettings: strictSwift),
+        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: strictSwift),
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         // Provider key file, client tokens (hashed), SQLite state store.

@@ -1,0 +1,79 @@
+#ifndef SKILLGATE_CEVENT_SHIM_H
+#define SKILLGATE_CEVENT_SHIM_H
+// System headers first: libevent's headers use their types without including them.
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
+#include <string.h>
+#include <stdio.h>
+
+#include <event2/event.h>
+#include <event2/thread.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/util.h>
+
+// TAILQ walking for evhttp header lists (the macros are not importable into Swift).
+static inline struct evkeyval *sg_ev_keyvalq_first(struct evkeyvalq *q) { return q->tqh_first; }
+static inline struct evkeyval *sg_ev_keyval_next(struct evkeyval *kv) { return kv->next.tqe_next; }
+
+/// Creates a non-blocking TCP socket bound to host:port with SO_REUSEADDR, SO_REUSEPORT and TCP_NODELAY
+/// (inherited by accepted sockets on Linux), listening with `backlog`. `host` must be a numeric IPv4 or IPv6
+/// address. Returns the fd, or -errno (-EINVAL for an unparsable host). Writes the bound port to `*bound_port`.
+static inline int sg_ev_listen_reuseport(const char *host, int port, int backlog, int *bound_port) {
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+    char service[16];
+    snprintf(service, sizeof(service), "%d", port);
+    struct addrinfo *info = NULL;
+    if (getaddrinfo(host, service, &hints, &info) != 0 || info == NULL) return -EINVAL;
+    int fd = socket(info->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) { int e = errno; freeaddrinfo(info); return -e; }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (bind(fd, info->ai_addr, info->ai_addrlen) != 0 || listen(fd, backlog) != 0) {
+        int e = errno; freeaddrinfo(info); close(fd); return -e;
+    }
+    freeaddrinfo(info);
+    struct sockaddr_storage bound;
+    socklen_t len = sizeof(bound);
+    if (getsockname(fd, (struct sockaddr *)&bound, &len) == 0) {
+        *bound_port = bound.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&bound)->sin6_port)
+                                                  : ntohs(((struct sockaddr_in *)&bound)->sin_port);
+    }
+    return fd;
+}
+
+/// Peeks at a connected socket without consuming data: 1 = data waiting, 0 = the peer closed (EOF or error),
+/// -1 = nothing to read yet (still open).
+static inline int sg_ev_peek_socket(int fd) {
+    char byte;
+    ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return 1;
+    if (n == 0) return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return -1;
+    return 0;
+}
+
+static inline struct timeval sg_ev_timeval_ms(long long ms) {
+    struct timeval tv;
+    tv.tv_sec = (time_t)(ms / 1000);
+    tv.tv_usec = (suseconds_t)((ms % 1000) * 1000);
+    return tv;
+}
+
+#endif

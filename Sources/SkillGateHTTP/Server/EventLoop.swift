@@ -1,0 +1,193 @@
+import CEvent
+import Foundation
+import Synchronization
+
+/// Work posted to an event loop thread from Swift tasks.
+enum LoopJob: Sendable {
+    case reply(HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8])
+    case startStream(HTTPResponder, status: Int, headers: HTTPHeaders)
+    case chunk(HTTPResponder, [UInt8])
+    case end(HTTPResponder)
+    /// Close the listening socket; answer requests on open connections with 503.
+    case stopAccepting
+    /// Free all connections (cancelling their handlers) and leave the loop.
+    case stop
+}
+
+/// One libevent `event_base` + `evhttp` on its own thread, with its own SO_REUSEPORT listening socket.
+///
+/// The C pointers are touched only on the loop thread (after `start()`); other threads talk to the loop
+/// through `post(_:)`, which appends to a Mutex-guarded queue and wakes the loop with `event_active`.
+final class EventLoop: @unchecked Sendable {
+    private struct JobQueue {
+        var jobs: [LoopJob] = []
+        var wakeScheduled = false
+        var closed = false
+    }
+
+    /// `evthread_use_pthreads()` must run once, before any event_base exists.
+    static let threadingReady: Bool = evthread_use_pthreads() == 0
+
+    let index: Int
+    let configuration: HTTPServer.Configuration
+    let handler: any HTTPHandler
+    let base: OpaquePointer
+    let http: OpaquePointer
+    /// Reusable evbuffer for stream chunks (evhttp moves its contents out).
+    let scratch: OpaquePointer
+    private var wakeEvent: OpaquePointer?
+    private var boundSocket: OpaquePointer?
+    private var httpFreed = false
+    private var stopped = false
+    /// Set on the loop thread once the listening socket is closed.
+    var draining = false
+    /// Set while EvhttpErrorRewriter edits an output buffer (its own edits re-enter the buffer callback).
+    var rewritingOutput = false
+    let drainingAcknowledged = Atomic<Bool>(false)
+    /// Requests handed to a handler and not yet answered or closed.
+    let inFlight = Atomic<Int>(0)
+
+    private let queue = Mutex(JobQueue())
+    private var spareJobs: [LoopJob] = []
+    private let exit = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Sets up the loop around an already listening socket `fd`; the thread starts with `start()`.
+    init(index: Int, listeningSocket fd: Int32, configuration: HTTPServer.Configuration, handler: any HTTPHandler) throws {
+        self.index = index
+        self.configuration = configuration
+        self.handler = handler
+        guard EventLoop.threadingReady, let base = EventLoop.makeBase() else {
+            throw HTTPServerError(kind: .eventLoopSetupFailed,
+                                  message: "libevent could not create an event loop (event_base_new failed); check the process's file descriptor limit (ulimit -n).")
+        }
+        guard let http = evhttp_new(base), let scratch = evbuffer_new() else {
+            event_base_free(base)
+            throw HTTPServerError(kind: .eventLoopSetupFailed,
+                                  message: "libevent could not create the HTTP server (evhttp_new failed); check available memory and the file descriptor limit.")
+        }
+        self.base = base
+        self.http = http
+        self.scratch = scratch
+        configure()
+        let argument = Unmanaged.passUnretained(self).toOpaque()
+        evhttp_set_gencb(http, onHTTPRequest, argument)
+        evhttp_set_bevcb(http, onNewConnectionBufferevent, argument)
+        wakeEvent = event_new(base, -1, 0, onLoopWake, argument)
+        boundSocket = evhttp_accept_socket_with_handle(http, fd)
+        guard wakeEvent != nil, boundSocket != nil else {
+            if let wakeEvent { event_free(wakeEvent) }
+            evhttp_free(http)
+            evbuffer_free(scratch)
+            event_base_free(base)
+            throw HTTPServerError(kind: .eventLoopSetupFailed,
+                                  message: "libevent could not accept on the listening socket; check the file descriptor limit (ulimit -n).")
+        }
+    }
+
+    /// An epoll base with the changelist on: the per-request watcher add/remove and evhttp's read/write
+    /// toggles on the same socket are merged into at most one `epoll_ctl` per loop iteration.
+    private static func makeBase() -> OpaquePointer? {
+        guard let config = event_config_new() else { return nil }
+        defer { event_config_free(config) }
+        _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        return event_base_new_with_config(config)
+    }
+
+    private func configure() {
+        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+        let (seconds, attoseconds) = configuration.connectionInactivityTimeout.components
+        var timeout = sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        evhttp_set_timeout_tv(http, &timeout)
+        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
+            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
+        evhttp_set_allowed_methods(http, UInt16(methods))
+        // No made-up text/html content type on replies that carry none.
+        evhttp_set_default_content_type(http, nil)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "skillgate-http-\(index)"
+        thread.start()
+    }
+
+    private func run() {
+        event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+        let dropped = queue.withLock { q -> [LoopJob] in
+            q.closed = true
+            defer { q.jobs = [] }
+            return q.jobs
+        }
+        _ = dropped
+        if let wakeEvent { event_free(wakeEvent) }
+        wakeEvent = nil
+        if !httpFreed { evhttp_free(http) }
+        evbuffer_free(scratch)
+        event_base_free(base)
+        let waiters = exit.withLock { e -> [CheckedContinuation<Void, Never>] in
+            e.exited = true
+            defer { e.waiters = [] }
+            return e.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the loop thread has left its loop and freed libevent's state.
+    func waitUntilExited() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = exit.withLock { e -> Bool in
+                if e.exited { return true }
+                e.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped.
+    func post(_ job: LoopJob) {
+        queue.withLock { q in
+            guard !q.closed else { return }
+            q.jobs.append(job)
+            if !q.wakeScheduled, let wakeEvent {
+                q.wakeScheduled = true
+                // Under the queue lock: the loop frees the event only after marking the queue closed.
+                event_active(wakeEvent, EV_READ, 0)
+            }
+        }
+    }
+
+    /// Loop thread: runs everything posted since the last wake-up.
+    func runPostedJobs() {
+        queue.withLock { q in
+            swap(&q.jobs, &spareJobs)
+            q.wakeScheduled = false
+        }
+        for job in spareJobs where !stopped { perform(job) }
+        spareJobs.removeAll(keepingCapacity: true)
+    }
+
+    private func perform(_ job: LoopJob) {
+        switch job {
+        case .reply(let responder, let status, let headers, let body):
+            sendReply(responder, status: status, headers: headers, body: body)
+        case .startStream(let responder, let status, let headers):
+            startStream(responder, status: status, headers: headers)
+        case .chunk(let responder, let bytes):
+            sendChunk(responder, bytes)
+        case .end(let responder):
+            endStream(responder)
+        case .stopAccepting:
+            if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
+            boundSocket = nil
+            draining = true
+            drainingAcknowledged.store(true, ordering: .releasing)
+        case .stop:
+            stopped = true
+            httpFreed = true
+            evhttp_free(http)
+            event_base_loopbreak(base)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Synchronization
+
+/// Sends the answer to one inbound request: either one `respond`, or `startStream`, `write`s and `end`.
+///
+/// Safe to call from any task; calls for one request must come from one task at a time, in order.
+/// Nothing touches libevent here: each call posts a job to the connection's event loop thread.
+public final class HTTPResponder: Sendable {
+    enum Phase { case idle, streaming, finished }
+
+    struct State {
+        var phase = Phase.idle
+        var gone = false
+        /// Bytes posted to the loop but not yet written to the socket.
+        var queuedBytes = 0
+        var drainWaiter: CheckedContinuation<Void, any Error>?
+    }
+
+    let loop: EventLoop
+    /// libevent pointers of this request, touched only on the loop thread.
+    let link = LoopLink()
+    private let state = Mutex(State())
+    private let highWaterBytes: Int
+
+    init(loop: EventLoop, highWaterBytes: Int) {
+        self.loop = loop
+        self.highWaterBytes = highWaterBytes
+    }
+
+    /// Whether the client has disconnected (writes now throw; replies are dropped).
+    public var isClientGone: Bool { state.withLock { $0.gone } }
+
+    /// Sends a complete reply with `Content-Length`. Ignored after the first reply or stream start,
+    /// and when the client is gone.
+    public func respond(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        let send = state.withLock { s -> Bool in
+            guard s.phase == .idle else { return false }
+            s.phase = .finished
+            return !s.gone
+        }
+        if send { loop.post(.reply(self, status: status, headers: headers, body: body)) }
+    }
+
+    /// Sends the reply head of a streamed (chunked) reply; follow with `write` and `end`.
+    /// Throws `clientGone` when the client has disconnected, `responderMisuse` after a reply was started.
+    public func startStream(status: Int, headers: HTTPHeaders) async throws {
+        try state.withLock { s throws(HTTPServerError) in
+            if s.gone { throw HTTPServerError.clientGone }
+            guard s.phase == .idle else {
+                throw HTTPServerError(kind: .responderMisuse,
+                                      message: "startStream was called after the reply was already started; send one reply per request.")
+            }
+            s.phase = .streaming
+        }
+        loop.post(.startStream(self, status: status, headers: headers))
+    }
+
+    /// Sends one chunk of a streamed reply. Throws `clientGone` once the client has disconnected; suspends
+    /// while the connection's unsent output is above the high-water mark (a client that reads slowly).
+    public func write(_ chunk: [UInt8]) async throws {
+        if chunk.isEmpty { return }
+        let mustWait = try state.withLock { s throws(HTTPServerError) -> Bool in
+            if s.gone { throw HTTPServerError.clientGone }
+            guard s.phase == .streaming else {
+                throw HTTPServerError(kind: .responderMisuse,
+                                      message: "write was called outside a stream; call startStream first and do not write after end.")
+            }
+            s.queuedBytes += chunk.count
+            return s.queuedBytes > highWaterBytes
+        }
+        loop.post(.chunk(self, chunk))
+        if mustWait { try await waitForDrain() }
+    }
+
+    /// Ends a streamed reply (the terminating empty chunk). Ignored when no stream is open.
+    public func end() {
+        let send = state.withLock { s -> Bool in
+            guard s.phase == .streaming else { return false }
+            s.phase = .finished
+            return !s.gone
+        }
+        if send { loop.post(.end(self)) }
+    }
+
+    private func waitForDrain() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let now = state.withLock { s -> Result<Void, any Error>? in
+                if s.gone { return .failure(HTTPServerError.clientGone) }
+                if s.queuedBytes <= highWaterBytes { return .success(()) }
+                s.drainWaiter = continuation
+                return nil
+            }
+            if let now { continuation.resume(with: now) }
+        }
+    }
+
+    /// Called after the handler returned: a missing reply becomes a 500, an open stream is ended.
+    func handlerReturned() {
+        switch state.withLock({ $0.phase }) {
+        case .idle:
+            let (contentType, body) = loop.configuration.errorBody(
+                500, "The request handler finished without sending a response; this is a gateway bug, please report it.")
+            respond(status: 500, headers: ["Content-Type": contentType], body: body)
+        case .streaming:
+            end()
+        case .finished:
+            break
+        }
+    }
+
+    // MARK: Loop-thread notifications
+
+    /// `bytes` handed to libevent have all been written to the socket.
+    func outputDrained(_ bytes: Int) {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+            s.queuedBytes -= bytes
+            guard s.queuedBytes <= highWaterBytes, let w = s.drainWaiter else { return nil }
+            s.drainWaiter = nil
+            return w
+        }
+        waiter?.resume()
+    }
+
+    /// The connection closed before the reply finished.
+    func markClientGone() {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+            s.gone = true
+            defer { s.drainWaiter = nil }
+            return s.drainWaiter
+        }
+        waiter?.resume(throwing: HTTPServerError.clientGone)
+    }
+}
+
+/// The libevent side of one request. Confined to the owning event loop thread.
+final class LoopLink: @unchecked Sendable {
+    /// The `evhttp_request`; nil once the reply was handed to evhttp or the connection closed.
+    var request: OpaquePointer?
+    var connection: OpaquePointer?
+    /// Watches the socket for the peer closing while the handler works.
+    var watcher: OpaquePointer?
+    var task: Task<Void, Never>?
+    /// A HEAD request: replies carry headers only.
+    var isHead = false
+    /// The open stream must not carry a body (HEAD, 1xx, 204, 304): chunks are dropped.
+    var bodyless = false
+    /// Chunk bytes handed to evhttp since the output buffer last drained.
+    var handedBytes = 0
+    /// The retained responder passed as `void *` to libevent callbacks.
+    var callbackArgument: UnsafeMutableRawPointer?
+}

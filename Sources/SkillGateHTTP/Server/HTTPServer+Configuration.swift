@@ -1,0 +1,82 @@
+import Foundation
+import SkillGateCore
+
+extension HTTPServer {
+    /// How an `HTTPServer` listens, limits and times out clients.
+    public struct Configuration: Sendable {
+        /// Renders a server-generated error (413, 400, 408, 503, 500) as a content type and body.
+        public typealias ErrorBodyRenderer = @Sendable (_ status: Int, _ message: String) -> (contentType: String, body: [UInt8])
+
+        /// The numeric address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `::`).
+        public var host: String
+        /// The TCP port; 0 picks an ephemeral port (read it from `HTTPServer.boundPort` after `start()`).
+        public var port: Int
+        /// Event loop threads, each with its own SO_REUSEPORT listening socket. Default: one per core.
+        public var loops: Int
+        /// Largest accepted request body; larger bodies are refused with 413.
+        public var maxBodyBytes: Int
+        /// Largest accepted request head (request line and headers).
+        public var maxHeaderBytes: Int
+        /// Longest silence while reading a request head before the connection is dropped.
+        ///
+        /// evhttp 2.1 keeps a single inactivity timeout per connection, so the shortest of `headerTimeout`,
+        /// `bodyReadTimeout` and `idleKeepAliveTimeout` applies to every read (head, body, idle keep-alive)
+        /// and to writes that make no progress (a client that stops reading a stream). It is reset by each
+        /// byte received: a client trickling bytes is bounded by `maxHeaderBytes`/`maxBodyBytes`, not by time.
+        public var headerTimeout: Duration
+        /// Longest silence while reading a request body before the connection is dropped (see `headerTimeout`).
+        public var bodyReadTimeout: Duration
+        /// How long an idle keep-alive connection may wait for its next request (see `headerTimeout`).
+        public var idleKeepAliveTimeout: Duration
+        /// Default grace period of `runUntilSignal()` for in-flight requests.
+        public var shutdownGrace: Duration
+        /// Streaming `write` suspends while more than this many bytes wait in a connection's output buffer.
+        public var outputHighWaterBytes: Int
+        /// Listen backlog of each listening socket.
+        public var backlog: Int
+        /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.
+        public var errorBody: ErrorBodyRenderer
+
+        public init(host: String = "127.0.0.1", port: Int = 8080,
+                    loops: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    maxBodyBytes: Int = 4 * 1024 * 1024, maxHeaderBytes: Int = 64 * 1024,
+                    headerTimeout: Duration = .seconds(10), bodyReadTimeout: Duration = .seconds(30),
+                    idleKeepAliveTimeout: Duration = .seconds(60), shutdownGrace: Duration = .seconds(10),
+                    outputHighWaterBytes: Int = 256 * 1024, backlog: Int = 1024,
+                    errorBody: @escaping ErrorBodyRenderer = Configuration.defaultErrorBody) {
+            self.host = host
+            self.port = port
+            self.loops = max(1, loops)
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.headerTimeout = headerTimeout
+            self.bodyReadTimeout = bodyReadTimeout
+            self.idleKeepAliveTimeout = idleKeepAliveTimeout
+            self.shutdownGrace = shutdownGrace
+            self.outputHighWaterBytes = outputHighWaterBytes
+            self.backlog = backlog
+            self.errorBody = errorBody
+        }
+
+        /// `{"error":{"message":...,"type":...}}` with an OpenAI-style type name for `status`.
+        public static let defaultErrorBody: ErrorBodyRenderer = { status, message in
+            let body: JSONValue = ["error": ["message": .string(message), "type": .string(errorType(status: status))]]
+            return ("application/json", body.serializedBytes())
+        }
+
+        static func errorType(status: Int) -> String {
+            switch status {
+            case 408: return "timeout_error"
+            case 503: return "service_unavailable"
+            case 500...: return "server_error"
+            default: return "invalid_request_error"
+            }
+        }
+
+        /// evhttp 2.1 keeps one inactivity timeout per connection for reading heads, bodies and idling
+        /// between requests; it is the shortest of the three configured ones.
+        var connectionInactivityTimeout: Duration {
+            min(headerTimeout, bodyReadTimeout, idleKeepAliveTimeout)
+        }
+    }
+}

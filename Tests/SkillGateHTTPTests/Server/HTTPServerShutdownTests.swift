@@ -1,0 +1,118 @@
+import Foundation
+import SkillGateHTTP
+import Testing
+
+@Suite("HTTPServer shutdown")
+struct HTTPServerShutdownTests {
+    static func makeServer(_ handler: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void) throws -> HTTPServer {
+        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 2), handler: ServerTestHandler(handler))
+        try server.start()
+        return server
+    }
+
+    @Test func inFlightRequestFinishesAndNewConnectionsAreRefused() async throws {
+        let started = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            started.set(true)
+            try? await Task.sleep(for: .milliseconds(300))
+            responder.respond(status: 200, headers: [:], body: Array("done".utf8))
+        }
+        let port = server.boundPort
+        async let response = RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port)
+            client.send(rawGET("/work"))
+            return client.readResponse()
+        }
+        _ = await started.wait()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        await server.shutdown(deadline: .seconds(5))
+        let took = clock.now - begin
+        let finished = try await response
+        #expect(finished?.bodyText == "done")
+        #expect(finished?.header("Connection")?.lowercased() == "close")
+        #expect(took < .seconds(3), "shutdown waited \(took) although the only request finished after 300 ms")
+        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+    }
+
+    @Test func deadlineCancelsHandlersThatRunTooLong() async throws {
+        let cancelled = ServerTestFlag<Bool>()
+        let started = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            started.set(true)
+            do { try await Task.sleep(for: .seconds(30)) } catch { cancelled.set(true) }
+            responder.respond(status: 200, headers: [:], body: [])
+        }
+        let port = server.boundPort
+        async let outcome = RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port)
+            client.send(rawGET("/forever"))
+            return client.readUntilClosed().closed
+        }
+        _ = await started.wait()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        await server.shutdown(deadline: .milliseconds(200))
+        #expect(clock.now - begin < .seconds(2))
+        #expect(await cancelled.wait() == true)
+        #expect(try await outcome)
+    }
+
+    @Test func requestOnIdleKeepAliveConnectionDuringDrainGets503() async throws {
+        let started = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { request, responder in
+            if request.path == "/hold" {
+                started.set(true)
+                try? await Task.sleep(for: .milliseconds(400))
+            }
+            responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+        }
+        let port = server.boundPort
+        // An idle keep-alive connection opened before the shutdown.
+        let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+            let client = try RawHTTPClient(port: port)
+            client.send(rawGET("/warmup"))
+            _ = client.readResponse()
+            return client
+        }
+        async let held = RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port)
+            client.send(rawGET("/hold"))
+            return client.readResponse()
+        }
+        _ = await started.wait()
+        async let stopping: Void = server.shutdown(deadline: .seconds(5))
+        try await Task.sleep(for: .milliseconds(100))
+        let refused = try await RawHTTPClient.blocking {
+            idle.send(rawGET("/late"))
+            return idle.readResponse()
+        }
+        #expect(refused?.status == 503)
+        #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
+        #expect(try await held?.status == 200)
+        await stopping
+    }
+
+    @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
+        let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1),
+                                    handler: ServerTestHandler { _, _ in })
+        await server.shutdown(deadline: .milliseconds(10))
+        let started = try Self.makeServer { _, _ in }
+        await started.shutdown(deadline: .milliseconds(10))
+        await started.shutdown(deadline: .milliseconds(10))
+        #expect(throws: HTTPServerError.self) { try started.start() }
+    }
+
+    @Test func runUntilSignalShutsDownOnTheSignal() async throws {
+        // Ignore first so an early signal can never take the test process down.
+        signal(SIGUSR2, SIG_IGN)
+        let server = try Self.makeServer { _, responder in responder.respond(status: 204, headers: [:], body: []) }
+        let port = server.boundPort
+        let received = Task { await server.runUntilSignal([SIGUSR2], grace: .milliseconds(200)) }
+        try await Task.sleep(for: .milliseconds(200))
+        kill(getpid(), SIGUSR2)
+        let signalNumber = await received.value
+        #expect(signalNumber == SIGUSR2)
+        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import SkillGateHTTP
+import Testing
+
+@Suite("HTTPServer streaming and disconnects")
+struct HTTPServerStreamingTests {
+    @Test func streamedChunksArriveInOrderAndConnectionStaysUsable() async throws {
+        try await withTestServer(handler: { request, responder in
+            do {
+                try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+                for i in 0..<5 {
+                    try await responder.write(Array("data: \(i)\n\n".utf8))
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                responder.end()
+            } catch {}
+        }) { _, port in
+            let responses = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/stream"))
+                let first = client.readResponse()
+                client.send(rawGET("/stream"))
+                return [first, client.readResponse()]
+            }
+            for response in responses {
+                #expect(response?.status == 200)
+                #expect(response?.header("Transfer-Encoding") == "chunked")
+                #expect(response?.header("Content-Type") == "text/event-stream")
+                #expect(response?.bodyText == (0..<5).map { "data: \($0)\n\n" }.joined())
+                #expect((response?.chunkCount ?? 0) >= 2)
+            }
+        }
+    }
+
+    @Test func handlerReturningMidStreamEndsTheStream() async throws {
+        try await withTestServer(handler: { _, responder in
+            try? await responder.startStream(status: 200, headers: [:])
+            try? await responder.write(Array("partial".utf8))
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/"))
+                return client.readResponse()
+            }
+            #expect(response?.bodyText == "partial")
+        }
+    }
+
+    @Test func clientDisconnectCancelsHandlerWaitingForNonStreamingAnswer() async throws {
+        let cancelledAfter = ServerTestFlag<Duration>()
+        let started = ServerTestFlag<ContinuousClock.Instant>()
+        try await withTestServer(handler: { _, responder in
+            started.set(.now)
+            do {
+                try await Task.sleep(for: .seconds(30))
+                responder.respond(status: 200, headers: [:], body: [])
+            } catch {
+                cancelledAfter.set(ContinuousClock.now - (started.value ?? .now))
+            }
+        }) { server, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
+            client.send(rawGET("/slow"))
+            _ = await started.wait()
+            try await Task.sleep(for: .milliseconds(100))
+            let closedAt = ContinuousClock.now
+            client.closeNow()
+            let total = await cancelledAfter.wait()
+            #expect(total != nil, "the handler's Task was not cancelled after the client closed")
+            let latency = ContinuousClock.now - closedAt
+            #expect(latency < .milliseconds(500), "cancellation took \(latency)")
+            #expect(await serverSettles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
+        }
+    }
+
+    @Test func clientDisconnectWhileStreamingCancelsAndWritesThrow() async throws {
+        let outcome = ServerTestFlag<String>()
+        try await withTestServer(handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                while true {
+                    try await responder.write(Array("tick\n".utf8))
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            } catch let error as HTTPServerError {
+                outcome.set("\(error.kind)/\(responder.isClientGone)")
+            } catch {
+                outcome.set("cancelled/\(responder.isClientGone)")
+            }
+        }) { server, port in
+            try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/stream"))
+                var seen = 0
+                _ = client.readResponse { count in
+                    seen = count
+                    if count == 3 { client.closeNow() }
+                }
+                _ = seen
+            }
+            let result = await outcome.wait()
+            #expect(result == "clientGone/true" || result == "cancelled/true")
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
+        }
+    }
+
+    @Test func manyAbruptDisconnectsLeaveNothingBehind() async throws {
+        try await withTestServer(handler: { request, responder in
+            if request.path == "/wait" {
+                try? await Task.sleep(for: .milliseconds(15))
+                responder.respond(status: 200, headers: [:], body: Array(repeating: 0x62, count: 1000))
+                return
+            }
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                for _ in 0..<50 {
+                    try await responder.write(Array(repeating: 0x61, count: 4096))
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                responder.end()
+            } catch {}
+        }) { server, port in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<40 {
+                    group.addTask {
+                        try await RawHTTPClient.blocking {
+                            let client = try RawHTTPClient(port: port)
+                            client.send(rawGET(i.isMultiple(of: 2) ? "/wait" : "/stream"))
+                            usleep(UInt32((i * 7919) % 30) * 1000)
+                            client.closeNow()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
+            let after = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/wait"))
+                return client.readResponse()
+            }
+            #expect(after?.body.count == 1000)
+        }
+    }
+
+    @Test func writerBlockedOnBackPressureIsReleasedWhenTheClientLeaves() async throws {
+        let outcome = ServerTestFlag<String>()
+        let progress = ServerTestCounter()
+        try await withTestServer({ $0.outputHighWaterBytes = 16 * 1024 }, handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                let chunk = [UInt8](repeating: 0x7A, count: 16 * 1024)
+                var sent = 0
+                while true {
+                    try await responder.write(chunk)
+                    sent += chunk.count
+                    progress.set(sent)
+                }
+            } catch let error as HTTPServerError {
+                outcome.set("\(error.kind)")
+            } catch {
+                outcome.set("other: \(error)")
+            }
+        }) { server, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
+            client.send(rawGET("/flood"))
+            // Wait until the writer stops making progress (socket buffers full, write suspended).
+            var last = -1
+            while progress.value != last || last <= 0 {
+                last = progress.value
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            client.closeNow()
+            #expect(await outcome.wait() == "clientGone")
+            #expect(await serverSettles { server.inFlightRequestCount == 0 })
+        }
+    }
+
+    @Test func slowReaderMakesWriteWaitInsteadOfBuffering() async throws {
+        let written = ServerTestFlag<Int>()
+        let progress = ServerTestCounter()
+        let total = 48 * 1024 * 1024
+        try await withTestServer({ $0.outputHighWaterBytes = 64 * 1024 }, handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: [:])
+                let chunk = [UInt8](repeating: 0x61, count: 64 * 1024)
+                var sent = 0
+                while sent < total {
+                    try await responder.write(chunk)
+                    sent += chunk.count
+                    progress.set(sent)
+                }
+                responder.end()
+                written.set(sent)
+            } catch {}
+        }) { _, port in
+            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port, receiveTimeout: 20) }
+            client.send(rawGET("/big"))
+            try await Task.sleep(for: .milliseconds(500))
+            // Nobody reads: the handler can only get as far as socket buffers plus the high-water mark.
+            let stalledAt = progress.value
+            #expect(stalledAt < total, "the handler wrote everything although the client read nothing")
+            let response = try await RawHTTPClient.blocking { client.readResponse() }
+            #expect(response?.body.count == total)
+            #expect(await written.wait() == total)
+        }
+    }
+}
+
+final class ServerTestCounter: Sendable {
+    private let state = Mutex(0)
+    func set(_ value: Int) { state.withLock { $0 = value } }
+    var value: Int { state.withLock { $0 } }
+}
+
+import Synchronization

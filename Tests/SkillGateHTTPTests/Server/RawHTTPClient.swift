@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A parsed HTTP/1.1 response as a test sees it on the wire.
+struct RawHTTPResponse {
+    var status: Int
+    var headers: [(String, String)]
+    /// The body, de-chunked when the response was chunked.
+    var body: [UInt8]
+    var chunkCount: Int
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A blocking TCP client for byte-exact HTTP tests. Blocking calls run on a thread of their own, never on the
+/// cooperative pool the server's handlers need.
+final class RawHTTPClient: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, receiveTimeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { Glibc.close(fd) }
+
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            // A thread of its own: blocking a Dispatch or cooperative-pool thread could starve the
+            // server's handler tasks on a small machine.
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Closes the socket now (the server sees EOF).
+    func closeNow() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Reads more bytes; false on EOF, error or timeout.
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<n])
+        return true
+    }
+
+    private func readLine() -> String? {
+        while true {
+            if let i = buffer.firstIndex(of: 0x0A) {
+                var line = Array(buffer[..<i])
+                buffer.removeFirst(i + 1)
+                if line.last == 0x0D { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            if !fill() { return nil }
+        }
+    }
+
+    private func readExactly(_ count: Int) -> [UInt8]? {
+        while buffer.count < count { if !fill() { return nil } }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[..<count])
+    }
+
+    /// Reads one response; nil when the connection closed (or timed out) before a complete response.
+    func readResponse(onChunk: ((Int) -> Void)? = nil) -> RawHTTPResponse? {
+        guard let statusLine = readLine() else { return nil }
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        var headers: [(String, String)] = []
+        while let line = readLine(), !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        var response = RawHTTPResponse(status: status, headers: headers, body: [], chunkCount: 0)
+        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            while let sizeLine = readLine(), let size = Int(sizeLine, radix: 16) {
+                if size == 0 { _ = readLine(); return response }
+                guard let data = readExactly(size) else { return nil }
+                response.body += data
+                response.chunkCount += 1
+                onChunk?(response.chunkCount)
+                _ = readLine()
+            }
+            return nil
+        }
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            guard let data = readExactly(length) else { return nil }
+            response.body = data
+            return response
+        }
+        while fill() {}
+        response.body = buffer
+        buffer = []
+        return response
+    }
+
+    /// Reads only a response head (for HEAD requests) and returns its status code.
+    func readResponseHead() -> Int? {
+        guard let statusLine = readLine() else { return nil }
+        while let line = readLine(), !line.isEmpty {}
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
+    /// Reads until the server closes the connection; returns what arrived and whether EOF was seen.
+    func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { buffer.append(contentsOf: chunk[0..<n]); continue }
+            let closed = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+            defer { buffer = [] }
+            return (buffer, closed)
+        }
+    }
+}

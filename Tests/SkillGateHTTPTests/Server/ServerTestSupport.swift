@@ -1,0 +1,57 @@
+import Foundation
+import SkillGateHTTP
+import Synchronization
+
+/// A handler made of a closure.
+struct ServerTestHandler: HTTPHandler {
+    let body: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void
+    init(_ body: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void) { self.body = body }
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async { await body(request, responder) }
+}
+
+/// Starts a server on 127.0.0.1 with an ephemeral port, runs `body`, and shuts the server down.
+func withTestServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+                   handler: @escaping @Sendable (HTTPServerRequest, HTTPResponder) async -> Void,
+                   _ body: (HTTPServer, Int) async throws -> T) async throws -> T {
+    var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 2)
+    configure(&configuration)
+    let server = try HTTPServer(configuration: configuration, handler: ServerTestHandler(handler))
+    try server.start()
+    do {
+        let result = try await body(server, server.boundPort)
+        await server.shutdown(deadline: .seconds(1))
+        return result
+    } catch {
+        await server.shutdown(deadline: .seconds(1))
+        throw error
+    }
+}
+
+/// A value set by one task and awaited (with a deadline) by another.
+final class ServerTestFlag<Value: Sendable>: Sendable {
+    private let state = Mutex<Value?>(nil)
+    func set(_ value: Value) { state.withLock { if $0 == nil { $0 = value } } }
+    var value: Value? { state.withLock { $0 } }
+    func wait(upTo limit: Duration = .seconds(5)) async -> Value? {
+        let end = ContinuousClock.now.advanced(by: limit)
+        while ContinuousClock.now < end {
+            if let v = value { return v }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return value
+    }
+}
+
+func rawGET(_ path: String, extraHeaders: String = "") -> String {
+    "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(extraHeaders)\r\n"
+}
+
+/// Polls `condition` until it holds or `limit` passes.
+func serverSettles(upTo limit: Duration = .seconds(2), _ condition: @Sendable () -> Bool) async -> Bool {
+    let end = ContinuousClock.now.advanced(by: limit)
+    while ContinuousClock.now < end {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
