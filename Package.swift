@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SkillGateCore", targets: ["SkillGateCore"]),
         .library(name: "SkillGateHTTP", targets: ["SkillGateHTTP"]),
         .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
+        .executable(name: "skillgate", targets: ["skillgate"]),
         .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
     ],
     targets: [
@@ -31,8 +32,12 @@ let package = Package(
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys"],
                 swiftSettings: strictSwift),
+
+        // The command-line tool: serve, keys, tokens, config check, providers.
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP"],
+                          swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
         .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys"],

@@ -165,6 +165,7 @@ extension EventLoop {
         let (contentType, body) = configuration.errorBody(status, message)
         let output = evhttp_request_get_output_headers(req)
         _ = evhttp_add_header(output, "Content-Type", contentType)
+        for field in configuration.errorHeaders(status) { _ = evhttp_add_header(output, field.name, field.value) }
         _ = evhttp_add_header(output, "Connection", "close")
         body.withUnsafeBytes { _ = evbuffer_add(evhttp_request_get_output_buffer(req), $0.baseAddress, $0.count) }
         evhttp_send_reply(req, Int32(status), nil, nil)

@@ -32,7 +32,9 @@ enum EvhttpErrorRewriter {
         let statusLineEnd = tail[headOffset...].firstIndex(of: 0x0A).map { $0 + 1 } ?? pageOffset
         let (contentType, body) = loop.configuration.errorBody(status, message(for: status, maxBody: loop.configuration.maxBodyBytes))
         var replacement = Array(tail[headOffset..<statusLineEnd])
-        replacement += Array("Content-Type: \(contentType)\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        var extra = ""
+        for field in loop.configuration.errorHeaders(status) { extra += "\(field.name): \(field.value)\r\n" }
+        replacement += Array("Content-Type: \(contentType)\r\n\(extra)Connection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
         replacement += body
 
         loop.rewritingOutput = true

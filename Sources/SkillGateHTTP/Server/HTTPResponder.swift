@@ -99,7 +99,9 @@ public final class HTTPResponder: Sendable {
         case .idle:
             let (contentType, body) = loop.configuration.errorBody(
                 500, "The request handler finished without sending a response; this is a gateway bug, please report it.")
-            respond(status: 500, headers: ["Content-Type": contentType], body: body)
+            var headers = loop.configuration.errorHeaders(500)
+            headers.set("Content-Type", contentType)
+            respond(status: 500, headers: headers, body: body)
         case .streaming:
             end()
         case .finished:

@@ -36,6 +36,8 @@ extension HTTPServer {
         public var backlog: Int
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.
         public var errorBody: ErrorBodyRenderer
+        /// Extra headers on every error the server answers itself (the gateway adds `x-request-id`).
+        public var errorHeaders: @Sendable (_ status: Int) -> HTTPHeaders = { _ in [:] }
 
         public init(host: String = "127.0.0.1", port: Int = 8080,
                     loops: Int = ProcessInfo.processInfo.activeProcessorCount,

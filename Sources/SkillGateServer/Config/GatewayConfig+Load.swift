@@ -103,7 +103,7 @@ extension GatewayConfig {
     }
 
     /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).
-    static func parseListen(_ s: String) -> (String, Int)? {
+    public static func parseListen(_ s: String) -> (String, Int)? {
         guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]), (0...65535).contains(port) else { return nil }
         var host = String(s[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

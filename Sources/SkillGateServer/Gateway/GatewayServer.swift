@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateKeys
+import Synchronization
+
+/// The running gateway: HTTP server, outbound client, services, signal handling.
+public final class GatewayServer: Sendable {
+    public let services: GatewayServices
+    let server: HTTPServer
+    let http: HTTPClient
+    /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable).
+    private let keySources: Mutex<[any DispatchSourceProtocol]>
+
+    /// Loads everything; throws on any configuration problem (before binding the port).
+    public init(config: GatewayConfig, logFD: Int32 = 2) throws {
+        http = HTTPClient()
+        services = try GatewayServices(config: config, http: http, logFD: logFD)
+        var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
+        serverConfig.maxBodyBytes = config.limits.maxBodyBytes
+        serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)
+        serverConfig.bodyReadTimeout = .seconds(config.limits.bodyTimeoutSeconds)
+        serverConfig.shutdownGrace = .seconds(config.limits.shutdownGraceSeconds)
+        serverConfig.errorBody = { status, message in
+            let kind: GatewayError.Kind = status == 413 ? .requestTooLarge : (status == 408 ? .timeout : (status >= 500 ? .internalError : .invalidRequest))
+            let error = GatewayError(domain: status >= 500 ? .gateway : .caller, kind: kind, status: status, message: message)
+            return ("application/json", error.surfaceNeutralBody().serializedBytes())
+        }
+        serverConfig.errorHeaders = { _ in ["x-request-id": RequestContext.makeId()] }
+        server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services))
+        let services = self.services
+        let reload: @Sendable () -> Void = {
+            do {
+                if try services.keys.reloadIfChanged() { services.log.event("keys reloaded", ["file": .string(config.keyFile)]) }
+            } catch {
+                services.log.event("key reload failed; keeping the previous keys", ["error": .string("\(error)")])
+            }
+        }
+        signal(SIGHUP, SIG_IGN)
+        let keyReload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        keyReload.setEventHandler(handler: reload)
+        let keyPoll = DispatchSource.makeTimerSource(queue: .global())
+        keyPoll.schedule(deadline: .now() + 2, repeating: 2)
+        keyPoll.setEventHandler(handler: reload)
+        keySources = Mutex([keyReload, keyPoll])
+    }
+
+    /// Binds and starts serving.
+    public func start() throws {
+        try server.start()
+        keySources.withLock { $0.forEach { $0.resume() } }
+        let c = services.config
+        services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
+                                         "providers": .int(services.catalog.providers.count)])
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var boundPort: Int { server.boundPort }
+
+    /// Serves until SIGTERM or SIGINT, then drains in-flight requests; returns the exit code.
+    public func runUntilSignal() async -> Int32 {
+        let code = await server.runUntilSignal(grace: .seconds(services.config.limits.shutdownGraceSeconds))
+        keySources.withLock { $0.forEach { $0.cancel() } }
+        services.log.event("stopped")
+        http.shutdown()
+        return code
+    }
+
+    /// Stops serving (tests).
+    public func shutdown() async {
+        await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
+        keySources.withLock { $0.forEach { $0.cancel() } }
+        http.shutdown()
+    }
+
+    /// The token service over the config's state store (for the CLI).
+    public static func openTokenService(config: GatewayConfig) throws -> TokenService {
+        TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory))
+    }
+}

@@ -1,0 +1,31 @@
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateKeys
+import SkillGateProviders
+
+/// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
+public final class GatewayServices: Sendable {
+    public let config: GatewayConfig
+    public let catalog: ProviderCatalog
+    public let keys: KeyStore
+    public let tokens: TokenService
+    let resolver: ModelResolver
+    let clients: ClientFactory
+    let log: RequestLog
+
+    /// Loads the catalog, validates the config against it, opens the key store and the state
+    /// store. Every problem is reported here, at start, never at the first request.
+    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2) throws {
+        let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
+        try config.validate(against: catalog)
+        self.config = config
+        self.catalog = catalog
+        keys = try KeyStore(path: config.keyFile)
+        // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
+        // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
+        tokens = TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory), cacheLifetime: .seconds(2))
+        resolver = ModelResolver(config: config, catalog: catalog)
+        clients = ClientFactory(config: config, keys: keys, http: http)
+        log = RequestLog(fd: logFD)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SkillGateCore
+import Synchronization
+
+/// One line of the request log: everything an operator needs, nothing secret.
+struct RequestLogEntry: Sendable {
+    var time = Date()
+    var requestId: String
+    var method: String
+    var path: String
+    var status = 0
+    var tokenName: String?
+    var surface: String?
+    var scenario: String?
+    var provider: String?
+    var model: String?
+    var route: String?
+    var stream = false
+    var totalMs = 0.0
+    var upstreamMs: Double?
+    var usage: Usage?
+    var costUSD: Double?
+    var attempts: [String] = []
+    var error: String?
+
+    /// The entry as one compact JSON object.
+    func json() -> JSONValue {
+        var o = JSONObject()
+        o.append("time", .string(RequestLog.timestamp(time)))
+        o.append("level", .string(status >= 500 ? "error" : (status >= 400 ? "warn" : "info")))
+        o.append("request_id", .string(requestId))
+        o.append("method", .string(method))
+        o.append("path", .string(path))
+        o.append("status", .int(status))
+        o.append("token", ifPresent: tokenName.map(JSONValue.string))
+        o.append("surface", ifPresent: surface.map(JSONValue.string))
+        o.append("scenario", ifPresent: scenario.map(JSONValue.string))
+        o.append("provider", ifPresent: provider.map(JSONValue.string))
+        o.append("model", ifPresent: model.map(JSONValue.string))
+        o.append("route", ifPresent: route.map(JSONValue.string))
+        o.append("stream", .bool(stream))
+        o.append("total_ms", .double((totalMs * 100).rounded() / 100))
+        o.append("upstream_ms", ifPresent: upstreamMs.map { .double(($0 * 100).rounded() / 100) })
+        if let usage {
+            o.append("input_tokens", .int(usage.inputTokens))
+            o.append("output_tokens", .int(usage.outputTokens))
+        }
+        o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
+        if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }
+        o.append("error", ifPresent: error.map(JSONValue.string))
+        return .object(o)
+    }
+}
+
+/// Writes JSON lines to stderr (or any file descriptor), one `write` per line so lines from
+/// concurrent requests never interleave.
+final class RequestLog: Sendable {
+    private let fd: Int32
+    private let enabled: Bool
+
+    init(fd: Int32 = 2, enabled: Bool = true) {
+        self.fd = fd
+        self.enabled = enabled
+    }
+
+    func write(_ entry: RequestLogEntry) {
+        writeLine(entry.json())
+    }
+
+    /// Writes an event that is not a request (startup, shutdown, key reload).
+    func event(_ message: String, _ fields: JSONObject = [:]) {
+        var o: JSONObject = ["time": .string(Self.timestamp(Date())), "level": "info", "event": .string(message)]
+        for m in fields { o.append(m.key, m.value) }
+        writeLine(.object(o))
+    }
+
+    private func writeLine(_ value: JSONValue) {
+        guard enabled else { return }
+        var bytes = value.serializedBytes()
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let ms = Int((date.timeIntervalSince1970 * 1000).rounded())
+        var t = time_t(ms / 1000)
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+                      Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), ms % 1000)
+    }
+}

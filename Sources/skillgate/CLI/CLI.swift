@@ -1,0 +1,64 @@
+import Foundation
+import SkillGateServer
+
+/// Dispatches `skillgate <command> ...` and maps failures to exit codes.
+enum CLI {
+    static let usage = """
+    skillgate — an LLM gateway with skill routing
+
+    Usage: skillgate <command> [options]
+
+    Commands:
+      serve              run the gateway
+      keys               manage provider keys (set, list, remove)
+      tokens             manage client tokens (create, list, revoke)
+      config check       validate a config file and the provider catalog
+      providers          list the provider catalog and whether each key is set
+
+    Every command takes --config PATH (default: Config/skillgate.json) and --help.
+    Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+    """
+
+    static func run(_ args: [String]) async -> Int32 {
+        guard let command = args.first else {
+            printErr(usage)
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "serve": return try await ServeCommand.run(rest)
+            case "keys": return try KeysCommand.run(rest)
+            case "tokens": return try TokensCommand.run(rest)
+            case "config": return try ConfigCommand.run(rest)
+            case "providers": return try ProvidersCommand.run(rest)
+            case "help", "--help", "-h":
+                print(usage)
+                return 0
+            default:
+                throw UsageError(message: "unknown command \"\(command)\"")
+            }
+        } catch let error as UsageError {
+            printErr("error: \(error.message)\nRun `skillgate \(command == "help" ? "" : command + " ")--help` for usage.")
+            return 2
+        } catch {
+            printErr("error: \(error)")
+            return 1
+        }
+    }
+
+    /// The config path from `--config`, or the default.
+    static func configPath(_ args: Arguments) -> String {
+        args.value("--config") ?? "Config/skillgate.json"
+    }
+
+    /// Loads the config named by `--config`.
+    static func loadConfig(_ args: Arguments) throws -> GatewayConfig {
+        try GatewayConfig.load(path: configPath(args))
+    }
+}
+
+/// Writes a line to stderr.
+func printErr(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,30 @@
+import Foundation
+import SkillGateProviders
+import SkillGateServer
+
+/// `skillgate config check`: validate the config and the catalog without starting anything.
+enum ConfigCommand {
+    static let help = """
+    Usage: skillgate config check [--config PATH]
+
+    Loads the config and the provider catalog and checks every model reference (tiers, aliases,
+    scenario defaults). Prints the problem with file and JSON path, or a summary. Exit 1 on a problem.
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, options: ["--config"], flags: [])
+        if args.wantsHelp { print(help); return 0 }
+        guard args.positionals == ["check"] else { throw UsageError(message: "expected `config check`") }
+        let config = try CLI.loadConfig(args)
+        let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
+        try config.validate(against: catalog)
+        print("ok: \(CLI.configPath(args))")
+        print("  listen     \(config.host):\(config.port)")
+        print("  providers  \(catalog.providers.count) in \(config.providersDirectory)")
+        for tier in ModelTier.allCases {
+            print("  \(tier.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \((config.tiers[tier] ?? []).joined(separator: ", "))")
+        }
+        print("  scenarios  \(config.scenarios.keys.sorted().joined(separator: ", ")) (default \(config.defaultScenario))")
+        return 0
+    }
+}

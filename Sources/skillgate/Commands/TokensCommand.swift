@@ -1,0 +1,53 @@
+import Foundation
+import SkillGateKeys
+import SkillGateServer
+
+/// `skillgate tokens`: client tokens (stored as hashes in the state store).
+enum TokensCommand {
+    static let help = """
+    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]...
+                                  prints the new token alone on stdout (shown once; only its hash is stored)
+           skillgate tokens list      names, scopes, created and last-used times
+           skillgate tokens revoke NAME
+    Options: --config PATH
+
+    --scenario limits the token to scenarios; --model to tiers (light, strong), aliases or provider/model.
+    Without them the token may use everything.
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, options: ["--config", "--name", "--scenario", "--model"], flags: [])
+        if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
+        let config = try CLI.loadConfig(args)
+        let tokens = try GatewayServer.openTokenService(config: config)
+        switch (args.positionals[0], args.positionals.count) {
+        case ("create", 1):
+            guard let name = args.value("--name") else { throw UsageError(message: "tokens create needs --name NAME") }
+            for s in args.values("--scenario") where config.scenarios[s] == nil {
+                throw UsageError(message: "unknown scenario \"\(s)\"; configured: \(config.scenarios.keys.sorted().joined(separator: ", "))")
+            }
+            let created = try tokens.create(name: name, scenarios: args.values("--scenario"), models: args.values("--model"))
+            print(created.token)
+            printErr("created token \"\(name)\"; it is shown only this once")
+        case ("list", 1):
+            let list = try tokens.list()
+            if list.isEmpty { printErr("no tokens yet; create one with `skillgate tokens create --name NAME`") }
+            print("NAME\tSCENARIOS\tMODELS\tCREATED\tLAST USED\tSTATUS")
+            for t in list {
+                let scen = t.scenarios.isEmpty ? "*" : t.scenarios.joined(separator: ",")
+                let models = t.models.isEmpty ? "*" : t.models.joined(separator: ",")
+                print("\(t.name)\t\(scen)\t\(models)\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")
+            }
+        case ("revoke", 2):
+            try tokens.revoke(name: args.positionals[1])
+            printErr("revoked \(args.positionals[1])")
+        default:
+            throw UsageError(message: "expected `tokens create --name NAME`, `tokens list` or `tokens revoke NAME`")
+        }
+        return 0
+    }
+
+    private static func format(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}
