@@ -122,3 +122,33 @@ func benchLoopbackAddress(port: Int) -> sockaddr_in {
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     return address
 }
+
+/// The cost floor of any async client with a dedicated I/O thread: one round trip from a task to
+/// a waiting thread and back through a continuation, with no I/O at all.
+final class BenchThreadHop: Sendable {
+    private let pending = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let signal = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(true)
+
+    init() {
+        Thread { [self] in
+            while true {
+                signal.wait()
+                guard running.load(ordering: .acquiring) else { return }
+                pending.withLock { c in c.take() }?.resume()
+            }
+        }.start()
+    }
+
+    func roundTrip() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            pending.withLock { $0 = c }
+            signal.signal()
+        }
+    }
+
+    func stop() {
+        running.store(false, ordering: .releasing)
+        signal.signal()
+    }
+}

@@ -41,10 +41,22 @@ func runHTTPClientBench() async throws {
     let rawSeconds = Double(benchNanoseconds() - rawStarted) / 1e9
     raw.close()
 
+    let hop = BenchThreadHop()
+    for _ in 0..<500 { await hop.roundTrip() }
+    var hopLatencies: [UInt64] = []
+    hopLatencies.reserveCapacity(requests)
+    for _ in 0..<requests {
+        let t0 = benchNanoseconds()
+        await hop.roundTrip()
+        hopLatencies.append(benchNanoseconds() - t0)
+    }
+    hop.stop()
+
     report("HTTPClient.send sequential, keep-alive", Double(requests) / clientSeconds, unit: "req/s", target: "target ≥ 10000")
     report("HTTPClient.send p50 latency", percentile(latencies, 0.5) / 1000, unit: "µs")
     report("raw blocking socket (reference)", Double(requests) / rawSeconds, unit: "req/s")
     report("raw blocking socket p50 latency (reference)", percentile(rawLatencies, 0.5) / 1000, unit: "µs")
+    report("task → thread → task hop p50 (floor, no I/O)", percentile(hopLatencies, 0.5) / 1000, unit: "µs")
     report("connections accepted by the bench server", Double(server.acceptedConnections), unit: "", target: "2 expected (client + reference)")
 }
 

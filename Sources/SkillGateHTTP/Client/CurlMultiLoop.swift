@@ -7,8 +7,9 @@ import Synchronization
 /// paused, removed and freed on this thread.
 ///
 /// `@unchecked Sendable`: `multi` is used off the loop thread solely for `curl_multi_wakeup`
-/// (thread-safe by libcurl's contract) and is freed only in deinit; the remaining mutable state
-/// is touched only by the loop thread.
+/// (thread-safe by libcurl's contract), counted in `wakeupsInFlight` so the loop frees it only
+/// once the queue is closed and no wakeup is mid-call; the remaining mutable state is touched
+/// only by the loop thread.
 final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(TransferSpec)
@@ -30,6 +31,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     let configuration: HTTPClient.Configuration
     private let exited = DispatchSemaphore(value: 0)
     private let loopThreadID = Atomic<UInt>(0)
+    private let wakeupsInFlight = Atomic<Int>(0)
     private let peakStreamBuffered = Atomic<Int>(0)
 
     // Loop thread only.
@@ -80,11 +82,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             let wasEmpty = q.commands.isEmpty
             q.commands.append(command)
             if case .stop = command { q.closed = true }
+            if wasEmpty { wakeupsInFlight.add(1, ordering: .acquiringAndReleasing) }
             return (true, wasEmpty)
         }
         // Woken outside the lock, so the loop thread does not wake up only to block on it.
-        // `multi` stays valid: it is freed in deinit, when no submitter can exist any more.
-        if wake { _ = curl_multi_wakeup(multi) }
+        // The loop frees `multi` only after the queue closed and no wakeup is in flight.
+        if wake {
+            _ = curl_multi_wakeup(multi)
+            wakeupsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+        }
         return accepted
     }
 
@@ -217,11 +223,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         active.removeAll()
         for easy in spareEasyHandles { curl_easy_cleanup(easy) }
         spareEasyHandles.removeAll()
-    }
-
-    deinit {
-        // The loop thread has exited (its closure held the last other reference); nothing else
-        // can touch the multi handle now.
-        if let multi { _ = curl_multi_cleanup(multi) }
+        // The queue is closed, so no new wakeup can start; wait out one that is mid-call, then
+        // free the multi handle (this also closes the pooled connections).
+        while wakeupsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        _ = curl_multi_cleanup(multi)
     }
 }

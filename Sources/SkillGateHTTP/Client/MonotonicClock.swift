@@ -27,6 +27,6 @@ extension Duration {
     }
 }
 
-extension Int {
+fileprivate extension Int {
     func clamped(toAtLeast lower: Int) -> Int { Swift.max(self, lower) }
 }

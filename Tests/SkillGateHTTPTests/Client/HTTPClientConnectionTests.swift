@@ -42,6 +42,18 @@ import Testing
         #expect(proxy.requests.contains { $0.target == "http://\(host)/v1/models" && $0.header("host") == host })
     }
 
+    /// `HTTPS_PROXY` from the environment: an https:// request opens a CONNECT tunnel through the
+    /// loopback proxy (which then drops the tunnel, so the TLS handshake fails).
+    @Test func httpsRequestTunnelsThroughProxyFromEnvironment() async throws {
+        let proxy = try ClientTestEnvironment.proxy.get()
+        let host = ClientTestEnvironment.proxyOnlyHost
+        let request = HTTPRequest(method: "GET", url: "https://\(host)/v1/models",
+                                  timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(5), idle: .seconds(5), total: .seconds(10)))
+        let error = await #expect(throws: HTTPClientError.self) { _ = try await ClientTestEnvironment.makeClient().send(request) }
+        #expect(error?.kind == .tls || error?.kind == .transport, "got \(String(describing: error))")
+        #expect(proxy.requests.contains { $0.method == "CONNECT" && $0.target == "\(host):443" })
+    }
+
     @Test func libcurlOffersHTTP2AndTLS() {
         let info = libcurlFeatures()
         #expect(info.http2, "libcurl was built without HTTP/2; install a libcurl4 with nghttp2")

@@ -70,6 +70,33 @@ import Testing
         #expect(peak <= capacity + 64 * 1024, "buffered \(peak) bytes for a \(capacity)-byte buffer")
     }
 
+    /// Many streams at once through a small pool and a small buffer: the ones read to the end get
+    /// every byte, the ones abandoned early end without disturbing the others.
+    @Test func concurrentStreamsWithEarlyExitsStayIndependent() async throws {
+        let total = 512 * 1024
+        let server = try LoopbackServer(.bulk(totalBytes: total))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 4, streamBufferBytes: 16 * 1024))
+        let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for i in 0..<24 {
+                group.addTask {
+                    let response = try await client.stream(HTTPRequest(method: "GET", url: server.url("/\(i)")))
+                    var count = 0
+                    for try await chunk in response.body {
+                        count += chunk.count
+                        if i % 3 == 0, count >= 32 * 1024 { break }
+                    }
+                    return (i, count)
+                }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(counts.count == 24)
+        for (i, count) in counts {
+            if i % 3 == 0 { #expect(count < total) } else { #expect(count == total, "stream \(i) got \(count) bytes") }
+        }
+    }
+
     /// Whether `chunk` equals the bulk pattern (byte i is `i % 251`) starting at body offset `offset`.
     private static func matchesPattern(_ chunk: [UInt8], at offset: Int) -> Bool {
         let pattern = LoopbackHandler.bulkPattern

@@ -20,6 +20,16 @@ extension LoopbackHandler {
         connection.write(body)
     }
 
+    /// A forward proxy stand-in: plain requests (absolute-form targets) are echoed like `.echo`;
+    /// a `CONNECT` is accepted, then the tunnelled bytes (a TLS ClientHello) are read and the
+    /// connection is closed without a reply, so the client's handshake fails.
+    static let proxy = Self { request, connection in
+        guard request.method == "CONNECT" else { return echo.respond(request, connection) }
+        connection.write("HTTP/1.1 200 Connection established\r\n\r\n")
+        connection.pause(milliseconds: 200)
+        connection.closeAfterResponse()
+    }
+
     /// A chunked response whose chunks are written `delayMs` apart.
     static func chunked(_ chunks: [String], delayMs: Int, headers: [(String, String)] = []) -> Self {
         Self { _, connection in
