@@ -10,6 +10,11 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 extension JSONValue {
     /// Parses a complete JSON document (RFC 8259). Rejects invalid UTF-8, trailing garbage and
     /// nesting deeper than `maxDepth`.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+    }
+
+    /// Parses a complete JSON document from any byte collection.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
         let result = bytes.withContiguousStorageIfAvailable { parse(buffer: $0, maxDepth: maxDepth) }
             ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }
@@ -172,17 +177,23 @@ struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
+        var ascii = true
         while index < buffer.count {
             let b = buffer[index]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+                if ascii {
+                    index += 1
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
                 }
                 index += 1
                 return s
             }
+            if b >= 0x80 { ascii = false }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw fail("unescaped control character in a string") }
             index += 1

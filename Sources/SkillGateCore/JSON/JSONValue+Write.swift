@@ -2,7 +2,7 @@ extension JSONValue {
     /// The compact JSON text of this value as UTF-8 bytes (no insignificant whitespace).
     public func serializedBytes() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        out.reserveCapacity(4096)
         write(to: &out)
         return out
     }

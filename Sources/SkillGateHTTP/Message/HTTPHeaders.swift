@@ -14,14 +14,26 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value of the field `name` (case-insensitive).
     public subscript(name: String) -> String? {
-        for f in fields where f.name.utf8.count == name.utf8.count && f.name.lowercased() == name.lowercased() { return f.value }
+        for f in fields where Self.sameName(f.name, name) { return f.value }
         return nil
     }
 
     /// All values of the field `name` (case-insensitive).
     public func values(_ name: String) -> [String] {
-        let lower = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lower }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// ASCII case-insensitive comparison of field names without allocating (header lookups are on every request).
+    @inline(__always)
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        for (p, q) in zip(x, y) where p != q {
+            let lp = (p >= 0x41 && p <= 0x5A) ? p | 0x20 : p
+            let lq = (q >= 0x41 && q <= 0x5A) ? q | 0x20 : q
+            if lp != lq { return false }
+        }
+        return true
     }
 
     /// Appends a field (keeps existing fields of the same name).
@@ -35,8 +47,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes all fields named `name`.
     public mutating func remove(_ name: String) {
-        let lower = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == lower }
+        fields.removeAll { Self.sameName($0.name, name) }
     }
 
     public var count: Int { fields.count }

@@ -9,13 +9,16 @@ struct AuthenticatedClient: Sendable {
 }
 
 extension GatewayServices {
+    /// The token of `Bearer <token>` (scheme case-insensitive), without allocating for the scheme check.
+    static func bearerToken(_ value: String) -> String? {
+        let utf8 = value.utf8
+        guard utf8.count > 7, HTTPHeaders.sameName(String(value.prefix(7)), "bearer ") else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
     /// Authenticates `Authorization: Bearer <token>` or `x-api-key: <token>` (what the Anthropic SDK sends).
     func authenticate(_ headers: HTTPHeaders) throws(GatewayError) -> AuthenticatedClient {
-        var presented: String?
-        if let auth = headers["authorization"] {
-            let parts = auth.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { presented = String(parts[1]).trimmingCharacters(in: .whitespaces) }
-        }
+        var presented = headers["authorization"].flatMap(Self.bearerToken)
         if presented == nil || presented?.isEmpty == true { presented = headers["x-api-key"] }
         guard let token = presented, !token.isEmpty else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,

@@ -7,24 +7,20 @@ import Testing
 @Suite struct HTTPClientStreamTests {
     @Test func deliversHeadBeforeBodyAndChunksInOrder() async throws {
         let chunks = ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"]
-        // Wide margins: the suite runs in parallel on a small shared machine.
-        let server = try LoopbackServer(.chunked(chunks, delayMs: 1500, headers: [("Content-Type", "text/event-stream")]))
+        // The server holds the body back until the test has the head: no timing assumptions.
+        let gate = LoopbackGate(), heldBack = LoopbackGate()
+        let server = try LoopbackServer(.chunkedAfterGate(chunks, gate: gate, timeoutMs: 10_000, heldBack: heldBack,
+                                                          headers: [("Content-Type", "text/event-stream")]))
         defer { server.stop() }
         let client = ClientTestEnvironment.makeClient()
-        let started = LoopbackSocket.now()
         let response = try await client.stream(HTTPRequest(url: server.url("/stream")))
-        // The head arrives before the first chunk (the server waits 1.5 s before each chunk).
-        #expect(millisecondsBetween(started, LoopbackSocket.now()) < 1200)
+        gate.raise()
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "text/event-stream")
         var received: [UInt8] = []
-        var pieces = 0
-        for try await piece in response.body {
-            received += piece
-            pieces += 1
-        }
+        for try await piece in response.body { received += piece }
+        #expect(heldBack.isRaised, "stream() returned only after the body arrived")
         #expect(String(decoding: received, as: UTF8.self) == chunks.joined())
-        #expect(pieces >= chunks.count)
     }
 
     @Test func emptyBodyEndsTheStream() async throws {

@@ -1,3 +1,4 @@
+import Synchronization
 /// How a `LoopbackServer` answers one request on one connection (runs on the connection's thread).
 struct LoopbackHandler: Sendable {
     let respond: @Sendable (LoopbackServer.Request, LoopbackConnection) -> Void
@@ -94,5 +95,31 @@ extension LoopbackHandler {
 
     static func chunkFrame(_ chunk: String) -> String {
         "\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n"
+    }
+}
+
+/// A one-way flag a test raises and a loopback handler waits for (on the server's own thread).
+final class LoopbackGate: Sendable {
+    private let raised = Mutex(false)
+    func raise() { raised.withLock { $0 = true } }
+    var isRaised: Bool { raised.withLock { $0 } }
+}
+
+extension LoopbackHandler {
+    /// Sends the head, then holds the body back until `gate` is raised (or `timeoutMs` passes),
+    /// recording in `heldBack` whether the gate was raised while the body was still held back.
+    static func chunkedAfterGate(_ chunks: [String], gate: LoopbackGate, timeoutMs: Int, heldBack: LoopbackGate,
+                                 headers: [(String, String)] = []) -> Self {
+        Self { _, connection in
+            connection.write(responseHead(status: 200, reason: "OK", headers: headers + [("Transfer-Encoding", "chunked")]))
+            var waited = 0
+            while !gate.isRaised, waited < timeoutMs {
+                guard connection.pause(milliseconds: 5) else { return }
+                waited += 5
+            }
+            if gate.isRaised { heldBack.raise() }
+            for chunk in chunks { connection.write(chunkFrame(chunk)) }
+            connection.write("0\r\n\r\n")
+        }
     }
 }
