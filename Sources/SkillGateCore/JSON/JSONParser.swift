@@ -97,6 +97,7 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [JSONObject.Member] = []
+        members.reserveCapacity(8)
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
@@ -130,6 +131,7 @@ struct JSONParser {
         try enter()
         index += 1
         var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         skipWhitespace()
         if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
             index += 1; depth -= 1
