@@ -39,7 +39,10 @@ func runRouterBench() async throws {
         line("\(label):   + header value", iterations: label == "request.json" ? 20000 : 300) {
             _ = scorer.decide(TaskFeatures(request: r)).headerValue()
         }
-        line("\(label):   ref: lowercased() + contains() × \(naiveMarkers.count)", iterations: label == "request.json" ? 2000 : 30) {
+        line("\(label):   ref: lowercased() copy alone", iterations: label == "request.json" ? 20000 : 300) {
+            _ = (r.messages.last(where: { $0.role == .user })?.text ?? "").lowercased()
+        }
+        line("\(label):   ref: lowercased() + contains() × \(naiveMarkers.count)", iterations: label == "request.json" ? 500 : 5) {
             _ = naive(r)
         }
     }
