@@ -1,5 +1,4 @@
 import SkillGateCore
-import SkillGateProviders
 import SkillGateRouting
 
 /// The `routing` section: how `"model": "auto"` picks a tier.

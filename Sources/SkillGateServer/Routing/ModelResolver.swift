@@ -30,7 +30,9 @@ public struct ModelResolver: Sendable {
         return (name, s)
     }
 
-    /// Resolves `requested` for a request in `scenario` made with a token of `scope`.
+    /// Resolves `requested` for a request in `scenario` made with a token of `scope`. `auto` or
+    /// nothing is routed with no task features (the chat pipeline calls `plan(for:tierHeader:...)`,
+    /// which scores the request itself).
     public func plan(requested: String?, scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) throws(GatewayError) -> RoutePlan {
         let name = requested?.trimmingCharacters(in: .whitespaces) ?? ""
         var explanation: [String] = []
