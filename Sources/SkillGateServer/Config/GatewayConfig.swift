@@ -1,5 +1,6 @@
 import SkillGateCore
 import SkillGateProviders
+import SkillGateRouting
 
 /// The gateway's configuration (`Config/skillgate.json` by default).
 ///
@@ -31,6 +32,8 @@ public struct GatewayConfig: Sendable {
     public var skillPacks: [String: [String]]
     public var limits: Limits
     public var upstreamTimeouts: UpstreamTimeouts
+    /// Weights and threshold of `auto` routing (`routing`; see GatewayConfig+Routing.swift).
+    public var routing: RoutingWeights
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

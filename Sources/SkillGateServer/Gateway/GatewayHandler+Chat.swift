@@ -14,8 +14,9 @@ extension GatewayHandler {
             ctx.log.stream = inbound.stream
             let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
             ctx.log.scenario = scenario.name
-            let plan = try services.resolver.plan(requested: inbound.request.model, scenario: scenario.config, scope: client.scope)
-            ctx.log.route = plan.explanation
+            let plan = try services.resolver.plan(for: inbound.request, tierHeader: request.headers["x-skillgate-tier"],
+                                                  scenario: scenario.config, scope: client.scope)
+            ctx.log.route = plan.route
             if inbound.stream {
                 try await stream(inbound, plan: plan, surface: surface, &ctx, responder)
             } else {

@@ -30,14 +30,15 @@ public struct ModelResolver: Sendable {
         return (name, s)
     }
 
-    /// Resolves `requested` for a request in `scenario` made with a token of `scope`.
+    /// Resolves `requested` for a request in `scenario` made with a token of `scope`. `auto` or
+    /// nothing is routed with no task features (the chat pipeline calls `plan(for:tierHeader:...)`,
+    /// which scores the request itself).
     public func plan(requested: String?, scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) throws(GatewayError) -> RoutePlan {
-        var name = requested?.trimmingCharacters(in: .whitespaces) ?? ""
+        let name = requested?.trimmingCharacters(in: .whitespaces) ?? ""
         var explanation: [String] = []
         if name.isEmpty || name == "auto" {
-            let fallback = scenario.defaultModel ?? config.defaultModel
-            explanation.append("\(name.isEmpty ? "no model" : "auto") → \(fallback == "auto" ? "light" : fallback)")
-            name = fallback == "auto" ? ModelTier.light.rawValue : fallback
+            // Scored from the request (ModelResolver+Auto.swift); without one, the features are empty.
+            return try autoPlan(for: ChatRequest(model: name, messages: []), hint: nil, scenario: scenario, scope: scope)
         }
         let targets = try expand(name, explanation: &explanation, depth: 0)
         let allowed = targets.filter { t in
@@ -48,7 +49,8 @@ public struct ModelResolver: Sendable {
                                message: "model \"\(name)\" is outside what this token and scenario may use; GET /v1/models lists the allowed models",
                                param: "model")
         }
-        return RoutePlan(requested: requested ?? "", targets: allowed, explanation: explanation.joined(separator: "; "))
+        return RoutePlan(requested: requested ?? "", targets: allowed, explanation: explanation.joined(separator: "; "),
+                         route: ModelTier(rawValue: name).map { "tier=\($0.rawValue); by=request" } ?? "tier=none; by=request")
     }
 
     private func expand(_ name: String, explanation: inout [String], depth: Int) throws(GatewayError) -> [RouteTarget] {

@@ -1,4 +1,5 @@
 import SkillGateProviders
+import SkillGateRouting
 
 /// One concrete model a request can go to.
 public struct RouteTarget: Sendable, Hashable {
@@ -19,8 +20,13 @@ public struct RoutePlan: Sendable, Hashable {
     public var requested: String
     /// Targets in order of preference; never empty.
     public var targets: [RouteTarget]
-    /// How the request resolved, for the `x-skillgate-route` header and the log ("tier light").
+    /// How the request resolved, step by step ("alias fast → demo/demo-light; tier light").
     public var explanation: String
+    /// The `x-skillgate-route` header value and the log's `route` field (ASCII):
+    /// `tier=strong; by=score; score=0.85; reasons=...`, `tier=light; by=request`, `tier=none; by=scenario`.
+    public var route: String = ""
+    /// The scored (or header-forced) tier decision when the client asked for `auto` or no model.
+    public var decision: TierDecision?
 
     public var primary: RouteTarget { targets[0] }
 }

@@ -14,6 +14,7 @@ enum CLI {
       tokens             manage client tokens (create, list, revoke)
       config check       validate a config file and the provider catalog
       providers          list the provider catalog and whether each key is set
+      route explain      show how "model": "auto" routes a prompt, and why
 
     Every command takes --config PATH (default: Config/skillgate.json) and --help.
     Exit codes: 0 ok, 1 runtime failure, 2 usage error.
@@ -32,6 +33,7 @@ enum CLI {
             case "tokens": return try TokensCommand.run(rest)
             case "config": return try ConfigCommand.run(rest)
             case "providers": return try ProvidersCommand.run(rest)
+            case "route": return try RouteCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return 0

@@ -1,0 +1,48 @@
+/// Renders a routing decision for people (`skillgate route explain`): the features, each
+/// feature's contribution, the score against the threshold, the tier and its targets.
+public enum RouteExplainer {
+    /// The explanation as lines of plain text.
+    /// - Parameters:
+    ///   - scenario: the scenario's name and what it defaults to (`chat (default light)`).
+    ///   - targets: the tier's `provider/model`s in order of preference.
+    ///   - note: anything that changed the outcome after scoring (a tier the scenario does not allow).
+    public static func render(_ d: TierDecision, scenario: String, targets: [String], weights: RoutingWeights, note: String? = nil) -> String {
+        let f = d.features
+        var out = "scenario      \(scenario)\n"
+        out += "features\n"
+        func row(_ name: String, _ value: String) { out += "  " + pad(name, 22) + value + "\n" }
+        row("prompt tokens (est.)", String(f.estimatedTokens))
+        row("messages", String(f.messages))
+        row("tools offered", String(f.toolsOffered))
+        row("answers tool result", f.answersToolResult ? "yes" : "no")
+        row("code blocks", String(f.codeBlocks))
+        for category in MarkerCategory.allCases {
+            let found = f.scan.markers(in: category)
+            row(category.name + " markers", found.isEmpty ? "-" : found.joined(separator: ", ")
+                + " (strength " + TierDecision.format(f.scan.strength(category)) + ")")
+        }
+        row("structured output", f.structuredOutput ? "yes" : "no")
+        row("max tokens", f.maxTokens.map(String.init) ?? "-")
+        row("thinking", f.thinking ? "yes" : "no")
+        out += "contributions (weight x level)\n"
+        if d.contributions.isEmpty { out += "  none\n" }
+        for c in d.contributions {
+            out += "  " + pad(c.feature.rawValue, 18) + pad(TierDecision.format(c.value, signed: true), 7)
+                + "= " + TierDecision.format(weights[c.feature], signed: true) + " x " + TierDecision.format(c.level)
+                + "  (" + c.feature.levelDescription + ")\n"
+        }
+        out += "score         \(TierDecision.format(d.score))  (strong at >= \(TierDecision.format(d.threshold)))\n"
+        switch d.source {
+        case .score: out += "tier          \(d.tier.rawValue)\n"
+        case .header: out += "tier          \(d.tier.rawValue) (forced by the \(TierHint.header) header; the score is not used)\n"
+        }
+        if let note { out += "note          \(note)\n" }
+        out += "targets       \(targets.isEmpty ? "-" : targets.joined(separator: ", "))\n"
+        out += "header        x-skillgate-route: \(d.headerValue())\n"
+        return out
+    }
+
+    private static func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
+    }
+}
