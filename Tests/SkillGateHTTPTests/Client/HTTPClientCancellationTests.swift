@@ -16,7 +16,7 @@ import Testing
         for await _ in firstChunk.stream { break }
         let cancelledAt = LoopbackSocket.now()
         consumer.cancel()
-        let closedAt = try #require(await server.firstPeerClose(within: .seconds(2)))
+        let closedAt = try #require(await server.firstPeerClose(within: .seconds(5)))
         #expect(millisecondsBetween(cancelledAt, closedAt) < 100)
         // AsyncThrowingStream ends iteration of a cancelled task with nil when the task is not
         // waiting inside next() at that moment; when it is, next() throws HTTPClientError.cancelled.
@@ -35,7 +35,7 @@ import Testing
         for try await _ in response!.body { break }
         let droppedAt = LoopbackSocket.now()
         response = nil
-        let closedAt = try #require(await server.firstPeerClose(within: .seconds(2)))
+        let closedAt = try #require(await server.firstPeerClose(within: .seconds(5)))
         #expect(millisecondsBetween(droppedAt, closedAt) < 100)
     }
 
@@ -47,7 +47,7 @@ import Testing
         while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         let cancelledAt = LoopbackSocket.now()
         task.cancel()
-        let closedAt = try #require(await server.firstPeerClose(within: .seconds(2)))
+        let closedAt = try #require(await server.firstPeerClose(within: .seconds(5)))
         #expect(millisecondsBetween(cancelledAt, closedAt) < 100)
         let error = await #expect(throws: HTTPClientError.self) { _ = try await task.value }
         #expect(error?.kind == .cancelled)
