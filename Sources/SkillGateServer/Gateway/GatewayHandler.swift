@@ -77,6 +77,7 @@ public final class GatewayHandler: HTTPHandler {
         var h: HTTPHeaders = ["content-type": contentType, "x-request-id": ctx.requestId]
         if let p = ctx.log.provider { h.add("x-skillgate-provider", p) }
         if let m = ctx.log.model { h.add("x-skillgate-model", m) }
+        if let s = ctx.log.skills?.header { h.add("x-skillgate-skills", s) }
         return h
     }
 
