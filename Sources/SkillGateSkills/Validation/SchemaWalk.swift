@@ -79,15 +79,22 @@ struct SchemaWalk {
     }
 
     private mutating func alternatives(_ value: JSONValue, _ options: [JSONValue], path: String) -> JSONValue {
+        // A shape the value fits as it is wins over one it fits only after coercion.
         var firstFailure: [ValidationIssue] = []
+        var coercedFit: (value: JSONValue, coercions: [String])?
         for option in options {
             var sub = SchemaWalk()
             let v = sub.check(value, option, path: path)
             if sub.issues.isEmpty {
-                coercions += sub.coercions
-                return v
+                if sub.coercions.isEmpty { return v }
+                if coercedFit == nil { coercedFit = (v, sub.coercions) }
+            } else if firstFailure.isEmpty {
+                firstFailure = sub.issues
             }
-            if firstFailure.isEmpty { firstFailure = sub.issues }
+        }
+        if let coercedFit {
+            coercions += coercedFit.coercions
+            return coercedFit.value
         }
         let shapes = options.map { SchemaDescription.describe($0) }.joined(separator: " or ")
         issue(path, "matches none of the allowed shapes (\(shapes)): " + firstFailure.map(\.description).joined(separator: "; "))
