@@ -4,8 +4,9 @@ import SkillGateSkills
 
 /// The answer checks in force for the model calls of one request (set by the chat pipeline).
 struct AnswerCheckScope: Sendable {
-    /// The tier unusable answers escalate to; `nil` = no escalation (only the invisible-call rule).
-    var escalateTo: ModelTier?
+    /// The targets (`provider/model`) of the escalation plan; `nil` = no escalation (only the
+    /// invisible-call rule). An answer from one of them is never escalated (it would re-run on itself).
+    var escalationTargets: Set<String>?
     var scenario: String
 
     /// The scope of the current request's task; `nil` outside a chat request.
@@ -14,16 +15,16 @@ struct AnswerCheckScope: Sendable {
 
 /// Wraps every upstream client (see `ClientFactory`). It enforces the invisible-call rule: a tool
 /// call to a tool the model was not shown (not in `request.tools`) is never handed on. And when the
-/// request's scenario escalates and this model is below the escalation tier, an unusable answer
+/// request's scenario escalates and this model is not in the escalation plan, an unusable answer
 /// (invisible call, arguments failing the schema, empty answer, or the prompt-tools adapter's
 /// `tool_not_offered` / `malformed_tool_call`) becomes an escalation signal, before anything
 /// reached the client. Streams are then buffered whole to be checked (latency: the first byte
 /// waits for the light model's complete answer; see docs/decisions/0007).
 struct AnswerGuardClient: LLMClient {
     let inner: any LLMClient
-    /// The answering model's tier.
-    let tier: ModelTier
-    let provider: String
+    /// The answering model.
+    let target: RouteTarget
+    private var provider: String { target.provider.id }
 
     /// `GatewayError.upstreamCode` of an unusable answer that should be re-run on a stronger tier.
     static let escalationCode = "escalation_required"
@@ -31,8 +32,8 @@ struct AnswerGuardClient: LLMClient {
     static let unusableCodes: Set<String> = [PromptToolsClient.toolNotOfferedCode, PromptToolsClient.malformedToolCallCode]
 
     private var escalates: Bool {
-        guard let target = AnswerCheckScope.current?.escalateTo else { return false }
-        return target != tier
+        guard let targets = AnswerCheckScope.current?.escalationTargets else { return false }
+        return !targets.contains(target.qualifiedName)
     }
 
     func complete(_ request: ChatRequest) async throws -> ChatResponse {
@@ -94,7 +95,7 @@ struct AnswerGuardClient: LLMClient {
     }
 
     func escalation(_ code: String, _ detail: String) -> GatewayError {
-        var e = GatewayError.upstreamProtocol("the \(tier.rawValue) model's answer was unusable (\(detail)); it is re-run on a stronger tier", provider: provider)
+        var e = GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(detail)); it is re-run on the escalation tier", provider: provider)
         e.upstreamCode = Self.escalationCode
         e.param = code
         return e

@@ -49,6 +49,6 @@ final class ClientFactory: Sendable {
         }
         let client = target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
         // The invisible-call rule and escalation checks (Skills/AnswerGuardClient.swift).
-        return AnswerGuardClient(inner: client, tier: target.model.tier, provider: target.provider.id)
+        return AnswerGuardClient(inner: client, target: target)
     }
 }

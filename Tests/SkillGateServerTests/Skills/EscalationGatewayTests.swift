@@ -63,6 +63,15 @@ import SkillGateCore
         #expect(h.upstream.models == ["strong-native"])
     }
 
+    @Test func aTokenThatMayNotUseTheEscalationTierGetsNoEscalation() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "delete_files", arguments: "{}"), "strong-native": Self.good])
+        let lightOnly = try h.makeToken(name: "light-only", models: ["light"])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather]), token: lightOnly)
+        await h.stop()
+        #expect(r.status == 502 && r.body.contains("was not shown"))
+        #expect(h.upstream.models == ["light-native"])
+    }
+
     @Test func withoutEscalationAnEmptyLightAnswerIsReturnedAsItIs() async throws {
         let h = try H(config: Self.config, script: ["light-native": .empty])
         let r = try await h.chat(H.request("hi", tools: [H.weather]), scenario: "noescalate")

@@ -15,6 +15,7 @@ final class SkillsGatewayHarness {
     let token: String
     let directory: String
     let logPath: String
+    let gatewayConfig: GatewayConfig
 
     init(config: String, script: [String: ScriptedAnswer]) throws {
         (upstream, upstreamServer, _) = try ScriptedUpstream.start(script)
@@ -35,6 +36,7 @@ final class SkillsGatewayHarness {
         """# + config + "}"
         try full.write(toFile: configPath, atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: configPath)
+        gatewayConfig = loaded
         token = try GatewayServer.openTokenService(config: loaded).create(name: "skills-test").token
         logPath = directory + "/requests.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -44,8 +46,8 @@ final class SkillsGatewayHarness {
     }
 
     /// Posts an OpenAI chat request; returns status, headers and body text.
-    func chat(_ body: JSONValue, scenario: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
-        var headers: HTTPHeaders = ["authorization": "Bearer \(token)", "content-type": "application/json"]
+    func chat(_ body: JSONValue, scenario: String? = nil, token: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        var headers: HTTPHeaders = ["authorization": "Bearer \(token ?? self.token)", "content-type": "application/json"]
         if let scenario { headers.add("x-skillgate-scenario", scenario) }
         let response = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(gateway.boundPort)/v1/chat/completions",
                                                         headers: headers, body: body.serializedBytes()))
@@ -54,6 +56,11 @@ final class SkillsGatewayHarness {
 
     /// The log as it was when `stop()` removed the temporary directory.
     private var finalLog: String?
+
+    /// A token limited to `models` (tiers, aliases or `provider/model`s).
+    func makeToken(name: String, models: [String]) throws -> String {
+        try GatewayServer.openTokenService(config: gatewayConfig).create(name: name, models: models).token
+    }
 
     /// The request log lines written so far (or until `stop()`), parsed.
     func logLines() -> [JSONValue] {
