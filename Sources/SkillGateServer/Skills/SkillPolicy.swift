@@ -17,6 +17,8 @@ struct ScenarioSkills: Sendable {
 struct SkillPolicy: Sendable {
     let scenarios: [String: ScenarioSkills]
     let metadata: [String: SkillMetadata]
+    /// Tokenised skill documents of declared tools, across requests.
+    let documents = SkillDocumentCache()
 
     init(config: GatewayConfig) {
         var out: [String: ScenarioSkills] = [:]
@@ -60,7 +62,8 @@ struct SkillPolicy: Sendable {
             var pinned = rules.allowlist?.pinned ?? []
             if case .named(let name) = request.toolChoice { pinned.insert(name) }
             let cut = SkillRelevance.select(candidates.map { SkillCandidate(name: $0.name, description: $0.description, metadata: metadata[$0.name]) },
-                                            query: SkillRelevance.query(from: request.messages), limit: limit, pinned: pinned)
+                                            query: SkillRelevance.query(from: request.messages), limit: limit, pinned: pinned,
+                                            cache: documents)
             decision.cut = cut.cut
             let kept = Set(cut.kept)
             candidates = candidates.filter { kept.contains($0.name) }

@@ -4,6 +4,58 @@ import Glibc
 import Darwin
 #endif
 
+/// A document's terms, hashed and counted once, so ranking compares integers (and a cache can
+/// keep the documents of skills that come back request after request).
+public struct SkillDocument: Sendable, Hashable {
+    /// Distinct term hashes, ascending.
+    public let keys: [Int]
+    /// How often each term of `keys` occurs.
+    public let counts: [Int]
+    /// The number of terms, repetitions included.
+    public let length: Int
+
+    public init(terms: [String]) {
+        var counted: [Int: Int] = [:]
+        for t in terms { counted[Self.key(t), default: 0] += 1 }
+        let sorted = counted.sorted { $0.key < $1.key }
+        keys = sorted.map(\.key)
+        counts = sorted.map(\.value)
+        length = terms.count
+    }
+
+    /// A term's key: a hash of its UTF-8 bytes (no Unicode normalisation, unlike `String` hashing,
+    /// which is slow for Chinese text; the tokenizer already lower-cases).
+    public static func key(_ term: String) -> Int {
+        var hasher = Hasher()
+        var t = term
+        t.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize()
+    }
+}
+
+/// Weighted query terms, keyed like `SkillDocument` terms.
+public struct RelevanceQuery: Sendable, Hashable {
+    /// Term key → weight.
+    public private(set) var weights: [Int: Double] = [:]
+
+    public init() {}
+
+    /// A query from terms and their weights.
+    public init(_ terms: [String: Double]) {
+        for (t, w) in terms { add(t, weight: w) }
+    }
+
+    /// Adds `term`, keeping the higher weight when it is already there.
+    public mutating func add(_ term: String, weight: Double) {
+        let k = SkillDocument.key(term)
+        weights[k] = max(weights[k] ?? 0, weight)
+    }
+
+    /// The weight of `term`, if the query has it.
+    public subscript(term: String) -> Double? { weights[SkillDocument.key(term)] }
+    public var isEmpty: Bool { weights.isEmpty }
+}
+
 /// Okapi BM25 over a small corpus (the skills visible to one request).
 ///
 /// `idf = ln(1 + (N - n + 0.5) / (n + 0.5))` (never negative, so a term every skill has still
@@ -15,35 +67,46 @@ public struct BM25: Sendable {
 
     public init() {}
 
-    /// One score per document of `documents` (each a list of terms with repetitions) for `query`
-    /// (term → weight). Documents with no query term score 0.
-    public func scores(documents: [[String]], query: [String: Double]) -> [Double] {
+    /// One score per document for `query` (term → weight). Documents with no query term score 0.
+    public func scores(documents: [SkillDocument], query: RelevanceQuery) -> [Double] {
         guard !documents.isEmpty, !query.isEmpty else { return Array(repeating: 0, count: documents.count) }
-        var frequencies: [[String: Int]] = []
-        frequencies.reserveCapacity(documents.count)
-        var documentFrequency: [String: Int] = [:]
+        let q = query.weights.map { (key: $0.key, weight: $0.value) }.sorted { $0.key < $1.key }
+        // Matches per document: (query term index, term frequency), found by merging sorted keys.
+        var matchStart: [Int] = [0]
+        var matchTerm: [Int] = []
+        var matchCount: [Int] = []
+        var documentFrequency = [Int](repeating: 0, count: q.count)
         var totalLength = 0
         for doc in documents {
-            var tf: [String: Int] = [:]
-            for term in doc where query[term] != nil { tf[term, default: 0] += 1 }
-            for term in tf.keys { documentFrequency[term, default: 0] += 1 }
-            frequencies.append(tf)
-            totalLength += doc.count
+            var i = 0, j = 0
+            while i < doc.keys.count, j < q.count {
+                if doc.keys[i] < q[j].key { i += 1 } else if doc.keys[i] > q[j].key { j += 1 } else {
+                    matchTerm.append(j)
+                    matchCount.append(doc.counts[i])
+                    documentFrequency[j] += 1
+                    i += 1
+                    j += 1
+                }
+            }
+            matchStart.append(matchTerm.count)
+            totalLength += doc.length
         }
         let n = Double(documents.count)
         let averageLength = max(1, Double(totalLength) / n)
-        var idf: [String: Double] = [:]
-        for (term, df) in documentFrequency {
-            idf[term] = log(1 + (n - Double(df) + 0.5) / (Double(df) + 0.5))
-        }
-        return zip(documents, frequencies).map { doc, tf in
+        let idf = documentFrequency.map { df in log(1 + (n - Double(df) + 0.5) / (Double(df) + 0.5)) }
+        return documents.indices.map { d in
+            let norm = k1 * (1 - b + b * Double(documents[d].length) / averageLength)
             var score = 0.0
-            let norm = k1 * (1 - b + b * Double(doc.count) / averageLength)
-            for (term, f) in tf {
-                let f = Double(f)
-                score += (query[term] ?? 0) * (idf[term] ?? 0) * f * (k1 + 1) / (f + norm)
+            for m in matchStart[d]..<matchStart[d + 1] {
+                let f = Double(matchCount[m])
+                score += q[matchTerm[m]].weight * idf[matchTerm[m]] * f * (k1 + 1) / (f + norm)
             }
             return score
         }
+    }
+
+    /// Scores for documents given as term lists (convenience for tests and one-off use).
+    public func scores(documents: [[String]], query: [String: Double]) -> [Double] {
+        scores(documents: documents.map(SkillDocument.init(terms:)), query: RelevanceQuery(query))
     }
 }

@@ -42,14 +42,14 @@ public enum SkillRelevance {
     public static let turnWeights: [Double] = [1.0, 0.5, 0.25]
 
     /// The weighted query terms of the last user turns of `messages` (text blocks only).
-    public static func query(from messages: [Message]) -> [String: Double] {
-        var query: [String: Double] = [:]
+    public static func query(from messages: [Message]) -> RelevanceQuery {
+        var query = RelevanceQuery()
         var turn = 0
         for message in messages.reversed() where message.role == .user {
             let text = message.text
             if text.isEmpty { continue }  // a turn of tool results only
             let weight = turnWeights[turn]
-            for term in SkillTokenizer.terms(text) { query[term] = max(query[term] ?? 0, weight) }
+            for term in SkillTokenizer.terms(text) { query.add(term, weight: weight) }
             turn += 1
             if turn == turnWeights.count { break }
         }
@@ -59,8 +59,11 @@ public enum SkillRelevance {
     /// Keeps at most `limit` of `candidates`: every pinned candidate, then the highest BM25 scores
     /// for `query`; ties (and zero scores) go to the candidate declared first. When the pinned
     /// candidates alone exceed `limit`, all of them are kept.
-    public static func select(_ candidates: [SkillCandidate], query: [String: Double], limit: Int, pinned: Set<String>) -> RelevanceCut {
-        let scores = BM25().scores(documents: candidates.map(\.terms), query: query)
+    /// `cache` keeps the documents of candidates seen before (pass one that lives across requests).
+    public static func select(_ candidates: [SkillCandidate], query: RelevanceQuery, limit: Int, pinned: Set<String>,
+                              cache: SkillDocumentCache? = nil) -> RelevanceCut {
+        let documents = cache?.documents(for: candidates) ?? candidates.map { SkillDocument(terms: $0.terms) }
+        let scores = BM25().scores(documents: documents, query: query)
         var byName: [String: Double] = [:]
         for (c, s) in zip(candidates, scores) { byName[c.name] = s }
         guard candidates.count > limit else {

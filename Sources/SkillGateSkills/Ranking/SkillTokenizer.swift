@@ -8,36 +8,64 @@
 ///   (`天气预报` → `天 气 预 报 天气 气预 预报`): Chinese has no spaces, and bigrams match words
 ///   while single characters keep recall for one-character words.
 /// - A few English function words are dropped (they only add noise to short queries).
+///
+/// ASCII is handled byte-wise (no Unicode property lookups); other scripts through scalar properties.
 public enum SkillTokenizer {
     /// The terms of `text`, in order, with repetitions (term frequency counts).
     public static func terms(_ text: String) -> [String] {
         var out: [String] = []
-        var word: [Unicode.Scalar] = []
+        var word: [UInt8] = []
+        word.reserveCapacity(32)
+        var wordIsASCII = true
+        var lastWasLower = false
         var cjkRun: [Unicode.Scalar] = []
 
         func flushWord() {
             guard !word.isEmpty else { return }
-            emitWord(word, into: &out)
+            emitWord(word, ascii: wordIsASCII, into: &out)
             word.removeAll(keepingCapacity: true)
+            wordIsASCII = true
+            lastWasLower = false
         }
         func flushCJK() {
             guard !cjkRun.isEmpty else { return }
-            for (i, s) in cjkRun.enumerated() {
-                out.append(String(Character(s)))
-                if i + 1 < cjkRun.count { out.append(String(Character(s)) + String(Character(cjkRun[i + 1]))) }
+            for i in cjkRun.indices {
+                var single = String.UnicodeScalarView()
+                single.append(cjkRun[i])
+                out.append(String(single))
+                if i + 1 < cjkRun.count {
+                    single.append(cjkRun[i + 1])
+                    out.append(String(single))
+                }
             }
             cjkRun.removeAll(keepingCapacity: true)
         }
 
         for scalar in text.unicodeScalars {
-            if isCJK(scalar) {
+            let v = scalar.value
+            if v < 0x80 {
+                let b = UInt8(v)
+                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    if !cjkRun.isEmpty { flushCJK() }
+                    word.append(b)
+                    lastWasLower = b >= 0x61
+                } else if b >= 0x41 && b <= 0x5A {
+                    if !cjkRun.isEmpty { flushCJK() }
+                    if lastWasLower { flushWord() }  // camelCase boundary
+                    word.append(b | 0x20)
+                    lastWasLower = false
+                } else {
+                    flushWord()
+                    flushCJK()
+                }
+            } else if isCJK(scalar) {
                 flushWord()
                 cjkRun.append(scalar)
             } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 flushCJK()
-                // camelCase boundary: a capital after a lower-case letter starts a new word.
-                if scalar.properties.isUppercase, let last = word.last, last.properties.isLowercase { flushWord() }
-                word.append(scalar)
+                word.append(contentsOf: String(scalar).utf8)
+                wordIsASCII = false
+                lastWasLower = scalar.properties.isLowercase
             } else {
                 flushWord()
                 flushCJK()
@@ -48,11 +76,16 @@ public enum SkillTokenizer {
         return out
     }
 
-    private static func emitWord(_ scalars: [Unicode.Scalar], into out: inout [String]) {
-        var w = String(String.UnicodeScalarView(scalars)).lowercased()
-        if stopWords.contains(w) { return }
-        if w.count > 3, w.hasSuffix("s"), !w.hasSuffix("ss") { w.removeLast() }
-        out.append(w)
+    private static func emitWord(_ bytes: [UInt8], ascii: Bool, into out: inout [String]) {
+        guard ascii else {
+            out.append(String(decoding: bytes, as: UTF8.self).lowercased())
+            return
+        }
+        let end = bytes.count
+        if end <= 6, stopWords.contains(String(decoding: bytes, as: UTF8.self)) { return }
+        // Plural s: longer than three letters, ends in s but not ss.
+        let stem = end > 3 && bytes[end - 1] == 0x73 && bytes[end - 2] != 0x73 ? end - 1 : end
+        out.append(String(decoding: bytes[0..<stem], as: UTF8.self))
     }
 
     /// Han (CJK unified ideographs and extension A, compatibility), kana, Hangul syllables.

@@ -70,7 +70,7 @@ import SkillGateCore
     }
 
     @Test func underTheLimitNothingIsCut() {
-        let cut = SkillRelevance.select(Array(Self.candidates.prefix(3)), query: ["weather": 1], limit: 5, pinned: [])
+        let cut = SkillRelevance.select(Array(Self.candidates.prefix(3)), query: RelevanceQuery(["weather": 1]), limit: 5, pinned: [])
         #expect(cut.kept.count == 3 && cut.cut.isEmpty)
     }
 
@@ -95,6 +95,29 @@ import SkillGateCore
         let cut = SkillRelevance.select(Self.candidates, query: SkillRelevance.query(from: messages), limit: 2, pinned: [])
         #expect(cut.kept == ["book_flight", "play_music"])
         #expect(cut.scores["book_flight"]! > cut.scores["play_music"]!)
+    }
+
+    @Test func cachedDocumentsRankTheSameAndAreReused() {
+        let cache = SkillDocumentCache(capacity: 100)
+        let q = SkillRelevance.query(from: [Message(role: .user, text: "明天北京天气怎么样")])
+        let plain = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [])
+        let first = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [], cache: cache)
+        let second = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [], cache: cache)
+        #expect(first == plain && second == plain)
+        #expect(cache.count == Self.candidates.count)
+        // A changed description is a different document.
+        var changed = Self.candidates
+        changed[0].description = "Weather and rain forecast 天气"
+        let third = SkillRelevance.select(changed, query: q, limit: 1, pinned: [], cache: cache)
+        #expect(cache.count == Self.candidates.count + 1)
+        #expect(third.scores["current_time"]! > 0)
+    }
+
+    @Test func theCacheStartsOverWhenFull() {
+        let cache = SkillDocumentCache(capacity: 4)
+        _ = cache.documents(for: Array(Self.candidates.prefix(3)))
+        _ = cache.documents(for: Array(Self.candidates.suffix(3)))
+        #expect(cache.count == 3)
     }
 
     @Test func bm25PrefersRarerTermsAndShorterDocuments() {
