@@ -36,6 +36,17 @@ import SkillGateCore
         #expect(line["attempts"]?.arrayValue?.first?.stringValue?.hasPrefix("up/light-native: 502") == true)
     }
 
+    @Test(arguments: [false, true])
+    func anthropicSurfaceGetsTheStrongAnswerInItsOwnShape(_ stream: Bool) async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "delete_files", arguments: "{}"), "strong-native": Self.good])
+        let r = try await h.chat(H.anthropicRequest("weather in Oslo?", tools: [H.weather, H.deleteFiles], stream: stream), path: "/v1/messages")
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(r.body.contains("tool_use") && r.body.contains("get_weather") && !r.body.contains("delete_files"))
+        #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; removed=delete_files; escalated=tool_not_offered")
+        #expect(h.upstream.models == ["light-native", "strong-native"])
+    }
+
     @Test func usableLightAnswerIsNotEscalated() async throws {
         let h = try H(config: Self.config, script: ["light-native": Self.good, "strong-native": .text("unused")])
         let r = try await h.chat(H.request("weather in Oslo?", tools: [H.weather], stream: true))

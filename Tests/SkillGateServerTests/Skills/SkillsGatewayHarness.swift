@@ -46,10 +46,10 @@ final class SkillsGatewayHarness {
     }
 
     /// Posts an OpenAI chat request; returns status, headers and body text.
-    func chat(_ body: JSONValue, scenario: String? = nil, token: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+    func chat(_ body: JSONValue, scenario: String? = nil, token: String? = nil, path: String = "/v1/chat/completions") async throws -> (status: Int, headers: HTTPHeaders, body: String) {
         var headers: HTTPHeaders = ["authorization": "Bearer \(token ?? self.token)", "content-type": "application/json"]
         if let scenario { headers.add("x-skillgate-scenario", scenario) }
-        let response = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(gateway.boundPort)/v1/chat/completions",
+        let response = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(gateway.boundPort)\(path)",
                                                         headers: headers, body: body.serializedBytes()))
         return (response.status, response.headers, String(decoding: response.body, as: UTF8.self))
     }
@@ -83,6 +83,14 @@ final class SkillsGatewayHarness {
         }
         var o: JSONObject = ["model": .string(model), "messages": [["role": "user", "content": .string(text)]]]
         if !toolValues.isEmpty { o["tools"] = .array(toolValues) }
+        if stream { o["stream"] = true }
+        return .object(o)
+    }
+
+    /// An Anthropic Messages request body with tools.
+    static func anthropicRequest(_ text: String, tools: [ToolDefinition], model: String = "auto", stream: Bool = false) -> JSONValue {
+        var o: JSONObject = ["model": .string(model), "max_tokens": 256, "messages": [["role": "user", "content": .string(text)]]]
+        o["tools"] = .array(tools.map { ["name": .string($0.name), "description": .string($0.description ?? ""), "input_schema": $0.parameters] })
         if stream { o["stream"] = true }
         return .object(o)
     }
