@@ -15,20 +15,32 @@ public struct SkillDocument: Sendable, Hashable {
     public let length: Int
 
     public init(terms: [String]) {
-        var counted: [Int: Int] = [:]
-        for t in terms { counted[Self.key(t), default: 0] += 1 }
-        let sorted = counted.sorted { $0.key < $1.key }
-        keys = sorted.map(\.key)
-        counts = sorted.map(\.value)
-        length = terms.count
+        self.init(termKeys: terms.map(Self.key))
+    }
+
+    /// A document from term keys (`SkillTokenizer.termKeys`), repetitions included.
+    public init(termKeys: [Int]) {
+        let sorted = termKeys.sorted()
+        var keys: [Int] = [], counts: [Int] = []
+        for k in sorted {
+            if keys.last == k { counts[counts.count - 1] += 1 } else { keys.append(k); counts.append(1) }
+        }
+        self.keys = keys
+        self.counts = counts
+        length = termKeys.count
     }
 
     /// A term's key: a hash of its UTF-8 bytes (no Unicode normalisation, unlike `String` hashing,
     /// which is slow for Chinese text; the tokenizer already lower-cases).
     public static func key(_ term: String) -> Int {
-        var hasher = Hasher()
         var t = term
-        t.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return t.withUTF8 { key($0) }
+    }
+
+    /// The key of a term given as UTF-8 bytes.
+    public static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         return hasher.finalize()
     }
 }
@@ -47,7 +59,11 @@ public struct RelevanceQuery: Sendable, Hashable {
 
     /// Adds `term`, keeping the higher weight when it is already there.
     public mutating func add(_ term: String, weight: Double) {
-        let k = SkillDocument.key(term)
+        add(key: SkillDocument.key(term), weight: weight)
+    }
+
+    /// Adds a term by its key.
+    public mutating func add(key k: Int, weight: Double) {
         weights[k] = max(weights[k] ?? 0, weight)
     }
 

@@ -38,7 +38,7 @@ public final class SkillDocumentCache: Sendable {
         }
         var missing: [(Int, Entry)] = []
         for i in candidates.indices where found[i] == nil {
-            let document = SkillDocument(terms: candidates[i].terms)
+            let document = candidates[i].document
             found[i] = document
             missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description, document: document)))
         }

@@ -24,6 +24,16 @@ public struct SkillCandidate: Sendable, Hashable {
         for k in metadata?.keywords ?? [] { out += SkillTokenizer.terms(k) }
         return out
     }
+
+    /// The searchable document (`terms`, hashed).
+    public var document: SkillDocument {
+        let nameKeys = SkillTokenizer.termKeys(name)
+        var keys = nameKeys + nameKeys
+        if let description { keys += SkillTokenizer.termKeys(description) }
+        if let d = metadata?.description, d != description { keys += SkillTokenizer.termKeys(d) }
+        for k in metadata?.keywords ?? [] { keys += SkillTokenizer.termKeys(k) }
+        return SkillDocument(termKeys: keys)
+    }
 }
 
 /// The result of cutting a visible set down to the most relevant skills.
@@ -49,7 +59,7 @@ public enum SkillRelevance {
             let text = message.text
             if text.isEmpty { continue }  // a turn of tool results only
             let weight = turnWeights[turn]
-            for term in SkillTokenizer.terms(text) { query.add(term, weight: weight) }
+            for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: weight) }
             turn += 1
             if turn == turnWeights.count { break }
         }
@@ -62,7 +72,7 @@ public enum SkillRelevance {
     /// `cache` keeps the documents of candidates seen before (pass one that lives across requests).
     public static func select(_ candidates: [SkillCandidate], query: RelevanceQuery, limit: Int, pinned: Set<String>,
                               cache: SkillDocumentCache? = nil) -> RelevanceCut {
-        let documents = cache?.documents(for: candidates) ?? candidates.map { SkillDocument(terms: $0.terms) }
+        let documents = cache?.documents(for: candidates) ?? candidates.map(\.document)
         let scores = BM25().scores(documents: documents, query: query)
         var byName: [String: Double] = [:]
         for (c, s) in zip(candidates, scores) { byName[c.name] = s }

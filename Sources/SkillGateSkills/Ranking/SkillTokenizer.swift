@@ -13,79 +13,17 @@
 public enum SkillTokenizer {
     /// The terms of `text`, in order, with repetitions (term frequency counts).
     public static func terms(_ text: String) -> [String] {
-        var out: [String] = []
-        var word: [UInt8] = []
-        word.reserveCapacity(32)
-        var wordIsASCII = true
-        var lastWasLower = false
-        var cjkRun: [Unicode.Scalar] = []
-
-        func flushWord() {
-            guard !word.isEmpty else { return }
-            emitWord(word, ascii: wordIsASCII, into: &out)
-            word.removeAll(keepingCapacity: true)
-            wordIsASCII = true
-            lastWasLower = false
-        }
-        func flushCJK() {
-            guard !cjkRun.isEmpty else { return }
-            for i in cjkRun.indices {
-                var single = String.UnicodeScalarView()
-                single.append(cjkRun[i])
-                out.append(String(single))
-                if i + 1 < cjkRun.count {
-                    single.append(cjkRun[i + 1])
-                    out.append(String(single))
-                }
-            }
-            cjkRun.removeAll(keepingCapacity: true)
-        }
-
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if v < 0x80 {
-                let b = UInt8(v)
-                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
-                    if !cjkRun.isEmpty { flushCJK() }
-                    word.append(b)
-                    lastWasLower = b >= 0x61
-                } else if b >= 0x41 && b <= 0x5A {
-                    if !cjkRun.isEmpty { flushCJK() }
-                    if lastWasLower { flushWord() }  // camelCase boundary
-                    word.append(b | 0x20)
-                    lastWasLower = false
-                } else {
-                    flushWord()
-                    flushCJK()
-                }
-            } else if isCJK(scalar) {
-                flushWord()
-                cjkRun.append(scalar)
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                flushCJK()
-                word.append(contentsOf: String(scalar).utf8)
-                wordIsASCII = false
-                lastWasLower = scalar.properties.isLowercase
-            } else {
-                flushWord()
-                flushCJK()
-            }
-        }
-        flushWord()
-        flushCJK()
-        return out
+        var scanner = TermScanner(keepStrings: true)
+        scanner.scan(text)
+        return scanner.strings
     }
 
-    private static func emitWord(_ bytes: [UInt8], ascii: Bool, into out: inout [String]) {
-        guard ascii else {
-            out.append(String(decoding: bytes, as: UTF8.self).lowercased())
-            return
-        }
-        let end = bytes.count
-        if end <= 6, stopWords.contains(String(decoding: bytes, as: UTF8.self)) { return }
-        // Plural s: longer than three letters, ends in s but not ss.
-        let stem = end > 3 && bytes[end - 1] == 0x73 && bytes[end - 2] != 0x73 ? end - 1 : end
-        out.append(String(decoding: bytes[0..<stem], as: UTF8.self))
+    /// The keys (`SkillDocument.key`) of the terms of `text`, without building strings: what
+    /// ranking uses on the request path.
+    public static func termKeys(_ text: String) -> [Int] {
+        var scanner = TermScanner(keepStrings: false)
+        scanner.scan(text)
+        return scanner.keys
     }
 
     /// Han (CJK unified ideographs and extension A, compatibility), kana, Hangul syllables.
@@ -102,4 +40,99 @@ public enum SkillTokenizer {
         "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "is", "are", "be", "it", "me", "my",
         "i", "you", "your", "please", "can", "could", "would", "with", "at", "by", "this", "that", "what", "do",
     ]
+    static let stopWordKeys: Set<Int> = Set(stopWords.map(SkillDocument.key))
+}
+
+/// The tokenizer's state machine (a struct with no captured variables, so the hot loop stays in
+/// registers instead of heap boxes).
+struct TermScanner {
+    let keepStrings: Bool
+    var keys: [Int] = []
+    var strings: [String] = []
+    private var word: [UInt8] = []
+    private var wordIsASCII = true
+    private var lastWasLower = false
+    private var cjkRun: [Unicode.Scalar] = []
+    private var gram: [UInt8] = []
+
+    init(keepStrings: Bool) {
+        self.keepStrings = keepStrings
+        word.reserveCapacity(32)
+        gram.reserveCapacity(8)
+    }
+
+    mutating func scan(_ text: String) {
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x80 {
+                let b = UInt8(truncatingIfNeeded: v)
+                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    if !cjkRun.isEmpty { flushCJK() }
+                    word.append(b)
+                    lastWasLower = b >= 0x61
+                } else if b >= 0x41 && b <= 0x5A {
+                    if !cjkRun.isEmpty { flushCJK() }
+                    if lastWasLower { flushWord() }  // camelCase boundary
+                    word.append(b | 0x20)
+                    lastWasLower = false
+                } else {
+                    if !word.isEmpty { flushWord() }
+                    if !cjkRun.isEmpty { flushCJK() }
+                }
+            } else if SkillTokenizer.isCJK(scalar) {
+                if !word.isEmpty { flushWord() }
+                cjkRun.append(scalar)
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                if !cjkRun.isEmpty { flushCJK() }
+                UTF8.encode(scalar) { word.append($0) }
+                wordIsASCII = false
+                lastWasLower = scalar.properties.isLowercase
+            } else {
+                if !word.isEmpty { flushWord() }
+                if !cjkRun.isEmpty { flushCJK() }
+            }
+        }
+        if !word.isEmpty { flushWord() }
+        if !cjkRun.isEmpty { flushCJK() }
+    }
+
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
+        keys.append(SkillDocument.key(bytes))
+        if keepStrings { strings.append(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    private mutating func flushWord() {
+        if wordIsASCII {
+            let end = word.count
+            var stop = false
+            if end <= 6 { stop = word.withUnsafeBufferPointer { SkillTokenizer.stopWordKeys.contains(SkillDocument.key($0)) } }
+            if !stop {
+                // Plural s: longer than three letters, ends in s but not ss.
+                let stem = end > 3 && word[end - 1] == 0x73 && word[end - 2] != 0x73 ? end - 1 : end
+                let w = word
+                w.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<stem])) }
+            }
+        } else {
+            var lower = String(decoding: word, as: UTF8.self).lowercased()
+            lower.withUTF8 { emit($0) }
+        }
+        word.removeAll(keepingCapacity: true)
+        wordIsASCII = true
+        lastWasLower = false
+    }
+
+    private mutating func flushCJK() {
+        for i in cjkRun.indices {
+            gram.removeAll(keepingCapacity: true)
+            UTF8.encode(cjkRun[i]) { gram.append($0) }
+            let one = gram
+            one.withUnsafeBufferPointer { emit($0) }
+            if i + 1 < cjkRun.count {
+                UTF8.encode(cjkRun[i + 1]) { gram.append($0) }
+                let two = gram
+                two.withUnsafeBufferPointer { emit($0) }
+            }
+        }
+        cjkRun.removeAll(keepingCapacity: true)
+    }
 }

@@ -25,6 +25,13 @@ import Testing
         #expect(SkillTokenizer.terms("날씨").contains("날씨"))
     }
 
+    @Test(arguments: ["getWeatherForecast for Zürich", "明天北京天气怎么样？会下雨吗 rains", "This is THE plan, please", ""])
+    func keysAreTheKeysOfTheTerms(_ text: String) {
+        #expect(SkillTokenizer.termKeys(text) == SkillTokenizer.terms(text).map(SkillDocument.key))
+        let candidate = SkillCandidate(name: "get_weather", description: text, metadata: SkillMetadata(description: "天气", keywords: ["rain"]))
+        #expect(candidate.document == SkillDocument(terms: candidate.terms))
+    }
+
     @Test func stopWordsAndPunctuationAreDropped() {
         #expect(SkillTokenizer.terms("What is the weather, please?") == ["weather"])
     }
