@@ -29,11 +29,13 @@ let package = Package(
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
+        // SkillPacks, relevance ranking, argument validation.
+        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         // Provider key file, client tokens (hashed), SQLite state store.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
@@ -41,7 +43,7 @@ let package = Package(
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
-        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting"],
+        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                           swiftSettings: strictSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
@@ -50,6 +52,7 @@ let package = Package(
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

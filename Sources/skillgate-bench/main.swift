@@ -11,6 +11,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("gemini", runGeminiBench),
     ("http-client", runHTTPClientBench),
     ("router", runRouterBench),
+    ("skills", runSkillsBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

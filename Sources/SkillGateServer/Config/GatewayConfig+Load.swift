@@ -4,7 +4,7 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -58,29 +58,21 @@ extension GatewayConfig {
         defaultModel = try r.optionalString("default_model") ?? "auto"
         scenarios = [:]
         for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
-            try s.rejectUnknownKeys(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills"])
+            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills"]).union(ScenarioSkillOptions.keys))
             scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
                                              skillPacks: try s.optionalStringArray("skill_packs") ?? [],
                                              defaultModel: try s.optionalString("default_model"),
                                              allowedModels: try s.optionalStringArray("allowed_models") ?? [],
-                                             maxVisibleSkills: try s.optionalInt("max_visible_skills"))
+                                             maxVisibleSkills: try s.optionalInt("max_visible_skills"),
+                                             skills: try ScenarioSkillOptions(reader: s))
         }
         defaultScenario = try r.optionalString("default_scenario") ?? "chat"
         if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
         guard scenarios[defaultScenario] != nil else {
             throw r.error("default_scenario", "names scenario \"\(defaultScenario)\", which is not defined under \"scenarios\"")
         }
-        skillPacks = [:]
-        if let packs = try r.optionalObject("skill_packs") {
-            for m in packs.object {
-                skillPacks[m.key] = try packs.optionalStringArray(m.key) ?? []
-            }
-        }
-        for (name, s) in scenarios {
-            for pack in s.skillPacks where skillPacks[pack] == nil {
-                throw r.error("scenarios.\(name).skill_packs", "names skill pack \"\(pack)\", which is not defined under \"skill_packs\"")
-            }
-        }
+        skillPacks = try Self.loadSkillPacks(r)
+        skillMetadata = try Self.loadSkillMetadata(r)
         limits = Limits()
         if let l = try r.optionalObject("limits") {
             try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds"])
@@ -101,6 +93,7 @@ extension GatewayConfig {
             upstreamTimeouts.totalSeconds = try t.optionalDouble("total_seconds") ?? upstreamTimeouts.totalSeconds
         }
         routing = try Self.routing(from: r)
+        try validateSkills(r)
     }
 
     /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).

@@ -1,6 +1,7 @@
 import SkillGateCore
 import SkillGateProviders
 import SkillGateRouting
+import SkillGateSkills
 
 /// The gateway's configuration (`Config/skillgate.json` by default).
 ///
@@ -28,8 +29,10 @@ public struct GatewayConfig: Sendable {
     public var scenarios: [String: ScenarioConfig]
     /// The scenario used when neither the request nor the token names one.
     public var defaultScenario: String
-    /// Skill packs by name (skill names); the skills issue fills in the skills themselves.
-    public var skillPacks: [String: [String]]
+    /// Skill packs by name (see `GatewayConfig+Skills.swift`).
+    public var skillPacks: [String: SkillPack]
+    /// Optional skill metadata (description, keywords) for relevance ranking, by skill name.
+    public var skillMetadata: [String: SkillMetadata]
     public var limits: Limits
     public var upstreamTimeouts: UpstreamTimeouts
     /// Weights and threshold of `auto` routing (`routing`; see GatewayConfig+Routing.swift).
@@ -64,13 +67,17 @@ public struct GatewayConfig: Sendable {
         public var allowedModels: [String]
         /// Upper bound on skills shown to the model at once.
         public var maxVisibleSkills: Int?
+        /// Disallowed-tool handling and escalation.
+        public var skills: ScenarioSkillOptions
 
-        public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil) {
+        public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil,
+                    skills: ScenarioSkillOptions = ScenarioSkillOptions()) {
             self.description = description
             self.skillPacks = skillPacks
             self.defaultModel = defaultModel
             self.allowedModels = allowedModels
             self.maxVisibleSkills = maxVisibleSkills
+            self.skills = skills
         }
     }
 

@@ -10,17 +10,22 @@ extension GatewayHandler {
         do {
             let client = try services.authenticate(request.headers)
             ctx.log.tokenName = client.name
-            let inbound = try surface.decode(request.body)
+            var inbound = try surface.decode(request.body)
             ctx.log.stream = inbound.stream
             let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
             ctx.log.scenario = scenario.name
+            // Skills: visible set (packs, relevance cut), removal or 403 (Skills/GatewayHandler+Skills.swift).
+            let skills = try applySkillPolicy(&inbound.request, scenario: scenario.name, &ctx)
             let plan = try services.resolver.plan(for: inbound.request, tierHeader: request.headers["x-skillgate-tier"],
                                                   scenario: scenario.config, scope: client.scope)
             ctx.log.route = plan.route
-            if inbound.stream {
-                try await stream(inbound, plan: plan, surface: surface, &ctx, responder)
-            } else {
-                try await complete(inbound, plan: plan, surface: surface, &ctx, responder)
+            // Skills: answers checked (invisible calls), unusable light answers re-run on the escalation tier.
+            try await withAnswerChecks(skills, scenario: scenario, scope: client.scope, plan: plan, &ctx) { plan, ctx in
+                if inbound.stream {
+                    try await stream(inbound, plan: plan, surface: surface, &ctx, responder)
+                } else {
+                    try await complete(inbound, plan: plan, surface: surface, &ctx, responder)
+                }
             }
         } catch {
             finish(&ctx, responder, error: Self.gatewayError(error), surface: surface)

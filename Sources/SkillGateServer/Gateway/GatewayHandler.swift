@@ -78,6 +78,7 @@ public final class GatewayHandler: HTTPHandler {
         if let p = ctx.log.provider { h.add("x-skillgate-provider", p) }
         if let m = ctx.log.model { h.add("x-skillgate-model", m) }
         if let r = ctx.log.route { h.add("x-skillgate-route", r) }
+        if let s = ctx.log.skills?.header { h.add("x-skillgate-skills", s) }
         return h
     }
 

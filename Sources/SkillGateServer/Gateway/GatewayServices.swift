@@ -12,6 +12,8 @@ public final class GatewayServices: Sendable {
     let resolver: ModelResolver
     let clients: ClientFactory
     let log: RequestLog
+    /// Per-scenario skill rules (Skills/SkillPolicy.swift).
+    let skills: SkillPolicy
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -27,5 +29,6 @@ public final class GatewayServices: Sendable {
         resolver = ModelResolver(config: config, catalog: catalog)
         clients = ClientFactory(config: config, keys: keys, http: http)
         log = RequestLog(fd: logFD)
+        skills = SkillPolicy(config: config)
     }
 }

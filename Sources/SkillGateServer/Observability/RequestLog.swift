@@ -22,6 +22,10 @@ struct RequestLogEntry: Sendable {
     var costUSD: Double?
     var attempts: [String] = []
     var error: String?
+    /// The skill policy's decision (visible, removed, cut); see `SkillDecision`.
+    var skills: SkillDecision?
+    /// How many times an unusable answer was re-run on a stronger tier.
+    var escalations = 0
 
     /// The entry as one compact JSON object.
     func json() -> JSONValue {
@@ -47,6 +51,8 @@ struct RequestLogEntry: Sendable {
         }
         o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }
+        skills?.appendLogFields(to: &o)
+        if escalations > 0 { o.append("escalations", .int(escalations)) }
         o.append("error", ifPresent: error.map(JSONValue.string))
         return .object(o)
     }

@@ -47,6 +47,8 @@ final class ClientFactory: Sendable {
         case .gemini: base = HTTPLLMClient(format: GeminiFormat(), deployment: deployment, http: http)
         case .demo: base = DemoModelClient()
         }
-        return target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
+        let client = target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
+        // The invisible-call rule and escalation checks (Skills/AnswerGuardClient.swift).
+        return AnswerGuardClient(inner: client, target: target)
     }
 }

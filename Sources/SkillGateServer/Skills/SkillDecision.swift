@@ -1,0 +1,39 @@
+import SkillGateCore
+import SkillGateProviders
+
+/// What the skill policy did to one request: for the `x-skillgate-skills` header and the log line.
+struct SkillDecision: Sendable, Hashable {
+    /// How many tools the client declared.
+    var declared = 0
+    /// Tools shown to the model, in declaration order.
+    var visible: [String] = []
+    /// Declared tools outside the scenario's packs, removed before the request went upstream.
+    var removed: [String] = []
+    /// Allowed tools cut by relevance ranking, most relevant first.
+    var cut: [String] = []
+    /// The scenario's `max_visible_skills`.
+    var limit: Int?
+    /// The tier unusable answers escalate to; `nil` when the scenario does not escalate.
+    var escalateTo: ModelTier?
+    /// Why the request was escalated (`tool_not_offered`, ...), when it was.
+    var escalatedBecause: String?
+
+    /// `visible=a,b; removed=x; cut=c; max=5; escalated=empty_answer`; `nil` when there is nothing to say.
+    var header: String? {
+        guard declared > 0 || escalatedBecause != nil else { return nil }
+        var parts = ["visible=" + visible.joined(separator: ",")]
+        if !removed.isEmpty { parts.append("removed=" + removed.joined(separator: ",")) }
+        if !cut.isEmpty { parts.append("cut=" + cut.joined(separator: ",")) }
+        if let limit, declared > 0 { parts.append("max=\(limit)") }
+        if let escalatedBecause { parts.append("escalated=" + escalatedBecause) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`).
+    func appendLogFields(to o: inout JSONObject) {
+        guard declared > 0 else { return }
+        o.append("skills_visible", .array(visible.map(JSONValue.string)))
+        if !removed.isEmpty { o.append("skills_removed", .array(removed.map(JSONValue.string))) }
+        if !cut.isEmpty { o.append("skills_cut", .array(cut.map(JSONValue.string))) }
+    }
+}

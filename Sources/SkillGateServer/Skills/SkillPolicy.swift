@@ -1,0 +1,88 @@
+import SkillGateCore
+import SkillGateProviders
+import SkillGateSkills
+
+/// A scenario's skill rules, resolved from config once at start.
+struct ScenarioSkills: Sendable {
+    /// The union of the scenario's packs; `nil` when the scenario names no packs (no skill limit).
+    var allowlist: SkillAllowlist?
+    /// `max_visible_skills`.
+    var limit: Int?
+    var options: ScenarioSkillOptions
+}
+
+/// Applies a scenario's skill rules to a decoded request before it is routed: removes (or rejects)
+/// client-declared tools outside the scenario's packs, and cuts the rest to the most relevant
+/// `max_visible_skills` (pinned skills and a tool named by `tool_choice` always kept).
+struct SkillPolicy: Sendable {
+    let scenarios: [String: ScenarioSkills]
+    let metadata: [String: SkillMetadata]
+    /// Tokenised skill documents of declared tools, across requests.
+    let documents = SkillDocumentCache()
+
+    init(config: GatewayConfig) {
+        var out: [String: ScenarioSkills] = [:]
+        for (name, s) in config.scenarios {
+            let packs = s.skillPacks.compactMap { config.skillPacks[$0] }
+            out[name] = ScenarioSkills(allowlist: s.skillPacks.isEmpty ? nil : SkillAllowlist(packs: packs),
+                                       limit: s.maxVisibleSkills, options: s.skills)
+        }
+        scenarios = out
+        metadata = config.skillMetadata
+    }
+
+    /// Rewrites `request.tools` (and `tool_choice` when no tool is left) for `scenario`.
+    /// Throws 403 for disallowed tools in `reject` mode and for a `tool_choice` naming one.
+    func apply(to request: inout ChatRequest, scenario: String) throws(GatewayError) -> SkillDecision {
+        let rules = scenarios[scenario] ?? ScenarioSkills(allowlist: nil, limit: nil, options: ScenarioSkillOptions())
+        var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
+        let declared = request.tools
+        guard !declared.isEmpty else { return decision }
+        decision.declared = declared.count
+
+        var candidates = declared
+        if let allowlist = rules.allowlist {
+            decision.removed = declared.map(\.name).filter { !allowlist.names.contains($0) }
+            if !decision.removed.isEmpty, rules.options.disallowedTools == .reject {
+                throw GatewayError(domain: .policy, kind: .permission, status: 403,
+                                   message: "scenario \"\(scenario)\" does not allow the tool(s) \(Self.list(decision.removed)); it allows \(Self.list(allowlist.names.sorted())). Remove them from the request or use a scenario whose skill packs include them",
+                                   param: "tools")
+            }
+            if case .named(let name) = request.toolChoice, decision.removed.contains(name) {
+                throw GatewayError(domain: .policy, kind: .permission, status: 403,
+                                   message: "tool_choice names \"\(name)\", which scenario \"\(scenario)\" does not allow; name one of \(Self.list(allowlist.names.sorted())) or use another scenario",
+                                   param: "tool_choice")
+            }
+            let removed = Set(decision.removed)
+            candidates = declared.filter { !removed.contains($0.name) }
+        }
+        // Seam for server-side skills (issue 5): the scenario's registered skills join `candidates` here.
+
+        if let limit = rules.limit, candidates.count > limit {
+            var pinned = rules.allowlist?.pinned ?? []
+            if case .named(let name) = request.toolChoice { pinned.insert(name) }
+            let cut = SkillRelevance.select(candidates.map { SkillCandidate(name: $0.name, description: $0.description, metadata: metadata[$0.name]) },
+                                            query: SkillRelevance.query(from: request.messages), limit: limit, pinned: pinned,
+                                            cache: documents)
+            decision.cut = cut.cut
+            let kept = Set(cut.kept)
+            candidates = candidates.filter { kept.contains($0.name) }
+        }
+        decision.visible = candidates.map(\.name)
+        request.tools = candidates
+        if candidates.isEmpty {
+            if request.toolChoice == .required {
+                throw GatewayError(domain: .policy, kind: .permission, status: 403,
+                                   message: "tool_choice is \"required\", but scenario \"\(scenario)\" allows none of the declared tools (\(Self.list(decision.removed))); declare an allowed tool or use another scenario",
+                                   param: "tool_choice")
+            }
+            request.toolChoice = nil
+            request.parallelToolCalls = nil
+        }
+        return decision
+    }
+
+    static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,83 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Remembers the `SkillDocument` of each (name, description) a client declared, so the tools that
+/// come with every request are tokenised once, not per request. Bounded: when full it starts over
+/// (clients declaring ever-new descriptions cannot grow it without limit).
+///
+/// Keys are hashes of the UTF-8 bytes (Swift's `String` hashing normalises Unicode, which costs
+/// more than the ranking itself for Chinese descriptions); a hit is confirmed byte for byte.
+public final class SkillDocumentCache: Sendable {
+    private struct Entry: Sendable {
+        var name: String
+        var description: String?
+        var document: SkillDocument
+    }
+
+    private let entries = Mutex<[Int: Entry]>([:])
+    /// The most documents kept.
+    public let capacity: Int
+
+    public init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// The documents of `candidates`, in order, from the cache or built (and cached). Metadata is
+    /// not part of the key: it comes from config, which does not change while a cache lives.
+    public func documents(for candidates: [SkillCandidate]) -> [SkillDocument] {
+        let keys = candidates.map(Self.key)
+        var found: [SkillDocument?] = entries.withLock { map in
+            zip(keys, candidates).map { key, c in
+                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
+                return e.document
+            }
+        }
+        var missing: [(Int, Entry)] = []
+        for i in candidates.indices where found[i] == nil {
+            let document = candidates[i].document
+            found[i] = document
+            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description, document: document)))
+        }
+        if !missing.isEmpty {
+            entries.withLock { map in
+                if map.count + missing.count > capacity { map.removeAll(keepingCapacity: true) }
+                for (key, entry) in missing { map[key] = entry }
+            }
+        }
+        return found.map { $0! }
+    }
+
+    /// How many documents are cached.
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// A cheap key: the name, the description's length and its first and last 32 bytes (a hit is
+    /// confirmed byte for byte, so a collision only costs a rebuild).
+    private static func key(_ c: SkillCandidate) -> Int {
+        var hasher = Hasher()
+        var name = c.name
+        name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if var d = c.description {
+            d.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(32))))
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32))))
+            }
+        } else {
+            hasher.combine(-1)
+        }
+        return hasher.finalize()
+    }
+
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (var a?, var b?):
+            return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+        default: return false
+        }
+    }
+}

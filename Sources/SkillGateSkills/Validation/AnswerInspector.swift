@@ -1,0 +1,66 @@
+import SkillGateCore
+
+/// Why a model's answer cannot be used as it is.
+public enum AnswerProblem: Sendable, Hashable, CustomStringConvertible {
+    /// A call to a tool the model was not shown (never handed to a client, never run).
+    case toolNotOffered(name: String, callId: String)
+    /// A call whose arguments fail the tool's schema.
+    case invalidArguments(ArgumentValidationError, callId: String)
+    /// No text and no tool call.
+    case emptyAnswer
+
+    public var description: String {
+        switch self {
+        case .toolNotOffered(let name, _): return "called \"\(name)\", which was not offered"
+        case .invalidArguments(let e, _): return e.description
+        case .emptyAnswer: return "the answer is empty (no text and no tool call)"
+        }
+    }
+
+    /// A short tag for logs and `GatewayError.upstreamCode` (`tool_not_offered`, `invalid_tool_arguments`, `empty_answer`).
+    public var code: String {
+        switch self {
+        case .toolNotOffered: return "tool_not_offered"
+        case .invalidArguments: return "invalid_tool_arguments"
+        case .emptyAnswer: return "empty_answer"
+        }
+    }
+}
+
+/// Checks a model's answer against the tools it was shown: the invisible-call rule (a call to a
+/// tool outside the offered set), arguments against each tool's JSON Schema, and emptiness.
+///
+/// Pure and cheap: the gateway runs it on every answer before anything reaches the client, and
+/// the agent loop reuses it to turn problems into error results the model can correct.
+public struct AnswerInspector: Sendable {
+    /// The tools the model was shown, by name.
+    public let offered: [String: ToolDefinition]
+
+    public init(offered tools: [ToolDefinition]) {
+        var map: [String: ToolDefinition] = [:]
+        for t in tools { map[t.name] = t }
+        offered = map
+    }
+
+    /// Calls to tools that were not offered (the invisible-call rule).
+    public func invisibleCalls(in content: [ContentBlock]) -> [AnswerProblem] {
+        content.compactMap(\.toolCall).filter { offered[$0.name] == nil }.map { .toolNotOffered(name: $0.name, callId: $0.id) }
+    }
+
+    /// Whether a call to `name` may be handed on (for streams, checked when a call starts).
+    public func isOffered(_ name: String) -> Bool { offered[name] != nil }
+
+    /// Every problem of `response`, invisible calls first. Empty when the answer is usable.
+    public func problems(in response: ChatResponse) -> [AnswerProblem] {
+        var out = invisibleCalls(in: response.content)
+        for call in response.toolCalls {
+            guard let tool = offered[call.name] else { continue }
+            do { _ = try ArgumentValidator.validate(arguments: call.arguments, schema: tool.parameters, tool: call.name) } catch {
+                out.append(.invalidArguments(error, callId: call.id))
+            }
+        }
+        let hasText = response.content.contains { ($0.text ?? "").contains(where: { !$0.isWhitespace }) }
+        if !hasText, response.toolCalls.isEmpty { out.append(.emptyAnswer) }
+        return out
+    }
+}

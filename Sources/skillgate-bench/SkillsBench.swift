@@ -1,0 +1,70 @@
+import Foundation
+import SkillGateCore
+import SkillGateSkills
+
+/// Skills on the request path: the BM25 relevance cut of 50 visible skills to the top 8, and the
+/// validation of a typical call's arguments. References in the same run: serialising the 50 tool
+/// schemas (every request pays it when it is encoded upstream) and parsing the arguments JSON.
+func runSkillsBench() async throws {
+    let tools = benchSkills(50)
+    let messages = [
+        Message(role: .system, text: "You are a helpful assistant."),
+        Message(role: .user, text: "I fly to Tokyo next week."),
+        Message(role: .assistant, text: "Nice! How can I help?"),
+        Message(role: .user, text: "Book a flight on Friday and remind me about the hotel. 还有明天东京的天气怎么样？"),
+    ]
+    var kept = 0
+    let cold = measureMicros(iterations: 500) {
+        let candidates = tools.map { SkillCandidate(name: $0.name, description: $0.description) }
+        kept = SkillRelevance.select(candidates, query: SkillRelevance.query(from: messages), limit: 8, pinned: ["current_time"]).kept.count
+    }
+    precondition(kept == 8, "the cut must keep 8 skills")
+    let cache = SkillDocumentCache()
+    let cut = measureMicros(iterations: 2000) {
+        let candidates = tools.map { SkillCandidate(name: $0.name, description: $0.description) }
+        kept = SkillRelevance.select(candidates, query: SkillRelevance.query(from: messages), limit: 8, pinned: ["current_time"], cache: cache).kept.count
+    }
+    let serialise = measureMicros(iterations: 2000) {
+        for t in tools { _ = JSONValue.object(["name": .string(t.name), "description": .string(t.description ?? ""), "parameters": t.parameters]).serializedBytes() }
+    }
+    report("BM25 top-8 of 50 skills, documents cached", cut, unit: "µs")
+    report("BM25 top-8 of 50 skills, cold (tokenise all)", cold, unit: "µs")
+    report("serialise the 50 tool definitions (reference)", serialise, unit: "µs")
+
+    let schema: JSONValue = [
+        "type": "object",
+        "properties": [
+            "origin": ["type": "string", "description": "IATA code"], "destination": ["type": "string", "description": "IATA code"],
+            "date": ["type": "string", "description": "YYYY-MM-DD"], "passengers": ["type": "integer", "minimum": 1, "maximum": 9],
+            "cabin": ["type": "string", "enum": ["economy", "premium", "business", "first"]],
+            "flexible": ["type": "boolean"], "stops": ["type": "array", "items": ["type": "string"], "maxItems": 3],
+        ],
+        "required": ["origin", "destination", "date"],
+    ]
+    let arguments = #"{"origin":"ZRH","destination":"HND","date":"2026-12-04","passengers":"2","cabin":"economy","flexible":true,"stops":["DXB"]}"#
+    var coerced = 0
+    let validate = try measureMicros(iterations: 20000) {
+        coerced = try ArgumentValidator.validate(arguments: arguments, schema: schema, tool: "book_flight").coercions.count
+    }
+    precondition(coerced == 1, "\"2\" for passengers must be coerced")
+    let parse = try measureMicros(iterations: 20000) { _ = try JSONValue.parse(arguments) }
+    report("validate a 7-argument call (1 coercion)", validate, unit: "µs")
+    report("parse the arguments JSON only (reference)", parse, unit: "µs")
+}
+
+/// `count` skills with realistic names and descriptions.
+private func benchSkills(_ count: Int) -> [ToolDefinition] {
+    let verbs = ["get", "list", "create", "update", "delete", "search", "send", "book", "cancel", "translate"]
+    let nouns = ["weather", "calendar_event", "email", "flight", "hotel", "reminder", "note", "contact", "invoice", "playlist",
+                 "document", "stock_quote", "news", "recipe", "route"]
+    var out = [ToolDefinition(name: "current_time", description: "The current date and time in a time zone")]
+    var i = 0
+    while out.count < count {
+        let verb = verbs[i % verbs.count], noun = nouns[(i / verbs.count + i) % nouns.count]
+        let name = "\(verb)_\(noun)_\(i)"
+        let text = "\(verb.capitalized) a \(noun.replacingOccurrences(of: "_", with: " ")) for the user. Use it when the user asks to \(verb) their \(noun.replacingOccurrences(of: "_", with: " ")) (天气, 航班, 提醒 and similar requests in Chinese are matched by keywords)."
+        out.append(ToolDefinition(name: name, description: text, parameters: ["type": "object", "properties": ["query": ["type": "string"]], "required": ["query"]]))
+        i += 1
+    }
+    return out
+}

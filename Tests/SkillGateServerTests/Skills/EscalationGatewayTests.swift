@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import SkillGateCore
+@testable import SkillGateServer
+
+/// Escalation: an unusable light answer is re-run on the strong tier before anything reached the client.
+@Suite struct EscalationGatewayTests {
+    static let config = #"""
+    "skill_packs":{"weather":["get_weather","current_time"]},
+    "scenarios":{"chat":{"skill_packs":["weather"],"escalate":true},
+                 "noescalate":{"skill_packs":["weather"]}}
+    """#
+    typealias H = SkillsGatewayHarness
+    static let good = ScriptedAnswer.toolCall(name: "get_weather", arguments: #"{"city":"Oslo"}"#)
+
+    @Test(arguments: [
+        (ScriptedAnswer.toolCall(name: "delete_files", arguments: "{}"), "tool_not_offered"),
+        (.toolCall(name: "get_weather", arguments: #"{"town":"Oslo"}"#), "invalid_tool_arguments"),
+        (.toolCall(name: "get_weather", arguments: #"{"city":"#), "invalid_tool_arguments"),
+        (.empty, "empty_answer"),
+    ], [false, true])
+    func unusableLightAnswerIsReplacedByTheStrongOne(_ unusable: (answer: ScriptedAnswer, reason: String), _ stream: Bool) async throws {
+        let (light, reason) = unusable
+        let h = try H(config: Self.config, script: ["light-native": light, "strong-native": Self.good])
+        let r = try await h.chat(H.request("weather in Oslo?", tools: [H.weather], stream: stream))
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(h.upstream.models == ["light-native", "strong-native"])
+        #expect(r.headers["x-skillgate-model"] == "up/strong-native")
+        #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; escalated=\(reason)")
+        #expect(r.body.contains("get_weather") && r.body.contains("Oslo") && !r.body.contains("delete_files"))
+        let line = try #require(h.logLines().last)
+        #expect(line["escalations"] == 1)
+        #expect(line["model"] == "up/strong-native")
+        #expect(line["route"]?.stringValue?.contains("escalated to strong: \(reason)") == true)
+        #expect(line["attempts"]?.arrayValue?.first?.stringValue?.hasPrefix("up/light-native: 502") == true)
+    }
+
+    @Test(arguments: [false, true])
+    func anthropicSurfaceGetsTheStrongAnswerInItsOwnShape(_ stream: Bool) async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "delete_files", arguments: "{}"), "strong-native": Self.good])
+        let r = try await h.chat(H.anthropicRequest("weather in Oslo?", tools: [H.weather, H.deleteFiles], stream: stream), path: "/v1/messages")
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(r.body.contains("tool_use") && r.body.contains("get_weather") && !r.body.contains("delete_files"))
+        #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; removed=delete_files; escalated=tool_not_offered")
+        #expect(h.upstream.models == ["light-native", "strong-native"])
+    }
+
+    @Test func usableLightAnswerIsNotEscalated() async throws {
+        let h = try H(config: Self.config, script: ["light-native": Self.good, "strong-native": .text("unused")])
+        let r = try await h.chat(H.request("weather in Oslo?", tools: [H.weather], stream: true))
+        await h.stop()
+        #expect(r.status == 200 && r.body.contains("Oslo"))
+        #expect(h.upstream.models == ["light-native"])
+        #expect(h.logLines().last?["escalations"] == nil)
+    }
+
+    @Test func theStrongTierIsNotEscalatedAgainAndStillNeverHandsOnAnInvisibleCall() async throws {
+        let h = try H(config: Self.config, script: ["strong-native": .toolCall(name: "delete_files", arguments: "{}")])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather], model: "strong"))
+        let plain = try await h.chat(H.request("weather?", tools: [H.weather], model: "strong"), scenario: "noescalate")
+        await h.stop()
+        #expect(r.status == 502 && r.body.contains("was not shown"))
+        #expect(plain.status == 502)
+        #expect(h.upstream.models == ["strong-native", "strong-native"])
+    }
+
+    @Test func invalidArgumentsFromTheStrongTierAreHandedOnAsTheyAre() async throws {
+        let h = try H(config: Self.config, script: ["strong-native": .toolCall(name: "get_weather", arguments: #"{"town":"Oslo"}"#)])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather], model: "strong"))
+        await h.stop()
+        #expect(r.status == 200 && r.body.contains("town"))
+        #expect(h.upstream.models == ["strong-native"])
+    }
+
+    @Test func aTokenThatMayNotUseTheEscalationTierGetsNoEscalation() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "delete_files", arguments: "{}"), "strong-native": Self.good])
+        let lightOnly = try h.makeToken(name: "light-only", models: ["light"])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather]), token: lightOnly)
+        await h.stop()
+        #expect(r.status == 502 && r.body.contains("was not shown"))
+        #expect(h.upstream.models == ["light-native"])
+    }
+
+    @Test func withoutEscalationAnEmptyLightAnswerIsReturnedAsItIs() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .empty])
+        let r = try await h.chat(H.request("hi", tools: [H.weather]), scenario: "noescalate")
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(h.upstream.models == ["light-native"])
+    }
+
+    @Test func promptToolsModelCallingAnUnofferedToolEscalates() async throws {
+        let config = Self.config.replacingOccurrences(of: #""escalate":true}"#, with: #""escalate":true,"default_model":"up/light-prompt"}"#)
+        let h = try H(config: config, script: [
+            "light-prompt": .text(#"<tool_call>{"name":"delete_files","arguments":{}}</tool_call>"#),
+            "strong-native": Self.good,
+        ])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather]))
+        await h.stop()
+        #expect(r.status == 200 && r.body.contains("Oslo"))
+        #expect(h.upstream.models == ["light-prompt", "strong-native"])
+        #expect(r.headers["x-skillgate-skills"]?.hasSuffix("escalated=tool_not_offered") == true)
+    }
+}

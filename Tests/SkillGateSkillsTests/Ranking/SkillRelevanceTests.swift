@@ -1,0 +1,127 @@
+import Testing
+import SkillGateCore
+@testable import SkillGateSkills
+
+@Suite struct SkillRelevanceTests {
+    /// A realistic mix of skills; some with config metadata (keywords in Chinese), some with only
+    /// the client's description.
+    static let candidates: [SkillCandidate] = [
+        SkillCandidate(name: "current_time", description: "The current date and time in a time zone"),
+        SkillCandidate(name: "get_weather", description: "Current weather and forecast for a city",
+                       metadata: SkillMetadata(keywords: ["rain", "temperature", "天气", "气温", "下雨"])),
+        SkillCandidate(name: "send_email", description: "Send an email to a contact",
+                       metadata: SkillMetadata(keywords: ["mail", "邮件", "发邮件"])),
+        SkillCandidate(name: "create_calendar_event", description: "Create an event in the user's calendar",
+                       metadata: SkillMetadata(keywords: ["meeting", "appointment", "日程", "会议"])),
+        SkillCandidate(name: "list_calendar_events", description: "List the events of a day in the calendar"),
+        SkillCandidate(name: "book_flight", description: "Book a flight between two airports",
+                       metadata: SkillMetadata(keywords: ["plane", "ticket", "机票", "航班"])),
+        SkillCandidate(name: "translate_text", description: "Translate text into another language",
+                       metadata: SkillMetadata(keywords: ["翻译"])),
+        SkillCandidate(name: "calculator", description: "Evaluate an arithmetic expression",
+                       metadata: SkillMetadata(keywords: ["math", "计算"])),
+        SkillCandidate(name: "play_music", description: "Play a song or playlist"),
+        SkillCandidate(name: "set_reminder", description: "Remind the user at a time",
+                       metadata: SkillMetadata(keywords: ["提醒", "alarm"])),
+        SkillCandidate(name: "lookup_stock", description: "查询股票的实时价格"),
+    ]
+
+    private func top(_ text: String, limit: Int, pinned: Set<String> = []) -> RelevanceCut {
+        SkillRelevance.select(Self.candidates, query: SkillRelevance.query(from: [Message(role: .user, text: text)]),
+                              limit: limit, pinned: pinned)
+    }
+
+    @Test(arguments: [
+        ("Will it rain in Paris tomorrow? What temperature?", "get_weather"),
+        ("Book me a plane ticket to Tokyo", "book_flight"),
+        ("Please email the report to Alice", "send_email"),
+        ("Schedule a meeting with the team on Friday", "create_calendar_event"),
+        ("What is 17 * 23? do the math", "calculator"),
+        ("明天北京天气怎么样？会下雨吗", "get_weather"),
+        ("帮我订一张去上海的机票", "book_flight"),
+        ("把这段话翻译成英文", "translate_text"),
+        ("给老板发邮件说我迟到了", "send_email"),
+        ("三点提醒我开会", "set_reminder"),
+        ("腾讯股票现在多少钱", "lookup_stock"),
+    ])
+    func mostRelevantSkillIsKept(_ query: String, _ expected: String) {
+        let cut = top(query, limit: 1)
+        #expect(cut.kept == [expected], "scores: \(cut.scores.filter { $0.value > 0 })")
+        #expect(cut.cut.count == Self.candidates.count - 1)
+    }
+
+    @Test func pinnedSkillsAreAlwaysKeptAndTakeSlots() {
+        let cut = top("Will it rain in Paris tomorrow?", limit: 3, pinned: ["current_time", "play_music"])
+        #expect(Set(cut.kept) == ["current_time", "play_music", "get_weather"])
+        // Kept names stay in declaration order.
+        #expect(cut.kept == ["current_time", "get_weather", "play_music"])
+        #expect(!cut.cut.contains("current_time") && !cut.cut.contains("play_music"))
+    }
+
+    @Test func pinnedBeyondTheLimitAreAllKept() {
+        let cut = top("weather", limit: 1, pinned: ["current_time", "calculator"])
+        #expect(cut.kept == ["current_time", "calculator"])
+    }
+
+    @Test func zeroScoresFillRemainingSlotsInDeclarationOrder() {
+        let cut = top("zzz qqq", limit: 2)
+        #expect(cut.kept == ["current_time", "get_weather"])
+        #expect(cut.cut.first == "send_email")
+    }
+
+    @Test func underTheLimitNothingIsCut() {
+        let cut = SkillRelevance.select(Array(Self.candidates.prefix(3)), query: RelevanceQuery(["weather": 1]), limit: 5, pinned: [])
+        #expect(cut.kept.count == 3 && cut.cut.isEmpty)
+    }
+
+    @Test func queryWeighsTheLatestUserTurnsAndSkipsToolResults() {
+        let messages = [
+            Message(role: .user, text: "old topic: music"),
+            Message(role: .user, text: "earlier: calendar"),
+            Message(role: .assistant, text: "ok"),
+            Message(role: .user, text: "now: weather"),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "c", text: "sunny"))]),
+            Message(role: .user, content: [.toolResult(ToolResult(callId: "d", text: "email"))]),
+        ]
+        let q = SkillRelevance.query(from: messages)
+        #expect(q["weather"] == 1.0)
+        #expect(q["calendar"] == 0.5)
+        #expect(q["music"] == 0.25)
+        #expect(q["email"] == nil && q["sunny"] == nil)
+    }
+
+    @Test func laterTurnOutranksEarlierTurn() {
+        let messages = [Message(role: .user, text: "play some music"), Message(role: .user, text: "actually, book a flight")]
+        let cut = SkillRelevance.select(Self.candidates, query: SkillRelevance.query(from: messages), limit: 2, pinned: [])
+        #expect(cut.kept == ["book_flight", "play_music"])
+        #expect(cut.scores["book_flight"]! > cut.scores["play_music"]!)
+    }
+
+    @Test func cachedDocumentsRankTheSameAndAreReused() {
+        let cache = SkillDocumentCache(capacity: 100)
+        let q = SkillRelevance.query(from: [Message(role: .user, text: "明天北京天气怎么样")])
+        let plain = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [])
+        let first = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [], cache: cache)
+        let second = SkillRelevance.select(Self.candidates, query: q, limit: 3, pinned: [], cache: cache)
+        #expect(first == plain && second == plain)
+        #expect(cache.count == Self.candidates.count)
+        // A changed description is a different document.
+        var changed = Self.candidates
+        changed[0].description = "Weather and rain forecast 天气"
+        let third = SkillRelevance.select(changed, query: q, limit: 1, pinned: [], cache: cache)
+        #expect(cache.count == Self.candidates.count + 1)
+        #expect(third.scores["current_time"]! > 0)
+    }
+
+    @Test func theCacheStartsOverWhenFull() {
+        let cache = SkillDocumentCache(capacity: 4)
+        _ = cache.documents(for: Array(Self.candidates.prefix(3)))
+        _ = cache.documents(for: Array(Self.candidates.suffix(3)))
+        #expect(cache.count == 3)
+    }
+
+    @Test func bm25PrefersRarerTermsAndShorterDocuments() {
+        let scores = BM25().scores(documents: [["a", "b"], ["a", "c", "d", "e", "f", "g"], ["c"]], query: ["a": 1, "b": 1])
+        #expect(scores[0] > scores[1] && scores[2] == 0)
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import SkillGateSkills
+
+@Suite struct SkillTokenizerTests {
+    @Test(arguments: [
+        ("get_weather", ["get", "weather"]),
+        ("getWeatherForecast", ["get", "weather", "forecast"]),
+        ("Send an e-mail to Bob", ["send", "e", "mail", "bob"]),
+        ("Lists calendar events", ["list", "calendar", "event"]),
+        ("class address", ["class", "address"]),
+        ("Zürich 2026", ["zürich", "2026"]),
+    ])
+    func englishWords(_ text: String, _ expected: [String]) {
+        #expect(SkillTokenizer.terms(text) == expected)
+    }
+
+    @Test func chineseRunsGiveCharactersAndBigrams() {
+        #expect(SkillTokenizer.terms("天气预报") == ["天", "天气", "气", "气预", "预", "预报", "报"])
+        #expect(SkillTokenizer.terms("查询weather天气") == ["查", "查询", "询", "weather", "天", "天气", "气"])
+        #expect(SkillTokenizer.terms("机票，航班") == ["机", "机票", "票", "航", "航班", "班"])
+    }
+
+    @Test func japaneseAndKoreanAreSplitLikeChinese() {
+        #expect(SkillTokenizer.terms("天気").contains("天気"))
+        #expect(SkillTokenizer.terms("날씨").contains("날씨"))
+    }
+
+    @Test(arguments: ["getWeatherForecast for Zürich", "明天北京天气怎么样？会下雨吗 rains", "This is THE plan, please", ""])
+    func keysAreTheKeysOfTheTerms(_ text: String) {
+        #expect(SkillTokenizer.termKeys(text) == SkillTokenizer.terms(text).map(SkillDocument.key))
+        let candidate = SkillCandidate(name: "get_weather", description: text, metadata: SkillMetadata(description: "天气", keywords: ["rain"]))
+        #expect(candidate.document == SkillDocument(terms: candidate.terms))
+    }
+
+    @Test func stopWordsAndPunctuationAreDropped() {
+        #expect(SkillTokenizer.terms("What is the weather, please?") == ["weather"])
+    }
+}
