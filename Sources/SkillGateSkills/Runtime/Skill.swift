@@ -1,0 +1,82 @@
+import SkillGateCore
+
+/// What running a skill produced: text for the model and, optionally, a structured payload for UIs.
+public struct SkillResult: Sendable, Hashable {
+    /// What the model reads (kept short; the agent loop caps its size).
+    public var text: String
+    /// Structured data an app can render (a skill card), never sent to the model.
+    public var payload: JSONValue?
+    /// Whether the skill failed; `text` then says what went wrong and what the model can do.
+    public var isError: Bool
+
+    public init(text: String, payload: JSONValue? = nil, isError: Bool = false) {
+        self.text = text
+        self.payload = payload
+        self.isError = isError
+    }
+}
+
+/// Who a skill runs for.
+public struct SkillContext: Sendable, Hashable {
+    /// The client token's name (notes and other per-caller state are kept per token).
+    public var tokenName: String
+    /// The request's id, for logs.
+    public var requestId: String
+
+    public init(tokenName: String, requestId: String) {
+        self.tokenName = tokenName
+        self.requestId = requestId
+    }
+}
+
+/// A skill SkillGate runs on the server: a tool whose calls the gateway executes itself.
+public protocol Skill: Sendable {
+    /// A stable identifier (`builtin.current_time`, `webhook.create_ticket`).
+    var id: String { get }
+    /// The tool name the model calls it by (`[a-zA-Z0-9_-]{1,64}`).
+    var name: String { get }
+    /// What it does, written for the model.
+    var description: String { get }
+    /// JSON Schema of the arguments object.
+    var parameters: JSONValue { get }
+    var version: String { get }
+    /// Longest a run may take before it is cancelled and reported as an error to the model.
+    var timeout: Duration { get }
+    /// Whether a person must confirm a call first: such calls are returned to the client instead of run.
+    var requiresConfirmation: Bool { get }
+    /// Runs the skill with validated arguments. Throwing is reported to the model as an error result.
+    func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult
+}
+
+extension Skill {
+    /// The skill as a tool definition the model sees.
+    public var toolDefinition: ToolDefinition {
+        ToolDefinition(name: name, description: description, parameters: parameters)
+    }
+}
+
+/// The server-side skills by tool name. Immutable once built.
+public struct SkillRegistry: Sendable {
+    private let byName: [String: any Skill]
+    /// Skills in registration order.
+    public let all: [any Skill]
+
+    /// Registers `skills`; a duplicate name is an error naming it.
+    public init(_ skills: [any Skill]) throws {
+        var byName: [String: any Skill] = [:]
+        for skill in skills {
+            guard byName[skill.name] == nil else {
+                throw GatewayError.invalidRequest("two server-side skills are named \"\(skill.name)\"; rename one of them in the config")
+            }
+            byName[skill.name] = skill
+        }
+        self.byName = byName
+        all = skills
+    }
+
+    /// The skill with this tool name.
+    public func skill(named name: String) -> (any Skill)? { byName[name] }
+
+    /// Whether a tool name is a server-side skill.
+    public func contains(_ name: String) -> Bool { byName[name] != nil }
+}
