@@ -28,11 +28,12 @@ let package = Package(
         .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: strictSwift),
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+        .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         // Provider key file, client tokens (hashed), SQLite state store.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting"],
                 swiftSettings: strictSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
@@ -40,7 +41,7 @@ let package = Package(
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
-        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys"],
+        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting"],
                           swiftSettings: strictSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("tokens", runTokenBench),
     ("gemini", runGeminiBench),
     ("http-client", runHTTPClientBench),
+    ("resilience", runResilienceBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -4,7 +4,8 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "$comment",
+                                       "resilience"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -100,6 +101,7 @@ extension GatewayConfig {
             upstreamTimeouts.idleSeconds = try t.optionalDouble("idle_seconds") ?? upstreamTimeouts.idleSeconds
             upstreamTimeouts.totalSeconds = try t.optionalDouble("total_seconds") ?? upstreamTimeouts.totalSeconds
         }
+        resilience = try Self.parseResilience(try r.optionalObject("resilience"))
     }
 
     /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).

@@ -31,6 +31,8 @@ public struct GatewayConfig: Sendable {
     public var skillPacks: [String: [String]]
     public var limits: Limits
     public var upstreamTimeouts: UpstreamTimeouts
+    /// Retries, cooldowns, load balancing and stickiness (`GatewayConfig+Resilience.swift`).
+    public var resilience = Resilience()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 
