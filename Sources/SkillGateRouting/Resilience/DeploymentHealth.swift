@@ -63,6 +63,18 @@ public final class DeploymentHealth: Sendable {
         }
     }
 
+    /// How long `deployment` will still be skipped (`nil` when `admit` would let a request through),
+    /// without granting a probe.
+    public func remainingCooldown(_ deployment: String) -> Duration? {
+        let now = clock.now
+        return state.withLock { all -> Duration? in
+            guard let e = all[deployment], let until = e.cooledUntil else { return nil }
+            if now < until { return until - now }
+            if let started = e.probeStarted, now < started + cooldown { return started + cooldown - now }
+            return nil
+        }
+    }
+
     /// The deployment answered (any non-retryable outcome): closes its breaker.
     public func recordSuccess(_ deployment: String) {
         state.withLock { all in

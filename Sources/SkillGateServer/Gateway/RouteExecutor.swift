@@ -81,12 +81,26 @@ final class RouteExecutor: Sendable {
     private func run<T>(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord],
                         call: (any LLMClient, ChatRequest) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
         let names = plan.targets.map(\.qualifiedName)
-        var schedule = RetrySchedule(order: attemptOrder(plan, for: request), policy: policy, start: clock.now)
+        var order = attemptOrder(plan, for: request)
+        var policy = self.policy
+        let lastResort = lastResortIndex(names)
+        if let i = lastResort {
+            // Every deployment is cooling down: one attempt, no retries, on the one that recovers first,
+            // so the client gets the provider's own answer (error or not) without load amplification.
+            for j in order where j != i {
+                let left = health.remainingCooldown(names[j]) ?? .zero
+                attempts.append(AttemptRecord(deployment: names[j], outcome: .skipped(reason: RetrySchedule.SkipReason.coolingDown(remaining: left).description)))
+            }
+            order = [i]
+            policy.maxAttempts = 1
+        }
+        var schedule = RetrySchedule(order: order, policy: policy, start: clock.now)
         var lastError: GatewayError?
         var shortestCooldown: Duration?
         while true {
             if Task.isCancelled { throw CancellationError() }
             let step = schedule.next(now: clock.now) { i in
+                if lastResort != nil { return nil }
                 if case .coolingDown(let remaining) = health.admit(names[i]) { return .coolingDown(remaining: remaining) }
                 return nil
             }
@@ -132,7 +146,18 @@ final class RouteExecutor: Sendable {
         }
     }
 
-    /// Every deployment of the plan is cooling down and none was tried.
+    /// When every deployment of the plan is cooling down: the index of the one whose cooldown ends first.
+    private func lastResortIndex(_ names: [String]) -> Int? {
+        var best: (Int, Duration)?
+        for (i, name) in names.enumerated() {
+            guard let left = health.remainingCooldown(name) else { return nil }
+            if best == nil || left < best!.1 { best = (i, left) }
+        }
+        return best?.0
+    }
+
+    /// Every deployment of the plan turned out to be cooling down and none was tried (a race with
+    /// other requests between the check and the attempt).
     static func allCoolingDown(_ plan: RoutePlan, retryAfter: Duration?) -> GatewayError {
         let seconds = retryAfter.map { max(1, $0.resilienceSeconds.rounded(.up)) }
         return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 503,

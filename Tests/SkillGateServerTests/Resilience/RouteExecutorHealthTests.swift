@@ -37,17 +37,21 @@ import SkillGateRouting
         #expect(h.executor.health.snapshot("a/m").consecutiveFailures == 0)
     }
 
-    @Test func everyDeploymentCoolingDownFailsFastWithRetryAfter() async throws {
-        let h = RouteExecutorHarness([("a", [.fail(F.serverError("a"))])]) {
+    @Test func whenEveryDeploymentIsCoolingDownTheFirstToRecoverGetsOneAttempt() async throws {
+        let h = RouteExecutorHarness([("a", [.fail(F.serverError("a"))]), ("b", [.fail(F.overloaded("b"))])]) {
             $0.cooldownAfterFailures = 1
             $0.cooldownSeconds = 20
-            $0.maxAttempts = 1
         }
-        _ = await h.complete()
-        let (result, _) = await h.complete()
-        guard case .failure(let e) = result else { Issue.record("expected an error"); return }
-        #expect(e.status == 503 && e.retryAfter == 20 && e.message.contains("cooling down"), "\(e)")
-        #expect(h.calls("a") == 1)
+        _ = await h.complete(plan: F.plan([h.targets[1]]))
+        h.clock.advance(by: .seconds(3))
+        _ = await h.complete(plan: F.plan([h.targets[0]]))
+        #expect(h.calls("a") == 1 && h.calls("b") == 1, "both cooled down after one failure each")
+        h.clock.advance(by: .seconds(5))
+        let (result, log) = await h.complete()
+        guard case .failure(let e) = result else { Issue.record("expected the provider's error"); return }
+        #expect(e.status == 503 && e.provider == "b", "the client gets the provider's own error: \(e)")
+        #expect(h.calls("a") == 1 && h.calls("b") == 2, "one attempt, no retries, on b (its cooldown ends first)")
+        #expect(log == ["a/m: skipped (cooling down, 15 s left)", "b/m: 503 upstream_overloaded"], "\(log)")
     }
 
     @Test func aCallerErrorDoesNotCountAgainstHealth() async throws {
