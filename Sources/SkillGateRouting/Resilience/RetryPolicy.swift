@@ -34,13 +34,10 @@ public struct RetryPolicy: Sendable, Hashable {
     /// uniformly random value in [half, full] of that, from `unitRandom` in [0, 1).
     public func backoff(afterFailures failures: Int, unitRandom: Double) -> Duration {
         guard failures > 0 else { return .zero }
-        let exponent = Double(min(failures - 1, 30))
+        let cap = backoffMax.resilienceSeconds
         var seconds = backoffInitial.resilienceSeconds
-        for _ in 0..<Int(exponent) {
-            seconds *= 2
-            if seconds >= backoffMax.resilienceSeconds { break }
-        }
-        seconds = min(seconds, backoffMax.resilienceSeconds)
+        for _ in 1..<min(failures, 64) where seconds < cap { seconds *= 2 }
+        seconds = min(seconds, cap)
         let jittered = seconds * (0.5 + 0.5 * min(max(unitRandom, 0), 1))
         return .nanoseconds(Int64((jittered * 1e9).rounded()))
     }
