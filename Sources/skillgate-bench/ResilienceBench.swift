@@ -20,7 +20,7 @@ func runResilienceBench() async throws {
     let ordered = LoadBalancer(strategy: .ordered)
     let weighted = LoadBalancer(strategy: .weighted, weights: [names[0]: 3])
     let least = LoadBalancer(strategy: .leastInFlight)
-    let random: () -> Double = { Double.random(in: 0..<1) }
+    let random: () -> Double = UnitRandom().next
     var sink = 0
 
     var dict: [String: Int] = [:]

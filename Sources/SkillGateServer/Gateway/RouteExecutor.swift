@@ -23,7 +23,7 @@ final class RouteExecutor: Sendable {
     private let unitRandom: @Sendable () -> Double
 
     init(settings: GatewayConfig.Resilience, clock: any ResilienceClock = SystemResilienceClock(),
-         unitRandom: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, clients: @escaping ClientSource) {
+         unitRandom: @escaping @Sendable () -> Double = UnitRandom().next, clients: @escaping ClientSource) {
         policy = settings.policy
         balancer = settings.balancer
         health = DeploymentHealth(failureThreshold: policy.cooldownAfterFailures, cooldown: policy.cooldown, clock: clock)

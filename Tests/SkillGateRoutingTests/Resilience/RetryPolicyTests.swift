@@ -26,3 +26,20 @@ import SkillGateRouting
         #expect(policy.backoff(afterFailures: 0, unitRandom: 0.5) == .zero)
     }
 }
+
+@Suite struct UnitRandomTests {
+    @Test func staysInTheUnitIntervalAndSpreadsEvenly() {
+        let r = UnitRandom(seed: 99)
+        var buckets = [Int](repeating: 0, count: 10)
+        for _ in 0..<10_000 {
+            let x = r.next()
+            #expect(x >= 0 && x < 1)
+            buckets[Int(x * 10)] += 1
+        }
+        #expect(buckets.allSatisfy { abs($0 - 1000) < 150 }, "\(buckets)")
+    }
+
+    @Test func seedsDiffer() {
+        #expect(UnitRandom().next() != UnitRandom().next())
+    }
+}

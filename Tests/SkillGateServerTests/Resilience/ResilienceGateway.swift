@@ -1,6 +1,7 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateRouting
 @testable import SkillGateServer
 
 /// A real gateway (`GatewayServer` on 127.0.0.1, ephemeral port) over a temporary config and
@@ -17,7 +18,8 @@ final class ResilienceGateway {
     ///   - providers: provider id → base URL (each offers the model `m`).
     ///   - tier: the `light` tier, e.g. `["up-a/m", "up-b/m"]`.
     ///   - resilience: the `resilience` config section as JSON text.
-    init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5) throws {
+    init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
+         clock: any ResilienceClock = SystemResilienceClock()) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
@@ -38,7 +40,7 @@ final class ResilienceGateway {
         token = try GatewayServer.openTokenService(config: loaded).create(name: "resilience-test").token
         logPath = directory + "/gateway.log"
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        server = try GatewayServer(config: loaded, logFD: logFD)
+        server = try GatewayServer(config: loaded, logFD: logFD, clock: clock)
         try server.start()
     }
 
