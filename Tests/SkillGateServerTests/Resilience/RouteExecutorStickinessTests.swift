@@ -39,6 +39,10 @@ import SkillGateRouting
         #expect(allowed.explanation.contains("sticky: tool call call_x issued by b/m"))
         let refused = h.executor.includingIssuer(of: Self.followUp("call_x"), in: onlyA) { _ in nil }
         #expect(refused.targets.map(\.qualifiedName) == ["a/m"], "outside the scope: the plan stays")
+        var concrete = onlyA
+        concrete.requested = "a/m"
+        let explicit = h.executor.includingIssuer(of: Self.followUp("call_x"), in: concrete) { $0 == "b/m" ? h.targets[1] : nil }
+        #expect(explicit.targets.map(\.qualifiedName) == ["a/m"], "a client naming provider/model gets exactly that")
     }
 
     @Test func theIssuerGoesFirstEvenWithWeightedBalancing() async throws {
