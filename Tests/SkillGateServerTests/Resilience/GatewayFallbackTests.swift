@@ -122,3 +122,13 @@ import SkillGateHTTP
         }
     }
 }
+
+extension GatewayFallbackTests {
+    @Test func aStreamWhoseHeadIsLateFallsBack() async throws {
+        try await withGateway(a: [.delayed(.seconds(3), R.streamedText)], b: [R.streamedText], firstByteSeconds: 0.4) { gw, _, b in
+            let (status, text) = try await gw.stream(ResilienceGateway.body(model: "light", stream: true))
+            #expect(status == 200 && text.contains("capital"))
+            #expect(b.requestCount == 1)
+        }
+    }
+}

@@ -6,11 +6,14 @@ import SkillGateRouting
 
 /// A real gateway (`GatewayServer` on 127.0.0.1, ephemeral port) over a temporary config and
 /// catalog whose providers (`up-a`, `up-b`, ...) point at upstream doubles.
-final class ResilienceGateway {
+final class ResilienceGateway: Sendable {
     let directory: String
     let server: GatewayServer
     let token: String
-    let http = HTTPClient()
+    /// HTTP/1.1 only: with `prefersHTTP2`, libcurl holds a second request to the same plain-http host
+    /// until the first one's response head arrives (CURLOPT_PIPEWAIT), which would serialize the
+    /// concurrent requests of the least-in-flight test.
+    let http = HTTPClient(configuration: HTTPClient.Configuration(prefersHTTP2: false))
     private let logPath: String
     private let logFD: Int32
 
