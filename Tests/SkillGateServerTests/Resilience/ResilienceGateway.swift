@@ -10,10 +10,9 @@ final class ResilienceGateway: Sendable {
     let directory: String
     let server: GatewayServer
     let token: String
-    /// HTTP/1.1 only: with `prefersHTTP2`, libcurl holds a second request to the same plain-http host
-    /// until the first one's response head arrives (CURLOPT_PIPEWAIT), which would serialize the
-    /// concurrent requests of the least-in-flight test.
-    let http = HTTPClient(configuration: HTTPClient.Configuration(prefersHTTP2: false))
+    /// The default client configuration on purpose: the least-in-flight test needs two concurrent
+    /// requests to one plain-http host (no PIPEWAIT serialization).
+    let http = HTTPClient()
     private let logPath: String
     private let logFD: Int32
 
