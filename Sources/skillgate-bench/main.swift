@@ -12,6 +12,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("http-client", runHTTPClientBench),
     ("router", runRouterBench),
     ("skills", runSkillsBench),
+    ("resilience", runResilienceBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

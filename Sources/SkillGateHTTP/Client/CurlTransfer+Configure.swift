@@ -27,7 +27,10 @@ extension CurlTransfer {
         // HTTP/2 over TLS via ALPN; wait for a connection that may multiplex instead of opening more.
         let version = configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
         set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
-        set(CURLOPT_PIPEWAIT, sg_easy_setopt_long(easy, CURLOPT_PIPEWAIT, configuration.prefersHTTP2 ? 1 : 0))
+        // Only over TLS: ALPN settles multiplexing at the handshake. On plain http:// curl learns it only
+        // from the first response, so PIPEWAIT would hold concurrent requests to one host until then.
+        let multiplexable = configuration.prefersHTTP2 && request.url.lowercased().hasPrefix("https://")
+        set(CURLOPT_PIPEWAIT, sg_easy_setopt_long(easy, CURLOPT_PIPEWAIT, multiplexable ? 1 : 0))
         if let connect = request.timeouts.connect {
             set(CURLOPT_CONNECTTIMEOUT_MS, sg_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connect.curlMilliseconds))
         }

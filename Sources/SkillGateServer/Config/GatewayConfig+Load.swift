@@ -4,7 +4,7 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -93,6 +93,7 @@ extension GatewayConfig {
             upstreamTimeouts.totalSeconds = try t.optionalDouble("total_seconds") ?? upstreamTimeouts.totalSeconds
         }
         routing = try Self.routing(from: r)
+        resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         try validateSkills(r)
     }
 

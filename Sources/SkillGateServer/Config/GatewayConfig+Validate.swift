@@ -37,5 +37,6 @@ extension GatewayConfig {
             if let d = s.defaultModel { try check(d, at: "$.scenarios.\(name).default_model") }
             for (i, m) in s.allowedModels.enumerated() { try check(m, at: "$.scenarios.\(name).allowed_models[\(i)]") }
         }
+        try validateResilience(against: catalog)
     }
 }

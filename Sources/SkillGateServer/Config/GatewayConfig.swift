@@ -37,6 +37,8 @@ public struct GatewayConfig: Sendable {
     public var upstreamTimeouts: UpstreamTimeouts
     /// Weights and threshold of `auto` routing (`routing`; see GatewayConfig+Routing.swift).
     public var routing: RoutingWeights
+    /// Retries, cooldowns, load balancing and stickiness (`GatewayConfig+Resilience.swift`).
+    public var resilience = Resilience()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

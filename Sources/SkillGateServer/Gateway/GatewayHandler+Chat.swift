@@ -1,10 +1,12 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateRouting
 
 extension GatewayHandler {
-    /// `POST /v1/chat/completions` and `POST /v1/messages`: authenticate, decode, route, call the
-    /// provider (falling back to the next target only before anything reached the client), encode.
+    /// `POST /v1/chat/completions` and `POST /v1/messages`: authenticate, decode, route, run the
+    /// plan through the `RouteExecutor` (retries and fallbacks only before anything reached the
+    /// client), encode.
     func chat(_ request: HTTPServerRequest, surface: ChatSurface, _ ctx: inout RequestContext, _ responder: HTTPResponder) async {
         ctx.log.surface = surface.rawValue
         do {
@@ -16,15 +18,20 @@ extension GatewayHandler {
             ctx.log.scenario = scenario.name
             // Skills: visible set (packs, relevance cut), removal or 403 (Skills/GatewayHandler+Skills.swift).
             let skills = try applySkillPolicy(&inbound.request, scenario: scenario.name, &ctx)
-            let plan = try services.resolver.plan(for: inbound.request, tierHeader: request.headers["x-skillgate-tier"],
+            let prepared = inbound.request
+            var plan = try services.resolver.plan(for: prepared, tierHeader: request.headers["x-skillgate-tier"],
                                                   scenario: scenario.config, scope: client.scope)
+            // Stickiness: answers to tool calls go back to the deployment that issued them.
+            plan = services.executor.includingIssuer(of: prepared, in: plan) { name in
+                try? services.resolver.plan(requested: name, scenario: scenario.config, scope: client.scope).targets.first
+            }
             ctx.log.route = plan.route
             // Skills: answers checked (invisible calls), unusable light answers re-run on the escalation tier.
             try await withAnswerChecks(skills, scenario: scenario, scope: client.scope, plan: plan, &ctx) { plan, ctx in
                 if inbound.stream {
-                    try await stream(inbound, plan: plan, surface: surface, &ctx, responder)
+                    try await stream(prepared, inbound, plan: plan, surface: surface, &ctx, responder)
                 } else {
-                    try await complete(inbound, plan: plan, surface: surface, &ctx, responder)
+                    try await complete(prepared, inbound, plan: plan, surface: surface, &ctx, responder)
                 }
             }
         } catch {
@@ -32,89 +39,67 @@ extension GatewayHandler {
         }
     }
 
-    /// Whether trying the next target of the plan may help.
-    private func shouldFallBack(_ error: GatewayError) -> Bool {
-        error.isRetryable || (error.kind == .upstreamUnavailable)
-    }
-
-    private func note(_ ctx: inout RequestContext, _ target: RouteTarget, _ error: GatewayError) {
-        ctx.log.attempts.append("\(target.qualifiedName): \(error.status) \(error.kind.rawValue)")
-    }
-
-    private func complete(_ inbound: InboundChat, plan: RoutePlan, surface: ChatSurface, _ ctx: inout RequestContext, _ responder: HTTPResponder) async throws {
-        var lastError: GatewayError?
-        for (i, target) in plan.targets.enumerated() {
-            ctx.log.provider = target.provider.id
-            ctx.log.model = target.qualifiedName
-            let upstreamStart = ContinuousClock.now
-            do {
-                let llm = try services.clients.client(for: target)
-                var request = inbound.request
-                request.model = target.model.id
-                let response = try await llm.complete(request)
-                ctx.log.upstreamMs = Self.ms(since: upstreamStart)
-                ctx.log.usage = response.usage
-                ctx.log.costUSD = target.model.price?.cost(of: response.usage)
-                let body = surface.responseBody(response, id: responseId(response.id, ctx, surface), model: target.qualifiedName,
-                                                created: Int(Date().timeIntervalSince1970))
-                responder.respond(status: 200, headers: commonHeaders(ctx), body: body)
-                ctx.log.status = 200
-                complete(&ctx)
-                return
-            } catch {
-                let e = Self.gatewayError(error)
-                note(&ctx, target, e)
-                lastError = e
-                if i + 1 < plan.targets.count, shouldFallBack(e), !Task.isCancelled { continue }
-                throw e
-            }
+    private func complete(_ prepared: ChatRequest, _ inbound: InboundChat, plan: RoutePlan, surface: ChatSurface,
+                          _ ctx: inout RequestContext, _ responder: HTTPResponder) async throws {
+        var attempts: [AttemptRecord] = []
+        let upstreamStart = ContinuousClock.now
+        let response: ChatResponse, target: RouteTarget
+        do {
+            (response, target) = try await services.executor.complete(prepared, plan: plan, attempts: &attempts)
+        } catch {
+            noteFailedAttempts(attempts, plan: plan, &ctx)
+            throw error
         }
-        throw lastError ?? .internalError("the route plan was empty")
+        // Seam: the answer check (escalation) inspects `response` here, before anything is sent.
+        ctx.log.provider = target.provider.id
+        ctx.log.model = target.qualifiedName
+        ctx.log.upstreamMs = Self.ms(since: upstreamStart)
+        ctx.log.usage = response.usage
+        ctx.log.costUSD = target.model.price?.cost(of: response.usage)
+        ctx.log.attempts += attempts.map(\.logText)
+        let body = surface.responseBody(response, id: responseId(response.id, ctx, surface), model: target.qualifiedName,
+                                        created: Int(Date().timeIntervalSince1970))
+        responder.respond(status: 200, headers: commonHeaders(ctx), body: body)
+        ctx.log.status = 200
+        complete(&ctx)
     }
 
-    private func stream(_ inbound: InboundChat, plan: RoutePlan, surface: ChatSurface, _ ctx: inout RequestContext, _ responder: HTTPResponder) async throws {
-        for (i, target) in plan.targets.enumerated() {
-            ctx.log.provider = target.provider.id
-            ctx.log.model = target.qualifiedName
-            let upstreamStart = ContinuousClock.now
-            var iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator
-            let first: ChatStreamEvent?
-            do {
-                let llm = try services.clients.client(for: target)
-                var request = inbound.request
-                request.model = target.model.id
-                iterator = llm.stream(request).makeAsyncIterator()
-                first = try await iterator.next()
-            } catch {
-                let e = Self.gatewayError(error)
-                note(&ctx, target, e)
-                if i + 1 < plan.targets.count, shouldFallBack(e), !Task.isCancelled { continue }
-                throw e
-            }
-            ctx.log.upstreamMs = Self.ms(since: upstreamStart)
-            try await relay(first: first, rest: &iterator, target: target, surface: surface, inbound: inbound, &ctx, responder)
-            return
+    private func stream(_ prepared: ChatRequest, _ inbound: InboundChat, plan: RoutePlan, surface: ChatSurface,
+                        _ ctx: inout RequestContext, _ responder: HTTPResponder) async throws {
+        var attempts: [AttemptRecord] = []
+        let upstreamStart = ContinuousClock.now
+        var upstream: UpstreamStream
+        do {
+            upstream = try await services.executor.openStream(prepared, plan: plan, attempts: &attempts)
+        } catch {
+            noteFailedAttempts(attempts, plan: plan, &ctx)
+            throw error
         }
+        ctx.log.attempts += attempts.map(\.logText)
+        ctx.log.provider = upstream.target.provider.id
+        ctx.log.model = upstream.target.qualifiedName
+        ctx.log.upstreamMs = Self.ms(since: upstreamStart)
+        await relay(&upstream, surface: surface, inbound: inbound, &ctx, responder)
     }
 
     /// Streams the answer to the client. Nothing is retried from here on: bytes reached the client.
-    private func relay(first: ChatStreamEvent?, rest iterator: inout AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator,
-                       target: RouteTarget, surface: ChatSurface, inbound: InboundChat, _ ctx: inout RequestContext, _ responder: HTTPResponder) async throws {
+    private func relay(_ upstream: inout UpstreamStream, surface: ChatSurface, inbound: InboundChat,
+                       _ ctx: inout RequestContext, _ responder: HTTPResponder) async {
+        defer { upstream.finish() }
+        let target = upstream.target
         var headers = commonHeaders(ctx, contentType: "text/event-stream")
         headers.add("cache-control", "no-cache")
         headers.add("x-accel-buffering", "no")
-        try await responder.startStream(status: 200, headers: headers)
-        ctx.log.status = 200
         var encoder = surface.streamEncoder(id: "chatcmpl-\(ctx.requestId.dropFirst(4))", model: target.qualifiedName,
                                             created: Int(Date().timeIntervalSince1970), includeUsage: inbound.includeUsage)
         var usage: Usage?
-        var next = first
         do {
-            while let event = next {
+            try await responder.startStream(status: 200, headers: headers)
+            ctx.log.status = 200
+            while let event = try await upstream.next() {
                 if case .usage(let u) = event { usage = u }
                 let bytes = encoder.encode(event)
                 if !bytes.isEmpty { try await responder.write(bytes) }
-                next = try await iterator.next()
             }
             try await responder.write(encoder.finish())
         } catch {
@@ -132,6 +117,18 @@ extension GatewayHandler {
             ctx.log.costUSD = target.model.price?.cost(of: usage)
         }
         complete(&ctx)
+    }
+
+    /// Logs the attempts of a request that failed, and names the last deployment tried (the
+    /// `x-skillgate-provider`/`-model` headers of the error response).
+    private func noteFailedAttempts(_ attempts: [AttemptRecord], plan: RoutePlan, _ ctx: inout RequestContext) {
+        ctx.log.attempts += attempts.map(\.logText)
+        let tried = attempts.last { if case .skipped = $0.outcome { false } else { true } } ?? attempts.last
+        if let name = tried?.deployment ?? plan.targets.first?.qualifiedName,
+           let target = plan.targets.first(where: { $0.qualifiedName == name }) {
+            ctx.log.provider = target.provider.id
+            ctx.log.model = target.qualifiedName
+        }
     }
 
     private func responseId(_ upstreamId: String, _ ctx: RequestContext, _ surface: ChatSurface) -> String {

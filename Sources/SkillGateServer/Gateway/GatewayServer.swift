@@ -3,6 +3,7 @@ import Foundation
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
+import SkillGateRouting
 import Synchronization
 
 /// The running gateway: HTTP server, outbound client, services, signal handling.
@@ -14,9 +15,10 @@ public final class GatewayServer: Sendable {
     private let keySources: Mutex<[any DispatchSourceProtocol]>
 
     /// Loads everything; throws on any configuration problem (before binding the port).
-    public init(config: GatewayConfig, logFD: Int32 = 2) throws {
+    /// `clock` times retries and cooldowns (tests inject a manual one).
+    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock()) throws {
         http = HTTPClient()
-        services = try GatewayServices(config: config, http: http, logFD: logFD)
+        services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
         serverConfig.maxBodyBytes = config.limits.maxBodyBytes
         serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)

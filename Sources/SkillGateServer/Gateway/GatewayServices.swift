@@ -2,6 +2,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 import SkillGateProviders
+import SkillGateRouting
 
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {
@@ -14,10 +15,13 @@ public final class GatewayServices: Sendable {
     let log: RequestLog
     /// Per-scenario skill rules (Skills/SkillPolicy.swift).
     let skills: SkillPolicy
+    /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
+    let executor: RouteExecutor
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
-    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2) throws {
+    /// `clock` times retries and cooldowns (tests inject their own).
+    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock()) throws {
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
         try config.validate(against: catalog)
         self.config = config
@@ -27,8 +31,12 @@ public final class GatewayServices: Sendable {
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         tokens = TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory), cacheLifetime: .seconds(2))
         resolver = ModelResolver(config: config, catalog: catalog)
-        clients = ClientFactory(config: config, keys: keys, http: http)
+        let clients = ClientFactory(config: config, keys: keys, http: http)
+        self.clients = clients
         log = RequestLog(fd: logFD)
         skills = SkillPolicy(config: config)
+        executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
+            try clients.client(for: target, within: remaining)
+        }
     }
 }

@@ -37,9 +37,15 @@ final class ClientFactory: Sendable {
                                                  idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds)))
     }
 
-    /// The client for a target.
-    func client(for target: RouteTarget) throws(GatewayError) -> any LLMClient {
-        let deployment = try deployment(for: target)
+    /// The client for a target. With `within`, the connect and first-byte timeouts are capped to it
+    /// (the time left of the request's retry deadline); the answer itself may then take its time.
+    func client(for target: RouteTarget, within remaining: Duration? = nil) throws(GatewayError) -> any LLMClient {
+        var deployment = try deployment(for: target)
+        if let remaining {
+            let cap = max(remaining, .milliseconds(1))
+            deployment.timeouts.connect = min(deployment.timeouts.connect ?? cap, cap)
+            deployment.timeouts.firstByte = min(deployment.timeouts.firstByte ?? cap, cap)
+        }
         let base: any LLMClient
         switch target.provider.wireFormat {
         case .openAIChat: base = HTTPLLMClient(format: OpenAIChatFormat(), deployment: deployment, http: http)

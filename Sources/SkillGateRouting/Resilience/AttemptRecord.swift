@@ -1,0 +1,38 @@
+import SkillGateCore
+
+/// One upstream attempt of a request (or a deployment passed over), for the request's log line.
+public struct AttemptRecord: Sendable, Hashable {
+    /// What happened.
+    public enum Outcome: Sendable, Hashable {
+        /// The deployment answered (before the first byte reached the client: `status` 200).
+        case succeeded(status: Int)
+        /// The attempt failed with this status and kind.
+        case failed(status: Int, kind: GatewayError.Kind)
+        /// The deployment was not called (cooling down, or its Retry-After passes the deadline).
+        case skipped(reason: String)
+    }
+
+    /// `provider/model`.
+    public var deployment: String
+    public var outcome: Outcome
+    /// How long the request waited (backoff, Retry-After) before this attempt.
+    public var waited: Duration
+
+    public init(deployment: String, outcome: Outcome, waited: Duration = .zero) {
+        self.deployment = deployment
+        self.outcome = outcome
+        self.waited = waited
+    }
+
+    /// `up-openai/gpt-test: 429 rate_limited after 250 ms`, `… : 200 ok`, `… : skipped (cooling down)`.
+    public var logText: String {
+        var s = deployment + ": "
+        switch outcome {
+        case .succeeded(let status): s += "\(status) ok"
+        case .failed(let status, let kind): s += "\(status) \(kind.rawValue)"
+        case .skipped(let reason): s += "skipped (\(reason))"
+        }
+        if waited > .zero { s += " after \(Int(waited.resilienceMilliseconds.rounded())) ms" }
+        return s
+    }
+}

@@ -1,0 +1,186 @@
+import SkillGateCore
+import SkillGateRouting
+import Synchronization
+
+/// Runs a prepared chat request along its `RoutePlan`: orders the deployments (stickiness, load
+/// balancing), skips cooled-down ones, and retries or falls back on connect errors, timeouts, 429,
+/// 5xx and "overloaded" — waiting out backoff and Retry-After inside the total deadline — until one
+/// deployment answers. It never retries once the answer's first event was handed out: from then on
+/// bytes may have reached the client.
+///
+/// One instance serves the whole gateway; its `DeploymentHealth` and `ToolCallAffinity` are shared.
+final class RouteExecutor: Sendable {
+    /// Builds the client of a target; `remaining` is the time left of the deadline (caps connect
+    /// and first-byte timeouts).
+    typealias ClientSource = @Sendable (_ target: RouteTarget, _ remaining: Duration) throws(GatewayError) -> any LLMClient
+
+    let policy: RetryPolicy
+    let balancer: LoadBalancer
+    let health: DeploymentHealth
+    let affinity: ToolCallAffinity
+    let clock: any ResilienceClock
+    private let clients: ClientSource
+    private let unitRandom: @Sendable () -> Double
+
+    init(settings: GatewayConfig.Resilience, clock: any ResilienceClock = SystemResilienceClock(),
+         unitRandom: @escaping @Sendable () -> Double = UnitRandom().next, clients: @escaping ClientSource) {
+        policy = settings.policy
+        balancer = settings.balancer
+        health = DeploymentHealth(failureThreshold: policy.cooldownAfterFailures, cooldown: policy.cooldown, clock: clock)
+        affinity = ToolCallAffinity(capacity: settings.stickyToolCalls)
+        self.clock = clock
+        self.unitRandom = unitRandom
+        self.clients = clients
+    }
+
+    /// Sends `request` and waits for the whole answer. Tool calls in it are remembered for stickiness.
+    /// `attempts` receives every attempt (also when this throws).
+    func complete(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> (response: ChatResponse, target: RouteTarget) {
+        let (response, target, lease) = try await run(request, plan: plan, attempts: &attempts) { llm, req in
+            try await llm.complete(req)
+        }
+        lease.release()
+        affinity.remember(response.toolCalls.map(\.id), deployment: target.qualifiedName)
+        return (response, target)
+    }
+
+    /// Sends `request` and returns once the first event arrived: the stream is committed to that
+    /// deployment; the caller relays the events (nothing is retried after this returns).
+    func openStream(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> UpstreamStream {
+        let (opened, target, lease) = try await run(request, plan: plan, attempts: &attempts) { llm, req in
+            var iterator = llm.stream(req).makeAsyncIterator()
+            let first = try await iterator.next()
+            return FirstEvent(first: first, iterator: iterator)
+        }
+        let stream = UpstreamStream(target: target, pending: opened.first, iterator: opened.iterator, lease: lease, affinity: affinity)
+        stream.noteToolCall(opened.first)
+        return stream
+    }
+
+    /// The order in which to try the plan's targets: balanced, then the issuer of the tool calls the
+    /// request answers moved to the front.
+    func attemptOrder(_ plan: RoutePlan, for request: ChatRequest) -> [Int] {
+        let names = plan.targets.map(\.qualifiedName)
+        let inFlight = balancer.strategy == .leastInFlight ? health.inFlight(names) : []
+        var order = balancer.order(names, inFlight: inFlight, unitRandom: unitRandom)
+        if let issuer = affinity.issuer(of: request), let i = names.firstIndex(of: issuer.deployment),
+           let position = order.firstIndex(of: i), position > 0 {
+            order.remove(at: position)
+            order.insert(i, at: 0)
+        }
+        return order
+    }
+
+    private struct FirstEvent {
+        var first: ChatStreamEvent?
+        var iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator
+    }
+
+    /// The attempt loop shared by both call styles. Returns the value of the first successful
+    /// `call`, its target, and the lease that keeps the target's in-flight count until released.
+    private func run<T>(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord],
+                        call: (any LLMClient, ChatRequest) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
+        let names = plan.targets.map(\.qualifiedName)
+        var order = attemptOrder(plan, for: request)
+        var policy = self.policy
+        let lastResort = lastResortIndex(names)
+        if let i = lastResort {
+            // Every deployment is cooling down: one attempt, no retries, on the one that recovers first,
+            // so the client gets the provider's own answer (error or not) without load amplification.
+            for j in order where j != i {
+                let left = health.remainingCooldown(names[j]) ?? .zero
+                attempts.append(AttemptRecord(deployment: names[j], outcome: .skipped(reason: RetrySchedule.SkipReason.coolingDown(remaining: left).description)))
+            }
+            order = [i]
+            policy.maxAttempts = 1
+        }
+        var schedule = RetrySchedule(order: order, policy: policy, start: clock.now)
+        var lastError: GatewayError?
+        var shortestCooldown: Duration?
+        while true {
+            if Task.isCancelled { throw CancellationError() }
+            let step = schedule.next(now: clock.now) { i in
+                if lastResort != nil { return nil }
+                if case .coolingDown(let remaining) = health.admit(names[i]) { return .coolingDown(remaining: remaining) }
+                return nil
+            }
+            switch step {
+            case .giveUp:
+                throw lastError ?? Self.allCoolingDown(plan, retryAfter: shortestCooldown)
+            case .skip(let i, let reason):
+                attempts.append(AttemptRecord(deployment: names[i], outcome: .skipped(reason: reason.description)))
+                if case .coolingDown(let r) = reason { shortestCooldown = min(shortestCooldown ?? r, r) }
+            case .attempt(let i, let wait):
+                if wait > .zero { try await clock.sleep(for: wait) }
+                let target = plan.targets[i]
+                health.beginCall(names[i])
+                let lease = CallLease(health: health, deployment: names[i])
+                do {
+                    let llm = try clients(target, schedule.deadline - clock.now)
+                    var upstream = request
+                    upstream.model = target.model.id
+                    let value = try await call(llm, upstream)
+                    health.recordSuccess(names[i])
+                    attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: wait))
+                    return (value, target, lease)
+                } catch {
+                    lease.release()
+                    let e = GatewayHandler.gatewayError(error)
+                    attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: wait))
+                    if FailureClassifier.countsAgainstHealth(e) {
+                        health.recordFailure(names[i])
+                    } else if e.domain == .provider, e.upstreamStatus != nil {
+                        health.recordSuccess(names[i])  // it answered; the request was at fault
+                    } else {
+                        health.releaseProbe(names[i])
+                    }
+                    guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
+                    lastError = e
+                    if e.domain == .gateway {
+                        schedule.exclude(i)
+                    } else {
+                        schedule.failed(i, error: e, now: clock.now, unitRandom: unitRandom())
+                    }
+                }
+            }
+        }
+    }
+
+    /// When every deployment of the plan is cooling down: the index of the one whose cooldown ends first.
+    private func lastResortIndex(_ names: [String]) -> Int? {
+        var best: (Int, Duration)?
+        for (i, name) in names.enumerated() {
+            guard let left = health.remainingCooldown(name) else { return nil }
+            if best == nil || left < best!.1 { best = (i, left) }
+        }
+        return best?.0
+    }
+
+    /// Every deployment of the plan turned out to be cooling down and none was tried (a race with
+    /// other requests between the check and the attempt).
+    static func allCoolingDown(_ plan: RoutePlan, retryAfter: Duration?) -> GatewayError {
+        let seconds = retryAfter.map { max(1, $0.resilienceSeconds.rounded(.up)) }
+        return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 503,
+                            message: "every deployment for \"\(plan.requested.isEmpty ? plan.explanation : plan.requested)\" (\(plan.targets.map(\.qualifiedName).joined(separator: ", "))) is cooling down after repeated failures; retry after \(Int(seconds ?? 1)) s or ask the operator to check the providers",
+                            retryAfter: seconds)
+    }
+}
+
+/// Keeps a deployment's in-flight count raised until released (or dropped).
+final class CallLease: Sendable {
+    private let health: DeploymentHealth
+    private let deployment: String
+    private let released = Atomic<Bool>(false)
+
+    init(health: DeploymentHealth, deployment: String) {
+        self.health = health
+        self.deployment = deployment
+    }
+
+    /// Ends the call; later calls do nothing.
+    func release() {
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { health.endCall(deployment) }
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// Fallbacks and retries through the real gateway against upstream doubles on loopback.
+@Suite(.serialized) struct GatewayFallbackTests {
+    typealias R = OpenAIRecordings
+
+    /// Runs `body` with a gateway whose light tier is `up-a/m`, `up-b/m` over doubles with these scripts.
+    func withGateway(a: [UpstreamDouble.Reply], b: [UpstreamDouble.Reply], tier: [String] = ["up-a/m", "up-b/m"],
+                     resilience: String = "{}", firstByteSeconds: Double = 5,
+                     _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble) async throws -> Void) async throws {
+        let da = try UpstreamDouble(a), db = try UpstreamDouble(b)
+        let gateway = try ResilienceGateway(providers: [("up-a", da.baseURL), ("up-b", db.baseURL)], tier: tier,
+                                            resilience: resilience, firstByteSeconds: firstByteSeconds)
+        do {
+            try await body(gateway, da, db)
+        } catch {
+            Issue.record(error)
+        }
+        await gateway.stop()
+        await da.stop()
+        await db.stop()
+    }
+
+    static let retryable: [(String, UpstreamDouble.Reply, String)] = [
+        ("429", R.rateLimited(retryAfter: "1"), "up-a/m: 429 rate_limited"),
+        ("500", R.serverError, "up-a/m: 502 upstream_error"),
+        ("503", R.overloaded, "up-a/m: 503"),
+    ]
+
+    @Test(arguments: 0..<3)
+    func retryableStatusesFallBackToTheNextDeployment(_ i: Int) async throws {
+        let (_, reply, logged) = Self.retryable[i]
+        try await withGateway(a: [reply], b: [R.text]) { gw, a, b in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200)
+            #expect(r.headers["x-skillgate-provider"] == "up-b")
+            #expect(a.requestCount == 1 && b.requestCount == 1)
+            let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+            #expect(attempts.count == 2 && attempts[0].hasPrefix(logged) && attempts[1] == "up-b/m: 200 ok", "\(attempts)")
+        }
+    }
+
+    @Test func retryAfterIsHonouredOnTheOnlyDeployment() async throws {
+        try await withGateway(a: [R.rateLimited(retryAfter: "1"), R.text], b: [R.text], tier: ["up-a/m"]) { gw, a, _ in
+            let start = ContinuousClock.now
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200)
+            #expect(ContinuousClock.now - start >= .milliseconds(950), "the gateway waited out Retry-After: 1")
+            #expect(a.requestCount == 2)
+            let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+            #expect(attempts.last?.hasPrefix("up-a/m: 200 ok after 1") == true, "\(attempts)")
+        }
+    }
+
+    @Test func aRetryAfterLongerThanTheGatewayWaitsIsPassedOn() async throws {
+        try await withGateway(a: [R.rateLimited(retryAfter: "30")], b: [R.text], tier: ["up-a/m"]) { gw, a, _ in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 429)
+            #expect(r.headers["retry-after"] == "30")
+            #expect(r.headers["x-skillgate-provider"] == "up-a")
+            #expect(a.requestCount == 1)
+        }
+    }
+
+    @Test func aHeadDelayedPastTheFirstByteTimeoutFallsBack() async throws {
+        try await withGateway(a: [.delayed(.seconds(3), R.text)], b: [R.text], firstByteSeconds: 0.4) { gw, _, b in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200 && r.headers["x-skillgate-provider"] == "up-b")
+            #expect(b.requestCount == 1)
+            let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+            #expect(attempts.first == "up-a/m: 504 upstream_timeout", "\(attempts)")
+        }
+    }
+
+    @Test func aConnectionClosedMidResponseFallsBack() async throws {
+        let half = Array(R.bytes("openai-text.json").prefix(120))
+        try await withGateway(a: [.dropAfter(prefix: half, contentType: "application/json")], b: [R.text]) { gw, a, b in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200 && r.headers["x-skillgate-provider"] == "up-b")
+            #expect(a.requestCount == 1 && b.requestCount == 1)
+            let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+            #expect(attempts.first == "up-a/m: 502 upstream_unavailable", "\(attempts)")
+        }
+    }
+
+    @Test func aRefusedConnectionFallsBack() async throws {
+        let gone = try UpstreamDouble([R.text])
+        let base = gone.baseURL
+        await gone.stop()
+        let b = try UpstreamDouble([R.text])
+        let gw = try ResilienceGateway(providers: [("up-a", base), ("up-b", b.baseURL)], tier: ["up-a/m", "up-b/m"])
+        let r = try await gw.send(ResilienceGateway.body(model: "light"))
+        #expect(r.status == 200 && r.headers["x-skillgate-provider"] == "up-b")
+        let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+        #expect(attempts.first == "up-a/m: 502 upstream_unavailable", "\(attempts)")
+        await gw.stop()
+        await b.stop()
+    }
+
+    @Test func aStreamFailingBeforeItsFirstByteFallsBack() async throws {
+        try await withGateway(a: [R.overloaded], b: [R.streamedText]) { gw, _, b in
+            let (status, text) = try await gw.stream(ResilienceGateway.body(model: "light", stream: true))
+            #expect(status == 200)
+            #expect(text.contains("capital") && text.hasSuffix("data: [DONE]\n\n"), "\(text.suffix(200))")
+            #expect(b.requestCount == 1)
+        }
+    }
+
+    @Test func nothingIsRetriedAfterTheFirstStreamedBytes() async throws {
+        let events = UpstreamDouble.events(R.bytes("test_run_stream_sync_streams_real_model.1.response.sse"))
+        let prefix = Array(events.prefix(3).joined())
+        try await withGateway(a: [.dropAfter(prefix: prefix, contentType: "text/event-stream")], b: [R.streamedText]) { gw, a, b in
+            let (status, text) = try await gw.stream(ResilienceGateway.body(model: "light", stream: true))
+            #expect(status == 200, "the stream was committed to up-a")
+            #expect(text.contains("The") && text.contains(" capital"), "the first bytes reached the client")
+            #expect(text.contains("\"error\""), "the failure ends the stream with an error event: \(text.suffix(300))")
+            #expect(a.requestCount == 1)
+            #expect(b.requestCount == 0, "nothing is retried once bytes reached the client")
+        }
+    }
+}
+
+extension GatewayFallbackTests {
+    @Test func aStreamWhoseHeadIsLateFallsBack() async throws {
+        try await withGateway(a: [.delayed(.seconds(3), R.streamedText)], b: [R.streamedText], firstByteSeconds: 0.4) { gw, _, b in
+            let (status, text) = try await gw.stream(ResilienceGateway.body(model: "light", stream: true))
+            #expect(status == 200 && text.contains("capital"))
+            #expect(b.requestCount == 1)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateRouting
+@testable import SkillGateServer
+
+/// A real gateway (`GatewayServer` on 127.0.0.1, ephemeral port) over a temporary config and
+/// catalog whose providers (`up-a`, `up-b`, ...) point at upstream doubles.
+final class ResilienceGateway: Sendable {
+    let directory: String
+    let server: GatewayServer
+    let token: String
+    /// The default client configuration on purpose: the least-in-flight test needs two concurrent
+    /// requests to one plain-http host (no PIPEWAIT serialization).
+    let http = HTTPClient()
+    private let logPath: String
+    private let logFD: Int32
+
+    /// - Parameters:
+    ///   - providers: provider id → base URL (each offers the model `m`).
+    ///   - tier: the `light` tier, e.g. `["up-a/m", "up-b/m"]`.
+    ///   - resilience: the `resilience` config section as JSON text.
+    init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
+         clock: any ResilienceClock = SystemResilienceClock()) throws {
+        directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for (id, base) in providers {
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"openai-chat","base_url":"\#(base)","auth":"none","models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
+            try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
+        }
+        let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
+        let config = #"""
+        {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
+         "tiers":{"light":[\#(tierJSON)]},"default_model":"light",
+         "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":5,"total_seconds":30},
+         "resilience":\#(resilience)}
+        """#
+        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
+        token = try GatewayServer.openTokenService(config: loaded).create(name: "resilience-test").token
+        logPath = directory + "/gateway.log"
+        logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        server = try GatewayServer(config: loaded, logFD: logFD, clock: clock)
+        try server.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(server.boundPort)/v1/chat/completions" }
+
+    /// The body of a chat request; `messages` is raw JSON.
+    /// The tools the recorded answers call (`create_file`, `delete_file`, `get_capital`) and the
+    /// follow-ups answer (`lookup`): offered, so the invisible-call rule lets the calls through.
+    static let tools = ["create_file", "delete_file", "get_capital", "lookup"].map {
+        #"{"type":"function","function":{"name":"\#($0)","parameters":{"type":"object","properties":{}}}}"#
+    }.joined(separator: ",")
+
+    static func body(model: String, stream: Bool = false, messages: String = #"[{"role":"user","content":"hi"}]"#) -> [UInt8] {
+        Array(#"{"model":"\#(model)","stream":\#(stream),"messages":\#(messages),"tools":[\#(tools)]}"#.utf8)
+    }
+
+    private func request(_ body: [UInt8]) -> HTTPRequest {
+        HTTPRequest(url: url, headers: ["authorization": "Bearer \(token)", "content-type": "application/json"], body: body,
+                    timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(30), idle: .seconds(30), total: .seconds(60)))
+    }
+
+    func send(_ body: [UInt8]) async throws -> HTTPResponse {
+        try await http.send(request(body))
+    }
+
+    /// Sends a streaming request; returns the status and the whole body as text.
+    func stream(_ body: [UInt8]) async throws -> (status: Int, text: String) {
+        let response = try await http.stream(request(body))
+        var bytes: [UInt8] = []
+        for try await chunk in response.body { bytes += chunk }
+        return (response.status, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The request log lines written so far (JSON objects), waiting briefly for the last one.
+    func logLines(atLeast count: Int = 1) async -> [[String: Any]] {
+        for _ in 0..<100 {
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }.filter { $0["request_id"] != nil }
+            if lines.count >= count { return lines }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return []
+    }
+
+    func stop() async {
+        await server.shutdown()
+        http.shutdown()
+        close(logFD)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import SkillGateHTTP
+
+/// A fake OpenAI Chat Completions provider on 127.0.0.1 (an ephemeral port), built on SkillGate's
+/// own `HTTPServer`. Each request gets the next scripted reply (the last one repeats): recorded
+/// bodies from `Tests/Fixtures/openai/` byte for byte, OpenAI error bodies, a head delayed past
+/// the first-byte timeout, or a connection closed mid-response.
+final class UpstreamDouble: HTTPHandler {
+    indirect enum Reply: Sendable {
+        /// A complete response.
+        case json(status: Int, body: [UInt8], headers: HTTPHeaders)
+        /// `200 text/event-stream`, one chunk per SSE event.
+        case sse([UInt8])
+        /// The reply, after `delay` (before the head is sent).
+        case delayed(Duration, Reply)
+        /// `200` with `contentType`, `prefix` of the body, then the connection is closed (the server
+        /// stops: later requests get "connection refused").
+        case dropAfter(prefix: [UInt8], contentType: String)
+    }
+
+    /// One request as the double saw it.
+    struct Seen: Sendable {
+        var path: String
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] }
+    }
+
+    private let script: Mutex<[Reply]>
+    private let seen = Mutex<[Seen]>([])
+    private let server = Mutex<HTTPServer?>(nil)
+
+    init(_ replies: [Reply]) throws {
+        script = Mutex(replies)
+        let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
+        try s.start()
+        server.withLock { $0 = s }
+    }
+
+    /// The port the double listens on.
+    var port: Int { server.withLock { $0?.boundPort ?? 0 } }
+
+    /// The base URL for a provider file (`http://127.0.0.1:PORT/v1`).
+    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+    var requests: [Seen] { seen.withLock { $0 } }
+    var requestCount: Int { seen.withLock { $0.count } }
+
+    func stop() async {
+        if let s = server.withLock({ $0 }) { await s.shutdown(deadline: .milliseconds(100)) }
+    }
+
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
+        seen.withLock { $0.append(Seen(path: request.path, headers: request.headers, body: request.body)) }
+        let reply = script.withLock { s in s.count > 1 ? s.removeFirst() : s[0] }
+        await send(reply, responder)
+    }
+
+    private func send(_ reply: Reply, _ responder: HTTPResponder) async {
+        switch reply {
+        case .json(let status, let body, var headers):
+            headers.set("content-type", "application/json")
+            responder.respond(status: status, headers: headers, body: body)
+        case .sse(let bytes):
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for event in Self.events(bytes) { try? await responder.write(event) }
+            responder.end()
+        case .delayed(let delay, let next):
+            try? await Task.sleep(for: delay)
+            if Task.isCancelled { return }
+            await send(next, responder)
+        case .dropAfter(let prefix, let contentType):
+            try? await responder.startStream(status: 200, headers: ["content-type": contentType])
+            try? await responder.write(prefix)
+            try? await Task.sleep(for: .milliseconds(100))  // let the prefix reach the socket
+            let s = server.withLock { $0 }
+            Task { await s?.shutdown(deadline: .zero) }
+            try? await Task.sleep(for: .seconds(10))  // cancelled when the server closes the connection
+        }
+    }
+
+    /// Splits an SSE body after each blank line (`\n\n`), keeping the bytes exact.
+    static func events(_ bytes: [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        var start = 0
+        var i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == 0x0A, bytes[i + 1] == 0x0A {
+                out.append(Array(bytes[start...(i + 1)]))
+                start = i + 2
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        if start < bytes.count { out.append(Array(bytes[start...])) }
+        return out
+    }
+}
+
+/// Recorded OpenAI bodies and OpenAI-shaped errors for the double.
+enum OpenAIRecordings {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/openai")
+
+    static func bytes(_ name: String) -> [UInt8] {
+        (try? Array(Data(contentsOf: root.appendingPathComponent(name)))) ?? []
+    }
+
+    /// A text answer (`openai-text.json`).
+    static var text: UpstreamDouble.Reply { .json(status: 200, body: bytes("openai-text.json"), headers: [:]) }
+    /// An answer with two tool calls (`call_jYdIdRZHxZTn5bWCq5jlMrJi`, `call_TmlTVWQbzrXCZ4jNsCVNbNqu`).
+    static var toolCalls: UpstreamDouble.Reply { .json(status: 200, body: bytes("test_temporal_agent_with_hitl_tool.0.response.json"), headers: [:]) }
+    static let toolCallIds = ["call_jYdIdRZHxZTn5bWCq5jlMrJi", "call_TmlTVWQbzrXCZ4jNsCVNbNqu"]
+    /// A streamed text answer.
+    static var streamedText: UpstreamDouble.Reply { .sse(bytes("test_run_stream_sync_streams_real_model.1.response.sse")) }
+    /// A streamed answer with a tool call.
+    static var streamedToolCall: UpstreamDouble.Reply { .sse(bytes("test_run_stream_sync_streams_real_model.0.response.sse")) }
+
+    static func rateLimited(retryAfter: String) -> UpstreamDouble.Reply {
+        .json(status: 429, body: Array(#"{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.","type":"requests","param":null,"code":"rate_limit_exceeded"}}"#.utf8),
+              headers: ["retry-after": retryAfter])
+    }
+
+    static var serverError: UpstreamDouble.Reply {
+        .json(status: 500, body: Array(#"{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}"#.utf8), headers: [:])
+    }
+
+    static var overloaded: UpstreamDouble.Reply {
+        .json(status: 503, body: Array(#"{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error","param":null,"code":null}}"#.utf8), headers: [:])
+    }
+}
