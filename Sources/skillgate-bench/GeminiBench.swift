@@ -15,9 +15,9 @@ func runGeminiBench() async throws {
     let format = GeminiFormat()
     print("  (wall µs, then thread CPU µs: on a loaded machine the CPU figure is the fairer one)")
     let map = try measureMicros(iterations: 5000) { _ = try format.makeRequest(request, deployment: deployment, stream: true) }
-    let mapCPU = try cpuMicros(iterations: 5000) { _ = try format.makeRequest(request, deployment: deployment, stream: true) }
+    let mapCPU = try measureCPUMicros(iterations: 5000) { _ = try format.makeRequest(request, deployment: deployment, stream: true) }
     let write = measureMicros(iterations: 5000) { _ = openAI.serializedBytes() }
-    let writeCPU = cpuMicros(iterations: 5000) { _ = openAI.serializedBytes() }
+    let writeCPU = measureCPUMicros(iterations: 5000) { _ = openAI.serializedBytes() }
     report("ChatRequest → gemini HTTP request (body+URL)", map, unit: "µs", target: "target ≤ 50 µs")
     report("  same, thread CPU time", mapCPU, unit: "µs CPU")
     report("write request.json as is (reference)", write, unit: "µs")
@@ -33,18 +33,18 @@ func runGeminiBench() async throws {
             for chunk in chunks { _ = try t.feed(chunk) }
             _ = try t.finish()
         }
-        let perStreamCPU = try cpuMicros(iterations: 500) {
+        let perStreamCPU = try measureCPUMicros(iterations: 500) {
             var t = format.makeStreamTranslator(deployment: deployment)
             for chunk in chunks { _ = try t.feed(chunk) }
             _ = try t.finish()
         }
-        let sseOnly = cpuMicros(iterations: 500) {
+        let sseOnly = measureCPUMicros(iterations: 500) {
             var d = SSEDecoder()
             for chunk in chunks { _ = chunk.withUnsafeBytes { d.feed($0) } }
             _ = d.finish()
         }
         let payloads = chunks.map { String(decoding: $0, as: UTF8.self).dropFirst(6) }.map { Array($0.utf8) }
-        let parseOnly = try cpuMicros(iterations: 500) { for p in payloads { _ = try JSONValue.parse(p) } }
+        let parseOnly = try measureCPUMicros(iterations: 500) { for p in payloads { _ = try JSONValue.parse(p) } }
         let bytes = chunks.reduce(0) { $0 + $1.count }
         print("  \(file): \(chunks.count) chunks, \(bytes) bytes")
         report("  stream translation per chunk", perStream / Double(chunks.count), unit: "µs", target: "target ≤ 5 µs")
@@ -82,20 +82,3 @@ private func recordedGeminiChunks(_ file: String) throws -> [[UInt8]] {
     return text.components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }.map { Array(($0 + "\r\n\r\n").utf8) }
 }
 
-/// Like `measureMicros`, but thread CPU time (`CLOCK_THREAD_CPUTIME_ID`): time other processes
-/// take on a shared machine is not counted.
-private func cpuMicros(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
-    func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
-    }
-    for _ in 0..<max(1, iterations / 10) { try body() }
-    var rounds: [Double] = []
-    for _ in 0..<5 {
-        let start = now()
-        for _ in 0..<iterations { try body() }
-        rounds.append((now() - start) / Double(iterations))
-    }
-    return rounds.sorted()[2]
-}

@@ -48,23 +48,6 @@ func runOpenAIChatBench() async throws {
     }
 }
 
-/// Like `measureMicros`, but counts this thread's CPU time, so other processes on a shared
-/// machine do not inflate the figure (median of 5 rounds, after a warm-up).
-private func measureCPUMicros(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
-    func cpuNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
-    }
-    for _ in 0..<max(1, iterations / 10) { try body() }
-    var rounds: [Double] = []
-    for _ in 0..<5 {
-        let start = cpuNow()
-        for _ in 0..<iterations { try body() }
-        rounds.append((cpuNow() - start) / Double(iterations))
-    }
-    return rounds.sorted()[2]
-}
 
 /// A fixture from `Tests/Fixtures/openai/` (run from the package root or set `$SKILLGATE_FIXTURES`).
 private func openAIBenchFixture(_ name: String) throws -> [UInt8] {

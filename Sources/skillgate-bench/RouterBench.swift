@@ -21,7 +21,7 @@ func runRouterBench() async throws {
     let naiveMarkers = MarkerLexicon.markers.map(\.text)
 
     func line(_ name: String, iterations: Int, target: String = "", _ body: () -> Void) {
-        let cpu = routerCPUMicros(iterations: iterations, body)
+        let cpu = measureCPUMicros(iterations: iterations, body)
         let wall = measureMicros(iterations: iterations, body)
         report(name, cpu, unit: "µs cpu", target: "(wall \(String(format: "%.2f", wall)) µs) \(target)")
     }
@@ -48,19 +48,3 @@ func runRouterBench() async throws {
     }
 }
 
-/// Median of 5 rounds of this thread's CPU time per run, after a warm-up.
-private func routerCPUMicros(iterations: Int, _ body: () -> Void) -> Double {
-    func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
-    }
-    for _ in 0..<max(1, iterations / 10) { body() }
-    var rounds: [Double] = []
-    for _ in 0..<5 {
-        let start = now()
-        for _ in 0..<iterations { body() }
-        rounds.append((now() - start) / Double(iterations))
-    }
-    return rounds.sorted()[2]
-}
