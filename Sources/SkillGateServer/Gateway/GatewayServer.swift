@@ -40,12 +40,17 @@ public final class GatewayServer: Sendable {
             }
         }
         signal(SIGHUP, SIG_IGN)
-        let keyReload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        keyReload.setEventHandler(handler: reload)
-        let keyPoll = DispatchSource.makeTimerSource(queue: .global())
-        keyPoll.schedule(deadline: .now() + 2, repeating: 2)
-        keyPoll.setEventHandler(handler: reload)
-        keySources = Mutex([keyReload, keyPoll])
+        keySources = Mutex(Self.keyReloadSources(reload))
+    }
+
+    /// SIGHUP and a 2-second poll, each running `reload`.
+    private static func keyReloadSources(_ reload: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
+        let onSignal = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        onSignal.setEventHandler(handler: reload)
+        let poll = DispatchSource.makeTimerSource(queue: .global())
+        poll.schedule(deadline: .now() + 2, repeating: 2)
+        poll.setEventHandler(handler: reload)
+        return [onSignal, poll]
     }
 
     /// Binds and starts serving.
