@@ -49,7 +49,7 @@ extension AgentEvent {
                 usage = AgentUsage(inputTokens: u["input_tokens"]?.intValue ?? 0, outputTokens: u["output_tokens"]?.intValue ?? 0)
             }
             return .runCompleted(finishReason: string("finish_reason"), iterations: int("iterations"), usage: usage,
-                                 costUSD: object["cost_usd"]?.doubleValue)
+                                 costUSD: object["cost_usd"]?.doubleValue, message: string("message"))
         default:  // run.failed
             let error = object["error"]?.objectValue
             return .runFailed(type: error?["type"]?.stringValue,

@@ -14,8 +14,9 @@ public enum AgentEvent: Sendable, Hashable {
     case textDelta(String)
     /// `tool.call`: the model asked the client to run a tool (a client tool, or a skill that needs confirmation).
     case toolCall(callID: String, name: String, arguments: JSONValue, requiresConfirmation: Bool)
-    /// `run.completed`: the last event of a run that ended normally.
-    case runCompleted(finishReason: String?, iterations: Int?, usage: AgentUsage?, costUSD: Double?)
+    /// `run.completed`: the last event of a run that ended normally. `message` explains a stop that
+    /// is not the model's own (`max_iterations`), when the server sends one.
+    case runCompleted(finishReason: String?, iterations: Int?, usage: AgentUsage?, costUSD: Double?, message: String? = nil)
     /// `run.failed`: the last event of a run that failed.
     case runFailed(type: String?, message: String)
     /// An event this client does not know (newer servers may add some); ignored when rendered.

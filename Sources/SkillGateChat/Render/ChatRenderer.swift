@@ -53,12 +53,13 @@ public struct ChatRenderer: Sendable {
             let out = newLine() + what + "\n"
             cursor = .lineStart
             return out
-        case .runCompleted(let finishReason, _, let usage, let cost):
+        case .runCompleted(let finishReason, _, let usage, let cost, let message):
             var parts: [String] = []
             if let model { parts.append(model) }
             if let usage { parts.append("\(usage.inputTokens) in / \(usage.outputTokens) out tokens") }
             if let cost { parts.append(ChatFormat.cost(cost)) }
             if let finishReason, finishReason != "stop" { parts.append("finish: \(finishReason)") }
+            if let message, !message.isEmpty { parts.append(ChatFormat.truncate(message, limit: 200)) }
             let out = newLine() + "  [" + parts.joined(separator: " · ") + "]\n"
             cursor = .lineStart
             return out

@@ -72,6 +72,9 @@ struct ChatRendererTests {
         #expect(out == "Hello\n  [demo/demo-light · 12 in / 5 out tokens · $0.001200]\n")
         let toolStop = render([.runCompleted(finishReason: "tool_calls", iterations: 1, usage: nil, costUSD: 0)])
         #expect(toolStop == "  [$0 · finish: tool_calls]\n")
+        let capped = render([.runCompleted(finishReason: "max_iterations", iterations: 5, usage: nil, costUSD: nil,
+                                           message: "stopped after 5 iterations")])
+        #expect(capped == "  [finish: max_iterations · stopped after 5 iterations]\n")
     }
 
     @Test func failedRunShowsTheError() {
