@@ -67,15 +67,26 @@ struct ChatPTYTests {
     }
 
     @Test func ctrlCAtThePromptLeaves() async throws {
-        let server = try FakeAgentServer()
+        // Nothing is asked, so nothing connects: the URL needs no server.
         let chat = try PseudoTerminal(executable: try Self.binary(),
-                                      arguments: ["chat", "--url", server.url, "--token", FakeAgentServer.token],
+                                      arguments: ["chat", "--url", "http://127.0.0.1:9", "--token", "t"],
                                       environment: ["TERM": "dumb"])
         defer { chat.terminate() }
         try await chat.waitFor("> ")
         chat.type("\u{03}")
         #expect(await chat.waitForExit() == 0)
-        await server.stop()
+    }
+
+    @Test func ctrlDAtThePromptLeaves() async throws {
+        let chat = try PseudoTerminal(executable: try Self.binary(),
+                                      arguments: ["chat", "--url", "http://127.0.0.1:9", "--token", "t"],
+                                      environment: ["TERM": "dumb"])
+        defer { chat.terminate() }
+        try await chat.waitFor("> ")
+        chat.type("/help\r")
+        try await chat.waitFor("/scenario NAME")
+        chat.type("\u{04}")
+        #expect(await chat.waitForExit() == 0)
     }
 
     @Test func missingTokenSaysHowToCreateOne() async throws {
