@@ -28,12 +28,17 @@ enum ChatCommand {
 
         let interrupts = ChatInterrupts()
         let output = StandardOutputWriter()
+        // On a terminal the chat edits lines itself, so Ctrl-C can tell a half-typed line from an empty prompt.
+        let editor: TerminalLineEditor? = isatty(0) != 0 ? TerminalLineEditor(output: output) : nil
         let signals = InterruptSignalHandler(interrupts: interrupts) {
+            if editor?.discardTypedLine() == true { return }
+            editor?.restoreTerminal()
             output.write("\n")
             exit(0)
         }
+        let input: any ChatLineReader = editor ?? StandardInputReader(output: output)
         var loop = ChatLoop(transport: AgentHTTPTransport(baseURL: url, token: token),
-                            input: StandardInputReader(output: output), output: output, interrupts: interrupts,
+                            input: input, output: output, interrupts: interrupts,
                             session: ChatSession(scenario: args.value("--scenario"), model: args.value("--model")))
         output.write("skillgate chat · \(url) · /help for commands, Ctrl-C stops an answer, Ctrl-D leaves\n")
         let status = await loop.run()

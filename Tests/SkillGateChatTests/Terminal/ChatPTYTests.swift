@@ -72,9 +72,31 @@ struct ChatPTYTests {
                                       arguments: ["chat", "--url", "http://127.0.0.1:9", "--token", "t"],
                                       environment: ["TERM": "dumb"])
         defer { chat.terminate() }
-        try await chat.waitFor("> ")
-        chat.type("\u{03}")
+        var at = try await chat.waitFor("> ")
+        chat.type("half a quest")
+        at = try await chat.waitFor("half a quest", after: at)
+        chat.type("\u{03}")  // on a half-typed line: discards it, stays
+        at = try await chat.waitFor("^C", after: at)
+        at = try await chat.waitFor("> ", after: at)
+        #expect(!chat.screen.contains("half a questhalf"), "the typed text was echoed twice")
+        chat.type("\u{03}")  // on the empty prompt: leaves
         #expect(await chat.waitForExit() == 0)
+    }
+
+    @Test func lineEditingBackspaceAndCtrlU() async throws {
+        let server = try FakeAgentServer()
+        let chat = try PseudoTerminal(executable: try Self.binary(),
+                                      arguments: ["chat", "--url", server.url, "--token", FakeAgentServer.token],
+                                      environment: ["TERM": "dumb"])
+        defer { chat.terminate() }
+        var at = try await chat.waitFor("> ")
+        chat.type("garbage\u{15}timé?\u{7F}\u{7F}e\u{1B}[A!\r")  // Ctrl-U, two Backspaces, an arrow key
+        at = try await chat.waitFor("✓ 3 ms", after: at)
+        try await chat.waitFor("> ", after: at)
+        #expect(server.requests.first?["messages"]?.arrayValue?.last?["content"]?.stringValue == "time!")
+        chat.type("/quit\r")
+        #expect(await chat.waitForExit() == 0)
+        await server.stop()
     }
 
     @Test func ctrlDAtThePromptLeaves() async throws {
