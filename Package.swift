@@ -38,8 +38,11 @@ let package = Package(
         .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
+        // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
+        .target(name: "SkillGateChat", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+
         // The command-line tool: serve, keys, tokens, config check, providers.
-        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP"],
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat"],
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
@@ -53,6 +56,7 @@ let package = Package(
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

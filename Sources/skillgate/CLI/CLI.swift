@@ -15,6 +15,7 @@ enum CLI {
       config check       validate a config file and the provider catalog
       providers          list the provider catalog and whether each key is set
       route explain      show how "model": "auto" routes a prompt, and why
+      chat               a terminal chat over /v1/agent (streamed answers, skill lines)
 
     Every command takes --config PATH (default: Config/skillgate.json) and --help.
     Exit codes: 0 ok, 1 runtime failure, 2 usage error.
@@ -34,6 +35,7 @@ enum CLI {
             case "config": return try ConfigCommand.run(rest)
             case "providers": return try ProvidersCommand.run(rest)
             case "route": return try RouteCommand.run(rest)
+            case "chat": return try await ChatCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return 0
