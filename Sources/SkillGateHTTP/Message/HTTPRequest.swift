@@ -26,14 +26,36 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     public var timeouts: HTTPTimeouts
+    /// Connect to this address instead of resolving the URL's host (libcurl `CURLOPT_RESOLVE`),
+    /// so a host checked once cannot resolve elsewhere at connect time (DNS rebinding). A pinned
+    /// request bypasses proxies: a proxy would resolve the host itself.
+    public var pin: HTTPAddressPin?
 
-    public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts()) {
+    public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts(),
+                pin: HTTPAddressPin? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeouts = timeouts
+        self.pin = pin
     }
+}
+
+/// Host and port of a URL bound to one numeric address (IPv4 dotted or IPv6 without brackets).
+public struct HTTPAddressPin: Sendable, Hashable {
+    public var host: String
+    public var port: Int
+    public var address: String
+
+    public init(host: String, port: Int, address: String) {
+        self.host = host
+        self.port = port
+        self.address = address
+    }
+
+    /// libcurl's `HOST:PORT:ADDRESS` form (IPv6 in brackets).
+    var curlEntry: String { "\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address) }
 }
 
 /// A complete HTTP response.
