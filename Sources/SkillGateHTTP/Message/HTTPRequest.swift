@@ -42,20 +42,21 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// Host and port of a URL bound to one numeric address (IPv4 dotted or IPv6 without brackets).
+/// Host and port of a URL bound to numeric addresses (IPv4 dotted or IPv6 without brackets),
+/// tried in order.
 public struct HTTPAddressPin: Sendable, Hashable {
     public var host: String
     public var port: Int
-    public var address: String
+    public var addresses: [String]
 
-    public init(host: String, port: Int, address: String) {
+    public init(host: String, port: Int, addresses: [String]) {
         self.host = host
         self.port = port
-        self.address = address
+        self.addresses = addresses
     }
 
-    /// libcurl's `HOST:PORT:ADDRESS` form (IPv6 in brackets).
-    var curlEntry: String { "\(host):\(port):" + (address.contains(":") ? "[\(address)]" : address) }
+    /// libcurl's `HOST:PORT:ADDRESS[,ADDRESS]` form (IPv6 in brackets).
+    var curlEntry: String { "\(host):\(port):" + addresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ",") }
 }
 
 /// A complete HTTP response.

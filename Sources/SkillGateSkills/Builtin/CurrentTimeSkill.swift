@@ -25,15 +25,18 @@ public struct CurrentTimeSkill: Skill {
         guard let zone = TimeZone(identifier: zoneName) else {
             return SkillResult(text: "Unknown time zone \"\(zoneName)\". Use an IANA name such as \"UTC\", \"Europe/Berlin\", \"America/New_York\" or \"Asia/Tokyo\".", isError: true)
         }
+        // Foundation names UTC "GMT"; answer in the name that was asked for.
+        let isUTC = zone.identifier == "GMT" && zoneName.uppercased() == "UTC"
+        let shownName = isUTC ? "UTC" : zone.identifier
         let date = now()
         let offset = zone.secondsFromGMT(for: date)
         let offsetText = Self.offsetText(offset)
-        let abbreviation = zone.abbreviation(for: date) ?? offsetText
-        let text = "\(Self.format(date, zone, "EEEE, d MMMM yyyy, HH:mm:ss")) in \(zone.identifier) (UTC\(offsetText), \(abbreviation))"
+        let abbreviation = isUTC ? "UTC" : zone.abbreviation(for: date) ?? offsetText
+        let text = "\(Self.format(date, zone, "EEEE, d MMMM yyyy, HH:mm:ss")) in \(shownName) (UTC\(offsetText), \(abbreviation))"
         let payload: JSONValue = [
             "iso8601": .string(Self.format(date, zone, "yyyy-MM-dd'T'HH:mm:ss") + (offset == 0 ? "Z" : offsetText)),
             "unix": .int(Int64(date.timeIntervalSince1970.rounded(.down))),
-            "timezone": .string(zone.identifier),
+            "timezone": .string(shownName),
             "utc_offset_seconds": .int(offset),
             "weekday": .string(Self.format(date, zone, "EEEE")),
         ]

@@ -24,8 +24,9 @@ public struct GuardedHTTP: Sendable {
         self.resolver = resolver
     }
 
-    /// Checks `url` against `policy` (resolving the host) and returns the address to connect to.
-    public func check(_ url: OutboundURL, policy: AddressPolicy) async throws(OutboundError) -> IPAddress {
+    /// Checks `url` against `policy` (resolving the host) and returns the addresses to connect to.
+    @discardableResult
+    public func check(_ url: OutboundURL, policy: AddressPolicy) async throws(OutboundError) -> [IPAddress] {
         let addresses = try await resolver.resolve(url.host)
         for address in addresses {
             if let kind = policy.refusal(for: address, host: url.host) {
@@ -33,14 +34,14 @@ public struct GuardedHTTP: Sendable {
                 throw OutboundError("refused: \(via) a \(kind) address; skills may only reach public addresses unless their config allows it (\"allow_private\" or \"private_allowlist\")")
             }
         }
-        return addresses[0]
+        return addresses
     }
 
     /// Sends one request (no redirects followed) after `check`, reading at most `maxBytes` of the body.
     public func send(method: String, url: OutboundURL, headers: HTTPHeaders, body: [UInt8], policy: AddressPolicy,
                      timeout: Duration, maxBytes: Int) async throws(OutboundError) -> GuardedResponse {
-        let address = try await check(url, policy: policy)
-        let pin = IPAddress(url.host) == nil ? HTTPAddressPin(host: url.host, port: url.port, address: address.description) : nil
+        let addresses = try await check(url, policy: policy)
+        let pin = IPAddress(url.host) == nil ? HTTPAddressPin(host: url.host, port: url.port, addresses: addresses.map(\.description)) : nil
         let request = HTTPRequest(method: method, url: url.text, headers: headers, body: body,
                                   timeouts: HTTPTimeouts(connect: min(timeout, .seconds(10)), firstByte: timeout, idle: timeout, total: timeout),
                                   pin: pin)

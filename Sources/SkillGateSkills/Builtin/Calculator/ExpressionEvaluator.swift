@@ -106,6 +106,9 @@ public struct ExpressionEvaluator {
             return v
         case .name(let name):
             if case .open? = peek {
+                guard ExpressionFunctions.arity[name] != nil else {
+                    throw ExpressionError("unknown function \(name); available: \(ExpressionFunctions.arity.keys.sorted().joined(separator: ", "))")
+                }
                 position += 1
                 let args = try nested { (p: inout Self) throws(ExpressionError) in try p.arguments() }
                 return try ExpressionFunctions.call(name, args)

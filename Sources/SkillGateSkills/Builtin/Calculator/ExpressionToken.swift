@@ -33,7 +33,7 @@ enum ExpressionToken: Sendable, Hashable {
                     } else { break }
                     j += 1
                 }
-                guard let value = Double(digits), digits != "." else { throw ExpressionError("\"\(digits)\" is not a number") }
+                guard let value = Double(digits), digits != ".", j >= chars.count || chars[j] != "." else { throw ExpressionError("\"\(digits)\" is not a number") }
                 out.append(.number(value))
                 i = j
             } else if c.isLetter || c == "_" {
