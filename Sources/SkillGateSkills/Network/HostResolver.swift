@@ -7,13 +7,20 @@ import Darwin
 
 /// Resolves host names with the system resolver (getaddrinfo) off the cooperative thread pool.
 public struct HostResolver: Sendable {
-    public init() {}
+    private let lookup: @Sendable (String) -> Result<[IPAddress], OutboundError>
+
+    /// The system resolver.
+    public init() { lookup = Self.lookup }
+
+    /// A resolver answering with `lookup` (tests: fixed or changing answers).
+    public init(lookup: @escaping @Sendable (String) -> Result<[IPAddress], OutboundError>) { self.lookup = lookup }
 
     /// Every address `host` resolves to (a numeric host is returned as is).
     public func resolve(_ host: String) async throws(OutboundError) -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
+        let lookup = self.lookup
         let result: Result<[IPAddress], OutboundError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.lookup(host)) }
+            DispatchQueue.global().async { continuation.resume(returning: lookup(host)) }
         }
         return try result.get()
     }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import SkillGateHTTP
 @testable import SkillGateSkills
@@ -26,5 +27,35 @@ import SkillGateHTTP
         } catch {
             #expect(error.message.contains("host \"localhost\" resolves to") && error.message.contains("loopback"))
         }
+    }
+}
+
+/// Resolution is done once, every address is checked, and the connection goes to the checked addresses.
+@Suite struct GuardedHTTPResolutionTests {
+    static let http = HTTPClient()
+
+    @Test func oneRestrictedRecordAmongPublicOnesRefuses() async throws {
+        let resolver = HostResolver { _ in .success([IPAddress("93.184.216.34")!, IPAddress("10.0.0.7")!]) }
+        let guarded = GuardedHTTP(http: Self.http, resolver: resolver)
+        do {
+            try await guarded.check(try OutboundURL("https://mixed.test/"), policy: .publicOnly)
+            Issue.record("a name with a private record was not refused")
+        } catch {
+            #expect(error.message.contains("10.0.0.7") && error.message.contains("private"))
+        }
+    }
+
+    @Test func theConnectionIsPinnedToTheCheckedAddress() async throws {
+        let server = try LocalHTTPServer { request in LocalHTTPServer.Reply(body: Array("host=\(request.headers["Host"] ?? "")".utf8)) }
+        defer { Task { await server.stop() } }
+        let calls = Mutex(0)
+        // The name does not exist in DNS: the request can only arrive through the pin.
+        let resolver = HostResolver { _ in calls.withLock { $0 += 1 }; return .success([IPAddress("127.0.0.1")!]) }
+        let guarded = GuardedHTTP(http: Self.http, resolver: resolver)
+        let url = try OutboundURL("http://rebind.invalid:\(server.port)/")
+        let response = try await guarded.send(method: "GET", url: url, headers: [:], body: [], policy: AddressPolicy(allowPrivate: false, exceptions: ["127.0.0.1/32"]),
+                                              timeout: .seconds(5), maxBytes: 1000)
+        #expect(String(decoding: response.body, as: UTF8.self) == "host=rebind.invalid:\(server.port)")
+        #expect(calls.withLock { $0 } == 1)
     }
 }
