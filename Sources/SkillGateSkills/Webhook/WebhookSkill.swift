@@ -26,7 +26,7 @@ public struct WebhookSkill: Skill {
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         var used: [String] = []
         do {
-            let url = try OutboundURL(config.url)
+            var url = try OutboundURL(config.url)
             var headers = HTTPHeaders()
             for (field, template) in config.headers {
                 let expanded = try SecretTemplate.expand(template, secrets: secrets)
@@ -35,7 +35,9 @@ public struct WebhookSkill: Skill {
             }
             let method = config.method.uppercased()
             var body: [UInt8] = []
-            if method != "GET" {
+            if method == "GET" {
+                url.pathAndQuery += WebhookQuery.encode(arguments, after: url.pathAndQuery)
+            } else {
                 body = arguments.serializedBytes()
                 if headers["Content-Type"] == nil { headers.add("Content-Type", "application/json") }
             }

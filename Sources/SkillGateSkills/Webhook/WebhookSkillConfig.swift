@@ -8,7 +8,7 @@ public struct WebhookSkillConfig: Sendable, Hashable {
     public var parameters: JSONValue
     /// The endpoint (`https://crm.example.com/hooks/ticket`).
     public var url: String
-    /// `POST` (default), `PUT`, `PATCH` or `GET` (GET sends no body).
+    /// `POST` (default), `PUT`, `PATCH`, `DELETE` or `GET` (GET sends the arguments as a query string, no body).
     public var method: String
     /// Header name and value; values may contain `${secret:NAME}` (resolved from the key store per call).
     public var headers: [(String, String)]

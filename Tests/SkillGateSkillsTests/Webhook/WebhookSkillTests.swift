@@ -87,3 +87,18 @@ import SkillGateHTTP
         #expect(e.text == "x s3cr3t y" && e.used == ["s3cr3t"])
     }
 }
+
+@Suite struct WebhookGETTests {
+    @Test func getSendsArgumentsAsAQueryString() async throws {
+        let server = try LocalHTTPServer { _ in LocalHTTPServer.Reply(body: Array("found".utf8)) }
+        defer { Task { await server.stop() } }
+        let config = WebhookSkillConfig(name: "lookup", description: "Looks up", url: server.url("/find?v=1"), method: "GET",
+                                        addressPolicy: AddressPolicy(allowPrivate: true))
+        let skill = WebhookSkill(config: config, client: GuardedHTTP(http: WebhookSkillTests.http), secrets: { _ in nil })
+        let r = try await skill.execute(["q": "a b&c", "n": 3, "ok": true], context: SkillContext(tokenName: "t", requestId: "r"))
+        #expect(r.text == "found")
+        let seen = try #require(server.requests.first)
+        #expect(seen.method == "GET" && seen.body.isEmpty)
+        #expect(seen.query == "v=1&q=a%20b%26c&n=3&ok=true")
+    }
+}
