@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         // SkillPacks, relevance ranking, argument validation.
-        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
+        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         // Provider key file, client tokens (hashed), SQLite state store.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]

@@ -37,6 +37,11 @@ extension CurlTransfer {
         if request.headers["User-Agent"] == nil {
             set(CURLOPT_USERAGENT, sg_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent))
         }
+        if let pin = request.pin {
+            resolveList = curl_slist_append(nil, pin.curlEntry)
+            set(CURLOPT_RESOLVE, sg_easy_setopt_slist(easy, CURLOPT_RESOLVE, resolveList))
+            set(CURLOPT_NOPROXY, sg_easy_setopt_str(easy, CURLOPT_NOPROXY, "*"))
+        }
         if let problem = configureMethod(request, set: set) { return problem }
 
         // Request headers go to libcurl only; they are never logged (they carry provider keys).

@@ -7,6 +7,7 @@ final class CurlTransfer {
     let control: TransferControl
     let delivery: TransferDelivery
     var headerList: UnsafeMutablePointer<curl_slist>?
+    var resolveList: UnsafeMutablePointer<curl_slist>?
     var requestBody: UnsafeMutableRawBufferPointer?
     let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -39,6 +40,7 @@ final class CurlTransfer {
 
     deinit {
         if let headerList { curl_slist_free_all(headerList) }
+        if let resolveList { curl_slist_free_all(resolveList) }
         requestBody?.deallocate()
         errorBuffer.deallocate()
     }

@@ -26,14 +26,37 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     public var timeouts: HTTPTimeouts
+    /// Connect to this address instead of resolving the URL's host (libcurl `CURLOPT_RESOLVE`),
+    /// so a host checked once cannot resolve elsewhere at connect time (DNS rebinding). A pinned
+    /// request bypasses proxies: a proxy would resolve the host itself.
+    public var pin: HTTPAddressPin?
 
-    public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts()) {
+    public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts(),
+                pin: HTTPAddressPin? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeouts = timeouts
+        self.pin = pin
     }
+}
+
+/// Host and port of a URL bound to numeric addresses (IPv4 dotted or IPv6 without brackets),
+/// tried in order.
+public struct HTTPAddressPin: Sendable, Hashable {
+    public var host: String
+    public var port: Int
+    public var addresses: [String]
+
+    public init(host: String, port: Int, addresses: [String]) {
+        self.host = host
+        self.port = port
+        self.addresses = addresses
+    }
+
+    /// libcurl's `HOST:PORT:ADDRESS[,ADDRESS]` form (IPv6 in brackets).
+    var curlEntry: String { "\(host):\(port):" + addresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ",") }
 }
 
 /// A complete HTTP response.

@@ -36,5 +36,16 @@ enum StateSchema {
         CREATE INDEX usage_records_token_time ON usage_records(token_id, occurred_at);
         CREATE INDEX usage_records_time ON usage_records(occurred_at);
         """,
+        // 2: notes of the built-in notes skills, per client token name.
+        """
+        CREATE TABLE notes (
+            id         INTEGER PRIMARY KEY,
+            token_name TEXT NOT NULL,
+            title      TEXT,
+            body       TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX notes_token_time ON notes(token_name, created_at);
+        """,
     ]
 }

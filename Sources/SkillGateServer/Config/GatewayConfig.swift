@@ -39,6 +39,8 @@ public struct GatewayConfig: Sendable {
     public var routing: RoutingWeights
     /// Retries, cooldowns, load balancing and stickiness (`GatewayConfig+Resilience.swift`).
     public var resilience = Resilience()
+    /// Skills SkillGate runs itself: built-ins and webhooks (`GatewayConfig+ServerSkills.swift`).
+    public var serverSkills = ServerSkillsConfig()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

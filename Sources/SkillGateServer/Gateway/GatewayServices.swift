@@ -3,6 +3,7 @@ import SkillGateHTTP
 import SkillGateKeys
 import SkillGateProviders
 import SkillGateRouting
+import SkillGateSkills
 
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {
@@ -17,6 +18,7 @@ public final class GatewayServices: Sendable {
     let skills: SkillPolicy
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
+    let serverSkills: SkillRegistry
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -29,7 +31,9 @@ public final class GatewayServices: Sendable {
         keys = try KeyStore(path: config.keyFile)
         // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
-        tokens = TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory), cacheLifetime: .seconds(2))
+        let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
+        tokens = TokenService(store: stateStore, cacheLifetime: .seconds(2))
+        serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http)
         self.clients = clients

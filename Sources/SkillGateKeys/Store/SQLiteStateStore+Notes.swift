@@ -1,0 +1,59 @@
+import Foundation
+
+/// A note row of the state store (the built-in notes skills' storage).
+public struct StoredNote: Sendable, Hashable {
+    public var id: Int64
+    public var tokenName: String
+    public var title: String?
+    public var text: String
+    public var createdAt: Date
+}
+
+extension SQLiteStateStore {
+    /// Inserts a note for `tokenName`.
+    public func saveNote(tokenName: String, title: String?, text: String, at date: Date = Date()) throws -> StoredNote {
+        let created = date.roundedToMilliseconds
+        let id = try withConnection { db in
+            try db.statement("INSERT INTO notes (token_name, title, body, created_at) VALUES (?, ?, ?, ?) RETURNING id")
+                .firstRow([.text(tokenName), .optionalText(title), .text(text), .integer(created.millisecondsSince1970)]) { $0.int64(0) }
+        }
+        guard let id else { throw SQLiteError(code: 0, message: "INSERT INTO notes returned no id", context: "save a note") }
+        return StoredNote(id: id, tokenName: tokenName, title: title, text: text, createdAt: created)
+    }
+
+    /// `tokenName`'s notes whose title or text contains every one of `words` (case-insensitive for ASCII), newest first.
+    public func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote] {
+        var sql = "SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = ?"
+        var values: [SQLiteValue] = [.text(tokenName)]
+        for word in words {
+            sql += " AND (coalesce(title, '') LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')"
+            let pattern = "%" + Self.escapeLike(word) + "%"
+            values += [.text(pattern), .text(pattern)]
+        }
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        values.append(.int(limit))
+        return try withConnection { db in try db.prepare(sql).rows(values, Self.note) }
+    }
+
+    /// `tokenName`'s newest notes.
+    public func listNotes(tokenName: String, limit: Int) throws -> [StoredNote] {
+        try withConnection { db in
+            try db.statement("SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = ? ORDER BY created_at DESC, id DESC LIMIT ?")
+                .rows([.text(tokenName), .int(limit)], Self.note)
+        }
+    }
+
+    private static func note(_ row: SQLiteStatement) -> StoredNote {
+        StoredNote(id: row.int64(0), tokenName: row.text(1), title: row.optionalText(2), text: row.text(3),
+                   createdAt: Date(millisecondsSince1970: row.int64(4)))
+    }
+
+    private static func escapeLike(_ word: String) -> String {
+        var out = ""
+        for c in word {
+            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}

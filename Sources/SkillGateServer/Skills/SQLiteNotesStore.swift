@@ -1,0 +1,26 @@
+import SkillGateKeys
+import SkillGateSkills
+
+/// The notes skills' storage in the gateway's SQLite state store (table `notes`), so notes
+/// survive restarts. Owners are client token names.
+public struct SQLiteNotesStore: NotesStore {
+    let store: SQLiteStateStore
+
+    public init(store: SQLiteStateStore) { self.store = store }
+
+    public func save(owner: String, title: String?, text: String) throws -> Note {
+        Self.note(try store.saveNote(tokenName: owner, title: title, text: text))
+    }
+
+    public func search(owner: String, words: [String], limit: Int) throws -> [Note] {
+        try store.searchNotes(tokenName: owner, words: words, limit: limit).map(Self.note)
+    }
+
+    public func list(owner: String, limit: Int) throws -> [Note] {
+        try store.listNotes(tokenName: owner, limit: limit).map(Self.note)
+    }
+
+    private static func note(_ n: StoredNote) -> Note {
+        Note(id: n.id, title: n.title, text: n.text, createdAt: n.createdAt)
+    }
+}

@@ -1,0 +1,36 @@
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateKeys
+import SkillGateSkills
+
+/// Builds the registry of server-side skills from `server_skills`.
+public enum ServerSkillsFactory {
+    /// The enabled built-ins and webhooks. Notes live in `stateStore`; webhook header secrets are
+    /// read from `keys` at call time (so `skillgate keys set` takes effect without a restart).
+    public static func makeRegistry(config: ServerSkillsConfig, keys: KeyStore, stateStore: SQLiteStateStore, http: HTTPClient) throws -> SkillRegistry {
+        let guarded = GuardedHTTP(http: http)
+        var skills: [any Skill] = []
+        for name in config.builtin {
+            switch name {
+            case "current_time": skills.append(CurrentTimeSkill())
+            case "calculator": skills.append(CalculatorSkill())
+            case "notes": skills += NotesSkills.all(store: SQLiteNotesStore(store: stateStore))
+            case "http_get":
+                guard let settings = config.httpGet else {
+                    throw GatewayError.invalidRequest("server_skills.builtin lists http_get without server_skills.http_get; add its allowed_hosts")
+                }
+                skills.append(HTTPGetSkill(config: settings, client: guarded))
+            default:
+                throw GatewayError.invalidRequest("unknown built-in skill \"\(name)\"; choose from \(ServerSkillsConfig.builtinNames.joined(separator: ", "))")
+            }
+        }
+        let secrets: @Sendable (String) -> String? = { name in
+            _ = try? keys.reloadIfChanged()
+            return keys.secret(named: name)
+        }
+        for webhook in config.webhooks {
+            skills.append(WebhookSkill(config: webhook, client: guarded, secrets: secrets))
+        }
+        return try SkillRegistry(skills)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import SkillGateCore
+
+/// The notes skills (`save_note`, `search_notes`, `list_notes`), each caller (token) seeing only its own notes.
+public enum NotesSkills {
+    /// Longest note text, in characters.
+    public static let maxTextLength = 10_000
+    /// Longest title, in characters.
+    public static let maxTitleLength = 200
+
+    /// The three skills over `store`.
+    public static func all(store: any NotesStore) -> [any Skill] {
+        [SaveNoteSkill(store: store), SearchNotesSkill(store: store), ListNotesSkill(store: store)]
+    }
+
+    static func render(_ notes: [Note], empty: String) -> SkillResult {
+        guard !notes.isEmpty else { return SkillResult(text: empty, payload: ["notes": []]) }
+        let f = ISO8601DateFormatter()
+        let lines = notes.map { n in
+            "#\(n.id) [\(f.string(from: n.createdAt))] " + (n.title.map { "\($0): " } ?? "") + String(n.text.prefix(500))
+        }
+        let payload: [JSONValue] = notes.map { n in
+            ["id": .int(n.id), "title": n.title.map(JSONValue.string) ?? .null, "text": .string(n.text), "created_at": .string(f.string(from: n.createdAt))]
+        }
+        return SkillResult(text: lines.joined(separator: "\n"), payload: ["notes": .array(payload)])
+    }
+
+    static func limit(_ arguments: JSONValue, default value: Int) -> Int {
+        min(max(arguments["limit"]?.intValue ?? value, 1), 50)
+    }
+}
+
+/// `save_note`: stores a note for the calling token.
+public struct SaveNoteSkill: Skill {
+    public let id = "builtin.save_note"
+    public let name = "save_note"
+    public let description = "Saves a note for the user (text and an optional title) so it can be found later with search_notes or list_notes."
+    public let parameters: JSONValue = [
+        "type": "object",
+        "properties": ["title": ["type": "string", "description": "a short title"], "text": ["type": "string", "description": "the note itself"]],
+        "required": ["text"],
+        "additionalProperties": false,
+    ]
+    public let version = "1.0"
+    public let timeout: Duration = .seconds(5)
+    public let requiresConfirmation = false
+    let store: any NotesStore
+
+    public init(store: any NotesStore) { self.store = store }
+
+    public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
+        let text = arguments["text"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !text.isEmpty else { return SkillResult(text: "The note's \"text\" is empty; pass the text to save.", isError: true) }
+        guard text.count <= NotesSkills.maxTextLength else {
+            return SkillResult(text: "The note is \(text.count) characters long; the limit is \(NotesSkills.maxTextLength). Shorten it or split it into several notes.", isError: true)
+        }
+        var title = arguments["title"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if title?.isEmpty == true { title = nil }
+        if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
+        let note = try store.save(owner: context.tokenName, title: title, text: text)
+        return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
+                           payload: ["id": .int(note.id), "title": title.map(JSONValue.string) ?? .null])
+    }
+}
+
+/// `search_notes`: finds the calling token's notes containing every word of a query.
+public struct SearchNotesSkill: Skill {
+    public let id = "builtin.search_notes"
+    public let name = "search_notes"
+    public let description = "Searches the user's saved notes; returns notes whose title or text contains every word of the query, newest first."
+    public let parameters: JSONValue = [
+        "type": "object",
+        "properties": ["query": ["type": "string", "description": "words to look for"], "limit": ["type": "integer", "description": "at most this many notes (1-50, default 10)"]],
+        "required": ["query"],
+        "additionalProperties": false,
+    ]
+    public let version = "1.0"
+    public let timeout: Duration = .seconds(5)
+    public let requiresConfirmation = false
+    let store: any NotesStore
+
+    public init(store: any NotesStore) { self.store = store }
+
+    public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
+        let words = (arguments["query"]?.stringValue ?? "").split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
+        guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
+        let notes = try store.search(owner: context.tokenName, words: words, limit: NotesSkills.limit(arguments, default: 10))
+        return NotesSkills.render(notes, empty: "No notes contain \"\(words.joined(separator: " "))\".")
+    }
+}
+
+/// `list_notes`: the calling token's newest notes.
+public struct ListNotesSkill: Skill {
+    public let id = "builtin.list_notes"
+    public let name = "list_notes"
+    public let description = "Lists the user's most recent saved notes, newest first."
+    public let parameters: JSONValue = [
+        "type": "object",
+        "properties": ["limit": ["type": "integer", "description": "at most this many notes (1-50, default 10)"]],
+        "additionalProperties": false,
+    ]
+    public let version = "1.0"
+    public let timeout: Duration = .seconds(5)
+    public let requiresConfirmation = false
+    let store: any NotesStore
+
+    public init(store: any NotesStore) { self.store = store }
+
+    public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
+        let notes = try store.list(owner: context.tokenName, limit: NotesSkills.limit(arguments, default: 10))
+        return NotesSkills.render(notes, empty: "There are no saved notes yet.")
+    }
+}

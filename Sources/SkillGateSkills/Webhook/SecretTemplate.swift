@@ -1,0 +1,34 @@
+import Foundation
+
+/// Expands `${secret:NAME}` in header values with secrets from the key store, at call time.
+public enum SecretTemplate {
+    /// The secret names `value` refers to.
+    public static func names(in value: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(value)
+        while let start = rest.range(of: "${secret:") {
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else { break }
+            out.append(String(rest[start.upperBound..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
+        return out
+    }
+
+    /// `value` with every `${secret:NAME}` replaced; throws naming (never revealing) a missing secret.
+    public static func expand(_ value: String, secrets: (String) -> String?) throws(OutboundError) -> (text: String, used: [String]) {
+        var text = value, used: [String] = []
+        for name in names(in: value) {
+            guard let secret = secrets(name), !secret.isEmpty else {
+                throw OutboundError("the secret \"\(name)\" is not in the key store; an administrator must add it (skillgate keys set \(name))")
+            }
+            text = text.replacingOccurrences(of: "${secret:\(name)}", with: secret)
+            used.append(secret)
+        }
+        return (text, used)
+    }
+
+    /// `text` with every occurrence of the `secrets` replaced by `[redacted]` (in case a server echoes them).
+    public static func redact(_ text: String, _ secrets: [String]) -> String {
+        secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]") }
+    }
+}

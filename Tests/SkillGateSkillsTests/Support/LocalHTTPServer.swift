@@ -1,0 +1,42 @@
+import Synchronization
+import SkillGateHTTP
+
+/// A scripted HTTP server on 127.0.0.1 (ephemeral port) built on SkillGate's `HTTPServer`: each
+/// request is answered by `respond`, and every request is recorded.
+final class LocalHTTPServer: HTTPHandler {
+    struct Reply: Sendable {
+        var status: Int = 200
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        var body: [UInt8] = Array("ok".utf8)
+        var delay: Duration? = nil
+    }
+
+    private let respond: @Sendable (HTTPServerRequest) -> Reply
+    private let seen = Mutex<[HTTPServerRequest]>([])
+    private let server = Mutex<HTTPServer?>(nil)
+
+    init(_ respond: @escaping @Sendable (HTTPServerRequest) -> Reply) throws {
+        self.respond = respond
+        let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
+        try s.start()
+        server.withLock { $0 = s }
+    }
+
+    var port: Int { server.withLock { $0?.boundPort ?? 0 } }
+    func url(_ path: String = "/") -> String { "http://127.0.0.1:\(port)\(path)" }
+    var requests: [HTTPServerRequest] { seen.withLock { $0 } }
+
+    func stop() async {
+        if let s = server.withLock({ $0 }) { await s.shutdown(deadline: .milliseconds(100)) }
+    }
+
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
+        seen.withLock { $0.append(request) }
+        let reply = respond(request)
+        if let delay = reply.delay {
+            try? await Task.sleep(for: delay)
+            if Task.isCancelled { return }
+        }
+        responder.respond(status: reply.status, headers: reply.headers, body: reply.body)
+    }
+}
