@@ -4,7 +4,7 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "agent", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -94,6 +94,7 @@ extension GatewayConfig {
         }
         routing = try Self.routing(from: r)
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
+        agent = try Self.parseAgent(try r.optionalObject("agent"))
         try validateSkills(r)
     }
 

@@ -39,6 +39,8 @@ public struct GatewayConfig: Sendable {
     public var routing: RoutingWeights
     /// Retries, cooldowns, load balancing and stickiness (`GatewayConfig+Resilience.swift`).
     public var resilience = Resilience()
+    /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
+    public var agent = Agent()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

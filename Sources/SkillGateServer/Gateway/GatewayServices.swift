@@ -3,6 +3,7 @@ import SkillGateHTTP
 import SkillGateKeys
 import SkillGateProviders
 import SkillGateRouting
+import SkillGateSkills
 
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {
@@ -17,6 +18,8 @@ public final class GatewayServices: Sendable {
     let skills: SkillPolicy
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
+    /// Server-side skills the gateway runs itself (the agent loop, Agent/).
+    let serverSkills: SkillRegistry
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -35,6 +38,7 @@ public final class GatewayServices: Sendable {
         self.clients = clients
         log = RequestLog(fd: logFD)
         skills = SkillPolicy(config: config)
+        serverSkills = try SkillRegistry([])
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }
