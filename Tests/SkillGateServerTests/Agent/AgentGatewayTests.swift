@@ -80,8 +80,15 @@ import SkillGateSkills
         #expect(json["choices"]?.arrayValue?[0]["message"]?["content"] == "Result: 07:55 UTC")
         #expect(json["choices"]?.arrayValue?[0]["message"]?["tool_calls"] == nil)
         #expect(json["choices"]?.arrayValue?[0]["finish_reason"] == "stop")
-        #expect(json["usage"]?["prompt_tokens"] == 10)
+        #expect(json["usage"]?["prompt_tokens"] == 10)  // summed over both model calls
         #expect(h.upstream.requests.count == 2)
+        #expect(r.headers["x-skillgate-skills"] == "visible=clock")
+        let log = try #require(h.logLines().last)
+        #expect(log["surface"] == "openai")
+        #expect(log["agent_iterations"] == 2)
+        #expect(log["skills_run"] == ["clock"])
+        #expect(log["skills_server"] == ["clock"])
+        #expect(log["input_tokens"] == 10)
     }
 
     @Test func openAIStreamAddsOnlyComments() async throws {
