@@ -11,12 +11,15 @@ import SkillGateSkills
 final class AgentUpstream: HTTPHandler {
     let tool: String
     let hang: Bool
+    /// Answers every request with this HTTP status (an OpenAI-shaped error).
+    let failStatus: Int?
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex(false)
 
-    init(tool: String, hang: Bool = false) {
+    init(tool: String, hang: Bool = false, failStatus: Int? = nil) {
         self.tool = tool
         self.hang = hang
+        self.failStatus = failStatus
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -30,6 +33,10 @@ final class AgentUpstream: HTTPHandler {
             while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             gone.withLock { $0 = true }
             return
+        }
+        if let failStatus {
+            let error: JSONValue = ["error": ["message": "the model refused the request", "type": "invalid_request_error"]]
+            return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: error.serializedBytes())
         }
         let model = body["model"]?.stringValue ?? ""
         let messages = body["messages"]?.arrayValue ?? []

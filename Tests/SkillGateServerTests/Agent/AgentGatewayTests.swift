@@ -1,5 +1,6 @@
 import Testing
 import SkillGateCore
+import SkillGateHTTP
 import SkillGateSkills
 @testable import SkillGateServer
 
@@ -144,6 +145,19 @@ import SkillGateSkills
         try await Self.waitUntil { upstream.sawDisconnect }
         await h.stop()
         #expect(upstream.sawDisconnect)
+    }
+
+    @Test func upstreamFailureAfterTheStartIsRunFailed() async throws {
+        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "now")], upstream: AgentUpstream(tool: "clock", failStatus: 400))
+        let r = try await h.post("/v1/agent", Self.question)
+        let wrongMethod = try await h.client.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(h.gateway.boundPort)/v1/agent",
+                                                              headers: ["authorization": "Bearer \(h.token)"]))
+        await h.stop()
+        let events = AgentGatewayHarness.events(r.body)
+        #expect(events.map(\.name) == ["run.started", "run.failed"])
+        #expect(events.last?.data["error"]?["type"]?.stringValue?.isEmpty == false)
+        #expect(events.last?.data["error"]?["message"]?.stringValue?.contains("refused") == true)
+        #expect(wrongMethod.status == 405)
     }
 
     /// Polls `condition` for up to 10 s (the tests assert on it afterwards).
