@@ -4,7 +4,7 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -95,6 +95,7 @@ extension GatewayConfig {
         routing = try Self.routing(from: r)
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
+        agent = try Self.parseAgent(try r.optionalObject("agent"))
         try validateSkills(r)
     }
 

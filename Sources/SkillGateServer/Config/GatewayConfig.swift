@@ -41,6 +41,8 @@ public struct GatewayConfig: Sendable {
     public var resilience = Resilience()
     /// Skills SkillGate runs itself: built-ins and webhooks (`GatewayConfig+ServerSkills.swift`).
     public var serverSkills = ServerSkillsConfig()
+    /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
+    public var agent = Agent()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

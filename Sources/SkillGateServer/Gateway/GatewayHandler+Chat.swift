@@ -26,6 +26,11 @@ extension GatewayHandler {
                 try? services.resolver.plan(requested: name, scenario: scenario.config, scope: client.scope).targets.first
             }
             ctx.log.route = plan.route
+            // Server-side skills visible: the agent loop runs them (Agent/, GatewayHandler+AgentChat.swift).
+            if !skills.serverSkills.isEmpty {
+                let setup = agentSetup(skills, scenario: scenario, scope: client.scope, plan: plan, tokenName: client.name, requestId: ctx.requestId)
+                return try await agentChat(prepared, inbound, setup, surface: surface, &ctx, responder)
+            }
             // Skills: answers checked (invisible calls), unusable light answers re-run on the escalation tier.
             try await withAnswerChecks(skills, scenario: scenario, scope: client.scope, plan: plan, &ctx) { plan, ctx in
                 if inbound.stream {

@@ -1,18 +1,22 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateSkills
 
 /// Routes inbound HTTP requests to the gateway's endpoints.
 public final class GatewayHandler: HTTPHandler {
     let services: GatewayServices
+    /// The server-side skills (normally `services.serverSkills`; tests pass their own).
+    let serverSkills: SkillRegistry
 
-    public init(services: GatewayServices) {
+    public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
+        self.serverSkills = serverSkills ?? services.serverSkills
     }
 
     /// The endpoints and the methods they accept.
     static let routes: [String: String] = [
-        "/v1/chat/completions": "POST", "/v1/messages": "POST", "/v1/models": "GET", "/healthz": "GET", "/readyz": "GET",
+        "/v1/chat/completions": "POST", "/v1/messages": "POST", "/v1/agent": "POST", "/v1/models": "GET", "/healthz": "GET", "/readyz": "GET",
     ]
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
@@ -20,7 +24,7 @@ public final class GatewayHandler: HTTPHandler {
         let surface: ChatSurface = request.path == "/v1/messages" ? .anthropic : .openAI
         guard let method = Self.routes[request.path] else {
             let error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                     message: "no route \(request.method) \(request.path); SkillGate serves POST /v1/chat/completions, POST /v1/messages, GET /v1/models, GET /healthz and GET /readyz")
+                                     message: "no route \(request.method) \(request.path); SkillGate serves POST /v1/chat/completions, POST /v1/messages, POST /v1/agent, GET /v1/models, GET /healthz and GET /readyz")
             return finish(&ctx, responder, error: error, surface: surface)
         }
         guard request.method == method || (method == "GET" && request.method == "HEAD") else {
@@ -36,6 +40,8 @@ public final class GatewayHandler: HTTPHandler {
             await ready(&ctx, responder)
         case "/v1/models":
             models(request, &ctx, responder)
+        case "/v1/agent":
+            await agent(request, &ctx, responder)
         default:
             await chat(request, surface: surface, &ctx, responder)
         }

@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 import SkillGateRouting
+import SkillGateSkills
 import Synchronization
 
 /// The running gateway: HTTP server, outbound client, services, signal handling.
@@ -16,7 +17,8 @@ public final class GatewayServer: Sendable {
 
     /// Loads everything; throws on any configuration problem (before binding the port).
     /// `clock` times retries and cooldowns (tests inject a manual one).
-    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock()) throws {
+    /// `serverSkills` replaces the registry built from config (tests).
+    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil) throws {
         http = HTTPClient()
         services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
@@ -30,7 +32,7 @@ public final class GatewayServer: Sendable {
             return ("application/json", error.surfaceNeutralBody().serializedBytes())
         }
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestContext.makeId()] }
-        server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services))
+        server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         let services = self.services
         let reload: @Sendable () -> Void = {
             do {

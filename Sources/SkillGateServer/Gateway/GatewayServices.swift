@@ -18,6 +18,7 @@ public final class GatewayServices: Sendable {
     let skills: SkillPolicy
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
+    /// Server-side skills the gateway runs itself (the agent loop, Agent/).
     let serverSkills: SkillRegistry
 
     /// Loads the catalog, validates the config against it, opens the key store and the state

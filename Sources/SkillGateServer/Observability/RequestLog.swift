@@ -26,6 +26,10 @@ struct RequestLogEntry: Sendable {
     var skills: SkillDecision?
     /// How many times an unusable answer was re-run on a stronger tier.
     var escalations = 0
+    /// Model calls of an agent run (`nil` when the request ran no agent loop).
+    var agentIterations: Int?
+    /// Server-side skills an agent run executed.
+    var skillsRun: [String] = []
 
     /// The entry as one compact JSON object.
     func json() -> JSONValue {
@@ -53,6 +57,8 @@ struct RequestLogEntry: Sendable {
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }
         skills?.appendLogFields(to: &o)
         if escalations > 0 { o.append("escalations", .int(escalations)) }
+        o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
+        if agentIterations != nil { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
         o.append("error", ifPresent: error.map(JSONValue.string))
         return .object(o)
     }

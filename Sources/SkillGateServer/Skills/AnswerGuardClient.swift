@@ -8,6 +8,9 @@ struct AnswerCheckScope: Sendable {
     /// invisible-call rule). An answer from one of them is never escalated (it would re-run on itself).
     var escalationTargets: Set<String>?
     var scenario: String
+    /// In an agent run, a call to a tool the model was not shown goes back to the model as an
+    /// error result (the loop's job) instead of failing the request.
+    var invisibleCallsToModel = false
 
     /// The scope of the current request's task; `nil` outside a chat request.
     @TaskLocal static var current: AnswerCheckScope?
@@ -48,6 +51,7 @@ struct AnswerGuardClient: LLMClient {
 
     func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
         let escalates = self.escalates
+        let passInvisible = AnswerCheckScope.current?.invisibleCallsToModel == true
         let inner = self.inner
         let guardClient = self
         return AsyncThrowingStream { continuation in
@@ -66,7 +70,7 @@ struct AnswerGuardClient: LLMClient {
                         for event in events { continuation.yield(event) }
                     } else {
                         for try await event in inner.stream(request) {
-                            if case .toolCallStart(_, let id, let name) = event, !inspector.isOffered(name) {
+                            if case .toolCallStart(_, let id, let name) = event, !passInvisible, !inspector.isOffered(name) {
                                 throw guardClient.invisibleCall(name, id: id, offered: request.tools)
                             }
                             continuation.yield(event)
@@ -89,7 +93,8 @@ struct AnswerGuardClient: LLMClient {
             if let first = problems.first {
                 throw escalation(first.code, problems.map(\.description).joined(separator: "; "))
             }
-        } else if case .toolNotOffered(let name, let id)? = inspector.invisibleCalls(in: response.content).first {
+        } else if AnswerCheckScope.current?.invisibleCallsToModel != true,
+                  case .toolNotOffered(let name, let id)? = inspector.invisibleCalls(in: response.content).first {
             throw invisibleCall(name, id: id, offered: offered)
         }
     }

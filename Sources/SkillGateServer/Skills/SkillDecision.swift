@@ -7,6 +7,8 @@ struct SkillDecision: Sendable, Hashable {
     var declared = 0
     /// Tools shown to the model, in declaration order.
     var visible: [String] = []
+    /// Visible tools that are server-side skills (run by the agent loop), in `visible` order.
+    var serverSkills: [String] = []
     /// Declared tools outside the scenario's packs, removed before the request went upstream.
     var removed: [String] = []
     /// Allowed tools cut by relevance ranking, most relevant first.
@@ -20,19 +22,20 @@ struct SkillDecision: Sendable, Hashable {
 
     /// `visible=a,b; removed=x; cut=c; max=5; escalated=empty_answer`; `nil` when there is nothing to say.
     var header: String? {
-        guard declared > 0 || escalatedBecause != nil else { return nil }
+        guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
         var parts = ["visible=" + visible.joined(separator: ",")]
         if !removed.isEmpty { parts.append("removed=" + removed.joined(separator: ",")) }
         if !cut.isEmpty { parts.append("cut=" + cut.joined(separator: ",")) }
-        if let limit, declared > 0 { parts.append("max=\(limit)") }
+        if let limit, declared > 0 || !serverSkills.isEmpty { parts.append("max=\(limit)") }
         if let escalatedBecause { parts.append("escalated=" + escalatedBecause) }
         return parts.joined(separator: "; ")
     }
 
     /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`).
     func appendLogFields(to o: inout JSONObject) {
-        guard declared > 0 else { return }
+        guard declared > 0 || !serverSkills.isEmpty else { return }
         o.append("skills_visible", .array(visible.map(JSONValue.string)))
+        if !serverSkills.isEmpty { o.append("skills_server", .array(serverSkills.map(JSONValue.string))) }
         if !removed.isEmpty { o.append("skills_removed", .array(removed.map(JSONValue.string))) }
         if !cut.isEmpty { o.append("skills_cut", .array(cut.map(JSONValue.string))) }
     }

@@ -33,11 +33,15 @@ struct SkillPolicy: Sendable {
 
     /// Rewrites `request.tools` (and `tool_choice` when no tool is left) for `scenario`.
     /// Throws 403 for disallowed tools in `reject` mode and for a `tool_choice` naming one.
-    func apply(to request: inout ChatRequest, scenario: String) throws(GatewayError) -> SkillDecision {
+    /// Server-side skills of `serverSkills` named in the scenario's packs (and not declared by the
+    /// client under the same name) join the candidates, subject to the same cap and ranking.
+    func apply(to request: inout ChatRequest, scenario: String, serverSkills: SkillRegistry? = nil) throws(GatewayError) -> SkillDecision {
         let rules = scenarios[scenario] ?? ScenarioSkills(allowlist: nil, limit: nil, options: ScenarioSkillOptions())
         var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
         let declared = request.tools
-        guard !declared.isEmpty else { return decision }
+        let declaredNames = Set(declared.map(\.name))
+        let server = (serverSkills?.all ?? []).filter { rules.allowlist?.names.contains($0.name) == true && !declaredNames.contains($0.name) }
+        guard !declared.isEmpty || !server.isEmpty else { return decision }
         decision.declared = declared.count
 
         var candidates = declared
@@ -56,7 +60,8 @@ struct SkillPolicy: Sendable {
             let removed = Set(decision.removed)
             candidates = declared.filter { !removed.contains($0.name) }
         }
-        // Seam for server-side skills (issue 5): the scenario's registered skills join `candidates` here.
+        // Server-side skills: the scenario's registered skills join `candidates` here.
+        candidates += server.map(\.toolDefinition)
 
         if let limit = rules.limit, candidates.count > limit {
             var pinned = rules.allowlist?.pinned ?? []
@@ -69,6 +74,8 @@ struct SkillPolicy: Sendable {
             candidates = candidates.filter { kept.contains($0.name) }
         }
         decision.visible = candidates.map(\.name)
+        let serverNames = Set(server.map(\.name))
+        decision.serverSkills = decision.visible.filter { serverNames.contains($0) }
         request.tools = candidates
         if candidates.isEmpty {
             if request.toolChoice == .required {

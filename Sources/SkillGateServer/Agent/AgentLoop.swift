@@ -1,0 +1,166 @@
+import SkillGateCore
+import SkillGateSkills
+
+/// What one model call of a run produced.
+struct AgentTurn: Sendable {
+    var response: ChatResponse
+    /// What the call cost (`nil` when the model has no price).
+    var costUSD: Double?
+}
+
+/// Calls the model for one iteration (through the `RouteExecutor`, so retries, fallbacks and
+/// escalation apply per call). It emits `route.selected` and, when it streams, `text.delta`.
+typealias AgentModelCall = @Sendable (_ request: ChatRequest, _ iteration: Int, _ emit: AgentEventSink) async throws -> AgentTurn
+
+/// How a run ended.
+struct AgentOutcome: Sendable {
+    /// The answer for the client: the final text, or the tool calls it must run; usage summed over the run.
+    var response: ChatResponse
+    /// `stop`, `tool_calls`, `length`, ..., or `max_iterations`.
+    var finishReason: String
+    /// Model calls made.
+    var iterations: Int
+    /// Names of the skills that ran (in order of completion).
+    var skillsRun: [String]
+    /// Summed over the run's model calls.
+    var costUSD: Double
+    /// Why the run stopped when it was not the model's choice (`max_iterations`).
+    var message: String?
+}
+
+/// The agent loop as a value: calls the model, runs the server-side skill calls of the turn in
+/// parallel, appends the results and calls again — until the model answers in text, calls a
+/// client tool (or a skill that needs confirmation), or `maxIterations` is reached. Every step
+/// is an event. Cancelling the calling task cancels the model call and the running skills.
+struct AgentLoop: Sendable {
+    var settings: GatewayConfig.Agent
+    /// The visible server-side skills by name (already in `request.tools`).
+    var skills: [String: any Skill]
+    var context: SkillContext
+    var model: AgentModelCall
+    var emit: AgentEventSink
+
+    func run(_ initial: ChatRequest) async throws -> AgentOutcome {
+        var request = initial
+        let shown = Set(initial.tools.map(\.name))
+        var usage = Usage(), cost = 0.0
+        var earlier: [String: Int] = [:]  // name + canonical arguments → iteration
+        var skillsRun: [String] = []
+        var pending: [String] = []
+        for iteration in 1...settings.maxIterations {
+            try Task.checkCancellation()
+            let turn = try await model(request, iteration, emit)
+            usage = usage + turn.response.usage
+            cost += turn.costUSD ?? 0
+            var response = turn.response
+            response.usage = usage
+            let calls = response.toolCalls
+            if calls.isEmpty {
+                return AgentOutcome(response: response, finishReason: response.finishReason.description, iterations: iteration,
+                                    skillsRun: skillsRun, costUSD: cost)
+            }
+            // Client tools and skills needing confirmation go back to the client; the turn's other calls are not run.
+            let handBack = calls.filter { c in skills[c.name].map(\.requiresConfirmation) ?? shown.contains(c.name) }
+            if !handBack.isEmpty {
+                for c in handBack {
+                    try await emit(.toolCall(callId: c.id, name: c.name, arguments: c.parsedArguments ?? .string(c.arguments),
+                                             requiresConfirmation: skills[c.name] != nil))
+                }
+                let ids = Set(handBack.map(\.id))
+                response.content = response.content.filter { $0.toolCall.map { ids.contains($0.id) } ?? true }
+                response.finishReason = .toolCalls
+                return AgentOutcome(response: response, finishReason: "tool_calls", iterations: iteration, skillsRun: skillsRun, costUSD: cost)
+            }
+            guard iteration < settings.maxIterations else {
+                pending = calls.map(\.name)
+                break
+            }
+            let results = try await runCalls(calls, iteration: iteration, shown: shown, earlier: &earlier, ran: &skillsRun)
+            request.messages.append(Message(role: .assistant, content: turn.response.content))
+            for r in results { request.messages.append(Message(role: .tool, content: [.toolResult(r)])) }
+            if case .named = request.toolChoice { request.toolChoice = nil }
+            if request.toolChoice == .required { request.toolChoice = nil }
+        }
+        let n = settings.maxIterations
+        let message = "The agent stopped after \(n) model calls (agent.max_iterations = \(n)) without a final answer; the model still wanted to call "
+            + pending.joined(separator: ", ") + ". Ask a narrower question, or ask the operator to raise agent.max_iterations."
+        let response = ChatResponse(id: "", model: "", content: [.text(message)], finishReason: .length, usage: usage)
+        return AgentOutcome(response: response, finishReason: "max_iterations", iterations: n, skillsRun: skillsRun, costUSD: cost, message: message)
+    }
+
+    /// One server-side call, decided before anything runs.
+    private enum Plan {
+        case answer(SkillResult)
+        case run(any Skill, JSONValue)
+    }
+
+    /// Answers every call of one turn (in call order): rejected ones at once, the rest run in parallel.
+    private func runCalls(_ calls: [ToolCall], iteration: Int, shown: Set<String>, earlier: inout [String: Int],
+                          ran: inout [String]) async throws -> [ToolResult] {
+        var plans: [Plan] = []
+        var keys: [String] = []
+        for call in calls {
+            guard let skill = skills[call.name], shown.contains(call.name) else {
+                let available = shown.sorted().joined(separator: ", ")
+                plans.append(.answer(SkillResult(text: "The tool \"\(call.name)\" is not available here (available: \(available.isEmpty ? "none" : available)). Do not call it again; use one of the available tools or answer directly.", isError: true)))
+                continue
+            }
+            do {
+                let args = try ArgumentValidator.validate(arguments: call.arguments, schema: skill.parameters, tool: skill.name).value
+                let key = skill.name + "\u{0}" + SkillExecution.canonical(args)
+                if let step = earlier[key] {
+                    plans.append(.answer(SkillResult(text: "You already called \(skill.name) with these arguments (step \(step)); its result is above in this conversation. Use that result instead of calling again, or call it with different arguments.")))
+                } else {
+                    keys.append(key)
+                    plans.append(.run(skill, args))
+                }
+            } catch {
+                plans.append(.answer(SkillResult(text: error.description, isError: true)))
+            }
+        }
+        for key in keys { earlier[key] = earlier[key] ?? iteration }
+
+        var results = [SkillResult?](repeating: nil, count: calls.count)
+        var durations = [Int](repeating: 0, count: calls.count)
+        for (i, plan) in plans.enumerated() {
+            let args: JSONValue
+            if case .run(_, let a) = plan { args = a } else { args = calls[i].parsedArguments ?? .string(calls[i].arguments) }
+            try await emit(.skillStarted(callId: calls[i].id, skill: calls[i].name, arguments: args, iteration: iteration))
+            if case .answer(let r) = plan { results[i] = r }
+        }
+        try await withThrowingTaskGroup(of: (Int, SkillResult, Int).self) { group in
+            for (i, plan) in plans.enumerated() {
+                guard case .run(let skill, let args) = plan else { continue }
+                let timeout = min(skill.timeout, .milliseconds(Int64(settings.maxSkillTimeoutSeconds * 1000)))
+                let context = self.context
+                group.addTask {
+                    let start = ContinuousClock.now
+                    let result = try await SkillExecution.run(skill, arguments: args, context: context, timeout: timeout)
+                    return (i, result, Self.ms(ContinuousClock.now - start))
+                }
+            }
+            // Rejected calls finish at once; the others as they complete.
+            for (i, plan) in plans.enumerated() {
+                guard case .answer(let r) = plan else { continue }
+                try await emit(.skillFinished(callId: calls[i].id, skill: calls[i].name, ok: !r.isError, durationMs: 0,
+                                              summary: SkillExecution.summary(r.text), payload: nil))
+            }
+            while let (i, result, ms) = try await group.next() {
+                results[i] = result
+                durations[i] = ms
+                ran.append(calls[i].name)
+                try await emit(.skillFinished(callId: calls[i].id, skill: calls[i].name, ok: !result.isError, durationMs: ms,
+                                              summary: SkillExecution.summary(result.text), payload: result.payload))
+            }
+        }
+        return calls.indices.map { i in
+            let r = results[i] ?? SkillResult(text: "no result", isError: true)
+            return ToolResult(callId: calls[i].id, name: calls[i].name, text: SkillExecution.truncate(r.text, maxBytes: settings.maxResultBytes),
+                              isError: r.isError)
+        }
+    }
+
+    static func ms(_ d: Duration) -> Int {
+        Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

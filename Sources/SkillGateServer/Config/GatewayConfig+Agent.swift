@@ -1,0 +1,39 @@
+import SkillGateCore
+
+extension GatewayConfig {
+    /// The `agent` section: limits of the agent loop that runs server-side skills.
+    ///
+    /// ```json
+    /// "agent": {"max_iterations": 5, "max_result_bytes": 16384, "max_skill_timeout_seconds": 60}
+    /// ```
+    public struct Agent: Sendable, Hashable {
+        /// Model calls per run at most. Default 5.
+        public var maxIterations = 5
+        /// Longest skill result (UTF-8 bytes) the model reads; longer ones are truncated with a note. Default 16 KiB.
+        public var maxResultBytes = 16 * 1024
+        /// Upper bound on any skill's own timeout. Default 60 s.
+        public var maxSkillTimeoutSeconds = 60.0
+
+        public init() {}
+    }
+
+    /// Reads the `agent` object (`nil` = all defaults).
+    static func parseAgent(_ r: JSONReader?) throws(JSONShapeError) -> Agent {
+        var out = Agent()
+        guard let r else { return out }
+        try r.rejectUnknownKeys(["max_iterations", "max_result_bytes", "max_skill_timeout_seconds", "$comment"])
+        if let v = try r.optionalInt("max_iterations") {
+            guard (1...50).contains(v) else { throw r.error("max_iterations", "must be between 1 and 50 (model calls per agent run)") }
+            out.maxIterations = v
+        }
+        if let v = try r.optionalInt("max_result_bytes") {
+            guard v >= 256 else { throw r.error("max_result_bytes", "must be at least 256 bytes (the truncation note alone needs ~100)") }
+            out.maxResultBytes = v
+        }
+        if let v = try r.optionalDouble("max_skill_timeout_seconds") {
+            guard v > 0 else { throw r.error("max_skill_timeout_seconds", "must be a positive number of seconds") }
+            out.maxSkillTimeoutSeconds = v
+        }
+        return out
+    }
+}

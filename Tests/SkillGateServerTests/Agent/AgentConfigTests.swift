@@ -1,0 +1,68 @@
+import Testing
+import SkillGateCore
+import SkillGateSkills
+@testable import SkillGateServer
+
+@Suite struct AgentConfigTests {
+    private func load(_ json: String) throws -> GatewayConfig {
+        try GatewayConfig(json: try JSONValue.parse(json), file: "test.json", baseDirectory: "/etc/skillgate")
+    }
+
+    @Test func defaults() throws {
+        let a = try load("{}").agent
+        #expect(a.maxIterations == 5 && a.maxResultBytes == 16_384 && a.maxSkillTimeoutSeconds == 60)
+    }
+
+    @Test func readsEverySetting() throws {
+        let a = try load(#"{"agent":{"max_iterations":8,"max_result_bytes":4096,"max_skill_timeout_seconds":2.5}}"#).agent
+        #expect(a.maxIterations == 8 && a.maxResultBytes == 4096 && a.maxSkillTimeoutSeconds == 2.5)
+    }
+
+    @Test(arguments: [
+        (#"{"agent":{"iterations":3}}"#, "$.agent.iterations", "unknown key"),
+        (#"{"agent":{"max_iterations":0}}"#, "$.agent.max_iterations", "between 1 and 50"),
+        (#"{"agent":{"max_result_bytes":10}}"#, "$.agent.max_result_bytes", "at least 256"),
+        (#"{"agent":{"max_skill_timeout_seconds":0}}"#, "$.agent.max_skill_timeout_seconds", "positive"),
+    ])
+    func badSettingsNameTheirPath(_ json: String, _ path: String, _ fragment: String) {
+        do {
+            _ = try load(json)
+            Issue.record("expected an error at \(path)")
+        } catch let error as JSONShapeError {
+            #expect(error.path == path, "\(error)")
+            #expect(error.message.contains(fragment), "\(error.message)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func serverSkillsJoinTheVisibleSetOnlyThroughTheScenarioPacks() throws {
+        let config = try load(#"""
+        {"skill_packs":{"p":["clock","get_weather"]},"scenarios":{"chat":{"skill_packs":["p"]},"open":{}}}
+        """#)
+        let policy = SkillPolicy(config: config)
+        let registry = try SkillRegistry([TestSkill.fixed("clock", "now"), TestSkill.fixed("notes", "n")])
+        var request = ChatRequest(model: "auto", messages: [Message(role: .user, text: "hi")])
+        let decision = try policy.apply(to: &request, scenario: "chat", serverSkills: registry)
+        #expect(request.tools.map(\.name) == ["clock"])
+        #expect(decision.serverSkills == ["clock"])
+        #expect(decision.header == "visible=clock")
+        var open = ChatRequest(model: "auto", messages: [Message(role: .user, text: "hi")])
+        #expect(try policy.apply(to: &open, scenario: "open", serverSkills: registry).serverSkills.isEmpty)
+        #expect(open.tools.isEmpty)
+    }
+
+    @Test func serverSkillsAreSubjectToTheVisibleCap() throws {
+        let config = try load(#"""
+        {"skill_packs":{"p":["clock","get_weather","notes"]},"scenarios":{"chat":{"skill_packs":["p"],"max_visible_skills":1}}}
+        """#)
+        let registry = try SkillRegistry([TestSkill.fixed("clock", "now"), TestSkill.fixed("notes", "n")])
+        var request = ChatRequest(model: "auto", messages: [Message(role: .user, text: "what is the weather in Oslo")],
+                                  tools: [ToolDefinition(name: "get_weather", description: "Current weather for a city")])
+        let decision = try SkillPolicy(config: config).apply(to: &request, scenario: "chat", serverSkills: registry)
+        #expect(request.tools.count == 1)
+        #expect(decision.cut.count == 2)
+        #expect(decision.visible == ["get_weather"])
+        #expect(decision.serverSkills.isEmpty)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateSkills
+@testable import SkillGateServer
+
+/// An OpenAI-compatible upstream double on 127.0.0.1 that plays an agent's model: it calls
+/// `tool` (arguments `{}`) until the conversation holds a tool result, then answers
+/// "Result: <the last tool result>". With `hang`, it never answers (the request stays open).
+final class AgentUpstream: HTTPHandler {
+    let tool: String
+    let hang: Bool
+    /// Answers every request with this HTTP status (an OpenAI-shaped error).
+    let failStatus: Int?
+    private let received = Mutex<[JSONValue]>([])
+    private let gone = Mutex(false)
+
+    init(tool: String, hang: Bool = false, failStatus: Int? = nil) {
+        self.tool = tool
+        self.hang = hang
+        self.failStatus = failStatus
+    }
+
+    var requests: [JSONValue] { received.withLock { $0 } }
+    /// Whether a held request saw its client (the gateway) disconnect.
+    var sawDisconnect: Bool { gone.withLock { $0 } }
+
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
+        guard let body = try? JSONValue.parse(request.body) else { return responder.respond(status: 400, headers: [:], body: []) }
+        received.withLock { $0.append(body) }
+        if hang {
+            while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            gone.withLock { $0 = true }
+            return
+        }
+        if let failStatus {
+            let error: JSONValue = ["error": ["message": "the model refused the request", "type": "invalid_request_error"]]
+            return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: error.serializedBytes())
+        }
+        let model = body["model"]?.stringValue ?? ""
+        let messages = body["messages"]?.arrayValue ?? []
+        let answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
+            ? .text("Result: " + (messages.last?["content"]?.stringValue ?? "?")) : .toolCall(name: tool, arguments: "{}")
+        if body["stream"]?.boolValue == true {
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for chunk in ScriptedUpstream.chunks(answer, model: model) {
+                try? await responder.write(Array("data: \(chunk.serialized())\n\n".utf8))
+            }
+            try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            responder.end()
+        } else {
+            responder.respond(status: 200, headers: ["content-type": "application/json"], body: ScriptedUpstream.completion(answer, model: model).serializedBytes())
+        }
+    }
+}
+
+/// A real gateway with test server skills in front of an `AgentUpstream`. Scenario `chat` (the
+/// default) shows the pack `tools` = the skills' names plus `open_map` (a client tool).
+final class AgentGatewayHarness {
+    let upstream: AgentUpstream
+    let upstreamServer: HTTPServer
+    let gateway: GatewayServer
+    let client = HTTPClient()
+    let token: String
+    let directory: String
+    let logPath: String
+
+    init(skills: [any Skill], upstream: AgentUpstream) throws {
+        self.upstream = upstream
+        upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
+        try upstreamServer.start()
+        directory = NSTemporaryDirectory() + "skillgate-agent-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/Providers", withIntermediateDirectories: true)
+        let catalog = #"""
+        {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
+         "models":[{"id":"light-native","tier":"light","tools":"native"},{"id":"strong-native","tier":"strong","tools":"native"}]}
+        """#
+        try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
+        let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
+        let config = #"""
+        {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
+         "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
+         "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]}},"default_scenario":"chat",
+         "agent":{"max_iterations":4}}
+        """#
+        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
+        token = try GatewayServer.openTokenService(config: loaded).create(name: "agent-test").token
+        logPath = directory + "/requests.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND), serverSkills: try SkillRegistry(skills))
+        try gateway.start()
+    }
+
+    func post(_ path: String, _ body: JSONValue, token: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        try await Self.post(client, port: gateway.boundPort, token: token ?? self.token, path, body)
+    }
+
+    /// A request from a task that must not capture the harness.
+    func detachedPost(_ path: String, _ body: JSONValue) -> Task<Void, any Error> {
+        let client = self.client
+        let port = gateway.boundPort
+        let token = self.token
+        let operation: @Sendable () async throws -> Void = { try await AgentGatewayHarness.fire(client, port: port, token: token, path, body) }
+        return Task(operation: operation)
+    }
+
+    private static func fire(_ client: HTTPClient, port: Int, token: String, _ path: String, _ body: JSONValue) async throws {
+        let headers: HTTPHeaders = ["authorization": "Bearer \(token)", "content-type": "application/json"]
+        _ = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: body.serializedBytes()))
+    }
+
+    static func post(_ client: HTTPClient, port: Int, token: String, _ path: String, _ body: JSONValue) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        let headers: HTTPHeaders = ["authorization": "Bearer \(token)", "content-type": "application/json"]
+        let response = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: body.serializedBytes()))
+        return (response.status, response.headers, String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// The log as it was when `stop()` removed the temporary directory.
+    private var finalLog: String?
+
+    func logLines() -> [JSONValue] {
+        let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
+    }
+
+    func stop() async {
+        await gateway.shutdown()
+        await upstreamServer.shutdown(deadline: .seconds(2))
+        client.shutdown()
+        finalLog = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// `(event, data)` pairs of an SSE body with `event:` lines.
+    static func events(_ body: String) -> [(name: String, data: JSONValue)] {
+        body.components(separatedBy: "\n\n").compactMap { block in
+            var name: String?, data: JSONValue?
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = try? JSONValue.parse(String(line.dropFirst(6))) }
+            }
+            guard let name, let data else { return nil }
+            return (name, data)
+        }
+    }
+}
