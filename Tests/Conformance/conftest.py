@@ -84,8 +84,10 @@ def gateway_config(port: int) -> dict:
         "tiers": {"light": ["up-openai/gpt-test"], "strong": ["up-anthropic/claude-test"]},
         "default_model": "light",
         "default_scenario": "chat",
-        "scenarios": {"chat": {}, "restricted": {"allowed_models": ["strong"]}},
-        "skill_packs": {},
+        "scenarios": {"chat": {}, "restricted": {"allowed_models": ["strong"]},
+                      "assistant": {"skill_packs": ["builtin"], "default_model": "demo/demo-light"}},
+        "skill_packs": {"builtin": ["current_time", "calculator"]},
+        "server_skills": {"builtin": ["current_time", "calculator"]},
         "limits": {"max_body_bytes": MAX_BODY_BYTES},
     }
 

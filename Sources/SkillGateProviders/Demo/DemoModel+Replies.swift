@@ -70,6 +70,8 @@ enum DemoReply: Sendable, Hashable {
             switch DemoIntent.served(by: name, description: description) {
             case .time: return "The time is \(value)."
             case .arithmetic:
+                // A calculator that already answers "17 * 23 = 391" is quoted as it is.
+                if value.contains("=") { return value.hasSuffix(".") ? value : value + "." }
                 let expression = call?.parsedArguments?.objectValue?.members.lazy.compactMap(\.value.stringValue).first
                 return expression.map { "\(DemoIntent.pretty($0)) = \(value)." } ?? "The result is \(value)."
             case .weather:
