@@ -13,7 +13,7 @@ extension GatewayServices {
     static func bearerToken(_ value: String) -> String? {
         let utf8 = value.utf8
         guard utf8.count > 7, HTTPHeaders.sameName(String(value.prefix(7)), "bearer ") else { return nil }
-        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        return String(value.dropFirst(7)).trimmingSpacesAndTabs()
     }
 
     /// Authenticates `Authorization: Bearer <token>` or `x-api-key: <token>` (what the Anthropic SDK sends).

@@ -14,7 +14,7 @@ extension ModelResolver {
     public func plan(for request: ChatRequest, tierHeader: String?, scenario: GatewayConfig.ScenarioConfig,
                      scope: AccessScope) throws(GatewayError) -> RoutePlan {
         let hint = try TierHint.parse(tierHeader)
-        let name = request.model.trimmingCharacters(in: .whitespaces)
+        let name = request.model.trimmingSpacesAndTabs()
         guard name.isEmpty || name == "auto" else { return try plan(requested: request.model, scenario: scenario, scope: scope) }
         return try autoPlan(for: request, hint: hint, scenario: scenario, scope: scope)
     }

@@ -34,7 +34,7 @@ public struct ModelResolver: Sendable {
     /// nothing is routed with no task features (the chat pipeline calls `plan(for:tierHeader:...)`,
     /// which scores the request itself).
     public func plan(requested: String?, scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) throws(GatewayError) -> RoutePlan {
-        let name = requested?.trimmingCharacters(in: .whitespaces) ?? ""
+        let name = requested?.trimmingSpacesAndTabs() ?? ""
         var explanation: [String] = []
         if name.isEmpty || name == "auto" {
             // Scored from the request (ModelResolver+Auto.swift); without one, the features are empty.
