@@ -18,18 +18,12 @@ extension GatewayHandler {
             let client = try services.authenticate(request.headers)
             ctx.log.tokenName = client.name
             let (body, scenarioName) = try Self.agentBody(request.body)
-            var inbound = try OpenAIChatFormat.decodeInboundRequest(body)
-            let scenario = try services.resolver.scenario(named: scenarioName ?? request.headers["x-skillgate-scenario"], scope: client.scope)
-            ctx.log.scenario = scenario.name
-            let decision = try applySkillPolicy(&inbound.request, scenario: scenario.name, &ctx)
-            let prepared = inbound.request
-            var plan = try services.resolver.plan(for: prepared, tierHeader: request.headers["x-skillgate-tier"],
-                                                  scenario: scenario.config, scope: client.scope)
-            plan = services.executor.includingIssuer(of: prepared, in: plan) { name in
-                try? services.resolver.plan(requested: name, scenario: scenario.config, scope: client.scope).targets.first
-            }
-            ctx.log.route = plan.route
-            let setup = agentSetup(decision, scenario: scenario, scope: client.scope, plan: plan, tokenName: client.name, requestId: ctx.requestId)
+            let inbound = try OpenAIChatFormat.decodeInboundRequest(body)
+            let chat = try prepare(inbound.request, for: client, scenario: scenarioName, headers: request.headers, &ctx)
+            let prepared = chat.request
+            let scenario = chat.scenario
+            let setup = agentSetup(chat.skills, scenario: scenario, scope: client.scope, plan: chat.plan,
+                                   tokenName: client.name, requestId: ctx.requestId)
 
             var headers = commonHeaders(ctx, contentType: "text/event-stream")
             headers.add("cache-control", "no-cache")

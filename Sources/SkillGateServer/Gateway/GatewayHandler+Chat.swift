@@ -12,27 +12,18 @@ extension GatewayHandler {
         do {
             let client = try services.authenticate(request.headers)
             ctx.log.tokenName = client.name
-            var inbound = try surface.decode(request.body)
+            let inbound = try surface.decode(request.body)
             ctx.log.stream = inbound.stream
-            let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
-            ctx.log.scenario = scenario.name
-            // Skills: visible set (packs, relevance cut), removal or 403 (Skills/GatewayHandler+Skills.swift).
-            let skills = try applySkillPolicy(&inbound.request, scenario: scenario.name, &ctx)
-            let prepared = inbound.request
-            var plan = try services.resolver.plan(for: prepared, tierHeader: request.headers["x-skillgate-tier"],
-                                                  scenario: scenario.config, scope: client.scope)
-            // Stickiness: answers to tool calls go back to the deployment that issued them.
-            plan = services.executor.includingIssuer(of: prepared, in: plan) { name in
-                try? services.resolver.plan(requested: name, scenario: scenario.config, scope: client.scope).targets.first
-            }
-            ctx.log.route = plan.route
+            let chat = try prepare(inbound.request, for: client, scenario: nil, headers: request.headers, &ctx)
+            let prepared = chat.request
             // Server-side skills visible: the agent loop runs them (Agent/, GatewayHandler+AgentChat.swift).
-            if !skills.serverSkills.isEmpty {
-                let setup = agentSetup(skills, scenario: scenario, scope: client.scope, plan: plan, tokenName: client.name, requestId: ctx.requestId)
+            if !chat.skills.serverSkills.isEmpty {
+                let setup = agentSetup(chat.skills, scenario: chat.scenario, scope: client.scope, plan: chat.plan,
+                                       tokenName: client.name, requestId: ctx.requestId)
                 return try await agentChat(prepared, inbound, setup, surface: surface, &ctx, responder)
             }
             // Skills: answers checked (invisible calls), unusable light answers re-run on the escalation tier.
-            try await withAnswerChecks(skills, scenario: scenario, scope: client.scope, plan: plan, &ctx) { plan, ctx in
+            try await withAnswerChecks(chat.skills, scenario: chat.scenario, scope: client.scope, plan: chat.plan, &ctx) { plan, ctx in
                 if inbound.stream {
                     try await stream(prepared, inbound, plan: plan, surface: surface, &ctx, responder)
                 } else {
