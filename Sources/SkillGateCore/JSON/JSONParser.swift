@@ -180,26 +180,27 @@ struct JSONParser {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
-        var ascii = true
-        while index < buffer.count {
-            let b = buffer[index]
-            if b == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-                if ascii {
-                    index += 1
-                    return String(decoding: slice, as: UTF8.self)
-                }
-                guard let s = String(validating: slice, as: UTF8.self) else {
-                    throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
-                }
-                index += 1
-                return s
-            }
-            if b >= 0x80 { ascii = false }
-            if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 { throw fail("unescaped control character in a string") }
-            index += 1
+        // One tight loop finds the end; the high bits are OR-ed together instead of branched on.
+        var high: UInt8 = 0
+        var i = index
+        let count = buffer.count
+        while i < count {
+            let b = buffer[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+            high |= b
+            i += 1
         }
+        index = i
+        if index < count, buffer[index] == UInt8(ascii: "\"") {
+            let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+            index += 1
+            if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
+            guard let s = String(validating: slice, as: UTF8.self) else {
+                throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
+            }
+            return s
+        }
+        if index < count, buffer[index] < 0x20 { throw fail("unescaped control character in a string") }
         guard index < buffer.count else { throw fail("unterminated string") }
         // Slow path: escapes present.
         var bytes = [UInt8](UnsafeBufferPointer(rebasing: buffer[start..<index]))

@@ -57,9 +57,14 @@ public struct SSEDecoder: Sendable {
                 runStart = i
                 continue
             }
-            appendToLine(UnsafeBufferPointer(rebasing: buffer[runStart..<i]))
+            let run = UnsafeBufferPointer(rebasing: buffer[runStart..<i])
             lastWasCR = (b == 0x0D)
-            endLine(into: &events)
+            if line.isEmpty && run.count <= maxLineBytes {
+                processLine(run, into: &events)  // the whole line is in this chunk: no copy
+            } else {
+                appendToLine(run)
+                endLine(into: &events)
+            }
             i += 1
             runStart = i
         }
@@ -90,26 +95,41 @@ public struct SSEDecoder: Sendable {
         return events
     }
 
+    /// Processes the line collected across chunks.
     private mutating func endLine(into events: inout [SSEEvent]) {
-        defer { line.removeAll(keepingCapacity: true); lineTooLong = false }
+        let collected = line
+        collected.withUnsafeBufferPointer { processLine($0, into: &events) }
+        line.removeAll(keepingCapacity: true)
+        lineTooLong = false
+    }
+
+    /// Processes one complete line (without its line end).
+    private mutating func processLine(_ whole: UnsafeBufferPointer<UInt8>, into events: inout [SSEEvent]) {
+        var bytes = whole
         if atStart {
             atStart = false
-            if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { line.removeFirst(3) }
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+            }
         }
-        if line.isEmpty {
+        if bytes.isEmpty {
             if hasData { events.append(dispatch()) } else { eventType = nil }
             return
         }
-        if line[0] == UInt8(ascii: ":") { return }  // comment
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
-        let nameEnd = colon ?? line.count
-        var valueStart = colon.map { $0 + 1 } ?? line.count
-        if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-        let value = String(decoding: line[valueStart...], as: UTF8.self)
-        switch FieldName(line[0..<nameEnd]) {
+        if bytes[0] == UInt8(ascii: ":") { return }  // comment
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+        let nameEnd = colon ?? bytes.count
+        var valueStart = colon.map { $0 + 1 } ?? bytes.count
+        if valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart...]), as: UTF8.self)
+        switch FieldName(UnsafeBufferPointer(rebasing: bytes[0..<nameEnd])) {
         case .data:
-            if hasData { data += "\n" }
-            data += value
+            if hasData {
+                data += "\n"
+                data += value
+            } else {
+                data = value
+            }
             hasData = true
         case .event:
             eventType = value
@@ -120,7 +140,7 @@ public struct SSEDecoder: Sendable {
         case .unknown:
             if strayText.utf8.count < Self.maxStrayBytes {
                 if !strayText.isEmpty { strayText += "\n" }
-                strayText += String(decoding: line, as: UTF8.self)
+                strayText += String(decoding: bytes, as: UTF8.self)
             }
         }
     }
@@ -137,7 +157,7 @@ public struct SSEDecoder: Sendable {
     private enum FieldName {
         case data, event, id, retry, unknown
 
-        init(_ bytes: ArraySlice<UInt8>) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
             if bytes.elementsEqual("data".utf8) { self = .data }
             else if bytes.elementsEqual("event".utf8) { self = .event }
             else if bytes.elementsEqual("id".utf8) { self = .id }
