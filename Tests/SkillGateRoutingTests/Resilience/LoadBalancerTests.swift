@@ -1,5 +1,6 @@
 import Testing
 import SkillGateRouting
+import SkillGateTestSupport
 
 @Suite struct LoadBalancerTests {
     @Test func orderedKeepsThePlanOrder() {

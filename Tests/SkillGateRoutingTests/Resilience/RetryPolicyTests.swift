@@ -1,5 +1,6 @@
 import Testing
 import SkillGateRouting
+import SkillGateTestSupport
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(backoffInitial: .milliseconds(100), backoffMax: .milliseconds(1000))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SkillGateTestSupport
 import SkillGateHTTP
 @testable import SkillGateServer
 

@@ -1,6 +1,7 @@
 import Synchronization
 import SkillGateCore
 import SkillGateRouting
+import SkillGateTestSupport
 @testable import SkillGateServer
 
 /// A `RouteExecutor` over scripted clients (one per provider id) and a manual clock.

@@ -1,20 +1,24 @@
 import Synchronization
 import SkillGateRouting
 
+/// Test doubles shared by several test targets (one copy instead of one per target).
+
 /// A clock tests advance by hand; `sleep` advances it at once and records the wait.
-final class ManualClock: ResilienceClock {
+public final class ManualClock: ResilienceClock {
     private struct State {
         var now = ContinuousClock.now
         var sleeps: [Duration] = []
     }
     private let state = Mutex(State())
 
-    var now: ContinuousClock.Instant { state.withLock { $0.now } }
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
+    public init() {}
 
-    func advance(by d: Duration) { state.withLock { $0.now = $0.now + d } }
+    public var now: ContinuousClock.Instant { state.withLock { $0.now } }
+    public var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
-    func sleep(for duration: Duration) async throws {
+    public func advance(by d: Duration) { state.withLock { $0.now = $0.now + d } }
+
+    public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
         state.withLock {
             $0.sleeps.append(duration)
@@ -24,10 +28,10 @@ final class ManualClock: ResilienceClock {
 }
 
 /// A deterministic generator of numbers in [0, 1) (SplitMix64).
-struct SeededUnitRandom {
+public struct SeededUnitRandom {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Double {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> Double {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
