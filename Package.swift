@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                           swiftSettings: strictSwift),
 
-        .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer", "SkillGateTestSupport"], swiftSettings: strictSwift),

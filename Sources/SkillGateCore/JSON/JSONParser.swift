@@ -182,15 +182,8 @@ struct JSONParser {
         // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
         // One tight loop finds the end; the high bits are OR-ed together instead of branched on.
         var high: UInt8 = 0
-        var i = index
         let count = buffer.count
-        while i < count {
-            let b = buffer[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
-            high |= b
-            i += 1
-        }
-        index = i
+        index = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: index, to: count, high: &high)
         if index < count, buffer[index] == UInt8(ascii: "\"") {
             let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
             index += 1
@@ -201,58 +194,102 @@ struct JSONParser {
             return s
         }
         if index < count, buffer[index] < 0x20 { throw fail("unescaped control character in a string") }
-        guard index < buffer.count else { throw fail("unterminated string") }
-        // Slow path: escapes present.
-        var bytes = [UInt8](UnsafeBufferPointer(rebasing: buffer[start..<index]))
-        while index < buffer.count {
-            let b = buffer[index]
-            if b == UInt8(ascii: "\"") {
-                index += 1
-                guard let s = String(validating: bytes, as: UTF8.self) else {
-                    throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
+        guard index < count else { throw fail("unterminated string") }
+        return try parseEscapedString(from: start, high: high)
+    }
+
+    /// The slow path of `parseString`: `index` is at the first backslash of a string whose
+    /// content starts at `start`. Finds the closing quote first (escapes only ever shrink the
+    /// text, so its distance bounds the decoded size), then decodes into one temporary buffer,
+    /// copying the runs between escapes in bulk.
+    private mutating func parseEscapedString(from start: Int, high rawHigh: UInt8) throws(JSONSyntaxError) -> String {
+        let count = buffer.count
+        var high = rawHigh
+        var end = index
+        while end < count {
+            let b = buffer[end]
+            if b == UInt8(ascii: "\\") { end += 2; continue }
+            if b == UInt8(ascii: "\"") { break }
+            if b < 0x20 { index = end; throw fail("unescaped control character in a string") }
+            high |= b
+            end = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: end + 1, to: count, high: &high)
+        }
+        guard end < count else { index = min(end, count); throw fail("unterminated string") }
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { out -> Result<String, JSONSyntaxError> in
+            do {
+                let length = try decodeEscapes(from: start, to: end, into: out)
+                let decoded = UnsafeBufferPointer(rebasing: out[0..<length])
+                // Escapes decode to valid UTF-8 by construction; only raw non-ASCII bytes need checking.
+                if high < 0x80 { return .success(String(decoding: decoded, as: UTF8.self)) }
+                guard let s = String(validating: decoded, as: UTF8.self) else {
+                    return .failure(JSONSyntaxError(reason: "string is not valid UTF-8", offset: start))
                 }
-                return s
+                return .success(s)
+            } catch let error as JSONSyntaxError {
+                return .failure(error)
+            } catch {
+                return .failure(JSONSyntaxError(reason: "\(error)", offset: start))
             }
-            if b < 0x20 { throw fail("unescaped control character in a string") }
-            if b != UInt8(ascii: "\\") { bytes.append(b); index += 1; continue }
-            index += 1
-            guard index < buffer.count else { throw fail("unterminated escape") }
+        }
+        index = end + 1
+        return try result.get()
+    }
+
+    /// Decodes the string content `buffer[start..<end]` (no closing quote inside) into `out`,
+    /// which holds at least `end - start` bytes. Returns the decoded length.
+    private mutating func decodeEscapes(from start: Int, to end: Int, into out: UnsafeMutableBufferPointer<UInt8>) throws(JSONSyntaxError) -> Int {
+        var written = 0
+        var i = start
+        @inline(__always) func put(_ b: UInt8) { out[written] = b; written += 1 }
+        while i < end {
+            // A run without escapes, copied at once.
+            var ignored: UInt8 = 0
+            let runEnd = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: i, to: end, high: &ignored)
+            if runEnd > i {
+                (out.baseAddress! + written).update(from: buffer.baseAddress! + i, count: runEnd - i)
+                written += runEnd - i
+                i = runEnd
+            }
+            guard i < end else { break }
+            index = i + 1
             let e = buffer[index]
             index += 1
             switch e {
-            case UInt8(ascii: "\""): bytes.append(0x22)
-            case UInt8(ascii: "\\"): bytes.append(0x5C)
-            case UInt8(ascii: "/"): bytes.append(0x2F)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "\""): put(0x22)
+            case UInt8(ascii: "\\"): put(0x5C)
+            case UInt8(ascii: "/"): put(0x2F)
+            case UInt8(ascii: "b"): put(0x08)
+            case UInt8(ascii: "f"): put(0x0C)
+            case UInt8(ascii: "n"): put(0x0A)
+            case UInt8(ascii: "r"): put(0x0D)
+            case UInt8(ascii: "t"): put(0x09)
             case UInt8(ascii: "u"):
-                var scalar = try parseHex4()
+                var scalar = try parseHex4(limit: end)
                 if scalar >= 0xD800 && scalar < 0xDC00 {
                     // A high surrogate must be followed by an escaped low surrogate.
-                    guard index + 1 < buffer.count, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") else {
+                    guard index + 1 < end, buffer[index] == UInt8(ascii: "\\"), buffer[index + 1] == UInt8(ascii: "u") else {
                         throw fail("lone high surrogate in \\u escape")
                     }
                     index += 2
-                    let low = try parseHex4()
+                    let low = try parseHex4(limit: end)
                     guard low >= 0xDC00 && low < 0xE000 else { throw fail("invalid low surrogate in \\u escape") }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
                     throw fail("lone low surrogate in \\u escape")
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
-                bytes.append(contentsOf: UTF8.encode(u)!)
+                for b in UTF8.encode(u)! { put(b) }
             default:
+                index -= 1
                 throw fail("invalid escape '\\\(Unicode.Scalar(e))'")
             }
+            i = index
         }
-        throw fail("unterminated string")
+        return written
     }
 
-    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= buffer.count else { throw fail("truncated \\u escape") }
+    private mutating func parseHex4(limit: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= limit else { throw fail("truncated \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let c = buffer[index]

@@ -1,3 +1,5 @@
+import SkillGateCore
+
 /// Decodes a `text/event-stream` body fed in arbitrary chunks into events.
 ///
 /// A value-type state machine: feed it the bytes as they arrive from the network, in any split
@@ -48,9 +50,11 @@ public struct SSEDecoder: Sendable {
         var i = 0
         var runStart = 0
         let n = buffer.count
+        guard let base = buffer.baseAddress else { return events }
         while i < n {
+            i = ByteScan.lineEnd(in: base, from: i, to: n)
+            guard i < n else { break }
             let b = buffer[i]
-            guard b == 0x0A || b == 0x0D else { i += 1; continue }
             if b == 0x0A, lastWasCR, i == runStart {  // the LF of a CRLF (possibly split across chunks)
                 lastWasCR = false
                 i += 1

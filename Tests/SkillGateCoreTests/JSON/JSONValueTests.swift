@@ -1,3 +1,5 @@
+import Foundation
+import SkillGateTestSupport
 import Testing
 @testable import SkillGateCore
 
@@ -40,6 +42,34 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bytes) }
     }
 
+    /// Strings with escapes take a separate path (bulk copies between escapes into one buffer):
+    /// random text written by Foundation's encoder must read back exactly.
+    @Test(arguments: 0..<8)
+    func escapedStringsReadBackLikeFoundationWroteThem(_ seed: UInt64) throws {
+        var random = SeededUnitRandom(seed: seed)
+        let alphabet: [String] = ["a", "Z", " ", "\n", "\t", "\"", "\\", "/", "\u{01}", "\u{1F}", "é", "中", "😀", "\r\n", "xyz"]
+        for _ in 0..<50 {
+            let length = Int(random.next() * 300)
+            let text = (0..<length).map { _ in alphabet[Int(random.next() * Double(alphabet.count))] }.joined()
+            let data = try JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            let parsed = try JSONValue.parse([UInt8](data))
+            #expect(parsed.arrayValue?.first?.stringValue == text)
+        }
+    }
+
+    @Test(arguments: [
+        [0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22],                    // invalid UTF-8 after an escape
+        [0x22, 0x5C, 0x6E, 0x01, 0x22],                          // raw control character after an escape
+        [0x22, 0x61, 0x5C, 0x6E, 0x62],                          // unterminated after an escape
+        [0x22, 0x5C],                                            // input ends inside an escape
+        [0x22, 0x5C, 0x75, 0x31, 0x32, 0x22],                    // \u with two hex digits
+        [0x22, 0x5C, 0x75, 0x64, 0x38, 0x33, 0x64, 0x5C, 0x6E, 0x22],  // high surrogate, then not \u
+        [0x22, 0x5C, 0x6E, 0x5C, 0x01, 0x22],                    // escape of a control character
+    ] as [[UInt8]])
+    func rejectsBadStringsOnTheEscapePath(_ bytes: [UInt8]) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bytes) }
+    }
+
     @Test func rejectsExcessiveNesting() {
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(deep) }
@@ -70,3 +100,4 @@ import Testing
         #expect(JSONValue.object(o).serialized() == #"{"b":"x"}"#)
     }
 }
+

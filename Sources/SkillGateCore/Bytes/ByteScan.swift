@@ -1,0 +1,62 @@
+/// Word-at-a-time byte searches ("SWAR": SIMD within a register) for the hot scanning loops
+/// (JSON strings, SSE lines). Eight bytes are tested per step with the classic has-zero-byte
+/// bit trick; the caller finishes byte by byte from the word that contains a hit, so the exact
+/// position never depends on the trick's imprecise bits above the first match.
+public enum ByteScan {
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Non-zero when some byte of `word` is zero.
+    @inlinable @inline(__always)
+    static func zeroByte(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+
+    /// Non-zero when some byte of `word` equals `byte`.
+    @inlinable @inline(__always)
+    static func hasByte(_ word: UInt64, _ byte: UInt8) -> UInt64 { zeroByte(word ^ (ones &* UInt64(byte))) }
+
+    /// Non-zero when some byte of `word` is below `limit` (`limit` ≤ 0x80).
+    @inlinable @inline(__always)
+    static func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }
+
+    /// The index of the first byte at or after `start` that is a `"`, a `\` or below 0x20 (the
+    /// bytes that end the plain part of a JSON string), or `end`. `high` accumulates the OR of the
+    /// skipped bytes, so bit 7 tells whether any of them was non-ASCII.
+    @inlinable
+    public static func jsonStringStop(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
+        var i = start
+        var highWord: UInt64 = 0
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if hasByte(word, 0x22) | hasByte(word, 0x5C) | hasByteBelow(word, 0x20) != 0 { break }
+            highWord |= word
+            i += 8
+        }
+        if highWord & highs != 0 { high |= 0x80 }
+        while i < end {
+            let b = base[i]
+            if b == 0x22 || b == 0x5C || b < 0x20 { return i }
+            high |= b
+            i += 1
+        }
+        return end
+    }
+
+    /// The index of the first LF or CR at or after `start`, or `end`.
+    @inlinable
+    public static func lineEnd(in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var i = start
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if hasByte(word, 0x0A) | hasByte(word, 0x0D) != 0 { break }
+            i += 8
+        }
+        while i < end {
+            let b = base[i]
+            if b == 0x0A || b == 0x0D { return i }
+            i += 1
+        }
+        return end
+    }
+}
