@@ -18,6 +18,7 @@ func runHTTPClientBench() async throws {
     var latencies: [UInt64] = []
     latencies.reserveCapacity(requests)
     let started = benchNanoseconds()
+    let cpuStarted = processCPUMicros()
     for _ in 0..<requests {
         let t0 = benchNanoseconds()
         let response = try await client.send(request)
@@ -25,6 +26,7 @@ func runHTTPClientBench() async throws {
         if response.status != 200 { throw BenchError("unexpected status \(response.status)") }
     }
     let clientSeconds = Double(benchNanoseconds() - started) / 1e9
+    let clientCPU = (processCPUMicros() - cpuStarted) / Double(requests)
     client.shutdown()
 
     let raw = try BenchRawClient(port: server.port)
@@ -33,12 +35,14 @@ func runHTTPClientBench() async throws {
     var rawLatencies: [UInt64] = []
     rawLatencies.reserveCapacity(requests)
     let rawStarted = benchNanoseconds()
+    let rawCPUStarted = processCPUMicros()
     for _ in 0..<requests {
         let t0 = benchNanoseconds()
         try raw.roundTrip(rawRequest)
         rawLatencies.append(benchNanoseconds() - t0)
     }
     let rawSeconds = Double(benchNanoseconds() - rawStarted) / 1e9
+    let rawCPU = (processCPUMicros() - rawCPUStarted) / Double(requests)
     raw.close()
 
     let hop = BenchThreadHop()
@@ -54,7 +58,9 @@ func runHTTPClientBench() async throws {
 
     report("HTTPClient.send sequential, keep-alive", Double(requests) / clientSeconds, unit: "req/s", target: "target ≥ 10000")
     report("HTTPClient.send p50 latency", percentile(latencies, 0.5) / 1000, unit: "µs")
+    report("HTTPClient.send CPU per request (client + server threads)", clientCPU, unit: "µs CPU")
     report("raw blocking socket (reference)", Double(requests) / rawSeconds, unit: "req/s")
+    report("raw blocking socket CPU per request (reference)", rawCPU, unit: "µs CPU")
     report("raw blocking socket p50 latency (reference)", percentile(rawLatencies, 0.5) / 1000, unit: "µs")
     report("task → thread → task hop p50 (floor, no I/O)", percentile(hopLatencies, 0.5) / 1000, unit: "µs")
     report("connections accepted by the bench server", Double(server.acceptedConnections), unit: "", target: "2 expected (client + reference)")

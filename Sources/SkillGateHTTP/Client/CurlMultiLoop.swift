@@ -155,9 +155,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func add(_ spec: TransferSpec) {
         if spec.control.isCancelled { return spec.delivery.fail(.cancelledByTask) }
-        guard let multi, let easy = spareEasyHandles.popLast() ?? curl_easy_init() else {
-            return spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
-        }
+        guard let multi, let easy = spareEasyHandles.popLast() ?? newEasyHandle(for: spec) else { return }
         let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
         if let problem = transfer.configure(spec.request, configuration: configuration) {
             transfer.settle(problem)
@@ -205,9 +203,25 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// A new easy handle with the options all transfers share, or nil after failing `spec`.
+    private func newEasyHandle(for spec: TransferSpec) -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else {
+            spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
+            return nil
+        }
+        if let refused = CurlHandleDefaults.apply(to: easy, configuration: configuration) {
+            curl_easy_cleanup(easy)
+            spec.delivery.fail(HTTPClientError(kind: .transport,
+                detail: "libcurl refused option \(refused.rawValue) while setting up a handle; check that libcurl4 (7.85 or newer) is installed"))
+            return nil
+        }
+        return easy
+    }
+
+    /// Keeps a finished transfer's handle for the next request (its shared options stay set).
     private func recycle(_ easy: UnsafeMutableRawPointer) {
         if spareEasyHandles.count < configuration.maxConnections {
-            curl_easy_reset(easy)
+            CurlHandleDefaults.detach(easy)
             spareEasyHandles.append(easy)
         } else {
             curl_easy_cleanup(easy)

@@ -1,50 +1,79 @@
 import CCurl
 
+/// The options every easy handle of a loop shares. Set once when a handle is created; libcurl
+/// keeps options across transfers, so a recycled handle is not reset (`curl_easy_reset` and
+/// setting everything again cost more per request than the whole request's own work).
+enum CurlHandleDefaults {
+    /// Configures a fresh easy handle. Returns the option libcurl refused, if any.
+    static func apply(to easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration) -> CURLoption? {
+        var failed: CURLoption?
+        func set(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK, failed == nil { failed = option } }
+        set(CURLOPT_PROTOCOLS_STR, sg_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(CURLOPT_NOSIGNAL, sg_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        set(CURLOPT_WRITEFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback))
+        set(CURLOPT_HEADERFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
+        set(CURLOPT_XFERINFOFUNCTION, sg_easy_setopt_xferinfofn(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback))
+        set(CURLOPT_NOPROGRESS, sg_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
+        // Proxy CONNECT responses are not the upstream's head.
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, sg_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1))
+        set(CURLOPT_TCP_KEEPALIVE, sg_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1))
+        set(CURLOPT_TCP_NODELAY, sg_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1))
+        // HTTP/2 over TLS via ALPN.
+        let version = configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
+        set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
+        set(CURLOPT_USERAGENT, sg_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent))
+        return failed
+    }
+
+    /// Detaches a finished transfer's memory from its handle before the handle waits for reuse:
+    /// the buffers and lists it points to are freed with the transfer.
+    static func detach(_ easy: UnsafeMutableRawPointer) {
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, nil)
+        _ = sg_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, nil)
+        _ = sg_easy_setopt_slist(easy, CURLOPT_RESOLVE, nil)
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_POSTFIELDS, nil)
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_PRIVATE, nil)
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, nil)
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, nil)
+        _ = sg_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, nil)
+    }
+}
+
 extension CurlTransfer {
-    /// Sets every option of the easy handle for `request`. Returns a reason when the request
-    /// cannot be expressed (bad method, option refused).
+    /// Sets the per-request options of the easy handle for `request`; every option a previous
+    /// request on the same handle may have set is set again (to its default when unused).
+    /// Returns a reason when the request cannot be expressed (bad method, option refused).
     func configure(_ request: HTTPRequest, configuration: HTTPClient.Configuration) -> HTTPClientError? {
         let me = Unmanaged.passUnretained(self).toOpaque()
         var failed: CURLoption?
         func set(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK, failed == nil { failed = option } }
 
         set(CURLOPT_URL, sg_easy_setopt_str(easy, CURLOPT_URL, request.url))
-        set(CURLOPT_PROTOCOLS_STR, sg_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(CURLOPT_NOSIGNAL, sg_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
         set(CURLOPT_PRIVATE, sg_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me))
         set(CURLOPT_ERRORBUFFER, sg_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
-        set(CURLOPT_WRITEFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback))
         set(CURLOPT_WRITEDATA, sg_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me))
-        set(CURLOPT_HEADERFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
         set(CURLOPT_HEADERDATA, sg_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, me))
-        set(CURLOPT_XFERINFOFUNCTION, sg_easy_setopt_xferinfofn(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback))
         set(CURLOPT_XFERINFODATA, sg_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, me))
-        set(CURLOPT_NOPROGRESS, sg_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
-        // Proxy CONNECT responses are not the upstream's head.
-        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, sg_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1))
-        set(CURLOPT_TCP_KEEPALIVE, sg_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1))
-        set(CURLOPT_TCP_NODELAY, sg_easy_setopt_long(easy, CURLOPT_TCP_NODELAY, 1))
-        // HTTP/2 over TLS via ALPN; wait for a connection that may multiplex instead of opening more.
-        let version = configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
-        set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
-        // Only over TLS: ALPN settles multiplexing at the handshake. On plain http:// curl learns it only
-        // from the first response, so PIPEWAIT would hold concurrent requests to one host until then.
-        let multiplexable = configuration.prefersHTTP2 && request.url.lowercased().hasPrefix("https://")
+        // Wait for a connection that may multiplex instead of opening more — only over TLS: ALPN
+        // settles multiplexing at the handshake. On plain http:// curl learns it only from the
+        // first response, so PIPEWAIT would hold concurrent requests to one host until then.
+        let multiplexable = configuration.prefersHTTP2 && Self.isHTTPS(request.url)
         set(CURLOPT_PIPEWAIT, sg_easy_setopt_long(easy, CURLOPT_PIPEWAIT, multiplexable ? 1 : 0))
-        if let connect = request.timeouts.connect {
-            set(CURLOPT_CONNECTTIMEOUT_MS, sg_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connect.curlMilliseconds))
-        }
-        if request.headers["User-Agent"] == nil {
-            set(CURLOPT_USERAGENT, sg_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent))
-        }
+        // 0 is libcurl's default (300 s).
+        let connect = request.timeouts.connect.map(\.curlMilliseconds) ?? 0
+        set(CURLOPT_CONNECTTIMEOUT_MS, sg_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connect))
         if let pin = request.pin {
             resolveList = curl_slist_append(nil, pin.curlEntry)
             set(CURLOPT_RESOLVE, sg_easy_setopt_slist(easy, CURLOPT_RESOLVE, resolveList))
             set(CURLOPT_NOPROXY, sg_easy_setopt_str(easy, CURLOPT_NOPROXY, "*"))
+        } else {
+            set(CURLOPT_RESOLVE, sg_easy_setopt_slist(easy, CURLOPT_RESOLVE, nil))
+            set(CURLOPT_NOPROXY, sg_easy_setopt_str(easy, CURLOPT_NOPROXY, nil))
         }
         if let problem = configureMethod(request, set: set) { return problem }
 
         // Request headers go to libcurl only; they are never logged (they carry provider keys).
+        // A User-Agent among them replaces the configured one (libcurl sends the custom header).
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
         for field in request.headers {
             if field.name.utf8.contains(where: { $0 == 0x3A || $0 == 0x0D || $0 == 0x0A || $0 == 0 }) || field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
@@ -65,23 +94,34 @@ extension CurlTransfer {
         return nil
     }
 
+    private static func isHTTPS(_ url: String) -> Bool {
+        let prefix = "https://".utf8
+        return url.utf8.count >= prefix.count && zip(url.utf8, prefix).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+
+    /// The method options. Each branch sets the method last, because `CURLOPT_POSTFIELDS` and
+    /// `CURLOPT_NOBODY` change libcurl's method as a side effect.
     private func configureMethod(_ request: HTTPRequest, set: (CURLoption, CURLcode) -> Void) -> HTTPClientError? {
         let method = request.method.uppercased()
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return HTTPClientError(kind: .invalidRequest, detail: "HTTP method \"\(request.method)\" is not a token; use GET, POST, ...")
         }
+        set(CURLOPT_CUSTOMREQUEST, sg_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, nil))
+        set(CURLOPT_POSTFIELDS, sg_easy_setopt_ptr(easy, CURLOPT_POSTFIELDS, nil))
+        set(CURLOPT_POSTFIELDSIZE_LARGE, sg_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, -1))
         switch method {
         case "GET" where request.body.isEmpty:
             set(CURLOPT_HTTPGET, sg_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
         case "HEAD":
+            set(CURLOPT_HTTPGET, sg_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
             set(CURLOPT_NOBODY, sg_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
         default:
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, request.body.count), alignment: 1)
             buffer.copyBytes(from: request.body)
             requestBody = buffer
-            set(CURLOPT_POST, sg_easy_setopt_long(easy, CURLOPT_POST, 1))
             set(CURLOPT_POSTFIELDSIZE_LARGE, sg_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
             set(CURLOPT_POSTFIELDS, sg_easy_setopt_ptr(easy, CURLOPT_POSTFIELDS, buffer.baseAddress))
+            set(CURLOPT_POST, sg_easy_setopt_long(easy, CURLOPT_POST, 1))
             if method != "POST" {
                 set(CURLOPT_CUSTOMREQUEST, sg_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method))
             }
