@@ -33,11 +33,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let loopThreadID = Atomic<UInt>(0)
     private let wakeupsInFlight = Atomic<Int>(0)
     private let peakStreamBuffered = Atomic<Int>(0)
+    /// True while the loop thread spins for the next command instead of sleeping: submitters
+    /// then skip the wake-up. Paired with `hasCommands` (see `submit` and `spinForNextCommand`).
+    private let spinning = Atomic<Bool>(false)
+    private let hasCommands = Atomic<Bool>(false)
 
     // Loop thread only.
     private var draining = false
     var active: [ObjectIdentifier: CurlTransfer] = [:]
     private var spareEasyHandles: [UnsafeMutableRawPointer] = []
+    private var idleSpin = IdleSpin()
 
     init(configuration: HTTPClient.Configuration) {
         self.configuration = configuration
@@ -81,9 +86,13 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard !q.closed else { return (false, false) }
             let wasEmpty = q.commands.isEmpty
             q.commands.append(command)
+            hasCommands.store(true, ordering: .sequentiallyConsistent)
             if case .stop = command { q.closed = true }
-            if wasEmpty { wakeupsInFlight.add(1, ordering: .acquiringAndReleasing) }
-            return (true, wasEmpty)
+            // A spinning loop sees the command by itself. It clears `spinning` before it looks at
+            // the queue a last time, so either it finds this command or this load sees false.
+            let wake = wasEmpty && !spinning.load(ordering: .sequentiallyConsistent)
+            if wake { wakeupsInFlight.add(1, ordering: .acquiringAndReleasing) }
+            return (true, wake)
         }
         // Woken outside the lock, so the loop thread does not wake up only to block on it.
         // The loop frees `multi` only after the queue closed and no wakeup is in flight.
@@ -127,10 +136,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         var batch: [Command] = []
         var running: Int32 = 0
         while true {
-            queue.withLock { swap(&batch, &$0.commands) }
+            queue.withLock {
+                swap(&batch, &$0.commands)
+                hasCommands.store(false, ordering: .relaxed)
+            }
             for command in batch {
                 switch command {
-                case .add(let spec): add(spec)
+                case .add(let spec):
+                    if active.isEmpty { idleSpin.idleEnded(at: MonotonicClock.nanoseconds()) }
+                    add(spec)
                 case .cancel(let control): remove(control, reason: .cancelledByTask)
                 case .resume(let control): resume(control)
                 case .drain: draining = true
@@ -148,9 +162,26 @@ final class CurlMultiLoop: @unchecked Sendable {
                 exited.signal()
                 return
             }
-            let waitMilliseconds = enforceDeadlines(now: MonotonicClock.nanoseconds())
+            let now = MonotonicClock.nanoseconds()
+            let waitMilliseconds = enforceDeadlines(now: now)
+            if active.isEmpty, idleSpin.idleStarted(at: now, window: configuration.idleSpin) {
+                if spinForNextCommand(until: now &+ idleSpin.window) { continue }
+                idleSpin.timedOut()
+            }
             _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
         }
+    }
+
+    /// Checks for a command until `deadline` instead of sleeping. Returns true when one arrived
+    /// (no wake-up was sent for it). Yields the CPU between checks, so a thread about to submit
+    /// on the same core can run.
+    private func spinForNextCommand(until deadline: UInt64) -> Bool {
+        spinning.store(true, ordering: .sequentiallyConsistent)
+        while !hasCommands.load(ordering: .sequentiallyConsistent), MonotonicClock.nanoseconds() < deadline {
+            sched_yield()
+        }
+        spinning.store(false, ordering: .sequentiallyConsistent)
+        return hasCommands.load(ordering: .sequentiallyConsistent)
     }
 
     private func add(_ spec: TransferSpec) {
