@@ -50,23 +50,25 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var runStart = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+            var high: UInt8 = 0   // not needed here: the text is already valid UTF-8
+            while true {
+                // Runs without anything to escape are found eight bytes at a time and copied at once.
+                let i = ByteScan.jsonStringStop(in: base, from: runStart, to: bytes.count, high: &high)
                 if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+                guard i < bytes.count else { return }
                 runStart = i + 1
-                switch b {
+                switch bytes[i] {
                 case 0x22: out.append(contentsOf: [0x5C, 0x22])
                 case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
                 case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
                 case 0x0D: out.append(contentsOf: [0x5C, 0x72])
                 case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                default:
+                case let b:
                     out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
                 }
             }
-            if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
         }
         out.append(UInt8(ascii: "\""))
     }

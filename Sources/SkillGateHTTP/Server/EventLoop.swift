@@ -48,6 +48,9 @@ final class EventLoop: @unchecked Sendable {
     let inFlight = Atomic<Int>(0)
 
     private let queue = Mutex(JobQueue())
+    /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the
+    /// wake event only when this is zero after the queue closed.
+    private let wakesInFlight = Atomic<Int>(0)
     private var spareJobs: [LoopJob] = []
     private let exit = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
@@ -120,6 +123,8 @@ final class EventLoop: @unchecked Sendable {
             return q.jobs
         }
         _ = dropped
+        // The queue is closed, so no new wake can start; wait out one that is mid-call.
+        while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         if let wakeEvent { event_free(wakeEvent) }
         wakeEvent = nil
         if !httpFreed { evhttp_free(http) }
@@ -147,14 +152,19 @@ final class EventLoop: @unchecked Sendable {
 
     /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped.
     func post(_ job: LoopJob) {
-        queue.withLock { q in
-            guard !q.closed else { return }
+        let wake = queue.withLock { q -> OpaquePointer? in
+            guard !q.closed else { return nil }
             q.jobs.append(job)
-            if !q.wakeScheduled, let wakeEvent {
-                q.wakeScheduled = true
-                // Under the queue lock: the loop frees the event only after marking the queue closed.
-                event_active(wakeEvent, EV_READ, 0)
-            }
+            guard !q.wakeScheduled, let wakeEvent else { return nil }
+            q.wakeScheduled = true
+            wakesInFlight.add(1, ordering: .acquiringAndReleasing)
+            return wakeEvent
+        }
+        // Outside the lock: the woken loop takes the queue lock at once, and would otherwise find
+        // it still held while this thread is inside event_active's syscall.
+        if let wake {
+            event_active(wake, EV_READ, 0)
+            wakesInFlight.subtract(1, ordering: .acquiringAndReleasing)
         }
     }
 
