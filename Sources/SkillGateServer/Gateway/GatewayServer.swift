@@ -31,7 +31,7 @@ public final class GatewayServer: Sendable {
             let error = GatewayError(domain: status >= 500 ? .gateway : .caller, kind: kind, status: status, message: message)
             return ("application/json", error.surfaceNeutralBody().serializedBytes())
         }
-        serverConfig.errorHeaders = { _ in ["x-request-id": RequestContext.makeId()] }
+        serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         let services = self.services
         let reload: @Sendable () -> Void = {
