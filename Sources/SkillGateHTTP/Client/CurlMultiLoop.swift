@@ -65,7 +65,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         let thread = Thread { [self] in run() }
-        thread.name = "skillgate-curl-multi"
+        thread.name = "sg-curl"
         thread.start()
     }
 
@@ -131,6 +131,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     // MARK: loop thread
 
     private func run() {
+        ThreadName.set("sg-curl")
         loopThreadID.store(UInt(pthread_self()), ordering: .relaxed)
         guard let multi else { return }
         var batch: [Command] = []

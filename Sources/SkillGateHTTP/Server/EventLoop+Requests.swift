@@ -32,7 +32,7 @@ extension EventLoop {
         }
         inFlight.add(1, ordering: .relaxed)
         let handler = self.handler
-        link.task = Task {
+        link.task = Task(executorPreference: self) {
             await handler.handle(request, responder: responder)
             responder.handlerReturned()
         }

@@ -8,6 +8,8 @@ enum LoopJob: Sendable {
     case startStream(HTTPResponder, status: Int, headers: HTTPHeaders)
     case chunk(HTTPResponder, [UInt8])
     case end(HTTPResponder)
+    /// A job of a task that prefers this loop as its executor.
+    case run(UnownedJob)
     /// Close the listening socket; answer requests on open connections with 503.
     case stopAccepting
     /// Free all connections (cancelling their handlers) and leave the loop.
@@ -111,18 +113,20 @@ final class EventLoop: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "skillgate-http-\(index)"
+        thread.name = "sg-http-\(index)"
         thread.start()
     }
 
     private func run() {
+        ThreadName.set("sg-http-\(index)")
         event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
         let dropped = queue.withLock { q -> [LoopJob] in
             q.closed = true
             defer { q.jobs = [] }
             return q.jobs
         }
-        _ = dropped
+        // Tasks must not be lost with the loop: their remaining jobs continue on the global executor.
+        for case .run(let job) in dropped { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         // The queue is closed, so no new wake can start; wait out one that is mid-call.
         while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         if let wakeEvent { event_free(wakeEvent) }
@@ -153,7 +157,10 @@ final class EventLoop: @unchecked Sendable {
     /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped.
     func post(_ job: LoopJob) {
         let wake = queue.withLock { q -> OpaquePointer? in
-            guard !q.closed else { return nil }
+            guard !q.closed else {
+                if case .run(let job) = job { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+                return nil
+            }
             q.jobs.append(job)
             guard !q.wakeScheduled, let wakeEvent else { return nil }
             q.wakeScheduled = true
@@ -174,7 +181,13 @@ final class EventLoop: @unchecked Sendable {
             swap(&q.jobs, &spareJobs)
             q.wakeScheduled = false
         }
-        for job in spareJobs where !stopped { perform(job) }
+        for job in spareJobs {
+            if !stopped {
+                perform(job)
+            } else if case .run(let task) = job {
+                globalConcurrentExecutor.enqueue(ExecutorJob(task))   // a task must not be lost with the loop
+            }
+        }
         spareJobs.removeAll(keepingCapacity: true)
     }
 
@@ -188,6 +201,8 @@ final class EventLoop: @unchecked Sendable {
             sendChunk(responder, bytes)
         case .end(let responder):
             endStream(responder)
+        case .run(let job):
+            job.runSynchronously(on: asUnownedTaskExecutor())
         case .stopAccepting:
             if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
             boundSocket = nil
@@ -199,5 +214,15 @@ final class EventLoop: @unchecked Sendable {
             evhttp_free(http)
             event_base_loopbreak(base)
         }
+    }
+}
+
+/// Request handlers run on the loop that received the request (their Task prefers this executor):
+/// handing the request to the handler and the reply back to libevent then need no thread switch,
+/// and an awaited result (an upstream response) wakes this loop instead of a pool thread.
+/// Jobs that arrive after the loop stopped continue on the global executor.
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        post(.run(UnownedJob(job)))
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 import Synchronization
 
 /// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, each accepting on
-/// its own SO_REUSEPORT socket. Every request runs its handler in a Swift Task; replies go back to the
-/// loop thread through a job queue.
+/// its own SO_REUSEPORT socket. Every request runs its handler in a Swift Task whose preferred executor
+/// is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
+/// an awaited upstream response wakes the loop rather than a pool thread). Handlers must therefore not
+/// block; blocking work belongs in `withTaskExecutorPreference(globalConcurrentExecutor)` or on a thread
+/// of its own. Replies go to libevent through the loop's job queue.
 ///
 /// Errors the server answers itself, all rendered with `Configuration.errorBody` and `Connection: close`:
 /// 400 (malformed request line or header, control characters in a header, bad Content-Length, header block

@@ -28,7 +28,8 @@ public struct HTTPServerRequest: Sendable {
 public protocol HTTPHandler: Sendable {
     /// Answers `request` through `responder` (one `respond`, or `startStream` + `write`s + `end`).
     ///
-    /// Runs in a Swift Task per request. The Task is cancelled when the client disconnects.
+    /// Runs in a Swift Task per request, on the event loop that received it (its preferred task
+    /// executor): do not block here. The Task is cancelled when the client disconnects.
     /// Returning without answering sends a 500; returning mid-stream ends the stream.
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async
 }
