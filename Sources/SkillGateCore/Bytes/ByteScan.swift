@@ -59,4 +59,19 @@ public enum ByteScan {
         }
         return end
     }
+
+    /// Whether the `count` bytes at `base` are all ASCII (below 0x80).
+    @inlinable
+    public static func isASCII(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
+        var any: UInt64 = 0
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= count {
+            any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        var tail: UInt8 = 0
+        while i < count { tail |= base[i]; i += 1 }
+        return any & highs == 0 && tail < 0x80
+    }
 }

@@ -53,9 +53,9 @@ struct JSONParser {
         return value
     }
 
-    private func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
+    func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < buffer.count {
             switch buffer[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -64,7 +64,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard index < buffer.count else { throw fail("unexpected end of input") }
         switch buffer[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -78,7 +78,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= buffer.count else { throw fail("unexpected end of input") }
         let start = literal.utf8Start
@@ -88,7 +88,7 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func enter() throws(JSONSyntaxError) {
+    mutating func enter() throws(JSONSyntaxError) {
         depth += 1
         if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
     }
@@ -150,8 +150,15 @@ struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = index
+        try scanNumber()
+        let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+        return .number(String(decoding: slice, as: UTF8.self))
+    }
+
+    /// Moves past the number at `index`, checking its syntax.
+    mutating func scanNumber() throws(JSONSyntaxError) {
         if buffer[index] == UInt8(ascii: "-") { index += 1 }
         guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number") }
         if buffer[index] == UInt8(ascii: "0") {
@@ -170,13 +177,11 @@ struct JSONParser {
             guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number: digit expected in exponent") }
             while index < buffer.count, isDigit(buffer[index]) { index += 1 }
         }
-        let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-        return .number(String(decoding: slice, as: UTF8.self))
     }
 
-    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
@@ -202,19 +207,9 @@ struct JSONParser {
     /// content starts at `start`. Finds the closing quote first (escapes only ever shrink the
     /// text, so its distance bounds the decoded size), then decodes into one temporary buffer,
     /// copying the runs between escapes in bulk.
-    private mutating func parseEscapedString(from start: Int, high rawHigh: UInt8) throws(JSONSyntaxError) -> String {
-        let count = buffer.count
+    mutating func parseEscapedString(from start: Int, high rawHigh: UInt8) throws(JSONSyntaxError) -> String {
         var high = rawHigh
-        var end = index
-        while end < count {
-            let b = buffer[end]
-            if b == UInt8(ascii: "\\") { end += 2; continue }
-            if b == UInt8(ascii: "\"") { break }
-            if b < 0x20 { index = end; throw fail("unescaped control character in a string") }
-            high |= b
-            end = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: end + 1, to: count, high: &high)
-        }
-        guard end < count else { index = min(end, count); throw fail("unterminated string") }
+        let end = try escapedStringEnd(high: &high)
         let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { out -> Result<String, JSONSyntaxError> in
             do {
                 let length = try decodeEscapes(from: start, to: end, into: out)
@@ -235,18 +230,52 @@ struct JSONParser {
         return try result.get()
     }
 
+    /// The index of the closing quote of a string whose first backslash is at `index`; ORs the
+    /// raw bytes into `high`. Throws on a control character or a missing closing quote.
+    private mutating func escapedStringEnd(high: inout UInt8) throws(JSONSyntaxError) -> Int {
+        let count = buffer.count
+        var end = index
+        while end < count {
+            let b = buffer[end]
+            if b == UInt8(ascii: "\\") { end += 2; continue }
+            if b == UInt8(ascii: "\"") { break }
+            if b < 0x20 { index = end; throw fail("unescaped control character in a string") }
+            high |= b
+            end = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: end + 1, to: count, high: &high)
+        }
+        guard end < count else { index = min(end, count); throw fail("unterminated string") }
+        return end
+    }
+
+    /// Checks a string with escapes as `parseEscapedString` does (same errors), without building it.
+    mutating func skipEscapedString(from start: Int, high rawHigh: UInt8) throws(JSONSyntaxError) {
+        var high = rawHigh
+        let end = try escapedStringEnd(high: &high)
+        _ = try decodeEscapes(from: start, to: end, into: nil)
+        // Escapes are ASCII and decode to whole characters, so the raw bytes are valid UTF-8
+        // exactly when the decoded ones are.
+        if high >= 0x80, (try? UTF8Span(validating: UnsafeBufferPointer(rebasing: buffer[start..<end]).span)) == nil {
+            throw JSONSyntaxError(reason: "string is not valid UTF-8", offset: start)
+        }
+        index = end + 1
+    }
+
     /// Decodes the string content `buffer[start..<end]` (no closing quote inside) into `out`,
     /// which holds at least `end - start` bytes. Returns the decoded length.
-    private mutating func decodeEscapes(from start: Int, to end: Int, into out: UnsafeMutableBufferPointer<UInt8>) throws(JSONSyntaxError) -> Int {
+    /// With `out` `nil`, only checks the escapes.
+    private mutating func decodeEscapes(from start: Int, to end: Int, into out: UnsafeMutableBufferPointer<UInt8>?) throws(JSONSyntaxError) -> Int {
         var written = 0
         var i = start
-        @inline(__always) func put(_ b: UInt8) { out[written] = b; written += 1 }
+        @inline(__always) func put(_ b: UInt8) {
+            if let out { out[written] = b }
+            written += 1
+        }
         while i < end {
             // A run without escapes, copied at once.
             var ignored: UInt8 = 0
             let runEnd = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: i, to: end, high: &ignored)
             if runEnd > i {
-                (out.baseAddress! + written).update(from: buffer.baseAddress! + i, count: runEnd - i)
+                if let out { (out.baseAddress! + written).update(from: buffer.baseAddress! + i, count: runEnd - i) }
                 written += runEnd - i
                 i = runEnd
             }

@@ -56,3 +56,17 @@ import Testing
         #expect(second == 4)
     }
 }
+
+@Suite struct ByteScanASCIITests {
+    @Test(arguments: [UInt8](0x70...0xFF))
+    func isASCIIFindsAHighByteAtEachPosition(_ value: UInt8) {
+        for length in [1, 7, 8, 9, 17, 24] {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = value
+                let ascii = bytes.withUnsafeBufferPointer { ByteScan.isASCII($0.baseAddress!, count: length) }
+                #expect(ascii == (value < 0x80), "value \(value) at \(position) of \(length)")
+            }
+        }
+    }
+}
