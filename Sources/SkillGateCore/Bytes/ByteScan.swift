@@ -18,17 +18,34 @@ public enum ByteScan {
     @inlinable @inline(__always)
     static func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 { (word &- ones &* UInt64(limit)) & ~word & highs }
 
+    /// Non-zero when some byte of `word` is a `"`, a `\` or below 0x20 (the three tests OR-ed
+    /// before the one mask).
+    @inlinable @inline(__always)
+    static func jsonStop(_ word: UInt64) -> UInt64 {
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+    }
+
     /// The index of the first byte at or after `start` that is a `"`, a `\` or below 0x20 (the
     /// bytes that end the plain part of a JSON string), or `end`. `high` accumulates the OR of the
-    /// skipped bytes, so bit 7 tells whether any of them was non-ASCII.
+    /// skipped bytes, so bit 7 tells whether any of them was non-ASCII. Long runs are tested two
+    /// words per step.
     @inlinable
     public static func jsonStringStop(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
         var i = start
         var highWord: UInt64 = 0
         let raw = UnsafeRawPointer(base)
+        while i + 16 <= end {
+            let w0 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            if jsonStop(w0) | jsonStop(w1) != 0 { break }
+            highWord |= w0 | w1
+            i += 16
+        }
         while i + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if hasByte(word, 0x22) | hasByte(word, 0x5C) | hasByteBelow(word, 0x20) != 0 { break }
+            if jsonStop(word) != 0 { break }
             highWord |= word
             i += 8
         }

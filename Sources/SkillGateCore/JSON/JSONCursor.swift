@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A pull reader over the bytes of one JSON document: a caller walks the objects and arrays it
 /// cares about, reads the values it needs and skips the rest, without building a `JSONValue` tree.
 ///
@@ -50,16 +44,19 @@ public struct JSONCursor {
         /// The key as a string.
         public var string: String { decoded ?? String(decoding: bytes!, as: UTF8.self) }
 
-        @inlinable
+        @inlinable @inline(__always)
         public static func == (key: Key, literal: StaticString) -> Bool {
             guard let bytes = key.bytes else { return key.decoded! == literal.description }
             let count = literal.utf8CodeUnitCount
             guard bytes.count == count else { return false }
-            return memcmp(bytes.baseAddress!, literal.utf8Start, count) == 0
+            // Compared inline: the literal's length and bytes are constants once this is inlined.
+            let a = bytes.baseAddress!, b = literal.utf8Start
+            for i in 0..<count where a[i] != b[i] { return false }
+            return true
         }
 
         /// Lets a `switch` over a key use string literals as patterns.
-        @inlinable
+        @inlinable @inline(__always)
         public static func ~= (literal: StaticString, key: Key) -> Bool { key == literal }
     }
 
@@ -148,7 +145,27 @@ public struct JSONCursor {
     /// value is skipped and gives `nil`.
     public mutating func readInt() throws(JSONSyntaxError) -> Int? {
         guard let b = next, b == UInt8(ascii: "-") || parser.isDigit(b) else { try parser.skipValue(); return nil }
-        return try parser.parseNumber().intValue
+        let start = parser.index
+        try parser.scanNumber()
+        let literal = UnsafeBufferPointer(rebasing: parser.buffer[start..<parser.index])
+        return Self.smallInt(literal) ?? JSONValue.number(String(decoding: literal, as: UTF8.self)).intValue
+    }
+
+    /// The value of a number literal made of at most 18 digits (and an optional minus sign), read
+    /// without making a string; `nil` for any other literal.
+    private static func smallInt(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        let negative = literal.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard literal.count - i <= 18 else { return nil }
+        var value = 0
+        while i < literal.count {
+            let digit = literal[i] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
+            i += 1
+        }
+        return negative ? -value : value
     }
 
     /// Moves past the value at the cursor, checking its syntax.

@@ -16,7 +16,8 @@ import Synchronization
 struct GeminiChunkInterpreter: Sendable {
     let provider: String
     let apiKey: String?
-    private let salt: String
+    /// Made the first time a call id is synthesised without a `responseId` (most responses never need one).
+    private var salt: String?
     private var started = false
     private var responseId = ""
     private var toolCallCount = 0
@@ -31,7 +32,6 @@ struct GeminiChunkInterpreter: Sendable {
     init(provider: String, apiKey: String?) {
         self.provider = provider
         self.apiKey = apiKey
-        self.salt = GeminiCallIdSalt.next()
     }
 
     /// Whether the next chunk's `responseId` and `modelVersion` are still needed.
@@ -54,6 +54,7 @@ struct GeminiChunkInterpreter: Sendable {
         if let error = chunk.error {
             throw GeminiFormat.error(from: error, httpStatus: nil, retryAfterHeader: nil, provider: provider, apiKey: apiKey)
         }
+        if events.capacity == 0 { events.reserveCapacity(4) }  // one allocation for a chunk's few events
         if let id = chunk.responseId, responseId.isEmpty { responseId = id }
         if !started {
             started = true
@@ -83,7 +84,7 @@ struct GeminiChunkInterpreter: Sendable {
             signedThinkingIsLast = false
             let ordinal = toolCallCount
             toolCallCount += 1
-            let id = call.id ?? "call_\(responseId.isEmpty ? salt : responseId)_\(ordinal)"
+            let id = call.id ?? "call_\(responseId.isEmpty ? responseSalt() : responseId)_\(ordinal)"
             events.append(.toolCallStart(ordinal: ordinal, id: id, name: name))
             if let signature { events.append(.toolCallSignature(ordinal: ordinal, signature: signature)) }
             var partial = GeminiPartialCall(ordinal: ordinal, args: call.args ?? JSONObject())
@@ -101,6 +102,13 @@ struct GeminiChunkInterpreter: Sendable {
             events.append(.thinkingSignature(signature))
             signedThinkingIsLast = true
         }
+    }
+
+    private mutating func responseSalt() -> String {
+        if let salt { return salt }
+        let made = GeminiCallIdSalt.next()
+        salt = made
+        return made
     }
 
     private mutating func closePending(into events: inout [ChatStreamEvent]) {
