@@ -59,14 +59,26 @@ public enum ByteScan {
         return end
     }
 
-    /// The index of the first LF or CR at or after `start`, or `end`.
+    /// The index of the first LF or CR at or after `start`, or `end`. Long runs are tested two
+    /// words per step.
     @inlinable
     public static func lineEnd(in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        @inline(__always) func lineStop(_ word: UInt64) -> UInt64 {
+            let lf = word ^ (ones &* 0x0A)
+            let cr = word ^ (ones &* 0x0D)
+            return ((lf &- ones) & ~lf | (cr &- ones) & ~cr) & highs
+        }
         var i = start
         let raw = UnsafeRawPointer(base)
+        while i + 16 <= end {
+            let w0 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            if lineStop(w0) | lineStop(w1) != 0 { break }
+            i += 16
+        }
         while i + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if hasByte(word, 0x0A) | hasByte(word, 0x0D) != 0 { break }
+            if lineStop(word) != 0 { break }
             i += 8
         }
         while i < end {
