@@ -23,6 +23,9 @@ public struct SSEDecoder: Sendable {
     private var atStart = true
     /// The data lines of the event being collected, joined with "\n" (capacity kept between events).
     private var data: [UInt8] = []
+    /// The event's first data line while it still lies in the chunk being scanned: handed over from
+    /// there if the event ends in the same chunk, copied into `data` otherwise. `nil` between calls.
+    nonisolated(unsafe) private var pendingData: UnsafeBufferPointer<UInt8>?
     private var hasData = false
     private var eventType: String?
     private var lastId: String?
@@ -70,6 +73,7 @@ public struct SSEDecoder: Sendable {
         var runStart = 0
         let n = buffer.count
         guard let base = buffer.baseAddress else { return }
+        defer { keepPendingData() }  // the chunk's bytes are not ours after this call
         while i < n {
             i = ByteScan.lineEnd(in: base, from: i, to: n)
             guard i < n else { break }
@@ -84,7 +88,7 @@ public struct SSEDecoder: Sendable {
             lastWasCR = (b == 0x0D)
             let complete: Bool
             if line.isEmpty && run.count <= maxLineBytes {
-                complete = processLine(run)  // the whole line is in this chunk: no copy
+                complete = processLine(run, inChunk: true)  // the whole line is in this chunk: no copy
             } else {
                 appendToLine(run)
                 complete = endLine()
@@ -132,15 +136,16 @@ public struct SSEDecoder: Sendable {
     /// Processes the line collected across chunks; returns whether it completed an event.
     private mutating func endLine() -> Bool {
         let collected = line
-        let complete = collected.withUnsafeBufferPointer { processLine($0) }
+        let complete = collected.withUnsafeBufferPointer { processLine($0, inChunk: false) }
         line.removeAll(keepingCapacity: true)
         lineTooLong = false
         return complete
     }
 
     /// Processes one complete line (without its line end); returns whether it completed an event
-    /// (a blank line after data), which the caller then dispatches.
-    private mutating func processLine(_ whole: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// (a blank line after data), which the caller then dispatches. `inChunk`: the line lies in the
+    /// chunk being scanned (and stays valid until the scan ends).
+    private mutating func processLine(_ whole: UnsafeBufferPointer<UInt8>, inChunk: Bool) -> Bool {
         var bytes = whole
         if atStart {
             atStart = false
@@ -161,8 +166,15 @@ public struct SSEDecoder: Sendable {
         let valueBytes = UnsafeBufferPointer(rebasing: bytes[valueStart...])
         switch FieldName(UnsafeBufferPointer(rebasing: bytes[0..<nameEnd])) {
         case .data:
-            if hasData { data.append(0x0A) }
-            data.append(contentsOf: valueBytes)
+            if hasData {
+                keepPendingData()
+                data.append(0x0A)
+                data.append(contentsOf: valueBytes)
+            } else if inChunk {
+                pendingData = valueBytes
+            } else {
+                data.append(contentsOf: valueBytes)
+            }
             hasData = true
         case .event:
             eventType = String(decoding: valueBytes, as: UTF8.self)
@@ -188,6 +200,14 @@ public struct SSEDecoder: Sendable {
         eventType = nil
         retry = nil
         hasData = false
+        if let pending = pendingData {
+            pendingData = nil
+            if !repairUTF8 || Self.isValidUTF8(pending) {
+                try onEvent(SSERawEvent(event: type, data: pending, id: lastId, retry: eventRetry))
+                return
+            }
+            data.append(contentsOf: pending)
+        }
         if repairUTF8 { repairData() }
         defer { data.removeAll(keepingCapacity: true) }
         try data.withUnsafeBufferPointer { (buffer) throws(E) in
@@ -197,11 +217,19 @@ public struct SSEDecoder: Sendable {
 
     /// Replaces invalid UTF-8 in `data` by U+FFFD (only when it has non-ASCII bytes and they are invalid).
     private mutating func repairData() {
-        let valid = data.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress, !ByteScan.isASCII(base, count: buffer.count) else { return true }
-            return (try? UTF8Span(validating: buffer.span)) != nil
-        }
-        if !valid { data = Array(String(decoding: data, as: UTF8.self).utf8) }
+        if !data.withUnsafeBufferPointer(Self.isValidUTF8) { data = Array(String(decoding: data, as: UTF8.self).utf8) }
+    }
+
+    private static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress, !ByteScan.isASCII(base, count: buffer.count) else { return true }
+        return (try? UTF8Span(validating: buffer.span)) != nil
+    }
+
+    /// Copies a data line still in the chunk into `data`.
+    private mutating func keepPendingData() {
+        guard let pending = pendingData else { return }
+        data.append(contentsOf: pending)
+        pendingData = nil
     }
 
     private enum FieldName {
