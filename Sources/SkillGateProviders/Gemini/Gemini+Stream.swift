@@ -58,10 +58,10 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     private static func apply(_ event: SSERawEvent, atEnd: Bool, interpreter: inout GeminiChunkInterpreter,
                               provider: String, into events: inout [ChatStreamEvent]) throws {
         if event.data.isEmpty || event.isDone { return }
-        let chunk: GeminiChunk
+        var chunk = GeminiChunk()
         do {
             let header = interpreter.needsHeader
-            chunk = try JSONCursor.read(event.data) { (c) throws(JSONSyntaxError) in try GeminiChunk.read(&c, header: header) }
+            try JSONCursor.read(event.data) { (c) throws(JSONSyntaxError) in chunk = try GeminiChunk.read(&c, header: header) }
         } catch {
             if atEnd {
                 throw GatewayError.upstreamProtocol(

@@ -62,8 +62,8 @@ struct GeminiChunkInterpreter: Sendable {
         }
         if let reason = chunk.blockReason { blockReason = reason }
         if let parsed = chunk.usage { usage = parsed }
-        for part in chunk.parts {
-            try apply(part: part, into: &events)
+        for i in chunk.parts.indices {  // borrowed, not copied
+            try apply(part: chunk.parts[i], into: &events)
         }
         if let reason = chunk.finishReason { finishRaw = reason }
     }
