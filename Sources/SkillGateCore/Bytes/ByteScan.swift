@@ -1,7 +1,8 @@
 /// Word-at-a-time byte searches ("SWAR": SIMD within a register) for the hot scanning loops
 /// (JSON strings, SSE lines). Eight bytes are tested per step with the classic has-zero-byte
-/// bit trick; the caller finishes byte by byte from the word that contains a hit, so the exact
-/// position never depends on the trick's imprecise bits above the first match.
+/// bit trick. Its flags can be wrong only above the first true match (a borrow runs upwards),
+/// so the lowest flag of a word gives the exact position; only the last few bytes of a buffer
+/// (less than a word) are tested byte by byte.
 public enum ByteScan {
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
@@ -45,7 +46,14 @@ public enum ByteScan {
         }
         while i + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if jsonStop(word) != 0 { break }
+            let stops = jsonStop(word)
+            if stops != 0 {
+                // The lowest flag is exact (false flags only ever sit above a true one).
+                let k = stops.trailingZeroBitCount >> 3
+                highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+                if highWord & highs != 0 { high |= 0x80 }
+                return i + k
+            }
             highWord |= word
             i += 8
         }
@@ -78,7 +86,8 @@ public enum ByteScan {
         }
         while i + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if lineStop(word) != 0 { break }
+            let stops = lineStop(word)
+            if stops != 0 { return i + stops.trailingZeroBitCount >> 3 }  // the lowest flag is exact
             i += 8
         }
         while i < end {
