@@ -28,12 +28,44 @@ public enum ByteScan {
         return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
     }
 
-    /// The index of the first byte at or after `start` that is a `"`, a `\` or below 0x20 (the
+    /// The index of the first byte at or after `start` that is a `"`, a `\\` or below 0x20 (the
     /// bytes that end the plain part of a JSON string), or `end`. `high` accumulates the OR of the
-    /// skipped bytes, so bit 7 tells whether any of them was non-ASCII. Long runs are tested two
+    /// skipped bytes, so bit 7 tells whether any of them was non-ASCII. Short strings (keys, most
+    /// values) are done inline a word at a time; past 32 bytes the scan goes on out of line, two
     /// words per step.
     @inlinable
     public static func jsonStringStop(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
+        var i = start
+        var highWord: UInt64 = 0
+        let raw = UnsafeRawPointer(base)
+        let shortEnd = min(end, start &+ 32)
+        while i + 8 <= shortEnd {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let stops = jsonStop(word)
+            if stops != 0 {
+                // The lowest flag is exact (false flags only ever sit above a true one).
+                let k = stops.trailingZeroBitCount >> 3
+                highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+                if highWord & highs != 0 { high |= 0x80 }
+                return i + k
+            }
+            highWord |= word
+            i += 8
+        }
+        if highWord & highs != 0 { high |= 0x80 }
+        if i + 8 <= end { return longJSONStringStop(in: base, from: i, to: end, high: &high) }
+        while i < end {
+            let b = base[i]
+            if b == 0x22 || b == 0x5C || b < 0x20 { return i }
+            high |= b
+            i += 1
+        }
+        return end
+    }
+
+    /// `jsonStringStop` for the rest of a long string, two words per step.
+    @usableFromInline @inline(never)
+    static func longJSONStringStop(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
         var i = start
         var highWord: UInt64 = 0
         let raw = UnsafeRawPointer(base)
@@ -48,7 +80,6 @@ public enum ByteScan {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let stops = jsonStop(word)
             if stops != 0 {
-                // The lowest flag is exact (false flags only ever sit above a true one).
                 let k = stops.trailingZeroBitCount >> 3
                 highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
                 if highWord & highs != 0 { high |= 0x80 }

@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: [UInt8](0...255))
     func jsonStringStopFindsEachByteValueAtEachPosition(_ value: UInt8) {
-        for length in [1, 7, 8, 9, 17, 24] {
+        for length in [1, 7, 8, 9, 17, 24, 33, 41, 57] {
             for position in 0..<length {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                 bytes[position] = value
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: [UInt8](0...255))
     func lineEndFindsEachByteValueAtEachPosition(_ value: UInt8) {
-        for length in [1, 8, 13, 16] {
+        for length in [1, 8, 13, 16, 33] {
             for position in 0..<length {
                 var bytes = [UInt8](repeating: 0x7F, count: length)
                 bytes[position] = value
