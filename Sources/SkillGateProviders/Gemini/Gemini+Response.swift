@@ -9,24 +9,27 @@ extension GeminiFormat {
     /// answer with no content and finish reason `contentFilter`, as OpenAI reports a filtered
     /// answer; an `{"error":…}` body throws the mapped `GatewayError`.
     public static func response(from body: [UInt8], provider: String, apiKey: String? = nil) throws -> ChatResponse {
-        let value: JSONValue
+        // `streamGenerateContent` without `alt=sse` answers a JSON array of chunks; accept it too.
+        var chunks: [GeminiChunk] = []
         do {
-            value = try JSONValue.parse(body)
+            try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in
+                try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) in
+                    let isArray = try c.readArray { (c) throws(JSONSyntaxError) in chunks.append(try GeminiChunk.read(&c)) }
+                    if !isArray { chunks.append(try GeminiChunk.read(&c)) }
+                }
+            }
         } catch {
             let what = body.allSatisfy { $0 <= 0x20 } ? "an empty body" : "a body that is not JSON (\(error))"
             throw GatewayError.upstreamProtocol(
                 "Gemini (provider '\(provider)') answered with \(what) where a response was expected; "
                     + "check the provider's base URL, then retry.", provider: provider)
         }
-        // `streamGenerateContent` without `alt=sse` answers a JSON array of chunks; accept it too.
-        let chunks = value.arrayValue ?? [value]
         var interpreter = GeminiChunkInterpreter(provider: provider, apiKey: apiKey)
         var accumulator = ChatResponseAccumulator()
         for chunk in chunks {
             for event in try interpreter.apply(chunk) { accumulator.apply(event) }
         }
-        if chunks.allSatisfy({ $0["candidates"]?.arrayValue?.isEmpty ?? true }),
-           !chunks.contains(where: { $0["promptFeedback"]?["blockReason"] != nil }) {
+        if !chunks.contains(where: \.hasCandidates), !chunks.contains(where: \.hasBlockReason) {
             throw GatewayError.upstreamProtocol(
                 "Gemini (provider '\(provider)') answered without candidates and without a block reason; retry the request.",
                 provider: provider)

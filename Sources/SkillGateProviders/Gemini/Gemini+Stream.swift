@@ -22,41 +22,57 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws -> [ChatStreamEvent] {
-        // The buffer overload runs SSEDecoder's loop specialised inside its module (the generic
-        // `some Sequence` overload is not specialised across modules and is several times slower).
-        let sseEvents = bytes.withUnsafeBytes { decoder.feed($0) }
-        return try translate(sseEvents)
+        var events: [ChatStreamEvent] = []
+        // Each event's data is parsed straight from the decoder's buffer: no String is made of it.
+        try bytes.withUnsafeBytes { raw in
+            try Self.translate(raw, decoder: &decoder, interpreter: &interpreter, provider: provider, into: &events)
+        }
+        return events
     }
 
     public mutating func finish() throws -> [ChatStreamEvent] {
-        var events = try translate(decoder.finish(), atEnd: true)
+        var events: [ChatStreamEvent] = []
+        try Self.translateLast(decoder: &decoder, interpreter: &interpreter, provider: provider, into: &events)
         try throwStrayError()
         events += try interpreter.finish(requireFinish: true)
         return events
     }
 
-    /// Parses each event's data as a chunk. At the end of the body, an unparsable event is the
-    /// unterminated last line of a cut-off stream and is reported as truncation.
-    private mutating func translate(_ sseEvents: [SSEEvent], atEnd: Bool = false) throws -> [ChatStreamEvent] {
-        var events: [ChatStreamEvent] = []
-        for event in sseEvents {
-            if event.data.isEmpty || event.isDone { continue }
-            let chunk: JSONValue
-            do {
-                chunk = try JSONValue.parse(event.data)
-            } catch {
-                if atEnd {
-                    throw GatewayError.upstreamProtocol(
-                        "The Gemini stream from provider '\(provider)' ended before the answer was complete "
-                            + "(cut off in the middle of a chunk). Retry the request.", provider: provider)
-                }
-                throw GatewayError.upstreamProtocol(
-                    "Gemini (provider '\(provider)') sent a stream chunk that is not valid JSON (\(error)); retry the request.",
-                    provider: provider)
-            }
-            events += try interpreter.apply(chunk)
+    private static func translate(_ raw: UnsafeRawBufferPointer, decoder: inout SSEDecoder,
+                                  interpreter: inout GeminiChunkInterpreter, provider: String,
+                                  into events: inout [ChatStreamEvent]) throws {
+        try decoder.feed(raw) { event in
+            try apply(event, atEnd: false, interpreter: &interpreter, provider: provider, into: &events)
         }
-        return events
+    }
+
+    private static func translateLast(decoder: inout SSEDecoder, interpreter: inout GeminiChunkInterpreter,
+                                      provider: String, into events: inout [ChatStreamEvent]) throws {
+        try decoder.finish { event in
+            try apply(event, atEnd: true, interpreter: &interpreter, provider: provider, into: &events)
+        }
+    }
+
+    /// Parses one event's data as a chunk and applies it. At the end of the body, an unparsable
+    /// event is the unterminated last line of a cut-off stream and is reported as truncation.
+    private static func apply(_ event: SSERawEvent, atEnd: Bool, interpreter: inout GeminiChunkInterpreter,
+                              provider: String, into events: inout [ChatStreamEvent]) throws {
+        if event.data.isEmpty || event.isDone { return }
+        var chunk = GeminiChunk()
+        do {
+            let header = interpreter.needsHeader
+            try JSONCursor.read(event.data) { (c) throws(JSONSyntaxError) in chunk = try GeminiChunk.read(&c, header: header) }
+        } catch {
+            if atEnd {
+                throw GatewayError.upstreamProtocol(
+                    "The Gemini stream from provider '\(provider)' ended before the answer was complete "
+                        + "(cut off in the middle of a chunk). Retry the request.", provider: provider)
+            }
+            throw GatewayError.upstreamProtocol(
+                "Gemini (provider '\(provider)') sent a stream chunk that is not valid JSON (\(error)); retry the request.",
+                provider: provider)
+        }
+        try interpreter.apply(chunk, into: &events)
     }
 
     /// Text outside `data:` lines: a bare JSON error body throws its mapped error; anything else

@@ -1,9 +1,9 @@
 import SkillGateCore
 import Synchronization
 
-/// Turns `GenerateContentResponse` objects (one per SSE chunk, or the single non-streamed body)
-/// into canonical events. Shared by the stream translator and `parseResponse`, so a streamed and
-/// a non-streamed answer fold into the same `ChatResponse`.
+/// Turns `GenerateContentResponse` objects (one per SSE chunk, or the single non-streamed body),
+/// read as `GeminiChunk`s, into canonical events. Shared by the stream translator and
+/// `parseResponse`, so a streamed and a non-streamed answer fold into the same `ChatResponse`.
 ///
 /// - Whole `functionCall`s give `toolCallStart`, one arguments delta, `toolCallEnd` at once.
 ///   Vertex streamed arguments (`willContinue` + `partialArgs` with `jsonPath`) are collected and
@@ -16,7 +16,8 @@ import Synchronization
 struct GeminiChunkInterpreter: Sendable {
     let provider: String
     let apiKey: String?
-    private let salt: String
+    /// Made the first time a call id is synthesised without a `responseId` (most responses never need one).
+    private var salt: String?
     private var started = false
     private var responseId = ""
     private var toolCallCount = 0
@@ -31,62 +32,69 @@ struct GeminiChunkInterpreter: Sendable {
     init(provider: String, apiKey: String?) {
         self.provider = provider
         self.apiKey = apiKey
-        self.salt = GeminiCallIdSalt.next()
     }
 
+    /// Whether the next chunk's `responseId` and `modelVersion` are still needed.
+    var needsHeader: Bool { !started || responseId.isEmpty }
+
     /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws).
-    mutating func apply(_ chunk: JSONValue) throws -> [ChatStreamEvent] {
-        guard chunk.objectValue != nil else {
-            throw GatewayError.upstreamProtocol(
-                "Gemini (provider '\(provider)') sent \(chunk.typeDescription) where a response object was expected; retry the request.",
-                provider: provider)
-        }
-        if let error = chunk["error"], error.objectValue != nil {
-            throw GeminiFormat.error(from: error, httpStatus: nil, retryAfterHeader: nil, provider: provider, apiKey: apiKey)
-        }
+    mutating func apply(_ chunk: GeminiChunk) throws -> [ChatStreamEvent] {
         var events: [ChatStreamEvent] = []
-        if let id = chunk["responseId"]?.stringValue, responseId.isEmpty { responseId = id }
-        if !started {
-            started = true
-            events.append(.start(id: responseId, model: chunk["modelVersion"]?.stringValue ?? ""))
-        }
-        if let reason = chunk["promptFeedback"]?["blockReason"]?.stringValue { blockReason = reason }
-        if let metadata = chunk["usageMetadata"], let parsed = Self.usage(metadata) { usage = parsed }
-        guard let candidate = chunk["candidates"]?.arrayValue?.first else { return events }
-        for part in candidate["content"]?["parts"]?.arrayValue ?? [] {
-            try apply(part: part, into: &events)
-        }
-        if let reason = candidate["finishReason"]?.stringValue { finishRaw = reason }
+        try apply(chunk, into: &events)
         return events
     }
 
-    private mutating func apply(part: JSONValue, into events: inout [ChatStreamEvent]) throws {
-        let signature = part["thoughtSignature"]?.stringValue
-        if let call = part["functionCall"] {
-            if var partial = pending, call["name"] == nil {
+    /// Applies one chunk, appending its events to `events`.
+    mutating func apply(_ chunk: GeminiChunk, into events: inout [ChatStreamEvent]) throws {
+        if let kind = chunk.notAnObject {
+            throw GatewayError.upstreamProtocol(
+                "Gemini (provider '\(provider)') sent \(kind) where a response object was expected; retry the request.",
+                provider: provider)
+        }
+        if let error = chunk.error {
+            throw GeminiFormat.error(from: error, httpStatus: nil, retryAfterHeader: nil, provider: provider, apiKey: apiKey)
+        }
+        if events.capacity == 0 { events.reserveCapacity(4) }  // one allocation for a chunk's few events
+        if let id = chunk.responseId, responseId.isEmpty { responseId = id }
+        if !started {
+            started = true
+            events.append(.start(id: responseId, model: chunk.modelVersion ?? ""))
+        }
+        if let reason = chunk.blockReason { blockReason = reason }
+        if let parsed = chunk.usage { usage = parsed }
+        for i in chunk.parts.indices {  // borrowed, not copied
+            try apply(part: chunk.parts[i], into: &events)
+        }
+        if let reason = chunk.finishReason { finishRaw = reason }
+    }
+
+    private mutating func apply(part: GeminiChunk.Part, into events: inout [ChatStreamEvent]) throws {
+        let signature = part.thoughtSignature
+        if let call = part.functionCall {
+            if var partial = pending, !call.hasName {
                 if let signature { events.append(.toolCallSignature(ordinal: partial.ordinal, signature: signature)) }
-                try partial.apply(call["partialArgs"], provider: provider)
+                try partial.apply(call.partialArgs, provider: provider)
                 pending = partial
-                if call["willContinue"]?.boolValue != true { closePending(into: &events) }
+                if call.willContinue != true { closePending(into: &events) }
                 return
             }
             // A nameless fragment with no call open (a repeated close marker) carries nothing to call.
-            guard let name = call["name"]?.stringValue else { return }
+            guard let name = call.name else { return }
             closePending(into: &events)
             signedThinkingIsLast = false
             let ordinal = toolCallCount
             toolCallCount += 1
-            let id = call["id"]?.stringValue ?? "call_\(responseId.isEmpty ? salt : responseId)_\(ordinal)"
+            let id = call.id ?? "call_\(responseId.isEmpty ? responseSalt() : responseId)_\(ordinal)"
             events.append(.toolCallStart(ordinal: ordinal, id: id, name: name))
             if let signature { events.append(.toolCallSignature(ordinal: ordinal, signature: signature)) }
-            var partial = GeminiPartialCall(ordinal: ordinal, args: call["args"]?.objectValue ?? JSONObject())
-            try partial.apply(call["partialArgs"], provider: provider)
+            var partial = GeminiPartialCall(ordinal: ordinal, args: call.args ?? JSONObject())
+            try partial.apply(call.partialArgs, provider: provider)
             pending = partial
-            if call["willContinue"]?.boolValue != true { closePending(into: &events) }
+            if call.willContinue != true { closePending(into: &events) }
             return
         }
-        if let text = part["text"]?.stringValue, !text.isEmpty {
-            events.append(part["thought"]?.boolValue == true ? .thinkingDelta(text) : .textDelta(text))
+        if let text = part.text, !text.isEmpty {
+            events.append(part.thought == true ? .thinkingDelta(text) : .textDelta(text))
             signedThinkingIsLast = false
         }
         if let signature {
@@ -94,6 +102,13 @@ struct GeminiChunkInterpreter: Sendable {
             events.append(.thinkingSignature(signature))
             signedThinkingIsLast = true
         }
+    }
+
+    private mutating func responseSalt() -> String {
+        if let salt { return salt }
+        let made = GeminiCallIdSalt.next()
+        salt = made
+        return made
     }
 
     private mutating func closePending(into events: inout [ChatStreamEvent]) {
@@ -134,17 +149,12 @@ struct GeminiChunkInterpreter: Sendable {
         }
     }
 
-    /// `usageMetadata` → `Usage` (output = candidates + thoughts; reasoning = thoughts), or `nil`
-    /// when the object carries no counts yet (Vertex sends `{"trafficType":…}` alone mid-stream).
-    static func usage(_ metadata: JSONValue) -> Usage? {
-        let prompt = metadata["promptTokenCount"]?.intValue
-        let candidates = metadata["candidatesTokenCount"]?.intValue
-        let thoughts = metadata["thoughtsTokenCount"]?.intValue
+    /// `usageMetadata` counts → `Usage` (output = candidates + thoughts; reasoning = thoughts), or
+    /// `nil` when there are no counts yet (Vertex sends `{"trafficType":…}` alone mid-stream).
+    static func usage(prompt: Int?, candidates: Int?, thoughts: Int?, toolUsePrompt: Int?, cached: Int?) -> Usage? {
         guard prompt != nil || candidates != nil || thoughts != nil else { return nil }
-        let toolPrompt = metadata["toolUsePromptTokenCount"]?.intValue ?? 0
-        return Usage(inputTokens: (prompt ?? 0) + toolPrompt, outputTokens: (candidates ?? 0) + (thoughts ?? 0),
-                     cachedInputTokens: metadata["cachedContentTokenCount"]?.intValue ?? 0,
-                     reasoningTokens: thoughts ?? 0)
+        return Usage(inputTokens: (prompt ?? 0) + (toolUsePrompt ?? 0), outputTokens: (candidates ?? 0) + (thoughts ?? 0),
+                     cachedInputTokens: cached ?? 0, reasoningTokens: thoughts ?? 0)
     }
 }
 

@@ -50,6 +50,49 @@ struct GeminiPartialCall: Sendable {
 
     /// `$.a[0]['b c']` → [.key("a"), .index(0), .key("b c")]; `nil` when the path is malformed.
     static func segments(_ path: String) -> [Segment]? {
+        var path = path
+        if let ascii = path.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? asciiSegments(bytes) : nil }) {
+            return ascii
+        }
+        return characterSegments(path)
+    }
+
+    /// `segments` of an ASCII path, read as bytes (the same result as by characters, faster).
+    /// The outer optional is `nil` when the path is not ASCII.
+    private static func asciiSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> [Segment]?? {
+        guard bytes.first == UInt8(ascii: "$") else { return .some(nil) }
+        var i = 1
+        var out: [Segment] = []
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: ".") {
+                let start = i + 1
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "."), bytes[end] != UInt8(ascii: "[") { end += 1 }
+                guard end > start else { return .some(nil) }
+                out.append(.key(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)))
+                i = end
+            } else if bytes[i] == UInt8(ascii: "[") {
+                guard let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
+                let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close]), as: UTF8.self)
+                let innerBytes = bytes[(i + 1)..<close]
+                if let n = Int(inner), n >= 0, n < 100_000 {
+                    out.append(.index(n))
+                } else if innerBytes.count >= 2, let q = innerBytes.first, q == UInt8(ascii: "'") || q == UInt8(ascii: "\""),
+                          innerBytes.last == q {
+                    out.append(.key(String(inner.utf8.dropFirst().dropLast())!))
+                } else {
+                    return .some(nil)
+                }
+                i = close + 1
+            } else {
+                return .some(nil)
+            }
+        }
+        return .some(out)
+    }
+
+    /// `segments` read character by character (any path; the reference for `asciiSegments`).
+    static func characterSegments(_ path: String) -> [Segment]? {
         var chars = Substring(path)
         guard chars.first == "$" else { return nil }
         chars = chars.dropFirst()

@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: [UInt8](0...255))
     func jsonStringStopFindsEachByteValueAtEachPosition(_ value: UInt8) {
-        for length in [1, 7, 8, 9, 17, 24] {
+        for length in [1, 7, 8, 9, 17, 24, 33, 41, 57] {
             for position in 0..<length {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                 bytes[position] = value
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: [UInt8](0...255))
     func lineEndFindsEachByteValueAtEachPosition(_ value: UInt8) {
-        for length in [1, 8, 13, 16] {
+        for length in [1, 8, 13, 16, 33] {
             for position in 0..<length {
                 var bytes = [UInt8](repeating: 0x7F, count: length)
                 bytes[position] = value
@@ -54,5 +54,19 @@ import Testing
         let second = bytes.withUnsafeBufferPointer { ByteScan.jsonStringStop(in: $0.baseAddress!, from: first + 1, to: bytes.count, high: &high) }
         #expect(first == 3)
         #expect(second == 4)
+    }
+}
+
+@Suite struct ByteScanASCIITests {
+    @Test(arguments: [UInt8](0x70...0xFF))
+    func isASCIIFindsAHighByteAtEachPosition(_ value: UInt8) {
+        for length in [1, 7, 8, 9, 17, 24] {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = value
+                let ascii = bytes.withUnsafeBufferPointer { ByteScan.isASCII($0.baseAddress!, count: length) }
+                #expect(ascii == (value < 0x80), "value \(value) at \(position) of \(length)")
+            }
+        }
     }
 }

@@ -19,6 +19,13 @@ import SkillGateCore
         #expect(GeminiPartialCall.segments(path) == nil)
     }
 
+    @Test(arguments: ["$", "$.id", "$.a.b", "$.items[2].name", "$['odd key']", "$[\"q\"]", "$['']", "$[']", "$[+5]", "$[-1]",
+                      "$[100000]", "$[99999]", "$[ 1]", "$.a[0][1].b", "$.a\r\n.b", "$['\r\n']", "$[\r\n]", "$.é", "$['é']",
+                      "id", "$.", "$[x]", "$.a[", "$..a", "$a", "$.a]", "$[1]x", "", "$.a[0]['b c'].d"])
+    func bytesAndCharactersReadPathsAlike(_ path: String) {
+        #expect(GeminiPartialCall.segments(path) == GeminiPartialCall.characterSegments(path))
+    }
+
     @Test func fragmentsBuildNestedArguments() throws {
         var call = GeminiPartialCall(ordinal: 0, args: JSONObject())
         let fragments: JSONValue = [

@@ -1,0 +1,121 @@
+import Testing
+@testable import SkillGateCore
+
+/// The cursor must accept and reject exactly what `JSONValue.parse` does, with the same error
+/// (reason and offset), whatever the reader reads or leaves to be skipped.
+@Suite struct JSONCursorTests {
+    static let documents: [String] = [
+        #"{"a":1,"b":[true,false,null],"c":"x"}"#, #"[1.5,-0,2e10,-1.25E-3,12345678901234567890]"#,
+        #"{"nested":{"deep":[{"k":"v"}]},"empty":{},"list":[]}"#, #""plain""#, " { \"a\" : [ 1 , 2 ] } ",
+        #"{"s":"a\"b\\c\/d\n\t\u00e9\ud83d\ude00","é":"ü","k\u0065y":1}"#,
+        "", "{", "[1,]", "{\"a\" 1}", "tru", "01", "1.", "1e", "-", "\"unterminated", "{\"a\":1} x", "\"\\ud800\"",
+        "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\u12\"", "\"\\x\"", "[\"\u{01}\"]", "{,}", "{\"a\":1,}", "[1 2]",
+        "{\"a\":{\"b\":[1,}}", "{\"a\":\"ok\",\"b\":nul}", "{\"k\\q\":1}", "{1:2}", "[{}, {\"x\": [true, fals]}]",
+        String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
+        "{\"a\":" + String(repeating: "[", count: 255) + String(repeating: "]", count: 255) + "}",
+    ]
+
+    private static func viaParse(_ bytes: [UInt8]) -> Result<JSONValue, JSONSyntaxError> {
+        Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+    }
+
+    private static func viaCursor<R>(_ bytes: [UInt8], _ body: (inout JSONCursor) throws(JSONSyntaxError) -> R) -> Result<R, JSONSyntaxError> {
+        bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer, body) }
+        }
+    }
+
+    /// Reads every object and array, every string, bool and number, so each reading method meets
+    /// each document; rebuilds the value to compare it with the parser's.
+    private static func rebuild(_ c: inout JSONCursor) throws(JSONSyntaxError) -> JSONValue {
+        var members: [JSONObject.Member] = []
+        if try c.readObject({ (c, key) throws(JSONSyntaxError) in
+            members.append(.init(key: key.string, value: try rebuild(&c)))
+        }) { return .object(JSONObject(members)) }
+        var elements: [JSONValue] = []
+        if try c.readArray({ (c) throws(JSONSyntaxError) in elements.append(try rebuild(&c)) }) { return .array(elements) }
+        return try c.readValue()
+    }
+
+    @Test(arguments: documents)
+    func skippingEverythingAcceptsAndRejectsAsTheParser(_ text: String) {
+        let bytes = Array(text.utf8)
+        let skipped = Self.viaCursor(bytes) { _ in }
+        switch (Self.viaParse(bytes), skipped) {
+        case (.success, .success): break
+        case (.failure(let a), .failure(let b)): #expect(a == b)
+        case (let a, let b): Issue.record("parser \(a) but cursor \(b)")
+        }
+    }
+
+    @Test(arguments: documents)
+    func readingEverythingGivesTheParsersValueOrError(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(Self.viaCursor(bytes, Self.rebuild) == Self.viaParse(bytes))
+    }
+
+    @Test(arguments: documents)
+    func readingOneMemberStillChecksTheRest(_ text: String) {
+        let bytes = Array(text.utf8)
+        let result = Self.viaCursor(bytes) { (c) throws(JSONSyntaxError) -> String? in
+            var found: String?
+            _ = try c.readObject { (c, key) throws(JSONSyntaxError) in if key == "c" { found = try c.readString() } }
+            return found
+        }
+        switch (Self.viaParse(bytes), result) {
+        case (.success(let v), .success(let found)): #expect(found == v["c"]?.stringValue)
+        case (.failure(let a), .failure(let b)): #expect(a == b)
+        case (let a, let b): Issue.record("parser \(a) but cursor \(b)")
+        }
+    }
+
+    @Test func invalidUTF8IsRejectedInSkippedStringsAndKeys() {
+        for bytes in [[0x22, 0xC3, 0x22] as [UInt8], [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], [0x5B, 0x22, 0x61, 0xE2, 0x82, 0x22, 0x5D]] {
+            guard case .failure(let expected) = Self.viaParse(bytes) else { Issue.record("parser accepted \(bytes)"); continue }
+            #expect(Self.viaCursor(bytes) { _ in 0 } == .failure(expected))
+            #expect(Self.viaCursor(bytes, Self.rebuild) == .failure(expected))
+        }
+    }
+
+    @Test func typedReadersSkipOtherKindsAndGiveNil() throws {
+        let text = #"{"s":"x","b":true,"i":42,"f":1.5,"big":1e3,"n":null,"o":{"k":[1]},"s2":7,"b2":"true","i2":"1"}"#
+        let read = try Self.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
+            var out: [String] = []
+            _ = try c.readObject { (c, key) throws(JSONSyntaxError) in
+                switch key {
+                case "s", "s2", "o": out.append("\(key.string)=\(try c.readString() ?? "nil")")
+                case "b", "b2", "n": out.append("\(key.string)=\(try c.readBool().map(String.init) ?? "nil")")
+                default: out.append("\(key.string)=\(try c.readInt().map(String.init) ?? "nil")")
+                }
+            }
+            return out
+        }.get()
+        #expect(read == ["s=x", "b=true", "i=42", "f=nil", "big=1000", "n=nil", "o=nil", "s2=nil", "b2=nil", "i2=nil"])
+    }
+
+    @Test func escapedAndNonASCIIKeysMatchTheirDecodedText() throws {
+        let text = #"{"na\u006De":1,"é":2,"plain":3}"#
+        let keys = try Self.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [Bool] in
+            var matches: [Bool] = []
+            _ = try c.readObject { (_, key) throws(JSONSyntaxError) in
+                matches.append(key == "name" || key == "é" || key == "plain")
+                #expect(!(key == "nam"))
+            }
+            return matches
+        }.get()
+        #expect(keys == [true, true, true])
+    }
+
+    @Test func readersReportWhetherTheValueHadTheirKind() throws {
+        let kinds = try Self.viaCursor(Array(#"[{}, [], "x", 1]"#.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
+            var out: [String] = []
+            _ = try c.readArray { (c) throws(JSONSyntaxError) in
+                if try c.readObject({ _, _ in }) { out.append("object") }
+                else if try c.readArray({ _ in }) { out.append("array") }
+                else { out.append("other") }
+            }
+            return out
+        }.get()
+        #expect(kinds == ["object", "array", "other", "other"])
+    }
+}
