@@ -41,26 +41,15 @@ public enum ByteScan {
         let shortEnd = min(end, start &+ 32)
         while i + 8 <= shortEnd {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let stops = jsonStop(word)
-            if stops != 0 {
-                // The lowest flag is exact (false flags only ever sit above a true one).
-                let k = stops.trailingZeroBitCount >> 3
-                highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+            if let stop = jsonStop(in: word, at: i, highWord: &highWord) {
                 if highWord & highs != 0 { high |= 0x80 }
-                return i + k
+                return stop
             }
-            highWord |= word
             i += 8
         }
         if highWord & highs != 0 { high |= 0x80 }
         if i + 8 <= end { return longJSONStringStop(in: base, from: i, to: end, high: &high) }
-        while i < end {
-            let b = base[i]
-            if b == 0x22 || b == 0x5C || b < 0x20 { return i }
-            high |= b
-            i += 1
-        }
-        return end
+        return jsonStopByByte(in: base, from: i, to: end, high: &high)
     }
 
     /// `jsonStringStop` for the rest of a long string, two words per step.
@@ -78,17 +67,35 @@ public enum ByteScan {
         }
         while i + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let stops = jsonStop(word)
-            if stops != 0 {
-                let k = stops.trailingZeroBitCount >> 3
-                highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+            if let stop = jsonStop(in: word, at: i, highWord: &highWord) {
                 if highWord & highs != 0 { high |= 0x80 }
-                return i + k
+                return stop
             }
-            highWord |= word
             i += 8
         }
         if highWord & highs != 0 { high |= 0x80 }
+        return jsonStopByByte(in: base, from: i, to: end, high: &high)
+    }
+
+    /// One word of a JSON string scan starting at `i`: the index of its first stop byte, or nil.
+    /// `highWord` takes the bytes before the stop (the whole word when there is none).
+    @inlinable @inline(__always)
+    static func jsonStop(in word: UInt64, at i: Int, highWord: inout UInt64) -> Int? {
+        let stops = jsonStop(word)
+        guard stops != 0 else {
+            highWord |= word
+            return nil
+        }
+        // The lowest flag is exact (false flags only ever sit above a true one).
+        let k = stops.trailingZeroBitCount >> 3
+        highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+        return i + k
+    }
+
+    /// The last bytes of a JSON string scan (less than a word), one at a time.
+    @inlinable @inline(__always)
+    static func jsonStopByByte(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
+        var i = start
         while i < end {
             let b = base[i]
             if b == 0x22 || b == 0x5C || b < 0x20 { return i }

@@ -75,11 +75,8 @@ extension JSONParser {
     /// Moves past the string at `index`. Returns its content bytes when it has no escapes and is
     /// ASCII (so it needs no decoding); otherwise checks it and returns `nil`.
     mutating func scanPlainString() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
-        index += 1  // opening quote
-        let start = index
-        var high: UInt8 = 0
+        let (start, high) = scanToStringStop()
         let count = buffer.count
-        index = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: index, to: count, high: &high)
         if index < count, buffer[index] == UInt8(ascii: "\"") {
             let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
             index += 1

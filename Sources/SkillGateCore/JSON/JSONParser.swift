@@ -181,14 +181,21 @@ struct JSONParser {
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// Moves `index` from a string's opening quote to the first byte that ends its plain part (a
+    /// quote, a backslash or a control byte). Returns where the content starts and the OR of the
+    /// bytes passed (bit 7: some were non-ASCII).
+    @inline(__always) mutating func scanToStringStop() -> (start: Int, high: UInt8) {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
-        // One tight loop finds the end; the high bits are OR-ed together instead of branched on.
         var high: UInt8 = 0
+        index = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: index, to: buffer.count, high: &high)
+        return (start, high)
+    }
+
+    mutating func parseString() throws(JSONSyntaxError) -> String {
+        // Fast path: no escapes; ASCII-only strings (most keys and values) need no UTF-8 validation.
+        let (start, high) = scanToStringStop()
         let count = buffer.count
-        index = ByteScan.jsonStringStop(in: buffer.baseAddress!, from: index, to: count, high: &high)
         if index < count, buffer[index] == UInt8(ascii: "\"") {
             let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
             index += 1
