@@ -31,10 +31,12 @@ extension EventLoop {
             event_add(watcher, nil)
         }
         inFlight.add(1, ordering: .relaxed)
+        runningHandlers.add(1, ordering: .relaxed)
         let handler = self.handler
-        link.task = Task(executorPreference: self) {
+        link.task = Task(executorPreference: self) { [self] in
             await handler.handle(request, responder: responder)
             responder.handlerReturned()
+            runningHandlers.subtract(1, ordering: .releasing)
         }
     }
 

@@ -48,6 +48,8 @@ final class EventLoop: @unchecked Sendable {
     let drainingAcknowledged = Atomic<Bool>(false)
     /// Requests handed to a handler and not yet answered or closed.
     let inFlight = Atomic<Int>(0)
+    /// Handlers that have not returned yet (they may go on after their reply: logs, usage).
+    let runningHandlers = Atomic<Int>(0)
 
     private let queue = Mutex(JobQueue())
     /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the

@@ -106,8 +106,9 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
     }
 
-    /// Stops accepting, lets in-flight requests finish until `deadline` has passed, then closes every
-    /// connection (cancelling handlers still running) and stops the loop threads. A second call waits for the first.
+    /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying)
+    /// until `deadline` has passed, then closes every connection (cancelling handlers still running)
+    /// and stops the loop threads. A second call waits for the first.
     public func shutdown(deadline: Duration) async {
         let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
             guard s.phase == .running else { return (s.loops, false) }
@@ -125,6 +126,7 @@ public final class HTTPServer: Sendable {
         while clock.now < end {
             let busy = loops.contains {
                 !$0.drainingAcknowledged.load(ordering: .acquiring) || $0.inFlight.load(ordering: .relaxed) > 0
+                    || $0.runningHandlers.load(ordering: .acquiring) > 0
             }
             if !busy { break }
             try? await Task.sleep(for: .milliseconds(5))

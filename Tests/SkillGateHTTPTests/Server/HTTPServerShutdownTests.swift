@@ -35,6 +35,26 @@ struct HTTPServerShutdownTests {
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
     }
 
+    /// Work a handler does after replying (its log line, usage) still finishes before shutdown
+    /// returns, so a process that exits right after shutdown loses none of it.
+    @Test func handlerWorkAfterTheReplyFinishesBeforeShutdownReturns() async throws {
+        let wrapUpDone = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            responder.respond(status: 200, headers: [:], body: Array("done".utf8))
+            try? await Task.sleep(for: .milliseconds(200))
+            wrapUpDone.set(true)
+        }
+        let port = server.boundPort
+        let response = try await RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port)
+            client.send(rawGET("/work"))
+            return client.readResponse()
+        }
+        #expect(response?.bodyText == "done")
+        await server.shutdown(deadline: .seconds(5))
+        #expect(wrapUpDone.value == true, "shutdown returned while a handler was still finishing after its reply")
+    }
+
     @Test func deadlineCancelsHandlersThatRunTooLong() async throws {
         let cancelled = ServerTestFlag<Bool>()
         let started = ServerTestFlag<Bool>()
