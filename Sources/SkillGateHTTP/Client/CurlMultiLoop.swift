@@ -228,9 +228,10 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard let pointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
             active.removeValue(forKey: ObjectIdentifier(transfer.control))
-            _ = curl_multi_remove_handle(multi, easy)
             let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
+            // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
             transfer.settle(error)
+            _ = curl_multi_remove_handle(multi, easy)
             recycle(easy)
         }
     }
