@@ -33,8 +33,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let loopThreadID = Atomic<UInt>(0)
     private let wakeupsInFlight = Atomic<Int>(0)
     private let peakStreamBuffered = Atomic<Int>(0)
-    /// True while the loop thread spins for the next command instead of sleeping: submitters
-    /// then skip the wake-up. Paired with `hasCommands` (see `submit` and `spinForNextCommand`).
+    /// True while the loop thread spins (for a command, or for socket activity) instead of
+    /// sleeping: submitters then skip the wake-up. Paired with `hasCommands` (see `submit` and
+    /// `spinForNextCommand`).
     private let spinning = Atomic<Bool>(false)
     private let hasCommands = Atomic<Bool>(false)
 
@@ -42,7 +43,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var draining = false
     var active: [ObjectIdentifier: CurlTransfer] = [:]
     private var spareEasyHandles: [UnsafeMutableRawPointer] = []
-    private var idleSpin = IdleSpin()
+    /// Spin for the next request after the last transfer finished.
+    private var nextRequestSpin = SpinRule()
+    /// Spin for the answer of the only transfer.
+    private var answerSpin = SpinRule()
 
     init(configuration: HTTPClient.Configuration) {
         self.configuration = configuration
@@ -144,7 +148,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             for command in batch {
                 switch command {
                 case .add(let spec):
-                    if active.isEmpty { idleSpin.idleEnded(at: MonotonicClock.nanoseconds()) }
+                    if active.isEmpty { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
                     add(spec)
                 case .cancel(let control): remove(control, reason: .cancelledByTask)
                 case .resume(let control): resume(control)
@@ -165,9 +169,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             let now = MonotonicClock.nanoseconds()
             let waitMilliseconds = enforceDeadlines(now: now)
-            if active.isEmpty, idleSpin.idleStarted(at: now, window: configuration.idleSpin) {
-                if spinForNextCommand(until: now &+ idleSpin.window) { continue }
-                idleSpin.timedOut()
+            if active.isEmpty, nextRequestSpin.waitStarted(at: now, window: configuration.spinWindow) {
+                if spinForNextCommand(until: now &+ nextRequestSpin.window) { continue }
+                nextRequestSpin.timedOut()
+            } else if active.count == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
+                if spinForActivity(multi, until: now &+ answerSpin.window) { continue }
+                answerSpin.timedOut()
             }
             _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
         }
@@ -176,6 +183,19 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Checks for a command until `deadline` instead of sleeping. Returns true when one arrived
     /// (no wake-up was sent for it). Yields the CPU between checks, so a thread about to submit
     /// on the same core can run.
+    /// Polls the transfers' sockets without sleeping until one is ready or a command arrives,
+    /// at most until `deadline`. Returns true when either happened.
+    private func spinForActivity(_ multi: UnsafeMutableRawPointer, until deadline: UInt64) -> Bool {
+        spinning.store(true, ordering: .sequentiallyConsistent)
+        var ready: Int32 = 0
+        while !hasCommands.load(ordering: .sequentiallyConsistent), MonotonicClock.nanoseconds() < deadline {
+            _ = curl_multi_poll(multi, nil, 0, 0, &ready)
+            if ready > 0 { break }
+        }
+        spinning.store(false, ordering: .sequentiallyConsistent)
+        return ready > 0 || hasCommands.load(ordering: .sequentiallyConsistent)
+    }
+
     private func spinForNextCommand(until deadline: UInt64) -> Bool {
         spinning.store(true, ordering: .sequentiallyConsistent)
         while !hasCommands.load(ordering: .sequentiallyConsistent), MonotonicClock.nanoseconds() < deadline {
@@ -228,6 +248,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard let pointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
             active.removeValue(forKey: ObjectIdentifier(transfer.control))
+            if active.isEmpty { answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
             let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
             // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
             transfer.settle(error)

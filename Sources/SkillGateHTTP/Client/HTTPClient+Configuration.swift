@@ -15,17 +15,18 @@ extension HTTPClient {
         public var prefersHTTP2: Bool
         /// Bytes a streamed body may buffer ahead of a slow consumer before the transfer is paused.
         public var streamBufferBytes: Int
-        /// How long the client's thread keeps checking for the next request after its last
-        /// transfer finished, before it sleeps in `curl_multi_poll`. A request submitted in that
-        /// window needs no wake-up (a syscall on each side and a thread switch). The thread only
-        /// does this while requests have been arriving back to back within the window, so idle
-        /// or sporadic traffic costs nothing; `.zero` turns it off.
-        public var idleSpin: Duration
+        /// How long the client's thread may spin (check without sleeping) for the next request
+        /// after its last transfer finished, and for the answer of its only transfer, before it
+        /// sleeps in `curl_multi_poll`. Spinning saves a wake-up (syscalls on both sides and a
+        /// thread switch) when requests come back to back or a local upstream answers within
+        /// microseconds; each wait spins only while the previous such wait was shorter than this,
+        /// so idle, sporadic or slow traffic costs nothing. `.zero` turns it off.
+        public var spinWindow: Duration
 
         public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,
                     userAgent: String = "SkillGate/1.0", prefersHTTP2: Bool = true,
-                    streamBufferBytes: Int = 256 * 1024, idleSpin: Duration = .microseconds(50)) {
-            self.idleSpin = max(.zero, min(idleSpin, .milliseconds(1)))
+                    streamBufferBytes: Int = 256 * 1024, spinWindow: Duration = .microseconds(50)) {
+            self.spinWindow = max(.zero, min(spinWindow, .milliseconds(1)))
             self.maxConnections = max(1, maxConnections)
             self.maxResponseBytes = max(0, maxResponseBytes)
             self.userAgent = userAgent
