@@ -36,8 +36,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// True while the loop thread spins (for a command, or for socket activity) instead of
     /// sleeping: submitters then skip the wake-up. Paired with `hasCommands` (see `submit` and
     /// `spinForNextCommand`).
-    private let spinning = Atomic<Bool>(false)
-    private let hasCommands = Atomic<Bool>(false)
+    let spinning = Atomic<Bool>(false)
+    let hasCommands = Atomic<Bool>(false)
 
     // Loop thread only.
     private var draining = false
@@ -178,31 +178,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
         }
-    }
-
-    /// Checks for a command until `deadline` instead of sleeping. Returns true when one arrived
-    /// (no wake-up was sent for it). Yields the CPU between checks, so a thread about to submit
-    /// on the same core can run.
-    /// Polls the transfers' sockets without sleeping until one is ready or a command arrives,
-    /// at most until `deadline`. Returns true when either happened.
-    private func spinForActivity(_ multi: UnsafeMutableRawPointer, until deadline: UInt64) -> Bool {
-        spinning.store(true, ordering: .sequentiallyConsistent)
-        var ready: Int32 = 0
-        while !hasCommands.load(ordering: .sequentiallyConsistent), MonotonicClock.nanoseconds() < deadline {
-            _ = curl_multi_poll(multi, nil, 0, 0, &ready)
-            if ready > 0 { break }
-        }
-        spinning.store(false, ordering: .sequentiallyConsistent)
-        return ready > 0 || hasCommands.load(ordering: .sequentiallyConsistent)
-    }
-
-    private func spinForNextCommand(until deadline: UInt64) -> Bool {
-        spinning.store(true, ordering: .sequentiallyConsistent)
-        while !hasCommands.load(ordering: .sequentiallyConsistent), MonotonicClock.nanoseconds() < deadline {
-            sched_yield()
-        }
-        spinning.store(false, ordering: .sequentiallyConsistent)
-        return hasCommands.load(ordering: .sequentiallyConsistent)
     }
 
     private func add(_ spec: TransferSpec) {
