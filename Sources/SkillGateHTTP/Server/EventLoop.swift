@@ -156,7 +156,8 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped.
+    /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped, except a
+    /// task's, which continues on the global executor.
     func post(_ job: LoopJob) {
         let wake = queue.withLock { q -> OpaquePointer? in
             guard !q.closed else {
