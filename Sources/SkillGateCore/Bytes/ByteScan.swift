@@ -36,18 +36,7 @@ public enum ByteScan {
     @inlinable
     public static func jsonStringStop(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt8) -> Int {
         var i = start
-        var highWord: UInt64 = 0
-        let raw = UnsafeRawPointer(base)
-        let shortEnd = min(end, start &+ 32)
-        while i + 8 <= shortEnd {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if let stop = jsonStop(in: word, at: i, highWord: &highWord) {
-                if highWord & highs != 0 { high |= 0x80 }
-                return stop
-            }
-            i += 8
-        }
-        if highWord & highs != 0 { high |= 0x80 }
+        if let stop = jsonStopByWord(in: base, from: &i, to: min(end, start &+ 32), high: &high) { return stop }
         if i + 8 <= end { return longJSONStringStop(in: base, from: i, to: end, high: &high) }
         return jsonStopByByte(in: base, from: i, to: end, high: &high)
     }
@@ -65,31 +54,31 @@ public enum ByteScan {
             highWord |= w0 | w1
             i += 16
         }
-        while i + 8 <= end {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if let stop = jsonStop(in: word, at: i, highWord: &highWord) {
-                if highWord & highs != 0 { high |= 0x80 }
-                return stop
-            }
-            i += 8
-        }
         if highWord & highs != 0 { high |= 0x80 }
+        if let stop = jsonStopByWord(in: base, from: &i, to: end, high: &high) { return stop }
         return jsonStopByByte(in: base, from: i, to: end, high: &high)
     }
 
-    /// One word of a JSON string scan starting at `i`: the index of its first stop byte, or nil.
-    /// `highWord` takes the bytes before the stop (the whole word when there is none).
+    /// Whole words from `i` while they fit before `limit`: the index of the first stop byte, or
+    /// nil with `i` at the first byte not tested. `high` takes the bytes passed.
     @inlinable @inline(__always)
-    static func jsonStop(in word: UInt64, at i: Int, highWord: inout UInt64) -> Int? {
-        let stops = jsonStop(word)
-        guard stops != 0 else {
+    static func jsonStopByWord(in base: UnsafePointer<UInt8>, from i: inout Int, to limit: Int, high: inout UInt8) -> Int? {
+        var highWord: UInt64 = 0
+        defer { if highWord & highs != 0 { high |= 0x80 } }
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= limit {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let stops = jsonStop(word)
+            if stops != 0 {
+                // The lowest flag is exact (false flags only ever sit above a true one).
+                let k = stops.trailingZeroBitCount >> 3
+                highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
+                return i + k
+            }
             highWord |= word
-            return nil
+            i += 8
         }
-        // The lowest flag is exact (false flags only ever sit above a true one).
-        let k = stops.trailingZeroBitCount >> 3
-        highWord |= word & ((1 &<< UInt64(k &* 8)) &- 1)
-        return i + k
+        return nil
     }
 
     /// The last bytes of a JSON string scan (less than a word), one at a time.
