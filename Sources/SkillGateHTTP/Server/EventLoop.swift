@@ -159,16 +159,18 @@ final class EventLoop: @unchecked Sendable {
     /// Queues `job` for the loop thread. Jobs posted after the loop stopped are dropped, except a
     /// task's, which continues on the global executor.
     func post(_ job: LoopJob) {
+        var closed = false
         let wake = queue.withLock { q -> OpaquePointer? in
-            guard !q.closed else {
-                if case .run(let job) = job { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
-                return nil
-            }
+            guard !q.closed else { closed = true; return nil }
             q.jobs.append(job)
             guard !q.wakeScheduled, let wakeEvent else { return nil }
             q.wakeScheduled = true
             wakesInFlight.add(1, ordering: .acquiringAndReleasing)
             return wakeEvent
+        }
+        if closed, case .run(let task) = job {
+            globalConcurrentExecutor.enqueue(ExecutorJob(task))
+            return
         }
         // Outside the lock: the woken loop takes the queue lock at once, and would otherwise find
         // it still held while this thread is inside event_active's syscall.
