@@ -44,6 +44,9 @@ public struct RelevanceCut: Sendable, Hashable {
     public var cut: [String]
     /// Each candidate's score, by name (for explanations and tests).
     public var scores: [String: Double]
+    /// Whether the cut was made without any signal: no candidate matched the conversation and no
+    /// semantic scores were given, so the kept skills are simply the first declared.
+    public var blind: Bool = false
 }
 
 /// Ranks skills by relevance to the conversation and keeps the top k (pinned always kept).
@@ -70,14 +73,18 @@ public enum SkillRelevance {
     /// for `query`; ties (and zero scores) go to the candidate declared first. When the pinned
     /// candidates alone exceed `limit`, all of them are kept.
     /// `cache` keeps the documents of candidates seen before (pass one that lives across requests).
+    /// `semantic`, when given, holds one similarity per candidate (same order) from an embedding
+    /// model; it is fused with the lexical scores (`RelevanceFusion`).
     public static func select(_ candidates: [SkillCandidate], query: RelevanceQuery, limit: Int, pinned: Set<String>,
-                              cache: SkillDocumentCache? = nil) -> RelevanceCut {
+                              cache: SkillDocumentCache? = nil, semantic: [Double]? = nil) -> RelevanceCut {
         let documents = cache?.documents(for: candidates) ?? candidates.map(\.document)
-        let scores = BM25().scores(documents: documents, query: query)
+        let lexical = BM25().scores(documents: documents, query: query)
+        let blind = semantic == nil && !lexical.contains { $0 > 0 }
+        let scores = semantic.map { RelevanceFusion.fuse(lexical: lexical, semantic: $0) } ?? lexical
         var byName: [String: Double] = [:]
         for (c, s) in zip(candidates, scores) { byName[c.name] = s }
         guard candidates.count > limit else {
-            return RelevanceCut(kept: candidates.map(\.name), cut: [], scores: byName)
+            return RelevanceCut(kept: candidates.map(\.name), cut: [], scores: byName, blind: false)
         }
         let pinnedCount = candidates.filter { pinned.contains($0.name) }.count
         let order = candidates.indices.filter { !pinned.contains(candidates[$0].name) }
@@ -86,6 +93,34 @@ public enum SkillRelevance {
         var keep = Set(order.prefix(slots))
         for i in candidates.indices where pinned.contains(candidates[i].name) { keep.insert(i) }
         return RelevanceCut(kept: candidates.indices.filter { keep.contains($0) }.map { candidates[$0].name },
-                            cut: order.dropFirst(slots).map { candidates[$0].name }, scores: byName)
+                            cut: order.dropFirst(slots).map { candidates[$0].name }, scores: byName, blind: blind)
+    }
+}
+
+extension SkillCandidate {
+    /// The text an embedding model sees for this skill: the name as words, then the description
+    /// (the client's, else the config's) and the config keywords.
+    public var embeddingText: String {
+        let words = name.split(whereSeparator: { $0 == "_" || $0 == "-" }).joined(separator: " ")
+        var text = words
+        if let d = description ?? metadata?.description, !d.isEmpty { text += ": " + d }
+        if let k = metadata?.keywords, !k.isEmpty { text += " (" + k.joined(separator: ", ") + ")" }
+        return text
+    }
+}
+
+extension SkillRelevance {
+    /// The text an embedding model sees for the conversation: the latest user turn that has text,
+    /// then up to two earlier ones (a follow-up such as "and tomorrow?" borrows its topic from
+    /// them), newest first, separated by newlines.
+    public static func semanticQuery(from messages: [Message]) -> String {
+        var parts: [String] = []
+        for message in messages.reversed() where message.role == .user {
+            let text = message.text
+            if text.isEmpty { continue }
+            parts.append(text)
+            if parts.count == turnWeights.count { break }
+        }
+        return parts.joined(separator: "\n")
     }
 }
