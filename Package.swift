@@ -41,8 +41,11 @@ let package = Package(
         // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
         .target(name: "SkillGateChat", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
 
+        // Evaluation of the routing and skill-selection decisions on the labelled corpus (Tests/Eval).
+        .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: strictSwift),
+
         // The command-line tool: serve, keys, tokens, config check, providers.
-        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat"],
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateEval", "SkillGateRouting"],
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
@@ -59,6 +62,7 @@ let package = Package(
                 swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]

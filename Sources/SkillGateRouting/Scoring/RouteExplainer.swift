@@ -24,14 +24,21 @@ public enum RouteExplainer {
         row("structured output", f.structuredOutput ? "yes" : "no")
         row("max tokens", f.maxTokens.map(String.init) ?? "-")
         row("thinking", f.thinking ? "yes" : "no")
-        out += "contributions (weight x level)\n"
-        if d.contributions.isEmpty { out += "  none\n" }
-        for c in d.contributions {
-            out += "  " + pad(c.feature.rawValue, 18) + pad(TierDecision.format(c.value, signed: true), 7)
-                + "= " + TierDecision.format(weights[c.feature], signed: true) + " x " + TierDecision.format(c.level)
-                + "  (" + c.feature.levelDescription + ")\n"
+        if d.input != nil {
+            out += learnedContributions(d)
+        } else {
+            out += "contributions (weight x level)\n"
+            if d.contributions.isEmpty { out += "  none\n" }
+            for c in d.contributions {
+                guard let feature = c.feature else { continue }
+                let value = TierDecision.format(c.value, signed: true)
+                let weight = TierDecision.format(weights[feature], signed: true)
+                out += "  " + pad(c.name, 18) + pad(value, 7) + "= " + weight + " x " + TierDecision.format(c.level)
+                out += "  (" + feature.levelDescription + ")\n"
+            }
         }
-        out += "score         \(TierDecision.format(d.score))  (strong at >= \(TierDecision.format(d.threshold)))\n"
+        let scoreName = d.input != nil ? "p(strong)     " : "score         "
+        out += scoreName + "\(TierDecision.format(d.score))  (strong at >= \(TierDecision.format(d.threshold)))\n"
         switch d.source {
         case .score: out += "tier          \(d.tier.rawValue)\n"
         case .header: out += "tier          \(d.tier.rawValue) (forced by the \(TierHint.header) header; the score is not used)\n"
@@ -39,6 +46,30 @@ public enum RouteExplainer {
         if let note { out += "note          \(note)\n" }
         out += "targets       \(targets.isEmpty ? "-" : targets.joined(separator: ", "))\n"
         out += "header        x-skillgate-route: \(d.headerValue())\n"
+        return out
+    }
+
+    /// The learned router's side: demand levels, contributions in log-odds, the n-grams that weigh most.
+    static func learnedContributions(_ d: TierDecision) -> String {
+        var out = "demand\n"
+        let input = d.input!
+        for f in [RouterFeature.asks, .constraints, .numbers, .data, .outputLength, .brevity, .lightIntent, .legal, .performance, .chinese, .contextMarkers, .technicalContext] {
+            let level = input[f]
+            guard level != 0 else { continue }
+            out += "  " + pad(f.name, 22) + TierDecision.format(level) + "  (" + f.levelDescription + ")\n"
+        }
+        out += "contributions (log-odds; learned weight x level)\n"
+        if d.contributions.isEmpty { out += "  none\n" }
+        for c in d.contributions {
+            out += "  " + pad(c.name, 18) + TierDecision.format(c.value, signed: true) + "\n"
+        }
+        if !d.terms.isEmpty {
+            out += "words that weigh most\n"
+            for t in d.terms {
+                let term = t.term.count > 40 ? String(t.term.prefix(40)) + "…" : t.term
+                out += "  " + pad("\"" + term + "\"" + (t.fromContext ? " (earlier turn)" : ""), 34) + TierDecision.format(t.value, signed: true) + "\n"
+            }
+        }
         return out
     }
 

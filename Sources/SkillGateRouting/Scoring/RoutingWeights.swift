@@ -25,7 +25,7 @@ public struct RoutingWeights: Sendable, Hashable {
     }
 
     /// The keys accepted under `routing`.
-    public static let configKeys: Set<String> = ["strong_threshold", "weights", "$comment"]
+    public static let configKeys: Set<String> = ["strong_threshold", "weights", "model", "scenario_lean", "$comment"]
 
     /// Reads the `routing` object of a config file (`reader` is positioned on it). Errors name the
     /// file and JSON path and say what is expected.

@@ -11,10 +11,36 @@ public struct TierDecision: Sendable, Hashable {
 
     /// One feature's share of the score.
     public struct Contribution: Sendable, Hashable {
-        public var feature: RoutingFeature
+        /// The feature's name (`reasoning`, `asks`, `words`, ...).
+        public var name: String
+        /// The marker scorer's feature, when the decision came from it.
+        public var feature: RoutingFeature?
         /// The feature's level (0...1; -1...1 for the scenario's lean).
         public var level: Double
-        /// `weight × level`.
+        /// `weight × level` (log-odds for the learned router).
+        public var value: Double
+
+        public init(feature: RoutingFeature, level: Double, value: Double) {
+            name = feature.rawValue
+            self.feature = feature
+            self.level = level
+            self.value = value
+        }
+
+        public init(name: String, level: Double, value: Double) {
+            self.name = name
+            feature = nil
+            self.level = level
+            self.value = value
+        }
+    }
+
+    /// One n-gram's share of the learned router's score (for `route explain`).
+    public struct TermContribution: Sendable, Hashable {
+        /// The word, word pair or characters as they appear in the prompt.
+        public var term: String
+        /// Whether it came from an earlier user turn rather than the task.
+        public var fromContext: Bool
         public var value: Double
     }
 
@@ -27,6 +53,10 @@ public struct TierDecision: Sendable, Hashable {
     public var contributions: [Contribution]
     /// The features the decision was made from.
     public var features: TaskFeatures
+    /// The learned router's n-grams with the largest shares, when an explanation was asked for.
+    public var terms: [TermContribution] = []
+    /// The learned router's feature levels, when it decided.
+    public var input: RouterInput? = nil
 
     /// The `x-skillgate-route` header value (ASCII): `tier=strong; by=score; score=0.85;
     /// reasons=reasoning(+0.70),code_blocks(+0.20)` with at most `maxReasons` reasons, or
@@ -38,7 +68,7 @@ public struct TierDecision: Sendable, Hashable {
         if contributions.isEmpty { return s + "none" }
         for (i, c) in contributions.prefix(maxReasons).enumerated() {
             if i > 0 { s += "," }
-            s += c.feature.rawValue + "(" + Self.format(c.value, signed: true) + ")"
+            s += c.name + "(" + Self.format(c.value, signed: true) + ")"
         }
         return s
     }

@@ -37,7 +37,7 @@ public struct TierScorer: Sendable, Hashable {
         add(.maxTokens, RoutingFeature.ramp(Double(features.maxTokens ?? 0), RoutingFeature.maxTokensRange))
         add(.thinking, features.thinking ? 1 : 0)
         if let scenarioLean { add(.scenarioDefault, scenarioLean == .strong ? 1 : -1) }
-        contributions.sort { abs($0.value) > abs($1.value) || (abs($0.value) == abs($1.value) && $0.feature.ordinal < $1.feature.ordinal) }
+        contributions.sort { abs($0.value) > abs($1.value) || (abs($0.value) == abs($1.value) && $0.feature!.ordinal < $1.feature!.ordinal) }
         let threshold = weights.strongThreshold
         if let hint {
             return TierDecision(tier: hint, source: .header, score: score, threshold: threshold, contributions: contributions, features: features)

@@ -92,7 +92,7 @@ extension GatewayConfig {
             upstreamTimeouts.idleSeconds = try t.optionalDouble("idle_seconds") ?? upstreamTimeouts.idleSeconds
             upstreamTimeouts.totalSeconds = try t.optionalDouble("total_seconds") ?? upstreamTimeouts.totalSeconds
         }
-        routing = try Self.routing(from: r)
+        routing = try Self.routing(from: r, baseDirectory: baseDirectory)
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
         agent = try Self.parseAgent(try r.optionalObject("agent"))

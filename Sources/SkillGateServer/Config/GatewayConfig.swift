@@ -35,8 +35,8 @@ public struct GatewayConfig: Sendable {
     public var skillMetadata: [String: SkillMetadata]
     public var limits: Limits
     public var upstreamTimeouts: UpstreamTimeouts
-    /// Weights and threshold of `auto` routing (`routing`; see GatewayConfig+Routing.swift).
-    public var routing: RoutingWeights
+    /// How `auto` picks a tier (`routing`; see GatewayConfig+Routing.swift).
+    public var routing: RoutingSettings
     /// Retries, cooldowns, load balancing and stickiness (`GatewayConfig+Resilience.swift`).
     public var resilience = Resilience()
     /// Skills SkillGate runs itself: built-ins and webhooks (`GatewayConfig+ServerSkills.swift`).

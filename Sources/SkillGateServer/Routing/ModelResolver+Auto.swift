@@ -4,7 +4,7 @@ import SkillGateRouting
 
 extension ModelResolver {
     /// The scorer configured by `routing` in the config.
-    public var scorer: TierScorer { TierScorer(weights: config.routing) }
+    public var router: TierRouter { config.routing.router }
 
     /// Plans a chat request: a concrete model, alias or tier is resolved as named (the
     /// `x-skillgate-tier` header does not override what the client named); `auto` or no model is
@@ -23,7 +23,7 @@ extension ModelResolver {
     /// and token allow but the other tier is inside, the other tier is used (and the route says so);
     /// a tier forced by the header is never swapped.
     func autoPlan(for request: ChatRequest, hint: RouteTier?, scenario: GatewayConfig.ScenarioConfig,
-                  scope: AccessScope) throws(GatewayError) -> RoutePlan {
+                  scope: AccessScope, explain: Bool = false) throws(GatewayError) -> RoutePlan {
         let requested = request.model
         let fallback = config.autoDefault(for: scenario)
         let lean = ModelTier(rawValue: fallback).flatMap { RouteTier(rawValue: $0.rawValue) }
@@ -35,7 +35,7 @@ extension ModelResolver {
             p.route = "tier=none; by=scenario"
             return p
         }
-        let decision = scorer.decide(TaskFeatures(request: request), hint: hint, scenarioLean: lean)
+        let decision = router.decide(request, hint: hint, scenarioLean: lean, explain: explain)
         var p: RoutePlan
         var route = decision.headerValue()
         do throws(GatewayError) {

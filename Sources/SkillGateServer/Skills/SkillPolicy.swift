@@ -66,7 +66,7 @@ struct SkillPolicy: Sendable {
         if let limit = rules.limit, candidates.count > limit {
             var pinned = rules.allowlist?.pinned ?? []
             if case .named(let name) = request.toolChoice { pinned.insert(name) }
-            let cut = SkillRelevance.select(candidates.map { SkillCandidate(name: $0.name, description: $0.description, metadata: metadata[$0.name]) },
+            let cut = SkillRelevance.select(candidates.map { SkillCandidate(tool: $0, metadata: metadata[$0.name]) },
                                             query: SkillRelevance.query(from: request.messages), limit: limit, pinned: pinned,
                                             cache: documents)
             decision.cut = cut.cut

@@ -67,8 +67,12 @@ public struct RelevanceQuery: Sendable, Hashable {
         weights[k] = max(weights[k] ?? 0, weight)
     }
 
-    /// The weight of `term`, if the query has it.
-    public subscript(term: String) -> Double? { weights[SkillDocument.key(term)] }
+    /// The weight of `term` as the tokenizer reads it (stemmed: `q["weather"]` finds `weath`),
+    /// if the query has it.
+    public subscript(term: String) -> Double? {
+        guard let key = SkillTokenizer.termKeys(term).first else { return nil }
+        return weights[key]
+    }
     public var isEmpty: Bool { weights.isEmpty }
 }
 

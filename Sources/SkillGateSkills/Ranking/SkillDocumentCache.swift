@@ -15,6 +15,7 @@ public final class SkillDocumentCache: Sendable {
     private struct Entry: Sendable {
         var name: String
         var description: String?
+        var parameterText: String?
         var document: SkillDocument
     }
 
@@ -32,7 +33,8 @@ public final class SkillDocumentCache: Sendable {
         let keys = candidates.map(Self.key)
         var found: [SkillDocument?] = entries.withLock { map in
             zip(keys, candidates).map { key, c in
-                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
+                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description),
+                      Self.same(e.parameterText, c.parameterText) else { return nil }
                 return e.document
             }
         }
@@ -40,7 +42,8 @@ public final class SkillDocumentCache: Sendable {
         for i in candidates.indices where found[i] == nil {
             let document = candidates[i].document
             found[i] = document
-            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description, document: document)))
+            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description,
+                                                    parameterText: candidates[i].parameterText, document: document)))
         }
         if !missing.isEmpty {
             entries.withLock { map in
@@ -69,6 +72,7 @@ public final class SkillDocumentCache: Sendable {
         } else {
             hasher.combine(-1)
         }
+        hasher.combine(c.parameterText?.utf8.count ?? -1)
         return hasher.finalize()
     }
 

@@ -7,21 +7,32 @@ public struct SkillCandidate: Sendable, Hashable {
     public var description: String?
     /// Config metadata (description and keywords), if any.
     public var metadata: SkillMetadata?
+    /// The parameters' names, descriptions and enumerated values, as one text (a field of its own:
+    /// "city", "due date", "celsius" say what a tool is for too).
+    public var parameterText: String?
 
-    public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil) {
+    public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil, parameterText: String? = nil) {
         self.name = name
         self.description = description
         self.metadata = metadata
+        self.parameterText = parameterText
+    }
+
+    /// A candidate from a tool definition: its name, description and parameters.
+    public init(tool: ToolDefinition, metadata: SkillMetadata? = nil) {
+        self.init(name: tool.name, description: tool.description, metadata: metadata,
+                  parameterText: Self.parameterText(tool.parameters))
     }
 
     /// The searchable terms: the name twice (a name match is the strongest signal), the
-    /// description(s) and the keywords.
+    /// description(s), the keywords and the parameters.
     public var terms: [String] {
         let nameTerms = SkillTokenizer.terms(name)
         var out = nameTerms + nameTerms
         if let description { out += SkillTokenizer.terms(description) }
         if let d = metadata?.description, d != description { out += SkillTokenizer.terms(d) }
         for k in metadata?.keywords ?? [] { out += SkillTokenizer.terms(k) }
+        if let parameterText { out += SkillTokenizer.terms(parameterText) }
         return out
     }
 
@@ -32,7 +43,28 @@ public struct SkillCandidate: Sendable, Hashable {
         if let description { keys += SkillTokenizer.termKeys(description) }
         if let d = metadata?.description, d != description { keys += SkillTokenizer.termKeys(d) }
         for k in metadata?.keywords ?? [] { keys += SkillTokenizer.termKeys(k) }
+        if let parameterText { keys += SkillTokenizer.termKeys(parameterText) }
         return SkillDocument(termKeys: keys)
+    }
+
+    /// Property names, descriptions and string enum values of a JSON Schema's top-level
+    /// properties (and of objects nested one level), space-separated; `nil` when there are none.
+    static func parameterText(_ schema: JSONValue) -> String? {
+        var parts: [String] = []
+        func walk(_ s: JSONValue, depth: Int) {
+            guard let properties = s["properties"]?.objectValue else { return }
+            for p in properties {
+                parts.append(p.key)
+                if let d = p.value["description"]?.stringValue { parts.append(d) }
+                for e in p.value["enum"]?.arrayValue ?? [] { if let v = e.stringValue { parts.append(v) } }
+                if depth == 0 {
+                    walk(p.value, depth: 1)
+                    if let items = p.value["items"] { walk(items, depth: 1) }
+                }
+            }
+        }
+        walk(schema, depth: 0)
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 }
 
@@ -54,17 +86,40 @@ public enum SkillRelevance {
     /// How many trailing user turns form the query, and their weights (latest first).
     public static let turnWeights: [Double] = [1.0, 0.5, 0.25]
 
-    /// The weighted query terms of the last user turns of `messages` (text blocks only).
+    /// What the tools the model called recently count in the query (latest first), by name.
+    public static let recentCallWeights: [Double] = [0.5, 0.25, 0.125]
+    /// What the latest assistant text counts (it often names the topic a follow-up refers to).
+    public static let assistantTextWeight = 0.2
+
+    /// The weighted query terms of the conversation: the last user turns (text blocks only), the
+    /// names of the tools called recently and the latest assistant text, each with a weight that
+    /// decays with distance from the end (a follow-up such as "and tomorrow?" borrows its topic).
     public static func query(from messages: [Message]) -> RelevanceQuery {
         var query = RelevanceQuery()
-        var turn = 0
-        for message in messages.reversed() where message.role == .user {
-            let text = message.text
-            if text.isEmpty { continue }  // a turn of tool results only
-            let weight = turnWeights[turn]
-            for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: weight) }
-            turn += 1
-            if turn == turnWeights.count { break }
+        var turn = 0, calls = 0
+        var sawAssistantText = false
+        for message in messages.reversed() {
+            switch message.role {
+            case .user:
+                guard turn < turnWeights.count else { continue }
+                let text = message.text
+                if text.isEmpty { continue }  // a turn of tool results only
+                for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: turnWeights[turn]) }
+                turn += 1
+            case .assistant:
+                for block in message.content.reversed() {
+                    guard case .toolCall(let call) = block, calls < recentCallWeights.count else { continue }
+                    for key in SkillTokenizer.termKeys(call.name) { query.add(key: key, weight: recentCallWeights[calls]) }
+                    calls += 1
+                }
+                let text = message.text
+                if !sawAssistantText, !text.isEmpty {
+                    sawAssistantText = true
+                    for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: assistantTextWeight) }
+                }
+            default: break
+            }
+            if turn == turnWeights.count && calls == recentCallWeights.count && sawAssistantText { break }
         }
         return query
     }

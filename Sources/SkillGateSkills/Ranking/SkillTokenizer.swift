@@ -2,8 +2,10 @@
 ///
 /// - Letters and digits form words; words are lower-cased and split at `_`, `-`, `.` and
 ///   camelCase boundaries (`getWeather` → `get`, `weather`), so tool names match prose.
-/// - A plural `s` is stripped from words longer than three letters (`emails` → `email`), the only
-///   stemming: enough for tool descriptions, with no dictionary.
+/// - English words are stemmed (`EnglishStemmer`: reminder → remind, booking → book); letters and
+///   digits are split apart (`6pm` → `pm`), and numbers are dropped (they match noise).
+/// - `%`, currency signs and `°` become the words `percent`, `currency` and `degree`, so "15% of
+///   238" meets a tool that computes percentages.
 /// - Han, Hiragana, Katakana and Hangul runs yield each character and each adjacent pair
 ///   (`天气预报` → `天 气 预 报 天气 气预 预报`): Chinese has no spaces, and bigrams match words
 ///   while single characters keep recall for one-character words.
@@ -41,6 +43,11 @@ public enum SkillTokenizer {
         "i", "you", "your", "please", "can", "could", "would", "with", "at", "by", "this", "that", "what", "do",
     ]
     static let stopWordKeys: Set<Int> = Set(stopWords.map(SkillDocument.key))
+
+    /// The words symbols stand for (already stems: the stemmer leaves them unchanged).
+    static let percent = Array("percent".utf8)
+    static let currency = Array("currency".utf8)
+    static let degree = Array("degree".utf8)
 }
 
 /// The tokenizer's state machine (a struct with no captured variables, so the hot loop stays in
@@ -66,18 +73,22 @@ struct TermScanner {
             let v = scalar.value
             if v < 0x80 {
                 let b = UInt8(truncatingIfNeeded: v)
-                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                let isDigit = b >= 0x30 && b <= 0x39
+                if (b >= 0x61 && b <= 0x7A) || isDigit {
                     if !cjkRun.isEmpty { flushCJK() }
+                    if !word.isEmpty && wordIsASCII && isDigit != (word[word.count - 1] <= 0x39) { flushWord() }  // 6pm → 6, pm
                     word.append(b)
                     lastWasLower = b >= 0x61
                 } else if b >= 0x41 && b <= 0x5A {
                     if !cjkRun.isEmpty { flushCJK() }
-                    if lastWasLower { flushWord() }  // camelCase boundary
+                    if lastWasLower || (!word.isEmpty && wordIsASCII && word[word.count - 1] <= 0x39) { flushWord() }  // camelCase boundary
                     word.append(b | 0x20)
                     lastWasLower = false
                 } else {
                     if !word.isEmpty { flushWord() }
                     if !cjkRun.isEmpty { flushCJK() }
+                    if b == 0x25 { emitWord(SkillTokenizer.percent) }
+                    else if b == 0x24 { emitWord(SkillTokenizer.currency) }
                 }
             } else if SkillTokenizer.isCJK(scalar) {
                 if !word.isEmpty { flushWord() }
@@ -90,10 +101,21 @@ struct TermScanner {
             } else {
                 if !word.isEmpty { flushWord() }
                 if !cjkRun.isEmpty { flushCJK() }
+                switch v {
+                case 0xFF05: emitWord(SkillTokenizer.percent)                                   // ％
+                case 0x20AC, 0xA3, 0xA5, 0xFFE5, 0x20B9, 0x20A9: emitWord(SkillTokenizer.currency) // € £ ¥ ￥ ₹ ₩
+                case 0xB0: emitWord(SkillTokenizer.degree)                                      // °
+                default: break
+                }
             }
         }
         if !word.isEmpty { flushWord() }
         if !cjkRun.isEmpty { flushCJK() }
+    }
+
+    /// Emits a word given whole (symbols spelled out).
+    private mutating func emitWord(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { emit($0) }
     }
 
     private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -106,9 +128,9 @@ struct TermScanner {
             let end = word.count
             var stop = false
             if end <= 6 { stop = word.withUnsafeBufferPointer { SkillTokenizer.stopWordKeys.contains(SkillDocument.key($0)) } }
-            if !stop {
-                // Plural s: longer than three letters, ends in s but not ss.
-                let stem = end > 3 && word[end - 1] == 0x73 && word[end - 2] != 0x73 ? end - 1 : end
+            let isNumber = word[0] >= 0x30 && word[0] <= 0x39
+            if !stop && !isNumber {
+                let stem = EnglishStemmer.stem(&word)
                 let w = word
                 w.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<stem])) }
             }

@@ -15,6 +15,8 @@ enum CLI {
       config check       validate a config file and the provider catalog
       providers          list the provider catalog and whether each key is set
       route explain      show how "model": "auto" routes a prompt, and why
+      route train        fit the learned router to your own labelled prompts
+      eval               score routing or skill selection on the labelled corpus
       chat               a terminal chat over /v1/agent (streamed answers, skill lines)
 
     Every command takes --config PATH (default: Config/skillgate.json) and --help.
@@ -36,6 +38,7 @@ enum CLI {
             case "providers": return try ProvidersCommand.run(rest)
             case "route": return try RouteCommand.run(rest)
             case "chat": return try await ChatCommand.run(rest)
+            case "eval": return try await EvalCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return 0

@@ -1,0 +1,106 @@
+import SkillGateCore
+import SkillGateSkills
+
+/// Scores skill selection on labelled requests: recall@k (every expected tool among the k shown)
+/// per category and language, the mean number of tools shown, how often the cut was blind or fell
+/// back from embeddings to words, and the time per decision.
+public struct SkillsEvaluation: Sendable {
+    /// What a ranker decided for one request.
+    public struct Outcome: Sendable {
+        public var kept: [String]
+        public var blind: Bool
+        /// `lexical`, `hybrid`, `lexical_fallback(...)`.
+        public var ranking: String
+
+        public init(kept: [String], blind: Bool, ranking: String) {
+            self.kept = kept
+            self.blind = blind
+            self.ranking = ranking
+        }
+    }
+
+    public var k: Int
+    /// Recall by slice (`en`, `zh`, `cross`, `followup`, `same-language`, `all`, `lang:en`, ...).
+    public var recall: [String: RoutingEvaluation.Tally] = [:]
+    public var requestsWithoutTool = 0
+    public var visibleTotal = 0
+    public var decisions = 0
+    public var blind = 0
+    public var rankings: [String: Int] = [:]
+    public var misses: [(id: String, expected: [String], kept: [String])] = []
+    /// Time per decision (the whole ranking call), in microseconds: median and 99th percentile.
+    public var medianMicros = 0.0
+    public var p99Micros = 0.0
+
+    public init(k: Int) {
+        self.k = k
+    }
+
+    /// The catalog as ranking candidates.
+    public static func candidates(_ corpus: SkillsCorpus) -> [SkillCandidate] {
+        corpus.tools.map { SkillCandidate(tool: $0.definition) }
+    }
+
+    /// Runs `rank` on every request and tallies the outcomes.
+    public static func run(_ requests: [SkillsCorpus.Request], k: Int,
+                           rank: (SkillsCorpus.Request) async -> Outcome) async -> SkillsEvaluation {
+        var e = SkillsEvaluation(k: k)
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for r in requests {
+            let start = clock.now
+            let outcome = await rank(r)
+            times.append(DecisionTiming.micros(clock.now - start))
+            e.record(r, outcome)
+        }
+        // Timing from a second pass: the first filled the caches (tool documents and vectors),
+        // as a long-running gateway has them.
+        times.removeAll()
+        for r in requests {
+            let start = clock.now
+            _ = await rank(r)
+            times.append(DecisionTiming.micros(clock.now - start))
+        }
+        times.sort()
+        if !times.isEmpty {
+            e.medianMicros = times[times.count / 2]
+            e.p99Micros = times[min(times.count - 1, Int(Double(times.count) * 0.99))]
+        }
+        return e
+    }
+
+    mutating func record(_ r: SkillsCorpus.Request, _ o: Outcome) {
+        decisions += 1
+        visibleTotal += o.kept.count
+        if o.blind { blind += 1 }
+        rankings[o.ranking, default: 0] += 1
+        guard !r.expected.isEmpty else { requestsWithoutTool += 1; return }
+        let shown = Set(o.kept)
+        let hit = r.expected.allSatisfy(shown.contains)
+        recall[r.category, default: .init()].add(hit)
+        recall["all", default: .init()].add(hit)
+        recall["lang:" + r.lang, default: .init()].add(hit)
+        if r.category == "en" || r.category == "zh" { recall["same-language", default: .init()].add(hit) }
+        if !hit { misses.append((r.id, r.expected, o.kept)) }
+    }
+
+    /// The report as text.
+    public func render(title: String, listMisses: Bool = false) -> String {
+        var out = title + "\n\n"
+        var t = EvalTable(["slice", "recall@\(k)"])
+        for key in ["en", "zh", "cross", "followup", "same-language", "lang:en", "lang:zh", "all"] {
+            if let r = recall[key] { t.add([key, EvalTable.ratio(r.hits, r.total)]) }
+        }
+        out += t.render()
+        out += "\nrequests needing no tool: \(requestsWithoutTool)\n"
+        out += "mean visible tools: \(EvalTable.fixed(decisions == 0 ? 0 : Double(visibleTotal) / Double(decisions), 2))\n"
+        out += "blind cuts: \(blind) of \(decisions)\n"
+        out += "ranking: " + rankings.keys.sorted().map { "\($0) \(rankings[$0]!)" }.joined(separator: ", ") + "\n"
+        out += "per decision: \(EvalTable.fixed(medianMicros, 1)) µs median, \(EvalTable.fixed(p99Micros, 1)) µs p99 (caches warm)\n"
+        if listMisses && !misses.isEmpty {
+            out += "\nmisses (id: expected -> shown)\n"
+            for m in misses { out += "  \(m.id): \(m.expected.joined(separator: ",")) -> \(m.kept.joined(separator: ","))\n" }
+        }
+        return out
+    }
+}
