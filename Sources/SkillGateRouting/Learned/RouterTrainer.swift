@@ -15,12 +15,12 @@ public struct RouterTrainer: Sendable {
         public var iterations = 300
         public var learningRate = 0.05
         /// L2 penalty of the named features (few, general: light).
-        public var l2Named = 0.001
+        public var l2Named = 0.0001
         /// L2 penalty of the n-gram weights (many, specific: heavier).
         public var l2Hashed = 0.002
         /// How much a strong example counts relative to a light one (a strong task on the light
         /// tier fails silently; a light task on the strong tier only costs more).
-        public var strongWeight = 1.3
+        public var strongWeight = 1.6
         public var threshold = 0.5
 
         public init() {}

@@ -54,6 +54,8 @@ public enum SkillTokenizer {
 /// registers instead of heap boxes).
 struct TermScanner {
     let keepStrings: Bool
+    /// Whether words of `ConceptLexicon` add their concept terms (off while building it).
+    let expandConcepts: Bool
     var keys: [Int] = []
     var strings: [String] = []
     private var word: [UInt8] = []
@@ -62,8 +64,9 @@ struct TermScanner {
     private var cjkRun: [Unicode.Scalar] = []
     private var gram: [UInt8] = []
 
-    init(keepStrings: Bool) {
+    init(keepStrings: Bool, expandConcepts: Bool = true) {
         self.keepStrings = keepStrings
+        self.expandConcepts = expandConcepts
         word.reserveCapacity(32)
         gram.reserveCapacity(8)
     }
@@ -119,8 +122,20 @@ struct TermScanner {
     }
 
     private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
-        keys.append(SkillDocument.key(bytes))
+        let key = SkillDocument.key(bytes)
+        keys.append(key)
         if keepStrings { strings.append(String(decoding: bytes, as: UTF8.self)) }
+        if expandConcepts { addConcepts(of: key) }
+    }
+
+    /// Adds the concept terms of the word with `key` (written `~N` in `strings`).
+    @inline(__always)
+    private mutating func addConcepts(of key: Int) {
+        guard let concepts = ConceptLexicon.table[key] else { return }
+        for c in concepts {
+            keys.append(c)
+            if keepStrings { strings.append("~concept") }
+        }
     }
 
     private mutating func flushWord() {
@@ -144,6 +159,16 @@ struct TermScanner {
     }
 
     private mutating func flushCJK() {
+        if expandConcepts && cjkRun.count >= 3 {
+            for length in 3...4 where cjkRun.count >= length {
+                for i in 0...(cjkRun.count - length) {
+                    gram.removeAll(keepingCapacity: true)
+                    for k in i..<(i + length) { UTF8.encode(cjkRun[k]) { gram.append($0) } }
+                    let key = gram.withUnsafeBufferPointer { SkillDocument.key($0) }
+                    addConcepts(of: key)
+                }
+            }
+        }
         for i in cjkRun.indices {
             gram.removeAll(keepingCapacity: true)
             UTF8.encode(cjkRun[i]) { gram.append($0) }

@@ -1,0 +1,43 @@
+/// A bilingual thesaurus for skill ranking: groups of English and Chinese words of one meaning in
+/// the vocabulary of app tools ("remind, alarm, notify, 提醒, 闹钟"). Every word of a group adds the
+/// group's concept term wherever it occurs, in tool documents and in queries alike, so "wake me up
+/// at 7" meets a tool described as "set an alarm", and "提醒我" meets "Create a reminder".
+///
+/// The groups (`ConceptLexicon+Groups.swift`) were written from general knowledge, without the
+/// evaluation corpus; docs/decisions/0018-learned-router-and-lexical-skill-ranking.md says why a
+/// thesaurus and how it is kept honest.
+enum ConceptLexicon {
+    /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → concept terms.
+    static let table: [Int: [Int]] = build(groups)
+
+    /// How many groups the lexicon has.
+    static var groupCount: Int { groups.split(separator: "\n").count }
+
+    /// The concept term of group `id` (a key no word can produce: it starts with a control byte).
+    static func conceptKey(_ id: Int) -> Int {
+        let bytes: [UInt8] = [0x01, 0x63] + Array(String(id).utf8)
+        return bytes.withUnsafeBufferPointer { SkillDocument.key($0) }
+    }
+
+    static func build(_ text: String) -> [Int: [Int]] {
+        var table: [Int: [Int]] = [:]
+        for (id, line) in text.split(separator: "\n").enumerated() {
+            let concept = conceptKey(id)
+            for term in line.split(separator: " ") {
+                var scanner = TermScanner(keepStrings: false, expandConcepts: false)
+                scanner.scan(String(term))
+                // An English word gives its stem's key; a Chinese word its characters and
+                // bigrams, of which the whole word is wanted: key it directly.
+                let keys: [Int]
+                if term.utf8.allSatisfy({ $0 < 0x80 }) {
+                    keys = scanner.keys
+                } else {
+                    var t = String(term)
+                    keys = [t.withUTF8 { SkillDocument.key($0) }]
+                }
+                for key in keys where !(table[key]?.contains(concept) ?? false) { table[key, default: []].append(concept) }
+            }
+        }
+        return table
+    }
+}
