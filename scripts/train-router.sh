@@ -5,6 +5,7 @@
 # router's features or the corpus's dev split; DefaultRouterModelTests fails until you do.
 # Then check the test split with: swift run skillgate eval routing --split test
 set -euo pipefail
+export LC_ALL=C  # the corpus files in byte order, as DefaultRouterModelTests reads them
 cd "$(dirname "$0")/.."
 swift build --product skillgate >&2
 model=$(mktemp)

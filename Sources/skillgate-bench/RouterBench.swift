@@ -3,8 +3,9 @@ import SkillGateCore
 import SkillGateProviders
 import SkillGateRouting
 
-/// router: feature extraction + tier decision for `auto`, on request.json and on a long prompt.
-/// Reference in the same run: the naive way — `lowercased()` of the task text and `contains()`
+/// router: feature extraction + tier decision for `auto` with the learned router (default), on
+/// request.json and on a long prompt; the marker scorer of earlier releases alongside. Reference
+/// in the same run: the naive way — `lowercased()` of the task text and `contains()`
 /// of every marker (which also matches "prove" inside "improve"). Thread CPU time, with wall
 /// clock alongside (the build machine is shared).
 func runRouterBench() async throws {
@@ -18,6 +19,7 @@ func runRouterBench() async throws {
     var longRequest = request
     longRequest.messages.append(Message(role: .user, text: long))
     let scorer = TierScorer()
+    let learned = LearnedTierScorer(model: DefaultRouterModel.model)
     let naiveMarkers = MarkerLexicon.markers.map(\.text)
 
     func line(_ name: String, iterations: Int, target: String = "", _ body: () -> Void) {
@@ -31,9 +33,11 @@ func runRouterBench() async throws {
     }
 
     for (label, r) in [("request.json", request), ("long prompt \(long.utf8.count / 1024) KiB", longRequest)] {
-        let decision = scorer.decide(TaskFeatures(request: r))
-        print("  \(label): \(decision.headerValue())")
-        line("\(label): features + decision", iterations: label == "request.json" ? 20000 : 300, target: "target ≤ 50 µs (request.json)") {
+        print("  \(label): \(learned.decide(r).headerValue())")
+        line("\(label): learned router: features + n-grams + decision", iterations: label == "request.json" ? 20000 : 300, target: "target ≤ 50 µs (request.json)") {
+            _ = learned.decide(r)
+        }
+        line("\(label):   marker scorer: features + decision", iterations: label == "request.json" ? 20000 : 300) {
             _ = scorer.decide(TaskFeatures(request: r))
         }
         line("\(label):   + header value", iterations: label == "request.json" ? 20000 : 300) {

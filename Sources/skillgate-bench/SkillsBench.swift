@@ -15,13 +15,13 @@ func runSkillsBench() async throws {
     ]
     var kept = 0
     let cold = measureMicros(iterations: 500) {
-        let candidates = tools.map { SkillCandidate(name: $0.name, description: $0.description) }
+        let candidates = tools.map { SkillCandidate(tool: $0) }
         kept = SkillRelevance.select(candidates, query: SkillRelevance.query(from: messages), limit: 8, pinned: ["current_time"]).kept.count
     }
     precondition(kept == 8, "the cut must keep 8 skills")
     let cache = SkillDocumentCache()
     let cut = measureMicros(iterations: 2000) {
-        let candidates = tools.map { SkillCandidate(name: $0.name, description: $0.description) }
+        let candidates = tools.map { SkillCandidate(tool: $0) }
         kept = SkillRelevance.select(candidates, query: SkillRelevance.query(from: messages), limit: 8, pinned: ["current_time"], cache: cache).kept.count
     }
     let serialise = measureMicros(iterations: 2000) {

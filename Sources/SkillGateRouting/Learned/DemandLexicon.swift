@@ -14,6 +14,10 @@ public enum DemandCategory: Int, Sendable, Hashable, CaseIterable {
     case legal
     /// Performance and scale: "latency", "index", "p99", "million rows", "索引", "并发".
     case performance
+    /// Counting, probability and money maths stated in words: "how many ways", "expected value", "月供", "期望".
+    case quantitative
+    /// Expert domains where a wrong answer costs: medicine, tax, regulation: "diagnosis", "tax", "指南", "税务".
+    case expertDomain
 
     /// The feature name in explanations and model files.
     public var name: String {
@@ -25,6 +29,8 @@ public enum DemandCategory: Int, Sendable, Hashable, CaseIterable {
         case .lightIntent: "light_intent"
         case .legal: "legal"
         case .performance: "performance"
+        case .quantitative: "quantitative"
+        case .expertDomain: "expert_domain"
         }
     }
 }
@@ -37,7 +43,8 @@ public enum DemandLexicon {
     public static let entries: [(text: String, category: DemandCategory)] =
         asks.map { ($0, .asks) } + constraints.map { ($0, .constraints) } + outputLength.map { ($0, .outputLength) }
         + brevity.map { ($0, .brevity) } + lightIntent.map { ($0, .lightIntent) } + legal.map { ($0, .legal) }
-        + performance.map { ($0, .performance) }
+        + performance.map { ($0, .performance) } + quantitative.map { ($0, .quantitative) }
+        + expertDomain.map { ($0, .expertDomain) }
 
     static let asks = [
         "also", "then", "and then", "as well as", "additionally", "plus", "include", "including", "and include",
@@ -63,12 +70,13 @@ public enum DemandLexicon {
         "一句话", "简单", "简短", "简要", "快速", "一下", "随便",
     ]
     static let lightIntent = [
-        "translate", "translation", "rewrite", "rephrase", "proofread", "grammar", "typo", "typos", "spelling", "polish",
+        "translate", "translation", "rewrite", "rephrase", "concise", "condense", "tweet", "trim", "reword", "paraphrase", "proofread", "grammar", "typo", "typos", "spelling", "polish",
         "summarize", "summarise", "summary", "tldr", "shorten", "shorter", "more formal", "more casual", "friendlier",
         "thanks", "thank you", "hello", "hi", "hey", "good morning", "joke", "synonym", "what is", "who is", "define",
         "meaning", "stand for", "how do you say", "spell", "format", "capitalize", "convert",
         "翻译", "润色", "改写", "改成", "总结", "概括", "缩短", "谢谢", "你好", "笑话", "是什么", "什么意思", "怎么说",
-        "错别字", "语法", "换个说法", "英文", "中文", "早上好", "晚安", "哈哈",
+        "错别字", "语法", "换个说法", "英文", "中文", "早上好", "晚安", "哈哈", "缩写", "精简", "压缩", "翻一下", "改短",
+        "一条微博", "通顺", "口语化", "正式一点",
     ]
     static let legal = [
         "contract", "clause", "clauses", "lease", "agreement", "liability", "indemnify", "indemnification", "terminate",
@@ -80,5 +88,15 @@ public enum DemandLexicon {
         "latency", "throughput", "performance", "index", "indexes", "query plan", "explain analyze", "p99", "p95", "qps",
         "million", "millions", "billion", "scale", "scalable", "bottleneck", "slow query", "cache", "sharding", "partition",
         "索引", "慢查询", "性能", "并发量", "吞吐", "延迟", "百万", "千万", "上亿", "瓶颈", "分库分表", "高并发", "缓存",
+    ]
+    static let quantitative = [
+        "how many ways", "expected value", "expectation", "recurrence", "distribution", "variance", "combinatorics",
+        "interest rate", "monthly payment", "amortization", "compound interest", "npv", "irr", "present value",
+        "期望", "分布", "方差", "排列", "组合", "利率", "利息", "月供", "等额本息", "等额本金", "复利", "概率分布",
+    ]
+    static let expertDomain = [
+        "diagnosis", "symptom", "symptoms", "treatment", "dosage", "guideline", "guidelines", "clinical", "tax", "taxes",
+        "regulation", "regulatory", "audit", "accounting", "ifrs", "gaap", "visa", "immigration", "insurance claim",
+        "诊断", "症状", "治疗", "剂量", "指南", "临床", "税务", "个税", "监管", "审计", "会计", "外汇", "签证", "医保", "病史",
     ]
 }

@@ -24,6 +24,10 @@ public enum RouterFeature: Int, Sendable, Hashable, CaseIterable {
     case chinese
     case contextMarkers
     case technicalContext
+    case quantitative
+    case expertDomain
+    case pasted
+    case lightOverPasted
 
     /// The name in model files, explanations and the `x-skillgate-route` header.
     public var name: String {
@@ -53,6 +57,10 @@ public enum RouterFeature: Int, Sendable, Hashable, CaseIterable {
         case .chinese: "chinese"
         case .contextMarkers: "context_markers"
         case .technicalContext: "technical_context"
+        case .quantitative: "quantitative"
+        case .expertDomain: "expert_domain"
+        case .pasted: "pasted"
+        case .lightOverPasted: "light_over_pasted"
         }
     }
 
@@ -81,6 +89,10 @@ public enum RouterFeature: Int, Sendable, Hashable, CaseIterable {
         case .chinese: "share of CJK characters among the task's words and characters"
         case .contextMarkers: "marker strength of the two earlier user turns, capped at 1"
         case .technicalContext: "1 when an earlier assistant turn contained code"
+        case .quantitative: "counting, probability and money-maths phrases / 2"
+        case .expertDomain: "medical, tax and regulatory terms / 2"
+        case .pasted: "share of the task after its instruction (a colon or the first line), for tasks over 300 bytes"
+        case .lightOverPasted: "light_intent x pasted: a light instruction over pasted material"
         }
     }
 

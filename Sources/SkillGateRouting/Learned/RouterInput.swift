@@ -68,6 +68,11 @@ public struct RouterInput: Sendable, Hashable {
         set(.legal, min(1, Double(d[DemandCategory.legal.rawValue]) / 2))
         set(.performance, min(1, Double(d[DemandCategory.performance.rawValue]) / 2))
         set(.chinese, t.words + t.cjkCharacters == 0 ? 0 : Double(t.cjkCharacters) / Double(t.words + t.cjkCharacters))
+        set(.quantitative, min(1, Double(d[DemandCategory.quantitative.rawValue]) / 2))
+        set(.expertDomain, min(1, Double(d[DemandCategory.expertDomain.rawValue]) / 2))
+        let pasted = Self.pastedShare(taskText)
+        set(.pasted, pasted)
+        set(.lightOverPasted, levels[RouterFeature.lightIntent.rawValue] * pasted)
         let cs = contextScan.strengths
         set(.contextMarkers, min(1, cs.reasoning + cs.math + cs.code + cs.planning))
         set(.technicalContext, technical ? 1 : 0)
@@ -92,6 +97,21 @@ public struct RouterInput: Sendable, Hashable {
         add(c.grams, scale: Self.contextScale)
         buckets = pairs.map(\.0)
         values = pairs.map(\.1)
+    }
+
+    /// How much of the task is material after its instruction: the bytes after the first colon
+    /// (`:` or `：`) or line break within the first 200 bytes, as a share of the task, for tasks
+    /// over 300 bytes (0 otherwise). "Shorten this: <pasted email>" is short work on long text.
+    static func pastedShare(_ text: String) -> Double {
+        let bytes = text.utf8
+        guard bytes.count > 300 else { return 0 }
+        var i = 0
+        for b in bytes.prefix(200) {
+            i += 1
+            if b == 0x3A || b == 0x0A { return Double(bytes.count - i) / Double(bytes.count) }
+            if b == 0xBC, i >= 3, Array(bytes.prefix(i).suffix(3)) == [0xEF, 0xBC, 0x9A] { return Double(bytes.count - i) / Double(bytes.count) }
+        }
+        return 0
     }
 
     /// The task (the latest user message with text), the context (up to two user turns before

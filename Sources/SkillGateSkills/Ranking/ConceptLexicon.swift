@@ -7,22 +7,24 @@
 /// evaluation corpus; docs/decisions/0018-learned-router-and-lexical-skill-ranking.md says why a
 /// thesaurus and how it is kept honest.
 enum ConceptLexicon {
-    /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → concept terms.
-    static let table: [Int: [Int]] = build(groups)
+    /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → group ids.
+    static let table: [Int: [Int32]] = build(groups)
+    /// The concept term of each group, by id.
+    static let conceptKeys: [Int] = (0..<groupCount).map(conceptKey)
 
     /// How many groups the lexicon has.
     static var groupCount: Int { groups.split(separator: "\n").count }
 
-    /// The concept term of group `id` (a key no word can produce: it starts with a control byte).
-    static func conceptKey(_ id: Int) -> Int {
-        let bytes: [UInt8] = [0x01, 0x63] + Array(String(id).utf8)
-        return bytes.withUnsafeBufferPointer { SkillDocument.key($0) }
-    }
+    /// The concept term of group `id` as text: `\u{1}c<id>` (no word can start with a control byte).
+    static func conceptTerm(_ id: Int) -> String { "\u{1}c" + String(id) }
 
-    static func build(_ text: String) -> [Int: [Int]] {
-        var table: [Int: [Int]] = [:]
+    /// The key of `conceptTerm(id)`.
+    static func conceptKey(_ id: Int) -> Int { SkillDocument.key(conceptTerm(id)) }
+
+    static func build(_ text: String) -> [Int: [Int32]] {
+        var table: [Int: [Int32]] = [:]
         for (id, line) in text.split(separator: "\n").enumerated() {
-            let concept = conceptKey(id)
+            let concept = Int32(id)
             for term in line.split(separator: " ") {
                 var scanner = TermScanner(keepStrings: false, expandConcepts: false)
                 scanner.scan(String(term))

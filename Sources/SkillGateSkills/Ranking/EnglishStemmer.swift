@@ -52,7 +52,12 @@ enum EnglishStemmer {
     }
 
     static func hasVowel(_ w: [UInt8], _ n: Int) -> Bool {
-        for k in 0..<n where [0x61, 0x65, 0x69, 0x6F, 0x75, 0x79].contains(w[k]) { return true }
+        for k in 0..<n {
+            switch w[k] {
+            case 0x61, 0x65, 0x69, 0x6F, 0x75, 0x79: return true
+            default: continue
+            }
+        }
         return false
     }
 
@@ -67,6 +72,7 @@ enum EnglishStemmer {
     /// `runn` → `run`, `transferr` → `transfer` (not `ll`, `ss`, `zz`: `install`, `access`).
     static func undouble(_ w: [UInt8], _ n: Int) -> Int {
         guard n >= 4, w[n - 1] == w[n - 2] else { return n }
-        return [0x6C, 0x73, 0x7A].contains(w[n - 1]) ? n : n - 1
+        let last = w[n - 1]
+        return last == 0x6C || last == 0x73 || last == 0x7A ? n : n - 1
     }
 }

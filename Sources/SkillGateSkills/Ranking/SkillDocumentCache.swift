@@ -6,7 +6,10 @@ import Darwin
 #endif
 
 /// Remembers the `SkillDocument` of each (name, description) a client declared, so the tools that
-/// come with every request are tokenised once, not per request. Bounded: when full it starts over
+/// come with every request are tokenised once, not per request. The parameters are not part of the
+/// key: a tool declared again with the same name and description is taken to have the same
+/// parameters (at worst a changed parameter description ranks by its old words until the cache
+/// starts over; what goes upstream is always the declared tool). Bounded: when full it starts over
 /// (clients declaring ever-new descriptions cannot grow it without limit).
 ///
 /// Keys are hashes of the UTF-8 bytes (Swift's `String` hashing normalises Unicode, which costs
@@ -15,7 +18,6 @@ public final class SkillDocumentCache: Sendable {
     private struct Entry: Sendable {
         var name: String
         var description: String?
-        var parameterText: String?
         var document: SkillDocument
     }
 
@@ -33,8 +35,7 @@ public final class SkillDocumentCache: Sendable {
         let keys = candidates.map(Self.key)
         var found: [SkillDocument?] = entries.withLock { map in
             zip(keys, candidates).map { key, c in
-                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description),
-                      Self.same(e.parameterText, c.parameterText) else { return nil }
+                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
                 return e.document
             }
         }
@@ -42,8 +43,7 @@ public final class SkillDocumentCache: Sendable {
         for i in candidates.indices where found[i] == nil {
             let document = candidates[i].document
             found[i] = document
-            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description,
-                                                    parameterText: candidates[i].parameterText, document: document)))
+            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description, document: document)))
         }
         if !missing.isEmpty {
             entries.withLock { map in
@@ -72,7 +72,6 @@ public final class SkillDocumentCache: Sendable {
         } else {
             hasher.combine(-1)
         }
-        hasher.combine(c.parameterText?.utf8.count ?? -1)
         return hasher.finalize()
     }
 

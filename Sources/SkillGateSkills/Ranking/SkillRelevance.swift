@@ -7,22 +7,25 @@ public struct SkillCandidate: Sendable, Hashable {
     public var description: String?
     /// Config metadata (description and keywords), if any.
     public var metadata: SkillMetadata?
-    /// The parameters' names, descriptions and enumerated values, as one text (a field of its own:
-    /// "city", "due date", "celsius" say what a tool is for too).
-    public var parameterText: String?
+    /// The tool's parameter schema: its property names, descriptions and enumerated values are a
+    /// field of the document ("city", "due date", "celsius" say what a tool is for too). Read only
+    /// when the document is built, so a cached candidate costs nothing extra per request.
+    public var parameters: JSONValue?
 
-    public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil, parameterText: String? = nil) {
+    public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil, parameters: JSONValue? = nil) {
         self.name = name
         self.description = description
         self.metadata = metadata
-        self.parameterText = parameterText
+        self.parameters = parameters
     }
 
     /// A candidate from a tool definition: its name, description and parameters.
     public init(tool: ToolDefinition, metadata: SkillMetadata? = nil) {
-        self.init(name: tool.name, description: tool.description, metadata: metadata,
-                  parameterText: Self.parameterText(tool.parameters))
+        self.init(name: tool.name, description: tool.description, metadata: metadata, parameters: tool.parameters)
     }
+
+    /// The parameters as searchable text (`nil` when there are none).
+    public var parameterText: String? { parameters.flatMap(Self.parameterText) }
 
     /// The searchable terms: the name twice (a name match is the strongest signal), the
     /// description(s), the keywords and the parameters.
@@ -32,7 +35,7 @@ public struct SkillCandidate: Sendable, Hashable {
         if let description { out += SkillTokenizer.terms(description) }
         if let d = metadata?.description, d != description { out += SkillTokenizer.terms(d) }
         for k in metadata?.keywords ?? [] { out += SkillTokenizer.terms(k) }
-        if let parameterText { out += SkillTokenizer.terms(parameterText) }
+        if let p = parameterText { out += SkillTokenizer.terms(p) }
         return out
     }
 
@@ -43,7 +46,7 @@ public struct SkillCandidate: Sendable, Hashable {
         if let description { keys += SkillTokenizer.termKeys(description) }
         if let d = metadata?.description, d != description { keys += SkillTokenizer.termKeys(d) }
         for k in metadata?.keywords ?? [] { keys += SkillTokenizer.termKeys(k) }
-        if let parameterText { keys += SkillTokenizer.termKeys(parameterText) }
+        if let p = parameterText { keys += SkillTokenizer.termKeys(p) }
         return SkillDocument(termKeys: keys)
     }
 

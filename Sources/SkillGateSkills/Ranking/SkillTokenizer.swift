@@ -13,9 +13,10 @@
 ///
 /// ASCII is handled byte-wise (no Unicode property lookups); other scripts through scalar properties.
 public enum SkillTokenizer {
-    /// The terms of `text`, in order, with repetitions (term frequency counts).
-    public static func terms(_ text: String) -> [String] {
-        var scanner = TermScanner(keepStrings: true)
+    /// The terms of `text`, in order, with repetitions (term frequency counts). With `concepts`,
+    /// words of `ConceptLexicon` are followed by their concept terms (`\u{1}c<group>`).
+    public static func terms(_ text: String, concepts: Bool = true) -> [String] {
+        var scanner = TermScanner(keepStrings: true, expandConcepts: concepts)
         scanner.scan(text)
         return scanner.strings
     }
@@ -128,13 +129,13 @@ struct TermScanner {
         if expandConcepts { addConcepts(of: key) }
     }
 
-    /// Adds the concept terms of the word with `key` (written `~N` in `strings`).
+    /// Adds the concept terms of the word with `key` (`ConceptLexicon.conceptTerm` in `strings`).
     @inline(__always)
     private mutating func addConcepts(of key: Int) {
         guard let concepts = ConceptLexicon.table[key] else { return }
         for c in concepts {
-            keys.append(c)
-            if keepStrings { strings.append("~concept") }
+            keys.append(ConceptLexicon.conceptKeys[Int(c)])
+            if keepStrings { strings.append(ConceptLexicon.conceptTerm(Int(c))) }
         }
     }
 

@@ -31,7 +31,7 @@ enum RouteCommand {
 
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(raw, options: ["--config", "--scenario", "--tier", "--out", "--split", "--cv", "--iterations",
-                                                "--l2-named", "--l2-hashed", "--strong-weight", "--hash-bits", "--learning-rate"], flags: [])
+                                                "--l2-named", "--l2-hashed", "--strong-weight", "--hash-bits", "--learning-rate"], flags: ["--misses"])
         if args.wantsHelp { print(help); return 0 }
         switch args.positionals.first {
         case "explain": return try explain(args)
@@ -86,7 +86,7 @@ enum RouteCommand {
             let p = trainer.crossValidate(examples, folds: folds)
             var e = RoutingEvaluation()
             for (x, prob) in zip(examples, p) { e.record(x, predictedStrong: prob >= options.threshold, score: prob) }
-            printErr(e.render(title: "\(folds)-fold cross-validation on \(examples.count) prompts (\(options.summary))"))
+            printErr(e.render(title: "\(folds)-fold cross-validation on \(examples.count) prompts (\(options.summary))", listMisses: args.flags.contains("--misses")))
         }
         let names = files.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")
         let model = trainer.fit(examples, provenance: "\(names) split=\(split) examples=\(examples.count) strong=\(strong)")

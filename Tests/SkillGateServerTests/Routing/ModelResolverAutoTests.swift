@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SkillGateCore
 import SkillGateProviders
+import SkillGateRouting
 @testable import SkillGateServer
 
 /// `auto` routing through the resolver: scoring, the tier header, scenario defaults, allow-lists.
@@ -75,12 +76,37 @@ import SkillGateProviders
     }
 
     @Test func aScenarioDefaultTierLeansTheScore() throws {
-        let borderline = "Compare these two phones and tell me why one is cheaper." // 0.49 before the lean
-        #expect(try plan(borderline).decision?.tier == .light)
-        #expect(try plan(borderline, scenario: "cheap").decision?.tier == .light)
-        let p = try plan("Analyze these sales figures and compare the regions.", scenario: "cheap") // 0.63 - 0.15
+        let neutral = try #require(try plan(Self.hard).decision)
+        let cheap = try #require(try plan(Self.hard, scenario: "cheap").decision)
+        #expect(cheap.score < neutral.score)
+        #expect(cheap.contributions.contains { $0.name == "scenario_default" && $0.value == -1 })
+        // A strong lean (log-odds 8) overrides the task.
+        let leaning = Self.config.replacingOccurrences(of: #""strong_threshold":0.5"#, with: #""strong_threshold":0.5,"scenario_lean":8"#)
+        let p = try plan(Self.hard, scenario: "cheap", json: leaning)
         #expect(p.primary.qualifiedName == "demo/demo-light")
-        #expect(p.route.contains("scenario_default(-0.15)"))
+        #expect(p.route.contains("scenario_default(-8.00)"))
+    }
+
+    @Test func theMarkerScorerIsStillAvailable() throws {
+        let markers = Self.config.replacingOccurrences(of: #""routing":{"strong_threshold":0.5}"#,
+                                                        with: #""routing":{"model":"markers","weights":{"reasoning":0.9}}"#)
+        let p = try plan(Self.hard, json: markers)
+        #expect(p.primary.qualifiedName == "demo/demo-strong")
+        #expect(p.route.contains("reasoning(+0.90)"))
+        #expect(p.decision?.input == nil)
+    }
+
+    @Test func aTrainedModelFileIsLoadedRelativeToTheConfig() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-router-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var model = RouterModel(hashBits: 10, bias: 5, provenance: "always strong")
+        model.threshold = 0.5
+        try Data(model.json().serializedBytes()).write(to: dir.appendingPathComponent("m.json"))
+        let json = Self.config.replacingOccurrences(of: #""routing":{"strong_threshold":0.5}"#, with: #""routing":{"model":"m.json"}"#)
+        let config = try GatewayConfig(json: try JSONValue.parse(json), file: "test.json", baseDirectory: dir.path)
+        #expect(config.routing.source == "m.json")
+        #expect(config.routing.router.decide(ChatRequest(model: "auto", messages: [Message(role: .user, text: "hi")])).tier == .strong)
     }
 
     @Test func aScoredTierOutsideTheAllowListSwitchesButAForcedOneIsRefused() throws {
@@ -92,8 +118,11 @@ import SkillGateProviders
     }
 
     @Test func theThresholdComesFromConfig() throws {
-        let low = Self.config.replacingOccurrences(of: #""strong_threshold":0.5"#, with: #""strong_threshold":0.1"#)
-        #expect(try plan("Why is the sky blue?", json: low).primary.qualifiedName == "demo/demo-strong")
+        let p = try #require(try plan("Why is the sky blue?").decision).score
+        for (threshold, model) in [(p * 0.9, "demo/demo-strong"), (min(0.999, p * 1.1 + 0.0001), "demo/demo-light")] {
+            let json = Self.config.replacingOccurrences(of: #""strong_threshold":0.5"#, with: #""strong_threshold":\#(threshold)"#)
+            #expect(try plan("Why is the sky blue?", json: json).primary.qualifiedName == model)
+        }
         #expect(try plan("Why is the sky blue?").primary.qualifiedName == "demo/demo-light")
     }
 
@@ -102,6 +131,11 @@ import SkillGateProviders
         (#"{"routing":{"strong_threshold":"high"}}"#, "$.routing.strong_threshold"),
         (#"{"routing":[]}"#, "$.routing"),
         (#"{"routing":{"weight":{}}}"#, "$.routing.weight"),
+        (#"{"routing":{"weights":{"math":1}}}"#, "$.routing.weights"),
+        (#"{"routing":{"strong_threshold":1.5}}"#, "$.routing.strong_threshold"),
+        (#"{"routing":{"model":"no-such-file.json"}}"#, "$.routing.model"),
+        (#"{"routing":{"model":"markers","scenario_lean":1}}"#, "$.routing.scenario_lean"),
+        (#"{"routing":{"scenario_lean":99}}"#, "$.routing.scenario_lean"),
     ])
     func badRoutingConfigNamesFileAndPath(_ json: String, _ path: String) {
         do {
@@ -116,9 +150,12 @@ import SkillGateProviders
         let text = try resolver().explain(prompt: Self.hard, scenario: "cheap")
         #expect(text.contains("scenario      cheap (default light)"))
         #expect(text.contains("prove, step by step"))
-        #expect(text.contains("scenario_default"))
-        #expect(text.contains("targets       demo/demo-strong"))
-        #expect(text.contains("x-skillgate-route: tier=strong; by=score"))
+        #expect(text.contains("scenario_default  -1.00"))
+        #expect(text.contains("p(strong)"))
+        #expect(text.contains("words that weigh most"))
+        let neutral = try resolver().explain(prompt: Self.hard, scenario: "chat")
+        #expect(neutral.contains("targets       demo/demo-strong"))
+        #expect(neutral.contains("x-skillgate-route: tier=strong; by=score"))
         let pinned = try resolver().explain(prompt: Self.hard, scenario: "pinned")
         #expect(pinned.contains("not scored") && pinned.contains("demo/demo-light"))
         let adjusted = try resolver().explain(prompt: "hi", scenario: "support")

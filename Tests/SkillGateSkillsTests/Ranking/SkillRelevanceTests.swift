@@ -125,3 +125,53 @@ import SkillGateCore
         #expect(scores[0] > scores[1] && scores[2] == 0)
     }
 }
+
+@Suite struct SkillRelevanceConversationTests {
+    static let tools = [SkillCandidate(name: "get_weather_forecast", description: "Forecast for a city and date"),
+                        SkillCandidate(name: "send_email", description: "Send an email"),
+                        SkillCandidate(name: "play_song", description: "Play a song"),
+                        SkillCandidate(name: "book_table", description: "Reserve a restaurant table")]
+
+    @Test func aRecentToolCallCarriesAFollowUp() {
+        let messages = [
+            Message(role: .user, text: "What's it like in Paris tomorrow?"),
+            Message(role: .assistant, content: [.toolCall(ToolCall(id: "c1", name: "get_weather_forecast", arguments: "{}"))]),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "c1", text: "{\"sky\":\"rain\"}"))]),
+            Message(role: .assistant, text: "Rain, 2-7°C."),
+            Message(role: .user, text: "and on Friday?"),
+        ]
+        let q = SkillRelevance.query(from: messages)
+        #expect(q["forecast"] == SkillRelevance.recentCallWeights[0])
+        #expect(q["rain"] == SkillRelevance.assistantTextWeight)
+        #expect(SkillRelevance.select(Self.tools, query: q, limit: 1, pinned: []).kept == ["get_weather_forecast"])
+    }
+
+    @Test func parametersAreSearched() {
+        let tool = ToolDefinition(name: "convert", description: "Convert a value",
+                                  parameters: ["type": "object", "properties": ["unit": ["type": "string", "description": "Target unit", "enum": ["celsius", "fahrenheit"]]]])
+        let c = SkillCandidate(tool: tool)
+        #expect(c.parameterText == "unit Target unit celsius fahrenheit")
+        #expect(c.terms.contains("fahrenheit"))
+        #expect(SkillCandidate(tool: ToolDefinition(name: "x")).parameterText == nil)
+    }
+
+    @Test func aCutWithNoSignalIsBlindAndSemanticScoresRankIt() {
+        let q = SkillRelevance.query(from: [Message(role: .user, text: "zzzz qqqq")])
+        let blind = SkillRelevance.select(Self.tools, query: q, limit: 2, pinned: [])
+        #expect(blind.blind && blind.kept == ["get_weather_forecast", "send_email"])
+        let semantic = SkillRelevance.select(Self.tools, query: q, limit: 2, pinned: [], semantic: [0.1, 0.2, 0.9, 0.8])
+        #expect(!semantic.blind && semantic.kept == ["play_song", "book_table"])
+    }
+
+    @Test func fusionScalesBothListsAndMixesThem() {
+        let fused = RelevanceFusion.fuse(lexical: [0, 2, 4], semantic: [0.80, 0.90, 0.85], lexicalWeight: 0.5)
+        #expect(zip(fused, [0, 0.75, 0.75]).allSatisfy { abs($0 - $1) < 1e-12 })
+        #expect(RelevanceFusion.fuse(lexical: [0, 0], semantic: [0.5, 0.5]) == [0, 0])
+    }
+
+    @Test func theSemanticQueryJoinsTheLastUserTurnsNewestFirst() {
+        let messages = [Message(role: .user, text: "weather in Oslo"), Message(role: .assistant, text: "cold"), Message(role: .user, text: "and tomorrow?")]
+        #expect(SkillRelevance.semanticQuery(from: messages) == "and tomorrow?\nweather in Oslo")
+        #expect(SkillCandidate(name: "get_weather", description: "Weather now").embeddingText == "get weather: Weather now")
+    }
+}
