@@ -2,7 +2,7 @@ import SkillGateCore
 import SkillGateProviders
 
 extension GatewayConfig {
-    /// Checks every model reference (tiers, aliases, defaults, scenarios) against
+    /// Checks every model reference (tiers, aliases, defaults, scenarios, `skill_ranking`) against
     /// the catalog, so a typo fails at `config check` and at start, never at the first request.
     /// Embedding models are refused wherever a chat model is expected.
     public func validate(against catalog: ProviderCatalog) throws(JSONShapeError) {
@@ -48,5 +48,6 @@ extension GatewayConfig {
         }
         for name in resilience.weights.keys.sorted() { try chatOnly(name, at: "$.resilience.weights.\(name)") }
         try validateResilience(against: catalog)
+        try validateSkillRanking(against: catalog)
     }
 }
