@@ -19,8 +19,9 @@ import Testing
         cache.insert([Self.key("weather"): [1, 0, 0]])
         #expect(cache.vectors(for: [Self.key("weather", identity: "m2"), Self.key("weather", purpose: .query), Self.key("weather")])
             == [nil, nil, [1, 0, 0]])
-        #expect(Self.key("a\u{0}b").content != EmbeddingKey(identity: "m1\u{0}document", purpose: .document, text: "b").content
-            || Self.key("a\u{0}b") == EmbeddingKey(identity: "m1\u{0}document", purpose: .document, text: "b"))
+        // The content a persistent store hashes differs with each part.
+        let contents = Set([Self.key("weather"), Self.key("weather", identity: "m2"), Self.key("weather", purpose: .query)].map(\.content))
+        #expect(contents.count == 3)
     }
 
     @Test func aStoreHitAfterARestartIsRememberedInMemory() {
