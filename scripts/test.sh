@@ -7,6 +7,13 @@ cd "$(dirname "$0")/.."
 
 echo "== swift test" >&2
 swift build --build-tests
+# The local embedding server for the semantic-ranking tests, on a free port (another checkout's test
+# run may hold the default one), on one thread so its work does not skew the latency tests running
+# beside it; stopped when this script ends, however it ends.
+e5_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+trap './scripts/e5-server.sh stop "$e5_port"' EXIT
+SKILLGATE_E5_THREADS=1 ./scripts/e5-server.sh start "$e5_port"
+export SKILLGATE_E5_URL="http://127.0.0.1:$e5_port/v1"
 # One test at a time: several suites assert latencies (cancellation within 100 ms, head before body) and
 # the cooperative thread pool has only as many threads as cores; run in parallel on a 2-core machine,
 # blocking test helpers would starve it and turn those measurements into noise. The whole run takes ~20 s.

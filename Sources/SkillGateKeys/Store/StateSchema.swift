@@ -47,5 +47,17 @@ enum StateSchema {
         );
         CREATE INDEX notes_token_time ON notes(token_name, created_at);
         """,
+        // 3: vectors of skill descriptions from an embedding model (semantic skill ranking), by a
+        // SHA-256 of (embedder identity, purpose, text); `vector` is little-endian Float32.
+        """
+        CREATE TABLE embedding_cache (
+            key        TEXT PRIMARY KEY,
+            embedder   TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            vector     BLOB NOT NULL,
+            created_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX embedding_cache_time ON embedding_cache(created_at);
+        """,
     ]
 }

@@ -3,7 +3,11 @@ import SkillGateHTTP
 
 extension ProviderSpec {
     static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models"]
-    static let knownModelKeys: Set<String> = ["id", "tier", "context_window", "max_output_tokens", "tools", "price"]
+    static let knownModelKeys: Set<String> = ["id", "kind", "tier", "context_window", "max_output_tokens", "tools", "price",
+                                              "dimensions", "query_prefix", "document_prefix", "input_type"]
+    /// Keys only chat models have, and keys only embedding models have.
+    static let chatOnlyModelKeys: [String] = ["tier", "max_output_tokens", "tools"]
+    static let embeddingOnlyModelKeys: [String] = ["dimensions", "query_prefix", "document_prefix", "input_type"]
     static let knownPriceKeys: Set<String> = ["input_per_mtok", "output_per_mtok", "cached_input_per_mtok"]
 
     /// Decodes a catalog file strictly: wrong types, unknown keys and bad values are errors naming
@@ -34,8 +38,12 @@ extension ProviderSpec {
         for (i, m) in models.enumerated() where !seen.insert(m.id).inserted {
             throw r.error("models[\(i)].id", "duplicate model id \"\(m.id)\"")
         }
+        let wireFormat = WireFormatName(rawValue: wire)!
+        for (i, m) in models.enumerated() where m.kind == .embedding && !wireFormat.hasEmbeddings {
+            throw r.error("models[\(i)].kind", "wire format \"\(wire)\" has no embeddings endpoint; embedding models belong to an \"openai-chat\" or \"gemini\" provider")
+        }
         self.init(id: id, displayName: try r.optionalString("display_name") ?? id,
-                  wireFormat: WireFormatName(rawValue: wire)!, baseURL: baseURL, auth: AuthStyle(rawValue: auth)!,
+                  wireFormat: wireFormat, baseURL: baseURL, auth: AuthStyle(rawValue: auth)!,
                   keyName: keyName, headers: HTTPHeaders(try r.optionalStringMap("headers") ?? []),
                   docsURL: try r.optionalString("docs_url"), models: models)
     }
@@ -44,19 +52,43 @@ extension ProviderSpec {
 extension ModelSpec {
     init(reader r: JSONReader) throws(JSONShapeError) {
         try r.rejectUnknownKeys(ProviderSpec.knownModelKeys)
+        let kind = ModelKind(rawValue: try r.optionalEnum("kind", ModelKind.allCases.map(\.rawValue)) ?? ModelKind.chat.rawValue)!
+        let (misplaced, otherKind) = kind == .chat ? (ProviderSpec.embeddingOnlyModelKeys, "\"kind\": \"embedding\"") : (ProviderSpec.chatOnlyModelKeys, "chat models")
+        for key in misplaced where r.object[key] != nil {
+            throw r.error(key, "is only for \(otherKind); remove it" + (kind == .chat ? " or add \"kind\": \"embedding\"" : " (an embedding model has no tier and is never routed to)"))
+        }
         let tier = try r.optionalEnum("tier", ModelTier.allCases.map(\.rawValue)) ?? ModelTier.strong.rawValue
-        let tools = try r.optionalEnum("tools", ToolSupport.allCases.map(\.rawValue)) ?? ToolSupport.native.rawValue
+        let tools = try r.optionalEnum("tools", ToolSupport.allCases.map(\.rawValue)) ?? (kind == .chat ? ToolSupport.native : ToolSupport.none).rawValue
         var price: ModelPrice?
         if let p = try r.optionalObject("price") {
             try p.rejectUnknownKeys(ProviderSpec.knownPriceKeys)
             guard let input = try p.optionalDouble("input_per_mtok") else { throw p.error("input_per_mtok", "required field is missing (USD per million input tokens)") }
-            guard let output = try p.optionalDouble("output_per_mtok") else { throw p.error("output_per_mtok", "required field is missing (USD per million output tokens)") }
+            // An embedding model produces no output tokens.
+            guard let output = try p.optionalDouble("output_per_mtok") ?? (kind == .embedding ? 0 : nil) else {
+                throw p.error("output_per_mtok", "required field is missing (USD per million output tokens)")
+            }
             guard input >= 0, output >= 0 else { throw p.error(nil, "prices cannot be negative") }
             price = ModelPrice(inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: try p.optionalDouble("cached_input_per_mtok"))
         }
-        let context = try r.optionalInt("context_window") ?? 8192
+        let context = try r.optionalInt("context_window") ?? (kind == .chat ? 8192 : 512)
         guard context > 0 else { throw r.error("context_window", "must be a positive number of tokens") }
+        var dimensions: Int?
+        var inputs = EmbeddingInputs()
+        if kind == .embedding {
+            guard let d = try r.optionalInt("dimensions") else {
+                throw r.error("dimensions", "required for an embedding model: the length of its vectors (e.g. 384, 1536)")
+            }
+            guard d > 0 else { throw r.error("dimensions", "must be a positive number") }
+            dimensions = d
+            inputs.queryPrefix = try r.optionalString("query_prefix")
+            inputs.documentPrefix = try r.optionalString("document_prefix")
+            if let t = try r.optionalObject("input_type") {
+                try t.rejectUnknownKeys(["query", "document"])
+                inputs.inputType = EmbeddingInputs.PurposeField(query: try t.string("query"), document: try t.string("document"))
+            }
+        }
         self.init(id: try r.string("id"), tier: ModelTier(rawValue: tier)!, contextWindow: context,
-                  maxOutputTokens: try r.optionalInt("max_output_tokens"), tools: ToolSupport(rawValue: tools)!, price: price)
+                  maxOutputTokens: try r.optionalInt("max_output_tokens"), tools: ToolSupport(rawValue: tools)!, price: price,
+                  kind: kind, dimensions: dimensions, embeddingInputs: inputs)
     }
 }

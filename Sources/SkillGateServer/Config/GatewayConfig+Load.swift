@@ -4,7 +4,8 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent", "$comment"]
+                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
+                                       "skill_ranking", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -96,6 +97,7 @@ extension GatewayConfig {
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
         agent = try Self.parseAgent(try r.optionalObject("agent"))
+        skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try validateSkills(r)
     }
 

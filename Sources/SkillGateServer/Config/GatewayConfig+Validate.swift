@@ -2,11 +2,18 @@ import SkillGateCore
 import SkillGateProviders
 
 extension GatewayConfig {
-    /// Checks every model reference (tiers, aliases, defaults, scenarios) against the catalog, so a
-    /// typo fails at `config check` and at start, never at the first request.
+    /// Checks every model reference (tiers, aliases, defaults, scenarios, `skill_ranking`) against
+    /// the catalog, so a typo fails at `config check` and at start, never at the first request.
+    /// Embedding models are refused wherever a chat model is expected.
     public func validate(against catalog: ProviderCatalog) throws(JSONShapeError) {
+        func chatOnly(_ ref: String, at path: String) throws(JSONShapeError) {
+            guard let (_, model) = catalog.resolve(ref), !model.isChat else { return }
+            throw JSONShapeError(file: sourceFile, path: path,
+                                 message: "\"\(ref)\" is an embedding model and cannot answer chats; name a chat model here (embedding models go under \"skill_ranking.embeddings.model\")")
+        }
         func check(_ ref: String, at path: String) throws(JSONShapeError) {
             if ref == "auto" || ModelTier(rawValue: ref) != nil || aliases[ref] != nil { return }
+            try chatOnly(ref, at: path)
             guard catalog.resolve(ref) != nil else {
                 throw JSONShapeError(file: sourceFile, path: path,
                                      message: "\"\(ref)\" is not a tier, an alias or a provider/model in the catalog (\(providersDirectory)); run `skillgate providers` to list them")
@@ -23,6 +30,7 @@ extension GatewayConfig {
             guard catalog.resolve(target) != nil else {
                 throw JSONShapeError(file: sourceFile, path: "$.aliases.\(name)", message: "\"\(target)\" is not a provider/model in the catalog")
             }
+            try chatOnly(target, at: "$.aliases.\(name)")
         }
         for tier in ModelTier.allCases {
             for (i, ref) in (tiers[tier] ?? []).enumerated() {
@@ -30,6 +38,7 @@ extension GatewayConfig {
                     throw JSONShapeError(file: sourceFile, path: "$.tiers.\(tier.rawValue)[\(i)]",
                                          message: "\"\(ref)\" is not a provider/model in the catalog or an alias; run `skillgate providers` to list models")
                 }
+                try chatOnly(ref, at: "$.tiers.\(tier.rawValue)[\(i)]")
             }
         }
         try check(defaultModel, at: "$.default_model")
@@ -37,6 +46,8 @@ extension GatewayConfig {
             if let d = s.defaultModel { try check(d, at: "$.scenarios.\(name).default_model") }
             for (i, m) in s.allowedModels.enumerated() { try check(m, at: "$.scenarios.\(name).allowed_models[\(i)]") }
         }
+        for name in resilience.weights.keys.sorted() { try chatOnly(name, at: "$.resilience.weights.\(name)") }
         try validateResilience(against: catalog)
+        try validateSkillRanking(against: catalog)
     }
 }

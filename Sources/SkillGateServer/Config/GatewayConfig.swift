@@ -43,6 +43,8 @@ public struct GatewayConfig: Sendable {
     public var serverSkills = ServerSkillsConfig()
     /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
     public var agent = Agent()
+    /// Lexical or hybrid (embedding) skill ranking (`GatewayConfig+SkillRanking.swift`).
+    public var skillRanking = SkillRanking()
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

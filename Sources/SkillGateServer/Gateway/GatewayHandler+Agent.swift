@@ -19,7 +19,7 @@ extension GatewayHandler {
             ctx.log.tokenName = client.name
             let (body, scenarioName) = try Self.agentBody(request.body)
             let inbound = try OpenAIChatFormat.decodeInboundRequest(body)
-            let chat = try prepare(inbound.request, for: client, scenario: scenarioName, headers: request.headers, &ctx)
+            let chat = try await prepare(inbound.request, for: client, scenario: scenarioName, headers: request.headers, &ctx)
             let prepared = chat.request
             let scenario = chat.scenario
             let setup = agentSetup(chat.skills, scenario: scenario, scope: client.scope, plan: chat.plan,

@@ -14,7 +14,7 @@ extension GatewayHandler {
             ctx.log.tokenName = client.name
             let inbound = try surface.decode(request.body)
             ctx.log.stream = inbound.stream
-            let chat = try prepare(inbound.request, for: client, scenario: nil, headers: request.headers, &ctx)
+            let chat = try await prepare(inbound.request, for: client, scenario: nil, headers: request.headers, &ctx)
             let prepared = chat.request
             // Server-side skills visible: the agent loop runs them (Agent/, GatewayHandler+AgentChat.swift).
             if !chat.skills.serverSkills.isEmpty {

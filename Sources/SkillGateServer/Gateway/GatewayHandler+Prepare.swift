@@ -16,11 +16,11 @@ extension GatewayHandler {
     /// call: scenario (the request's, else the header's, else the token's default), skill policy
     /// (packs, relevance cut, removal or 403), route plan (tier header, `auto` scoring), stickiness.
     func prepare(_ request: ChatRequest, for client: AuthenticatedClient, scenario requestedScenario: String?,
-                 headers: HTTPHeaders, _ ctx: inout RequestContext) throws -> PreparedChat {
+                 headers: HTTPHeaders, _ ctx: inout RequestContext) async throws -> PreparedChat {
         let scenario = try services.resolver.scenario(named: requestedScenario ?? headers["x-skillgate-scenario"], scope: client.scope)
         ctx.log.scenario = scenario.name
         var request = request
-        let skills = try applySkillPolicy(&request, scenario: scenario.name, &ctx)
+        let skills = try await applySkillPolicy(&request, scenario: scenario.name, &ctx)
         var plan = try services.resolver.plan(for: request, tierHeader: headers["x-skillgate-tier"],
                                               scenario: scenario.config, scope: client.scope)
         // Stickiness: answers to tool calls go back to the deployment that issued them.

@@ -16,6 +16,8 @@ public final class GatewayServices: Sendable {
     let log: RequestLog
     /// Per-scenario skill rules (Skills/SkillPolicy.swift).
     let skills: SkillPolicy
+    /// Ranks the skills of a relevance cut (lexical or hybrid), with counters of how cuts were ranked.
+    public var skillRanker: SkillRanker { skills.ranker }
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
     /// Server-side skills the gateway runs itself (the agent loop, Agent/).
@@ -39,7 +41,7 @@ public final class GatewayServices: Sendable {
         let clients = ClientFactory(config: config, keys: keys, http: http)
         self.clients = clients
         log = RequestLog(fd: logFD)
-        skills = SkillPolicy(config: config)
+        skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }

@@ -75,9 +75,14 @@ public struct ModelResolver: Sendable {
         }
         if let (p, m) = catalog.resolve(name) {
             try ensureEnabled(p)
+            guard m.isChat else {
+                throw GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
+                                   message: "model \"\(name)\" is an embedding model and cannot answer chats; send a chat model (GET /v1/models lists them) or a tier: light, strong",
+                                   param: "model")
+            }
             return [RouteTarget(provider: p, model: m)]
         }
-        let matches = catalog.providers.filter(isEnabled).compactMap { p in p.model(name).map { RouteTarget(provider: p, model: $0) } }
+        let matches = catalog.providers.filter(isEnabled).compactMap { p in p.model(name).flatMap { $0.isChat ? RouteTarget(provider: p, model: $0) : nil } }
         if matches.count == 1 {
             explanation.append("model \(name) → \(matches[0].qualifiedName)")
             return matches
@@ -116,7 +121,7 @@ public struct ModelResolver: Sendable {
 
     /// Every target the scope and scenario allow, for `/v1/models`.
     public func visibleModels(scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) -> [RouteTarget] {
-        catalog.providers.filter(isEnabled).flatMap { p in p.models.map { RouteTarget(provider: p, model: $0) } }.filter { t in
+        catalog.providers.filter(isEnabled).flatMap { p in p.chatModels.map { RouteTarget(provider: p, model: $0) } }.filter { t in
             permitted(t, requested: t.qualifiedName, by: scenario.allowedModels) && permitted(t, requested: t.qualifiedName, by: scope.models)
         }
     }

@@ -5,8 +5,8 @@ import SkillGateSkills
 extension GatewayHandler {
     /// Applies the scenario's skill policy to the decoded request (see `SkillPolicy`) and records
     /// the decision in the log line and the `x-skillgate-skills` header.
-    func applySkillPolicy(_ request: inout ChatRequest, scenario: String, _ ctx: inout RequestContext) throws(GatewayError) -> SkillDecision {
-        let decision = try services.skills.apply(to: &request, scenario: scenario, serverSkills: serverSkills)
+    func applySkillPolicy(_ request: inout ChatRequest, scenario: String, _ ctx: inout RequestContext) async throws(GatewayError) -> SkillDecision {
+        let decision = try await services.skills.apply(to: &request, scenario: scenario, serverSkills: serverSkills)
         ctx.log.skills = decision
         return decision
     }

@@ -19,24 +19,40 @@ struct SkillDecision: Sendable, Hashable {
     var escalateTo: ModelTier?
     /// Why the request was escalated (`tool_not_offered`, ...), when it was.
     var escalatedBecause: String?
+    /// How the relevance cut was ranked; `nil` when nothing had to be cut.
+    var ranking: SkillRanking?
 
-    /// `visible=a,b; removed=x; cut=c; max=5; escalated=empty_answer`; `nil` when there is nothing to say.
+    /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; blind; escalated=empty_answer`; `nil`
+    /// when there is nothing to say. `ranking=` appears when a cut was ranked, `blind` when it was
+    /// made without any signal (the kept skills are just the first declared).
     var header: String? {
         guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
         var parts = ["visible=" + visible.joined(separator: ",")]
         if !removed.isEmpty { parts.append("removed=" + removed.joined(separator: ",")) }
         if !cut.isEmpty { parts.append("cut=" + cut.joined(separator: ",")) }
         if let limit, declared > 0 || !serverSkills.isEmpty { parts.append("max=\(limit)") }
+        if let ranking {
+            parts.append("ranking=" + ranking.mode.label)
+            if ranking.cut.blind { parts.append("blind") }
+        }
         if let escalatedBecause { parts.append("escalated=" + escalatedBecause) }
         return parts.joined(separator: "; ")
     }
 
-    /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`).
+    /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`; with a ranked cut
+    /// `skills_ranking`, and `skills_ranking_reason` / `skills_ranking_error` after a fallback,
+    /// `skills_embeddings_ms`, `skills_blind`).
     func appendLogFields(to o: inout JSONObject) {
         guard declared > 0 || !serverSkills.isEmpty else { return }
         o.append("skills_visible", .array(visible.map(JSONValue.string)))
         if !serverSkills.isEmpty { o.append("skills_server", .array(serverSkills.map(JSONValue.string))) }
         if !removed.isEmpty { o.append("skills_removed", .array(removed.map(JSONValue.string))) }
         if !cut.isEmpty { o.append("skills_cut", .array(cut.map(JSONValue.string))) }
+        guard let ranking else { return }
+        o.append("skills_ranking", .string(ranking.mode.name))
+        o.append("skills_ranking_reason", ifPresent: ranking.fallbackReason.map(JSONValue.string))
+        o.append("skills_ranking_error", ifPresent: ranking.fallbackMessage.map(JSONValue.string))
+        o.append("skills_embeddings_ms", ifPresent: ranking.semanticMilliseconds.map { .double($0) })
+        if ranking.cut.blind { o.append("skills_blind", true) }
     }
 }

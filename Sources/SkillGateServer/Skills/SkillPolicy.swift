@@ -13,14 +13,17 @@ struct ScenarioSkills: Sendable {
 
 /// Applies a scenario's skill rules to a decoded request before it is routed: removes (or rejects)
 /// client-declared tools outside the scenario's packs, and cuts the rest to the most relevant
-/// `max_visible_skills` (pinned skills and a tool named by `tool_choice` always kept).
+/// `max_visible_skills` (pinned skills and a tool named by `tool_choice` always kept), ranked by
+/// `ranker` (BM25, with embeddings when configured; the embedding model is asked only when a cut
+/// actually happens).
 struct SkillPolicy: Sendable {
     let scenarios: [String: ScenarioSkills]
     let metadata: [String: SkillMetadata]
-    /// Tokenised skill documents of declared tools, across requests.
-    let documents = SkillDocumentCache()
+    /// Ranks the candidates of a cut (and keeps the tokenised documents across requests).
+    let ranker: SkillRanker
 
-    init(config: GatewayConfig) {
+    init(config: GatewayConfig, ranker: SkillRanker = .lexical) {
+        self.ranker = ranker
         var out: [String: ScenarioSkills] = [:]
         for (name, s) in config.scenarios {
             let packs = s.skillPacks.compactMap { config.skillPacks[$0] }
@@ -35,7 +38,7 @@ struct SkillPolicy: Sendable {
     /// Throws 403 for disallowed tools in `reject` mode and for a `tool_choice` naming one.
     /// Server-side skills of `serverSkills` named in the scenario's packs (and not declared by the
     /// client under the same name) join the candidates, subject to the same cap and ranking.
-    func apply(to request: inout ChatRequest, scenario: String, serverSkills: SkillRegistry? = nil) throws(GatewayError) -> SkillDecision {
+    func apply(to request: inout ChatRequest, scenario: String, serverSkills: SkillRegistry? = nil) async throws(GatewayError) -> SkillDecision {
         let rules = scenarios[scenario] ?? ScenarioSkills(allowlist: nil, limit: nil, options: ScenarioSkillOptions())
         var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
         let declared = request.tools
@@ -66,11 +69,11 @@ struct SkillPolicy: Sendable {
         if let limit = rules.limit, candidates.count > limit {
             var pinned = rules.allowlist?.pinned ?? []
             if case .named(let name) = request.toolChoice { pinned.insert(name) }
-            let cut = SkillRelevance.select(candidates.map { SkillCandidate(tool: $0, metadata: metadata[$0.name]) },
-                                            query: SkillRelevance.query(from: request.messages), limit: limit, pinned: pinned,
-                                            cache: documents)
-            decision.cut = cut.cut
-            let kept = Set(cut.kept)
+            let ranking = await ranker.select(candidates.map { SkillCandidate(tool: $0, metadata: metadata[$0.name]) },
+                                              messages: request.messages, limit: limit, pinned: pinned)
+            decision.cut = ranking.cut.cut
+            decision.ranking = ranking
+            let kept = Set(ranking.cut.kept)
             candidates = candidates.filter { kept.contains($0.name) }
         }
         decision.visible = candidates.map(\.name)

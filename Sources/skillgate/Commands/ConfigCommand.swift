@@ -8,7 +8,7 @@ enum ConfigCommand {
     Usage: skillgate config check [--config PATH]
 
     Loads the config and the provider catalog and checks every model reference (tiers, aliases,
-    scenario defaults). Prints the problem with file and JSON path, or a summary. Exit 1 on a problem.
+    scenario defaults, the skill_ranking embedding model). Prints the problem with file and JSON path, or a summary. Exit 1 on a problem.
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
@@ -25,6 +25,11 @@ enum ConfigCommand {
             print("  \(tier.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \((config.tiers[tier] ?? []).joined(separator: ", "))")
         }
         print("  scenarios  \(config.scenarios.keys.sorted().joined(separator: ", ")) (default \(config.defaultScenario))")
+        if let e = config.skillRanking.embeddings {
+            print("  ranking    hybrid: BM25 + \(e.model) (timeout \(e.timeoutMs) ms)")
+        } else {
+            print("  ranking    lexical (BM25)")
+        }
         return 0
     }
 }

@@ -9,7 +9,7 @@ enum ProvidersCommand {
     Usage: skillgate providers [--config PATH]
 
     Lists every provider of the catalog with its wire format, key status and models
-    (tier, price per million input/output tokens).
+    (tier, price per million input/output tokens; embedding models with their dimensions).
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
@@ -28,6 +28,11 @@ enum ProvidersCommand {
             let enabled = override?.enabled ?? true
             print("\(p.id)\t\(p.wireFormat.rawValue)\t\(override?.baseURL ?? p.baseURL)\t\(keyStatus)\(enabled ? "" : "\tdisabled")")
             for m in p.models {
+                if m.kind == .embedding {
+                    let price = m.price.map { String(format: "$%.2f", $0.inputPerMTok) } ?? "local"
+                    print("  \(p.id)/\(m.id)\tembedding\t\(m.dimensions ?? 0) dimensions\t\(price)")
+                    continue
+                }
                 let price = m.price.map { String(format: "$%.2f/$%.2f", $0.inputPerMTok, $0.outputPerMTok) } ?? "local"
                 print("  \(p.id)/\(m.id)\t\(m.tier.rawValue)\t\(m.tools.rawValue) tools\t\(price)")
             }

@@ -1,8 +1,13 @@
+import Foundation
+import SkillGateCore
 import SkillGateEval
+import SkillGateHTTP
+import SkillGateKeys
 import SkillGateServer
 import SkillGateSkills
 
-/// `skillgate eval skills`: recall@k of skill selection on the labelled corpus.
+/// `skillgate eval skills`: recall@k of skill selection on the labelled corpus, with the config's
+/// ranking (hybrid when `skill_ranking.embeddings` is set) or BM25 alone (`--lexical`).
 enum SkillsEvalCommand {
     static func run(_ args: Arguments, split: String) async throws -> Int32 {
         let k = try args.value("--k").map { v in
@@ -12,13 +17,36 @@ enum SkillsEvalCommand {
         let corpus = try SkillsCorpus.load(directory: args.value("--corpus") ?? "Tests/Eval/skills")
         let requests = try corpus.split(split)
         let candidates = SkillsEvaluation.candidates(corpus)
-        let cache = SkillDocumentCache()
-        let e = await SkillsEvaluation.run(requests, k: k) { r in
-            let cut = SkillRelevance.select(candidates, query: SkillRelevance.query(from: r.messages), limit: k, pinned: [], cache: cache)
-            return .init(kept: cut.kept, blind: cut.blind, ranking: "lexical")
+        let config = try CLI.loadConfig(args)
+        let http = HTTPClient()
+        defer { http.shutdown() }
+        let ranker: SkillRanker
+        if args.flags.contains("--lexical") {
+            ranker = .lexical
+        } else {
+            // Vectors are cached in memory only: an evaluation must not depend on an earlier run's cache.
+            ranker = try SkillRanker(config: config, keys: try KeyStore(path: config.keyFile), stateStore: nil, http: http)
         }
-        print(e.render(title: "skills: \(requests.count) requests, \(candidates.count) tools, split \(split), ranking lexical",
+        if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
+        let e = await SkillsEvaluation.run(requests, k: k) { r in
+            let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
+            return .init(kept: ranking.cut.kept, blind: ranking.cut.blind, ranking: ranking.mode.label)
+        }
+        let mode = ranker.scorer == nil ? "lexical" : "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
+        print(e.render(title: "skills: \(requests.count) requests, \(candidates.count) tools, split \(split), ranking \(mode)",
                        listMisses: args.flags.contains("--misses")), terminator: "")
         return 0
+    }
+
+    /// Embeds the catalog once before measuring (a gateway that has served these tools before has
+    /// their vectors), waiting up to a minute for the embedding server.
+    static func warmUp(_ ranker: SkillRanker, _ candidates: [SkillCandidate], k: Int) async throws {
+        let probe = [Message(role: .user, text: "warm up")]
+        for _ in 0..<120 {
+            let r = await ranker.select(candidates, messages: probe, limit: k, pinned: [])
+            if r.usedSemantic { return }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw RuntimeError(message: "the embedding model did not answer within a minute; is it running? (scripts/e5-server.sh start), or pass --lexical")
     }
 }

@@ -8,12 +8,12 @@ import SkillGateSkills
         try GatewayConfig(json: try JSONValue.parse(json), file: "test.json", baseDirectory: "/etc/skillgate")
     }
 
-    @Test func defaults() throws {
+    @Test func defaults() async throws {
         let a = try load("{}").agent
         #expect(a.maxIterations == 5 && a.maxResultBytes == 16_384 && a.maxSkillTimeoutSeconds == 60)
     }
 
-    @Test func readsEverySetting() throws {
+    @Test func readsEverySetting() async throws {
         let a = try load(#"{"agent":{"max_iterations":8,"max_result_bytes":4096,"max_skill_timeout_seconds":2.5}}"#).agent
         #expect(a.maxIterations == 8 && a.maxResultBytes == 4096 && a.maxSkillTimeoutSeconds == 2.5)
     }
@@ -36,30 +36,30 @@ import SkillGateSkills
         }
     }
 
-    @Test func serverSkillsJoinTheVisibleSetOnlyThroughTheScenarioPacks() throws {
+    @Test func serverSkillsJoinTheVisibleSetOnlyThroughTheScenarioPacks() async throws {
         let config = try load(#"""
         {"skill_packs":{"p":["clock","get_weather"]},"scenarios":{"chat":{"skill_packs":["p"]},"open":{}}}
         """#)
         let policy = SkillPolicy(config: config)
         let registry = try SkillRegistry([TestSkill.fixed("clock", "now"), TestSkill.fixed("notes", "n")])
         var request = ChatRequest(model: "auto", messages: [Message(role: .user, text: "hi")])
-        let decision = try policy.apply(to: &request, scenario: "chat", serverSkills: registry)
+        let decision = try await policy.apply(to: &request, scenario: "chat", serverSkills: registry)
         #expect(request.tools.map(\.name) == ["clock"])
         #expect(decision.serverSkills == ["clock"])
         #expect(decision.header == "visible=clock")
         var open = ChatRequest(model: "auto", messages: [Message(role: .user, text: "hi")])
-        #expect(try policy.apply(to: &open, scenario: "open", serverSkills: registry).serverSkills.isEmpty)
+        #expect(try await policy.apply(to: &open, scenario: "open", serverSkills: registry).serverSkills.isEmpty)
         #expect(open.tools.isEmpty)
     }
 
-    @Test func serverSkillsAreSubjectToTheVisibleCap() throws {
+    @Test func serverSkillsAreSubjectToTheVisibleCap() async throws {
         let config = try load(#"""
         {"skill_packs":{"p":["clock","get_weather","notes"]},"scenarios":{"chat":{"skill_packs":["p"],"max_visible_skills":1}}}
         """#)
         let registry = try SkillRegistry([TestSkill.fixed("clock", "now"), TestSkill.fixed("notes", "n")])
         var request = ChatRequest(model: "auto", messages: [Message(role: .user, text: "what is the weather in Oslo")],
                                   tools: [ToolDefinition(name: "get_weather", description: "Current weather for a city")])
-        let decision = try SkillPolicy(config: config).apply(to: &request, scenario: "chat", serverSkills: registry)
+        let decision = try await SkillPolicy(config: config).apply(to: &request, scenario: "chat", serverSkills: registry)
         #expect(request.tools.count == 1)
         #expect(decision.cut.count == 2)
         #expect(decision.visible == ["get_weather"])

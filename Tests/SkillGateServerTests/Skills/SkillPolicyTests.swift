@@ -23,9 +23,9 @@ import SkillGateSkills
         ChatRequest(model: "auto", messages: [Message(role: .user, text: text)], tools: Self.tools(names), toolChoice: choice, parallelToolCalls: true)
     }
 
-    @Test func removeModeDropsToolsOutsideThePacksAndSaysSo() throws {
+    @Test func removeModeDropsToolsOutsideThePacksAndSaysSo() async throws {
         var r = request(["get_weather", "delete_files", "current_time", "rm_rf"])
-        let d = try Self.policy.apply(to: &r, scenario: "assistant")
+        let d = try await Self.policy.apply(to: &r, scenario: "assistant")
         #expect(r.tools.map(\.name) == ["get_weather", "current_time"])
         #expect(d.removed == ["delete_files", "rm_rf"])
         #expect(d.header == "visible=get_weather,current_time; removed=delete_files,rm_rf; max=3")
@@ -34,61 +34,61 @@ import SkillGateSkills
         #expect(o["skills_removed"] == ["delete_files", "rm_rf"])
     }
 
-    @Test func rejectModeRefusesWith403NamingToolsAndScenario() {
+    @Test func rejectModeRefusesWith403NamingToolsAndScenario() async {
         var r = request(["get_weather", "delete_files"])
-        #expect {
-            try Self.policy.apply(to: &r, scenario: "strict")
+        await #expect {
+            try await Self.policy.apply(to: &r, scenario: "strict")
         } throws: { error in
             guard let e = error as? GatewayError else { return false }
             return e.status == 403 && e.message.contains("\"delete_files\"") && e.message.contains("scenario \"strict\"") && e.param == "tools"
         }
     }
 
-    @Test func toolChoiceNamingARemovedToolIs403() {
+    @Test func toolChoiceNamingARemovedToolIs403() async {
         var r = request(["get_weather", "delete_files"], choice: .named("delete_files"))
-        #expect {
-            try Self.policy.apply(to: &r, scenario: "assistant")
+        await #expect {
+            try await Self.policy.apply(to: &r, scenario: "assistant")
         } throws: { error in
             (error as? GatewayError).map { $0.status == 403 && $0.param == "tool_choice" && $0.message.contains("delete_files") } ?? false
         }
     }
 
-    @Test func whenNoToolIsLeftToolChoiceGoesAwayOrRequiredFails() throws {
+    @Test func whenNoToolIsLeftToolChoiceGoesAwayOrRequiredFails() async throws {
         var r = request(["delete_files"], choice: .auto)
-        _ = try Self.policy.apply(to: &r, scenario: "assistant")
+        _ = try await Self.policy.apply(to: &r, scenario: "assistant")
         #expect(r.tools.isEmpty && r.toolChoice == nil && r.parallelToolCalls == nil)
         var required = request(["delete_files"], choice: .required)
-        #expect(throws: GatewayError.self) { try Self.policy.apply(to: &required, scenario: "assistant") }
+        await #expect(throws: GatewayError.self) { try await Self.policy.apply(to: &required, scenario: "assistant") }
     }
 
-    @Test func scenarioWithoutPacksKeepsEveryTool() throws {
+    @Test func scenarioWithoutPacksKeepsEveryTool() async throws {
         var r = request(["anything", "at_all"])
-        let d = try Self.policy.apply(to: &r, scenario: "chat")
+        let d = try await Self.policy.apply(to: &r, scenario: "chat")
         #expect(r.tools.count == 2 && d.removed.isEmpty && d.cut.isEmpty)
         var none = request([])
-        #expect(try Self.policy.apply(to: &none, scenario: "chat").header == nil)
+        #expect(try await Self.policy.apply(to: &none, scenario: "chat").header == nil)
     }
 
-    @Test func relevanceCutKeepsPinnedAndTheBestMatches() throws {
+    @Test func relevanceCutKeepsPinnedAndTheBestMatches() async throws {
         var r = request(["get_weather", "current_time", "send_email", "create_event", "list_events", "translate_text", "calculator"],
                         "Please email Bob the numbers")
-        let d = try Self.policy.apply(to: &r, scenario: "assistant")
+        let d = try await Self.policy.apply(to: &r, scenario: "assistant")
         // current_time is pinned, send_email matches; the last slot goes to the first declared of the rest.
         #expect(r.tools.map(\.name) == ["get_weather", "current_time", "send_email"])
         #expect(d.cut == ["create_event", "list_events", "translate_text", "calculator"])
-        #expect(d.header == "visible=get_weather,current_time,send_email; cut=create_event,list_events,translate_text,calculator; max=3")
+        #expect(d.header == "visible=get_weather,current_time,send_email; cut=create_event,list_events,translate_text,calculator; max=3; ranking=lexical")
     }
 
-    @Test func chineseQueryUsesConfigKeywords() throws {
+    @Test func chineseQueryUsesConfigKeywords() async throws {
         var r = request(["get_weather", "current_time", "send_email", "create_event", "calculator"], "帮我计算一下这个月的开销")
-        _ = try Self.policy.apply(to: &r, scenario: "assistant")
+        _ = try await Self.policy.apply(to: &r, scenario: "assistant")
         #expect(r.tools.map(\.name).contains("calculator"))
         #expect(r.tools.map(\.name).contains("current_time"))
     }
 
-    @Test func aToolNamedByToolChoiceIsNeverCut() throws {
+    @Test func aToolNamedByToolChoiceIsNeverCut() async throws {
         var r = request(["get_weather", "current_time", "send_email", "create_event", "list_events"], "weather?", choice: .named("list_events"))
-        let d = try Self.policy.apply(to: &r, scenario: "assistant")
+        let d = try await Self.policy.apply(to: &r, scenario: "assistant")
         #expect(r.tools.map(\.name) == ["get_weather", "current_time", "list_events"])
         #expect(!d.cut.contains("list_events"))
     }

@@ -17,9 +17,11 @@ final class SkillsGatewayHarness {
     let logPath: String
     let gatewayConfig: GatewayConfig
 
-    init(config: String, script: [String: ScriptedAnswer]) throws {
+    /// `providers` adds catalog files (`id` → JSON) beside the upstream double's `up.json`.
+    init(config: String, script: [String: ScriptedAnswer], providers: [String: String] = [:]) throws {
         (upstream, upstreamServer, _) = try ScriptedUpstream.start(script)
         directory = NSTemporaryDirectory() + "skillgate-skills-\(UUID().uuidString)"
+        let extraProviders = providers
         let providers = directory + "/Providers"
         try FileManager.default.createDirectory(atPath: providers, withIntermediateDirectories: true)
         let catalog = #"""
@@ -29,6 +31,7 @@ final class SkillsGatewayHarness {
                    {"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
         try catalog.write(toFile: providers + "/up.json", atomically: true, encoding: .utf8)
+        for (id, json) in extraProviders { try json.write(toFile: providers + "/\(id).json", atomically: true, encoding: .utf8) }
         let configPath = directory + "/skillgate.json"
         let full = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",

@@ -1,0 +1,86 @@
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateKeys
+import SkillGateProviders
+import SkillGateSkills
+
+/// Ranks skills by relevance to a conversation and keeps the top `limit`: BM25, fused with the
+/// similarities of an embedding model when `skill_ranking.embeddings` is configured. The one entry
+/// point for the gateway's skill policy and for offline evaluation.
+///
+/// With embeddings, a ranking costs one query embedding (skill vectors are cached in memory and in
+/// the state store) and never waits longer than `timeout_ms`: on a timeout or an error it ranks
+/// with BM25 alone and says why (`SkillRanking.mode`). Nothing is embedded when nothing has to be
+/// cut (`candidates.count <= limit`).
+public struct SkillRanker: Sendable {
+    /// The embedding side; `nil` when ranking is lexical only.
+    public let scorer: SemanticScorer?
+    /// How cuts were ranked since start.
+    public let counters = SkillRankingCounters()
+    /// Tokenised skill documents for BM25, across calls.
+    let documents = SkillDocumentCache()
+
+    /// A ranker for `config`: loads the provider catalog from `config.providersDirectory`, checks
+    /// `skill_ranking` against it, and takes the embedding model's key from `keys` (as chat
+    /// providers do). `stateStore` keeps skill vectors across restarts (`nil`: memory only).
+    ///
+    /// - Throws: `JSONShapeError` naming the config path when `skill_ranking` does not fit the catalog.
+    public init(config: GatewayConfig, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
+        try self.init(config: config, catalog: try ProviderCatalog.load(directory: config.providersDirectory),
+                      keys: keys, stateStore: stateStore, http: http)
+    }
+
+    /// A ranker for `config` over an already loaded `catalog`.
+    public init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
+        try config.validateSkillRanking(against: catalog)
+        guard let settings = config.skillRanking.embeddings else {
+            self.init(scorer: nil)
+            return
+        }
+        let embedder = try EmbedderFactory.embedder(for: settings, config: config, catalog: catalog, keys: keys, http: http)
+        let cache = EmbeddingCache(store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
+        self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)))
+    }
+
+    /// A ranker over `scorer` (`nil`: lexical only).
+    public init(scorer: SemanticScorer?) {
+        self.scorer = scorer
+    }
+
+    /// A lexical-only ranker.
+    public static var lexical: SkillRanker { SkillRanker(scorer: nil) }
+
+    /// Keeps at most `limit` of `candidates` (every name in `pinned`, then the most relevant to the
+    /// last user turns of `messages`), in the candidates' order. Asks the embedding model only when
+    /// something has to be cut.
+    public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
+        let query = SkillRelevance.query(from: messages)
+        let lexical = { SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents) }
+        guard candidates.count > limit else { return SkillRanking(cut: lexical(), mode: .lexical) }
+        let text = SkillRelevance.semanticQuery(from: messages)
+        guard let scorer, !text.isEmpty else { return counted(SkillRanking(cut: lexical(), mode: .lexical)) }
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await scorer.similarities(query: text, documents: candidates.map(\.embeddingText))
+        let ms = Self.milliseconds(clock.now - started)
+        switch result {
+        case .success(let similarities):
+            let cut = SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents, semantic: similarities)
+            return counted(SkillRanking(cut: cut, mode: .hybrid, semanticMilliseconds: ms))
+        case .failure(let error):
+            return counted(SkillRanking(cut: lexical(), mode: .lexicalFallback(reason: error.reason),
+                                        fallbackMessage: error.description, semanticMilliseconds: ms))
+        }
+    }
+
+    private func counted(_ ranking: SkillRanking) -> SkillRanking {
+        counters.count(ranking.mode)
+        return ranking
+    }
+
+    private static func milliseconds(_ d: Duration) -> Double {
+        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        return (ms * 100).rounded() / 100
+    }
+}

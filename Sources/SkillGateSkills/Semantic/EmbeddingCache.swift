@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Document vectors by `EmbeddingKey`: in memory (bounded: when full it starts over, like
+/// `SkillDocumentCache`) in front of an optional persistent `EmbeddingStore`, so a tool's vector
+/// is fetched from the model once and survives a restart.
+///
+/// A store that fails is not fatal (the cache is an optimisation): the failure is counted
+/// (`storeFailures`) and the vectors are fetched from the model again.
+public final class EmbeddingCache: Sendable {
+    /// The most vectors kept in memory.
+    public let capacity: Int
+    private let memory = Mutex<[EmbeddingKey: [Float]]>([:])
+    private let store: (any EmbeddingStore)?
+    private let failures = Atomic<Int>(0)
+
+    public init(capacity: Int = 4096, store: (any EmbeddingStore)? = nil) {
+        self.capacity = max(1, capacity)
+        self.store = store
+    }
+
+    /// The cached vector of each key (`nil` where none is cached): memory first, then the store,
+    /// whose hits are kept in memory.
+    public func vectors(for keys: [EmbeddingKey]) -> [[Float]?] {
+        var found: [[Float]?] = memory.withLock { map in keys.map { map[$0] } }
+        let missing = keys.indices.filter { found[$0] == nil }
+        guard !missing.isEmpty, let store else { return found }
+        let stored: [EmbeddingKey: [Float]]
+        do {
+            stored = try store.vectors(for: missing.map { keys[$0] })
+        } catch {
+            failures.add(1, ordering: .relaxed)
+            return found
+        }
+        guard !stored.isEmpty else { return found }
+        for i in missing { found[i] = stored[keys[i]] }
+        remember(stored)
+        return found
+    }
+
+    /// Caches `vectors` in memory and in the store.
+    public func insert(_ vectors: [EmbeddingKey: [Float]]) {
+        guard !vectors.isEmpty else { return }
+        remember(vectors)
+        do { try store?.store(vectors) } catch { failures.add(1, ordering: .relaxed) }
+    }
+
+    /// How many vectors are in memory.
+    public var count: Int { memory.withLock { $0.count } }
+
+    /// How many reads or writes of the persistent store failed.
+    public var storeFailures: Int { failures.load(ordering: .relaxed) }
+
+    private func remember(_ vectors: [EmbeddingKey: [Float]]) {
+        memory.withLock { map in
+            if map.count + vectors.count > capacity { map.removeAll(keepingCapacity: true) }
+            for (key, vector) in vectors.prefix(capacity) { map[key] = vector }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateProviders
+@testable import SkillGateServer
+
+/// The `skill_ranking` section, and embedding models kept out of chat routing.
+@Suite struct SkillRankingConfigTests {
+    static let catalog = ModelResolverTests.catalog
+
+    private func load(_ json: String) throws -> GatewayConfig {
+        let config = try GatewayConfig(json: try JSONValue.parse(json), file: "test.json", baseDirectory: ModelResolverTests.repoRoot.path)
+        try config.validate(against: Self.catalog)
+        return config
+    }
+
+    @Test func withoutTheSectionRankingIsLexical() throws {
+        #expect(try load("{}").skillRanking.embeddings == nil)
+        #expect(try load(#"{"skill_ranking":{}}"#).skillRanking.embeddings == nil)
+    }
+
+    @Test func theEmbeddingsSectionReadsModelTimeoutAndPrefixes() throws {
+        let c = try load(#"""
+        {"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout_ms":250,"query_prefix":"query: ","document_prefix":""}}}
+        """#)
+        #expect(c.skillRanking.embeddings == GatewayConfig.Embeddings(model: "local-e5/multilingual-e5-small", timeoutMs: 250,
+                                                                       queryPrefix: "query: ", documentPrefix: ""))
+        #expect(try load(#"{"skill_ranking":{"embeddings":{"model":"openai/text-embedding-3-small"}}}"#).skillRanking.embeddings?.timeoutMs == 300)
+    }
+
+    @Test(arguments: [
+        (#"{"skill_ranking":{"embedings":{}}}"#, "$.skill_ranking.embedings", "unknown key"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout":300}}}"#, "$.skill_ranking.embeddings.timeout", "unknown key"),
+        (#"{"skill_ranking":{"embeddings":{}}}"#, "$.skill_ranking.embeddings.model", "required field is missing"),
+        (#"{"skill_ranking":{"embeddings":{"model":"multilingual-e5-small"}}}"#, "$.skill_ranking.embeddings.model", "expected provider/model"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout_ms":0}}}"#, "$.skill_ranking.embeddings.timeout_ms", "between 1 and 60000"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout_ms":"300"}}}"#, "$.skill_ranking.embeddings.timeout_ms", "expected an integer"),
+        (#"{"skill_ranking":{"embeddings":{"model":"nope/e5"}}}"#, "$.skill_ranking.embeddings.model", "no provider \"nope\""),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/e5-large"}}}"#, "$.skill_ranking.embeddings.model", "has no model \"e5-large\""),
+        (#"{"skill_ranking":{"embeddings":{"model":"openai/gpt-6-luna"}}}"#, "$.skill_ranking.embeddings.model", "is a chat model"),
+        (#"{"skill_ranking":{"embeddings":{"model":"anthropic/claude-haiku-5-5"}}}"#, "$.skill_ranking.embeddings.model", "has no embeddings endpoint"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"}},"providers":{"local-e5":{"enabled":false}}}"#, "$.skill_ranking.embeddings.model", "disabled"),
+        (#"{"tiers":{"light":["local-e5/multilingual-e5-small"]}}"#, "$.tiers.light[0]", "is an embedding model"),
+        (#"{"aliases":{"e5":"local-e5/multilingual-e5-small"}}"#, "$.aliases.e5", "is an embedding model"),
+        (#"{"default_model":"openai/text-embedding-3-small"}"#, "$.default_model", "is an embedding model"),
+        (#"{"scenarios":{"chat":{"allowed_models":["gemini/gemini-embedding-001"]}}}"#, "$.scenarios.chat.allowed_models[0]", "is an embedding model"),
+        (#"{"resilience":{"weights":{"local-e5/multilingual-e5-small":2}}}"#, "$.resilience.weights.local-e5/multilingual-e5-small", "is an embedding model"),
+    ])
+    func badSkillRankingAndMisusedEmbeddingModelsNameTheirPath(_ json: String, _ path: String, _ fragment: String) {
+        do {
+            _ = try load(json)
+            Issue.record("expected an error at \(path)")
+        } catch let error as JSONShapeError {
+            #expect(error.file == "test.json")
+            #expect(error.path == path)
+            #expect(error.message.contains(fragment), "\(error.message)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func anUnknownModelErrorListsTheCatalogsEmbeddingModels() throws {
+        do {
+            _ = try load(#"{"skill_ranking":{"embeddings":{"model":"local-e5/e5-large"}}}"#)
+            Issue.record("expected an error")
+        } catch let error as JSONShapeError {
+            #expect(error.message.contains("local-e5/multilingual-e5-small") && error.message.contains("openai/text-embedding-3-small"))
+        }
+    }
+
+    @Test func aClientCannotChatWithAnEmbeddingModel() throws {
+        let resolver = ModelResolver(config: try load("{}"), catalog: Self.catalog)
+        let chat = try resolver.scenario(named: nil, scope: .unrestricted)
+        #expect {
+            try resolver.plan(requested: "local-e5/multilingual-e5-small", scenario: chat.config, scope: .unrestricted)
+        } throws: { error in
+            guard let e = error as? GatewayError else { return false }
+            return e.status == 400 && e.param == "model" && e.message.contains("embedding model")
+        }
+        // A bare id matches chat models only.
+        #expect(throws: GatewayError.self) { try resolver.plan(requested: "multilingual-e5-small", scenario: chat.config, scope: .unrestricted) }
+        let listed = resolver.visibleModels(scenario: chat.config, scope: .unrestricted).map(\.qualifiedName)
+        #expect(!listed.contains("local-e5/multilingual-e5-small") && !listed.contains("openai/text-embedding-3-small"))
+        #expect(listed.contains("openai/gpt-6-luna"))
+    }
+}
