@@ -49,6 +49,7 @@ extension CurlTransfer {
         func set(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK, failed == nil { failed = option } }
 
         set(CURLOPT_URL, sg_easy_setopt_str(easy, CURLOPT_URL, request.url))
+        set(CURLOPT_FORBID_REUSE, sg_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, request.reuseConnection ? 0 : 1))
         set(CURLOPT_PRIVATE, sg_easy_setopt_ptr(easy, CURLOPT_PRIVATE, me))
         set(CURLOPT_ERRORBUFFER, sg_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         set(CURLOPT_WRITEDATA, sg_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me))

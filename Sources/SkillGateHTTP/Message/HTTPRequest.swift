@@ -30,6 +30,11 @@ public struct HTTPRequest: Sendable {
     /// so a host checked once cannot resolve elsewhere at connect time (DNS rebinding). A pinned
     /// request bypasses proxies: a proxy would resolve the host itself.
     public var pin: HTTPAddressPin?
+    /// Whether the connection may be kept for later requests (libcurl `CURLOPT_FORBID_REUSE` when
+    /// not). Off for servers that answer a kept-alive connection slowly: a small HTTP/1.1 server
+    /// that writes headers and body separately without TCP_NODELAY waits for the client's delayed
+    /// ACK (40 ms on Linux) on every reused connection; a fresh loopback connection costs ~0.1 ms.
+    public var reuseConnection = true
 
     public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts(),
                 pin: HTTPAddressPin? = nil) {

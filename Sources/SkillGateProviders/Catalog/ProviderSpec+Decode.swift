@@ -2,7 +2,7 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension ProviderSpec {
-    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models"]
+    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models", "reuse_connections"]
     static let knownModelKeys: Set<String> = ["id", "kind", "tier", "context_window", "max_output_tokens", "tools", "price",
                                               "dimensions", "query_prefix", "document_prefix", "input_type"]
     /// Keys only chat models have, and keys only embedding models have.
@@ -46,6 +46,7 @@ extension ProviderSpec {
                   wireFormat: wireFormat, baseURL: baseURL, auth: AuthStyle(rawValue: auth)!,
                   keyName: keyName, headers: HTTPHeaders(try r.optionalStringMap("headers") ?? []),
                   docsURL: try r.optionalString("docs_url"), models: models)
+        reuseConnections = try r.optionalBool("reuse_connections") ?? true
     }
 }
 

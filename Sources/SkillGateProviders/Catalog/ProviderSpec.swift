@@ -141,6 +141,8 @@ public struct ProviderSpec: Sendable, Hashable {
     public var headers: HTTPHeaders
     public var docsURL: String?
     public var models: [ModelSpec]
+    /// Whether connections to the provider are kept alive (`reuse_connections`, default true).
+    public var reuseConnections = true
 
     public init(id: String, displayName: String, wireFormat: WireFormatName, baseURL: String, auth: AuthStyle,
                 keyName: String? = nil, headers: HTTPHeaders = [:], docsURL: String? = nil, models: [ModelSpec]) {

@@ -27,9 +27,10 @@ enum EmbedderFactory {
         t.connect = connect
         let deployment = Deployment(providerId: provider.id, model: model.id, baseURL: override?.baseURL ?? provider.baseURL,
                                     auth: provider.auth, extraHeaders: provider.headers, timeouts: t)
-        let endpoint = EmbeddingEndpoint(deployment: deployment, keyName: keyName,
+        var endpoint = EmbeddingEndpoint(deployment: deployment, keyName: keyName,
                                          key: { keyName.flatMap { keys.secret(named: $0) } },
                                          inputs: inputs, dimensions: model.dimensions, http: http)
+        endpoint.reuseConnections = provider.reuseConnections
         switch provider.wireFormat {
         case .gemini: return GeminiEmbedder(endpoint: endpoint)
         default: return OpenAIEmbedder(endpoint: endpoint)

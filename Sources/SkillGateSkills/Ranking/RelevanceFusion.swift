@@ -5,7 +5,7 @@
 /// above 0), then mixed: `lexicalWeight × lexical + (1 − lexicalWeight) × semantic`.
 public enum RelevanceFusion {
     /// The lexical share of the fused score (tuned on the evaluation corpus's dev split).
-    public static let lexicalWeight = 0.35
+    public static let lexicalWeight = 0.2
 
     /// The fused scores; `semantic` must have one entry per lexical score (extra or missing
     /// entries count as the lowest similarity).

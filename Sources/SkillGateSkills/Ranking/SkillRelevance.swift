@@ -170,15 +170,23 @@ extension SkillCandidate {
 extension SkillRelevance {
     /// The text an embedding model sees for the conversation: the latest user turn that has text,
     /// then up to two earlier ones (a follow-up such as "and tomorrow?" borrows its topic from
-    /// them), newest first, separated by newlines.
+    /// them), newest first, then the name of the tool the model called last, if any (as words:
+    /// "get weather forecast"), separated by newlines.
     public static func semanticQuery(from messages: [Message]) -> String {
         var parts: [String] = []
-        for message in messages.reversed() where message.role == .user {
+        var lastCall: String?
+        for message in messages.reversed() {
+            if message.role == .assistant, lastCall == nil, parts.count < turnWeights.count,
+               let call = message.content.last(where: { $0.toolCall != nil })?.toolCall {
+                lastCall = call.name.split(whereSeparator: { $0 == "_" || $0 == "-" }).joined(separator: " ")
+            }
+            guard message.role == .user else { continue }
             let text = message.text
             if text.isEmpty { continue }
             parts.append(text)
             if parts.count == turnWeights.count { break }
         }
+        if let lastCall { parts.append(lastCall) }
         return parts.joined(separator: "\n")
     }
 }

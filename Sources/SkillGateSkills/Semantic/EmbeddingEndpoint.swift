@@ -19,6 +19,8 @@ public struct EmbeddingEndpoint: Sendable {
     public var dimensions: Int?
     /// The most texts sent in one call; longer lists are split.
     public var maxBatch: Int
+    /// Whether the HTTP connection is kept between calls (the catalog's `reuse_connections`).
+    public var reuseConnections = true
     public var http: HTTPClient
 
     public init(deployment: Deployment, keyName: String? = nil, key: @escaping @Sendable () -> String? = { nil },
@@ -69,7 +71,8 @@ public struct EmbeddingEndpoint: Sendable {
     /// format's error parser (`parseError`), which finds the provider's message and scrubs keys.
     func post(url: String, body: JSONValue, deployment d: Deployment,
               parseError: (Int, HTTPHeaders, [UInt8], Deployment) -> GatewayError) async throws(EmbeddingError) -> [UInt8] {
-        let request = HTTPRequest(url: url, headers: d.requestHeaders(streaming: false), body: body.serializedBytes(), timeouts: d.timeouts)
+        var request = HTTPRequest(url: url, headers: d.requestHeaders(streaming: false), body: body.serializedBytes(), timeouts: d.timeouts)
+        request.reuseConnection = reuseConnections
         let response: HTTPResponse
         do {
             response = try await http.send(request)

@@ -12,12 +12,16 @@ public final class SemanticScorer: Sendable {
     public let cache: EmbeddingCache
     /// How long a call may take, the document batch included (`skill_ranking.embeddings.timeout_ms`).
     public let timeout: Duration
+    /// Removes each language's centre before comparing (`nil`: raw cosines).
+    public let centering: LanguageCentering?
     private let batches: DocumentBatches
 
-    public init(embedder: any TextEmbedder, cache: EmbeddingCache = EmbeddingCache(), timeout: Duration = .milliseconds(300)) {
+    public init(embedder: any TextEmbedder, cache: EmbeddingCache = EmbeddingCache(), timeout: Duration = .milliseconds(300),
+                centering: LanguageCentering? = LanguageCentering()) {
         self.embedder = embedder
         self.cache = cache
         self.timeout = timeout
+        self.centering = centering
         batches = DocumentBatches(embedder: embedder, cache: cache)
     }
 
@@ -53,7 +57,9 @@ public final class SemanticScorer: Sendable {
             guard vectors.allSatisfy({ $0.count == q.count }) else {
                 return .failure(EmbeddingError.malformed("the query vector has \(q.count) dimensions and a cached document vector another length", model: embedder.modelName))
             }
-            return .success(VectorMath.cosines(q, vectors))
+            guard let centering else { return .success(VectorMath.cosines(q, vectors)) }
+            let c = centering.center(query: q, queryText: query, documents: vectors, documentTexts: documents)
+            return .success(VectorMath.cosines(c.query, c.documents))
         }
     }
 
