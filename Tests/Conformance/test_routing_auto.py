@@ -3,7 +3,7 @@ header forces a tier, a concrete model is never re-routed, and every chat respon
 `x-skillgate-route` (also the `route` field of the request's log line).
 
 The test config's tiers: light = up-openai/gpt-test, strong = up-anthropic/claude-test; the
-gateway default is `light`, so `auto` leans light (routing.weights.scenario_default).
+gateway default is `light`, so `auto` leans light (routing.scenario_lean, log-odds -1 with the learned router).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-HARD = "Prove step by step that the sum of two even numbers is even."
+HARD = "Prove step by step that there are infinitely many primes of the form 4k+3, and justify every step rigorously."
 EASY = "Hello, how are you?"
 
 
@@ -34,7 +34,7 @@ def test_auto_scores_a_hard_task_to_the_strong_tier(openai_client):
     assert raw.headers["x-skillgate-model"] == "up-anthropic/claude-test"
     route = _route(raw)
     assert route.startswith("tier=strong; by=score; score="), route
-    assert "reasons=reasoning(+0.70)" in route
+    assert "reasons=reasoning(+" in route, route
 
 
 def test_auto_keeps_small_talk_on_the_light_tier(openai_client):

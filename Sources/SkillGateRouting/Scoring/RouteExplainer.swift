@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Renders a routing decision for people (`skillgate route explain`): the features, each
 /// feature's contribution, the score against the threshold, the tier and its targets.
 public enum RouteExplainer {
@@ -53,15 +59,21 @@ public enum RouteExplainer {
     static func learnedContributions(_ d: TierDecision) -> String {
         var out = "demand\n"
         let input = d.input!
+        let before = out
         for f in [RouterFeature.asks, .constraints, .numbers, .data, .outputLength, .brevity, .lightIntent, .legal, .performance, .chinese, .contextMarkers, .technicalContext] {
             let level = input[f]
             guard level != 0 else { continue }
             out += "  " + pad(f.name, 22) + TierDecision.format(level) + "  (" + f.levelDescription + ")\n"
         }
+        if out == before { out += "  none\n" }
         out += "contributions (log-odds; learned weight x level)\n"
         if d.contributions.isEmpty { out += "  none\n" }
         for c in d.contributions {
             out += "  " + pad(c.name, 18) + TierDecision.format(c.value, signed: true) + "\n"
+        }
+        if d.score > 0 && d.score < 1 {
+            let bias = log(d.score / (1 - d.score)) - d.contributions.map(\.value).reduce(0, +)
+            out += "  " + pad("(bias)", 18) + TierDecision.format(bias, signed: true) + "  (the model's log-odds with no feature)\n"
         }
         if !d.terms.isEmpty {
             out += "words that weigh most\n"
