@@ -28,6 +28,12 @@ extension OpenAIChatFormat {
         do { json = try JSONValue.parse(body) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"messages\":[...]}")
         }
+        return try decodeInboundRequest(json: json)
+    }
+
+    /// Decodes an already parsed request body (a surface that reads fields of its own first, such
+    /// as the agent surface's `scenario`, parses once).
+    public static func decodeInboundRequest(json: JSONValue) throws -> OpenAIChatInboundRequest {
         guard json.objectValue != nil else {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
         }

@@ -18,14 +18,13 @@ final class AgentRunRecord: Sendable {
 
     var snapshot: State { state.withLock { $0 } }
 
-    func called(_ attempts: [AttemptRecord], target: RouteTarget?, ms: Double) {
+    /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time).
+    func absorb(_ call: RequestLogEntry) {
         state.withLock { s in
-            s.attempts += attempts.map(\.logText)
-            if let target {
-                s.provider = target.provider.id
-                s.model = target.qualifiedName
-            }
-            s.upstreamMs += ms
+            s.attempts += call.attempts
+            s.provider = call.provider ?? s.provider
+            s.model = call.model ?? s.model
+            s.upstreamMs += call.upstreamMs ?? 0
         }
     }
 

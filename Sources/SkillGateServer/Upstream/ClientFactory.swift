@@ -53,8 +53,7 @@ final class ClientFactory: Sendable {
         case .gemini: base = HTTPLLMClient(format: GeminiFormat(), deployment: deployment, http: http)
         case .demo: base = DemoModelClient()
         }
-        let client = target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
-        // The invisible-call rule and escalation checks (Skills/AnswerGuardClient.swift).
-        return AnswerGuardClient(inner: client, target: target)
+        // Answers are checked by the execute stage (Execution/AnswerCheck.swift), not here.
+        return target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
     }
 }

@@ -43,7 +43,7 @@ struct RouteExecutorHarness {
             let (_, target) = try await executor.complete(request, plan: plan ?? self.plan, attempts: &attempts)
             return (.success(target.provider.id), attempts.map(\.logText))
         } catch {
-            return (.failure(GatewayHandler.gatewayError(error)), attempts.map(\.logText))
+            return (.failure(GatewayError.from(error)), attempts.map(\.logText))
         }
     }
 }

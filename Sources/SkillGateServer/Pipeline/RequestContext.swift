@@ -1,17 +1,26 @@
 import Foundation
 import SkillGateCore
+import SkillGateHTTP
 
-/// Per-request state shared by the pipeline steps.
+/// Per-request state the pipeline's stages share: the id, the clock, where the answer goes, and
+/// the log line being filled in.
 struct RequestContext: Sendable {
     let requestId: String
     let started: ContinuousClock.Instant
+    /// Where the answer goes.
+    let responder: HTTPResponder
     var log: RequestLogEntry
 
-    init(method: String, path: String) {
+    init(method: String, path: String, responder: HTTPResponder) {
         requestId = RequestIdGenerator.next()
         started = .now
+        self.responder = responder
         log = RequestLogEntry(requestId: requestId, method: method, path: path)
     }
+
+    /// The request id without its `req_` prefix: the unique part other ids are made of
+    /// (`chatcmpl-…`, `msg_…`, `run_…`).
+    var idSuffix: Substring { requestId.dropFirst(RequestIdGenerator.prefix.utf8.count) }
 
     /// Milliseconds since the request arrived.
     var elapsedMs: Double {

@@ -125,7 +125,7 @@ final class RouteExecutor: Sendable {
                     return (value, target, lease)
                 } catch {
                     lease.release()
-                    let e = GatewayHandler.gatewayError(error)
+                    let e = GatewayError.from(error)
                     attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: wait))
                     if FailureClassifier.countsAgainstHealth(e) {
                         health.recordFailure(names[i])

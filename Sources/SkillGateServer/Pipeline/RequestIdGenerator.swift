@@ -14,6 +14,8 @@ enum RequestIdGenerator {
     }()
     private static let counter = Atomic<UInt64>(0)
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// What every id starts with.
+    static let prefix = "req_"
 
     /// The next id.
     static func next() -> String {
@@ -21,7 +23,7 @@ enum RequestIdGenerator {
         let high = mix(n &+ seed.0)
         let low = UInt32(truncatingIfNeeded: mix(n ^ UInt64(seed.1) << 32)) ^ seed.1
         return String(unsafeUninitializedCapacity: 28) { out in
-            for (i, c) in "req_".utf8.enumerated() { out[i] = c }
+            for (i, c) in prefix.utf8.enumerated() { out[i] = c }
             for i in 0..<16 { out[4 + i] = hexDigits[Int((high >> UInt64(60 - 4 * i)) & 0xF)] }
             for i in 0..<8 { out[20 + i] = hexDigits[Int((low >> UInt32(28 - 4 * i)) & 0xF)] }
             return 28

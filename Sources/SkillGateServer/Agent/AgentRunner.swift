@@ -1,0 +1,60 @@
+import SkillGateCore
+import SkillGateRouting
+import SkillGateSkills
+
+/// Runs the agent loop for a prepared call: the visible server-side skills, one model call per
+/// iteration through the execute stage (invisible calls go back to the model as error results;
+/// an unusable answer re-runs that iteration on the escalation plan), events to `emit`.
+struct AgentRunner: Sendable {
+    let execute: ExecuteStage
+    let settings: GatewayConfig.Agent
+    let registry: SkillRegistry
+
+    /// Runs the loop. `streamText` streams each model call and emits its text as `text.delta`
+    /// (the agent surface); otherwise each call is whole (chat surfaces, which send only the final
+    /// answer). `record` collects attempts, deployments, time and escalations for the log line.
+    func run(_ call: PreparedCall, requestId: String, streamText: Bool, record: AgentRunRecord,
+             emit: @escaping AgentEventSink) async throws -> AgentOutcome {
+        var skills: [String: any Skill] = [:]
+        for name in call.skills.serverSkills { skills[name] = registry.skill(named: name) }
+        var policy = call.answers
+        policy.invisibleCallsToModel = true
+        let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
+                             model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: emit)
+        return try await loop.run(call.request)
+    }
+
+    /// One model call per iteration; an unusable answer is re-run on the escalation plan (that
+    /// iteration only).
+    private func modelCall(_ call: PreparedCall, policy: AnswerPolicy, streamText: Bool, record: AgentRunRecord) -> AgentModelCall {
+        let execute = self.execute
+        return { request, iteration, emit in
+            var scratch = RequestLogEntry(requestId: "", method: "", path: "")
+            defer { record.absorb(scratch) }
+            var execution = try await execute.once(request, plan: call.plan, policy: policy, stream: streamText, &scratch)
+            var plan = call.plan
+            if case .unusable(let u, _) = execution, let escalation = call.escalation, !Task.isCancelled {
+                record.escalated(u.reason)
+                plan = escalation
+                execution = try await execute.once(request, plan: escalation, policy: policy.escalated, stream: streamText, &scratch)
+            }
+            switch execution {
+            case .answered(let response, let target):
+                try await emit(.routeSelected(provider: target.provider.id, model: target.qualifiedName, route: plan.route, iteration: iteration))
+                return AgentTurn(response: response, costUSD: target.model.price?.cost(of: response.usage))
+            case .streaming(var upstream):
+                defer { upstream.finish() }
+                let target = upstream.target
+                try await emit(.routeSelected(provider: target.provider.id, model: target.qualifiedName, route: plan.route, iteration: iteration))
+                var answer = ChatResponseAccumulator()
+                while let event = try await upstream.next() {
+                    answer.apply(event)
+                    if case .textDelta(let t) = event, !t.isEmpty { try await emit(.textDelta(t)) }
+                }
+                return AgentTurn(response: answer.response, costUSD: target.model.price?.cost(of: answer.response.usage))
+            case .unusable(let u, let target):
+                throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import SkillGateCore
+import SkillGateProviders
+import SkillGateSkills
+
+/// What the execute stage found wrong with an answer that should be re-run on a stronger tier.
+struct UnusableAnswer: Sendable, Hashable {
+    /// `tool_not_offered`, `invalid_tool_arguments`, `empty_answer`, `malformed_tool_call`, ...
+    var reason: String
+    /// The problems in words, for the log's route note.
+    var detail: String
+}
+
+/// The checks every answer passes before it reaches a client: a call to a tool the model was not
+/// shown is never handed on (the invisible-call rule), and, when the call escalates, an unusable
+/// answer (invisible call, arguments failing the schema, empty answer, or the prompt-tools
+/// adapter's `tool_not_offered` / `malformed_tool_call`) is reported as `UnusableAnswer`.
+enum AnswerCheck {
+    /// Upstream codes of adapter errors that mean "this model cannot use the tools".
+    static let unusableCodes: Set<String> = [PromptToolsClient.toolNotOfferedCode, PromptToolsClient.malformedToolCallCode]
+
+    /// The adapter error `error` as an unusable answer, when the call escalates for `target`.
+    static func unusable(_ error: any Error, target: String?, policy: AnswerPolicy) -> UnusableAnswer? {
+        guard let e = error as? GatewayError, let code = e.upstreamCode, unusableCodes.contains(code),
+              let target, policy.escalates(target) else { return nil }
+        return UnusableAnswer(reason: code, detail: e.message)
+    }
+
+    /// Checks a whole answer: `nil` when it may go to the client, an `UnusableAnswer` when the call
+    /// escalates and it should be re-run; throws a 502 for an invisible call that does not escalate.
+    static func check(_ response: ChatResponse, offered: [ToolDefinition], target: RouteTarget, policy: AnswerPolicy) throws(GatewayError) -> UnusableAnswer? {
+        let inspector = AnswerInspector(offered: offered)
+        if policy.escalates(target.qualifiedName) {
+            let problems = inspector.problems(in: response)
+            guard let first = problems.first else { return nil }
+            return UnusableAnswer(reason: first.code, detail: problems.map(\.description).joined(separator: "; "))
+        }
+        if !policy.invisibleCallsToModel, case .toolNotOffered(let name, _)? = inspector.invisibleCalls(in: response.content).first {
+            throw invisibleCall(name, offered: offered, provider: target.provider.id, scenario: policy.scenario)
+        }
+        return nil
+    }
+
+    /// The 502 for a call to a tool the model was not shown.
+    static func invisibleCall(_ name: String, offered: [ToolDefinition], provider: String, scenario: String) -> GatewayError {
+        let shown = offered.isEmpty ? "no tools were shown" : "shown: " + offered.map(\.name).joined(separator: ", ")
+        var e = GatewayError.upstreamProtocol(
+            "the model called the tool \"\(name)\", which it was not shown in scenario \"\(scenario)\" (\(shown)); the call was not passed on or run. "
+                + "Retry the request, or ask the operator to turn on \"escalate\" for the scenario or to route it to a stronger model",
+            provider: provider)
+        e.upstreamCode = PromptToolsClient.toolNotOfferedCode
+        return e
+    }
+}

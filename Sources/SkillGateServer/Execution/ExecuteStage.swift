@@ -1,0 +1,102 @@
+import SkillGateCore
+import SkillGateRouting
+
+/// What one model call produced: the answer, whole or streaming, or an answer the call's policy
+/// says is unusable (re-run it on the escalation tier). Escalation is this value, not an error.
+enum Execution {
+    case answered(ChatResponse, RouteTarget)
+    case streaming(UpstreamStream)
+    case unusable(UnusableAnswer, RouteTarget)
+}
+
+/// The execute stage: runs a prepared request along a route plan through the `RouteExecutor`
+/// (attempts, fallbacks, cooldowns), checks the answer (`AnswerCheck`), and re-runs an unusable
+/// answer on the escalation plan before anything reached the client. Records attempts, the
+/// answering deployment, upstream time and escalations in the request's log line.
+struct ExecuteStage: Sendable {
+    let executor: RouteExecutor
+
+    /// The answer to `call`, whole (`stream` false) or streaming, after at most one escalation.
+    func run(_ call: PreparedCall, stream: Bool, _ ctx: inout RequestContext) async throws -> Execution {
+        let first = try await once(call.request, plan: call.plan, policy: call.answers, stream: stream, &ctx.log)
+        guard case .unusable(let unusable, let target) = first, let escalation = call.escalation, let tier = call.skills.escalateTo,
+              !Task.isCancelled else { return first }
+        ctx.log.attempts.append("\(target.qualifiedName): unusable answer (\(unusable.reason)), escalated")
+        ctx.log.escalations += 1
+        ctx.log.skills?.escalatedBecause = unusable.reason
+        ctx.log.route = (ctx.log.route.map { $0 + "; " } ?? "") + "escalated to \(tier.rawValue): \(unusable.reason)"
+        return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, &ctx.log)
+    }
+
+    /// One call along `plan`: attempts and fallbacks, then the answer checks. A streamed answer from
+    /// a model whose answers escalate is read whole first (it is checked before its first byte is
+    /// sent) and replayed.
+    func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, _ log: inout RequestLogEntry) async throws -> Execution {
+        var attempts: [AttemptRecord] = []
+        let start = ContinuousClock.now
+        defer { log.attempts += attempts.map(\.logText) }
+        if !stream {
+            let response: ChatResponse, target: RouteTarget
+            do {
+                (response, target) = try await executor.complete(request, plan: plan, attempts: &attempts)
+            } catch {
+                let tried = Self.lastTried(attempts, plan)
+                Self.note(tried, start, &log)
+                if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
+                throw error
+            }
+            Self.note(target, start, &log)
+            log.usage = response.usage
+            log.costUSD = target.model.price?.cost(of: response.usage)
+            if let u = try AnswerCheck.check(response, offered: request.tools, target: target, policy: policy) { return .unusable(u, target) }
+            return .answered(response, target)
+        }
+        var upstream: UpstreamStream
+        do {
+            upstream = try await executor.openStream(request, plan: plan, attempts: &attempts)
+        } catch {
+            let tried = Self.lastTried(attempts, plan)
+            Self.note(tried, start, &log)
+            if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
+            throw error
+        }
+        Self.note(upstream.target, start, &log)
+        let target = upstream.target
+        guard policy.escalates(target.qualifiedName) else {
+            if !policy.invisibleCallsToModel {
+                upstream.offered = (request.tools, Set(request.tools.map(\.name)), policy.scenario)
+            }
+            return .streaming(upstream)
+        }
+        var events: [ChatStreamEvent] = []
+        var answer = ChatResponseAccumulator()
+        do {
+            while let event = try await upstream.next() {
+                events.append(event)
+                answer.apply(event)
+            }
+        } catch {
+            if let u = AnswerCheck.unusable(error, target: target.qualifiedName, policy: policy) { return .unusable(u, target) }
+            throw error
+        }
+        if let u = try AnswerCheck.check(answer.response, offered: request.tools, target: target, policy: policy) { return .unusable(u, target) }
+        return .streaming(UpstreamStream(replaying: events, target: target, affinity: executor.affinity))
+    }
+
+    /// The deployment of the last attempt that was made (not skipped), for the log of a failure.
+    static func lastTried(_ attempts: [AttemptRecord], _ plan: RoutePlan) -> RouteTarget? {
+        let tried = attempts.last { if case .skipped = $0.outcome { false } else { true } } ?? attempts.last
+        guard let name = tried?.deployment ?? plan.targets.first?.qualifiedName else { return nil }
+        return plan.targets.first { $0.qualifiedName == name }
+    }
+
+    /// Names the answering (or last tried) deployment in the log and adds the upstream time.
+    static func note(_ target: RouteTarget?, _ start: ContinuousClock.Instant, _ log: inout RequestLogEntry) {
+        if let target {
+            log.provider = target.provider.id
+            log.model = target.qualifiedName
+        }
+        let d = ContinuousClock.now - start
+        log.upstreamMs = (log.upstreamMs ?? 0) + Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+}

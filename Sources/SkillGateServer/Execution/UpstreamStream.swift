@@ -1,0 +1,72 @@
+import SkillGateCore
+import SkillGateRouting
+
+/// A streamed answer committed to one deployment (its first event already arrived), or an answer
+/// the execute stage buffered whole to check it and now replays. Tool calls are remembered for
+/// stickiness as they stream by; the deployment's in-flight count drops when the stream is
+/// finished or dropped. With `offered` set, a call to a tool not in it ends the stream with the
+/// invisible-call error instead of being handed on.
+struct UpstreamStream {
+    /// The deployment answering.
+    let target: RouteTarget
+    private var pending: ChatStreamEvent?
+    private var started = false
+    private var iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator?
+    private var replay: IndexingIterator<[ChatStreamEvent]>?
+    private let lease: CallLease?
+    private let affinity: ToolCallAffinity
+    /// The invisible-call rule: the tools the model was shown, and the scenario (for the message).
+    var offered: (tools: [ToolDefinition], names: Set<String>, scenario: String)?
+
+    init(target: RouteTarget, pending: ChatStreamEvent?, iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator,
+         lease: CallLease, affinity: ToolCallAffinity) {
+        self.target = target
+        self.pending = pending
+        self.iterator = iterator
+        self.lease = lease
+        self.affinity = affinity
+    }
+
+    /// A stream that replays `events` (already read whole from `target`).
+    init(replaying events: [ChatStreamEvent], target: RouteTarget, affinity: ToolCallAffinity) {
+        self.target = target
+        replay = events.makeIterator()
+        started = true
+        iterator = nil
+        lease = nil
+        self.affinity = affinity
+    }
+
+    /// The next event (the first one first), or `nil` at the end. Errors are not retried.
+    mutating func next() async throws -> ChatStreamEvent? {
+        let event: ChatStreamEvent?
+        if replay != nil {
+            event = replay!.next()
+        } else if !started {
+            started = true
+            event = pending
+            if event == nil { finish() }
+        } else {
+            do {
+                event = try await iterator?.next()
+                if event == nil { finish() }
+            } catch {
+                finish()
+                throw error
+            }
+        }
+        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.names.contains(name) {
+            finish()
+            throw AnswerCheck.invisibleCall(name, offered: offered.tools, provider: target.provider.id, scenario: offered.scenario)
+        }
+        noteToolCall(event)
+        return event
+    }
+
+    /// Releases the deployment's in-flight slot (idempotent).
+    func finish() { lease?.release() }
+
+    func noteToolCall(_ event: ChatStreamEvent?) {
+        if case .toolCallStart(_, let id, _) = event { affinity.remember(id, deployment: target.qualifiedName) }
+    }
+}

@@ -1,0 +1,11 @@
+import SkillGateCore
+
+/// The stages after prepare, as a surface uses them to answer: execute (model calls with retries,
+/// fallbacks and escalation), the agent loop for server-side skills, and account (the log line).
+struct Answering: Sendable {
+    let execute: ExecuteStage
+    let agent: AgentRunner
+    let accounting: AccountStage
+
+    func account(_ ctx: inout RequestContext) { accounting.account(&ctx) }
+}

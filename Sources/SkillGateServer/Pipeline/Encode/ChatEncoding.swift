@@ -1,0 +1,109 @@
+import Foundation
+import SkillGateCore
+import SkillGateHTTP
+
+/// The encode stage of the chat surfaces (OpenAI, Anthropic): a whole answer, a relayed stream, or
+/// — when the visible tools include server-side skills — the agent loop's final answer in the
+/// surface's own shape.
+struct ChatEncoding<S: ChatSurface> {
+    let surface: S
+    let answer: Answering
+
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, _ ctx: inout RequestContext) async throws {
+        if !call.skills.serverSkills.isEmpty {
+            return try await agentChat(call, request, &ctx)
+        }
+        switch try await answer.execute.run(call, stream: request.stream, &ctx) {
+        case .answered(let response, let target):
+            let id = response.id.isEmpty ? surface.idPrefix + ctx.idSuffix : response.id
+            let body = surface.responseBody(response, id: id, model: target.qualifiedName, created: Self.now)
+            ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: body)
+            ctx.log.status = 200
+            answer.account(&ctx)
+        case .streaming(var upstream):
+            await relay(&upstream, request, &ctx)
+        case .unusable(let u, let target):
+            throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
+        }
+    }
+
+    /// Streams the answer to the client. Nothing is retried from here on: bytes reached the client.
+    private func relay(_ upstream: inout UpstreamStream, _ request: SurfaceRequest, _ ctx: inout RequestContext) async {
+        defer { upstream.finish() }
+        let target = upstream.target
+        var encoder = surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: target.qualifiedName, created: Self.now,
+                                            includeUsage: request.includeUsage)
+        var usage: Usage?
+        do {
+            try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
+            ctx.log.status = 200
+            while let event = try await upstream.next() {
+                if case .usage(let u) = event { usage = u }
+                let bytes = encoder.encode(event)
+                if !bytes.isEmpty { try await ctx.responder.write(bytes) }
+            }
+            try await ctx.responder.write(encoder.finish())
+            ctx.responder.end()
+        } catch {
+            await SSEResponse.fail(error, errorEvent: surface.streamErrorEvent, &ctx)
+        }
+        if let usage {
+            ctx.log.usage = usage
+            ctx.log.costUSD = target.model.price?.cost(of: usage)
+        }
+        answer.account(&ctx)
+    }
+
+    /// The chat surfaces when the visible tools include server-side skills: the agent loop runs
+    /// them, and the client sees only what its SDK expects. Non-streaming: the final answer (text or
+    /// client tool calls) as one response. Streaming: progress as SSE comments (`: skill
+    /// current_time ok 3ms`), which every SSE parser skips, then the final answer's ordinary
+    /// chunks, sent once the last model call is complete (the last iteration is not known to be
+    /// last until it ends). The stream starts at the first comment, so a failure before any skill
+    /// ran is still an ordinary HTTP error.
+    private func agentChat(_ call: PreparedCall, _ request: SurfaceRequest, _ ctx: inout RequestContext) async throws {
+        let record = AgentRunRecord()
+        let stream = StreamStart(responder: ctx.responder, headers: SSEResponse.headers(ctx))
+        let comments = request.stream
+        let emit: AgentEventSink = { event in
+            guard comments, case .skillFinished(_, let skill, let ok, let ms, _, _) = event else { return }
+            try await stream.write(Array((": skill " + skill + (ok ? " ok " : " error ") + String(ms) + "ms\n\n").utf8))
+        }
+        let outcome: AgentOutcome
+        do {
+            outcome = try await answer.agent.run(call, requestId: ctx.requestId, streamText: false, record: record, emit: emit)
+        } catch {
+            record.apply(to: &ctx.log, outcome: nil)
+            guard stream.isStarted else { throw error }
+            ctx.log.status = 200
+            await SSEResponse.fail(error, errorEvent: surface.streamErrorEvent, &ctx)
+            return answer.account(&ctx)
+        }
+        record.apply(to: &ctx.log, outcome: outcome)
+        let model = ctx.log.model ?? call.request.model
+        guard request.stream else {
+            let id = outcome.response.id.isEmpty ? surface.idPrefix + ctx.idSuffix : outcome.response.id
+            ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx),
+                                  body: surface.responseBody(outcome.response, id: id, model: model, created: Self.now))
+            ctx.log.status = 200
+            return answer.account(&ctx)
+        }
+        var encoder = surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: model, created: Self.now, includeUsage: request.includeUsage)
+        do {
+            try await stream.start()
+            ctx.log.status = 200
+            for event in outcome.response.streamEvents(fallbackId: "msg_" + ctx.idSuffix, model: model) {
+                let bytes = encoder.encode(event)
+                if !bytes.isEmpty { try await ctx.responder.write(bytes) }
+            }
+            try await ctx.responder.write(encoder.finish())
+        } catch {
+            ctx.log.status = 499
+            ctx.log.error = GatewayError.from(error).clientMessage
+        }
+        ctx.responder.end()
+        answer.account(&ctx)
+    }
+
+    static var now: Int { Int(Date().timeIntervalSince1970) }
+}

@@ -1,0 +1,25 @@
+import SkillGateCore
+
+extension ChatResponse {
+    /// A complete answer as the stream events a provider would have sent.
+    func streamEvents(fallbackId: String, model: String) -> [ChatStreamEvent] {
+        var events: [ChatStreamEvent] = [.start(id: id.isEmpty ? fallbackId : id, model: model)]
+        var ordinal = 0
+        for block in content {
+            switch block {
+            case .text(let t) where !t.isEmpty:
+                events.append(.textDelta(t))
+            case .toolCall(let call):
+                events.append(.toolCallStart(ordinal: ordinal, id: call.id, name: call.name))
+                events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: call.arguments))
+                events.append(.toolCallEnd(ordinal: ordinal))
+                ordinal += 1
+            default:
+                break
+            }
+        }
+        events.append(.finish(finishReason))
+        events.append(.usage(usage))
+        return events
+    }
+}

@@ -1,0 +1,14 @@
+import SkillGateCore
+import SkillGateHTTP
+
+extension GatewayError {
+    /// Any error as a `GatewayError`: itself, 499 for a cancelled request or a client that went
+    /// away, else a 500 that says so and asks for a report with the request id.
+    static func from(_ error: any Error) -> GatewayError {
+        if let e = error as? GatewayError { return e }
+        if error is CancellationError || (error as? HTTPServerError)?.kind == .clientGone {
+            return GatewayError(domain: .caller, kind: .cancelled, status: 499, message: "the client closed the connection")
+        }
+        return .internalError("unexpected failure (\(error)); please report it with the x-request-id of this response")
+    }
+}

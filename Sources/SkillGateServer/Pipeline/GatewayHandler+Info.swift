@@ -1,0 +1,36 @@
+import SkillGateCore
+import SkillGateHTTP
+
+extension GatewayHandler {
+    /// `GET /readyz`: the config is loaded and the key store readable.
+    func ready(_ ctx: inout RequestContext) {
+        do {
+            _ = try services.keys.reloadIfChanged()
+            respondJSON(200, ["status": "ready", "providers": .int(services.catalog.providers.count)], &ctx)
+        } catch {
+            let e = GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
+                                 message: "the key store is not readable: \(error)")
+            fail(e, OpenAIChatSurface(), &ctx)
+        }
+    }
+
+    /// `GET /v1/models`: the models and aliases the token may use, in the OpenAI list shape.
+    func models(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+        do {
+            let client = try services.authenticate(request.headers)
+            ctx.log.tokenName = client.name
+            let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
+            let targets = services.resolver.visibleModels(scenario: scenario.config, scope: client.scope)
+            var data: [JSONValue] = targets.map { t in
+                ["id": .string(t.qualifiedName), "object": "model", "created": 0, "owned_by": .string(t.provider.id)]
+            }
+            let names = Set(targets.map(\.qualifiedName))
+            for (alias, target) in services.config.aliases.sorted(by: { $0.key < $1.key }) where names.contains(target) {
+                data.append(["id": .string(alias), "object": "model", "created": 0, "owned_by": "skillgate-alias"])
+            }
+            respondJSON(200, ["object": "list", "data": .array(data)], &ctx)
+        } catch {
+            fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
+        }
+    }
+}

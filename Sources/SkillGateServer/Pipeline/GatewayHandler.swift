@@ -1,0 +1,79 @@
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateSkills
+
+/// The request pipeline, top to bottom:
+///
+/// 1. **accept** — the endpoint of the request line (`Endpoint.table`), or 404/405;
+/// 2. **authenticate** — the SkillGate token (`GatewayServices.authenticate`);
+/// 3. **decode** — the surface reads its body into the wire-neutral model (`Surface.decode`);
+/// 4. **prepare** — scenario, skill policy, route plan, escalation (`PrepareStage`);
+/// 5. **execute** — attempts, fallbacks, answer checks, escalation (`ExecuteStage`, and
+///    `AgentRunner` for server-side skills);
+/// 6. **encode** — the surface writes the answer in its own shape (`Surface.respond`);
+/// 7. **account** — the log line (`AccountStage`).
+///
+/// Errors before the answer started are sent in the surface's error shape with their status.
+public final class GatewayHandler: HTTPHandler {
+    let services: GatewayServices
+    let prepare: PrepareStage
+    let answering: Answering
+
+    /// `serverSkills` replaces `services.serverSkills` (tests pass their own).
+    public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
+        self.services = services
+        let registry = serverSkills ?? services.serverSkills
+        prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry)
+        let execute = ExecuteStage(executor: services.executor)
+        answering = Answering(execute: execute, agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry),
+                              accounting: AccountStage(log: services.log))
+    }
+
+    public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
+        var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
+        switch Endpoint.accept(method: request.method, path: request.path) {
+        case .failure(let rejection):
+            fail(rejection.error, Endpoint.errorSurface(for: request.path), &ctx, extraHeaders: rejection.allowed.map { ["allow": $0] } ?? [:])
+        case .success(.health):
+            respondJSON(200, ["status": "ok"], &ctx)
+        case .success(.ready):
+            ready(&ctx)
+        case .success(.models):
+            models(request, &ctx)
+        case .success(.surface(let surface)):
+            await serve(request, surface, &ctx)
+        }
+    }
+
+    /// Stages 2–7 for a surface.
+    private func serve(_ request: HTTPServerRequest, _ surface: any Surface, _ ctx: inout RequestContext) async {
+        ctx.log.surface = surface.name
+        do {
+            let client = try services.authenticate(request.headers)
+            ctx.log.tokenName = client.name
+            let decoded = try surface.decode(request.body)
+            ctx.log.stream = decoded.stream
+            let call = try await prepare.prepare(decoded, for: client, headers: request.headers, &ctx)
+            try await surface.respond(to: call, decoded, with: answering, &ctx)
+        } catch {
+            fail(GatewayError.from(error), surface, &ctx)
+        }
+    }
+
+    /// Sends `error` in `surface`'s shape and accounts for the request.
+    func fail(_ error: GatewayError, _ surface: any Surface, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
+        var headers = ResponseHeaders.common(ctx)
+        for f in extraHeaders { headers.set(f.name, f.value) }
+        if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }
+        ctx.responder.respond(status: error.status, headers: headers, body: surface.errorBody(error))
+        ctx.log.status = error.status
+        ctx.log.error = error.clientMessage
+        answering.account(&ctx)
+    }
+
+    func respondJSON(_ status: Int, _ body: JSONValue, _ ctx: inout RequestContext) {
+        ctx.responder.respond(status: status, headers: ResponseHeaders.common(ctx), body: body.serializedBytes())
+        ctx.log.status = status
+        answering.account(&ctx)
+    }
+}

@@ -1,0 +1,49 @@
+import SkillGateCore
+
+/// What a path serves. The first stage, accept, maps a request line to one of these.
+enum Endpoint: Sendable {
+    case health
+    case ready
+    case models
+    /// A chat or agent surface: the pipeline's stages run for it.
+    case surface(any Surface)
+
+    /// The endpoints by path, with the method each accepts. A new surface is one line here.
+    static let table: [String: (method: String, endpoint: Endpoint)] = [
+        "/v1/chat/completions": ("POST", .surface(OpenAIChatSurface())),
+        "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
+        "/v1/agent": ("POST", .surface(AgentSurface())),
+        "/v1/models": ("GET", .models),
+        "/healthz": ("GET", .health),
+        "/readyz": ("GET", .ready),
+    ]
+
+    /// A request line no endpoint accepts: the error, and for a 405 the `allow` header's value.
+    struct Rejection: Error {
+        var error: GatewayError
+        var allowed: String?
+    }
+
+    /// The endpoint of `method path`, or a 404 naming what is served, or a 405 naming the method.
+    static func accept(method: String, path: String) -> Result<Endpoint, Rejection> {
+        guard let entry = table[path] else {
+            let served = table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" }.joined(separator: ", ")
+            return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                                          message: "no route \(method) \(path); SkillGate serves \(served)")))
+        }
+        guard method == entry.method || (entry.method == "GET" && method == "HEAD") else {
+            var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405,
+                                     message: "\(path) accepts \(entry.method) only, not \(method)")
+            error.param = "method"
+            return .failure(Rejection(error: error, allowed: entry.method))
+        }
+        return .success(entry.endpoint)
+    }
+
+    /// The surface whose error shape a request to `path` gets (the OpenAI one for paths that are
+    /// no surface's).
+    static func errorSurface(for path: String) -> any Surface {
+        if case .surface(let s)? = table[path]?.endpoint { return s }
+        return OpenAIChatSurface()
+    }
+}

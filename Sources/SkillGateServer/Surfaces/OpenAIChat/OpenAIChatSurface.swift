@@ -1,0 +1,30 @@
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateProviders
+
+/// `POST /v1/chat/completions`: the OpenAI Chat Completions shape.
+struct OpenAIChatSurface: ChatSurface {
+    var name: String { "openai" }
+    var idPrefix: String { "chatcmpl-" }
+
+    func errorBody(_ error: GatewayError) -> [UInt8] { error.openAIBody().serializedBytes() }
+
+    func decode(_ body: [UInt8]) throws -> SurfaceRequest {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(body)
+        return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: inbound.includeUsage)
+    }
+
+    func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
+        OpenAIChatFormat.encodeInboundResponse(response, id: id, model: model, created: created).serializedBytes()
+    }
+
+    func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder {
+        OpenAIChatStreamEncoder(id: id, model: model, created: created, includeUsage: includeUsage)
+    }
+
+    func streamErrorEvent(_ error: GatewayError) -> [UInt8] {
+        SSEEncoder.encodeJSON(error.openAIBody())
+    }
+}
+
+extension OpenAIChatStreamEncoder: SurfaceStreamEncoder {}

@@ -1,0 +1,70 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// An API shape clients speak to the gateway (OpenAI Chat Completions, Anthropic Messages, the
+/// agent event stream, ...): it decodes its requests into the wire-neutral model and encodes
+/// answers and errors back. The pipeline's stages know nothing of any one surface; a new surface is
+/// a folder under `Surfaces/` with a type conforming to this protocol, plus one line in
+/// `Endpoint.table`.
+protocol Surface: Sendable {
+    /// The request log's `surface` field.
+    var name: String { get }
+
+    /// An error in this surface's shape (also for errors before decoding: authentication, 404).
+    func errorBody(_ error: GatewayError) -> [UInt8]
+
+    /// Decodes the HTTP body into a chat request and how to answer it.
+    func decode(_ body: [UInt8]) throws -> SurfaceRequest
+
+    /// Answers a prepared call: runs it through `answer`'s stages and encodes what they return.
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws
+}
+
+/// A request as one surface decoded it.
+struct SurfaceRequest: Sendable {
+    var chat: ChatRequest
+    /// Whether the client asked for a streamed answer.
+    var stream: Bool
+    /// Whether a stream should end with a usage chunk (OpenAI `stream_options.include_usage`).
+    var includeUsage: Bool
+    /// The scenario the body names (the agent surface's `scenario`); else the header's is used.
+    var scenario: String?
+
+    init(chat: ChatRequest, stream: Bool, includeUsage: Bool, scenario: String? = nil) {
+        self.chat = chat
+        self.stream = stream
+        self.includeUsage = includeUsage
+        self.scenario = scenario
+    }
+}
+
+/// Encodes the wire-neutral answer of a chat surface: a whole response, or stream events as SSE.
+protocol ChatSurface: Surface {
+    /// The prefix of ids the gateway makes up for answers without an upstream id (`chatcmpl-`, `msg_`).
+    var idPrefix: String { get }
+
+    /// The whole answer's body.
+    func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8]
+
+    /// A stream encoder for one answer.
+    func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder
+
+    /// An error after the stream started, as an SSE event in this surface's shape.
+    func streamErrorEvent(_ error: GatewayError) -> [UInt8]
+}
+
+extension ChatSurface {
+    /// Chat surfaces answer through the chat encoder (whole, streamed, or via the agent loop when
+    /// server-side skills are visible).
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws {
+        try await ChatEncoding(surface: self, answer: answer).respond(to: call, request, &ctx)
+    }
+}
+
+/// Encodes stream events as one surface's SSE.
+protocol SurfaceStreamEncoder: Sendable {
+    /// The SSE bytes for one event (possibly none).
+    mutating func encode(_ event: ChatStreamEvent) -> [UInt8]
+    /// The closing bytes (`[DONE]`, `message_stop`).
+    mutating func finish() -> [UInt8]
+}
