@@ -1,5 +1,6 @@
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateProviders
 
 extension GatewayError {
     /// Any error as a `GatewayError`: itself, 499 for a cancelled request or a client that went
@@ -10,5 +11,16 @@ extension GatewayError {
             return GatewayError(domain: .caller, kind: .cancelled, status: 499, message: "the client closed the connection")
         }
         return .internalError("unexpected failure (\(error)); please report it with the x-request-id of this response")
+    }
+}
+extension GatewayError {
+    /// A body valid in both the OpenAI and the Anthropic error shape
+    /// (`{"type":"error","error":{"type","message","param","code"}}`), for errors the HTTP layer
+    /// raises before it knows which surface the client speaks (413, malformed HTTP).
+    func surfaceNeutralBody() -> JSONValue {
+        var error: JSONObject = ["type": .string(anthropicType), "message": .string(clientMessage)]
+        error.append("param", param.map(JSONValue.string) ?? .null)
+        error.append("code", .string(kind.rawValue))
+        return .object(["type": "error", "error": .object(error)])
     }
 }

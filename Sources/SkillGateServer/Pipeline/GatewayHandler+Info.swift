@@ -17,7 +17,7 @@ extension GatewayHandler {
     /// `GET /v1/models`: the models and aliases the token may use, in the OpenAI list shape.
     func models(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
         do {
-            let client = try services.authenticate(request.headers)
+            let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
             let targets = services.resolver.visibleModels(scenario: scenario.config, scope: client.scope)

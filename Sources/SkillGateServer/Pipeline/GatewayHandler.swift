@@ -5,7 +5,7 @@ import SkillGateSkills
 /// The request pipeline, top to bottom:
 ///
 /// 1. **accept** — the endpoint of the request line (`Endpoint.table`), or 404/405;
-/// 2. **authenticate** — the SkillGate token (`GatewayServices.authenticate`);
+/// 2. **authenticate** — the SkillGate token (`AuthenticateStage`);
 /// 3. **decode** — the surface reads its body into the wire-neutral model (`Surface.decode`);
 /// 4. **prepare** — scenario, skill policy, route plan, escalation (`PrepareStage`);
 /// 5. **execute** — attempts, fallbacks, answer checks, escalation (`ExecuteStage`, and
@@ -16,6 +16,7 @@ import SkillGateSkills
 /// Errors before the answer started are sent in the surface's error shape with their status.
 public final class GatewayHandler: HTTPHandler {
     let services: GatewayServices
+    let authentication: AuthenticateStage
     let prepare: PrepareStage
     let answering: Answering
 
@@ -23,6 +24,7 @@ public final class GatewayHandler: HTTPHandler {
     public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
         let registry = serverSkills ?? services.serverSkills
+        authentication = AuthenticateStage(tokens: services.tokens)
         prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry)
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute, agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry),
@@ -49,7 +51,7 @@ public final class GatewayHandler: HTTPHandler {
     private func serve(_ request: HTTPServerRequest, _ surface: any Surface, _ ctx: inout RequestContext) async {
         ctx.log.surface = surface.name
         do {
-            let client = try services.authenticate(request.headers)
+            let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             let decoded = try surface.decode(request.body)
             ctx.log.stream = decoded.stream

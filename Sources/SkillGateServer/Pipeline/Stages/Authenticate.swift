@@ -8,7 +8,10 @@ struct AuthenticatedClient: Sendable {
     var scope: AccessScope
 }
 
-extension GatewayServices {
+/// The authenticate stage: the caller's SkillGate token, checked against the token store.
+struct AuthenticateStage: Sendable {
+    let tokens: TokenService
+
     /// The token of `Bearer <token>` (scheme case-insensitive), without allocating for the scheme check.
     static func bearerToken(_ value: String) -> String? {
         let utf8 = value.utf8

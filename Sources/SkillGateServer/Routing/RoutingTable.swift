@@ -1,0 +1,99 @@
+import SkillGateCore
+import SkillGateProviders
+
+/// Every model name a request or an allow-list may use, resolved once when the config loads:
+/// tiers, aliases, `provider/model`s and bare model ids to their route targets, with the
+/// explanation a plan carries, or the error asking for them gives. The request path only looks
+/// names up.
+struct RoutingTable: Sendable {
+    /// What a name resolves to.
+    enum Resolution: Sendable {
+        case targets([RouteTarget], explanation: [String])
+        case refused(GatewayError)
+    }
+
+    private let names: [String: Resolution]
+    /// Name → the qualified names (`provider/model`) it stands for, for allow-lists.
+    private let qualified: [String: Set<String>]
+
+    init(config: GatewayConfig, catalog: ProviderCatalog) {
+        var names: [String: Resolution] = [:]
+        let enabled = { (p: ProviderSpec) in config.providerOverrides[p.id]?.enabled ?? true }
+        // provider/model
+        for p in catalog.providers {
+            for m in p.models {
+                let name = p.id + "/" + m.id
+                if !enabled(p) {
+                    names[name] = .refused(GatewayError(domain: .policy, kind: .notFound, status: 404,
+                                                        message: "provider \"\(p.id)\" is disabled in the gateway config; ask the operator to enable it or use another model",
+                                                        param: "model"))
+                } else if !m.isChat {
+                    names[name] = .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
+                                                        message: "model \"\(name)\" is an embedding model and cannot answer chats; send a chat model (GET /v1/models lists them) or a tier: light, strong",
+                                                        param: "model"))
+                } else {
+                    names[name] = .targets([RouteTarget(provider: p, model: m)], explanation: [])
+                }
+            }
+        }
+        // Bare model ids that enabled providers offer (unique, or ambiguous).
+        var bare: [String: [RouteTarget]] = [:]
+        for p in catalog.providers where enabled(p) {
+            for m in p.models where m.isChat { bare[m.id, default: []].append(RouteTarget(provider: p, model: m)) }
+        }
+        for (id, targets) in bare where names[id] == nil {
+            names[id] = targets.count == 1
+                ? .targets(targets, explanation: ["model \(id) → \(targets[0].qualifiedName)"])
+                : .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
+                                        message: "model \"\(id)\" is offered by several providers; send one of: \(targets.map(\.qualifiedName).joined(separator: ", "))",
+                                        param: "model"))
+        }
+        // Aliases (to models, or to other aliases), then tiers (of any of the above).
+        func follow(_ name: String, depth: Int) -> Resolution? {
+            if let alias = config.aliases[name], depth < 4, ModelTier(rawValue: name) == nil {
+                guard let r = follow(alias, depth: depth + 1) else { return nil }
+                if case .targets(let t, let e) = r { return .targets(t, explanation: ["alias \(name) → \(alias)"] + e) }
+                return r
+            }
+            return names[name]
+        }
+        for alias in config.aliases.keys where ModelTier(rawValue: alias) == nil {
+            if let r = follow(alias, depth: 0) { names[alias] = r }
+        }
+        for tier in ModelTier.allCases {
+            var out: [RouteTarget] = []
+            for ref in config.tiers[tier] ?? [] {
+                if case .targets(let t, _)? = follow(ref, depth: 1) { out += t }
+            }
+            names[tier.rawValue] = out.isEmpty
+                ? .refused(GatewayError(domain: .gateway, kind: .notFound, status: 404,
+                                        message: "tier \"\(tier.rawValue)\" has no usable models; add provider/model entries under \"tiers.\(tier.rawValue)\" in \(config.sourceFile)",
+                                        param: "model"))
+                : .targets(out, explanation: ["tier \(tier.rawValue)"])
+        }
+        self.names = names
+        var qualified: [String: Set<String>] = [:]
+        for (name, r) in names { if case .targets(let t, _) = r { qualified[name] = Set(t.map(\.qualifiedName)) } }
+        self.qualified = qualified
+    }
+
+    /// The targets of `name`, with the explanation; a 404 for a name the gateway does not know.
+    func resolve(_ name: String) throws(GatewayError) -> (targets: [RouteTarget], explanation: [String]) {
+        switch names[name] {
+        case .targets(let t, let e)?: return (t, e)
+        case .refused(let error)?: throw error
+        case nil:
+            throw GatewayError(domain: .caller, kind: .notFound, status: 404,
+                               message: "model \"\(name)\" is not known to this gateway; GET /v1/models lists the models you may use (or send a tier: light, strong)",
+                               param: "model")
+        }
+    }
+
+    /// Whether `target` (reached by asking for `requested`) is inside an allow-list of tiers,
+    /// aliases and `provider/model`s. An empty list allows everything.
+    func permits(_ list: [String], _ target: RouteTarget, requested: String) -> Bool {
+        if list.isEmpty || list.contains(requested) { return true }
+        let name = target.qualifiedName
+        return list.contains { $0 == name || qualified[$0]?.contains(name) == true }
+    }
+}
