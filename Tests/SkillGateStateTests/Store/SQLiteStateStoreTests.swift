@@ -1,7 +1,8 @@
 import Foundation
 import SkillGateCore
+import SkillGateTestSupport
 import Testing
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 @Suite struct SQLiteStateStoreTests {
     private func token(_ name: String, id: String, at ms: Int64 = 1_700_000_000_000) -> ClientToken {
