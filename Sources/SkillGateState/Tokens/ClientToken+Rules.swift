@@ -4,7 +4,7 @@ import SkillGateKeys
 /// format, and which names and scopes `TokenService` accepts.
 extension ClientToken {
     /// A new token id: `tok_` + 16 hex digits.
-    static func generateID() throws(SecureRandom.Failure) -> String {
+    static func generateId() throws(SecureRandom.Failure) -> String {
         "tok_" + Hex.encode(try SecureRandom.bytes(8))
     }
 

@@ -61,7 +61,7 @@ public final class TokenService: Sendable {
             }
         }
         let text = try TokenFormat.generate()
-        let record = ClientToken(id: try ClientToken.generateID(), name: name, scenarios: scenarios, models: models,
+        let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
                                  defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds)
         try store.insertToken(record, hash: TokenFormat.hash(text))
         return (text, record)
