@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
         .executable(name: "skillgate", targets: ["skillgate"]),
         .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
+        .library(name: "SkillGateState", targets: ["SkillGateState"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -31,11 +32,13 @@ let package = Package(
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         // SkillPacks, relevance ranking (lexical and semantic), argument validation.
         .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
-        // Provider key file, client tokens (hashed), SQLite state store.
-        .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
+        // Provider key file, token crypto and token text format.
+        .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL"], swiftSettings: strictSwift),
+        // Embedded SQLite state store (tokens, usage, notes, embedding cache) and the token service.
+        .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
         // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
@@ -45,18 +48,19 @@ let package = Package(
         .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: strictSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
-        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateEval", "SkillGateRouting"],
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateState", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateEval", "SkillGateRouting"],
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
-        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
+        .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],
                           swiftSettings: strictSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer", "SkillGateTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateStateTests", dependencies: ["SkillGateState", "SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         // Test doubles shared by several test targets.
         .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting"], path: "Tests/SkillGateTestSupport",
                 swiftSettings: strictSwift),

@@ -1,5 +1,6 @@
 import Foundation
 import SkillGateKeys
+import SkillGateState
 
 /// Measures client-token authentication: from the in-memory cache, through a SQLite lookup, for
 /// unknown and malformed tokens, with SHA-256 of one token as the reference in the same run.

@@ -19,9 +19,9 @@ public enum SHA256Hash {
 }
 
 /// Lowercase hexadecimal text.
-enum Hex {
+package enum Hex {
     /// `bytes` as lowercase hex digits, two per byte.
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             var i = 0
             for b in bytes {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Checks that secrets live in places only the current user can reach.
-enum FilePermissions {
+package enum FilePermissions {
     /// Throws unless `st` (from `fstat` on the opened key file) is a regular file owned by the
     /// current user with no permission bits for group or others.
     static func requirePrivateFile(_ st: stat, path: String) throws(KeyStoreError) {
@@ -35,7 +35,7 @@ enum FilePermissions {
 
     /// Creates `path` (and missing parents) so that the last component is a 0700 directory.
     /// Parents that must be created get 0755 minus the umask, like `mkdir -p`.
-    static func createPrivateDirectory(_ path: String) throws(KeyStoreError) {
+    package static func createPrivateDirectory(_ path: String) throws(KeyStoreError) {
         let parent = PathText.directory(of: path)
         if parent != path, parent != "/", parent != "." {
             var st = stat()

@@ -10,11 +10,11 @@ func systemErrorText(_ code: Int32) -> String {
 }
 
 /// The effective user id of this process.
-var currentUID: UInt32 { UInt32(geteuid()) }
+package var currentUID: UInt32 { UInt32(geteuid()) }
 
 /// What identifies one version of a file cheaply: a rename-over gives a new inode, an edit in place a
 /// new mtime/ctime or size.
-struct FileIdentity: Equatable, Sendable {
+package struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -41,7 +41,7 @@ struct FileIdentity: Equatable, Sendable {
     }
 
     /// The identity of the file at `path` (following symlinks), or nil when there is none.
-    static func of(path: String) throws(KeyStoreError) -> FileIdentity? {
+    package static func of(path: String) throws(KeyStoreError) -> FileIdentity? {
         var st = stat()
         guard stat(path, &st) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -52,9 +52,9 @@ struct FileIdentity: Equatable, Sendable {
 }
 
 /// Path helpers on plain strings (no Foundation on this path).
-enum PathText {
+package enum PathText {
     /// The directory part of `path` (`.` for a bare file name).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])

@@ -21,31 +21,4 @@ public enum TokenFormat {
     public static func hash(_ token: String) -> String {
         SHA256Hash.hex(token)
     }
-
-    /// A new token id: `tok_` + 16 hex digits.
-    static func generateID() throws(SecureRandom.Failure) -> String {
-        "tok_" + Hex.encode(try SecureRandom.bytes(8))
-    }
-
-    /// Throws unless `name` is 1 to 64 characters from A-Z, a-z, 0-9, `.`, `_` and `-`.
-    static func validateName(_ name: String) throws(TokenError) {
-        let bytes = Array(name.utf8)
-        let allowed = bytes.allSatisfy { b in
-            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D
-        }
-        guard !bytes.isEmpty, bytes.count <= 64, allowed else { throw .invalidName(name.count > 80 ? String(name.prefix(80)) + "…" : name) }
-    }
-
-    /// `items` without duplicates, in order; throws for empty, over-long or space-containing entries.
-    static func validateScope(_ items: [String], kind: String) throws(TokenError) -> [String] {
-        var seen = Set<String>()
-        var out: [String] = []
-        for item in items {
-            guard !item.isEmpty, item.utf8.count <= 128, !item.contains(where: \.isWhitespace) else {
-                throw .invalidScope("the \(kind) entry \"\(item.prefix(40))\" is empty, longer than 128 bytes, or has spaces")
-            }
-            if seen.insert(item).inserted { out.append(item) }
-        }
-        return out
-    }
 }

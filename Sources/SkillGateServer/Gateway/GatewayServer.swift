@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
-import SkillGateKeys
 import SkillGateRouting
 import SkillGateSkills
+import SkillGateState
 import Synchronization
 
 /// The running gateway: HTTP server, outbound client, services, signal handling.

@@ -4,6 +4,7 @@ import SkillGateKeys
 import SkillGateProviders
 import SkillGateRouting
 import SkillGateSkills
+import SkillGateState
 
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {

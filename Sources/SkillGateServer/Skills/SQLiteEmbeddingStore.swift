@@ -1,5 +1,6 @@
 import SkillGateKeys
 import SkillGateSkills
+import SkillGateState
 
 /// Semantic ranking's vector cache in the gateway's SQLite state store (table `embedding_cache`),
 /// so skill vectors survive restarts. Rows are keyed by the SHA-256 of the key's content

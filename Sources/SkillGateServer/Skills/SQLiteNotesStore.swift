@@ -1,5 +1,5 @@
-import SkillGateKeys
 import SkillGateSkills
+import SkillGateState
 
 /// The notes skills' storage in the gateway's SQLite state store (table `notes`), so notes
 /// survive restarts. Owners are client token names.

@@ -2,6 +2,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 import SkillGateSkills
+import SkillGateState
 
 /// Builds the registry of server-side skills from `server_skills`.
 public enum ServerSkillsFactory {

@@ -3,6 +3,7 @@ import SkillGateHTTP
 import SkillGateKeys
 import SkillGateProviders
 import SkillGateSkills
+import SkillGateState
 
 /// Ranks skills by relevance to a conversation and keeps the top `limit`: BM25, fused with the
 /// similarities of an embedding model when `skill_ranking.embeddings` is configured. The one entry

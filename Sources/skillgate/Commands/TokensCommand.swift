@@ -1,6 +1,6 @@
 import Foundation
-import SkillGateKeys
 import SkillGateServer
+import SkillGateState
 
 /// `skillgate tokens`: client tokens (stored as hashes in the state store).
 enum TokensCommand {

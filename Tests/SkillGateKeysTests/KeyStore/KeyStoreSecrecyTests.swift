@@ -1,4 +1,5 @@
 import Foundation
+import SkillGateTestSupport
 import Testing
 @testable import SkillGateKeys
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SkillGateKeys
 import SkillGateSkills
+import SkillGateState
 @testable import SkillGateServer
 
 @Suite struct SQLiteEmbeddingStoreTests {

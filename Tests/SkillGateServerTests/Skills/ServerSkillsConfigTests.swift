@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 import SkillGateSkills
+import SkillGateState
 @testable import SkillGateServer
 
 @Suite struct ServerSkillsConfigTests {

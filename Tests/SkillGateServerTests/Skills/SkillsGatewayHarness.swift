@@ -1,7 +1,7 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
-import SkillGateKeys
+import SkillGateState
 @testable import SkillGateServer
 
 /// A real gateway on 127.0.0.1 in front of a `ScriptedUpstream`, with its own temporary catalog,

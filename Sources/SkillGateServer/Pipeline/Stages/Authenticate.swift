@@ -1,6 +1,6 @@
 import SkillGateCore
 import SkillGateHTTP
-import SkillGateKeys
+import SkillGateState
 
 /// The caller of a request, after authentication.
 struct AuthenticatedClient: Sendable {

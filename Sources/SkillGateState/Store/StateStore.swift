@@ -31,6 +31,6 @@ public protocol StateStore: Sendable {
     /// Appends one usage record.
     func recordUsage(_ record: UsageRecord) throws
 
-    /// Sums of the records since `since`, for one token (or all when `tokenID` is nil).
-    func usageSummary(tokenID: String?, since: Date) throws -> UsageSummary
+    /// Sums of the records since `since`, for one token (or all when `tokenId` is nil).
+    func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SkillGateKeys
 import Synchronization
 
 /// Issues, checks and revokes SkillGate client tokens over a `StateStore`.
@@ -50,17 +51,17 @@ public final class TokenService: Sendable {
     public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil)
         throws -> (token: String, record: ClientToken)
     {
-        try TokenFormat.validateName(name)
-        let scenarios = try TokenFormat.validateScope(scenarios, kind: "scenario")
-        let models = try TokenFormat.validateScope(models, kind: "model")
+        try ClientToken.validateName(name)
+        let scenarios = try ClientToken.validateScope(scenarios, kind: "scenario")
+        let models = try ClientToken.validateScope(models, kind: "model")
         if let defaultScenario {
-            _ = try TokenFormat.validateScope([defaultScenario], kind: "default scenario")
+            _ = try ClientToken.validateScope([defaultScenario], kind: "default scenario")
             guard scenarios.isEmpty || scenarios.contains(defaultScenario) else {
                 throw TokenError.defaultScenarioNotAllowed(defaultScenario)
             }
         }
         let text = try TokenFormat.generate()
-        let record = ClientToken(id: try TokenFormat.generateID(), name: name, scenarios: scenarios, models: models,
+        let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
                                  defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds)
         try store.insertToken(record, hash: TokenFormat.hash(text))
         return (text, record)

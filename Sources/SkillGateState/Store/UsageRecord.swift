@@ -5,9 +5,9 @@ import SkillGateCore
 public struct UsageRecord: Sendable, Hashable {
     public var occurredAt: Date
     /// The client token's id, nil for requests without one (local development).
-    public var tokenID: String?
+    public var tokenId: String?
     /// SkillGate's request id, for matching log lines.
-    public var requestID: String?
+    public var requestId: String?
     public var scenario: String?
     public var provider: String?
     public var model: String?
@@ -18,12 +18,12 @@ public struct UsageRecord: Sendable, Hashable {
     /// `ok`, or the `GatewayError.Kind` raw value of the failure.
     public var outcome: String
 
-    public init(occurredAt: Date, tokenID: String? = nil, requestID: String? = nil, scenario: String? = nil,
+    public init(occurredAt: Date, tokenId: String? = nil, requestId: String? = nil, scenario: String? = nil,
                 provider: String? = nil, model: String? = nil, usage: Usage = Usage(), costMicrodollars: Int64? = nil,
                 durationMilliseconds: Int = 0, outcome: String = "ok") {
         self.occurredAt = occurredAt
-        self.tokenID = tokenID
-        self.requestID = requestID
+        self.tokenId = tokenId
+        self.requestId = requestId
         self.scenario = scenario
         self.provider = provider
         self.model = model

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 @Suite struct SQLiteStateStoreEmbeddingTests {
     private func withStore(_ body: (String) throws -> Void) throws {

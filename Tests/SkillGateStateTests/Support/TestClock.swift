@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {

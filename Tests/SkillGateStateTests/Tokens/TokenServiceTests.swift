@@ -1,6 +1,8 @@
 import Foundation
+import SkillGateKeys
+import SkillGateTestSupport
 import Testing
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 @Suite struct TokenServiceTests {
     private func makeService(_ dir: String, clock: TestClock = TestClock(), cacheLifetime: Duration = .seconds(30))

@@ -1,6 +1,7 @@
 import Foundation
+import SkillGateTestSupport
 import Testing
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 @Suite struct SQLiteConnectionTests {
     @Test func bindsAndReadsEveryValueType() throws {

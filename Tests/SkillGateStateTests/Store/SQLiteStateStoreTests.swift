@@ -1,7 +1,8 @@
 import Foundation
 import SkillGateCore
+import SkillGateTestSupport
 import Testing
-@testable import SkillGateKeys
+@testable import SkillGateState
 
 @Suite struct SQLiteStateStoreTests {
     private func token(_ name: String, id: String, at ms: Int64 = 1_700_000_000_000) -> ClientToken {
@@ -38,7 +39,7 @@ import Testing
                 let store = try SQLiteStateStore(stateDirectory: dir)
                 try store.insertToken(original, hash: String(repeating: "a", count: 64))
                 try store.recordUsage(UsageRecord(occurredAt: Date(millisecondsSince1970: 1_700_000_001_000),
-                                                  tokenID: original.id, usage: Usage(inputTokens: 10, outputTokens: 5),
+                                                  tokenId: original.id, usage: Usage(inputTokens: 10, outputTokens: 5),
                                                   costMicrodollars: 1234))
             }
             let reopened = try SQLiteStateStore(stateDirectory: dir)
@@ -46,7 +47,7 @@ import Testing
             #expect(try reopened.tokens() == [original])
             #expect(try reopened.token(hash: String(repeating: "a", count: 64)) == StoredClientToken(token: original, hash: String(repeating: "a", count: 64)))
             #expect(try reopened.token(hash: String(repeating: "b", count: 64)) == nil)
-            let summary = try reopened.usageSummary(tokenID: original.id, since: Date(millisecondsSince1970: 0))
+            let summary = try reopened.usageSummary(tokenId: original.id, since: Date(millisecondsSince1970: 0))
             #expect(summary == UsageSummary(requests: 1, inputTokens: 10, outputTokens: 5, costMicrodollars: 1234))
         }
     }
@@ -82,14 +83,14 @@ import Testing
             try store.insertToken(token("a", id: "tok_a"), hash: "ha")
             try store.insertToken(token("b", id: "tok_b"), hash: "hb")
             for (id, ms, cost) in [("tok_a", 1_000, 10), ("tok_a", 5_000, 20), ("tok_b", 5_000, 40)] as [(String, Int64, Int64)] {
-                try store.recordUsage(UsageRecord(occurredAt: Date(millisecondsSince1970: ms), tokenID: id,
+                try store.recordUsage(UsageRecord(occurredAt: Date(millisecondsSince1970: ms), tokenId: id,
                                                   usage: Usage(inputTokens: 1, outputTokens: 2), costMicrodollars: cost))
             }
             try store.recordUsage(UsageRecord(occurredAt: Date(millisecondsSince1970: 6_000), outcome: "upstream_timeout"))
             let since = Date(millisecondsSince1970: 2_000)
-            #expect(try store.usageSummary(tokenID: "tok_a", since: since) == UsageSummary(requests: 1, inputTokens: 1, outputTokens: 2, costMicrodollars: 20))
-            #expect(try store.usageSummary(tokenID: nil, since: since) == UsageSummary(requests: 3, inputTokens: 2, outputTokens: 4, costMicrodollars: 60))
-            #expect(try store.usageSummary(tokenID: "tok_none", since: since) == UsageSummary())
+            #expect(try store.usageSummary(tokenId: "tok_a", since: since) == UsageSummary(requests: 1, inputTokens: 1, outputTokens: 2, costMicrodollars: 20))
+            #expect(try store.usageSummary(tokenId: nil, since: since) == UsageSummary(requests: 3, inputTokens: 2, outputTokens: 4, costMicrodollars: 60))
+            #expect(try store.usageSummary(tokenId: "tok_none", since: since) == UsageSummary())
         }
     }
 
@@ -108,7 +109,7 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            let summary = try stores[0].usageSummary(tokenID: nil, since: Date(millisecondsSince1970: 0))
+            let summary = try stores[0].usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0))
             #expect(summary.requests == 150 && summary.inputTokens == 150)
         }
     }
@@ -117,7 +118,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let store = try SQLiteStateStore(stateDirectory: dir)
             let error = #expect(throws: SQLiteError.self) {
-                try store.recordUsage(UsageRecord(occurredAt: Date(), tokenID: "tok_missing"))
+                try store.recordUsage(UsageRecord(occurredAt: Date(), tokenId: "tok_missing"))
             }
             #expect(error?.isConstraintViolation == true)
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SkillGateKeys
 import Synchronization
 
 /// The embedded `StateStore`: one SQLite database (WAL mode) in the state directory, created 0600.
