@@ -1,0 +1,60 @@
+import Testing
+import SkillGateCore
+import SkillGateRouting
+@testable import SkillGateServer
+
+/// The execute stage over scripted upstreams: answers, unusable answers as values, buffered and
+/// replayed streams, the invisible-call rule mid-stream.
+@Suite struct ExecuteStageTests {
+    static let weather = ToolDefinition(name: "get_weather", description: "Weather",
+                                        parameters: ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]])
+    static let request = ChatRequest(model: "light", messages: [Message(role: .user, text: "weather?")], tools: [weather])
+
+    private func call(_ name: String, _ args: String) -> ChatResponse {
+        ChatResponse(id: "r", model: "m", content: [.toolCall(ToolCall(id: "c1", name: name, arguments: args))], finishReason: .toolCalls, usage: Usage())
+    }
+
+    private func run(_ h: RouteExecutorHarness, policy: AnswerPolicy, stream: Bool) async throws -> (Execution, RequestLogEntry) {
+        var log = RequestLogEntry(requestId: "req_1", method: "POST", path: "/")
+        let e = try await ExecuteStage(executor: h.executor).once(Self.request, plan: h.plan, policy: policy, stream: stream, &log)
+        return (e, log)
+    }
+
+    @Test(arguments: [false, true])
+    func anUnusableAnswerIsReturnedNotThrownWhenTheCallEscalates(_ stream: Bool) async throws {
+        let h = RouteExecutorHarness([("light-up", [.answer(call("delete_files", "{}"))])])
+        let (e, log) = try await run(h, policy: AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s"), stream: stream)
+        guard case .unusable(let u, let target) = e else { Issue.record("expected .unusable, got \(e)"); return }
+        #expect(u.reason == "tool_not_offered" && target.qualifiedName == "light-up/m")
+        #expect(log.model == "light-up/m" && log.attempts == ["light-up/m: 200 ok"])
+    }
+
+    @Test func aGoodAnswerOfAnEscalatingCallIsBufferedAndReplayedWhole() async throws {
+        let h = RouteExecutorHarness([("light-up", [.answer(ResilienceFixtures.text("Sunny in Oslo"))])])
+        let (e, _) = try await run(h, policy: AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s"), stream: true)
+        guard case .streaming(var upstream) = e else { Issue.record("expected .streaming, got \(e)"); return }
+        var text = ""
+        while let event = try await upstream.next() { if case .textDelta(let t) = event { text += t } }
+        #expect(text == "Sunny in Oslo")
+        #expect(h.calls("light-up") == 1)
+    }
+
+    @Test func withoutEscalationAStreamedInvisibleCallEndsTheStreamWithTheError() async throws {
+        let h = RouteExecutorHarness([("light-up", [.answer(call("delete_files", "{}"))])])
+        let (e, _) = try await run(h, policy: AnswerPolicy(escalationTargets: nil, scenario: "s"), stream: true)
+        guard case .streaming(var upstream) = e else { Issue.record("expected .streaming"); return }
+        await #expect(throws: GatewayError.self) {
+            while try await upstream.next() != nil {}
+        }
+    }
+
+    @Test func upstreamFailuresAreThrownAndTheLastDeploymentTriedIsLogged() async throws {
+        let h = RouteExecutorHarness([("light-up", [.fail(ResilienceFixtures.badRequest("light-up"))])])
+        var log = RequestLogEntry(requestId: "req_1", method: "POST", path: "/")
+        await #expect(throws: GatewayError.self) {
+            _ = try await ExecuteStage(executor: h.executor).once(Self.request, plan: h.plan, policy: AnswerPolicy(escalationTargets: nil, scenario: "s"),
+                                                                  stream: false, &log)
+        }
+        #expect(log.model == "light-up/m" && log.attempts.count == 1)
+    }
+}
