@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
         .executable(name: "skillgate", targets: ["skillgate"]),
         .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
+        // For apps (iOS, macOS, Linux): the API's types.
+        .library(name: "SkillGateAPI", targets: ["SkillGateAPI"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -21,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent", providers: [.apt(["libevent-dev"])]),
+
+        // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
+        // no other SkillGate module): the one definition the gateway encodes and clients decode.
+        .target(name: "SkillGateAPI", swiftSettings: strictSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", swiftSettings: strictSwift),
@@ -35,7 +41,7 @@ let package = Package(
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateAPI", "SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
         // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
@@ -63,6 +69,7 @@ let package = Package(
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateAPITests", dependencies: ["SkillGateAPI"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
