@@ -7,15 +7,16 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "SkillGate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "SkillGateCore", targets: ["SkillGateCore"]),
         .library(name: "SkillGateHTTP", targets: ["SkillGateHTTP"]),
         .library(name: "SkillGateProviders", targets: ["SkillGateProviders"]),
         .executable(name: "skillgate", targets: ["skillgate"]),
         .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
-        // For apps (iOS, macOS, Linux): the API's types.
+        // For apps (iOS, macOS, Linux): the API's types, and a client for chat and /v1/agent.
         .library(name: "SkillGateAPI", targets: ["SkillGateAPI"]),
+        .library(name: "SkillGateClient", targets: ["SkillGateClient"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -27,6 +28,10 @@ let package = Package(
         // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
         // no other SkillGate module): the one definition the gateway encodes and clients decode.
         .target(name: "SkillGateAPI", swiftSettings: strictSwift),
+        // The Swift client for apps. URLSession on Apple platforms; on Linux SkillGateHTTP (libcurl),
+        // because URLSession there cannot stream a response body.
+        .target(name: "SkillGateClient", dependencies: ["SkillGateAPI", .target(name: "SkillGateHTTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strictSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", swiftSettings: strictSwift),
@@ -70,6 +75,9 @@ let package = Package(
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateAPITests", dependencies: ["SkillGateAPI"], swiftSettings: strictSwift),
+        // Against a real gateway in-process (hence the server modules) and loopback stubs.
+        .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP"],
+                    swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
