@@ -49,14 +49,14 @@ let package = Package(
         .target(name: "SkillGateServer", dependencies: ["SkillGateAPI", "SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
-        // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
-        .target(name: "SkillGateChat", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+        // The terminal chat over /v1/agent (through SkillGateClient): rendering, the command interpreter, the loop.
+        .target(name: "SkillGateChat", dependencies: ["SkillGateClient"], swiftSettings: strictSwift),
 
         // Evaluation of the routing and skill-selection decisions on the labelled corpus (Tests/Eval).
         .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: strictSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
-        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateEval", "SkillGateRouting"],
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateClient", "SkillGateEval", "SkillGateRouting"],
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
@@ -78,7 +78,7 @@ let package = Package(
         // Against a real gateway in-process (hence the server modules) and loopback stubs.
         .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP"],
                     swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateClient", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )
