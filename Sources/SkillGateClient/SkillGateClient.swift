@@ -16,8 +16,10 @@ import Foundation
 /// the gateway then stops the run. Failures are `SkillGateClientError`s. The token is sent only in
 /// the `Authorization` header; it is in no description, error or log of this library.
 ///
-/// On Apple platforms requests go through `URLSession`; on Linux through SkillGateHTTP's libcurl
-/// client, because Foundation's URLSession there cannot stream a response body.
+/// On Apple platforms requests go through `URLSession.shared`; on Linux through SkillGateHTTP's
+/// libcurl client, because Foundation's URLSession there cannot stream a response body. Create one
+/// client and share it (it is `Sendable`): on Linux each client runs a libcurl thread with its own
+/// connection pool.
 public struct SkillGateClient: Sendable {
     /// The gateway's root URL (`http://127.0.0.1:8080`); request paths are appended to it.
     public let baseURL: URL

@@ -132,6 +132,24 @@ import Testing
         }
     }
 
+    @Test func anErrorInsideAChatStreamEndsItWithTheMatchingError() async throws {
+        let chunk = #"{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Once"},"finish_reason":null}]}"#
+        let failure = #"{"error":{"message":"demo: the connection broke","type":"upstream_error","param":null,"code":"upstream_unavailable","upstream_status":503}}"#
+        let stub = try StubServer(status: 200, headers: ["Content-Type": "text/event-stream"], body: "data: \(chunk)\n\ndata: \(failure)\n\n")
+        var texts: [String] = []
+        var caught: (any Error)?
+        do {
+            for try await piece in SkillGateClient(baseURL: stub.baseURL, token: "t").chatStream(Self.hello) { texts.append(piece.text ?? "") }
+        } catch {
+            caught = error
+        }
+        await stub.stop()
+        #expect(texts == ["Once"])
+        guard case .upstream(let status, let message)? = caught as? SkillGateClientError else { Issue.record("got \(String(describing: caught))"); return }
+        #expect(status == 503)
+        #expect(message == "demo: the connection broke")
+    }
+
     @Test func chatAnswerThatIsNotAChatCompletionIsMalformed() async throws {
         let stub = try StubServer(status: 200, headers: ["Content-Type": "application/json"], body: #"{"hello":"world"}"#)
         let error = await Self.chatError(SkillGateClient(baseURL: stub.baseURL, token: "t"))

@@ -13,7 +13,9 @@ struct ChunkDecoding: StreamDecoding {
             return nil
         }
         let data = Data(sse.data.utf8)
-        if let failure = try? JSONDecoder().decode(APIErrorBody.self, from: data) { throw ErrorMapping.error(streamed: failure.error) }
+        if sse.data.contains(#""error""#), let failure = try? JSONDecoder().decode(APIErrorBody.self, from: data) {
+            throw ErrorMapping.error(streamed: failure.error)
+        }
         do {
             return try JSONDecoder().decode(ChatCompletionChunk.self, from: data)
         } catch let error as DecodingError {
