@@ -3,15 +3,19 @@ import Foundation
 extension AgentEvent {
     /// The event as one server-sent event: `event: NAME\ndata: JSON\n\n`, the data compact JSON
     /// written by `CompactJSONEncoder` (fields in the order of the API reference).
-    ///
-    /// - Throws: `EncodingError` only if a value cannot be encoded, which the types of this module never do.
-    public func sseBytes() throws -> [UInt8] {
-        Array("event: \(name.rawValue)\ndata: ".utf8) + (try dataBytes()) + [0x0A, 0x0A]
+    public func sseBytes() -> [UInt8] {
+        Array("event: \(name.rawValue)\ndata: ".utf8) + dataBytes() + [0x0A, 0x0A]
     }
 
     /// The event's data (the SSE `data:` line) as compact JSON.
-    public func dataBytes() throws -> [UInt8] {
-        try CompactJSONEncoder().encode(AnyPayload(self))
+    public func dataBytes() -> [UInt8] {
+        do {
+            return try CompactJSONEncoder().encode(AnyPayload(self))
+        } catch {
+            // Not reached: CompactJSONEncoder throws only what a value's `encode(to:)` throws, and
+            // neither the payloads nor JSONValue throw. Should it happen, the client reads an error.
+            return Array(#"{"error":{"type":"server_error","message":"SkillGate could not encode this event; report it with the gateway's log"}}"#.utf8)
+        }
     }
 
     /// Decodes one server-sent event of the `/v1/agent` stream from its `event:` name and `data:` text.

@@ -19,9 +19,7 @@ enum AgentEvent: Sendable, Hashable {
     var name: String { wire.name.rawValue }
 
     /// `event: NAME\ndata: JSON\n\n`.
-    var sseBytes: [UInt8] {
-        get throws { try wire.sseBytes() }
-    }
+    var sseBytes: [UInt8] { wire.sseBytes() }
 
     /// The event in SkillGateAPI's schema.
     var wire: SkillGateAPI.AgentEvent {

@@ -32,14 +32,14 @@ struct AgentEventSSETests {
     @Test(arguments: wire.indices)
     func encodesTheServerSentEventByteForByte(_ i: Int) throws {
         let (event, data) = Self.wire[i]
-        #expect(String(decoding: try event.sseBytes(), as: UTF8.self) == "event: \(event.name.rawValue)\ndata: \(data)\n\n")
+        #expect(String(decoding: event.sseBytes(), as: UTF8.self) == "event: \(event.name.rawValue)\ndata: \(data)\n\n")
     }
 
     @Test(arguments: wire.indices)
     func decodesWhatItEncodes(_ i: Int) throws {
         let (event, data) = Self.wire[i]
         #expect(try AgentEvent(name: event.name.rawValue, data: data) == event)
-        #expect(try AgentEvent(name: event.name.rawValue, data: Data(try event.dataBytes())) == event)
+        #expect(try AgentEvent(name: event.name.rawValue, data: Data(event.dataBytes())) == event)
     }
 
     @Test func theNamesAreTheContractsNames() {
