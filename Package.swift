@@ -7,7 +7,7 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "SkillGate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "SkillGateCore", targets: ["SkillGateCore"]),
         .library(name: "SkillGateHTTP", targets: ["SkillGateHTTP"]),
@@ -15,6 +15,9 @@ let package = Package(
         .executable(name: "skillgate", targets: ["skillgate"]),
         .library(name: "SkillGateKeys", targets: ["SkillGateKeys"]),
         .library(name: "SkillGateState", targets: ["SkillGateState"]),
+        // For apps (iOS, macOS, Linux): the API's types, and a client for chat and /v1/agent.
+        .library(name: "SkillGateAPI", targets: ["SkillGateAPI"]),
+        .library(name: "SkillGateClient", targets: ["SkillGateClient"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).
@@ -22,6 +25,14 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent", providers: [.apt(["libevent-dev"])]),
+
+        // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
+        // no other SkillGate module): the one definition the gateway encodes and clients decode.
+        .target(name: "SkillGateAPI", swiftSettings: strictSwift),
+        // The Swift client for apps. URLSession on Apple platforms; on Linux SkillGateHTTP (libcurl),
+        // because URLSession there cannot stream a response body.
+        .target(name: "SkillGateClient", dependencies: ["SkillGateAPI", .target(name: "SkillGateHTTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strictSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", swiftSettings: strictSwift),
@@ -38,17 +49,17 @@ let package = Package(
         .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
-        .target(name: "SkillGateServer", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],
+        .target(name: "SkillGateServer", dependencies: ["SkillGateAPI", "SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],
                 swiftSettings: strictSwift),
 
-        // The terminal chat over /v1/agent: event parsing, rendering, the command interpreter, the loop.
-        .target(name: "SkillGateChat", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
+        // The terminal chat over /v1/agent (through SkillGateClient): rendering, the command interpreter, the loop.
+        .target(name: "SkillGateChat", dependencies: ["SkillGateClient"], swiftSettings: strictSwift),
 
         // Evaluation of the routing and skill-selection decisions on the labelled corpus (Tests/Eval).
         .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: strictSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
-        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateState", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateEval", "SkillGateRouting"],
+        .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateState", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateClient", "SkillGateEval", "SkillGateRouting"],
                           swiftSettings: strictSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
@@ -67,7 +78,11 @@ let package = Package(
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateHTTP"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateAPITests", dependencies: ["SkillGateAPI"], swiftSettings: strictSwift),
+        // Against a real gateway in-process (hence the server modules) and loopback stubs.
+        .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP"],
+                    swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateClient", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,12 @@
 import Foundation
-import SkillGateCore
+import SkillGateClient
 
 /// Small text helpers shared by the renderer.
 public enum ChatFormat {
-    /// Compact JSON of skill or tool arguments, cut to `limit` characters with "…".
+    /// Compact JSON of skill or tool arguments (members sorted by key), cut to `limit` characters with "…".
     public static func arguments(_ value: JSONValue, limit: Int = 120) -> String {
-        truncate(value.serialized(), limit: limit)
+        let bytes = (try? CompactJSONEncoder().encode(value)) ?? []
+        return truncate(String(decoding: bytes, as: UTF8.self), limit: limit)
     }
 
     /// `text` on one line (newlines become spaces), cut to `limit` characters with "…".

@@ -1,3 +1,5 @@
+import SkillGateClient
+
 /// Turns the events of one answer into terminal text: streamed text as it arrives, one line per
 /// skill (`⚙ current_time {"timezone":"UTC"} … ✓ 3 ms`), a line per client tool call, and a short
 /// summary line at the end. A value type that tracks where the cursor is, so lines never run together.
@@ -9,7 +11,7 @@ public struct ChatRenderer: Sendable {
         case lineStart
         case inText
         /// The `⚙ …` line of this call is waiting for its result.
-        case openSkill(callID: String)
+        case openSkill(callId: String)
     }
 
     private var cursor = Cursor.lineStart
@@ -20,53 +22,53 @@ public struct ChatRenderer: Sendable {
     /// The text to print for `event` (possibly empty).
     public mutating func render(_ event: AgentEvent) -> String {
         switch event {
-        case .runStarted, .unknown:
+        case .runStarted:
             return ""
-        case .routeSelected(_, let model, _, _):
-            self.model = model
+        case .routeSelected(let route):
+            model = route.model
             return ""
-        case .textDelta(let text):
+        case .textDelta(let delta):
+            let text = delta.text
             guard !text.isEmpty else { return "" }
             let out = (cursor == .inText || cursor == .lineStart ? "" : "\n") + text
             cursor = text.hasSuffix("\n") ? .lineStart : .inText
             return out
-        case .skillStarted(let callID, let skill, let arguments):
-            let out = newLine() + "⚙ \(skill) \(ChatFormat.arguments(arguments)) …"
-            cursor = .openSkill(callID: callID)
+        case .skillStarted(let started):
+            let out = newLine() + "⚙ \(started.skill) \(ChatFormat.arguments(started.arguments)) …"
+            cursor = .openSkill(callId: started.callId)
             return out
-        case .skillFinished(let callID, let skill, let ok, let durationMs, let summary):
+        case .skillFinished(let finished):
             var out: String
-            if cursor == .openSkill(callID: callID) {
+            if cursor == .openSkill(callId: finished.callId) {
                 out = ""
             } else {
-                out = newLine() + "⚙ \(skill) …"
+                out = newLine() + "⚙ \(finished.skill) …"
             }
-            out += ok ? " ✓" : " ✗"
-            if let durationMs { out += " \(durationMs) ms" }
-            if !ok, let summary, !summary.isEmpty { out += " — " + ChatFormat.truncate(summary, limit: 200) }
+            out += finished.ok ? " ✓" : " ✗"
+            out += " \(finished.durationMs) ms"
+            if !finished.ok, !finished.summary.isEmpty { out += " — " + ChatFormat.truncate(finished.summary, limit: 200) }
             cursor = .lineStart
             return out + "\n"
-        case .toolCall(_, let name, let arguments, let requiresConfirmation):
-            let what = requiresConfirmation
-                ? "⇢ the skill \(name) \(ChatFormat.arguments(arguments)) needs your confirmation; skillgate chat cannot confirm skills, so it was not run"
-                : "⇢ the model asked the client to run \(name) \(ChatFormat.arguments(arguments)); skillgate chat has no client tools, so it was not run"
+        case .toolCall(let call):
+            let arguments = ChatFormat.arguments(call.arguments)
+            let what = call.requiresConfirmation
+                ? "⇢ the skill \(call.name) \(arguments) needs your confirmation; skillgate chat cannot confirm skills, so it was not run"
+                : "⇢ the model asked the client to run \(call.name) \(arguments); skillgate chat has no client tools, so it was not run"
             let out = newLine() + what + "\n"
             cursor = .lineStart
             return out
-        case .runCompleted(let finishReason, _, let usage, let cost, let message):
+        case .runCompleted(let done):
             var parts: [String] = []
             if let model { parts.append(model) }
-            if let usage { parts.append("\(usage.inputTokens) in / \(usage.outputTokens) out tokens") }
-            if let cost { parts.append(ChatFormat.cost(cost)) }
-            if let finishReason, finishReason != "stop" { parts.append("finish: \(finishReason)") }
-            if let message, !message.isEmpty { parts.append(ChatFormat.truncate(message, limit: 200)) }
+            parts.append("\(done.usage.inputTokens) in / \(done.usage.outputTokens) out tokens")
+            parts.append(ChatFormat.cost(done.costUSD))
+            if done.finishReason != "stop" { parts.append("finish: \(done.finishReason)") }
+            if let message = done.message, !message.isEmpty { parts.append(ChatFormat.truncate(message, limit: 200)) }
             let out = newLine() + "  [" + parts.joined(separator: " · ") + "]\n"
             cursor = .lineStart
             return out
-        case .runFailed(let type, let message):
-            return line("✗ " + message + (type.map { " (\($0))" } ?? ""))
-        case .malformed(let name, let reason):
-            return line("! ignored an unreadable \(name) event: \(reason)")
+        case .runFailed(let failed):
+            return line("✗ " + failed.error.message + " (\(failed.error.type))")
         }
     }
 

@@ -1,4 +1,4 @@
-import SkillGateHTTP
+import SkillGateClient
 
 /// The terminal chat: reads a line, runs slash commands, sends questions to `/v1/agent` with the
 /// conversation so far and renders the answer as it streams.
@@ -48,7 +48,7 @@ public struct ChatLoop: Sendable {
 
     /// Sends one question and renders its answer until the run ends, fails or is stopped.
     public func answer(_ question: String) async -> TurnResult {
-        let body = session.requestBody(asking: question)
+        let request = session.request(asking: question)
         let transport = self.transport
         let output = self.output
         let task = Task { () -> TurnResult in
@@ -57,18 +57,20 @@ public struct ChatLoop: Sendable {
             var ending = TurnEnding.transportError(
                 "the answer ended before the run finished (no run.completed); check the SkillGate log")
             do {
-                for try await event in try await transport.start(body) {
-                    if case .textDelta(let piece) = event { text += piece }
+                for try await event in transport.run(request) {
+                    if case .textDelta(let delta) = event { text += delta.text }
                     output.write(renderer.render(event))
                     if case .runCompleted = event { ending = .completed; break }
                     if case .runFailed = event { ending = .failed; break }
                 }
                 if Task.isCancelled { ending = .stopped }
             } catch {
-                if Task.isCancelled || (error as? HTTPClientError)?.kind == .cancelled || error is CancellationError {
+                if Task.isCancelled || error is CancellationError {
                     ending = .stopped
                 } else if let refused = error as? AgentRequestError {
                     ending = .transportError(refused.message)
+                } else if let failed = error as? SkillGateClientError {
+                    ending = .transportError(AgentRequestError(failed).message)
                 } else {
                     ending = .transportError("the answer broke off: \(error)")
                 }

@@ -1,4 +1,4 @@
-import SkillGateCore
+import SkillGateClient
 
 /// The state of one terminal chat: the conversation so far, the scenario and the model.
 ///
@@ -7,8 +7,8 @@ import SkillGateCore
 /// said. A turn without any text (stopped before the first word, failed, a tool call only) is left
 /// out, so the next question is not glued to an unanswered one.
 public struct ChatSession: Sendable {
-    /// The conversation as OpenAI chat messages (`{"role":…,"content":…}`), oldest first.
-    public private(set) var messages: [JSONValue] = []
+    /// The conversation as OpenAI chat messages, oldest first.
+    public private(set) var messages: [ChatMessage] = []
     /// The scenario sent with each request; nil lets the server choose.
     public var scenario: String?
     /// The model sent with each request; nil means "auto".
@@ -19,20 +19,16 @@ public struct ChatSession: Sendable {
         self.model = model == "auto" ? nil : model
     }
 
-    /// The `/v1/agent` request body for asking `question` after the conversation so far.
-    public func requestBody(asking question: String) -> JSONValue {
-        var body = JSONObject()
-        body.append("messages", .array(messages + [Self.message("user", question)]))
-        body.append("model", ifPresent: model.map(JSONValue.string))
-        body.append("scenario", ifPresent: scenario.map(JSONValue.string))
-        return .object(body)
+    /// The `/v1/agent` request for asking `question` after the conversation so far.
+    public func request(asking question: String) -> AgentRequest {
+        AgentRequest(messages: messages + [.user(question)], model: model, scenario: scenario)
     }
 
     /// Records a finished turn (see the type's rule for which turns are kept).
     public mutating func record(question: String, result: TurnResult) {
         guard !result.text.isEmpty else { return }
-        messages.append(Self.message("user", question))
-        messages.append(Self.message("assistant", result.text))
+        messages.append(.user(question))
+        messages.append(.assistant(result.text))
     }
 
     /// What a slash command does to the session.
@@ -69,9 +65,5 @@ public struct ChatSession: Sendable {
         case .invalid(let message):
             return .say(message)
         }
-    }
-
-    static func message(_ role: String, _ content: String) -> JSONValue {
-        ["role": .string(role), "content": .string(content)]
     }
 }

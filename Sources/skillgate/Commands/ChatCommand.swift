@@ -1,5 +1,6 @@
 import Foundation
 import SkillGateChat
+import SkillGateClient
 import SkillGateServer
 
 /// `skillgate chat`: a terminal chat over `POST /v1/agent` (streamed text, one line per skill).
@@ -25,6 +26,9 @@ enum ChatCommand {
             throw UsageError(message: ChatDefaults.missingTokenMessage)
         }
         let url = try args.value("--url") ?? defaultURL(args)
+        guard let baseURL = URL(string: url), baseURL.scheme == "http" || baseURL.scheme == "https", baseURL.host != nil else {
+            throw UsageError(message: "--url must be the gateway's root URL, like http://127.0.0.1:8080 (got \(url))")
+        }
 
         let interrupts = ChatInterrupts()
         let output = StandardOutputWriter()
@@ -37,7 +41,7 @@ enum ChatCommand {
             exit(0)
         }
         let input: any ChatLineReader = editor ?? StandardInputReader(output: output)
-        var loop = ChatLoop(transport: AgentHTTPTransport(baseURL: url, token: token),
+        var loop = ChatLoop(transport: SkillGateClient(baseURL: baseURL, token: token),
                             input: input, output: output, interrupts: interrupts,
                             session: ChatSession(scenario: args.value("--scenario"), model: args.value("--model")))
         output.write("skillgate chat · \(url) · /help for commands, Ctrl-C stops an answer, Ctrl-D leaves\n")

@@ -1,14 +1,14 @@
 import SkillGateChat
-import SkillGateCore
+import SkillGateClient
 import Testing
 
 @Suite("ChatLoop")
 struct ChatLoopTests {
     static let answerTime: ScriptedTransport.Script = { _, c in
-        c.yield(ScriptedTransport.event("skill.started", ["call_id": "c1", "skill": "current_time", "arguments": ["timezone": "UTC"]]))
-        c.yield(ScriptedTransport.event("skill.finished", ["call_id": "c1", "skill": "current_time", "ok": true, "duration_ms": 3]))
-        c.yield(ScriptedTransport.event("text.delta", ["text": "07:55 UTC."]))
-        c.yield(ScriptedTransport.event("run.completed", ["finish_reason": "stop", "usage": ["input_tokens": 1, "output_tokens": 2], "cost_usd": 0]))
+        c.yield(Events.skillStarted("c1", "current_time", ["timezone": "UTC"]))
+        c.yield(Events.skillFinished("c1", "current_time", ok: true, ms: 3))
+        c.yield(Events.text("07:55 UTC."))
+        c.yield(Events.completed(input: 1, output: 2))
         c.finish()
     }
 
@@ -31,8 +31,8 @@ struct ChatLoopTests {
         > 
         """)
         #expect(transport.requests.count == 2)
-        #expect(transport.requests[1]["model"] == "strong")
-        #expect(transport.requests[1]["messages"]?.arrayValue?.count == 3)
+        #expect(transport.requests[1].model == "strong")
+        #expect(transport.requests[1].messages.count == 3)
     }
 
     @Test func endOfInputLeavesWithZero() async {
@@ -45,7 +45,7 @@ struct ChatLoopTests {
     @Test func interruptStopsTheAnswerCancelsTheStreamAndKeepsThePartialText() async throws {
         let output = RecordingOutput()
         let transport = ScriptedTransport { _, c in
-            c.yield(ScriptedTransport.event("text.delta", ["text": "Once upon"]))  // then nothing, until cancelled
+            c.yield(Events.text("Once upon"))  // then nothing, until cancelled
         }
         let interrupts = ChatInterrupts()
         let loop = ChatLoop(transport: transport, input: ScriptedReader([], output: output), output: output, interrupts: interrupts)
@@ -62,18 +62,19 @@ struct ChatLoopTests {
 
     @Test func refusedRequestAndEarlyEndAreReported() async {
         struct Refusing: AgentTransport {
-            func start(_ body: JSONValue) async throws -> AgentEventSequence {
-                throw AgentRequestError(status: 401, message: "HTTP 401: invalid token")
+            func run(_ request: AgentRequest) -> AsyncThrowingStream<AgentEvent, any Error> {
+                AsyncThrowingStream { $0.finish(throwing: SkillGateClientError.unauthorized(message: "invalid token")) }
             }
         }
         let output = RecordingOutput()
         let refused = await ChatLoop(transport: Refusing(), input: ScriptedReader([], output: output), output: output).answer("hi")
-        #expect(refused.ending == .transportError("HTTP 401: invalid token"))
-        #expect(output.all == "✗ HTTP 401: invalid token\n")
+        let worded = "HTTP 401: invalid token; check --token / SKILLGATE_TOKEN (create one with `skillgate tokens create --name me`)"
+        #expect(refused.ending == .transportError(worded))
+        #expect(output.all == "✗ \(worded)\n")
 
         let cut = RecordingOutput()
         let early = ScriptedTransport { _, c in
-            c.yield(ScriptedTransport.event("text.delta", ["text": "Hal"]))
+            c.yield(Events.text("Hal"))
             c.finish()
         }
         let result = await ChatLoop(transport: early, input: ScriptedReader([], output: cut), output: cut).answer("hi")

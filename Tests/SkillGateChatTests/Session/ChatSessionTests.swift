@@ -1,26 +1,21 @@
 import SkillGateChat
-import SkillGateCore
+import SkillGateClient
 import Testing
 
 @Suite("ChatSession")
 struct ChatSessionTests {
     @Test func firstRequestCarriesTheQuestionModelAndScenario() {
         let session = ChatSession(scenario: "chat", model: "strong")
-        #expect(session.requestBody(asking: "hi") == [
-            "messages": [["role": "user", "content": "hi"]], "model": "strong", "scenario": "chat",
-        ])
-        #expect(ChatSession(model: "auto").requestBody(asking: "hi") == ["messages": [["role": "user", "content": "hi"]]])
+        #expect(session.request(asking: "hi") == AgentRequest(messages: [.user("hi")], model: "strong", scenario: "chat"))
+        #expect(ChatSession(model: "auto").request(asking: "hi") == AgentRequest(messages: [.user("hi")]))
     }
 
     @Test func conversationIsKeptBetweenTurns() {
         var session = ChatSession()
         session.record(question: "what time is it?", result: TurnResult(text: "07:55 UTC.", ending: .completed))
         session.record(question: "tell me a story", result: TurnResult(text: "Once upon", ending: .stopped))
-        let body = session.requestBody(asking: "go on")
-        #expect(body["messages"] == [
-            ["role": "user", "content": "what time is it?"], ["role": "assistant", "content": "07:55 UTC."],
-            ["role": "user", "content": "tell me a story"], ["role": "assistant", "content": "Once upon"],
-            ["role": "user", "content": "go on"],
+        #expect(session.request(asking: "go on").messages == [
+            .user("what time is it?"), .assistant("07:55 UTC."), .user("tell me a story"), .assistant("Once upon"), .user("go on"),
         ])
     }
 

@@ -1,6 +1,5 @@
 import SkillGateChat
-import SkillGateCore
-import SkillGateHTTP
+import SkillGateClient
 import Synchronization
 
 /// Types the given lines, then ends the input (Ctrl-D).
@@ -24,26 +23,50 @@ final class RecordingOutput: ChatOutput {
     var all: String { text.withLock { $0 } }
 }
 
-/// Answers each request with a scripted SSE body; records request bodies and cancelled streams.
+/// Answers each request with scripted events; records the requests and cancelled streams.
 final class ScriptedTransport: AgentTransport {
-    typealias Script = @Sendable (_ body: JSONValue, _ continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) -> Void
+    typealias Script = @Sendable (_ request: AgentRequest, _ continuation: AsyncThrowingStream<AgentEvent, any Error>.Continuation) -> Void
     private let script: Script
-    private let state = Mutex<(requests: [JSONValue], cancelled: Int)>(([], 0))
+    private let state = Mutex<(requests: [AgentRequest], cancelled: Int)>(([], 0))
 
     init(_ script: @escaping Script) { self.script = script }
 
-    var requests: [JSONValue] { state.withLock { $0.requests } }
+    var requests: [AgentRequest] { state.withLock { $0.requests } }
     var cancelledStreams: Int { state.withLock { $0.cancelled } }
 
-    func start(_ body: JSONValue) async throws -> AgentEventSequence {
-        state.withLock { $0.requests.append(body) }
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    func run(_ request: AgentRequest) -> AsyncThrowingStream<AgentEvent, any Error> {
+        state.withLock { $0.requests.append(request) }
+        let (stream, continuation) = AsyncThrowingStream<AgentEvent, any Error>.makeStream()
         continuation.onTermination = { [self] reason in
             if case .cancelled = reason { state.withLock { $0.cancelled += 1 } }
         }
-        script(body, continuation)
-        return AgentEventSequence(body: stream)
+        script(request, continuation)
+        return stream
     }
+}
 
-    static func event(_ name: String, _ data: JSONValue) -> [UInt8] { SSEEncoder.encodeJSON(data, event: name) }
+/// Short constructors for the events of a run.
+enum Events {
+    static func started(_ runId: String = "run_1") -> AgentEvent {
+        .runStarted(.init(runId: runId, scenario: "chat", model: "auto"))
+    }
+    static func route(_ model: String) -> AgentEvent {
+        .routeSelected(.init(provider: "demo", model: model, route: "tier=light", iteration: 1))
+    }
+    static func skillStarted(_ callId: String, _ skill: String, _ arguments: JSONValue) -> AgentEvent {
+        .skillStarted(.init(callId: callId, skill: skill, arguments: arguments, iteration: 1))
+    }
+    static func skillFinished(_ callId: String, _ skill: String, ok: Bool, ms: Int, _ summary: String = "") -> AgentEvent {
+        .skillFinished(.init(callId: callId, skill: skill, ok: ok, durationMs: ms, summary: summary))
+    }
+    static func text(_ text: String) -> AgentEvent { .textDelta(.init(text: text)) }
+    static func toolCall(_ name: String, _ arguments: JSONValue, confirm: Bool = false) -> AgentEvent {
+        .toolCall(.init(callId: "c", name: name, arguments: arguments, requiresConfirmation: confirm))
+    }
+    static func completed(_ reason: String = "stop", input: Int = 0, output: Int = 0, cost: Double = 0, message: String? = nil) -> AgentEvent {
+        .runCompleted(.init(finishReason: reason, iterations: 1, usage: .init(inputTokens: input, outputTokens: output), costUSD: cost, message: message))
+    }
+    static func failed(_ type: String, _ message: String) -> AgentEvent {
+        .runFailed(.init(error: .init(type: type, message: message)))
+    }
 }

@@ -62,7 +62,8 @@ final class FakeAgentServer: Sendable {
                         try await Task.sleep(for: .milliseconds(100))
                         try await send(responder, "text.delta", ["text": " upon"])
                     }
-                    try await send(responder, "run.completed", ["finish_reason": "stop", "iterations": 1])
+                    try await send(responder, "run.completed", ["finish_reason": "stop", "iterations": 1,
+                                                                "usage": ["input_tokens": 1, "output_tokens": 300], "cost_usd": 0])
                 } else {
                     try await send(responder, "skill.started", ["call_id": "call_1", "skill": "current_time", "arguments": ["timezone": "UTC"], "iteration": 1])
                     try await send(responder, "skill.finished", ["call_id": "call_1", "skill": "current_time", "ok": true, "duration_ms": 3, "summary": "2026-11-30 07:55 UTC"])
