@@ -11,6 +11,8 @@ enum JSONText {
             return out
         case let bool as Bool:
             return Array((bool ? "true" : "false").utf8)
+        case let number as JSONNumber:
+            return Array(number.text.utf8)
         case let double as Double:
             return number(double)
         case let float as Float:

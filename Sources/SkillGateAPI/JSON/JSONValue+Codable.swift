@@ -5,7 +5,7 @@ extension JSONValue: Codable {
             self = .null
         } else if let bool = try? container.decode(Bool.self) {
             self = .bool(bool)
-        } else if let number = try? container.decode(Double.self) {
+        } else if let number = try? container.decode(JSONNumber.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {
             self = .string(string)
@@ -18,7 +18,7 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Integral numbers are written as integers (`3`, not `3.0`); object members sorted by key.
+    /// Numbers as their literal text; object members sorted by key.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
@@ -29,11 +29,7 @@ extension JSONValue: Codable {
             try container.encode(bool)
         case .number(let number):
             var container = encoder.singleValueContainer()
-            if number == number.rounded(), abs(number) < 1e15 {
-                try container.encode(Int64(number))
-            } else {
-                try container.encode(number)
-            }
+            try container.encode(number)
         case .string(let string):
             var container = encoder.singleValueContainer()
             try container.encode(string)

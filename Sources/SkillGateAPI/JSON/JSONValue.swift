@@ -1,12 +1,13 @@
 /// Arbitrary JSON, as it appears in the API where the schema is open: a skill's `arguments` and
 /// `payload`, a tool's `parameters` schema.
 ///
-/// Numbers are `Double`s (integers up to 2^53 are exact). Objects are dictionaries: their members
-/// have no order, and SkillGate writes them sorted by key so the bytes are the same every time.
+/// Numbers keep their literal text (`JSONNumber`), so the gateway passes them on digit for digit.
+/// Objects are dictionaries: their members have no order, and SkillGate writes them sorted by key so
+/// the bytes are the same every time.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    case number(Double)
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -16,12 +17,9 @@ public enum JSONValue: Sendable, Hashable {
     /// The boolean, if this is a boolean.
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// The number, if this is a number.
-    public var doubleValue: Double? { if case .number(let d) = self { return d } else { return nil } }
-    /// The number as an integer, if this is a number with an integral value that `Int` holds.
-    public var intValue: Int? {
-        guard case .number(let d) = self, d == d.rounded(), abs(d) < 9.0e15 else { return nil }
-        return Int(d)
-    }
+    public var doubleValue: Double? { if case .number(let n) = self { return n.doubleValue } else { return nil } }
+    /// The number as an integer, if this is a number written as an integer that `Int` holds.
+    public var intValue: Int? { if case .number(let n) = self { return n.intValue } else { return nil } }
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// The members, if this is an object.
@@ -47,8 +45,8 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 {
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// A later member with the same key replaces an earlier one.

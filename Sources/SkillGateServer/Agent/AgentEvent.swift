@@ -47,12 +47,12 @@ enum AgentEvent: Sendable, Hashable {
 }
 
 extension SkillGateCore.JSONValue {
-    /// The value as SkillGateAPI's JSON (numbers as doubles; objects as dictionaries, written sorted by key).
+    /// The value as SkillGateAPI's JSON (numbers digit for digit; objects as dictionaries, written sorted by key).
     var wire: SkillGateAPI.JSONValue {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
-        case .number(let text): return Double(text).map(SkillGateAPI.JSONValue.number) ?? .null
+        case .number(let text): return JSONNumber(literal: text).map(SkillGateAPI.JSONValue.number) ?? .null
         case .string(let s): return .string(s)
         case .array(let elements): return .array(elements.map(\.wire))
         case .object(let object):

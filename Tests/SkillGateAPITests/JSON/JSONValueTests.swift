@@ -7,7 +7,7 @@ struct JSONValueTests {
     @Test(arguments: [
         (#"null"#, JSONValue.null),
         (#"true"#, .bool(true)),
-        (#"-2.5"#, .number(-2.5)),
+        (#"-2.5"#, .number(JSONNumber(-2.5))),
         (#""ünï\n""#, .string("ünï\n")),
         (#"[1,"a",[]]"#, JSONValue.array([1, "a", []])),
         (#"{"b":{"c":false},"a":null}"#, JSONValue.object(["a": nil, "b": ["c": false]])),
@@ -37,5 +37,26 @@ struct JSONValueTests {
         #expect(value["o"]?.objectValue == ["k": "v"])
         #expect(value["missing"] == nil)
         #expect(JSONValue.null.isNull)
+    }
+}
+
+@Suite struct JSONNumberTests {
+    @Test(arguments: ["0", "-1", "1.50", "12345678901234567890", "-1.5e3", "2E+10"])
+    func literalsPassThroughCompactJSONDigitForDigit(_ literal: String) throws {
+        let n = try #require(JSONNumber(literal: literal))
+        let value = JSONValue.object(["n": .number(n)])
+        #expect(String(decoding: try CompactJSONEncoder().encode(value), as: UTF8.self) == #"{"n":"# + literal + "}")
+    }
+
+    @Test(arguments: ["", "-", "01", "1.", ".5", "1e", "1-+e", "NaN", "0x10", "1 "])
+    func nonNumbersAreRefused(_ text: String) {
+        #expect(JSONNumber(literal: text) == nil)
+    }
+
+    @Test func decodingKeepsLargeIntegersExact() throws {
+        let v = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"id":12345678901234567890,"x":2.25}"#.utf8))
+        #expect(v["id"]?.doubleValue == 12345678901234567890)
+        #expect(v["x"]?.doubleValue == 2.25)
+        if case .number(let n)? = v["id"] { #expect(n.text == "12345678901234567890") } else { Issue.record("not a number") }
     }
 }

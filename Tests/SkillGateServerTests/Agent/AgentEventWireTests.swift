@@ -11,7 +11,7 @@ import SkillGateCore
          #"event: route.selected\#ndata: {"provider":"demo","model":"demo/demo-light","route":"tier=light; by=scenario","iteration":2}"#),
         // Arguments and payloads are written with their members sorted by key, numbers as SkillGateAPI writes doubles.
         (.skillStarted(callId: "call_1", skill: "book", arguments: ["to": "Bern", "adults": 2, "ratio": .number("1.50")], iteration: 1),
-         #"event: skill.started\#ndata: {"call_id":"call_1","skill":"book","arguments":{"adults":2,"ratio":1.5,"to":"Bern"},"iteration":1}"#),
+         #"event: skill.started\#ndata: {"call_id":"call_1","skill":"book","arguments":{"adults":2,"ratio":1.50,"to":"Bern"},"iteration":1}"#),
         (.skillFinished(callId: "call_1", skill: "calculator", ok: true, durationMs: 3, summary: "391", payload: ["result": 391]),
          #"event: skill.finished\#ndata: {"call_id":"call_1","skill":"calculator","ok":true,"duration_ms":3,"summary":"391","payload":{"result":391}}"#),
         (.skillFinished(callId: "c", skill: "x", ok: false, durationMs: 0, summary: "no", payload: nil),
