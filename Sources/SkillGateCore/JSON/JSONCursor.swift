@@ -1,32 +1,50 @@
 /// A pull reader over the bytes of one JSON document: a caller walks the objects and arrays it
 /// cares about, reads the values it needs and skips the rest, without building a `JSONValue` tree.
 ///
-/// Skipped values are still checked in full, so a document is accepted or rejected exactly as
-/// `JSONValue.parse` would, with the same `JSONSyntaxError` (reason and byte offset) — as long as
-/// the reader consumes the document in order, which `JSONCursor.read` ensures. Each method reads
-/// the value at the cursor; whitespace around values is skipped by the cursor itself.
+/// The cursor is SkillGate's one JSON grammar (inside Core it goes by `JSONParser`, the name of
+/// its tree-building side): `JSONValue.parse` runs the same code, so skipped values are checked in
+/// full and a document is accepted or rejected exactly as `JSONValue.parse` would, with the same
+/// `JSONSyntaxError` (reason and byte offset) — as long as the reader consumes the document in
+/// order, which `JSONCursor.read` ensures. Each method reads the value at the cursor; whitespace
+/// around values is skipped by the cursor itself.
 ///
 /// The cursor points into a buffer it does not own: use it only inside `read`.
 public struct JSONCursor {
-    private var parser: JSONParser
+    /// The document's bytes.
+    let buffer: UnsafeBufferPointer<UInt8>
+    /// The nesting limit (`JSONValue.defaultMaxDepth` unless a caller chose another).
+    let maxDepth: Int
+    /// Where the cursor is.
+    var index = 0
+    /// How many objects and arrays enclose the cursor.
+    var depth = 0
 
-    private init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        parser = JSONParser(buffer: buffer, maxDepth: maxDepth)
+    init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.buffer = buffer
+        self.maxDepth = maxDepth
     }
 
     /// Reads one complete document: `body` reads its top-level value, then only whitespace may
     /// follow ("unexpected content after the JSON value" otherwise). A value `body` leaves unread
-    /// is skipped (and checked).
-    public static func read<R>(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256,
+    /// is skipped (and checked). `maxDepth` is the nesting limit, `JSONValue.defaultMaxDepth`
+    /// unless told otherwise, as for `JSONValue.parse`.
+    public static func read<R>(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONValue.defaultMaxDepth,
                                _ body: (inout JSONCursor) throws(JSONSyntaxError) -> R) throws(JSONSyntaxError) -> R {
         var cursor = JSONCursor(buffer: buffer, maxDepth: maxDepth)
-        cursor.parser.skipWhitespace()
-        let start = cursor.parser.index
+        cursor.skipWhitespace()
+        let start = cursor.index
         let result = try body(&cursor)
-        if cursor.parser.index == start { try cursor.parser.skipValue() }
-        cursor.parser.skipWhitespace()
-        if cursor.parser.index != buffer.count { throw cursor.parser.fail("unexpected content after the JSON value") }
+        if cursor.index == start { try cursor.skipValue() }
+        try cursor.expectEndOfDocument()
         return result
+    }
+
+    /// Calls `body` with the cursor at a value, then skips the value if `body` left it unread.
+    @inline(__always)
+    private mutating func visit(_ body: (inout JSONCursor) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+        let start = index
+        try body(&self)
+        if index == start { try skipValue() }
     }
 
     /// An object key, compared with literals without making a `String` (escaped or non-ASCII keys
@@ -60,40 +78,33 @@ public struct JSONCursor {
         public static func ~= (literal: StaticString, key: Key) -> Bool { key == literal }
     }
 
+    /// The kinds of JSON value, as `kind` tells them.
+    public enum Kind: Sendable, Hashable {
+        case object, array, string, number, bool, null
+    }
+
+    /// The kind of the value at the cursor, told from its first byte without reading it; `nil` at
+    /// the end of the input or at a byte no value starts with (reading the value then fails).
+    public var kind: Kind? {
+        guard let byte = next, let start = ValueStart(byte) else { return nil }
+        switch start {
+        case .object: return .object
+        case .array: return .array
+        case .string: return .string
+        case .number: return .number
+        case .true, .false: return .bool
+        case .null: return .null
+        }
+    }
+
     /// If the value at the cursor is an object, calls `member` for each member in order, with the
     /// cursor at the member's value, and returns `true`; `member` reads the value or leaves it to
     /// be skipped. Returns `false`, consuming nothing, when the value is not an object.
     public mutating func readObject(_ member: (inout JSONCursor, Key) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) -> Bool {
-        guard parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: "{") else { return false }
-        try parser.enter()
-        parser.index += 1
-        parser.skipWhitespace()
-        if parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: "}") {
-            parser.index += 1; parser.depth -= 1
-            return true
+        guard next == UInt8(ascii: "{") else { return false }
+        try walkObject(key: Self.readKey) { (c, key) throws(JSONSyntaxError) in
+            try c.visit { (c) throws(JSONSyntaxError) in try member(&c, key) }
         }
-        while true {
-            parser.skipWhitespace()
-            guard parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: "\"") else {
-                throw parser.fail("expected a string key in an object")
-            }
-            let key = try readKey()
-            parser.skipWhitespace()
-            guard parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: ":") else {
-                throw parser.fail("expected ':' after an object key")
-            }
-            parser.index += 1
-            parser.skipWhitespace()
-            let valueStart = parser.index
-            try member(&self, key)
-            if parser.index == valueStart { try parser.skipValue() }
-            parser.skipWhitespace()
-            guard parser.index < parser.buffer.count else { throw parser.fail("unexpected end of input inside an object") }
-            if parser.buffer[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
-            if parser.buffer[parser.index] == UInt8(ascii: "}") { parser.index += 1; break }
-            throw parser.fail("expected ',' or '}' in an object")
-        }
-        parser.depth -= 1
         return true
     }
 
@@ -101,53 +112,35 @@ public struct JSONCursor {
     /// cursor at the element, and returns `true`; `element` reads the value or leaves it to be
     /// skipped. Returns `false`, consuming nothing, when the value is not an array.
     public mutating func readArray(_ element: (inout JSONCursor) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) -> Bool {
-        guard parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: "[") else { return false }
-        try parser.enter()
-        parser.index += 1
-        parser.skipWhitespace()
-        if parser.index < parser.buffer.count, parser.buffer[parser.index] == UInt8(ascii: "]") {
-            parser.index += 1; parser.depth -= 1
-            return true
-        }
-        while true {
-            parser.skipWhitespace()
-            let valueStart = parser.index
-            try element(&self)
-            if parser.index == valueStart { try parser.skipValue() }
-            parser.skipWhitespace()
-            guard parser.index < parser.buffer.count else { throw parser.fail("unexpected end of input inside an array") }
-            if parser.buffer[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
-            if parser.buffer[parser.index] == UInt8(ascii: "]") { parser.index += 1; break }
-            throw parser.fail("expected ',' or ']' in an array")
-        }
-        parser.depth -= 1
+        guard next == UInt8(ascii: "[") else { return false }
+        try walkArray { (c) throws(JSONSyntaxError) in try c.visit(element) }
         return true
     }
 
     /// The value at the cursor, built in full.
     public mutating func readValue() throws(JSONSyntaxError) -> JSONValue {
-        try parser.parseValue()
+        try parseValue()
     }
 
     /// The value at the cursor if it is a string; any other value is skipped and gives `nil`.
     public mutating func readString() throws(JSONSyntaxError) -> String? {
-        guard next == UInt8(ascii: "\"") else { try parser.skipValue(); return nil }
-        return try parser.parseString()
+        guard next == UInt8(ascii: "\"") else { try skipValue(); return nil }
+        return try parseString()
     }
 
     /// The value at the cursor if it is `true` or `false`; any other value is skipped and gives `nil`.
     public mutating func readBool() throws(JSONSyntaxError) -> Bool? {
-        guard next == UInt8(ascii: "t") || next == UInt8(ascii: "f") else { try parser.skipValue(); return nil }
-        return try parser.parseValue().boolValue
+        guard next == UInt8(ascii: "t") || next == UInt8(ascii: "f") else { try skipValue(); return nil }
+        return try parseValue().boolValue
     }
 
     /// The value at the cursor as `JSONValue.intValue` reads it (an integral number); any other
     /// value is skipped and gives `nil`.
     public mutating func readInt() throws(JSONSyntaxError) -> Int? {
-        guard let b = next, b == UInt8(ascii: "-") || parser.isDigit(b) else { try parser.skipValue(); return nil }
-        let start = parser.index
-        try parser.scanNumber()
-        let literal = UnsafeBufferPointer(rebasing: parser.buffer[start..<parser.index])
+        guard let b = next, b == UInt8(ascii: "-") || isDigit(b) else { try skipValue(); return nil }
+        let start = index
+        try scanNumber()
+        let literal = UnsafeBufferPointer(rebasing: buffer[start..<index])
         return Self.smallInt(literal) ?? JSONValue.number(String(decoding: literal, as: UTF8.self)).intValue
     }
 
@@ -168,18 +161,11 @@ public struct JSONCursor {
         return negative ? -value : value
     }
 
-    /// Moves past the value at the cursor, checking its syntax.
-    public mutating func skipValue() throws(JSONSyntaxError) {
-        try parser.skipValue()
-    }
-
-    /// The first byte of the value at the cursor, or `nil` at the end of the input.
-    private var next: UInt8? { parser.index < parser.buffer.count ? parser.buffer[parser.index] : nil }
-
-    private mutating func readKey() throws(JSONSyntaxError) -> Key {
-        let start = parser.index
-        if let plain = try parser.scanPlainString() { return Key(bytes: plain, decoded: nil) }
-        parser.index = start
-        return Key(bytes: nil, decoded: try parser.parseString())
+    /// The key at the cursor (its opening quote), as bytes when it needs no decoding.
+    private static func readKey(_ c: inout JSONCursor) throws(JSONSyntaxError) -> Key {
+        let start = c.index
+        if let plain = try c.scanPlainString() { return Key(bytes: plain, decoded: nil) }
+        c.index = start
+        return Key(bytes: nil, decoded: try c.parseString())
     }
 }

@@ -8,21 +8,27 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension JSONValue {
+    /// How deeply objects and arrays may nest before a document is rejected ("nesting deeper than
+    /// 256 levels"), for every reader of SkillGate: `JSONValue.parse` and `JSONCursor.read` take it
+    /// as their default, so a wire format cannot accept what another one rejects. It bounds the
+    /// parser's recursion; real payloads (tool schemas included) stay far below it.
+    public static let defaultMaxDepth = 256
+
     /// Parses a complete JSON document (RFC 8259). Rejects invalid UTF-8, trailing garbage and
     /// nesting deeper than `maxDepth`.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
     }
 
     /// Parses a complete JSON document from any byte collection.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
         let result = bytes.withContiguousStorageIfAvailable { parse(buffer: $0, maxDepth: maxDepth) }
             ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }
         return try result.get()
     }
 
     /// Parses a complete JSON document from a string.
-    public static func parse(_ text: String, maxDepth: Int = 256) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
         var text = text
         return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }.get()
     }
@@ -33,24 +39,44 @@ extension JSONValue {
     }
 }
 
-/// A recursive-descent JSON parser over a byte buffer.
-struct JSONParser {
-    let buffer: UnsafeBufferPointer<UInt8>
-    let maxDepth: Int
-    var index = 0
-    var depth = 0
+/// The one JSON grammar of SkillGate, over a byte buffer: a recursive-descent parser that builds
+/// `JSONValue`s (`parseValue`), skips values while checking them (`skipValue`, in
+/// `JSONParser+Skip.swift`) and walks objects and arrays (`JSONParser+Containers.swift`). It is
+/// the same type as `JSONCursor`, whose public methods are this grammar's readers, so the tree
+/// parser and the pull reader accept and reject the same documents, with the same error at the
+/// same offset, and a cursor hands itself to a reader's closures without copying.
+typealias JSONParser = JSONCursor
 
-    init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        self.buffer = buffer
-        self.maxDepth = maxDepth
+extension JSONParser {
+    /// What a value is, told by its first byte.
+    enum ValueStart {
+        case object, array, string, number, `true`, `false`, null
+
+        @inline(__always) init?(_ byte: UInt8) {
+            switch byte {
+            case UInt8(ascii: "{"): self = .object
+            case UInt8(ascii: "["): self = .array
+            case UInt8(ascii: "\""): self = .string
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): self = .number
+            case UInt8(ascii: "t"): self = .true
+            case UInt8(ascii: "f"): self = .false
+            case UInt8(ascii: "n"): self = .null
+            default: return nil
+            }
+        }
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
+        try expectEndOfDocument()
+        return value
+    }
+
+    /// After the top-level value: only whitespace may follow.
+    mutating func expectEndOfDocument() throws(JSONSyntaxError) {
         skipWhitespace()
         if index != buffer.count { throw fail("unexpected content after the JSON value") }
-        return value
     }
 
     func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: reason, offset: index) }
@@ -64,17 +90,26 @@ struct JSONParser {
         }
     }
 
+    /// The first byte of the value at `index`, or `nil` at the end of the input.
+    var next: UInt8? { index < buffer.count ? buffer[index] : nil }
+
+    /// The kind of the value at `index` (whitespace before it already skipped); throws when no
+    /// value starts there.
+    @inline(__always) func valueStart() throws(JSONSyntaxError) -> ValueStart {
+        guard let byte = next else { throw fail("unexpected end of input") }
+        guard let start = ValueStart(byte) else { throw fail("unexpected character '\(Unicode.Scalar(byte))'") }
+        return start
+    }
+
     mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
-        guard index < buffer.count else { throw fail("unexpected end of input") }
-        switch buffer[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw fail("unexpected character '\(Unicode.Scalar(buffer[index]))'")
+        switch try valueStart() {
+        case .object: return try parseObject()
+        case .array: return try parseArray()
+        case .string: return .string(try parseString())
+        case .number: return try parseNumber()
+        case .true: try expectLiteral("true"); return .bool(true)
+        case .false: try expectLiteral("false"); return .bool(false)
+        case .null: try expectLiteral("null"); return .null
         }
     }
 
@@ -88,65 +123,19 @@ struct JSONParser {
         index += count
     }
 
-    mutating func enter() throws(JSONSyntaxError) {
-        depth += 1
-        if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels") }
-    }
-
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        index += 1
         var members: [JSONObject.Member] = []
         members.reserveCapacity(8)
-        skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            return .object(JSONObject(members))
+        try walkObject(key: { (p) throws(JSONSyntaxError) in try p.parseString() }) { (p, key) throws(JSONSyntaxError) in
+            members.append(JSONObject.Member(key: key, value: try p.parseValue()))
         }
-        while true {
-            skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: "\"") else {
-                throw fail("expected a string key in an object")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < buffer.count, buffer[index] == UInt8(ascii: ":") else {
-                throw fail("expected ':' after an object key")
-            }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            members.append(JSONObject.Member(key: key, value: value))
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unexpected end of input inside an object") }
-            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "}") { index += 1; break }
-            throw fail("expected ',' or '}' in an object")
-        }
-        depth -= 1
         return .object(JSONObject(members))
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        index += 1
         var elements: [JSONValue] = []
         elements.reserveCapacity(4)
-        skipWhitespace()
-        if index < buffer.count, buffer[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < buffer.count else { throw fail("unexpected end of input inside an array") }
-            if buffer[index] == UInt8(ascii: ",") { index += 1; continue }
-            if buffer[index] == UInt8(ascii: "]") { index += 1; break }
-            throw fail("expected ',' or ']' in an array")
-        }
-        depth -= 1
+        try walkArray { (p) throws(JSONSyntaxError) in elements.append(try p.parseValue()) }
         return .array(elements)
     }
 
@@ -156,30 +145,6 @@ struct JSONParser {
         let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
         return .number(String(decoding: slice, as: UTF8.self))
     }
-
-    /// Moves past the number at `index`, checking its syntax.
-    mutating func scanNumber() throws(JSONSyntaxError) {
-        if buffer[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number") }
-        if buffer[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
-        }
-        if index < buffer.count, buffer[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number: digit expected after '.'") }
-            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
-        }
-        if index < buffer.count, buffer[index] == UInt8(ascii: "e") || buffer[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < buffer.count, buffer[index] == UInt8(ascii: "+") || buffer[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < buffer.count, isDigit(buffer[index]) else { throw fail("invalid number: digit expected in exponent") }
-            while index < buffer.count, isDigit(buffer[index]) { index += 1 }
-        }
-    }
-
-    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     /// Moves `index` from a string's opening quote to the first byte that ends its plain part (a
     /// quote, a backslash or a control byte). Returns where the content starts and the OR of the

@@ -47,7 +47,7 @@ struct GeminiChunk: Sendable, Equatable {
     /// are skipped (a stream needs them only until it has them).
     static func read(_ cursor: inout JSONCursor, header: Bool = true) throws(JSONSyntaxError) -> GeminiChunk {
         var chunk = GeminiChunk()
-        var seen = Seen()
+        var seen = JSONSeenFields<Field>()
         let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "error" where seen.first(.error):
@@ -81,7 +81,7 @@ struct GeminiChunk: Sendable, Equatable {
     }
 
     private mutating func readCandidate(_ cursor: inout JSONCursor) throws(JSONSyntaxError) {
-        var seen = Seen()
+        var seen = JSONSeenFields<Field>()
         _ = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "content" where seen.first(.content):
@@ -99,7 +99,7 @@ struct GeminiChunk: Sendable, Equatable {
 
     private static func readPart(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Part {
         var part = Part()
-        var seen = Seen()
+        var seen = JSONSeenFields<Field>()
         _ = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "text" where seen.first(.text): part.text = try c.readString()
@@ -114,7 +114,7 @@ struct GeminiChunk: Sendable, Equatable {
 
     private static func readFunctionCall(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> FunctionCall {
         var call = FunctionCall()
-        var seen = Seen()
+        var seen = JSONSeenFields<Field>()
         _ = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "name" where seen.first(.name):
@@ -134,7 +134,7 @@ struct GeminiChunk: Sendable, Equatable {
     /// object or carries no counts.
     private static func readUsage(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Usage? {
         var prompt, candidates, thoughts, toolUsePrompt, cached: Int?
-        var seen = Seen()
+        var seen = JSONSeenFields<Field>()
         _ = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "promptTokenCount" where seen.first(.promptTokens): prompt = try c.readInt()
@@ -149,22 +149,11 @@ struct GeminiChunk: Sendable, Equatable {
                                             toolUsePrompt: toolUsePrompt, cached: cached)
     }
 
-    /// The keys already met in one object, so only the first occurrence of each is read.
-    private struct Seen {
-        enum Field: Int {
-            case error, responseId, modelVersion, promptFeedback, usageMetadata, candidates
-            case content, finishReason, text, thought, thoughtSignature, functionCall
-            case name, id, args, partialArgs, willContinue
-            case promptTokens, candidatesTokens, thoughtsTokens, toolUsePromptTokens, cachedTokens
-        }
-
-        private var bits: UInt32 = 0
-
-        /// Marks `field` as met; `true` the first time.
-        mutating func first(_ field: Field) -> Bool {
-            let bit: UInt32 = 1 << field.rawValue
-            defer { bits |= bit }
-            return bits & bit == 0
-        }
+    /// The keys this reader reads, for `JSONSeenFields` (only the first occurrence of each is read).
+    private enum Field: Int {
+        case error, responseId, modelVersion, promptFeedback, usageMetadata, candidates
+        case content, finishReason, text, thought, thoughtSignature, functionCall
+        case name, id, args, partialArgs, willContinue
+        case promptTokens, candidatesTokens, thoughtsTokens, toolUsePromptTokens, cachedTokens
     }
 }

@@ -1,6 +1,13 @@
 import SkillGateCore
 
-/// The parts of one `chat.completion.chunk` the stream translator uses, for choice 0.
+/// The parts of one `chat.completion.chunk` the stream translator uses, for choice 0, read from
+/// the JSON bytes in one pass with a `JSONCursor`: everything else is skipped (but still checked,
+/// with Core's one grammar), so no `JSONValue` tree is built. Building one per chunk costs several
+/// times more, mostly in allocations for fields nobody reads (`system_fingerprint`,
+/// `obfuscation`, `logprobs`, the repeated `id`).
+///
+/// Members of an unexpected type are ignored, as a lookup in a tree would ignore them; a key that
+/// occurs twice counts with its last occurrence.
 struct OpenAIChatChunk {
     struct ToolCallDelta {
         var index: Int?
@@ -11,7 +18,9 @@ struct OpenAIChatChunk {
 
     var id: String?
     var model: String?
-    /// The chunk is an `{"error":...}` object (the caller re-reads it in full to map it).
+    /// `nil` for an object; otherwise the kind of value that came instead ("an array").
+    var notAnObject: String?
+    /// The chunk has a non-null `error` member (the caller re-reads it in full to map it).
     var isError = false
     var usage: Usage?
     var content: String?
@@ -20,124 +29,113 @@ struct OpenAIChatChunk {
     var toolCalls: [ToolCallDelta] = []
     var finishReason: String?
 
-    /// Reads a chunk. `header` asks for `id` and `model` (only needed once per stream).
-    /// Throws a `ChunkSyntaxError` (or `JSONSyntaxError`) when the text is not valid JSON.
-    static func read(_ text: String, header: Bool) throws -> OpenAIChatChunk {
-        var text = text
-        return try text.withUTF8 { buffer in
-            var scanner = OpenAIChatJSONScanner(buffer: buffer)
-            return try scanner.chunk(header: header)
-        }
+    /// Reads a chunk from its text. `header` asks for `id` and `model` (only needed once per stream).
+    static func read(_ text: String, header: Bool) throws(JSONSyntaxError) -> OpenAIChatChunk {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in try read(buffer, header: header) }
     }
-}
 
-/// A single-pass reader over a chunk's JSON that materialises only the fields the translator
-/// needs and skips (while still checking the syntax of) everything else. Building a full
-/// `JSONValue` per chunk costs several times more, mostly in allocations for fields nobody reads
-/// (`system_fingerprint`, `obfuscation`, `logprobs`, the repeated `id`).
-struct OpenAIChatJSONScanner {
-    let b: UnsafeBufferPointer<UInt8>
-    var i = 0
-    var depth = 0
+    /// Reads a chunk from its bytes; throws when they are not one JSON document.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, header: Bool) throws(JSONSyntaxError) -> OpenAIChatChunk {
+        var chunk = OpenAIChatChunk()
+        try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) in try chunk.read(&c, header: header) }
+        return chunk
+    }
 
-    init(buffer: UnsafeBufferPointer<UInt8>) { b = buffer }
-
-    mutating func chunk(header: Bool) throws -> OpenAIChatChunk {
-        var c = OpenAIChatChunk()
-        try object { s, key in
+    private mutating func read(_ cursor: inout JSONCursor, header: Bool) throws(JSONSyntaxError) {
+        let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
-            case "id" where header: c.id = try s.stringOrSkip()
-            case "model" where header: c.model = try s.stringOrSkip()
-            case "choices": try s.array { s in try s.choice(into: &c) }
-            case "usage": c.usage = try s.usage()
-            case "error": c.isError = !(try s.isNullThenSkip())
-            default: try s.skipValue()
+            case "id" where header: id = try c.readString()
+            case "model" where header: model = try c.readString()
+            case "choices": _ = try c.readArray { (c) throws(JSONSyntaxError) in try readChoice(&c) }
+            case "usage": usage = try Self.readUsage(&c)
+            case "error": isError = c.kind != .null
+            default: break
             }
         }
-        ws()
-        guard i == b.count else { throw fail("unexpected content after the JSON value") }
-        return c
+        if !isObject { notAnObject = try cursor.readValue().typeDescription }
     }
 
-    private mutating func choice(into c: inout OpenAIChatChunk) throws {
+    /// One element of `choices`; only choice 0 (an absent `index` counts as 0) is kept.
+    private mutating func readChoice(_ cursor: inout JSONCursor) throws(JSONSyntaxError) {
         var index = 0
-        var d = OpenAIChatChunk()
-        try object { s, key in
+        var choice = OpenAIChatChunk()
+        let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
-            case "index": index = try s.int() ?? 0
-            case "delta": try s.delta(into: &d)
-            case "finish_reason": d.finishReason = try s.stringOrSkip()
-            default: try s.skipValue()
+            case "index": index = try c.readInt() ?? 0
+            case "delta": try choice.readDelta(&c)
+            case "finish_reason": choice.finishReason = try c.readString()
+            default: break
             }
         }
-        guard index == 0 else { return }
-        c.content = d.content
-        c.refusal = d.refusal
-        c.reasoning = d.reasoning
-        c.toolCalls = d.toolCalls
-        c.finishReason = d.finishReason
+        guard isObject, index == 0 else { return }
+        content = choice.content
+        refusal = choice.refusal
+        reasoning = choice.reasoning
+        toolCalls = choice.toolCalls
+        finishReason = choice.finishReason
     }
 
-    private mutating func delta(into d: inout OpenAIChatChunk) throws {
-        try objectOrNull { s, key in
+    private mutating func readDelta(_ cursor: inout JSONCursor) throws(JSONSyntaxError) {
+        _ = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
             case "content":
-                if s.peekIs(UInt8(ascii: "[")) {
-                    d.content = OpenAIChatFormat.contentText(try s.rawValue())
-                } else {
-                    d.content = try s.stringOrSkip()
-                }
-            case "refusal": d.refusal = try s.stringOrSkip()
-            case "reasoning_content", "reasoning": d.reasoning = try s.stringOrSkip() ?? d.reasoning
+                // Some compatible servers send content parts instead of a string.
+                content = c.kind == .array ? OpenAIChatFormat.contentText(try c.readValue()) : try c.readString()
+            case "refusal": refusal = try c.readString()
+            case "reasoning_content", "reasoning": reasoning = try c.readString() ?? reasoning
             case "tool_calls":
-                try s.arrayOrNull { s in
-                    var call = OpenAIChatChunk.ToolCallDelta()
-                    try s.object { s, key in
-                        switch key {
-                        case "index": call.index = try s.int()
-                        case "id": call.id = try s.stringOrSkip()
-                        case "function":
-                            try s.objectOrNull { s, key in
-                                switch key {
-                                case "name": call.name = try s.stringOrSkip()
-                                case "arguments":
-                                    call.arguments = s.peekIs(UInt8(ascii: "\"")) ? try s.string()
-                                        : OpenAIChatFormat.argumentsText(try s.rawValue())
-                                default: try s.skipValue()
-                                }
-                            }
-                        default: try s.skipValue()
-                        }
-                    }
-                    d.toolCalls.append(call)
+                _ = try c.readArray { (c) throws(JSONSyntaxError) in
+                    if let call = try Self.readToolCall(&c) { toolCalls.append(call) }
                 }
-            default: try s.skipValue()
+            default: break
             }
         }
     }
 
-    private mutating func usage() throws -> Usage? {
-        guard !peekIs(UInt8(ascii: "n")) else { try skipValue(); return nil }
-        var u = Usage()
-        var cacheHit: Int?
-        var cached: Int?
-        try object { s, key in
+    private static func readToolCall(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> ToolCallDelta? {
+        var call = ToolCallDelta()
+        let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
             switch key {
-            case "prompt_tokens": u.inputTokens = try s.int() ?? 0
-            case "completion_tokens": u.outputTokens = try s.int() ?? 0
-            case "prompt_cache_hit_tokens": cacheHit = try s.int()
-            case "prompt_tokens_details":
-                try s.objectOrNull { s, key in
-                    if key == "cached_tokens" { cached = try s.int() } else { try s.skipValue() }
+            case "index": call.index = try c.readInt()
+            case "id": call.id = try c.readString()
+            case "function":
+                _ = try c.readObject { (c, key) throws(JSONSyntaxError) in
+                    switch key {
+                    case "name": call.name = try c.readString()
+                    case "arguments":
+                        // Some compatible servers send the arguments as an object.
+                        call.arguments = c.kind == .string ? try c.readString() : OpenAIChatFormat.argumentsText(try c.readValue())
+                    default: break
+                    }
                 }
-            case "completion_tokens_details":
-                try s.objectOrNull { s, key in
-                    if key == "reasoning_tokens" { u.reasoningTokens = try s.int() ?? 0 } else { try s.skipValue() }
-                }
-            default: try s.skipValue()
+            default: break
             }
         }
-        u.cachedInputTokens = cached ?? cacheHit ?? 0
-        return u
+        return isObject ? call : nil
+    }
+
+    /// `usage` as `OpenAIChatFormat.usage(wire:)` reads it; `nil` when it is not an object.
+    private static func readUsage(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Usage? {
+        var usage = Usage()
+        var cacheHit: Int?
+        var cached: Int?
+        let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
+            switch key {
+            case "prompt_tokens": usage.inputTokens = try c.readInt() ?? 0
+            case "completion_tokens": usage.outputTokens = try c.readInt() ?? 0
+            case "prompt_cache_hit_tokens": cacheHit = try c.readInt()
+            case "prompt_tokens_details":
+                _ = try c.readObject { (c, key) throws(JSONSyntaxError) in if key == "cached_tokens" { cached = try c.readInt() } }
+            case "completion_tokens_details":
+                _ = try c.readObject { (c, key) throws(JSONSyntaxError) in
+                    if key == "reasoning_tokens" { usage.reasoningTokens = try c.readInt() ?? 0 }
+                }
+            default: break
+            }
+        }
+        guard isObject else { return nil }
+        usage.cachedInputTokens = cached ?? cacheHit ?? 0
+        return usage
     }
 }

@@ -15,33 +15,11 @@ import Testing
         "{\"a\":" + String(repeating: "[", count: 255) + String(repeating: "]", count: 255) + "}",
     ]
 
-    private static func viaParse(_ bytes: [UInt8]) -> Result<JSONValue, JSONSyntaxError> {
-        Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
-    }
-
-    private static func viaCursor<R>(_ bytes: [UInt8], _ body: (inout JSONCursor) throws(JSONSyntaxError) -> R) -> Result<R, JSONSyntaxError> {
-        bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer, body) }
-        }
-    }
-
-    /// Reads every object and array, every string, bool and number, so each reading method meets
-    /// each document; rebuilds the value to compare it with the parser's.
-    private static func rebuild(_ c: inout JSONCursor) throws(JSONSyntaxError) -> JSONValue {
-        var members: [JSONObject.Member] = []
-        if try c.readObject({ (c, key) throws(JSONSyntaxError) in
-            members.append(.init(key: key.string, value: try rebuild(&c)))
-        }) { return .object(JSONObject(members)) }
-        var elements: [JSONValue] = []
-        if try c.readArray({ (c) throws(JSONSyntaxError) in elements.append(try rebuild(&c)) }) { return .array(elements) }
-        return try c.readValue()
-    }
-
     @Test(arguments: documents)
     func skippingEverythingAcceptsAndRejectsAsTheParser(_ text: String) {
         let bytes = Array(text.utf8)
-        let skipped = Self.viaCursor(bytes) { _ in }
-        switch (Self.viaParse(bytes), skipped) {
+        let skipped = JSONTestReaders.viaCursor(bytes) { _ in }
+        switch (JSONTestReaders.viaParse(bytes), skipped) {
         case (.success, .success): break
         case (.failure(let a), .failure(let b)): #expect(a == b)
         case (let a, let b): Issue.record("parser \(a) but cursor \(b)")
@@ -51,18 +29,18 @@ import Testing
     @Test(arguments: documents)
     func readingEverythingGivesTheParsersValueOrError(_ text: String) {
         let bytes = Array(text.utf8)
-        #expect(Self.viaCursor(bytes, Self.rebuild) == Self.viaParse(bytes))
+        #expect(JSONTestReaders.viaCursor(bytes, JSONTestReaders.rebuild) == JSONTestReaders.viaParse(bytes))
     }
 
     @Test(arguments: documents)
     func readingOneMemberStillChecksTheRest(_ text: String) {
         let bytes = Array(text.utf8)
-        let result = Self.viaCursor(bytes) { (c) throws(JSONSyntaxError) -> String? in
+        let result = JSONTestReaders.viaCursor(bytes) { (c) throws(JSONSyntaxError) -> String? in
             var found: String?
             _ = try c.readObject { (c, key) throws(JSONSyntaxError) in if key == "c" { found = try c.readString() } }
             return found
         }
-        switch (Self.viaParse(bytes), result) {
+        switch (JSONTestReaders.viaParse(bytes), result) {
         case (.success(let v), .success(let found)): #expect(found == v["c"]?.stringValue)
         case (.failure(let a), .failure(let b)): #expect(a == b)
         case (let a, let b): Issue.record("parser \(a) but cursor \(b)")
@@ -71,15 +49,15 @@ import Testing
 
     @Test func invalidUTF8IsRejectedInSkippedStringsAndKeys() {
         for bytes in [[0x22, 0xC3, 0x22] as [UInt8], [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], [0x5B, 0x22, 0x61, 0xE2, 0x82, 0x22, 0x5D]] {
-            guard case .failure(let expected) = Self.viaParse(bytes) else { Issue.record("parser accepted \(bytes)"); continue }
-            #expect(Self.viaCursor(bytes) { _ in 0 } == .failure(expected))
-            #expect(Self.viaCursor(bytes, Self.rebuild) == .failure(expected))
+            guard case .failure(let expected) = JSONTestReaders.viaParse(bytes) else { Issue.record("parser accepted \(bytes)"); continue }
+            #expect(JSONTestReaders.viaCursor(bytes) { _ in 0 } == .failure(expected))
+            #expect(JSONTestReaders.viaCursor(bytes, JSONTestReaders.rebuild) == .failure(expected))
         }
     }
 
     @Test func typedReadersSkipOtherKindsAndGiveNil() throws {
         let text = #"{"s":"x","b":true,"i":42,"f":1.5,"big":1e3,"n":null,"o":{"k":[1]},"s2":7,"b2":"true","i2":"1"}"#
-        let read = try Self.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
+        let read = try JSONTestReaders.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
             var out: [String] = []
             _ = try c.readObject { (c, key) throws(JSONSyntaxError) in
                 switch key {
@@ -95,7 +73,7 @@ import Testing
 
     @Test func escapedAndNonASCIIKeysMatchTheirDecodedText() throws {
         let text = #"{"na\u006De":1,"é":2,"plain":3}"#
-        let keys = try Self.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [Bool] in
+        let keys = try JSONTestReaders.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) -> [Bool] in
             var matches: [Bool] = []
             _ = try c.readObject { (_, key) throws(JSONSyntaxError) in
                 matches.append(key == "name" || key == "é" || key == "plain")
@@ -107,7 +85,7 @@ import Testing
     }
 
     @Test func readersReportWhetherTheValueHadTheirKind() throws {
-        let kinds = try Self.viaCursor(Array(#"[{}, [], "x", 1]"#.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
+        let kinds = try JSONTestReaders.viaCursor(Array(#"[{}, [], "x", 1]"#.utf8)) { (c) throws(JSONSyntaxError) -> [String] in
             var out: [String] = []
             _ = try c.readArray { (c) throws(JSONSyntaxError) in
                 if try c.readObject({ _, _ in }) { out.append("object") }
@@ -117,5 +95,22 @@ import Testing
             return out
         }.get()
         #expect(kinds == ["object", "array", "other", "other"])
+    }
+
+    @Test(arguments: [
+        ("{}", JSONCursor.Kind.object), ("[]", .array), (#""s""#, .string), ("-1", .number), ("7", .number),
+        ("true", .bool), ("false", .bool), ("null", .null),
+    ])
+    func kindTellsTheValueFromItsFirstByteWithoutReadingIt(_ text: String, _ kind: JSONCursor.Kind) throws {
+        let (seen, value) = try JSONTestReaders.viaCursor(Array(text.utf8)) { (c) throws(JSONSyntaxError) in (c.kind, try c.readValue()) }.get()
+        #expect(seen == kind)
+        #expect(value == (try JSONValue.parse(text)))
+    }
+
+    @Test(arguments: ["x", "]", "+1", "'a'"])
+    func kindIsNilWhereNoValueStarts(_ text: String) {
+        var kind: JSONCursor.Kind? = .null
+        _ = JSONTestReaders.viaCursor(Array(text.utf8)) { c in kind = c.kind }
+        #expect(kind == nil)
     }
 }

@@ -3,8 +3,9 @@ import SkillGateCore
 import SkillGateHTTP
 @testable import SkillGateProviders
 
-/// The chunk scanner against the full JSON parser: same fields, same verdict on bad input.
-@Suite struct OpenAIChatChunkScannerTests {
+/// The chunk reader (a `JSONCursor` reader) against the full JSON parser: same fields, same
+/// verdict on bad input.
+@Suite struct OpenAIChatChunkTests {
     static let streamFiles = [
         "test_parse_nothing.sse", "test_parse_max_tokens_reached.sse", "test_parse_multiple_pydantic_tools.sse",
         "test_parse_pydantic_model_multiple_choices.sse", "test_parse_pydantic_model_refusal.sse",
@@ -13,7 +14,7 @@ import SkillGateHTTP
     ]
 
     @Test(arguments: streamFiles)
-    func scannerAgreesWithTheFullParserOnEveryRecordedChunk(file: String) throws {
+    func readerAgreesWithTheFullParserOnEveryRecordedChunk(file: String) throws {
         var decoder = SSEDecoder()
         let events = decoder.feed(try OpenAIChatTestSupport.streamBody(file)) + decoder.finish()
         for event in events where !event.isDone {
@@ -59,6 +60,11 @@ import SkillGateHTTP
         #"{"choices":[{"index":0,"delta":{"content":"lone \ud800 surrogate"}}]}"#,
         #"{"choices":[{"index":0,"delta":{"content":"lone \udc00 low"}}]}"#,
         "",
+        // Skipped members are checked with the same grammar as read ones (the provider-local
+        // scanner this reader replaced let these through).
+        #"{"created":1-+e,"choices":[]}"#, #"{"created":01,"choices":[]}"#, #"{"created":1.,"choices":[]}"#,
+        #"{"created":.5,"choices":[]}"#, #"{"created":1e,"choices":[]}"#, #"{"system_fingerprint":"fp_\x","choices":[]}"#,
+        #"{"obfuscation":"\u12","choices":[]}"#, #"{"obfuscation":"\ud800","choices":[]}"#,
     ])
     func malformedChunksAreRejected(text: String) {
         #expect(throws: (any Error).self) { _ = try OpenAIChatChunk.read(text, header: true) }
@@ -78,5 +84,40 @@ import SkillGateHTTP
         let chunk = try OpenAIChatChunk.read(text, header: false)
         #expect(chunk.content == "zero")
         #expect(chunk.finishReason == "stop")
+    }
+
+    @Test func membersOfAnUnexpectedTypeAreIgnoredAsATreeLookupWouldIgnoreThem() throws {
+        let text = #"{"usage":5,"choices":[7,{"index":0,"delta":{"content":"a","tool_calls":[5,{"index":0,"function":7}]}},"x"]}"#
+        let chunk = try OpenAIChatChunk.read(text, header: false)
+        #expect(chunk.content == "a")
+        #expect(chunk.usage == nil)
+        #expect(chunk.toolCalls.count == 1)
+        #expect(chunk.toolCalls.first?.index == 0)
+        #expect(chunk.toolCalls.first?.name == nil)
+    }
+
+    @Test(arguments: [("[1,2]", "an array"), (#""x""#, "a string"), ("42", "a number"), ("null", "null")])
+    func aChunkThatIsNotAnObjectSaysWhatItIs(text: String, kind: String) throws {
+        #expect(try OpenAIChatChunk.read(text, header: true).notAnObject == kind)
+        let e = OpenAIChatTestSupport.gatewayError {
+            _ = try StreamFeeding.whole(OpenAIChatTestSupport.translator(), Array("data: \(text)\n\n".utf8))
+        }
+        #expect(e?.kind == .upstreamProtocol)
+        #expect(e?.message.contains("is \(kind), not a JSON object") == true)
+    }
+
+    @Test func nestingIsLimitedAsEverywhereElse() throws {
+        let limit = JSONValue.defaultMaxDepth
+        func chunk(_ depth: Int) -> String {
+            #"{"extra":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + #","choices":[]}"#
+        }
+        _ = try OpenAIChatChunk.read(chunk(limit - 1), header: true)
+        do {
+            _ = try OpenAIChatChunk.read(chunk(limit), header: true)
+            Issue.record("a chunk nested past the limit was accepted")
+        } catch {
+            #expect(error.reason == "nesting deeper than \(limit) levels")
+            #expect(error.offset == 9 + limit - 1)  // the bracket one level too deep
+        }
     }
 }

@@ -1,0 +1,18 @@
+/// The fields a `JSONCursor` reader has already met in one object, so it reads only the first
+/// occurrence of a repeated key — the member a `JSONValue` lookup would find — and a reader
+/// without a tree answers as a lookup in the tree would.
+///
+/// `Field` is the reader's own enumeration of the keys it reads, with raw values 0 to 63.
+public struct JSONSeenFields<Field: RawRepresentable> where Field.RawValue == Int {
+    @usableFromInline var bits: UInt64 = 0
+
+    @inlinable public init() {}
+
+    /// Marks `field` as met; `true` the first time.
+    @inlinable @inline(__always)
+    public mutating func first(_ field: Field) -> Bool {
+        let bit: UInt64 = 1 << UInt64(field.rawValue)
+        defer { bits |= bit }
+        return bits & bit == 0
+    }
+}
