@@ -22,8 +22,13 @@ extension AnthropicMessagesFormat {
     /// Maps an in-stream `event: error` payload (`{"type":"error","error":{...}}`) that arrived after
     /// HTTP 200. The status is the one the error type implies (overloaded_error → 529, ...).
     static func errorFromEvent(_ payload: JSONValue, provider: String) -> GatewayError {
-        let type = payload["error"]?["type"]?.stringValue
-        let message = payload["error"]?["message"]?.stringValue ?? "(no message)"
+        errorFromEvent(error: payload["error"], provider: provider)
+    }
+
+    /// Maps the `error` member of an in-stream error event, as `errorFromEvent(_:provider:)` does.
+    static func errorFromEvent(error: JSONValue?, provider: String) -> GatewayError {
+        let type = error?["type"]?.stringValue
+        let message = error?["message"]?.stringValue ?? "(no message)"
         return byStatus(impliedStatus(type), type: type,
                         detail: "\(message) (reported inside the stream after HTTP 200)", provider: provider)
     }

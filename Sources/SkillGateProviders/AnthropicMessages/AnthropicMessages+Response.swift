@@ -64,7 +64,7 @@ extension AnthropicMessagesFormat {
     /// Canonical usage from an Anthropic `usage` object. `inputTokens` includes cache reads and writes.
     static func usage(_ value: JSONValue?) -> Usage {
         var parts = UsageParts()
-        parts.merge(value)
+        parts.merge(AnthropicUsageCounts(value))
         return parts.usage
     }
 }
@@ -76,18 +76,35 @@ struct UsageParts: Sendable, Hashable {
     var cacheRead = 0
     var cacheCreation = 0
 
-    /// Takes every counter present in `value` (later events carry totals, not increments).
-    mutating func merge(_ value: JSONValue?) {
-        guard let value else { return }
-        if let v = value["input_tokens"]?.intValue { input = v }
-        if let v = value["output_tokens"]?.intValue { output = v }
-        if let v = value["cache_read_input_tokens"]?.intValue { cacheRead = v }
-        if let v = value["cache_creation_input_tokens"]?.intValue { cacheCreation = v }
+    /// Takes every counter present in `counts` (later events carry totals, not increments).
+    mutating func merge(_ counts: AnthropicUsageCounts) {
+        if let v = counts.input { input = v }
+        if let v = counts.output { output = v }
+        if let v = counts.cacheRead { cacheRead = v }
+        if let v = counts.cacheCreation { cacheCreation = v }
     }
 
     var usage: Usage {
         Usage(inputTokens: input + cacheRead + cacheCreation, outputTokens: output,
               cachedInputTokens: cacheRead, cacheWriteTokens: cacheCreation)
+    }
+}
+
+/// The counters one Anthropic `usage` object carries (integers only; `nil` for the others).
+struct AnthropicUsageCounts: Sendable, Hashable {
+    var input: Int?
+    var output: Int?
+    var cacheRead: Int?
+    var cacheCreation: Int?
+
+    init() {}
+
+    /// The counters of a `usage` value (none when it is absent or not an object).
+    init(_ value: JSONValue?) {
+        input = value?["input_tokens"]?.intValue
+        output = value?["output_tokens"]?.intValue
+        cacheRead = value?["cache_read_input_tokens"]?.intValue
+        cacheCreation = value?["cache_creation_input_tokens"]?.intValue
     }
 }
 
