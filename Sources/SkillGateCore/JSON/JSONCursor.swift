@@ -86,14 +86,15 @@ public struct JSONCursor {
     /// The kind of the value at the cursor, told from its first byte without reading it; `nil` at
     /// the end of the input or at a byte no value starts with (reading the value then fails).
     public var kind: Kind? {
-        guard let byte = next, let start = ValueStart(byte) else { return nil }
-        switch start {
-        case .object: return .object
-        case .array: return .array
-        case .string: return .string
-        case .number: return .number
-        case .true, .false: return .bool
-        case .null: return .null
+        guard let byte = next else { return nil }
+        switch byte {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        default: return nil
         }
     }
 

@@ -3,14 +3,16 @@
 extension JSONParser {
     /// Moves past the value at the cursor, checking its syntax.
     public mutating func skipValue() throws(JSONSyntaxError) {
-        switch try valueStart() {
-        case .object: try walkObject(key: { (p) throws(JSONSyntaxError) in try p.skipString() }) { (p, _) throws(JSONSyntaxError) in try p.skipValue() }
-        case .array: try walkArray { (p) throws(JSONSyntaxError) in try p.skipValue() }
-        case .string: try skipString()
-        case .number: try scanNumber()
-        case .true: try expectLiteral("true")
-        case .false: try expectLiteral("false")
-        case .null: try expectLiteral("null")
+        guard let byte = next else { throw noValueError() }
+        switch byte {
+        case UInt8(ascii: "{"): try walkObject(key: { (p) throws(JSONSyntaxError) in try p.skipString() }) { (p, _) throws(JSONSyntaxError) in try p.skipValue() }
+        case UInt8(ascii: "["): try walkArray { (p) throws(JSONSyntaxError) in try p.skipValue() }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        default: throw noValueError()
         }
     }
 
