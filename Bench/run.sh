@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs ../shared/bench/run.sh with SkillGate beside nginx (and LiteLLM with TARGETS=".. litellm").
-# Usage: Bench/run.sh   (env: DURATION, REPEAT, CONNS, TARGETS as in ../shared/bench/README.md)
+# Runs the side-by-side benchmark (Bench/harness/run.sh) with SkillGate beside nginx (and LiteLLM with TARGETS=".. litellm").
+# Usage: Bench/run.sh   (env: DURATION, REPEAT, CONNS, TARGETS as in Bench/harness/README.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCH_DIR="${BENCH_DIR:-../shared/bench}"
+BENCH_DIR="${BENCH_DIR:-Bench/harness}"
 command -v wrk >/dev/null && command -v nginx >/dev/null || apt-get install -y -qq nginx-light libnginx-mod-http-echo wrk curl >/dev/null
 ./scripts/install-deps.sh
 swift build -c release --product skillgate

@@ -84,7 +84,7 @@ def recording_path(name: str) -> Path:
         return preferred
     path = RECORDINGS / name
     if not path.is_file():
-        raise FileNotFoundError(f"recording {name} is missing from {RECORDINGS}; copy it from /work/shared/fixtures/providers/ (see recordings/PROVENANCE.md)")
+        raise FileNotFoundError(f"recording {name} is missing from {RECORDINGS}; restore it from git (recordings/PROVENANCE.md says where each came from)")
     return path
 
 
