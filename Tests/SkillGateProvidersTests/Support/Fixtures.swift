@@ -1,6 +1,6 @@
 import Foundation
 
-/// Test fixtures under `Tests/Fixtures/` (copies of `../shared/fixtures/providers/`, with provenance).
+/// Test fixtures under `Tests/Fixtures/` (byte-for-byte copies of the provider recordings the project started from; PROVENANCE.md in each folder).
 enum Fixtures {
     /// The `Tests/Fixtures` directory of this checkout.
     static let root: URL = URL(fileURLWithPath: #filePath)
