@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Runs the side-by-side benchmark (Bench/harness/run.sh) with SkillGate beside nginx (and LiteLLM with TARGETS=".. litellm").
-# Usage: Bench/run.sh   (env: DURATION, REPEAT, CONNS, TARGETS as in Bench/harness/README.md)
+# The side-by-side proxy benchmark: SkillGate beside nginx and the upstream itself (and LiteLLM when asked),
+# one run on this machine, checked against the targets of the hardening-and-speed issue.
+# Usage: Bench/run.sh [bench.py options]   e.g. Bench/run.sh --repeat 5 --streams 10000
+#        LITELLM=1 Bench/run.sh            (also installs LiteLLM into .venv-bench and measures it)
+# See Bench/README.md for what is measured, the options and the kernel settings of the held-streams test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCH_DIR="${BENCH_DIR:-Bench/harness}"
-command -v wrk >/dev/null && command -v nginx >/dev/null || apt-get install -y -qq nginx-light libnginx-mod-http-echo wrk curl >/dev/null
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v nginx >/dev/null || need+=(nginx-light)
+[ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || need+=(libnginx-mod-http-echo)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
 ./scripts/install-deps.sh
 swift build -c release --product skillgate
-rm -rf /tmp/skillgate-bench && mkdir -p /tmp/skillgate-bench
-BIN=.build/release/skillgate
-TOKEN=$($BIN tokens create --config Bench/skillgate-bench.json --name bench)
-$BIN serve --config Bench/skillgate-bench.json 2>/tmp/skillgate-bench/gateway.log &
-GW=$!
-trap 'kill $GW 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf http://127.0.0.1:8080/healthz >/dev/null && break; sleep 0.1; done
-TARGETS="${TARGETS:-direct nginx}" EXTRA_URL=http://127.0.0.1:8080 EXTRA_NAME=skillgate EXTRA_TOKEN="$TOKEN" \
-  DURATION="${DURATION:-10}" REPEAT="${REPEAT:-3}" bash "$BENCH_DIR/run.sh"
+extra=()
+if [ "${LITELLM:-0}" = 1 ]; then
+  [ -x .venv-bench/bin/litellm ] || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q -r Bench/litellm-requirements.txt; }
+  extra+=(--litellm .venv-bench/bin/litellm)
+fi
+exec python3 Bench/proxy/bench.py --gateway .build/release/skillgate "${extra[@]}" "$@"

@@ -1,0 +1,153 @@
+"""Measurements of one target process tree: CPU time and memory from /proc, load from wrk, the first streamed
+event from a keep-alive probe, and a wait for a quiet machine (the box may be shared)."""
+import http.client
+import os
+import statistics
+import subprocess
+import threading
+import time
+import urllib.parse
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(pid):
+    """`pid` and all its descendants."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo += children.get(p, [])
+    return tree
+
+
+def cpu_seconds(pids):
+    """User + system CPU seconds used so far by `pids`."""
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return total / HZ
+
+
+def rss_mb(pids, field="VmRSS"):
+    """Summed resident memory (or `VmHWM`, the peak) of `pids`, MiB."""
+    kb = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith(field + ":"):
+                        kb += int(line.split()[1])
+        except OSError:
+            pass
+    return kb / 1024
+
+
+def _busy_and_total():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    busy = v[0] + v[1] + v[2] + v[5] + v[6]
+    return busy, busy + v[3] + v[4]
+
+
+def machine_busy_percent(interval=1.0):
+    b0, t0 = _busy_and_total()
+    time.sleep(interval)
+    b1, t1 = _busy_and_total()
+    return 100.0 * (b1 - b0) / max(1, t1 - t0)
+
+
+def wait_quiet(limit_percent, max_wait_s, log):
+    """Waits (at most `max_wait_s`) until less than `limit_percent` of all cores is busy; returns the last
+    reading, which the report shows beside each measurement."""
+    waited, busy = 0.0, machine_busy_percent()
+    while busy >= limit_percent and waited < max_wait_s:
+        if waited == 0:
+            log(f"   machine busy ({busy:.0f}% of all cores); waiting up to {max_wait_s:.0f} s")
+        time.sleep(2)
+        waited += 3
+        busy = machine_busy_percent()
+    return busy
+
+
+class PeakSampler:
+    """Samples the summed RSS of a process tree every 0.2 s in a thread and keeps the peak."""
+
+    def __init__(self, root_pid):
+        self.root, self.peak, self._stop = root_pid, 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self):
+        pids, n = process_tree(self.root), 0
+        while not self._stop.is_set():
+            if n % 25 == 0:
+                pids = process_tree(self.root)
+            self.peak = max(self.peak, rss_mb(pids))
+            n += 1
+            self._stop.wait(0.2)
+
+
+def run_wrk(url, body_file, token, connections, duration_s, lua, threads=1):
+    """One wrk run; returns its RESULT fields (requests, duration_us, p50_us, p90_us, p99_us, max_us, errors)."""
+    env = dict(os.environ, REQ_BODY=body_file, AUTH_TOKEN=token)
+    out = subprocess.run(["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{duration_s}s",
+                          "--timeout", "10s", "-s", lua, url], env=env, capture_output=True, text=True,
+                         timeout=duration_s + 60)
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return {k: int(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+    raise RuntimeError(f"wrk printed no result for {url}: {out.stdout[-400:]} {out.stderr[-400:]}")
+
+
+def first_event_ms(url, body_file, token, n):
+    """Median milliseconds from sending a streaming request to its first `data:` line, over `n` requests on
+    one keep-alive connection; also returns how many streams ended with `[DONE]`."""
+    body = open(body_file, "rb").read()
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    headers = {"Content-Type": "application/json", "Authorization": "Bearer " + token,
+               "Accept": "text/event-stream"}
+    firsts, complete = [], 0
+    for _ in range(n):
+        t0 = time.perf_counter()
+        conn.request("POST", u.path, body=body, headers=headers)
+        response = conn.getresponse()
+        first = None
+        while True:
+            line = response.readline()
+            if not line:
+                break
+            if line.startswith(b"data:"):
+                first = first or time.perf_counter()
+                if line.strip() == b"data: [DONE]":
+                    complete += 1
+        response.close()
+        if first:
+            firsts.append((first - t0) * 1000)
+        if response.getheader("connection", "").lower() == "close":
+            conn.close()
+            conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn.close()
+    return (statistics.median(firsts) if firsts else float("nan")), complete
