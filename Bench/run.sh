@@ -14,7 +14,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 ./scripts/install-deps.sh
-swift build -c release --product skillgate
+swift build -c release --product skillgate --static-swift-stdlib
 extra=()
 if [ "${LITELLM:-0}" = 1 ]; then
   [ -x .venv-bench/bin/litellm ] || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q -r Bench/litellm-requirements.txt; }

@@ -72,6 +72,7 @@ public final class GatewayServer: Sendable {
         let code = await server.runUntilSignal(grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         services.log.event("stopped")
+        services.log.close()
         http.shutdown()
         return code
     }
@@ -80,7 +81,13 @@ public final class GatewayServer: Sendable {
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        services.log.close()
         http.shutdown()
+    }
+
+    /// Waits until every log line so far is written (the log is written off the event loops).
+    public func flushLog() {
+        services.log.flush()
     }
 
     /// The token service over the config's state store (for the CLI).

@@ -64,40 +64,34 @@ struct RequestLogEntry: Sendable {
     }
 }
 
-/// Writes JSON lines to stderr (or any file descriptor), one `write` per line so lines from
-/// concurrent requests never interleave.
+/// The request log: JSON lines on stderr (or any file descriptor), formatted and written by a `LogWriter` off the
+/// event loops, one line per request or event, in order.
 final class RequestLog: Sendable {
-    private let fd: Int32
-    private let enabled: Bool
+    private let writer: LogWriter?
 
     init(fd: Int32 = 2, enabled: Bool = true) {
-        self.fd = fd
-        self.enabled = enabled
+        writer = enabled ? LogWriter(fd: fd) : nil
     }
 
     func write(_ entry: RequestLogEntry) {
-        writeLine(entry.json())
+        writer?.enqueue(.entry(entry))
     }
 
     /// Writes an event that is not a request (startup, shutdown, key reload).
     func event(_ message: String, _ fields: JSONObject = [:]) {
         var o: JSONObject = ["time": .string(Self.timestamp(Date())), "level": "info", "event": .string(message)]
         for m in fields { o.append(m.key, m.value) }
-        writeLine(.object(o))
+        writer?.enqueue(.event(.object(o)))
     }
 
-    private func writeLine(_ value: JSONValue) {
-        guard enabled else { return }
-        var bytes = value.serializedBytes()
-        bytes.append(0x0A)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+    /// Waits until every line logged so far is written (bounded; see `LogWriter.flush`).
+    func flush() {
+        writer?.flush()
+    }
+
+    /// Writes what is pending and stops the writer thread; later lines are dropped.
+    func close() {
+        writer?.close()
     }
 
     /// RFC 3339 UTC with milliseconds (`2026-11-30T07:16:31.475Z`), formatted by hand: `String(format:)`

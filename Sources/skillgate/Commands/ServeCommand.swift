@@ -24,6 +24,7 @@ enum ServeCommand {
             config.host = host
             config.port = port
         }
+        OpenFileLimit.raiseToHardLimit()
         let server = try GatewayServer(config: config)
         try server.start()
         return await server.runUntilSignal()

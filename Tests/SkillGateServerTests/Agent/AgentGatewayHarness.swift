@@ -121,6 +121,7 @@ final class AgentGatewayHarness {
     private var finalLog: String?
 
     func logLines() -> [JSONValue] {
+        if finalLog == nil { gateway.flushLog() }
         let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
     }

@@ -53,6 +53,7 @@ import SkillGateHTTP
 
         /// Everything logged so far.
         func log() -> String {
+            server.flushLog()
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {

@@ -67,6 +67,7 @@ final class SkillsGatewayHarness {
 
     /// The request log lines written so far (or until `stop()`), parsed.
     func logLines() -> [JSONValue] {
+        if finalLog == nil { gateway.flushLog() }
         let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
     }

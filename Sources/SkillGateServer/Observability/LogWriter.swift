@@ -1,0 +1,118 @@
+import Foundation
+import SkillGateCore
+import Synchronization
+
+/// Writes log lines on a thread of its own, so an event loop never formats a line or waits on the log's file
+/// descriptor (a pipe to a slow reader, a full disk, a terminal). Lines keep their order; a burst beyond
+/// `capacity` pending lines is dropped and counted, and the count is written as a line of its own once the
+/// writer catches up — the request path never blocks on the log.
+final class LogWriter: Sendable {
+    /// One pending line: a request entry (formatted on the writer thread) or an event already built.
+    enum Line: Sendable {
+        case entry(RequestLogEntry)
+        case event(JSONValue)
+    }
+
+    private struct Queue {
+        var pending: [Line] = []
+        var enqueued = 0
+        var written = 0
+        var dropped = 0
+        var writerAsleep = false
+        var closed = false
+    }
+
+    private let fd: Int32
+    private let capacity: Int
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(fd: Int32, capacity: Int = 50_000) {
+        self.fd = fd
+        self.capacity = capacity
+        let thread = Thread { [self] in run() }
+        thread.name = "sg-log"
+        thread.start()
+    }
+
+    /// Queues `line`; never blocks.
+    func enqueue(_ line: Line) {
+        let signal = queue.withLock { q -> Bool in
+            guard !q.closed else { return false }
+            if q.pending.count >= capacity {
+                q.dropped += 1
+                return false
+            }
+            q.pending.append(line)
+            q.enqueued += 1
+            let asleep = q.writerAsleep
+            q.writerAsleep = false
+            return asleep
+        }
+        if signal { wake.signal() }
+    }
+
+    /// Waits (at most `timeout`) until every line queued before the call is written. For shutdown and tests.
+    func flush(timeout: Duration = .seconds(2)) {
+        let target = queue.withLock { $0.enqueued }
+        let deadline = ContinuousClock.now + timeout
+        while queue.withLock({ $0.written < target }) && ContinuousClock.now < deadline {
+            usleep(500)
+        }
+    }
+
+    /// Writes what is queued and ends the writer thread.
+    func close() {
+        flush()
+        queue.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    private func run() {
+        while true {
+            let (lines, dropped, closed) = queue.withLock { q -> ([Line], Int, Bool) in
+                let batch = q.pending
+                let dropped = q.dropped
+                q.pending.removeAll(keepingCapacity: true)
+                q.dropped = 0
+                if batch.isEmpty && dropped == 0 && !q.closed { q.writerAsleep = true }
+                return (batch, dropped, q.closed)
+            }
+            if lines.isEmpty && dropped == 0 {
+                if closed { return }
+                wake.wait()
+                continue
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(lines.count * 400)
+            for line in lines { append(line, to: &bytes) }
+            if dropped > 0 {
+                append(.event(["time": .string(RequestLog.timestamp(Date())), "level": "warn",
+                               "event": "log lines dropped: the log's reader fell behind",
+                               "dropped": .int(dropped)]), to: &bytes)
+            }
+            writeAll(bytes)
+            queue.withLock { $0.written += lines.count }
+        }
+    }
+
+    private func append(_ line: Line, to bytes: inout [UInt8]) {
+        switch line {
+        case .entry(let entry): entry.json().write(to: &bytes)
+        case .event(let value): value.write(to: &bytes)
+        }
+        bytes.append(0x0A)
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SkillGateCore
+@testable import SkillGateServer
+import Testing
+
+/// The log is written off the event loops: lines keep their order, a blocked reader never blocks the caller,
+/// and what cannot be queued is counted and reported.
+@Suite struct LogWriterTests {
+    private func pipeFDs() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        return (fds[0], fds[1])
+    }
+
+    private func readBytes(_ fd: Int32) -> [UInt8] {
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+
+    private func lines(_ bytes: [UInt8]) -> [JSONValue] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+    }
+
+    private func readAll(_ fd: Int32) -> [JSONValue] { lines(readBytes(fd)) }
+
+    @Test func linesArriveInOrderAfterAFlush() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w)
+        for i in 0..<200 { writer.enqueue(.event(["n": .int(i)])) }
+        writer.flush()
+        let lines = readAll(r)
+        #expect(lines.compactMap { $0["n"]?.intValue } == Array(0..<200))
+        writer.close()
+    }
+
+    @Test func aRequestEntryIsFormattedOnTheWriterThread() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w)
+        writer.enqueue(.entry(RequestLogEntry(requestId: "req_1", method: "POST", path: "/v1/chat/completions", status: 429)))
+        writer.close()
+        let line = try #require(readAll(r).first)
+        #expect(line["request_id"]?.stringValue == "req_1")
+        #expect(line["level"]?.stringValue == "warn")
+    }
+
+    /// Nobody reads the pipe: the writer thread blocks in write(2) once the pipe is full, yet enqueueing stays
+    /// immediate, and lines past the capacity are dropped and counted instead of waiting.
+    @Test func aStalledReaderNeverBlocksTheCallerAndOverflowIsCounted() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w, capacity: 100)
+        let padding = JSONValue.string(String(repeating: "x", count: 4000))
+        let started = ContinuousClock.now
+        for i in 0..<1_000 { writer.enqueue(.event(["n": .int(i), "pad": padding])) }
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        // Drain the pipe so the writer catches up and reports what it dropped.
+        var bytes: [UInt8] = []
+        var seen: [JSONValue] { lines(bytes) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            let more = readBytes(r)
+            bytes += more
+            if !more.isEmpty { quietSince = ContinuousClock.now }
+            if seen.contains(where: { $0["dropped"] != nil }) && ContinuousClock.now - quietSince > .milliseconds(300) { break }
+            usleep(2_000)
+        }
+        let written = seen.filter { $0["n"] != nil }.count
+        let dropped = seen.compactMap { $0["dropped"]?.intValue }.reduce(0, +)
+        #expect(dropped > 0)
+        #expect(written + dropped == 1_000)
+        writer.close()
+    }
+}
