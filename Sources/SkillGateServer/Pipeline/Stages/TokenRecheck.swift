@@ -6,7 +6,7 @@ import Synchronization
 /// runs already under way, not only new requests (decision 0023).
 ///
 /// `check()` asks `TokenService.isStillValid` at once (between agent steps); `checkIfDue()` asks
-/// at most once per `interval` and otherwise costs one clock read (per stream chunk or agent
+/// at most once per `interval` and otherwise costs a clock read and an uncontended lock (per stream chunk or agent
 /// event). The service caches lookups (2 s in the gateway), so a check is a dictionary lookup
 /// most of the time. A revoked token throws `TokenRecheck.revoked`, which the surfaces send as
 /// their error event before closing the stream.
