@@ -13,7 +13,8 @@ struct AtomicFileWriter {
     var directory: String { PathText.directory(of: target) }
     /// `.keys.json.lock` next to `keys.json`: never renamed, so every writer locks the same inode.
     var lockPath: String { directory + "/." + PathText.fileName(of: target) + ".lock" }
-    /// Temp files start with this, so leftovers of a crashed writer can be recognised.
+    /// Temp files are `<prefix><pid>-<hex>`, so leftovers of a crashed writer can be recognised
+    /// (`AtomicFileWriter+Leftovers.swift`).
     var temporaryPrefix: String { "." + PathText.fileName(of: target) + ".tmp-" }
 
     /// Runs `body` holding the exclusive lock (blocking until other writers, in this or any other
@@ -29,8 +30,10 @@ struct AtomicFileWriter {
         return try body()
     }
 
-    /// Writes `bytes` to a new 0600 temp file next to the target and fsyncs it. Returns its path and
-    /// identity. (A crash after this step leaves the temp file behind; the target is untouched.)
+    /// Writes `bytes` to a new temp file next to the target and fsyncs it. Returns its path and
+    /// identity. The file is created 0600 by `open` itself (`O_EXCL | O_NOFOLLOW`), so it never
+    /// exists with wider permissions. (A crash after this step leaves the temp file behind; the
+    /// target is untouched, and the next open or write of the store removes it.)
     func writeTemporary(_ bytes: [UInt8]) throws(KeyStoreError) -> (path: String, identity: FileIdentity) {
         let suffix = (try? SecureRandom.bytes(6)).map { Hex.encode($0) } ?? String(UInt32.random(in: .min ... .max), radix: 16)
         let path = directory + "/" + temporaryPrefix + "\(getpid())-" + suffix
@@ -63,21 +66,6 @@ struct AtomicFileWriter {
         guard dirFD >= 0 else { throw .system(operation: "open the directory", path: directory, errno: errno) }
         defer { close(dirFD) }
         guard fsync(dirFD) == 0 else { throw .system(operation: "fsync the directory", path: directory, errno: errno) }
-    }
-
-    /// Deletes temp files a crashed writer left behind. Call only while holding the lock: then no
-    /// live writer owns one.
-    func removeLeftoverTemporaries() {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        var leftovers: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix(temporaryPrefix) { leftovers.append(name) }
-        }
-        for name in leftovers { unlink(directory + "/" + name) }
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(KeyStoreError) {

@@ -17,9 +17,14 @@ public final class KeyStore: Sendable {
 
     /// Loads the key file at `path`. Throws when the file or its directory can be reached by group
     /// or others (the error holds the `chmod` that fixes it), or when the file is malformed.
+    /// Removes temp files an interrupted write left behind (they hold secrets), unless a live
+    /// writer may still own them.
     public init(path: String) throws(KeyStoreError) {
         self.path = path
-        state = Mutex(try KeyFileReader.read(path: path))
+        let snapshot = try KeyFileReader.read(path: path)
+        state = Mutex(snapshot)
+        // The read checked that the directory is private (or that there is none).
+        AtomicFileWriter(target: path).removeStaleTemporaries()
     }
 
     /// The secret stored under `name`, or nil.

@@ -31,7 +31,8 @@ struct AgentOutcome: Sendable {
 /// The agent loop as a value: calls the model, runs the server-side skill calls of the turn in
 /// parallel, appends the results and calls again — until the model answers in text, calls a
 /// client tool (or a skill that needs confirmation), or `maxIterations` is reached. Every step
-/// is an event. Cancelling the calling task cancels the model call and the running skills.
+/// is an event. Cancelling the calling task cancels the model call and the running skills;
+/// `checkpoint` throwing before a step (a revoked token) ends the run with that error.
 struct AgentLoop: Sendable {
     var settings: GatewayConfig.Agent
     /// The visible server-side skills by name (already in `request.tools`).
@@ -39,6 +40,9 @@ struct AgentLoop: Sendable {
     var context: SkillContext
     var model: AgentModelCall
     var emit: AgentEventSink
+    /// Runs before every step (each model call, each turn's skill calls) and throws to stop the
+    /// run: the gateway re-checks the caller's token here.
+    var checkpoint: @Sendable () throws -> Void = {}
 
     func run(_ initial: ChatRequest) async throws -> AgentOutcome {
         var request = initial
@@ -49,6 +53,7 @@ struct AgentLoop: Sendable {
         var pending: [String] = []
         for iteration in 1...settings.maxIterations {
             try Task.checkCancellation()
+            try checkpoint()
             let turn = try await model(request, iteration, emit)
             usage = usage + turn.response.usage
             cost += turn.costUSD ?? 0
@@ -75,6 +80,7 @@ struct AgentLoop: Sendable {
                 pending = calls.map(\.name)
                 break
             }
+            try checkpoint()
             let results = try await runCalls(calls, iteration: iteration, shown: shown, earlier: &earlier, ran: &skillsRun)
             request.messages.append(Message(role: .assistant, content: turn.response.content))
             for r in results { request.messages.append(Message(role: .tool, content: [.toolResult(r)])) }

@@ -19,8 +19,16 @@ struct AgentRunner: Sendable {
         for name in call.skills.serverSkills { skills[name] = registry.skill(named: name) }
         var policy = call.answers
         policy.invisibleCallsToModel = true
+        // The token is re-checked before every step, and about once a second while events flow
+        // (streamed text): a revoked token ends the run with an error, and no further step runs.
+        let recheck = call.client.recheck
+        let checkedEmit: AgentEventSink = { event in
+            try recheck.checkIfDue()
+            try await emit(event)
+        }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
-                             model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: emit)
+                             model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
+                             checkpoint: { try recheck.check() })
         return try await loop.run(call.request)
     }
 

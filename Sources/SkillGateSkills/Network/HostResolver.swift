@@ -15,15 +15,19 @@ public struct HostResolver: Sendable {
     /// A resolver answering with `lookup` (tests: fixed or changing answers).
     public init(lookup: @escaping @Sendable (String) -> Result<[IPAddress], OutboundError>) { self.lookup = lookup }
 
-    /// Every address `host` resolves to (a numeric host is returned as is).
+    /// Every address `host` resolves to (a numeric host is returned as is). `localhost` and names
+    /// under `.localhost` are loopback without asking DNS, as libcurl treats them.
     public func resolve(_ host: String) async throws(OutboundError) -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
+        if OutboundHost.isLocalhostName(host.lowercased()) { return Self.loopback }
         let lookup = self.lookup
         let result: Result<[IPAddress], OutboundError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: lookup(host)) }
         }
         return try result.get()
     }
+
+    static let loopback = [IPAddress("127.0.0.1")!, IPAddress("::1")!]
 
     static func lookup(_ host: String) -> Result<[IPAddress], OutboundError> {
         var hints = addrinfo()

@@ -11,11 +11,12 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var isIPv4: Bool { bytes.count == 4 }
 
     /// Parses the canonical text forms only: dotted-quad IPv4 with four decimal parts (no `0177.0.0.1`,
-    /// no `2130706433`, no hex) and IPv6 (`::1`, `fe80::1`; brackets and zone ids are stripped).
+    /// no `2130706433`, no hex) and IPv6 (`::1`, `fe80::1`; brackets are stripped). Text with a `%`
+    /// (an IPv6 zone id, or percent-encoding such as `1.1.1.1%2elocalhost`) is not an address.
     public init?(_ text: String) {
         var t = Substring(text)
         if t.hasPrefix("["), t.hasSuffix("]") { t = t.dropFirst().dropLast() }
-        if let percent = t.firstIndex(of: "%") { t = t[..<percent] }
+        guard !t.contains("%") else { return nil }
         if t.contains(":") {
             var raw = in6_addr()
             guard inet_pton(AF_INET6, String(t), &raw) == 1 else { return nil }
@@ -35,7 +36,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or IPv4-compatible IPv6 address.
+    /// The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`, also written `::ffff:7f00:1`) or
+    /// IPv4-compatible (`::a.b.c.d`, deprecated) IPv6 address; `::` and `::1` have none.
     public var embeddedIPv4: IPAddress? {
         guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }) else { return nil }
         if bytes[10] == 0xFF, bytes[11] == 0xFF { return IPAddress(bytes: Array(bytes[12...])) }

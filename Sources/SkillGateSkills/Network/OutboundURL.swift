@@ -2,21 +2,26 @@ import Foundation
 
 /// An absolute http(s) URL split into the parts SSRF checks need.
 public struct OutboundURL: Sendable, Hashable {
-    public var scheme: String
-    /// Lowercase host; IPv6 without brackets.
-    public var host: String
-    public var port: Int
+    public private(set) var scheme: String
+    /// The host as `OutboundHost` normalised it: a lowercase LDH name without a trailing dot, a
+    /// canonical IPv4 address, or a canonical IPv6 address without brackets. The SSRF check, the
+    /// address pin and `text` all use this one string.
+    public private(set) var host: String
+    public private(set) var port: Int
     /// Path and query (`/a/b?c=d`), at least `/`.
     public var pathAndQuery: String
 
-    /// The URL text for libcurl.
+    /// The URL text for libcurl, rebuilt from the normalised parts (so libcurl looks up exactly
+    /// `host`, the name the pin is keyed by).
     public var text: String {
         let hostPart = host.contains(":") ? "[\(host)]" : host
         let defaultPort = scheme == "https" ? 443 : 80
-        return "\(scheme)://\(hostPart)" + (port == defaultPort ? "" : ":\(port)") + pathAndQuery
+        let path = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
+        return "\(scheme)://\(hostPart)" + (port == defaultPort ? "" : ":\(port)") + path
     }
 
-    /// Parses `text`; throws a readable reason for anything but plain `http(s)://host[:port]/path`.
+    /// Parses `text`; throws a readable reason for anything but plain `http(s)://host[:port]/path`
+    /// whose host `OutboundHost.normalise` accepts.
     public init(_ text: String) throws(OutboundError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let schemeEnd = trimmed.range(of: "://") else { throw OutboundError("\"\(text.prefix(200))\" is not an absolute URL; use http://host/path or https://host/path") }
@@ -35,7 +40,7 @@ public struct OutboundURL: Sendable, Hashable {
         var hostPart = Substring(authority), portPart: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw OutboundError("unterminated IPv6 address in \"\(authority)\"") }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            hostPart = authority[...close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else { throw OutboundError("unexpected text after the IPv6 address in \"\(authority)\"") }
@@ -45,26 +50,13 @@ public struct OutboundURL: Sendable, Hashable {
             hostPart = authority[..<colon]
             portPart = authority[authority.index(after: colon)...]
         }
-        host = hostPart.lowercased()
-        if host.hasSuffix(".") { host.removeLast() }
-        guard !host.isEmpty else { throw OutboundError("the URL has no host") }
+        guard !hostPart.isEmpty else { throw OutboundError("the URL has no host") }
+        host = try OutboundHost.normalise(hostPart)
         if let portPart {
             guard let p = Int(portPart), (1...65535).contains(p) else { throw OutboundError("port \"\(portPart)\" is not a number from 1 to 65535") }
             port = p
         } else {
             port = scheme == "https" ? 443 : 80
-        }
-        if IPAddress(host) == nil, Self.looksNumeric(host) {
-            throw OutboundError("host \"\(host)\" is an unusual numeric address form (decimal, octal or hex); write the address as four decimal parts like 93.184.216.34")
-        }
-    }
-
-    /// `2130706433`, `0177.0.0.1`, `0x7f.1`: forms inet_aton accepts that hide the real address.
-    static func looksNumeric(_ host: String) -> Bool {
-        host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            let l = label.lowercased()
-            if l.hasPrefix("0x") { return l.dropFirst(2).allSatisfy(\.isHexDigit) }
-            return !l.isEmpty && l.allSatisfy { $0.isASCII && $0.isNumber }
         }
     }
 

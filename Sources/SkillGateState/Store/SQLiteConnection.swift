@@ -12,10 +12,11 @@ public final class SQLiteConnection {
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (creating if needed) the database at `path`, with extended result codes, foreign keys
-    /// on, and `busyTimeoutMilliseconds` of waiting for other processes' locks.
+    /// on, and `busyTimeoutMilliseconds` of waiting for other processes' locks. A `path` that is a
+    /// symbolic link is refused (`SQLITE_OPEN_NOFOLLOW`, SQLite 3.31 or later).
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))

@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import SkillGateKeys
 import Synchronization
 
-/// The embedded `StateStore`: one SQLite database (WAL mode) in the state directory, created 0600.
+/// The embedded `StateStore`: one SQLite database (WAL mode) in the state directory, created 0600,
+/// opened only after `StateFileTrust` checked it.
 ///
 /// One connection guarded by a `Mutex`. That is enough at a gateway's write rates: token lookups
 /// are served from `TokenService`'s cache, last-used times are batched (at most one write per
@@ -26,12 +21,13 @@ public final class SQLiteStateStore: StateStore {
         try self.init(path: stateDirectory + "/" + fileName)
     }
 
-    /// Opens (creating 0600 when missing) the database at `path` and migrates the schema.
+    /// Opens (creating 0600 when missing) the database at `path` and migrates the schema. Throws
+    /// `StateFileError` (with the `chmod`/`chown` that fixes it) when the file, its `-wal`/`-shm`
+    /// files or its directory are a symbolic link, belong to another user, or can be changed by
+    /// group or others (`StateFileTrust`).
     public init(path: String) throws {
         self.path = path
-        let directory = PathText.directory(of: path)
-        if try !FileIdentityProbe.exists(directory) { try FilePermissions.createPrivateDirectory(directory) }
-        try Self.createPrivateFile(path)
+        try StateFileTrust.prepare(path)
         let db = try SQLiteConnection(path: path)
         // WAL: readers (the CLI) never block the server's writes; NORMAL sync is durable across
         // process crashes and loses at most the last transactions on power loss.
@@ -52,26 +48,5 @@ public final class SQLiteStateStore: StateStore {
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws -> Int {
         try withConnection { try $0.userVersion() }
-    }
-
-    /// Creates the database file with mode 0600 before SQLite does (SQLite would use 0644 minus
-    /// the umask; its -wal and -shm files copy the database's mode). An existing file of ours that
-    /// group or others can read is tightened to 0600.
-    private static func createPrivateFile(_ path: String) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw KeyStoreError.system(operation: "create the state database", path: path, errno: errno) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw KeyStoreError.system(operation: "inspect", path: path, errno: errno) }
-        if UInt32(st.st_uid) == currentUID, UInt32(st.st_mode) & 0o077 != 0, fchmod(fd, 0o600) != 0 {
-            throw KeyStoreError.system(operation: "set mode 0600 on", path: path, errno: errno)
-        }
-    }
-}
-
-/// Existence checks that tell "missing" apart from real errors.
-enum FileIdentityProbe {
-    static func exists(_ path: String) throws(KeyStoreError) -> Bool {
-        try FileIdentity.of(path: path) != nil
     }
 }

@@ -70,8 +70,26 @@ public final class TokenService: Sendable {
     /// The token record for `presented` token text, or nil when it is unknown, revoked, malformed,
     /// or the store cannot be read (failing closed).
     public func authenticate(_ presented: String) -> ClientToken? {
+        grant(for: presented)?.token
+    }
+
+    /// Authenticates `presented` like `authenticate`, and returns what its request keeps to ask
+    /// `isStillValid` later (the hash, never the text).
+    public func grant(for presented: String) -> TokenGrant? {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
         let hash = TokenFormat.hash(presented)
+        return lookup(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
+    }
+
+    /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
+    /// runs) and must stop when their token is revoked. The same cached lookup as `authenticate`:
+    /// a revocation through this service is seen at once, one by another process within
+    /// `cacheLifetime`. False when the store cannot be read (failing closed). No last-used write.
+    public func isStillValid(_ grant: TokenGrant) -> Bool {
+        lookup(hash: grant.hash, noteUse: false) != nil
+    }
+
+    private func lookup(hash: String, noteUse: Bool) -> ClientToken? {
         let time = now()
 
         // Hot path: one lock, one dictionary lookup.
@@ -80,7 +98,8 @@ public final class TokenService: Sendable {
                 return (nil, state.generation, false)
             }
             guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false) }
-            let flush = noteUse(of: &entry, in: &state, at: time)
+            guard noteUse else { return (.some(entry.stored.token), state.generation, false) }
+            let flush = self.noteUse(of: &entry, in: &state, at: time)
             if flush.queued { state.cache[hash] = entry }
             return (.some(entry.stored.token), state.generation, flush.schedule)
         }
@@ -94,7 +113,7 @@ public final class TokenService: Sendable {
         let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
             var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
             let accepted = Self.accepts(stored, hash: hash)
-            let flush = accepted ? noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
+            let flush = accepted && noteUse ? self.noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
             // A revoke or invalidation since the lookup began: answer this request, cache nothing.
             if state.generation == generation { state.cache[hash] = entry }
             return (accepted ? entry.stored.token : nil, flush.schedule)
@@ -170,4 +189,19 @@ public final class TokenService: Sendable {
     private static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
+}
+
+/// A token that authenticated, kept by its request to re-check it while the request runs
+/// (`TokenService.isStillValid`). Holds the record and the hash of the presented text, never the text.
+public struct TokenGrant: Sendable, Hashable {
+    /// The token's record as it was when the request was authenticated.
+    public let token: ClientToken
+    let hash: String
+}
+
+extension TokenGrant: CustomStringConvertible, CustomReflectable {
+    /// The token's id and name; never the hash.
+    public var description: String { "TokenGrant(\(token.id), name: \(token.name))" }
+    /// A mirror without the hash.
+    public var customMirror: Mirror { Mirror(self, children: ["token": token]) }
 }

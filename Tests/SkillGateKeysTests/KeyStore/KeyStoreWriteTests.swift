@@ -73,6 +73,53 @@ import Testing
         }
     }
 
+    /// An interrupted write leaves a temp file holding secrets; opening the store removes it
+    /// (no write needed), and leaves files that only look similar alone.
+    @Test func openingTheStoreRemovesATempFileAnInterruptedWriteLeftBehind() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            try KeyStore(path: path).set("A", secret: "sk-old-0123456789")
+            let writer = AtomicFileWriter(target: path)
+            let left = try writer.writeTemporary(KeyFileCodec.encode(["A": "sk-new-0123456789"])).path
+            #expect(mode(of: left) == 0o600, "a temp file is private from its creation")
+            let similar = [".keys.json.tmp-notes", ".keys.json.tmp-12-xyz", ".keys.json.tmp-12-0123456789abc", "keys.json.tmp-1-ab", ".keys.json.tmp-1-AB"]
+            for name in similar { try writeFile(dir + "/" + name, "keep", mode: 0o600) }
+
+            let reopened = try KeyStore(path: path)
+            #expect(reopened.secret(named: "A") == "sk-old-0123456789")
+            #expect(!FileManager.default.fileExists(atPath: left))
+            for name in similar { #expect(FileManager.default.fileExists(atPath: dir + "/" + name), "\(name) is not a temp file of the store") }
+        }
+    }
+
+    /// While another writer holds the lock, its fresh temp file is its own: only a stale one goes.
+    @Test func aLiveWritersTempFileStaysUntilItIsStale() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            try KeyStore(path: path).set("A", secret: "sk-old-0123456789")
+            let writer = AtomicFileWriter(target: path)
+            let fresh = try writer.writeTemporary(KeyFileCodec.encode(["A": "sk-1-0123456789"])).path
+            let stale = try writer.writeTemporary(KeyFileCodec.encode(["A": "sk-2-0123456789"])).path
+            var times = [timeval(tv_sec: time(nil) - 600, tv_usec: 0), timeval(tv_sec: time(nil) - 600, tv_usec: 0)]
+            #expect(utimes(stale, &times) == 0)
+            // Another process's writer: a second open file description conflicts with our flock.
+            let fd = open(writer.lockPath, O_RDWR)
+            #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+            defer { flock(fd, LOCK_UN); close(fd) }
+
+            _ = try KeyStore(path: path)
+            #expect(FileManager.default.fileExists(atPath: fresh))
+            #expect(!FileManager.default.fileExists(atPath: stale))
+        }
+    }
+
+    @Test(arguments: [(".keys.json.tmp-4242-0a1b2c3d4e5f", true), (".keys.json.tmp-1-a", true), (".keys.json.tmp-4242-", false),
+                      (".keys.json.tmp--0a1b", false), (".keys.json.tmp-12x-0a", false), (".keys.json.tmp-1-0a1b2c3d4e5f6", false),
+                      (".keys.json.tmp-1-0A", false), (".other.json.tmp-1-0a", false), (".keys.json.lock", false)])
+    func onlyTheExactTempNamePatternIsALeftover(_ name: String, _ matches: Bool) {
+        #expect(AtomicFileWriter(target: "/x/keys.json").isTemporaryName(name) == matches)
+    }
+
     @Test func concurrentWritersInSeparateStoresLoseNothing() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir + "/keys.json"

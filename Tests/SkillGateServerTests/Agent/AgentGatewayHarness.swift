@@ -8,18 +8,21 @@ import SkillGateSkills
 /// An OpenAI-compatible upstream double on 127.0.0.1 that plays an agent's model: it calls
 /// `tool` (arguments `{}`) until the conversation holds a tool result, then answers
 /// "Result: <the last tool result>". With `hang`, it never answers (the request stays open).
+/// With `slowText`, a streamed answer is text only: `chunks` deltas of "tick ", one every `every`.
 final class AgentUpstream: HTTPHandler {
     let tool: String
     let hang: Bool
     /// Answers every request with this HTTP status (an OpenAI-shaped error).
     let failStatus: Int?
+    let slowText: (chunks: Int, every: Duration)?
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex(false)
 
-    init(tool: String, hang: Bool = false, failStatus: Int? = nil) {
+    init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
+        self.slowText = slowText
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -39,6 +42,9 @@ final class AgentUpstream: HTTPHandler {
             return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: error.serializedBytes())
         }
         let model = body["model"]?.stringValue ?? ""
+        if let slowText, body["stream"]?.boolValue == true {
+            return await streamSlowly(slowText, model: model, responder)
+        }
         let messages = body["messages"]?.arrayValue ?? []
         let answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
             ? .text("Result: " + (messages.last?["content"]?.stringValue ?? "?")) : .toolCall(name: tool, arguments: "{}")
@@ -52,6 +58,28 @@ final class AgentUpstream: HTTPHandler {
         } else {
             responder.respond(status: 200, headers: ["content-type": "application/json"], body: ScriptedUpstream.completion(answer, model: model).serializedBytes())
         }
+    }
+}
+
+extension AgentUpstream {
+    private func streamSlowly(_ slow: (chunks: Int, every: Duration), model: String, _ responder: HTTPResponder) async {
+        func chunk(_ delta: JSONValue, _ finish: JSONValue = .null) -> [UInt8] {
+            let json: JSONValue = ["id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": .string(model),
+                                   "choices": [["index": 0, "delta": delta, "finish_reason": finish]]]
+            return Array("data: \(json.serialized())\n\n".utf8)
+        }
+        do {
+            try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            try await responder.write(chunk(["role": "assistant", "content": ""]))
+            for _ in 0..<slow.chunks {
+                if responder.isClientGone { return gone.withLock { $0 = true } }
+                try await responder.write(chunk(["content": "tick "]))
+                try await Task.sleep(for: slow.every)
+            }
+            try await responder.write(chunk([:], "stop"))
+            try await responder.write(Array("data: [DONE]\n\n".utf8))
+        } catch {}
+        responder.end()
     }
 }
 

@@ -10,7 +10,18 @@ import Testing
         #expect(AddressPolicy.publicOnly.refusal(for: address, host: text) != nil, "\(text) should be refused")
     }
 
-    @Test(arguments: ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8"])
+    /// The IANA special-purpose ranges that were missing, and the transition prefixes (decision 0023).
+    @Test(arguments: ["192.0.2.1", "198.51.100.7", "203.0.113.9", "192.88.99.1", "198.19.255.255", "240.0.0.1",
+                      "64:ff9b::7f00:1", "64:ff9b:1::1", "64:ff9b:1:ffff::1", "100::1", "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+                      "2001:1ff::1", "2001:db8::1", "2002:7f00:1::1", "2002:808:808::1", "3fff::1", "5f00::1", "fec0::1", "feff::1",
+                      "::ffff:7f00:1", "::127.0.0.1", "::10.0.0.1", "4000::1", "1::1", "::2"])
+    func refusesSpecialPurposeRanges(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        #expect(AddressPolicy.restrictedKind(address) != nil, "\(text) should be refused")
+    }
+
+    @Test(arguments: ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8",
+                      "2a00:1450:4001::200e", "2001:200::1", "192.0.3.1", "198.20.0.1"])
     func allowsPublicAddresses(_ text: String) throws {
         #expect(AddressPolicy.publicOnly.refusal(for: try #require(IPAddress(text)), host: text) == nil)
     }

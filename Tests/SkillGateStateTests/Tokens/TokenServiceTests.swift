@@ -34,6 +34,32 @@ import Testing
         }
     }
 
+    /// A request keeps a grant and asks again while it runs: a revocation here is seen at once,
+    /// one by another process (another service on the same file) once the cache entry expires.
+    @Test func aGrantIsStillValidUntilTheTokenIsRevoked() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (service, _) = try makeService(dir, clock: clock, cacheLifetime: .seconds(2))
+            let (token, record) = try service.create(name: "ios-app")
+            let (other, _) = try service.create(name: "ci")
+            let grant = try #require(service.grant(for: token))
+            let otherGrant = try #require(service.grant(for: other))
+            #expect(grant.token.id == record.id)
+            #expect(!String(describing: grant).contains(grant.hash) && !String(reflecting: grant).contains(grant.hash))
+            #expect(service.isStillValid(grant))
+
+            try service.revoke(name: "ios-app")
+            #expect(!service.isStillValid(grant), "revoked through this service: at once")
+
+            let (cli, _) = try makeService(dir, clock: clock)
+            try cli.revoke(name: "ci")
+            #expect(service.isStillValid(otherGrant), "another process's revocation: after the cache lifetime")
+            clock.advance(seconds: 2.5)
+            #expect(!service.isStillValid(otherGrant))
+            #expect(service.grant(for: "sgk_not-a-token") == nil)
+        }
+    }
+
     @Test func storesOnlyTheHashOnDisk() throws {
         try withTemporaryDirectory { dir in
             let (service, store) = try makeService(dir)

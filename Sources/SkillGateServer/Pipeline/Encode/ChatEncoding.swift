@@ -21,14 +21,16 @@ struct ChatEncoding<S: ChatSurface> {
             ctx.log.status = 200
             answer.account(&ctx)
         case .streaming(var upstream):
-            await relay(&upstream, request, &ctx)
+            await relay(&upstream, request, recheck: call.client.recheck, &ctx)
         case .unusable(let u, let target):
             throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
         }
     }
 
     /// Streams the answer to the client. Nothing is retried from here on: bytes reached the client.
-    private func relay(_ upstream: inout UpstreamStream, _ request: SurfaceRequest, _ ctx: inout RequestContext) async {
+    /// The token is re-checked about once a second (at the next chunk): revoked, the stream ends
+    /// with the surface's error event.
+    private func relay(_ upstream: inout UpstreamStream, _ request: SurfaceRequest, recheck: TokenRecheck, _ ctx: inout RequestContext) async {
         defer { upstream.finish() }
         let target = upstream.target
         var encoder = surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: target.qualifiedName, created: Self.now,
@@ -39,6 +41,7 @@ struct ChatEncoding<S: ChatSurface> {
             ctx.log.status = 200
             while let event = try await upstream.next() {
                 if case .usage(let u) = event { usage = u }
+                try recheck.checkIfDue()
                 let bytes = encoder.encode(event)
                 if !bytes.isEmpty { try await ctx.responder.write(bytes) }
             }

@@ -6,6 +6,8 @@ import SkillGateState
 struct AuthenticatedClient: Sendable {
     var name: String
     var scope: AccessScope
+    /// Asks again, while the answer runs, whether the token is still valid.
+    var recheck: TokenRecheck
 }
 
 /// The authenticate stage: the caller's SkillGate token, checked against the token store.
@@ -27,10 +29,12 @@ struct AuthenticateStage: Sendable {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
         }
-        guard let record = tokens.authenticate(token) else {
+        guard let grant = tokens.grant(for: token) else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
         }
-        return AuthenticatedClient(name: record.name, scope: AccessScope(scenarios: record.scenarios, models: record.models))
+        let record = grant.token
+        return AuthenticatedClient(name: record.name, scope: AccessScope(scenarios: record.scenarios, models: record.models),
+                                   recheck: TokenRecheck(tokens: tokens, grant: grant))
     }
 }
