@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 extension SkillGateClient {
     /// `POST /v1/chat/completions`: the whole answer. `request.stream` is ignored.

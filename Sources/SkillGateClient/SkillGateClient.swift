@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 // Apps name the API's types (`AgentEvent`, `ChatMessage`, …) with `import SkillGateClient` alone.
 @_exported import SkillGateAPI
 

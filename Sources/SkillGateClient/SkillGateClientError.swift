@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// Why a request to SkillGate failed. HTTP errors keep the gateway's own message, which says what
 /// was wrong and what to do.

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 extension AgentEvent {
     /// The event as one server-sent event: `event: NAME\ndata: JSON\n\n`, the data compact JSON

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// A JSON number as its literal text, so a value passed through SkillGate keeps its digits
 /// (`12345678901234567890` and `1.50` are written back as they came, not rounded through `Double`).

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import SkillGateClient
 
 /// Small text helpers shared by the renderer.
@@ -20,7 +28,19 @@ public enum ChatFormat {
     /// A cost in US dollars, with enough digits to show small amounts (`$0`, `$0.0123`, `$0.000042`).
     public static func cost(_ usd: Double) -> String {
         if usd == 0 { return "$0" }
-        if usd >= 0.01 { return String(format: "$%.4f", usd) }
-        return String(format: "$%.6f", usd)
+        return "$" + fixed(usd, places: usd >= 0.01 ? 4 : 6)
+    }
+
+    /// `value` with exactly `places` decimals (`fixed(0.5, places: 2)` is `"0.50"`).
+    static func fixed(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e18 else { return String(value) }
+        let units = Int(scaled)
+        let whole = units / Int(scale)
+        var fraction = String(units % Int(scale))
+        while fraction.count < places { fraction = "0" + fraction }
+        return (value < 0 && units > 0 ? "-" : "") + String(whole) + (places > 0 ? "." + fraction : "")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads lines from standard input. The blocking read runs on a Dispatch thread, so the Swift
 /// concurrency pool stays free for the streaming answer.
@@ -27,7 +28,13 @@ public struct StandardOutputWriter: ChatOutput {
 
     public func write(_ text: String) {
         guard !text.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            bytes = bytes.dropFirst(n)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Reads a line from a terminal with its own small line editing (Backspace, Ctrl-U, Ctrl-W;

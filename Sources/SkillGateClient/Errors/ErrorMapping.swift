@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// How an error answer of the gateway becomes a `SkillGateClientError`.
 enum ErrorMapping {
@@ -30,7 +38,7 @@ enum ErrorMapping {
 
     /// `Retry-After` in seconds (the HTTP-date form is not used by SkillGate and gives nil).
     static func retryAfter(_ value: String) -> Duration? {
-        guard let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+        guard let seconds = Int(String(value.filter { !$0.isWhitespace })), seconds >= 0 else { return nil }
         return .seconds(seconds)
     }
 

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// `/v1/agent`: every event an `AgentEvent`. Unknown event names are skipped (a newer gateway may
 /// add events); a known event that does not fit its schema, or a body that ends before

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// `/v1/chat/completions` with `stream: true`: `data:` chunks until `data: [DONE]`. An error
 /// object in the stream (`{"error":{…}}`, a failure after the answer started) is thrown as the

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 extension SkillGateClient {
     /// Sends `request` from a task of its own and hands the decoded events to the returned stream.

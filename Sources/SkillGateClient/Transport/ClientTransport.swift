@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// How requests reach the gateway: URLSession on Apple platforms, SkillGateHTTP (libcurl) on Linux.
 /// Both hand the same values to the shared decoding in `SkillGateClient`.

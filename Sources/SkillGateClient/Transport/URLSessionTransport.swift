@@ -1,5 +1,13 @@
 #if canImport(Darwin)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// The Apple-platform transport: `URLSession.data(for:)` and `bytes(for:)`, with `SSELineDecoder`
 /// for event streams. Cancelling the calling task cancels the session's data task.

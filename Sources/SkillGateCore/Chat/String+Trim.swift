@@ -11,3 +11,14 @@ extension String {
         return String(decoding: rest, as: UTF8.self)
     }
 }
+
+extension String {
+    /// The string without leading and trailing whitespace and newlines (Unicode `White_Space`, as
+    /// `Character.isWhitespace` defines it), without Foundation's `CharacterSet`.
+    public func trimmingWhitespace() -> String {
+        guard let start = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let end = lastIndex(where: { !$0.isWhitespace })!
+        if start == startIndex && end == index(before: endIndex) { return self }
+        return String(self[start...end])
+    }
+}

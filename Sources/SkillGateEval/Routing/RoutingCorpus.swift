@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 import SkillGateRouting
 
 /// The routing part of the evaluation corpus: `*.jsonl` files of `RoutingExample`s in one
@@ -19,7 +22,7 @@ public struct RoutingCorpus: Sendable {
         guard !names.isEmpty else { throw EvalError("\(directory) has no .jsonl files; give the corpus directory with --corpus") }
         var examples: [RoutingExample] = []
         for name in names {
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = FilePath.join(directory, name)
             examples += try loadFile(path)
         }
         return RoutingCorpus(examples: examples)

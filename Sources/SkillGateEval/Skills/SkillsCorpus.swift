@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import SkillGateSkills
 
@@ -29,7 +31,7 @@ public struct SkillsCorpus: Sendable {
 
     /// Reads `catalog.json` and every `requests*.jsonl` of `directory`.
     public static func load(directory: String) throws -> SkillsCorpus {
-        let catalogPath = (directory as NSString).appendingPathComponent("catalog.json")
+        let catalogPath = FilePath.join(directory, "catalog.json")
         guard let data = FileManager.default.contents(atPath: catalogPath) else {
             throw EvalError("cannot read \(catalogPath); give the corpus directory with --corpus (the repository's is Tests/Eval/skills)")
         }
@@ -47,7 +49,7 @@ public struct SkillsCorpus: Sendable {
             .filter { $0.hasPrefix("requests") && $0.hasSuffix(".jsonl") }.sorted()
         var requests: [Request] = []
         for file in files {
-            let path = (directory as NSString).appendingPathComponent(file)
+            let path = FilePath.join(directory, file)
             guard let bytes = FileManager.default.contents(atPath: path) else { throw EvalError("cannot read \(path)") }
             var lineNumber = 0
             for line in Array(bytes).split(separator: 0x0A) {

@@ -1,5 +1,8 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import SkillGateCore
+import Glibc
+import Dispatch
 import Synchronization
 
 /// The one thread that drives a libcurl multi handle. Other threads only append commands to a
@@ -68,9 +71,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             exited.signal()
             return
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "sg-curl"
-        thread.start()
+        DetachedThread.start(name: "sg-curl") { [self] in run() }
     }
 
     /// Hands a request to the loop; fails it at once when the loop is closed.

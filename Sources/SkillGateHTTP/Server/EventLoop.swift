@@ -1,5 +1,8 @@
 import CEvent
-import Foundation
+import FoundationEssentials
+import SkillGateCore
+import Glibc
+import Dispatch
 import Synchronization
 
 /// Work posted to an event loop thread from Swift tasks.
@@ -114,9 +117,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "sg-http-\(index)"
-        thread.start()
+        DetachedThread.start(name: "sg-http-\(index)") { [self] in run() }
     }
 
     private func run() {

@@ -1,5 +1,7 @@
 import CEvent
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import Synchronization
 
 /// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, each accepting on

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
 /// The provider catalog: every `Providers/*.json` file, validated.
@@ -33,7 +35,7 @@ public struct ProviderCatalog: Sendable {
         }
         var specs: [ProviderSpec] = []
         for name in names.sorted() where name.hasSuffix(".json") {
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = FilePath.join(directory, name)
             specs.append(try loadFile(path))
         }
         if specs.isEmpty {
@@ -54,7 +56,7 @@ public struct ProviderCatalog: Sendable {
             throw JSONShapeError(file: path, path: "$", message: "\(error); fix the JSON syntax")
         }
         let spec = try ProviderSpec(json: json, file: path)
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = FilePath.deletingExtension(FilePath.lastComponent(path))
         if spec.id != stem {
             throw JSONShapeError(file: path, path: "$.id", message: "the id \"\(spec.id)\" must match the file name \"\(stem).json\"")
         }

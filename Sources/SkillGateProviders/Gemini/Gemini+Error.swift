@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import SkillGateHTTP
 
@@ -52,7 +54,7 @@ extension GeminiFormat {
                             + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.")
         }
         if grpc == "RESOURCE_EXHAUSTED" || code == 429 {
-            let delay = retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let delay = retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingWhitespace()) }
             let wait = delay.map { " Retry after \(formatSeconds($0)) s" } ?? " Retry later"
             return make(.provider, .rateLimited, 429,
                         "Gemini rate limit or quota exceeded for provider '\(provider)': \(upstreamMessage).\(wait), or raise the quota.",
@@ -88,7 +90,7 @@ extension GeminiFormat {
     }
 
     private static func nonJSONError(status: Int, headers: HTTPHeaders, body: [UInt8], provider: String, apiKey: String?) -> GatewayError {
-        let text = String(decoding: body.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: body.prefix(512), as: UTF8.self).trimmingWhitespace()
         let what: String
         if text.isEmpty {
             what = "an empty body"
@@ -124,6 +126,6 @@ extension GeminiFormat {
     /// `text` with every occurrence of the key replaced, so an echoed key never reaches a client or a log.
     static func scrub(_ text: String, apiKey: String?) -> String {
         guard let apiKey, apiKey.count >= 4, text.contains(apiKey) else { return text }
-        return text.replacingOccurrences(of: apiKey, with: "[redacted]")
+        return text.replacing(apiKey, with: "[redacted]")
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// How the deployments of one plan are ordered before the first attempt.
 public enum BalanceStrategy: String, Sendable, Hashable, CaseIterable {

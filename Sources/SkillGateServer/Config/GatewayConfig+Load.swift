@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import SkillGateProviders
 
@@ -17,7 +19,7 @@ extension GatewayConfig {
         do { json = try JSONValue.parse(Array(data)) } catch {
             throw JSONShapeError(file: path, path: "$", message: "\(error); fix the JSON syntax")
         }
-        let baseDirectory = (path as NSString).deletingLastPathComponent
+        let baseDirectory = FilePath.directory(of: path)
         return try GatewayConfig(json: json, file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory)
     }
 
@@ -25,7 +27,7 @@ extension GatewayConfig {
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
         try r.rejectUnknownKeys(Self.topKeys)
-        func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : (baseDirectory as NSString).appendingPathComponent(p) }
+        func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
         guard let (host, port) = Self.parseListen(listen) else {

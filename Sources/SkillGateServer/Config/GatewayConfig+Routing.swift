@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import SkillGateRouting
 
@@ -53,7 +55,7 @@ extension GatewayConfig {
         if source == "builtin" {
             model = DefaultRouterModel.model
         } else {
-            let path = source.hasPrefix("/") ? source : (baseDirectory as NSString).appendingPathComponent(source)
+            let path = source.hasPrefix("/") ? source : FilePath.join(baseDirectory, source)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw section.error("model", "cannot read the router model file \(path); write one with `skillgate route train FILE.jsonl --out \(source)`, or use \"builtin\" or \"markers\"")
             }

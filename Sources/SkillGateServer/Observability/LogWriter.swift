@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import Synchronization
 
@@ -30,9 +32,7 @@ final class LogWriter: Sendable {
     init(fd: Int32, capacity: Int = 50_000) {
         self.fd = fd
         self.capacity = capacity
-        let thread = Thread { [self] in run() }
-        thread.name = "sg-log"
-        thread.start()
+        DetachedThread.start(name: "sg-log") { [self] in run() }
     }
 
     /// Queues `line`; never blocks.
@@ -108,7 +108,7 @@ final class LogWriter: Sendable {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 offset += n

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 
 /// Crude HTML-to-text: drops script/style contents and tags, decodes a few entities, collapses blank space.
 enum HTMLText {
@@ -21,7 +24,7 @@ enum HTMLText {
             }
         }
         for (entity, value) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            out = out.replacingOccurrences(of: entity, with: value)
+            out = out.replacing(entity, with: value)
         }
         var lines: [String] = []
         for line in out.split(separator: "\n", omittingEmptySubsequences: true) {

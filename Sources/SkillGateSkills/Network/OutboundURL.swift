@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// An absolute http(s) URL split into the parts SSRF checks need.
 public struct OutboundURL: Sendable, Hashable {
@@ -23,8 +25,8 @@ public struct OutboundURL: Sendable, Hashable {
     /// Parses `text`; throws a readable reason for anything but plain `http(s)://host[:port]/path`
     /// whose host `OutboundHost.normalise` accepts.
     public init(_ text: String) throws(OutboundError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let schemeEnd = trimmed.range(of: "://") else { throw OutboundError("\"\(text.prefix(200))\" is not an absolute URL; use http://host/path or https://host/path") }
+        let trimmed = text.trimmingWhitespace()
+        guard let schemeEnd = trimmed.firstRange(of: "://") else { throw OutboundError("\"\(text.prefix(200))\" is not an absolute URL; use http://host/path or https://host/path") }
         scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { throw OutboundError("scheme \"\(scheme)\" is not allowed; only http and https") }
         let rest = trimmed[schemeEnd.upperBound...]

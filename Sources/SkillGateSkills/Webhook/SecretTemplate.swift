@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 
 /// Expands `${secret:NAME}` in header values with secrets from the key store, at call time.
 public enum SecretTemplate {
@@ -6,7 +9,7 @@ public enum SecretTemplate {
     public static func names(in value: String) -> [String] {
         var out: [String] = []
         var rest = Substring(value)
-        while let start = rest.range(of: "${secret:") {
+        while let start = rest.firstRange(of: "${secret:") {
             guard let end = rest[start.upperBound...].firstIndex(of: "}") else { break }
             out.append(String(rest[start.upperBound..<end]))
             rest = rest[rest.index(after: end)...]
@@ -21,7 +24,7 @@ public enum SecretTemplate {
             guard let secret = secrets(name), !secret.isEmpty else {
                 throw OutboundError("the secret \"\(name)\" is not in the key store; an administrator must add it (skillgate keys set \(name))")
             }
-            text = text.replacingOccurrences(of: "${secret:\(name)}", with: secret)
+            text = text.replacing("${secret:\(name)}", with: secret)
             used.append(secret)
         }
         return (text, used)
@@ -29,6 +32,6 @@ public enum SecretTemplate {
 
     /// `text` with every occurrence of the `secrets` replaced by `[redacted]` (in case a server echoes them).
     public static func redact(_ text: String, _ secrets: [String]) -> String {
-        secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]") }
+        secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacing($1, with: "[redacted]") }
     }
 }

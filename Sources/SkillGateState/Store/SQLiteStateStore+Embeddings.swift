@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// One cached embedding vector of the state store.
 public struct StoredEmbedding: Sendable, Hashable {

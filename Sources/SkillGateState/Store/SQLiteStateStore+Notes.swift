@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// A note row of the state store (the built-in notes skills' storage).
 public struct StoredNote: Sendable, Hashable {

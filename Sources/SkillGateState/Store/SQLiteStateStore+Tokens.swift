@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
 extension SQLiteStateStore {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 extension SQLiteStateStore {
     public func recordUsage(_ record: UsageRecord) throws {

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// The gateway's persistent state: client tokens and usage. Small and storage-neutral on purpose:
 /// `SQLiteStateStore` is the embedded default; a PostgreSQL store for many gateway instances

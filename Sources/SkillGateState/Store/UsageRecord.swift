@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
 /// One finished request, as the gateway records it for usage reports and budgets.

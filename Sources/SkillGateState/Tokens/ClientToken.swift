@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// A SkillGate client token as stored: everything but the token text, which is shown once at
 /// creation and kept only as a SHA-256 hash.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateServer
 
 /// Dispatches `skillgate <command> ...` and maps failures to exit codes.
@@ -67,5 +69,25 @@ enum CLI {
 
 /// Writes a line to stderr.
 func printErr(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    var bytes = Array((text + "\n").utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        bytes = bytes.dropFirst(n)
+    }
+}
+
+extension CLI {
+    /// Everything on standard input until end of file.
+    static func readStandardInput() -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return out }
+            out += buffer[0..<n]
+        }
+    }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateProviders
 import SkillGateServer
 
@@ -22,7 +24,7 @@ enum ConfigCommand {
         print("  listen     \(config.host):\(config.port)")
         print("  providers  \(catalog.providers.count) in \(config.providersDirectory)")
         for tier in ModelTier.allCases {
-            print("  \(tier.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \((config.tiers[tier] ?? []).joined(separator: ", "))")
+            print("  \(tier.rawValue + String(repeating: " ", count: max(0, 10 - tier.rawValue.count))) \((config.tiers[tier] ?? []).joined(separator: ", "))")
         }
         print("  scenarios  \(config.scenarios.keys.sorted().joined(separator: ", ")) (default \(config.defaultScenario))")
         if let e = config.skillRanking.embeddings {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 import SkillGateKeys
 import SkillGateProviders
 import SkillGateServer
@@ -29,11 +32,11 @@ enum ProvidersCommand {
             print("\(p.id)\t\(p.wireFormat.rawValue)\t\(override?.baseURL ?? p.baseURL)\t\(keyStatus)\(enabled ? "" : "\tdisabled")")
             for m in p.models {
                 if m.kind == .embedding {
-                    let price = m.price.map { String(format: "$%.2f", $0.inputPerMTok) } ?? "local"
+                    let price = m.price.map { CFormat.string("$%.2f", $0.inputPerMTok) } ?? "local"
                     print("  \(p.id)/\(m.id)\tembedding\t\(m.dimensions ?? 0) dimensions\t\(price)")
                     continue
                 }
-                let price = m.price.map { String(format: "$%.2f/$%.2f", $0.inputPerMTok, $0.outputPerMTok) } ?? "local"
+                let price = m.price.map { CFormat.string("$%.2f/$%.2f", $0.inputPerMTok, $0.outputPerMTok) } ?? "local"
                 print("  \(p.id)/\(m.id)\t\(m.tier.rawValue)\t\(m.tools.rawValue) tools\t\(price)")
             }
         }

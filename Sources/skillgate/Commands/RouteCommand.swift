@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 import SkillGateEval
 import SkillGateProviders
 import SkillGateRouting
@@ -43,7 +46,7 @@ enum RouteCommand {
     static func explain(_ args: Arguments) throws -> Int32 {
         var prompt = args.positionals.dropFirst().joined(separator: " ")
         if prompt == "-" {
-            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            prompt = String(decoding: CLI.readStandardInput(), as: UTF8.self)
         }
         guard !prompt.isEmpty else { throw UsageError(message: "give the prompt to explain: skillgate route explain \"prove that ...\"") }
         let config = try CLI.loadConfig(args)
@@ -88,7 +91,7 @@ enum RouteCommand {
             for (x, prob) in zip(examples, p) { e.record(x, predictedStrong: prob >= options.threshold, score: prob) }
             printErr(e.render(title: "\(folds)-fold cross-validation on \(examples.count) prompts (\(options.summary))", listMisses: args.flags.contains("--misses")))
         }
-        let names = files.map { ($0 as NSString).lastPathComponent }.joined(separator: ",")
+        let names = files.map { FilePath.lastComponent($0) }.joined(separator: ",")
         let model = trainer.fit(examples, provenance: "\(names) split=\(split) examples=\(examples.count) strong=\(strong)")
         let out = args.value("--out") ?? "router-model.json"
         let bytes = model.json().serializedBytes()

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateServer
 import SkillGateState
 
@@ -48,6 +50,6 @@ enum TokensCommand {
     }
 
     private static func format(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        Date.ISO8601FormatStyle().format(date)
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
 /// `calculator`: evaluates an arithmetic expression with a hand-written parser (never code evaluation).
@@ -25,7 +27,7 @@ public struct CalculatorSkill: Skill {
         do {
             let value = try ExpressionEvaluator.evaluate(expression)
             let text = ExpressionEvaluator.format(value)
-            return SkillResult(text: "\(expression.trimmingCharacters(in: .whitespaces)) = \(text)",
+            return SkillResult(text: "\(expression.trimmingWhitespace()) = \(text)",
                                payload: ["expression": .string(expression), "result": .double(value), "text": .string(text)])
         } catch {
             return SkillResult(text: "Cannot evaluate \"\(expression.prefix(200))\": \(error.message)", isError: true)

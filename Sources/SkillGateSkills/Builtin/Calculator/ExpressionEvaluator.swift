@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
 
 /// A recursive-descent evaluator for arithmetic expressions. Only numbers, operators, parentheses
 /// and a fixed table of functions and constants exist: nothing is ever executed as code.
@@ -34,7 +37,7 @@ public struct ExpressionEvaluator {
     /// `42`, `0.1`, `1.23456789012e+20`: integers plainly, others to 12 significant digits.
     public static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(format: "%.12g", value)
+        return CFormat.string("%.12g", value)
     }
 
     private init(tokens: [ExpressionToken]) { self.tokens = tokens }
@@ -91,7 +94,7 @@ public struct ExpressionEvaluator {
         position += 1
         let exponent = try nested { (p: inout Self) throws(ExpressionError) in try p.unary() }
         if base == 0, exponent < 0 { throw ExpressionError("division by zero (0 raised to a negative power)") }
-        return Foundation.pow(base, exponent)
+        return Glibc.pow(base, exponent)
     }
 
     private mutating func primary() throws(ExpressionError) -> Double {

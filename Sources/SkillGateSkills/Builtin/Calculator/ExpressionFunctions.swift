@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 
 /// The calculator's fixed table of functions and constants.
 enum ExpressionFunctions {
@@ -29,22 +31,22 @@ enum ExpressionFunctions {
             guard args.count == 2 else { return x.rounded(.toNearestOrAwayFromZero) }
             let places = args[1]
             guard places == places.rounded(), (0...12).contains(places) else { throw ExpressionError("round's second argument is the number of decimal places, 0 to 12") }
-            let scale = Foundation.pow(10, places)
+            let scale = Glibc.pow(10, places)
             return (x * scale).rounded(.toNearestOrAwayFromZero) / scale
         case "floor": return x.rounded(.down)
         case "ceil": return x.rounded(.up)
         case "min": return args.min() ?? x
         case "max": return args.max() ?? x
-        case "sin": return Foundation.sin(x)
-        case "cos": return Foundation.cos(x)
-        case "tan": return Foundation.tan(x)
+        case "sin": return Glibc.sin(x)
+        case "cos": return Glibc.cos(x)
+        case "tan": return Glibc.tan(x)
         case "log", "ln":
             guard x > 0 else { throw ExpressionError("logarithm of a number that is not positive (\(ExpressionEvaluator.format(x)))") }
-            return Foundation.log(x)
+            return Glibc.log(x)
         case "log10":
             guard x > 0 else { throw ExpressionError("logarithm of a number that is not positive (\(ExpressionEvaluator.format(x)))") }
-            return Foundation.log10(x)
-        default: return Foundation.exp(x)
+            return Glibc.log10(x)
+        default: return Glibc.exp(x)
         }
     }
 }

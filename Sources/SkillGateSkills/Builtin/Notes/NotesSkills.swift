@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
 /// The notes skills (`save_note`, `search_notes`, `list_notes`), each caller (token) seeing only its own notes.
@@ -15,12 +17,12 @@ public enum NotesSkills {
 
     static func render(_ notes: [Note], empty: String) -> SkillResult {
         guard !notes.isEmpty else { return SkillResult(text: empty, payload: ["notes": []]) }
-        let f = ISO8601DateFormatter()
+        let f = Date.ISO8601FormatStyle()
         let lines = notes.map { n in
-            "#\(n.id) [\(f.string(from: n.createdAt))] " + (n.title.map { "\($0): " } ?? "") + String(n.text.prefix(500))
+            "#\(n.id) [\(f.format(n.createdAt))] " + (n.title.map { "\($0): " } ?? "") + String(n.text.prefix(500))
         }
         let payload: [JSONValue] = notes.map { n in
-            ["id": .int(n.id), "title": n.title.map(JSONValue.string) ?? .null, "text": .string(n.text), "created_at": .string(f.string(from: n.createdAt))]
+            ["id": .int(n.id), "title": n.title.map(JSONValue.string) ?? .null, "text": .string(n.text), "created_at": .string(f.format(n.createdAt))]
         }
         return SkillResult(text: lines.joined(separator: "\n"), payload: ["notes": .array(payload)])
     }
@@ -49,12 +51,12 @@ public struct SaveNoteSkill: Skill {
     public init(store: any NotesStore) { self.store = store }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        let text = arguments["text"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text = arguments["text"]?.stringValue?.trimmingWhitespace() ?? ""
         guard !text.isEmpty else { return SkillResult(text: "The note's \"text\" is empty; pass the text to save.", isError: true) }
         guard text.count <= NotesSkills.maxTextLength else {
             return SkillResult(text: "The note is \(text.count) characters long; the limit is \(NotesSkills.maxTextLength). Shorten it or split it into several notes.", isError: true)
         }
-        var title = arguments["title"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var title = arguments["title"]?.stringValue?.trimmingWhitespace()
         if title?.isEmpty == true { title = nil }
         if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
         let note = try store.save(owner: context.tokenName, title: title, text: text)

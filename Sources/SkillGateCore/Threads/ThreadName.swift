@@ -5,9 +5,9 @@ import Glibc
 /// The operating system's name of the current thread, as `top -H`, `perf` and `/proc` show it.
 /// (Foundation's `Thread.name` does not set it on Linux; threads otherwise inherit their creator's
 /// name.) Linux keeps at most 15 bytes.
-enum ThreadName {
+public enum ThreadName {
     /// Names the calling thread; longer names are cut to 15 bytes.
-    static func set(_ name: String) {
+    public static func set(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY)
         guard fd >= 0 else { return }
         defer { close(fd) }
@@ -16,7 +16,7 @@ enum ThreadName {
     }
 
     /// The calling thread's name ("" when unknown).
-    static var current: String {
+    public static var current: String {
         let fd = open("/proc/thread-self/comm", O_RDONLY)
         guard fd >= 0 else { return "" }
         defer { close(fd) }

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 
-/// `current_time`: the date, time, weekday and UTC offset now, in an IANA time zone (default UTC).
+/// `current_time`: the date, time, weekday and UTC offset now, in an IANA time zone (default UTC), read from the
+/// system's time zone database (`ZoneInfo`).
 public struct CurrentTimeSkill: Skill {
     public let id = "builtin.current_time"
     public let name = "current_time"
@@ -20,25 +23,31 @@ public struct CurrentTimeSkill: Skill {
     public init(now: @escaping @Sendable () -> Date = { Date() }) { self.now = now }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        let requested = arguments["timezone"]?.stringValue?.trimmingCharacters(in: .whitespaces) ?? ""
+        let requested = arguments["timezone"]?.stringValue?.trimmingWhitespace() ?? ""
         let zoneName = requested.isEmpty ? "UTC" : requested
-        guard let zone = TimeZone(identifier: zoneName) else {
+        let isUTC = zoneName.uppercased() == "UTC"
+        let zone = isUTC ? nil : ZoneInfo(identifier: zoneName)
+        guard isUTC || zone != nil else {
             return SkillResult(text: "Unknown time zone \"\(zoneName)\". Use an IANA name such as \"UTC\", \"Europe/Berlin\", \"America/New_York\" or \"Asia/Tokyo\".", isError: true)
         }
-        // Foundation names UTC "GMT"; answer in the name that was asked for.
-        let isUTC = zone.identifier == "GMT" && zoneName.uppercased() == "UTC"
-        let shownName = isUTC ? "UTC" : zone.identifier
+        let shownName = isUTC ? "UTC" : zoneName
         let date = now()
-        let offset = zone.secondsFromGMT(for: date)
+        let unix = Int64(date.timeIntervalSince1970.rounded(.down))
+        let type = zone?.localTimeType(at: unix)
+        let offset = type?.offset ?? 0
         let offsetText = Self.offsetText(offset)
-        let abbreviation = isUTC ? "UTC" : zone.abbreviation(for: date) ?? offsetText
-        let text = "\(Self.format(date, zone, "EEEE, d MMMM yyyy, HH:mm:ss")) in \(shownName) (UTC\(offsetText), \(abbreviation))"
+        let abbreviation = isUTC ? "UTC" : (type?.abbreviation).flatMap { $0.isEmpty ? nil : $0 } ?? offsetText
+        let local = CivilTime(unixSeconds: unix, offsetSeconds: offset)
+        let weekday = CivilTime.weekdayNames[local.weekday]
+        let clock = Self.twoDigits(local.hour) + ":" + Self.twoDigits(local.minute) + ":" + Self.twoDigits(local.second)
+        let text = "\(weekday), \(local.day) \(CivilTime.monthNames[local.month - 1]) \(local.year), \(clock) in \(shownName) (UTC\(offsetText), \(abbreviation))"
+        let isoDate = String(local.year) + "-" + Self.twoDigits(local.month) + "-" + Self.twoDigits(local.day)
         let payload: JSONValue = [
-            "iso8601": .string(Self.format(date, zone, "yyyy-MM-dd'T'HH:mm:ss") + (offset == 0 ? "Z" : offsetText)),
-            "unix": .int(Int64(date.timeIntervalSince1970.rounded(.down))),
+            "iso8601": .string(isoDate + "T" + clock + (offset == 0 ? "Z" : offsetText)),
+            "unix": .int(unix),
             "timezone": .string(shownName),
             "utc_offset_seconds": .int(offset),
-            "weekday": .string(Self.format(date, zone, "EEEE")),
+            "weekday": .string(weekday),
         ]
         return SkillResult(text: text, payload: payload)
     }
@@ -51,12 +60,7 @@ public struct CurrentTimeSkill: Skill {
         return sign + (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 
-    private static func format(_ date: Date, _ zone: TimeZone, _ pattern: String) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.calendar = Calendar(identifier: .gregorian)
-        f.timeZone = zone
-        f.dateFormat = pattern
-        return f.string(from: date)
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0" + String(value) : String(value)
     }
 }
