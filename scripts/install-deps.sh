@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libcurl4-openssl-dev libevent-dev libsqlite3-dev libssl-dev)
+packages=(pkg-config libcurl4-openssl-dev libevent-dev libsqlite3-dev libssl-dev tzdata)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
