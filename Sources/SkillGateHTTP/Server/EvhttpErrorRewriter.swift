@@ -87,12 +87,6 @@ enum EvhttpErrorRewriter {
     }
 }
 
-func onNewConnectionBufferevent(_ base: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    guard let base, let bufferevent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
-    evbuffer_add_cb(bufferevent_get_output(bufferevent), onConnectionOutputChanged, argument)
-    return bufferevent
-}
-
 func onConnectionOutputChanged(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?,
                                _ argument: UnsafeMutableRawPointer?) {
     guard let buffer, let info, info.pointee.n_added > 0, let argument else { return }
