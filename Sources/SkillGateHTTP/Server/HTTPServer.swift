@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, all accepting on one
-/// listening socket (or, with `reusePort`, each on its own SO_REUSEPORT socket). Every request runs its handler in a Swift Task whose preferred executor
-/// is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
+/// listening socket (or, with `reusePort`, each on its own SO_REUSEPORT socket). Every request runs its
+/// handler in a Swift Task whose preferred executor is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
 /// an awaited upstream response wakes the loop rather than a pool thread). Handlers must therefore not
 /// block; blocking work belongs in `withTaskExecutorPreference(globalConcurrentExecutor)` or on a thread
 /// of its own. Replies go to libevent through the loop's job queue.
