@@ -11,6 +11,7 @@ public struct HTTPRequestHead: Sendable {
     /// The peer as `address:port`.
     public var remoteAddress: String
 
+    /// A head as the server reads it (tests build their own to exercise a `headGate`).
     public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], remoteAddress: String = "") {
         self.method = method
         self.path = path

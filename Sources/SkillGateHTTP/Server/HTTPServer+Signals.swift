@@ -10,6 +10,7 @@ extension HTTPServer {
         /// Whether every in-flight request finished within the grace period (none was cut off).
         public var drainedCleanly: Bool
 
+        /// A stop by `signal`, clean or not.
         public init(signal: Int32, drainedCleanly: Bool) {
             self.signal = signal
             self.drainedCleanly = drainedCleanly
