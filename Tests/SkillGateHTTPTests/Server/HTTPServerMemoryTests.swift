@@ -62,7 +62,8 @@ struct HTTPServerMemoryTests {
             }
             #expect(answers.allSatisfy { $0 == "\(body.count)" })
             _ = await serverSettles(upTo: .seconds(3)) { server.statistics.memoryTrims >= 2 }
-            try await Task.sleep(for: .milliseconds(300))
+            // The last release of the burst schedules a trim 200 ms later; leave it room on a busy machine.
+            try await Task.sleep(for: .milliseconds(800))
             let after = Self.residentMiB()
             print("RSS before \(Int(before)) MiB, peak \(Int(peak)) MiB, after \(Int(after)) MiB")
             #expect(after - before < 60, "RSS grew from \(Int(before)) to \(Int(after)) MiB after the burst (peak \(Int(peak)))")
