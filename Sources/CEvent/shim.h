@@ -13,6 +13,9 @@
 #include <errno.h>
 #include <string.h>
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <event2/event.h>
 #include <event2/thread.h>
@@ -21,15 +24,18 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/util.h>
+#include "evhttp_internals.h"
 
 // TAILQ walking for evhttp header lists (the macros are not importable into Swift).
 static inline struct evkeyval *sg_ev_keyvalq_first(struct evkeyvalq *q) { return q->tqh_first; }
 static inline struct evkeyval *sg_ev_keyval_next(struct evkeyval *kv) { return kv->next.tqe_next; }
 
-/// Creates a non-blocking TCP socket bound to host:port with SO_REUSEADDR, SO_REUSEPORT and TCP_NODELAY
-/// (inherited by accepted sockets on Linux), listening with `backlog`. `host` must be a numeric IPv4 or IPv6
-/// address. Returns the fd, or -errno (-EINVAL for an unparsable host). Writes the bound port to `*bound_port`.
-static inline int sg_ev_listen_reuseport(const char *host, int port, int backlog, int *bound_port) {
+/// Creates a non-blocking TCP socket bound to host:port with SO_REUSEADDR and TCP_NODELAY (inherited by
+/// accepted sockets on Linux), listening with `backlog`. SO_REUSEPORT only when `reuse_port` is non-zero:
+/// without it a second process binding the same address fails with EADDRINUSE instead of sharing the
+/// port. `host` must be a numeric IPv4 or IPv6 address. Returns the fd, or -errno (-EINVAL for an
+/// unparsable host). Writes the bound port to `*bound_port`.
+static inline int sg_ev_listen(const char *host, int port, int backlog, int reuse_port, int *bound_port) {
     struct addrinfo hints;
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
@@ -43,7 +49,7 @@ static inline int sg_ev_listen_reuseport(const char *host, int port, int backlog
     if (fd < 0) { int e = errno; freeaddrinfo(info); return -e; }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+    if (reuse_port) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     if (bind(fd, info->ai_addr, info->ai_addrlen) != 0 || listen(fd, backlog) != 0) {
         int e = errno; freeaddrinfo(info); close(fd); return -e;
@@ -58,6 +64,9 @@ static inline int sg_ev_listen_reuseport(const char *host, int port, int backlog
     return fd;
 }
 
+/// A second descriptor for a listening socket (close-on-exec), so each event loop owns and closes its own.
+static inline int sg_ev_dup_listener(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+
 /// Peeks at a connected socket without consuming data: 1 = data waiting, 0 = the peer closed (EOF or error),
 /// -1 = nothing to read yet (still open).
 static inline int sg_ev_peek_socket(int fd) {
@@ -67,6 +76,18 @@ static inline int sg_ev_peek_socket(int fd) {
     if (n == 0) return 0;
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return -1;
     return 0;
+}
+
+/// Writes `len` bytes without blocking and without SIGPIPE (best effort: a canned reply before closing).
+static inline long sg_ev_send_now(int fd, const void *bytes, size_t len) {
+    return (long)send(fd, bytes, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/// Gives free heap pages back to the kernel (glibc); a no-op elsewhere.
+static inline void sg_malloc_trim(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 static inline struct timeval sg_ev_timeval_ms(long long ms) {

@@ -5,24 +5,34 @@ extension EventLoop {
     /// evhttp finished reading a request (head and body).
     func handleRequest(_ req: OpaquePointer) {
         guard let connection = evhttp_request_get_connection(req) else { return }
+        guard let tracked = trackedConnection(connection) else {
+            sendErrorNow(req, status: 503, message: "The server could not set this connection up (out of memory?); retry on a new connection.")
+            return
+        }
+        tracked.stopDeadline()
+        tracked.phase = .handling
         if draining {
             sendErrorNow(req, status: 503,
                          message: "The server is shutting down and takes no new requests; retry in a moment (another instance may answer).")
             return
         }
-        guard let request = EvhttpRequestReader.read(req, connection: connection) else {
+        let head = tracked.head ?? EvhttpRequestReader.head(req, connection: connection)
+        tracked.head = nil
+        guard let head else {
             sendErrorNow(req, status: 400,
                          message: "A request header contains a control character; remove raw control bytes from header names and values.")
             return
         }
+        let request = EvhttpRequestReader.request(head, body: req)
         let responder = HTTPResponder(loop: self, highWaterBytes: configuration.outputHighWaterBytes)
         let link = responder.link
         let argument = Unmanaged.passRetained(responder).toOpaque()
         link.request = req
         link.connection = connection
+        link.owner = tracked
         link.isHead = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD
         link.callbackArgument = argument
-        evhttp_connection_set_closecb(connection, onConnectionClosed, argument)
+        tracked.responder = responder
         // evhttp stops reading while the handler works, so it would not notice the client leaving:
         // watch the socket for EOF/RST ourselves.
         let fd = bufferevent_getfd(evhttp_connection_get_bufferevent(connection))
@@ -33,10 +43,13 @@ extension EventLoop {
         inFlight.add(1, ordering: .relaxed)
         runningHandlers.add(1, ordering: .relaxed)
         let handler = self.handler
+        let trimmer = shared.trimmer
+        let bodyBytes = request.body.count
         link.task = Task(executorPreference: self) { [self] in
             await handler.handle(request, responder: responder)
             responder.handlerReturned()
             runningHandlers.subtract(1, ordering: .releasing)
+            trimmer.released(bodyBytes: bodyBytes)
         }
     }
 
@@ -95,8 +108,9 @@ extension EventLoop {
         if bytes > 0 { responder.outputDrained(bytes) }
     }
 
-    /// The connection is being freed (client gone, write error, timeout, or server stop).
-    func connectionClosed(_ responder: HTTPResponder) {
+    /// The connection of a request with its handler is being freed (client gone, write error, timeout,
+    /// or server stop).
+    func responderConnectionClosed(_ responder: HTTPResponder) {
         let link = responder.link
         guard let req = link.request else { return }
         // On a network error evhttp detaches a request the user still owns and leaves freeing it to us;
@@ -126,7 +140,8 @@ extension EventLoop {
     /// Ends the loop's bookkeeping for a request; after this no libevent callback refers to `responder`.
     private func detach(_ responder: HTTPResponder) {
         let link = responder.link
-        if let connection = link.connection { evhttp_connection_set_closecb(connection, nil, nil) }
+        if let owner = link.owner, owner.responder === responder { owner.responder = nil }
+        link.owner = nil
         if let watcher = link.watcher { event_free(watcher) }
         link.watcher = nil
         link.request = nil

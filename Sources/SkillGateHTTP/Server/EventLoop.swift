@@ -19,7 +19,14 @@ enum LoopJob: Sendable {
     case stop
 }
 
-/// One libevent `event_base` + `evhttp` on its own thread, with its own SO_REUSEPORT listening socket.
+/// What the event loops of one server share: the connection caps, counters and the memory trimmer.
+struct LoopShared: Sendable {
+    let limiter: ConnectionLimiter
+    let counters: ServerCounters
+    let trimmer: MemoryTrimmer
+}
+
+/// One libevent `event_base` + `evhttp` on its own thread, accepting on its descriptor of the listening socket.
 ///
 /// The C pointers are touched only on the loop thread (after `start()`); other threads talk to the loop
 /// through `post(_:)`, which appends to a Mutex-guarded queue and wakes the loop with `event_active`.
@@ -36,6 +43,7 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     let configuration: HTTPServer.Configuration
     let handler: any HTTPHandler
+    let shared: LoopShared
     let base: OpaquePointer
     let http: OpaquePointer
     /// Reusable evbuffer for stream chunks (evhttp moves its contents out).
@@ -59,13 +67,20 @@ final class EventLoop: @unchecked Sendable {
     /// wake event only when this is zero after the queue closed.
     private let wakesInFlight = Atomic<Int>(0)
     private var spareJobs: [LoopJob] = []
+    /// Open connections, by identity (loop thread only).
+    var connections: [ObjectIdentifier: Connection] = [:]
     private let exit = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Sets up the loop around an already listening socket `fd`; the thread starts with `start()`.
-    init(index: Int, listeningSocket fd: Int32, configuration: HTTPServer.Configuration, handler: any HTTPHandler) throws {
+    init(index: Int, listeningSocket fd: Int32, configuration: HTTPServer.Configuration, handler: any HTTPHandler, shared: LoopShared) throws {
         self.index = index
         self.configuration = configuration
         self.handler = handler
+        self.shared = shared
+        guard sg_evhttp_internals_supported() != 0 else {
+            throw HTTPServerError(kind: .eventLoopSetupFailed,
+                                  message: "SkillGate needs libevent 2.1.8 to 2.1.12 (found \(String(cString: event_get_version()))) to check requests before reading their bodies; install that release (Debian/Ubuntu: libevent-dev 2.1).")
+        }
         guard EventLoop.threadingReady, let base = EventLoop.makeBase() else {
             throw HTTPServerError(kind: .eventLoopSetupFailed,
                                   message: "libevent could not create an event loop (event_base_new failed); check the process's file descriptor limit (ulimit -n).")
@@ -217,7 +232,8 @@ final class EventLoop: @unchecked Sendable {
         case .stop:
             stopped = true
             httpFreed = true
-            evhttp_free(http)
+            evhttp_free(http)   // closes every connection; their close callbacks forget them
+            forgetUnadmittedConnections()
             event_base_loopbreak(base)
         }
     }

@@ -78,19 +78,13 @@ enum EvhttpErrorRewriter {
         case 400:
             return "The request is not valid HTTP/1.1 (malformed request line, header, header block over the size limit, or Content-Length); fix the request and send it again."
         case 413:
-            return "The request body is over the \(maxBody)-byte limit or its chunked encoding is malformed; send a smaller, well-formed body."
+            return "The request body is over this endpoint's size limit (at most \(maxBody) bytes; less where no token is needed) or its chunked encoding is malformed; send a smaller, well-formed body."
         case 501:
             return "The request method is not supported; use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS."
         default:
             return "The server could not process the request (HTTP \(status)); check the request and try again."
         }
     }
-}
-
-func onNewConnectionBufferevent(_ base: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    guard let base, let bufferevent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
-    evbuffer_add_cb(bufferevent_get_output(bufferevent), onConnectionOutputChanged, argument)
-    return bufferevent
 }
 
 func onConnectionOutputChanged(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?,

@@ -2,8 +2,8 @@ import CEvent
 
 /// Copies a fully read `evhttp_request` into a Sendable `HTTPServerRequest` (loop thread only).
 enum EvhttpRequestReader {
-    /// The request, or nil when a header field contains a control character (evhttp lets those through).
-    static func read(_ req: OpaquePointer, connection: OpaquePointer) -> HTTPServerRequest? {
+    /// The request's head, or nil when a header field contains a control character (evhttp lets those through).
+    static func head(_ req: OpaquePointer, connection: OpaquePointer) -> HTTPRequestHead? {
         var path = "/"
         var query: String?
         if let uri = evhttp_request_get_evhttp_uri(req) {
@@ -19,8 +19,14 @@ enum EvhttpRequestReader {
                 item = sg_ev_keyval_next(field)
             }
         }
-        return HTTPServerRequest(method: methodName(evhttp_request_get_command(req)), path: path, query: query,
-                                 headers: headers, body: body(of: req), remoteAddress: peer(of: connection))
+        return HTTPRequestHead(method: methodName(evhttp_request_get_command(req)), path: path, query: query,
+                               headers: headers, remoteAddress: peer(of: connection))
+    }
+
+    /// The request of `head` with the body evhttp read for `req` (copied out of its buffer).
+    static func request(_ head: HTTPRequestHead, body req: OpaquePointer) -> HTTPServerRequest {
+        HTTPServerRequest(method: head.method, path: head.path, query: head.query, headers: head.headers,
+                          body: body(of: req), remoteAddress: head.remoteAddress)
     }
 
     /// No control characters other than horizontal tab (RFC 9110 field-value / token rules).

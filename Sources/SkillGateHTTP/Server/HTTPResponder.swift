@@ -138,6 +138,8 @@ final class LoopLink: @unchecked Sendable {
     /// The `evhttp_request`; nil once the reply was handed to evhttp or the connection closed.
     var request: OpaquePointer?
     var connection: OpaquePointer?
+    /// The connection's bookkeeping, which tells this responder when the connection closes.
+    var owner: Connection?
     /// Watches the socket for the peer closing while the handler works.
     var watcher: OpaquePointer?
     var task: Task<Void, Never>?

@@ -13,20 +13,35 @@ extension HTTPServer {
         public var host: String
         /// The TCP port; 0 picks an ephemeral port (read it from `HTTPServer.boundPort` after `start()`).
         public var port: Int
-        /// Event loop threads, each with its own SO_REUSEPORT listening socket. Default: one per core.
+        /// Event loop threads, all accepting on one listening socket (see `reusePort`). Default: one per core.
         public var loops: Int
+        /// `false` (default): one listening socket without SO_REUSEPORT, shared by the loops, so `start()`
+        /// fails with `.addressInUse` when another process listens on the address. `true`: each loop binds
+        /// its own SO_REUSEPORT socket and the kernel spreads connections over every process that does the
+        /// same — only for deliberate multi-process setups.
+        public var reusePort: Bool = false
+        /// Most connections open at once; further ones get a canned 503 and are closed. `nil`: no cap.
+        public var maxConnections: Int?
+        /// Most connections open at once from one IP address; further ones get a canned 503 and are
+        /// closed. `nil`: no cap.
+        public var maxConnectionsPerIP: Int?
+        /// Decides on each request from its head alone, before any body byte is read (authentication
+        /// belongs here, so unauthenticated clients cannot make the server buffer bodies). `nil`: accept all.
+        /// Runs on the event loop thread: it must be quick and must not block.
+        public var headGate: (@Sendable (HTTPRequestHead) -> HTTPHeadDecision)?
         /// Largest accepted request body; larger bodies are refused with 413.
         public var maxBodyBytes: Int
         /// Largest accepted request head (request line and headers).
         public var maxHeaderBytes: Int
-        /// Longest silence while reading a request head before the connection is dropped.
+        /// Longest time a request head may take in total, from its first byte to its last; a slower client
+        /// gets a 408 and the connection is closed, however steadily it trickles bytes.
         ///
-        /// evhttp 2.1 keeps a single inactivity timeout per connection, so the shortest of `headerTimeout`,
-        /// `bodyReadTimeout` and `idleKeepAliveTimeout` applies to every read (head, body, idle keep-alive)
-        /// and to writes that make no progress (a client that stops reading a stream). It is reset by each
-        /// byte received: a client trickling bytes is bounded by `maxHeaderBytes`/`maxBodyBytes`, not by time.
+        /// Besides these totals, evhttp 2.1 keeps one inactivity timeout per connection: the shortest of
+        /// `headerTimeout`, `bodyReadTimeout` and `idleKeepAliveTimeout` applies to every read (head, body,
+        /// idle keep-alive) and to writes that make no progress (a client that stops reading a stream).
         public var headerTimeout: Duration
-        /// Longest silence while reading a request body before the connection is dropped (see `headerTimeout`).
+        /// Longest time a request body may take in total, counted from the end of its head; a slower
+        /// client gets a 408 and the connection is closed (see `headerTimeout`).
         public var bodyReadTimeout: Duration
         /// How long an idle keep-alive connection may wait for its next request (see `headerTimeout`).
         public var idleKeepAliveTimeout: Duration
@@ -36,6 +51,8 @@ extension HTTPServer {
         public var outputHighWaterBytes: Int
         /// Listen backlog of each listening socket.
         public var backlog: Int
+        /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
+        public var memoryTrimThreshold: Int = 1024 * 1024
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.
         public var errorBody: ErrorBodyRenderer
         /// Extra headers on every error the server answers itself (the gateway adds `x-request-id`).

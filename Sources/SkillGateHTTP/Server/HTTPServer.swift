@@ -4,9 +4,9 @@ import Glibc
 import Dispatch
 import Synchronization
 
-/// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, each accepting on
-/// its own SO_REUSEPORT socket. Every request runs its handler in a Swift Task whose preferred executor
-/// is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
+/// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, all accepting on one
+/// listening socket (or, with `reusePort`, each on its own SO_REUSEPORT socket). Every request runs its
+/// handler in a Swift Task whose preferred executor is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
 /// an awaited upstream response wakes the loop rather than a pool thread). Handlers must therefore not
 /// block; blocking work belongs in `withTaskExecutorPreference(globalConcurrentExecutor)` or on a thread
 /// of its own. Replies go to libevent through the loop's job queue.
@@ -15,8 +15,11 @@ import Synchronization
 /// 400 (malformed request line or header, control characters in a header, bad Content-Length, header block
 /// over `maxHeaderBytes`), 413 (body over `maxBodyBytes`, or malformed chunked encoding — evhttp reports
 /// both as 413), 501 (unknown method, TRACE, CONNECT), 503 (a request arriving while draining),
-/// 500 (a handler returned without answering). A client that goes silent mid-request is disconnected
-/// after the inactivity timeout without a response (HTTP has no reliable place for a 408 there).
+/// 500 (a handler returned without answering); at header time, before any body byte is read: 400/501 for
+/// body framing that parsers could disagree on (`RequestFraming`), and whatever `headGate` rejects;
+/// 408 when a head or body takes longer than `headerTimeout`/`bodyReadTimeout` in total; 503 to a
+/// connection over `maxConnections` or `maxConnectionsPerIP`. A client that goes silent mid-request is
+/// disconnected after the inactivity timeout without a response.
 ///
 /// A client that disconnects is noticed while its handler works (EOF/RST on the socket) and while
 /// streaming; its Task is cancelled. Limits: a client that half-closes (`shutdown(SHUT_WR)`) after
@@ -28,12 +31,15 @@ public final class HTTPServer: Sendable {
         var phase = Phase.created
         var loops: [EventLoop] = []
         var boundPort = 0
+        /// Set by the first `shutdown`: whether every request finished within the deadline.
+        var drainedCleanly: Bool?
     }
 
     /// The configuration the server was created with.
     public let configuration: Configuration
     private let handler: any HTTPHandler
     private let state = Mutex(State())
+    private let shared: LoopShared
 
     /// Validates `configuration`; nothing is bound until `start()`.
     public init(configuration: Configuration, handler: any HTTPHandler) throws {
@@ -49,11 +55,21 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(kind: .invalidConfiguration,
                                   message: "headerTimeout, bodyReadTimeout and idleKeepAliveTimeout must be positive; fix the server configuration.")
         }
+        if let cap = configuration.maxConnections, cap < 0 {
+            throw HTTPServerError(kind: .invalidConfiguration, message: "maxConnections is \(cap); use a positive number, or nil for no cap.")
+        }
+        if let cap = configuration.maxConnectionsPerIP, cap < 0 {
+            throw HTTPServerError(kind: .invalidConfiguration, message: "maxConnectionsPerIP is \(cap); use a positive number, or nil for no cap.")
+        }
         self.configuration = configuration
         self.handler = handler
+        let counters = ServerCounters()
+        shared = LoopShared(limiter: ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerIP),
+                            counters: counters, trimmer: MemoryTrimmer(threshold: configuration.memoryTrimThreshold, counters: counters))
     }
 
-    /// Binds the listening sockets and starts the event loop threads. After it, `boundPort` is the real port.
+    /// Binds the listening socket(s) and starts the event loop threads. After it, `boundPort` is the real port.
+    /// Throws `.addressInUse` when another socket listens on the address (unless both use `reusePort`).
     ///
     /// Sets SIGPIPE to ignored for the process: libevent writes with `writev`, and a client closing
     /// mid-reply would otherwise kill the process instead of failing the write.
@@ -67,7 +83,7 @@ public final class HTTPServer: Sendable {
             var loops: [EventLoop] = []
             for (index, fd) in sockets.fds.enumerated() {
                 do {
-                    loops.append(try EventLoop(index: index, listeningSocket: fd, configuration: configuration, handler: handler))
+                    loops.append(try EventLoop(index: index, listeningSocket: fd, configuration: configuration, handler: handler, shared: shared))
                 } catch {
                     // Loops already built own their sockets; the rest are still ours to close.
                     for other in sockets.fds[index...] { close(other) }
@@ -82,17 +98,28 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Without `reusePort`: one socket, bound once (so a taken address fails here and nowhere else, with no
+    /// window in which two processes share it), and a duplicate descriptor of it per further loop. With
+    /// `reusePort`: one SO_REUSEPORT socket per loop, the kernel balancing between them.
     private func bindSockets() throws(HTTPServerError) -> (fds: [Int32], port: Int) {
         var fds: [Int32] = []
         var port = configuration.port
         for _ in 0..<configuration.loops {
+            if !configuration.reusePort, let first = fds.first {
+                let copy = sg_ev_dup_listener(first)
+                guard copy >= 0 else {
+                    let reason = String(cString: strerror(errno))
+                    for open in fds { close(open) }
+                    throw HTTPServerError(kind: .bindFailed, message: "Could not share the listening socket between event loops (\(reason)); raise the file descriptor limit (ulimit -n).")
+                }
+                fds.append(copy)
+                continue
+            }
             var bound: Int32 = 0
-            let fd = sg_ev_listen_reuseport(configuration.host, Int32(port), Int32(configuration.backlog), &bound)
+            let fd = sg_ev_listen(configuration.host, Int32(port), Int32(configuration.backlog), configuration.reusePort ? 1 : 0, &bound)
             guard fd >= 0 else {
                 for open in fds { close(open) }
-                let reason = fd == -EINVAL ? "the host is not a numeric IP address" : String(cString: strerror(-fd))
-                throw HTTPServerError(kind: .bindFailed,
-                                      message: "Could not listen on \(configuration.host):\(port) (\(reason)); pick another port or stop the process using it.")
+                throw bindError(-fd, port: port)
             }
             if fds.isEmpty { port = Int(bound) }
             fds.append(fd)
@@ -100,8 +127,31 @@ public final class HTTPServer: Sendable {
         return (fds, port)
     }
 
+    private func bindError(_ code: Int32, port: Int) -> HTTPServerError {
+        let address = "\(configuration.host):\(port)"
+        switch code {
+        case EADDRINUSE:
+            return HTTPServerError(kind: .addressInUse, message: "Another process already listens on \(address) (perhaps another skillgate serve). Stop that process, or listen on another port; to share the port deliberately between processes, enable reuse_port in each of them.")
+        case EINVAL:
+            return HTTPServerError(kind: .bindFailed, message: "Could not listen on \(address): the host is not a numeric IP address; use an address such as 127.0.0.1, 0.0.0.0 or ::1.")
+        case EACCES:
+            return HTTPServerError(kind: .bindFailed, message: "Could not listen on \(address): permission denied (ports below 1024 need privileges); pick a port above 1023.")
+        default:
+            return HTTPServerError(kind: .bindFailed, message: "Could not listen on \(address) (\(String(cString: strerror(code)))); check the address, or pick another port.")
+        }
+    }
+
     /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
     public var boundPort: Int { state.withLock { $0.boundPort } }
+
+    /// What the server refused or cut off so far, and the connections open now.
+    public var statistics: Statistics {
+        let c = shared.counters
+        return Statistics(openConnections: shared.limiter.openCount,
+                          refusedOverTotal: c.refusedOverTotal.load(ordering: .relaxed), refusedOverPerIP: c.refusedOverPerIP.load(ordering: .relaxed),
+                          refusedAtHead: c.refusedAtHead.load(ordering: .relaxed), headerTimeouts: c.headerTimeouts.load(ordering: .relaxed),
+                          bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed))
+    }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).
     public var inFlightRequestCount: Int {
@@ -111,7 +161,10 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying)
     /// until `deadline` has passed, then closes every connection (cancelling handlers still running)
     /// and stops the loop threads. A second call waits for the first.
-    public func shutdown(deadline: Duration) async {
+    ///
+    /// Returns whether the drain was clean: every handler returned before `deadline` (none was cancelled).
+    @discardableResult
+    public func shutdown(deadline: Duration) async -> Bool {
         let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
             guard s.phase == .running else { return (s.loops, false) }
             s.phase = .stopped
@@ -120,20 +173,24 @@ public final class HTTPServer: Sendable {
         guard first else {
             // Another caller is shutting down (or did): return once the loops are gone.
             for loop in loops { await loop.waitUntilExited() }
-            return
+            return state.withLock { $0.drainedCleanly } ?? true
         }
         for loop in loops { loop.post(.stopAccepting) }
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
-        while clock.now < end {
-            let busy = loops.contains {
+        let busy: @Sendable () -> Bool = {
+            loops.contains {
                 !$0.drainingAcknowledged.load(ordering: .acquiring) || $0.inFlight.load(ordering: .relaxed) > 0
                     || $0.runningHandlers.load(ordering: .acquiring) > 0
             }
-            if !busy { break }
+        }
+        while clock.now < end, busy() {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        let clean = !busy()
+        state.withLock { $0.drainedCleanly = clean }
         for loop in loops { loop.post(.stop) }
         for loop in loops { await loop.waitUntilExited() }
+        return clean
     }
 }

@@ -5,6 +5,8 @@ public struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertibl
         case invalidConfiguration
         /// The listening socket could not be created or bound.
         case bindFailed
+        /// Another socket already listens on the address (another process, or another server in this one).
+        case addressInUse
         /// libevent could not set up an event loop.
         case eventLoopSetupFailed
         /// `start()` was called twice, or after `shutdown`.

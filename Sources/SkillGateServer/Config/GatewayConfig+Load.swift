@@ -6,7 +6,7 @@ import SkillGateProviders
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
+                                       "reuse_port", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
                                        "skill_ranking", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
@@ -35,6 +35,7 @@ extension GatewayConfig {
         }
         self.host = host
         self.port = port
+        reusePort = try r.optionalBool("reuse_port") ?? false
         let stateDir = try r.optionalString("state_dir") ?? "../state"
         stateDirectory = resolve(stateDir)
         let keyFilePath = try r.optionalString("key_file")
@@ -78,7 +79,8 @@ extension GatewayConfig {
         skillMetadata = try Self.loadSkillMetadata(r)
         limits = Limits()
         if let l = try r.optionalObject("limits") {
-            try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds"])
+            try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds",
+                                     "max_connections", "max_connections_per_ip"])
             if let v = try l.optionalInt("max_body_bytes") {
                 guard v > 0 else { throw l.error("max_body_bytes", "must be a positive number of bytes") }
                 limits.maxBodyBytes = v
@@ -86,6 +88,17 @@ extension GatewayConfig {
             limits.shutdownGraceSeconds = try l.optionalDouble("shutdown_grace_seconds") ?? limits.shutdownGraceSeconds
             limits.headerTimeoutSeconds = try l.optionalDouble("header_timeout_seconds") ?? limits.headerTimeoutSeconds
             limits.bodyTimeoutSeconds = try l.optionalDouble("body_timeout_seconds") ?? limits.bodyTimeoutSeconds
+            for (key, seconds) in [("header_timeout_seconds", limits.headerTimeoutSeconds), ("body_timeout_seconds", limits.bodyTimeoutSeconds)] where !(seconds > 0) {
+                throw l.error(key, "must be a positive number of seconds (the longest a request head or body may take in total)")
+            }
+            if let v = try l.optionalInt("max_connections") {
+                guard v >= 0 else { throw l.error("max_connections", "must be 0 (no cap) or a positive number of connections") }
+                limits.maxConnections = v
+            }
+            if let v = try l.optionalInt("max_connections_per_ip") {
+                guard v >= 0 else { throw l.error("max_connections_per_ip", "must be 0 (no cap) or a positive number of connections") }
+                limits.maxConnectionsPerIP = v
+            }
         }
         upstreamTimeouts = UpstreamTimeouts()
         if let t = try r.optionalObject("upstream_timeouts") {

@@ -11,6 +11,9 @@ public struct GatewayConfig: Sendable {
     /// Where to listen.
     public var host: String
     public var port: Int
+    /// `reuse_port`: share the listen address with other processes that set it too (SO_REUSEPORT; the
+    /// kernel splits connections between them). Off: a second gateway on the address fails to start.
+    public var reusePort = false
     /// Directory for the SQLite state store (tokens, usage).
     public var stateDirectory: String
     /// The provider key file (0600 in a 0700 directory).
@@ -89,12 +92,19 @@ public struct GatewayConfig: Sendable {
         }
     }
 
-    /// Request limits.
+    /// Request and connection limits. `header_timeout_seconds` and `body_timeout_seconds` are totals: a
+    /// request head must arrive within the first, counted from its first byte, and a body within the
+    /// second, counted from the end of its head.
     public struct Limits: Sendable, Hashable {
         public var maxBodyBytes: Int = 4 * 1024 * 1024
         public var shutdownGraceSeconds: Double = 10
         public var headerTimeoutSeconds: Double = 10
         public var bodyTimeoutSeconds: Double = 30
+        /// Most client connections open at once; more are answered 503 and closed. 0: no cap.
+        public var maxConnections = 1024
+        /// Most client connections open at once from one IP address. 0 (default): no cap — behind a
+        /// reverse proxy, or with local apps, every client has the same address.
+        public var maxConnectionsPerIP = 0
         public init() {}
     }
 

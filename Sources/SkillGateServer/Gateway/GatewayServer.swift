@@ -23,6 +23,9 @@ public final class GatewayServer: Sendable {
         http = HTTPClient()
         services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
+        serverConfig.reusePort = config.reusePort
+        serverConfig.maxConnections = config.limits.maxConnections > 0 ? config.limits.maxConnections : nil
+        serverConfig.maxConnectionsPerIP = config.limits.maxConnectionsPerIP > 0 ? config.limits.maxConnectionsPerIP : nil
         serverConfig.maxBodyBytes = config.limits.maxBodyBytes
         serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)
         serverConfig.bodyReadTimeout = .seconds(config.limits.bodyTimeoutSeconds)
@@ -33,6 +36,8 @@ public final class GatewayServer: Sendable {
             return ("application/json", error.surfaceNeutralBody().serializedBytes())
         }
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
+        let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
+        serverConfig.headGate = { gate.decide($0) }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         let services = self.services
         let reload: @Sendable () -> Void = {
@@ -58,7 +63,14 @@ public final class GatewayServer: Sendable {
 
     /// Binds and starts serving.
     public func start() throws {
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            // Dispatch sources must not be released while suspended (libdispatch traps): retire them.
+            keySources.withLock { $0.forEach { $0.resume(); $0.cancel() } }
+            http.shutdown()
+            throw error
+        }
         keySources.withLock { $0.forEach { $0.resume() } }
         let c = services.config
         services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
@@ -68,15 +80,20 @@ public final class GatewayServer: Sendable {
     /// The port actually bound (useful with port 0).
     public var boundPort: Int { server.boundPort }
 
-    /// Serves until SIGTERM or SIGINT, then drains in-flight requests; returns the exit code.
-    public func runUntilSignal() async -> Int32 {
-        let code = await server.runUntilSignal(grace: .seconds(services.config.limits.shutdownGraceSeconds))
+    /// Serves until one of `signals` (SIGTERM or SIGINT), then drains in-flight requests. Returns the exit
+    /// status: 0 after a clean drain, 1 when requests were still running at the end of the grace period.
+    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) async -> Int32 {
+        let stop = await server.runUntilSignal(signals, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
-        services.log.event("stopped")
+        services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
+                           ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
         services.log.close()
         http.shutdown()
-        return code
+        return stop.exitStatus
     }
+
+    /// What the HTTP server refused or cut off so far (connection caps, header-time refusals, deadlines).
+    public var serverStatistics: HTTPServer.Statistics { server.statistics }
 
     /// Stops serving (tests).
     public func shutdown() async {

@@ -2,15 +2,16 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension GatewayHandler {
-    /// `GET /readyz`: the config is loaded and the key store readable.
+    /// `GET /readyz`: the config is loaded and the key store readable. Unauthenticated, so it says only
+    /// that: `{"status":"ready"}` or 503 `{"status":"not_ready","reason":"key store unreadable"}`. What is
+    /// wrong (paths, modes) goes to the log, and `skillgate config check` shows it.
     func ready(_ ctx: inout RequestContext) {
         do {
             _ = try services.keys.reloadIfChanged()
-            respondJSON(200, ["status": "ready", "providers": .int(services.catalog.providers.count)], &ctx)
+            respondJSON(200, ["status": "ready"], &ctx)
         } catch {
-            let e = GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
-                                 message: "the key store is not readable: \(error)")
-            fail(e, OpenAIChatSurface(), &ctx)
+            ctx.log.error = "not ready: the key store is not readable: \(error)"
+            respondJSON(503, ["status": "not_ready", "reason": "key store unreadable"], &ctx)
         }
     }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateKeys
 import SkillGateProviders
 import SkillGateServer
 
@@ -10,7 +11,9 @@ enum ConfigCommand {
     Usage: skillgate config check [--config PATH]
 
     Loads the config and the provider catalog and checks every model reference (tiers, aliases,
-    scenario defaults, the skill_ranking embedding model). Prints the problem with file and JSON path, or a summary. Exit 1 on a problem.
+    scenario defaults, the skill_ranking embedding model) and that the key file is readable with safe
+    permissions (what /readyz only reports as "key store unreadable"). Prints the problem with file and
+    JSON path, or a summary. Exit 1 on a problem.
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
@@ -20,8 +23,20 @@ enum ConfigCommand {
         let config = try CLI.loadConfig(args)
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
         try config.validate(against: catalog)
+        let keyCount: Int
+        do {
+            keyCount = try KeyStore(path: config.keyFile).names.count
+        } catch {
+            printErr("error: the key store is not readable: \(error)")
+            return 1
+        }
         print("ok: \(CLI.configPath(args))")
-        print("  listen     \(config.host):\(config.port)")
+        print("  listen     \(config.host):\(config.port)\(config.reusePort ? " (reuse_port: shared with other processes)" : "")")
+        print("  keys       \(keyCount) in \(config.keyFile)")
+        let limits = config.limits
+        print("  limits     body \(limits.maxBodyBytes) B; head \(limits.headerTimeoutSeconds) s, body \(limits.bodyTimeoutSeconds) s in total; "
+              + "connections \(limits.maxConnections == 0 ? "no cap" : String(limits.maxConnections)), "
+              + "per IP \(limits.maxConnectionsPerIP == 0 ? "no cap" : String(limits.maxConnectionsPerIP))")
         print("  providers  \(catalog.providers.count) in \(config.providersDirectory)")
         for tier in ModelTier.allCases {
             print("  \(tier.rawValue + String(repeating: " ", count: max(0, 10 - tier.rawValue.count))) \((config.tiers[tier] ?? []).joined(separator: ", "))")

@@ -10,7 +10,9 @@ enum ServeCommand {
     Usage: skillgate serve [--config PATH] [--listen HOST:PORT]
 
     Runs the gateway. Logs one JSON line per request on stderr. SIGHUP reloads the key file;
-    SIGTERM/SIGINT stop accepting, let in-flight requests finish (limits.shutdown_grace_seconds), exit 0.
+    SIGTERM/SIGINT stop accepting and let in-flight requests finish (limits.shutdown_grace_seconds):
+    exit 0 when they all did, 1 when some were cut off at the end of the grace period.
+    Refuses to start when another process listens on the address (unless both set "reuse_port": true).
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
@@ -27,7 +29,16 @@ enum ServeCommand {
         }
         OpenFileLimit.raiseToHardLimit()
         let server = try GatewayServer(config: config)
-        try server.start()
+        do {
+            try server.start()
+        } catch let error as HTTPServerError where error.kind == .addressInUse {
+            printErr("""
+            error: \(config.host):\(config.port) is already in use — another process (perhaps another `skillgate serve`) listens there.
+            Stop that process, or start this one on another port: `skillgate serve --listen \(config.host):PORT` (or "listen" in the config).
+            To run several gateways on one port on purpose, set "reuse_port": true in every one of their configs.
+            """)
+            return 1
+        }
         return await server.runUntilSignal()
     }
 }

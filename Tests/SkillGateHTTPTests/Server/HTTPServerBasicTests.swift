@@ -176,7 +176,7 @@ struct HTTPServerBasicTests {
                                         handler: ServerTestHandler(Self.echo))
             #expect(throws: HTTPServerError.self) { try server.start() }
             do { try server.start() } catch let error as HTTPServerError {
-                #expect(error.kind == .bindFailed)
+                #expect(error.kind == .addressInUse)
                 #expect(error.message.contains("\(takenPort)"))
             }
             _ = port

@@ -101,7 +101,7 @@ struct HTTPServerShutdownTests {
             return client.readResponse()
         }
         _ = await started.wait()
-        async let stopping: Void = server.shutdown(deadline: .seconds(5))
+        async let stopping: Bool = server.shutdown(deadline: .seconds(5))
         try await Task.sleep(for: .milliseconds(100))
         let refused = try await RawHTTPClient.blocking {
             idle.send(rawGET("/late"))
@@ -110,7 +110,7 @@ struct HTTPServerShutdownTests {
         #expect(refused?.status == 503)
         #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
         #expect(try await held?.status == 200)
-        await stopping
+        _ = await stopping
     }
 
     @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
@@ -131,8 +131,8 @@ struct HTTPServerShutdownTests {
         let received = Task { await server.runUntilSignal([SIGUSR2], grace: .milliseconds(200)) }
         try await Task.sleep(for: .milliseconds(200))
         kill(getpid(), SIGUSR2)
-        let signalNumber = await received.value
-        #expect(signalNumber == SIGUSR2)
+        let stop = await received.value
+        #expect(stop.signal == SIGUSR2)
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
     }
 }

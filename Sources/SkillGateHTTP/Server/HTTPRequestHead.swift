@@ -1,0 +1,34 @@
+/// A request's head — request line and header fields — as the server sees it before reading any body.
+public struct HTTPRequestHead: Sendable {
+    /// The request method as sent (`GET`, `POST`, ...).
+    public var method: String
+    /// The request path without the query, not percent-decoded.
+    public var path: String
+    /// The query string after `?`, or `nil` when the target had none.
+    public var query: String?
+    /// The request header fields in arrival order.
+    public var headers: HTTPHeaders
+    /// The peer as `address:port`.
+    public var remoteAddress: String
+
+    /// A head as the server reads it (tests build their own to exercise a `headGate`).
+    public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], remoteAddress: String = "") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+    }
+}
+
+/// What the server does with a request once its head is read (`HTTPServer.Configuration.headGate`).
+public enum HTTPHeadDecision: Sendable {
+    /// Read the body, up to `Configuration.maxBodyBytes`, and hand the request to the handler.
+    case accept
+    /// Read at most this many body bytes (more is refused with 413), then hand the request to the handler:
+    /// for requests that are not authenticated yet but are allowed through (health checks, 404s).
+    case acceptWithBodyLimit(Int)
+    /// Answer now with this response (`Connection: close` is added) without reading the body, and close
+    /// the connection.
+    case reject(status: Int, headers: HTTPHeaders, body: [UInt8])
+}

@@ -1,0 +1,33 @@
+import Synchronization
+
+extension HTTPServer {
+    /// What the server refused or cut off since it started (for metrics and tests).
+    public struct Statistics: Sendable, Hashable {
+        /// Connections open now (admitted and not yet closed).
+        public var openConnections: Int
+        /// Connections closed at once because `maxConnections` was reached.
+        public var refusedOverTotal: Int
+        /// Connections closed at once because their address had `maxConnectionsPerIP` open.
+        public var refusedOverPerIP: Int
+        /// Requests answered at header time without reading their body: refused by `headGate` or for
+        /// malformed framing (Content-Length, Transfer-Encoding).
+        public var refusedAtHead: Int
+        /// Connections closed because a request head took longer than `headerTimeout` in total.
+        public var headerTimeouts: Int
+        /// Connections closed because a request body took longer than `bodyReadTimeout` in total.
+        public var bodyTimeouts: Int
+        /// `malloc_trim` runs after large request bodies were released.
+        public var memoryTrims: Int
+    }
+}
+
+/// The counters behind `HTTPServer.Statistics`, shared by the event loops.
+final class ServerCounters: Sendable {
+    let refusedOverTotal = Atomic<Int>(0)
+    let refusedOverPerIP = Atomic<Int>(0)
+    let refusedAtHead = Atomic<Int>(0)
+    let headerTimeouts = Atomic<Int>(0)
+    let bodyTimeouts = Atomic<Int>(0)
+    let memoryTrims = Atomic<Int>(0)
+
+}

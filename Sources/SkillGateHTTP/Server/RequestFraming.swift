@@ -1,0 +1,65 @@
+import SkillGateCore
+
+/// Checks a request head's body framing before evhttp reads a body. evhttp 2.1 takes the first of several
+/// `Content-Length` fields, parses the value with `strtoll` (so `+2` passes and an overflow saturates), and
+/// ignores a `Transfer-Encoding` other than exactly `chunked` — each a way for two parsers in a chain to
+/// disagree about where a request ends (request smuggling). RFC 9112 §6.3 makes them all errors.
+enum RequestFraming {
+    /// Why the head's framing is refused: a status (400, or 501 for a transfer coding other than chunked) and
+    /// a message saying what to fix.
+    struct Refusal: Error, Equatable {
+        var status: Int
+        var message: String
+    }
+
+    /// The framing of a valid head: the Content-Length, or chunked, or neither.
+    enum Body: Equatable {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    /// Largest Content-Length parsed (well above any body limit; longer values are refused as malformed).
+    static let maxDigits = 18
+
+    /// The body framing `fields` declare, or why it is refused.
+    static func check(_ fields: HTTPHeaders) -> Result<Body, Refusal> {
+        var lengths: [String] = []
+        var codings: [String] = []
+        for field in fields {
+            switch field.name.utf8.count {
+            case 14 where HTTPHeaders.sameName(field.name, "content-length"): lengths.append(field.value)
+            case 17 where HTTPHeaders.sameName(field.name, "transfer-encoding"): codings.append(field.value)
+            default: continue
+            }
+        }
+        if !codings.isEmpty {
+            guard lengths.isEmpty else {
+                return .failure(Refusal(status: 400, message: "The request has both Transfer-Encoding and Content-Length; send one of them (Content-Length for a known size)."))
+            }
+            guard codings.count == 1, codings[0].trimmingSpacesAndTabs().lowercased() == "chunked" else {
+                return .failure(Refusal(status: 501, message: "Only `Transfer-Encoding: chunked` is supported, in one field; send the body with Content-Length or plain chunked encoding."))
+            }
+            return .success(.chunked)
+        }
+        guard let value = lengths.first else { return .success(.none) }
+        guard lengths.count == 1 else {
+            return .failure(Refusal(status: 400, message: "The request has more than one Content-Length field; send exactly one."))
+        }
+        guard let length = parseLength(value.trimmingSpacesAndTabs()) else {
+            return .failure(Refusal(status: 400, message: "Content-Length must be a plain decimal number of bytes (digits only, no sign, list or spaces); fix the header."))
+        }
+        return .success(length == 0 ? .none : .length(length))
+    }
+
+    private static func parseLength(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= maxDigits else { return nil }
+        var value = 0
+        for byte in utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+}

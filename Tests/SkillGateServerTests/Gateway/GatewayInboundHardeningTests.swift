@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// The gateway's inbound edge: tokens checked before a body is read, a terse readiness probe.
+@Suite(.serialized) struct GatewayInboundHardeningTests {
+    typealias Harness = GatewayLoopbackTests.Harness
+
+    /// Sends `head` (no body follows) and returns the raw answer and whether the gateway closed.
+    static func exchange(_ head: String, port: Int) async throws -> (text: String, closed: Bool) {
+        try await RawSocket.run {
+            let socket = try RawSocket(port: port)
+            socket.send(head)
+            return socket.readAll()
+        }
+    }
+
+    @Test func requestWithoutATokenIsRefusedBeforeItsBodyInTheSurfaceShape() async throws {
+        let h = try Harness()
+        let port = h.server.boundPort
+        let openAI = try await Self.exchange("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n", port: port)
+        let anthropic = try await Self.exchange("POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: sgk_notarealtoken\r\nContent-Length: 4000000\r\n\r\n", port: port)
+        let statistics = h.server.serverStatistics
+        let log = h.log()
+        await h.stop()
+        #expect(openAI.text.hasPrefix("HTTP/1.1 401"), "\(openAI.text)")
+        #expect(openAI.closed)
+        #expect(openAI.text.contains(#""type":"authentication_error""#) || openAI.text.contains("missing SkillGate token"))
+        #expect(openAI.text.lowercased().contains("x-request-id: req_"))
+        #expect(anthropic.text.hasPrefix("HTTP/1.1 401"), "\(anthropic.text)")
+        #expect(anthropic.text.contains(#""type":"error""#), "the Anthropic surface answers in its own error shape: \(anthropic.text)")
+        #expect(anthropic.closed)
+        #expect(!anthropic.text.contains("sgk_notarealtoken"), "the presented token was echoed")
+        #expect(!log.contains("sgk_notarealtoken"), "the presented token was logged")
+        #expect(statistics.refusedAtHead == 2)
+    }
+
+    @Test func requestWithAValidTokenStillWorks() async throws {
+        let h = try Harness()
+        let r = try await h.post("/v1/chat/completions", GatewayLoopbackTests.chat)
+        await h.stop()
+        #expect(r.status == 200)
+    }
+
+    @Test func healthEndpointsTakeNoLargeBody() async throws {
+        let h = try Harness()
+        let port = h.server.boundPort
+        let small = try await Self.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+        let large = try await Self.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n", port: port)
+        await h.stop()
+        #expect(small.text.hasPrefix("HTTP/1.1 200"))
+        #expect(large.text.hasPrefix("HTTP/1.1 413"), "\(large.text)")
+    }
+
+    @Test func readyzSaysOnlyWhetherItIsReady() async throws {
+        let h = try Harness()
+        let ready = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/readyz"))
+        // A key file readable by others is refused by the key store: the gateway is not ready.
+        let keyFile = h.server.services.config.keyFile
+        chmod(keyFile, 0o644)
+        let notReady = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/readyz"))
+        let log = h.log()
+        await h.stop()
+        #expect(ready.status == 200)
+        #expect(String(decoding: ready.body, as: UTF8.self) == #"{"status":"ready"}"#)
+        #expect(notReady.status == 503)
+        let text = String(decoding: notReady.body, as: UTF8.self)
+        #expect(text == #"{"status":"not_ready","reason":"key store unreadable"}"#, "\(text)")
+        #expect(log.contains("not ready"), "the reason belongs in the log")
+    }
+
+    @Test func configReadsTheNewServerKeys() throws {
+        let json = try JSONValue.parse(Array(#"{"reuse_port":true,"limits":{"max_connections":50,"max_connections_per_ip":5}}"#.utf8))
+        let config = try GatewayConfig(json: json, file: "t.json", baseDirectory: "/tmp")
+        #expect(config.reusePort)
+        #expect(config.limits.maxConnections == 50)
+        #expect(config.limits.maxConnectionsPerIP == 5)
+        let defaults = try GatewayConfig(json: try JSONValue.parse(Array("{}".utf8)), file: "t.json", baseDirectory: "/tmp")
+        #expect(!defaults.reusePort)
+        #expect(defaults.limits.maxConnections == 1024)
+        #expect(defaults.limits.maxConnectionsPerIP == 0)
+        let negative = try JSONValue.parse(Array(#"{"limits":{"max_connections":-1}}"#.utf8))
+        #expect(throws: JSONShapeError.self) { _ = try GatewayConfig(json: negative, file: "t.json", baseDirectory: "/tmp") }
+    }
+}
