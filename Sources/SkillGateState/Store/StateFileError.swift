@@ -35,7 +35,7 @@ public enum StateFileError: Error, Sendable, Equatable, CustomStringConvertible 
             return "refusing to use the state database \(path): its mode is \(Self.octal(mode)), so group or others can change client "
                 + "tokens and usage. Check that nobody changed it, then fix it with: chmod 600 \(path)"
         case .insecureDirectory(let path, let mode):
-            return "refusing to use the state directory \(path): its mode is \(Self.octal(mode)), so group or others can reach or replace "
+            return "refusing to use the state directory \(path): its mode is \(Self.octal(mode)), so group or others can replace "
                 + "the state database. Fix it with: chmod 700 \(path)"
         case .system(let operation, let path, let code):
             return "could not \(operation) \(path): \(String(cString: strerror(code))). Check that the state directory exists, that "

@@ -38,7 +38,12 @@ enum StateFileTrust {
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .notRegularFile(path: directory) }
         guard UInt32(st.st_uid) == currentUID else { throw .wrongOwner(path: directory, ownerUID: UInt32(st.st_uid), currentUID: currentUID) }
-        guard UInt32(st.st_mode) & 0o077 == 0 else { throw .insecureDirectory(path: directory, mode: UInt32(st.st_mode)) }
+        // Others who can write the directory could replace the database: refused. A directory of ours that others
+        // can only read or enter (a plain `mkdir` under umask 022) is tightened to 0700, as the database file is.
+        guard UInt32(st.st_mode) & 0o022 == 0 else { throw .insecureDirectory(path: directory, mode: UInt32(st.st_mode)) }
+        if UInt32(st.st_mode) & 0o077 != 0, chmod(directory, 0o700) != 0 {
+            throw .system(operation: "set mode 0700 on the state directory", path: directory, errno: errno)
+        }
     }
 
     /// Opens (creating 0600) the database file without following a link and checks the opened file.

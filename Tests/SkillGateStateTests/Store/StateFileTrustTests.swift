@@ -50,8 +50,20 @@ import Testing
         }
     }
 
-    @Test(arguments: [0o750, 0o755, 0o705, 0o770, 0o777] as [mode_t])
-    func aStateDirectoryOthersCanUseIsRefused(_ directoryMode: mode_t) throws {
+    @Test(arguments: [0o750, 0o755, 0o705] as [mode_t])
+    func aStateDirectoryOthersCanOnlyReadIsTightened(_ directoryMode: mode_t) throws {
+        try withTemporaryDirectory { tmp in
+            let dir = tmp + "/state"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            chmod(dir, directoryMode)
+            _ = try SQLiteStateStore(stateDirectory: dir)
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int)
+            #expect(mode == 0o700)
+        }
+    }
+
+    @Test(arguments: [0o770, 0o777, 0o757, 0o730] as [mode_t])
+    func aStateDirectoryOthersCanWriteIsRefused(_ directoryMode: mode_t) throws {
         try withTemporaryDirectory { tmp in
             let dir = tmp + "/state"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
