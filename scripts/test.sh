@@ -14,6 +14,16 @@ e5_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.
 trap './scripts/e5-server.sh stop "$e5_port"' EXIT
 SKILLGATE_E5_THREADS=1 ./scripts/e5-server.sh start "$e5_port"
 export SKILLGATE_E5_URL="http://127.0.0.1:$e5_port/v1"
+# A real Prometheus for the /metrics scrape test (MetricsGatewayTests): the Debian package, found by the Swift
+# tests through SKILLGATE_PROMETHEUS_BIN (they skip the scrape test, saying so, when it is unset; here it is required).
+if ! command -v prometheus >/dev/null 2>&1; then
+  echo "installing prometheus (for the /metrics scrape test)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+SKILLGATE_PROMETHEUS_BIN="$(command -v prometheus)" || { echo "error: prometheus is not installed; apt-get install prometheus and retry" >&2; exit 1; }
+export SKILLGATE_PROMETHEUS_BIN
 # One test at a time: several suites assert latencies (cancellation within 100 ms, head before body) and
 # the cooperative thread pool has only as many threads as cores; run in parallel on a 2-core machine,
 # blocking test helpers would starve it and turn those measurements into noise. The whole run takes ~20 s.

@@ -12,15 +12,19 @@ public final class GatewayServer: Sendable {
     public let services: GatewayServices
     let server: HTTPServer
     let http: HTTPClient
+    /// The separate `/metrics` listener (`metrics.listen`), when configured.
+    let metricsServer: HTTPServer?
     /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable).
     private let keySources: Mutex<[any DispatchSourceProtocol]>
 
     /// Loads everything; throws on any configuration problem (before binding the port).
     /// `clock` times retries and cooldowns (tests inject a manual one).
     /// `serverSkills` replaces the registry built from config (tests).
-    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil) throws {
+    /// `now` is the wall clock of limit windows and budgets (tests pass their own).
+    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         http = HTTPClient()
-        services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock)
+        services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock, now: now)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
         serverConfig.maxBodyBytes = config.limits.maxBodyBytes
         serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)
@@ -33,6 +37,13 @@ public final class GatewayServer: Sendable {
         }
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
+        if config.metrics.enabled, let listen = config.metrics.listen {
+            var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)
+            metricsConfig.shutdownGrace = .seconds(1)
+            metricsServer = try HTTPServer(configuration: metricsConfig, handler: MetricsHandler(services: services))
+        } else {
+            metricsServer = nil
+        }
         let services = self.services
         let reload: @Sendable () -> Void = {
             do {
@@ -58,10 +69,22 @@ public final class GatewayServer: Sendable {
     /// Binds and starts serving.
     public func start() throws {
         try server.start()
+        try metricsServer?.start()
         keySources.withLock { $0.forEach { $0.resume() } }
         let c = services.config
         services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
                                          "providers": .int(services.catalog.providers.count)])
+        if let metricsServer, let listen = c.metrics.listen {
+            services.log.event("metrics listening", ["address": .string("\(listen.host):\(metricsServer.boundPort)")])
+        }
+    }
+
+    /// The port of the separate metrics listener, when there is one (useful with port 0).
+    public var metricsPort: Int? { metricsServer?.boundPort }
+
+    /// Writes the queued usage records now and waits for them (tests; shutdown does it by itself).
+    public func flushLedger() {
+        services.ledger?.flush()
     }
 
     /// The port actually bound (useful with port 0).
@@ -71,6 +94,8 @@ public final class GatewayServer: Sendable {
     public func runUntilSignal() async -> Int32 {
         let code = await server.runUntilSignal(grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        await metricsServer?.shutdown(deadline: .seconds(1))
+        services.ledger?.close()
         services.log.event("stopped")
         services.log.close()
         http.shutdown()
@@ -81,6 +106,8 @@ public final class GatewayServer: Sendable {
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        await metricsServer?.shutdown(deadline: .seconds(1))
+        services.ledger?.close()
         services.log.close()
         http.shutdown()
     }

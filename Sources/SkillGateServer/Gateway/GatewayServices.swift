@@ -1,3 +1,4 @@
+import Foundation
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
@@ -23,11 +24,19 @@ public final class GatewayServices: Sendable {
     let executor: RouteExecutor
     /// Server-side skills the gateway runs itself (the agent loop, Agent/).
     let serverSkills: SkillRegistry
+    /// Prometheus metrics (`/metrics`).
+    let metrics = GatewayMetrics()
+    /// Limits and budgets per token and scenario.
+    let limitCounters: LimitCounters
+    /// The usage ledger's writer; nil when `ledger.enabled` is false.
+    let ledger: UsageLedger?
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
     /// `clock` times retries and cooldowns (tests inject their own).
-    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock()) throws {
+    /// `now` is the wall clock of limit windows and budgets (tests pass their own).
+    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(),
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
         try config.validate(against: catalog)
         self.config = config
@@ -41,7 +50,19 @@ public final class GatewayServices: Sendable {
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http)
         self.clients = clients
-        log = RequestLog(fd: logFD)
+        let log = RequestLog(fd: logFD)
+        self.log = log
+        ledger = config.ledger.enabled
+            ? UsageLedger(store: stateStore, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
+                log.event(problem, ["records": .int(count)], level: "warn")
+            }
+            : nil
+        limitCounters = LimitCounters(now: now) { subject, since in
+            switch subject.kind {
+            case .token: try? stateStore.usageSummary(tokenId: subject.id, since: since).costMicrodollars
+            case .scenario: try? stateStore.usageSummary(scenario: subject.id, since: since).costMicrodollars
+            }
+        }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)

@@ -48,8 +48,8 @@ public final class TokenService: Sendable {
 
     /// Creates a token. Returns its text, to show once, and its record. Throws `TokenError` for an
     /// invalid or taken name or scope.
-    public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil)
-        throws -> (token: String, record: ClientToken)
+    public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil,
+                       limits: TokenLimits = TokenLimits()) throws -> (token: String, record: ClientToken)
     {
         try ClientToken.validateName(name)
         let scenarios = try ClientToken.validateScope(scenarios, kind: "scenario")
@@ -62,7 +62,7 @@ public final class TokenService: Sendable {
         }
         let text = try TokenFormat.generate()
         let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
-                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds)
+                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds, limits: limits)
         try store.insertToken(record, hash: TokenFormat.hash(text))
         return (text, record)
     }
@@ -160,6 +160,21 @@ public final class TokenService: Sendable {
             state.generation &+= 1
         }
         return revoked
+    }
+
+    /// Replaces the limits of the active token named `name` (`skillgate tokens update`) and drops it from the cache,
+    /// so this process applies them at once (another process within the cache lifetime). Returns the updated record.
+    @discardableResult
+    public func updateLimits(name: String, _ limits: TokenLimits) throws -> ClientToken {
+        guard let updated = try store.updateTokenLimits(named: name, limits) else {
+            if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
+            throw TokenError.unknownToken(name)
+        }
+        state.withLock { state in
+            state.cache = state.cache.filter { $0.value.stored.token.id != updated.id }
+            state.generation &+= 1
+        }
+        return updated
     }
 
     /// Forgets all cached lookups; the next `authenticate` of each token asks the store.

@@ -5,6 +5,10 @@ import SkillGateState
 /// The caller of a request, after authentication.
 struct AuthenticatedClient: Sendable {
     var name: String
+    /// The token's id (the ledger's and the limit counters' key).
+    var tokenId: String
+    /// The token's own limits (unset ones fall back to the config's `token_limits`).
+    var limits: TokenLimits
     var scope: AccessScope
     /// Asks again, while the answer runs, whether the token is still valid.
     var recheck: TokenRecheck
@@ -34,7 +38,7 @@ struct AuthenticateStage: Sendable {
                                message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
         }
         let record = grant.token
-        return AuthenticatedClient(name: record.name, scope: AccessScope(scenarios: record.scenarios, models: record.models),
+        return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: AccessScope(scenarios: record.scenarios, models: record.models),
                                    recheck: TokenRecheck(tokens: tokens, grant: grant))
     }
 }
