@@ -43,3 +43,36 @@ import Testing
         #expect(out.hasSuffix("g 0\n"))
     }
 }
+
+/// The whole gateway's metrics with a realistic number of series, rendered: what a scrape costs.
+@Suite struct GatewayMetricsRenderTests {
+    @Test func aScrapeOfSomeHundredSeriesIsCheap() {
+        let metrics = GatewayMetrics()
+        for surface in ["openai", "anthropic", "agent"] {
+            for status in [200, 400, 429, 502] {
+                for model in ["p/light-a", "p/light-b", "q/strong-a", "q/strong-b"] {
+                    var e = RequestLogEntry(requestId: "req_1", method: "POST", path: "/v1/chat/completions")
+                    e.surface = surface
+                    e.status = status
+                    e.scenario = "chat"
+                    e.model = model
+                    e.provider = String(model.prefix(1))
+                    e.upstreamMs = 120
+                    e.totalMs = 130
+                    e.usage = .init(inputTokens: 10, outputTokens: 20)
+                    e.costUSD = 0.0001
+                    metrics.finished(e, outcome: status == 200 ? "ok" : "error")
+                }
+            }
+        }
+        let start = ContinuousClock.now
+        var text = ""
+        for _ in 0..<100 { text = metrics.render() }
+        let each = (ContinuousClock.now - start) / 100
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        print("metrics: \(lines) samples rendered in \(each)")
+        #expect(lines > 100)
+        #expect(text.contains(#"skillgate_requests_total{surface="agent",status="429",outcome="error",scenario="chat",model="q/strong-b"} 1"#))
+        #expect(each < .milliseconds(50))
+    }
+}
