@@ -110,4 +110,23 @@ import SkillGateState
         let budget = try #require(rows.first { $0["scope"]?.stringValue == "scenario" })
         #expect(budget["name"]?.stringValue == "chat" && budget["value"]?.doubleValue == 50)
     }
+
+    /// 32 clients at once against `requests_per_minute: 10` and `concurrent_requests: 32`: exactly 10 are admitted.
+    @Test func aLimitHoldsUnder32ConcurrentClients() async throws {
+        let h = try TeamHarness(tokenLimits: TokenLimits(requestsPerMinute: 10, concurrentRequests: 32))
+        let (http, base, token) = (h.http, h.base, h.token)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<32 {
+                group.addTask {
+                    try await http.send(HTTPRequest(method: "POST", url: base + "/v1/chat/completions",
+                                                    headers: ["content-type": "application/json", "authorization": "Bearer \(token)"],
+                                                    body: Array(Self.chat.utf8))).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        await h.stop()
+        #expect(statuses.filter { $0 == 200 }.count == 10)
+        #expect(statuses.filter { $0 == 429 }.count == 22)
+    }
 }
