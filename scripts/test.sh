@@ -11,7 +11,20 @@ swift build --build-tests
 # run may hold the default one), on one thread so its work does not skew the latency tests running
 # beside it; stopped when this script ends, however it ends.
 e5_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-trap './scripts/e5-server.sh stop "$e5_port"' EXIT
+# A throwaway PostgreSQL (Debian `postgresql`, installed when missing) on another free port, in a temporary
+# directory, as the unprivileged `postgres` user: the PostgreSQL store and two-instance tests find it through
+# SKILLGATE_POSTGRES_URL (they skip, saying so, when it is unset; here it is required).
+if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  echo "installing postgresql (for the PostgreSQL state store tests)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+fi
+pg_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+pg_dir=$(mktemp -d /tmp/skillgate-pg.XXXXXX)
+trap './scripts/e5-server.sh stop "$e5_port"; ./scripts/postgres-test.sh stop "$pg_dir"' EXIT
+SKILLGATE_POSTGRES_URL=$(./scripts/postgres-test.sh start "$pg_port" "$pg_dir")
+export SKILLGATE_POSTGRES_URL
 SKILLGATE_E5_THREADS=1 ./scripts/e5-server.sh start "$e5_port"
 export SKILLGATE_E5_URL="http://127.0.0.1:$e5_port/v1"
 # A real Prometheus for the /metrics scrape test (MetricsGatewayTests): the Debian package, found by the Swift

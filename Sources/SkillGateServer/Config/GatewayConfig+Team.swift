@@ -5,7 +5,7 @@ import SkillGateState
 /// keys, so the older `limits` block (connection and body limits) stays as it is.
 extension GatewayConfig {
     /// The top-level keys this file reads.
-    static let teamKeys: Set<String> = ["token_limits", "ledger", "metrics"]
+    static let teamKeys: Set<String> = ["token_limits", "ledger", "metrics", "state"]
 
     /// The usage ledger (`ledger`): one row per request in the state store, written in batches off the request path.
     public struct Ledger: Sendable, Hashable {
@@ -32,8 +32,17 @@ extension GatewayConfig {
         public init() {}
     }
 
-    /// Reads `token_limits`, `ledger` and `metrics`.
+    /// Reads `token_limits`, `ledger`, `metrics` and `state`.
     mutating func loadTeam(_ r: JSONReader) throws(JSONShapeError) {
+        if let st = try r.optionalObject("state") {
+            try st.rejectUnknownKeys(["postgres_url"])
+            if let url = try st.optionalString("postgres_url") {
+                guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") || url.contains("=") else {
+                    throw st.error("postgres_url", "expected a URL like postgresql://skillgate@db.internal:5432/skillgate (keep the password in PGPASSWORD or ~/.pgpass)")
+                }
+                postgresURL = url
+            }
+        }
         tokenLimits = try Self.parseLimits(r, "token_limits") ?? TokenLimits()
         if let l = try r.optionalObject("ledger") {
             try l.rejectUnknownKeys(["enabled", "flush_interval_ms", "max_queued"])

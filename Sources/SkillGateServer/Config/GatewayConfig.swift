@@ -52,6 +52,9 @@ public struct GatewayConfig: Sendable {
     public var ledger = Ledger()
     /// Prometheus metrics (`metrics`).
     public var metrics = Metrics()
+    /// `state.postgres_url`: tokens and the usage ledger in PostgreSQL, shared by several instances; nil: the SQLite
+    /// file in `state_dir` (notes and the embedding cache stay there either way). Never logged.
+    public var postgresURL: String?
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

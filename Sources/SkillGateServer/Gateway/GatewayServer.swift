@@ -119,6 +119,12 @@ public final class GatewayServer: Sendable {
 
     /// The token service over the config's state store (for the CLI).
     public static func openTokenService(config: GatewayConfig) throws -> TokenService {
-        TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory))
+        TokenService(store: try openStateStore(config: config))
+    }
+
+    /// The store of tokens and usage the config names: PostgreSQL (`state.postgres_url`) or the SQLite file.
+    public static func openStateStore(config: GatewayConfig) throws -> any StateStore {
+        if let url = config.postgresURL { return try PostgresStateStore(url: url) }
+        return try SQLiteStateStore(stateDirectory: config.stateDirectory)
     }
 }

@@ -45,7 +45,9 @@ public final class GatewayServices: Sendable {
         // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
-        tokens = TokenService(store: stateStore, cacheLifetime: .seconds(2))
+        // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
+        let shared: any StateStore = try config.postgresURL.map { try PostgresStateStore(url: $0) } ?? stateStore
+        tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http)
@@ -53,14 +55,14 @@ public final class GatewayServices: Sendable {
         let log = RequestLog(fd: logFD)
         self.log = log
         ledger = config.ledger.enabled
-            ? UsageLedger(store: stateStore, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
+            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")
             }
             : nil
-        limitCounters = LimitCounters(now: now) { subject, since in
+        limitCounters = LimitCounters(now: now, rereadBudgetsEvery: config.postgresURL == nil ? nil : .seconds(1)) { subject, since in
             switch subject.kind {
-            case .token: try? stateStore.usageSummary(tokenId: subject.id, since: since).costMicrodollars
-            case .scenario: try? stateStore.usageSummary(scenario: subject.id, since: since).costMicrodollars
+            case .token: try? shared.usageSummary(tokenId: subject.id, since: since).costMicrodollars
+            case .scenario: try? shared.usageSummary(scenario: subject.id, since: since).costMicrodollars
             }
         }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))

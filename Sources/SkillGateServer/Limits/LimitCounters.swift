@@ -23,6 +23,8 @@ final class LimitCounters: Sendable {
         var daySpent: Int64 = 0
         var month: Int64 = 0
         var monthSpent: Int64 = 0
+        /// When the spend was last read from the ledger.
+        var readAt: Date?
 
         /// Starts new windows that began since the last use.
         mutating func roll(to t: Date) {
@@ -53,10 +55,14 @@ final class LimitCounters: Sendable {
     private let counts = Mutex<[LimitSubject: Counts]>([:])
     private let now: @Sendable () -> Date
     private let spentSince: SpentSince
+    private let rereadEvery: TimeInterval?
 
-    init(now: @escaping @Sendable () -> Date = { Date() }, spentSince: @escaping SpentSince = { _, _ in nil }) {
+    /// - Parameter rereadBudgetsEvery: how often a subject's spend is read again from the ledger (several instances
+    ///   sharing a PostgreSQL ledger see each other's spend this way); nil reads it once per process.
+    init(now: @escaping @Sendable () -> Date = { Date() }, rereadBudgetsEvery: Duration? = nil, spentSince: @escaping SpentSince = { _, _ in nil }) {
         self.now = now
         self.spentSince = spentSince
+        rereadEvery = rereadBudgetsEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     }
 
     /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
@@ -120,20 +126,27 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// Reads what a subject with a budget spent this day and month from the ledger, the first time it is seen
-    /// (outside the lock: a store read is tens of microseconds, once per subject per process).
+    /// Reads what a subject with a budget spent this day and month from the ledger: the first time it is seen, and
+    /// with `rereadBudgetsEvery` again once that much time passed (outside the lock: a store read is tens of
+    /// microseconds to a millisecond). A re-read keeps the larger of the ledger's sum and this process's own count
+    /// (which also holds its spend not yet written).
     private func seedBudgets(_ checks: [(LimitSubject, TokenLimits)], _ t: Date) {
         for (subject, limits) in checks where limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil {
-            guard counts.withLock({ $0[subject] == nil }) else { continue }
+            let due = counts.withLock { all -> Bool in
+                guard let readAt = all[subject]?.readAt else { return true }
+                guard let every = rereadEvery else { return false }
+                return t.timeIntervalSince(readAt) >= every
+            }
+            guard due else { continue }
             let day = LimitWindows.day(t), month = LimitWindows.month(t)
             let daySpent = spentSince(subject, LimitWindows.dayStart(day)) ?? 0
             let monthSpent = spentSince(subject, LimitWindows.monthStart(month)) ?? 0
             counts.withLock { all in
-                guard all[subject] == nil else { return }
-                var c = Counts()
+                var c = all[subject] ?? Counts()
                 c.roll(to: t)
-                c.daySpent = daySpent
-                c.monthSpent = monthSpent
+                c.daySpent = max(c.daySpent, daySpent)
+                c.monthSpent = max(c.monthSpent, monthSpent)
+                c.readAt = t
                 all[subject] = c
             }
         }

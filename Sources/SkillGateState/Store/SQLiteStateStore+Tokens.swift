@@ -79,12 +79,17 @@ extension SQLiteStateStore {
             defaultScenario: row.optionalText(4), createdAt: Date(millisecondsSince1970: row.int64(5)),
             lastUsedAt: row.optionalInt64(6).map(Date.init(millisecondsSince1970:)),
             revokedAt: row.optionalInt64(7).map(Date.init(millisecondsSince1970:)),
-            limits: (try? JSONValue.parse(row.text(9))).flatMap { try? TokenLimits(json: $0, where: "stored limits") } ?? TokenLimits())
+            limits: decodeLimits(row.text(9)))
     }
 
     /// Lists are stored as JSON arrays of strings (`json_each` can query them; PostgreSQL uses text[]).
     static func encodeList(_ items: [String]) -> String {
         JSONValue.array(items.map(JSONValue.string)).serialized()
+    }
+
+    /// A token's stored limits (`{}` or unreadable: none).
+    static func decodeLimits(_ text: String) -> TokenLimits {
+        (try? JSONValue.parse(text)).flatMap { try? TokenLimits(json: $0, where: "stored limits") } ?? TokenLimits()
     }
 
     static func decodeList(_ text: String) -> [String] {

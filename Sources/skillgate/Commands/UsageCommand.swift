@@ -26,7 +26,7 @@ enum UsageCommand {
             throw UsageError(message: "--by must be one of \(UsageGrouping.allCases.map(\.rawValue).joined(separator: ", ")) (got \"\(byText)\")")
         }
         let config = try CLI.loadConfig(args)
-        let rows = try SQLiteStateStore(stateDirectory: config.stateDirectory).usageReport(since: since, by: by)
+        let rows = try GatewayServer.openStateStore(config: config).usageReport(since: since, by: by)
         if args.flags.contains("--json") {
             print(UsageReportText.json(rows, since: since, by: by).serialized())
         } else {

@@ -19,7 +19,7 @@ final class TeamHarness: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(server.boundPort)" }
 
     init(extraConfig: String = "", scenarios: String = #"{"chat":{},"other":{}}"#, tokenLimits: TokenLimits = TokenLimits(),
-         start: Date = Date(timeIntervalSince1970: 1_780_000_000)) throws {
+         start: Date? = Date(timeIntervalSince1970: 1_780_000_000), existingToken: String? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-team-\(UUID().uuidString)")
         let providers = dir.appendingPathComponent("providers")
         try FileManager.default.createDirectory(at: providers, withIntermediateDirectories: true)
@@ -38,11 +38,17 @@ final class TeamHarness: @unchecked Sendable {
         try config.write(toFile: path, atomically: true, encoding: .utf8)
         logPath = dir.appendingPathComponent("requests.log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let clock = ManualWallClock(start)
+        // A nil `start` runs limit windows on the real clock (several instances reading each other's spend).
+        let clock = ManualWallClock(start ?? Date())
         self.clock = clock
-        server = try GatewayServer(config: try GatewayConfig.load(path: path), logFD: open(logPath, O_WRONLY | O_APPEND),
-                                   now: { clock.now })
-        token = try server.services.tokens.create(name: "team-app", limits: tokenLimits).token
+        let realClock = start == nil
+        let now: @Sendable () -> Date = { realClock ? Date() : clock.now }
+        server = try GatewayServer(config: try GatewayConfig.load(path: path), logFD: open(logPath, O_WRONLY | O_APPEND), now: now)
+        if let existingToken {
+            token = existingToken
+        } else {
+            token = try server.services.tokens.create(name: "team-app", limits: tokenLimits).token
+        }
         try server.services.keys.set("UNUSED_PROVIDER_KEY", secret: Self.providerKey)
         try server.start()
     }
@@ -67,7 +73,7 @@ final class TeamHarness: @unchecked Sendable {
         return try server.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: by)
     }
 
-    /// Every ledger row (all columns that matter to tests), oldest first.
+    /// Every ledger row (all columns that matter to tests), oldest first (SQLite only).
     func ledgerRows() throws -> [[String: String]] {
         server.flushLedger()
         guard let store = server.services.tokens.store as? SQLiteStateStore else { return [] }

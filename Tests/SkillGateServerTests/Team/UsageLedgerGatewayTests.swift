@@ -3,6 +3,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateState
+import SkillGateTestSupport
 @testable import SkillGateServer
 
 /// The usage ledger through a real gateway: one row per request on every surface, streams included, with the
@@ -73,6 +74,10 @@ import SkillGateState
     }
 
     @Test func recordingIsOffTheRequestPathAndCheap() async throws {
+        try await offThePool { try Self.recordingCost() }
+    }
+
+    static func recordingCost() throws {
         // A ledger over a real store, 2,000 rows queued as the account stage queues them: the queueing itself (what
         // a request pays) is timed, the batch writes happen on the writer thread.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
