@@ -76,9 +76,16 @@ public final class TokenService: Sendable {
     /// Authenticates `presented` like `authenticate`, and returns what its request keeps to ask
     /// `isStillValid` later (the hash, never the text).
     public func grant(for presented: String) -> TokenGrant? {
+        try? checkedGrant(for: presented)
+    }
+
+    /// Like `grant`, but a store that cannot be read (a database that is down) is an error rather than an
+    /// unknown token, so the caller can answer 503 instead of 401. Tokens looked up within `cacheLifetime` are
+    /// still answered from the cache.
+    public func checkedGrant(for presented: String) throws(TokenStoreUnavailable) -> TokenGrant? {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
         let hash = TokenFormat.hash(presented)
-        return lookup(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
+        return try lookupChecked(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
     }
 
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
@@ -90,6 +97,10 @@ public final class TokenService: Sendable {
     }
 
     private func lookup(hash: String, noteUse: Bool) -> ClientToken? {
+        (try? lookupChecked(hash: hash, noteUse: noteUse)) ?? nil
+    }
+
+    private func lookupChecked(hash: String, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
         let time = now()
 
         // Hot path: one lock, one dictionary lookup.
@@ -109,7 +120,9 @@ public final class TokenService: Sendable {
         }
 
         // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
-        guard let stored = try? store.token(hash: hash) else { return nil }
+        let found: StoredClientToken?
+        do { found = try store.token(hash: hash) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
+        guard let stored = found else { return nil }
         let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
             var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
             let accepted = Self.accepts(stored, hash: hash)
@@ -204,6 +217,13 @@ public final class TokenService: Sendable {
     private static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
+}
+
+/// The token store could not be read (a database that is down or unreachable).
+public struct TokenStoreUnavailable: Error, Sendable, CustomStringConvertible {
+    /// What the store said (never a token or a URL with a password).
+    public let reason: String
+    public var description: String { "the token store cannot be read: \(reason)" }
 }
 
 /// A token that authenticated, kept by its request to re-check it while the request runs

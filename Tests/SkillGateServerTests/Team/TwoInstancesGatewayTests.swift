@@ -73,4 +73,37 @@ struct TwoInstancesGatewayTests {
         #expect(onB.status == 429, "B sees what A spent")
         #expect(String(decoding: onB.body, as: UTF8.self).contains("daily budget"))
     }
+
+    /// The database goes away while the gateway runs: requests whose token is not cached get a 503 saying what to do,
+    /// usage of requests answered meanwhile stays queued, nothing crashes, and all is well once it is back.
+    @Test func aDatabaseOutageIs503AndTheGatewayRecovers() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db)
+        await b.stop()
+        let name = db.name
+        let admin = try #require(PostgresTestDatabase.adminURL)
+        let before = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool {
+            let conn = try PostgresConnection(url: admin)
+            try conn.execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
+            try conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+        }
+        let cached = try await a.post("/v1/chat/completions", Self.chat)  // within the token cache's 2 s
+        try await Task.sleep(for: .milliseconds(2200))
+        let during = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool { try PostgresConnection(url: admin).execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS true") }
+        let after = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool { [a] in a.server.flushLedger() }
+        let url = db.url
+        let report = try await offThePool { try PostgresStateStore(url: url).usageReport(since: Date(timeIntervalSince1970: 0), by: .token) }
+        await a.stop()
+        #expect(before.status == 200 && cached.status == 200)
+        #expect(during.status == 503)
+        let message = try JSONValue.parse(during.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("cannot reach its state database") && message.contains("retry"), "\(message)")
+        #expect(during.headers["retry-after"] == "2")
+        #expect(after.status == 200)
+        #expect(report.first?.requests == 3, "the row queued during the outage was written once the database was back: \(report)")
+    }
 }

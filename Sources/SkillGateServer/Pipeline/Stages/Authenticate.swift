@@ -33,7 +33,13 @@ struct AuthenticateStage: Sendable {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
         }
-        guard let grant = tokens.grant(for: token) else {
+        let found: TokenGrant?
+        do {
+            found = try tokens.checkedGrant(for: token)
+        } catch {
+            throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "SkillGate cannot reach its state database to check the token; retry in a few seconds (the operator should check the database behind state.postgres_url or state_dir)", retryAfter: 2)
+        }
+        guard let grant = found else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
         }
