@@ -25,7 +25,7 @@ public final class GatewayServices: Sendable {
     /// Server-side skills the gateway runs itself (the agent loop, Agent/).
     let serverSkills: SkillRegistry
     /// Prometheus metrics (`/metrics`).
-    let metrics = GatewayMetrics()
+    let metrics: GatewayMetrics
     /// Limits and budgets per token and scenario.
     let limitCounters: LimitCounters
     /// The usage ledger's writer; nil when `ledger.enabled` is false.
@@ -54,6 +54,7 @@ public final class GatewayServices: Sendable {
         self.clients = clients
         let log = RequestLog(fd: logFD)
         self.log = log
+        metrics = GatewayMetrics(enabled: config.metrics.enabled)
         ledger = config.ledger.enabled
             ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")

@@ -68,6 +68,7 @@ final class LimitCounters: Sendable {
     /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
     /// over. Counts it as under way (and as a stream when `stream`) until `release`.
     func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
+        guard !checks.isEmpty else { return LimitTicket(subjects: [], stream: stream) }
         let t = now()
         seedBudgets(checks, t)
         let rejection = counts.withLock { all -> LimitRejection? in

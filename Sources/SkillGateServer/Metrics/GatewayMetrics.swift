@@ -34,9 +34,16 @@ final class GatewayMetrics: Sendable {
     }
 
     private let families = Mutex(Families())
+    /// `metrics.enabled`: when false, nothing is counted (the request path skips the lock too).
+    let enabled: Bool
+
+    init(enabled: Bool = true) {
+        self.enabled = enabled
+    }
 
     /// A request entered the answering stages.
     func started(stream: Bool) {
+        guard enabled else { return }
         families.withLock { f in
             f.inFlight.add(1, [])
             if stream { f.inFlightStreams.add(1, []) }
@@ -45,6 +52,7 @@ final class GatewayMetrics: Sendable {
 
     /// A request left them (paired with `started`).
     func ended(stream: Bool) {
+        guard enabled else { return }
         families.withLock { f in
             f.inFlight.add(-1, [])
             if stream { f.inFlightStreams.add(-1, []) }
@@ -53,6 +61,7 @@ final class GatewayMetrics: Sendable {
 
     /// Counts a finished request from its log entry.
     func finished(_ e: RequestLogEntry, outcome: String) {
+        guard enabled else { return }
         let surface = e.surface ?? "none", scenario = e.scenario ?? "", model = e.model ?? ""
         families.withLock { f in
             f.requests.add(1, [surface, String(e.status), outcome, scenario, model])
@@ -83,11 +92,13 @@ final class GatewayMetrics: Sendable {
 
     /// Counts one server-side skill run.
     func skillRan(_ skill: String, ok: Bool) {
+        guard enabled else { return }
         families.withLock { $0.skills.add(1, [skill, ok ? "ok" : "error"]) }
     }
 
     /// Counts one request refused by `limit` of a token or scenario.
     func limitRejected(_ limit: String, scope: String) {
+        guard enabled else { return }
         families.withLock { $0.rejections.add(1, [limit, scope]) }
     }
 

@@ -65,6 +65,13 @@ import Testing
                 }
             }
         }
+        var e = RequestLogEntry(requestId: "req_1", method: "POST", path: "/v1/chat/completions")
+        (e.surface, e.status, e.scenario, e.model, e.provider, e.upstreamMs, e.totalMs) = ("openai", 200, "chat", "p/light-a", "p", 120, 130)
+        e.usage = .init(inputTokens: 10, outputTokens: 20)
+        e.costUSD = 0.0001
+        let updates = ContinuousClock.now
+        for _ in 0..<10_000 { metrics.finished(e, outcome: "ok") }
+        print("metrics: one request's update \((ContinuousClock.now - updates) / 10_000)")
         let start = ContinuousClock.now
         var text = ""
         for _ in 0..<100 { text = metrics.render() }
@@ -73,6 +80,7 @@ import Testing
         print("metrics: \(lines) samples rendered in \(each)")
         #expect(lines > 100)
         #expect(text.contains(#"skillgate_requests_total{surface="agent",status="429",outcome="error",scenario="chat",model="q/strong-b"} 1"#))
+        #expect(text.contains(#"skillgate_requests_total{surface="openai",status="200",outcome="ok",scenario="chat",model="p/light-a"} 10001"#))
         #expect(each < .milliseconds(50))
     }
 }

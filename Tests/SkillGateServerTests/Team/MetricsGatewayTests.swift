@@ -49,6 +49,17 @@ import SkillGateTestSupport
         #expect(String(decoding: main.body, as: UTF8.self).contains("metrics.listen"))
     }
 
+    @Test func disabledMetricsAreNotServedAndNotCounted() async throws {
+        let h = try TeamHarness(extraConfig: #","metrics":{"enabled":false}"#)
+        _ = try await h.post("/v1/chat/completions", Self.chat)
+        let r = try await h.get("/metrics")
+        let rendered = h.server.services.renderMetrics()
+        await h.stop()
+        #expect(r.status == 404)
+        #expect(String(decoding: r.body, as: UTF8.self).contains("metrics.enabled"))
+        #expect(!rendered.contains("skillgate_requests_total{"))
+    }
+
     static let prometheus = ProcessInfo.processInfo.environment["SKILLGATE_PROMETHEUS_BIN"]
 
     /// A real Prometheus scrapes the gateway every 200 ms; its HTTP API then answers a query for the request counter.
