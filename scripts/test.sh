@@ -42,6 +42,16 @@ export SKILLGATE_PROMETHEUS_BIN
 # blocking test helpers would starve it and turn those measurements into noise. The whole run takes ~20 s.
 swift test --no-parallel
 
+# Two instances behind nginx on the same PostgreSQL: a token, a budget and one usage report across both.
+if ! command -v nginx >/dev/null 2>&1; then
+  echo "installing nginx-light (for the two-instance check)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nginx-light >/dev/null
+fi
+echo "== two instances behind nginx on PostgreSQL" >&2
+./Tests/Team/two-instances.sh "$SKILLGATE_POSTGRES_URL"
+
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate
