@@ -60,10 +60,10 @@ public final class GatewayServices: Sendable {
                 log.event(problem, ["records": .int(count)], level: "warn")
             }
             : nil
-        limitCounters = LimitCounters(now: now, rereadBudgetsEvery: config.postgresURL == nil ? nil : .seconds(1)) { subject, since in
+        limitCounters = LimitCounters(now: now, rereadEvery: config.postgresURL == nil ? nil : .seconds(1)) { subject, since in
             switch subject.kind {
-            case .token: try? shared.usageSummary(tokenId: subject.id, since: since).costMicrodollars
-            case .scenario: try? shared.usageSummary(scenario: subject.id, since: since).costMicrodollars
+            case .token: try? shared.usageSummary(tokenId: subject.id, since: since)
+            case .scenario: try? shared.usageSummary(scenario: subject.id, since: since)
             }
         }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))

@@ -10,8 +10,8 @@ import Synchronization
 /// requests cannot both take the last slot. Tokens and cost are known only when an answer is in: `release` adds
 /// them. Hence the overshoot rule (decision 0027): a minute's tokens or a budget are checked before a request
 /// starts, so the requests already admitted when the limit is crossed may each overshoot it by at most their own
-/// tokens or cost. Budgets start from the ledger (what this subject spent today and this month, read once per
-/// subject per process); the minute counters start at zero.
+/// tokens or cost. Counters start from the ledger (this minute's requests and tokens, today's and this month's
+/// spend), read once per subject per process — or every `rereadEvery` when several instances share the ledger.
 final class LimitCounters: Sendable {
     struct Counts: Sendable {
         var minute: Int64 = 0
@@ -49,20 +49,21 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// Microdollars a subject spent since a date, from the ledger (nil when it cannot be read: start at zero).
-    typealias SpentSince = @Sendable (LimitSubject, Date) -> Int64?
+    /// A subject's sums in the ledger since a date: admitted requests, tokens, microdollars (nil when it cannot be
+    /// read: count from zero).
+    typealias LedgerSums = @Sendable (LimitSubject, Date) -> UsageSummary?
 
     private let counts = Mutex<[LimitSubject: Counts]>([:])
     private let now: @Sendable () -> Date
-    private let spentSince: SpentSince
+    private let ledgerSums: LedgerSums
     private let rereadEvery: TimeInterval?
 
-    /// - Parameter rereadBudgetsEvery: how often a subject's spend is read again from the ledger (several instances
-    ///   sharing a PostgreSQL ledger see each other's spend this way); nil reads it once per process.
-    init(now: @escaping @Sendable () -> Date = { Date() }, rereadBudgetsEvery: Duration? = nil, spentSince: @escaping SpentSince = { _, _ in nil }) {
+    /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (several instances sharing
+    ///   a PostgreSQL ledger see each other's requests, tokens and spend this way); nil reads them once per process.
+    init(now: @escaping @Sendable () -> Date = { Date() }, rereadEvery: Duration? = nil, ledgerSums: @escaping LedgerSums = { _, _ in nil }) {
         self.now = now
-        self.spentSince = spentSince
-        rereadEvery = rereadBudgetsEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        self.ledgerSums = ledgerSums
+        self.rereadEvery = rereadEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     }
 
     /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
@@ -70,7 +71,7 @@ final class LimitCounters: Sendable {
     func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
         guard !checks.isEmpty else { return LimitTicket(subjects: [], stream: stream) }
         let t = now()
-        seedBudgets(checks, t)
+        readShared(checks, t)
         let rejection = counts.withLock { all -> LimitRejection? in
             for (subject, limits) in checks {
                 var c = all[subject] ?? Counts()
@@ -115,7 +116,7 @@ final class LimitCounters: Sendable {
     /// Each limit of `subject`: its value, what is used and when it resets (for `GET /v1/limits`).
     func status(_ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
         let t = now()
-        seedBudgets([(subject, limits)], t)
+        readShared([(subject, limits)], t)
         let c = counts.withLock { all -> Counts in
             var c = all[subject] ?? Counts()
             c.roll(to: t)
@@ -127,26 +128,34 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// Reads what a subject with a budget spent this day and month from the ledger: the first time it is seen, and
-    /// with `rereadBudgetsEvery` again once that much time passed (outside the lock: a store read is tens of
-    /// microseconds to a millisecond). A re-read keeps the larger of the ledger's sum and this process's own count
-    /// (which also holds its spend not yet written).
-    private func seedBudgets(_ checks: [(LimitSubject, TokenLimits)], _ t: Date) {
-        for (subject, limits) in checks where limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil {
+    /// Reads a subject's sums from the ledger — this minute's requests and tokens, today's and this month's spend —
+    /// the first time it is seen, and with `rereadEvery` again once that much time passed (outside the lock: a store
+    /// read is tens of microseconds to a millisecond). A re-read keeps the larger of the ledger's sum and this
+    /// process's own count (which also holds what it has not written yet), so instances sharing a ledger see each
+    /// other's use within about `rereadEvery` plus the ledger's flush interval.
+    private func readShared(_ checks: [(LimitSubject, TokenLimits)], _ t: Date) {
+        for (subject, limits) in checks {
+            let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
+            let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
+            guard budgets || perMinute else { continue }
             let due = counts.withLock { all -> Bool in
                 guard let readAt = all[subject]?.readAt else { return true }
                 guard let every = rereadEvery else { return false }
                 return t.timeIntervalSince(readAt) >= every
             }
             guard due else { continue }
-            let day = LimitWindows.day(t), month = LimitWindows.month(t)
-            let daySpent = spentSince(subject, LimitWindows.dayStart(day)) ?? 0
-            let monthSpent = spentSince(subject, LimitWindows.monthStart(month)) ?? 0
+            let minute = perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil
+            let day = budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil
+            let month = budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil
             counts.withLock { all in
                 var c = all[subject] ?? Counts()
                 c.roll(to: t)
-                c.daySpent = max(c.daySpent, daySpent)
-                c.monthSpent = max(c.monthSpent, monthSpent)
+                if let minute {
+                    c.requests = max(c.requests, Int64(minute.requests))
+                    c.tokens = max(c.tokens, Int64(minute.inputTokens + minute.outputTokens))
+                }
+                c.daySpent = max(c.daySpent, day?.costMicrodollars ?? 0)
+                c.monthSpent = max(c.monthSpent, month?.costMicrodollars ?? 0)
                 c.readAt = t
                 all[subject] = c
             }

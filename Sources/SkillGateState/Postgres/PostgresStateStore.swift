@@ -157,7 +157,7 @@ public final class PostgresStateStore: StateStore {
     private func summary(_ filter: String, _ params: [String?]) throws -> UsageSummary {
         try withConnection { db in
             let r = try db.query("""
-                SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
+                SELECT count(*) FILTER (WHERE outcome != 'rate_limited'), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
                 FROM usage_records WHERE kind != 'call' AND occurred_at >= $1 \(filter)
                 """, params)
             return UsageSummary(requests: Int(r.int64(0, 0)), inputTokens: Int(r.int64(0, 1)), outputTokens: Int(r.int64(0, 2)),

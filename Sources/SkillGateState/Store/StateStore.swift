@@ -37,7 +37,8 @@ public protocol StateStore: Sendable {
     /// Appends usage records in one transaction (the usage ledger's batches).
     func recordUsage(_ records: [UsageRecord]) throws
 
-    /// Sums of the request records since `since`, for one token (or all when `tokenId` is nil).
+    /// Sums of the request records since `since`, for one token (or all when `tokenId` is nil); `requests` leaves out
+    /// requests refused with 429.
     func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary
 
     /// Sums of the request records since `since` in one scenario (scenario budgets).

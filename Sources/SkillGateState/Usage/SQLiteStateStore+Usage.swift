@@ -41,10 +41,11 @@ extension SQLiteStateStore {
         try usageSummary(column: "scenario", equals: scenario, since: since)
     }
 
-    /// Sums of request and run rows (an agent run's `call` rows are inside its run row).
+    /// Sums of request and run rows (an agent run's `call` rows are inside its run row); `requests` leaves out the
+    /// requests refused with 429 (they were not admitted).
     private func usageSummary(column: String, equals value: String?, since: Date) throws -> UsageSummary {
         try withConnection { db in
-            let columns = "count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)"
+            let columns = "coalesce(sum(outcome != 'rate_limited'), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)"
             let summary = { (row: SQLiteStatement) in
                 UsageSummary(requests: Int(row.int64(0)), inputTokens: Int(row.int64(1)),
                              outputTokens: Int(row.int64(2)), costMicrodollars: row.int64(3))

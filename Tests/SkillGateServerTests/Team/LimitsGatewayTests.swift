@@ -70,7 +70,7 @@ import SkillGateState
         _ = try h.server.services.tokens.updateLimits(name: "team-app", TokenLimits(budgetUSDPerMonth: Double(spent) / 1e6))
         // A fresh counter (as after a restart): the gateway reads this month's spend from the ledger.
         let counters = LimitCounters(now: { [clock = h.clock] in clock.now }) { subject, since in
-            try? h.server.services.tokens.store.usageSummary(tokenId: subject.id, since: since).costMicrodollars
+            try? h.server.services.tokens.store.usageSummary(tokenId: subject.id, since: since)
         }
         let tokenId = try #require(h.server.services.tokens.list().first?.id)
         let subject = LimitSubject(kind: .token, id: tokenId, name: "team-app")

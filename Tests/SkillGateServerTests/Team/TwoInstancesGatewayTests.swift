@@ -74,6 +74,27 @@ struct TwoInstancesGatewayTests {
         #expect(String(decoding: onB.body, as: UTF8.self).contains("daily budget"))
     }
 
+    /// A per-minute limit across instances: each re-reads the shared ledger about once a second, so requests through
+    /// one count on the other (the slack is what the others admitted in the last second or so).
+    @Test func requestsPerMinuteAddUpAcrossInstances() async throws {
+        // Stay inside one UTC minute: start in its first 50 seconds.
+        let second = Int(Date().timeIntervalSince1970) % 60
+        if second > 50 { try await Task.sleep(for: .seconds(61 - second)) }
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(requestsPerMinute: 4))
+        var onA: [Int] = []
+        for _ in 0..<4 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
+        try await offThePool { [a] in a.server.flushLedger() }
+        try await Task.sleep(for: .milliseconds(1100))
+        let onB = try await b.post("/v1/chat/completions", Self.chat)
+        await a.stop()
+        await b.stop()
+        #expect(onA == [200, 200, 200, 200])
+        #expect(onB.status == 429, "B counts the 4 requests A admitted this minute")
+        #expect(String(decoding: onB.body, as: UTF8.self).contains("requests_per_minute"))
+    }
+
     /// The database goes away while the gateway runs: requests whose token is not cached get a 503 saying what to do,
     /// usage of requests answered meanwhile stays queued, nothing crashes, and all is well once it is back.
     @Test func aDatabaseOutageIs503AndTheGatewayRecovers() async throws {
