@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent", providers: [.apt(["libevent-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
         // no other SkillGate module): the one definition the gateway encodes and clients decode.
@@ -45,8 +46,9 @@ let package = Package(
         .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
         // Provider key file, token crypto and token text format.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL"], swiftSettings: strictSwift),
-        // Embedded SQLite state store (tokens, usage, notes, embedding cache) and the token service.
-        .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite"], swiftSettings: strictSwift),
+        // Embedded SQLite state store (tokens, usage, notes, embedding cache), the PostgreSQL store for several
+        // instances (tokens, usage), and the token service.
+        .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite", "CPostgres"], swiftSettings: strictSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
         .target(name: "SkillGateServer", dependencies: ["SkillGateAPI", "SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],

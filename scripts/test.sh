@@ -11,13 +11,46 @@ swift build --build-tests
 # run may hold the default one), on one thread so its work does not skew the latency tests running
 # beside it; stopped when this script ends, however it ends.
 e5_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-trap './scripts/e5-server.sh stop "$e5_port"' EXIT
+# A throwaway PostgreSQL (Debian `postgresql`, installed when missing) on another free port, in a temporary
+# directory, as the unprivileged `postgres` user: the PostgreSQL store and two-instance tests find it through
+# SKILLGATE_POSTGRES_URL (they skip, saying so, when it is unset; here it is required).
+if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  echo "installing postgresql (for the PostgreSQL state store tests)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+fi
+pg_port=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+pg_dir=$(mktemp -d /tmp/skillgate-pg.XXXXXX)
+trap './scripts/e5-server.sh stop "$e5_port"; ./scripts/postgres-test.sh stop "$pg_dir"' EXIT
+SKILLGATE_POSTGRES_URL=$(./scripts/postgres-test.sh start "$pg_port" "$pg_dir")
+export SKILLGATE_POSTGRES_URL
 SKILLGATE_E5_THREADS=1 ./scripts/e5-server.sh start "$e5_port"
 export SKILLGATE_E5_URL="http://127.0.0.1:$e5_port/v1"
+# A real Prometheus for the /metrics scrape test (MetricsGatewayTests): the Debian package, found by the Swift
+# tests through SKILLGATE_PROMETHEUS_BIN (they skip the scrape test, saying so, when it is unset; here it is required).
+if ! command -v prometheus >/dev/null 2>&1; then
+  echo "installing prometheus (for the /metrics scrape test)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+SKILLGATE_PROMETHEUS_BIN="$(command -v prometheus)" || { echo "error: prometheus is not installed; apt-get install prometheus and retry" >&2; exit 1; }
+export SKILLGATE_PROMETHEUS_BIN
 # One test at a time: several suites assert latencies (cancellation within 100 ms, head before body) and
 # the cooperative thread pool has only as many threads as cores; run in parallel on a 2-core machine,
 # blocking test helpers would starve it and turn those measurements into noise. The whole run takes ~20 s.
 swift test --no-parallel
+
+# Two instances behind nginx on the same PostgreSQL: a token, a budget and one usage report across both.
+if ! command -v nginx >/dev/null 2>&1; then
+  echo "installing nginx-light (for the two-instance check)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nginx-light >/dev/null
+fi
+echo "== two instances behind nginx on PostgreSQL" >&2
+./Tests/Team/two-instances.sh "$SKILLGATE_POSTGRES_URL"
 
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 
 import anthropic
 import openai
 import pytest
 
-from conftest import FAKE_KEYS, forwarded_tokens
+from conftest import FAKE_KEYS, forwarded_tokens, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +97,22 @@ def test_tokens_are_not_stored_in_plain_text(gateway, traffic):
             data = path.read_bytes()
             found += [f"{name} in {path.relative_to(state)}" for name, tok in gateway.tokens.items() if tok.encode() in data]
     assert not found, f"client tokens must be stored hashed, found in plain text: {found}"
+
+
+def test_no_secret_in_metrics_limits_or_usage_ledger(gateway, traffic):
+    """The metrics, the caller's limits and the usage ledger (the state database and `skillgate usage --json`)
+    carry no provider key and no client token, after the whole suite's traffic."""
+    token = gateway.tokens["conformance-full"]
+    metrics = gateway.request("GET", "/metrics")
+    limits = gateway.request("GET", "/v1/limits", headers={"Authorization": f"Bearer {token}"})
+    assert metrics.status == 200, metrics.body[:300]
+    assert limits.status == 200, limits.body[:300]
+    time.sleep(1.5)  # the ledger writes its batch about once a second
+    usage = run_cli("usage", "--config", str(gateway.config_path), "--since", "1d", "--json")
+    assert json.loads(usage)["total"]["requests"] > 0, "the usage ledger recorded nothing"
+    database = b"".join(p.read_bytes() for p in (gateway.directory / "state").glob("state.sqlite*") if p.is_file())
+    texts = {"/metrics": metrics.body.decode("utf-8", "replace"), "/v1/limits": limits.body.decode("utf-8", "replace"),
+             "skillgate usage --json": usage, "the state database": database.decode("utf-8", "replace")}
+    leaked = [f"{name} in {where}" for where, text in texts.items() for name, secret in _secrets(gateway).items() if secret in text]
+    assert not leaked, f"secrets found: {leaked}"
+    assert "req_" not in texts["/metrics"], "request ids must not be metric labels"

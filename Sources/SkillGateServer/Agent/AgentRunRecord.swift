@@ -12,6 +12,9 @@ final class AgentRunRecord: Sendable {
         var upstreamMs = 0.0
         var escalations = 0
         var escalatedBecause: String?
+        var attemptRecords: [AttemptRecord] = []
+        /// One per model call, in order (the usage ledger's `call` rows).
+        var calls: [ModelCallUsage] = []
     }
 
     private let state = Mutex(State())
@@ -25,6 +28,11 @@ final class AgentRunRecord: Sendable {
             s.provider = call.provider ?? s.provider
             s.model = call.model ?? s.model
             s.upstreamMs += call.upstreamMs ?? 0
+            s.attemptRecords += call.attemptRecords
+            guard let model = call.model else { return }
+            let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
+            s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.usage, costUSD: call.costUSD,
+                                          upstreamMs: call.upstreamMs ?? 0, attempts: made, outcome: call.errorKind?.rawValue ?? "ok"))
         }
     }
 
@@ -43,12 +51,19 @@ final class AgentRunRecord: Sendable {
         log.model = s.model ?? log.model
         log.upstreamMs = s.upstreamMs
         log.escalations += s.escalations
+        log.attemptRecords += s.attemptRecords
+        log.modelCalls = s.calls
         if let because = s.escalatedBecause { log.skills?.escalatedBecause = because }
         if let outcome {
             log.usage = outcome.response.usage
             log.costUSD = outcome.costUSD
             log.agentIterations = outcome.iterations
             log.skillsRun = outcome.skillsRun
+        } else if !s.calls.isEmpty {
+            // A failed run still spent what its model calls cost: the ledger and budgets count it.
+            log.usage = s.calls.compactMap(\.usage).reduce(Usage(), +)
+            log.costUSD = s.calls.compactMap(\.costUSD).reduce(0, +)
+            log.agentIterations = s.calls.count
         }
     }
 }

@@ -9,6 +9,7 @@ struct AgentRunner: Sendable {
     let execute: ExecuteStage
     let settings: GatewayConfig.Agent
     let registry: SkillRegistry
+    let metrics: GatewayMetrics
 
     /// Runs the loop. `streamText` streams each model call and emits its text as `text.delta`
     /// (the agent surface); otherwise each call is whole (chat surfaces, which send only the final
@@ -22,7 +23,9 @@ struct AgentRunner: Sendable {
         // The token is re-checked before every step, and about once a second while events flow
         // (streamed text): a revoked token ends the run with an error, and no further step runs.
         let recheck = call.client.recheck
+        let metrics = self.metrics
         let checkedEmit: AgentEventSink = { event in
+            if case .skillFinished(_, let skill, let ok, _, _, _) = event { metrics.skillRan(skill, ok: ok) }
             try recheck.checkIfDue()
             try await emit(event)
         }
@@ -33,12 +36,10 @@ struct AgentRunner: Sendable {
     }
 
     /// One model call per iteration; an unusable answer is re-run on the escalation plan (that
-    /// iteration only).
+    /// iteration only). Each call's attempts, deployment, usage and outcome go to `record` (the ledger's call rows).
     private func modelCall(_ call: PreparedCall, policy: AnswerPolicy, streamText: Bool, record: AgentRunRecord) -> AgentModelCall {
         let execute = self.execute
-        return { request, iteration, emit in
-            var scratch = RequestLogEntry(requestId: "", method: "", path: "")
-            defer { record.absorb(scratch) }
+        @Sendable func callOnce(_ request: ChatRequest, _ iteration: Int, _ emit: AgentEventSink, _ scratch: inout RequestLogEntry) async throws -> AgentTurn {
             var execution = try await execute.once(request, plan: call.plan, policy: policy, stream: streamText, &scratch)
             var plan = call.plan
             if case .unusable(let u, _) = execution, let escalation = call.escalation, !Task.isCancelled {
@@ -62,6 +63,19 @@ struct AgentRunner: Sendable {
                 return AgentTurn(response: answer.response, costUSD: target.model.price?.cost(of: answer.response.usage))
             case .unusable(let u, let target):
                 throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
+            }
+        }
+        return { request, iteration, emit in
+            var scratch = RequestLogEntry(requestId: "", method: "", path: "")
+            defer { record.absorb(scratch) }
+            do {
+                let turn = try await callOnce(request, iteration, emit, &scratch)
+                scratch.usage = turn.response.usage
+                scratch.costUSD = turn.costUSD
+                return turn
+            } catch {
+                scratch.errorKind = GatewayError.from(error).kind
+                throw error
             }
         }
     }

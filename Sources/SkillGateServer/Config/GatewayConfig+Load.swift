@@ -3,6 +3,7 @@ import Glibc
 import Dispatch
 import SkillGateCore
 import SkillGateProviders
+import SkillGateState
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
@@ -26,7 +27,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys)
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -62,13 +63,14 @@ extension GatewayConfig {
         defaultModel = try r.optionalString("default_model") ?? "auto"
         scenarios = [:]
         for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
-            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills"]).union(ScenarioSkillOptions.keys))
+            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits"]).union(ScenarioSkillOptions.keys))
             scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
                                              skillPacks: try s.optionalStringArray("skill_packs") ?? [],
                                              defaultModel: try s.optionalString("default_model"),
                                              allowedModels: try s.optionalStringArray("allowed_models") ?? [],
                                              maxVisibleSkills: try s.optionalInt("max_visible_skills"),
                                              skills: try ScenarioSkillOptions(reader: s))
+            scenarios[name]?.limits = try Self.parseLimits(s, "limits") ?? TokenLimits()
         }
         defaultScenario = try r.optionalString("default_scenario") ?? "chat"
         if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
@@ -113,6 +115,7 @@ extension GatewayConfig {
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
         agent = try Self.parseAgent(try r.optionalObject("agent"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
+        try loadTeam(r)
         try validateSkills(r)
     }
 

@@ -2,6 +2,7 @@ import SkillGateCore
 import SkillGateProviders
 import SkillGateRouting
 import SkillGateSkills
+import SkillGateState
 
 /// The gateway's configuration (`Config/skillgate.json` by default).
 ///
@@ -48,6 +49,15 @@ public struct GatewayConfig: Sendable {
     public var agent = Agent()
     /// Lexical or hybrid (embedding) skill ranking (`GatewayConfig+SkillRanking.swift`).
     public var skillRanking = SkillRanking()
+    /// Limits and budgets of every token that sets none of its own (`token_limits`; decision 0027).
+    public var tokenLimits = TokenLimits()
+    /// The usage ledger (`ledger`).
+    public var ledger = Ledger()
+    /// Prometheus metrics (`metrics`).
+    public var metrics = Metrics()
+    /// `state.postgres_url`: tokens and the usage ledger in PostgreSQL, shared by several instances; nil: the SQLite
+    /// file in `state_dir` (notes and the embedding cache stay there either way). Never logged.
+    public var postgresURL: String?
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 
@@ -80,6 +90,8 @@ public struct GatewayConfig: Sendable {
         public var maxVisibleSkills: Int?
         /// Disallowed-tool handling and escalation.
         public var skills: ScenarioSkillOptions
+        /// Limits and budgets of the whole scenario, all tokens together (`scenarios.<name>.limits`).
+        public var limits = TokenLimits()
 
         public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil,
                     skills: ScenarioSkillOptions = ScenarioSkillOptions()) {

@@ -25,6 +25,11 @@ struct ExecuteStage: Sendable {
         ctx.log.escalations += 1
         ctx.log.skills?.escalatedBecause = unusable.reason
         ctx.log.route = (ctx.log.route.map { $0 + "; " } ?? "") + "escalated to \(tier.rawValue): \(unusable.reason)"
+        // The unusable answer was paid for: the ledger, budgets and metrics count it beside the escalated one.
+        ctx.log.unusableUsage = ctx.log.usage
+        ctx.log.unusableCostUSD = ctx.log.costUSD
+        ctx.log.usage = nil
+        ctx.log.costUSD = nil
         return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, &ctx.log)
     }
 
@@ -34,7 +39,10 @@ struct ExecuteStage: Sendable {
     func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
         let start = ContinuousClock.now
-        defer { log.attempts += attempts.map(\.logText) }
+        defer {
+            log.attempts += attempts.map(\.logText)
+            log.attemptRecords += attempts
+        }
         if !stream {
             let response: ChatResponse, target: RouteTarget
             do {
@@ -79,7 +87,11 @@ struct ExecuteStage: Sendable {
             if let u = AnswerCheck.unusable(error, target: target.qualifiedName, policy: policy) { return .unusable(u, target) }
             throw error
         }
-        if let u = try AnswerCheck.check(answer.response, offered: request.tools, target: target, policy: policy) { return .unusable(u, target) }
+        if let u = try AnswerCheck.check(answer.response, offered: request.tools, target: target, policy: policy) {
+            log.usage = answer.response.usage
+            log.costUSD = target.model.price?.cost(of: answer.response.usage)
+            return .unusable(u, target)
+        }
         return .streaming(UpstreamStream(replaying: events, target: target, affinity: executor.affinity))
     }
 

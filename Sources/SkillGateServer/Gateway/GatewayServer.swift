@@ -13,15 +13,19 @@ public final class GatewayServer: Sendable {
     public let services: GatewayServices
     let server: HTTPServer
     let http: HTTPClient
+    /// The separate `/metrics` listener (`metrics.listen`), when configured.
+    let metricsServer: HTTPServer?
     /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable).
     private let keySources: Mutex<[any DispatchSourceProtocol]>
 
     /// Loads everything; throws on any configuration problem (before binding the port).
     /// `clock` times retries and cooldowns (tests inject a manual one).
     /// `serverSkills` replaces the registry built from config (tests).
-    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil) throws {
+    /// `now` is the wall clock of limit windows and budgets (tests pass their own).
+    public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         http = HTTPClient()
-        services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock)
+        services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock, now: now)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
         serverConfig.reusePort = config.reusePort
         serverConfig.maxConnections = config.limits.maxConnections > 0 ? config.limits.maxConnections : nil
@@ -39,6 +43,13 @@ public final class GatewayServer: Sendable {
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
+        if config.metrics.enabled, let listen = config.metrics.listen {
+            var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)
+            metricsConfig.shutdownGrace = .seconds(1)
+            metricsServer = try HTTPServer(configuration: metricsConfig, handler: MetricsHandler(services: services))
+        } else {
+            metricsServer = nil
+        }
         let services = self.services
         let reload: @Sendable () -> Void = {
             do {
@@ -65,6 +76,7 @@ public final class GatewayServer: Sendable {
     public func start() throws {
         do {
             try server.start()
+            try metricsServer?.start()
         } catch {
             // Dispatch sources must not be released while suspended (libdispatch traps): retire them.
             keySources.withLock { $0.forEach { $0.resume(); $0.cancel() } }
@@ -75,6 +87,17 @@ public final class GatewayServer: Sendable {
         let c = services.config
         services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
                                          "providers": .int(services.catalog.providers.count)])
+        if let metricsServer, let listen = c.metrics.listen {
+            services.log.event("metrics listening", ["address": .string("\(listen.host):\(metricsServer.boundPort)")])
+        }
+    }
+
+    /// The port of the separate metrics listener, when there is one (useful with port 0).
+    public var metricsPort: Int? { metricsServer?.boundPort }
+
+    /// Writes the queued usage records now and waits for them (tests; shutdown does it by itself).
+    public func flushLedger() {
+        services.ledger?.flush()
     }
 
     /// The port actually bound (useful with port 0).
@@ -85,6 +108,8 @@ public final class GatewayServer: Sendable {
     public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) async -> Int32 {
         let stop = await server.runUntilSignal(signals, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        await metricsServer?.shutdown(deadline: .seconds(1))
+        services.ledger?.close()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
         services.log.close()
@@ -99,6 +124,8 @@ public final class GatewayServer: Sendable {
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        await metricsServer?.shutdown(deadline: .seconds(1))
+        services.ledger?.close()
         services.log.close()
         http.shutdown()
     }
@@ -110,6 +137,12 @@ public final class GatewayServer: Sendable {
 
     /// The token service over the config's state store (for the CLI).
     public static func openTokenService(config: GatewayConfig) throws -> TokenService {
-        TokenService(store: try SQLiteStateStore(stateDirectory: config.stateDirectory))
+        TokenService(store: try openStateStore(config: config))
+    }
+
+    /// The store of tokens and usage the config names: PostgreSQL (`state.postgres_url`) or the SQLite file.
+    public static func openStateStore(config: GatewayConfig) throws -> any StateStore {
+        if let url = config.postgresURL { return try PostgresStateStore(url: url) }
+        return try SQLiteStateStore(stateDirectory: config.stateDirectory)
     }
 }

@@ -1,3 +1,6 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
@@ -23,11 +26,19 @@ public final class GatewayServices: Sendable {
     let executor: RouteExecutor
     /// Server-side skills the gateway runs itself (the agent loop, Agent/).
     let serverSkills: SkillRegistry
+    /// Prometheus metrics (`/metrics`).
+    let metrics: GatewayMetrics
+    /// Limits and budgets per token and scenario.
+    let limitCounters: LimitCounters
+    /// The usage ledger's writer; nil when `ledger.enabled` is false.
+    let ledger: UsageLedger?
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
     /// `clock` times retries and cooldowns (tests inject their own).
-    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock()) throws {
+    /// `now` is the wall clock of limit windows and budgets (tests pass their own).
+    public init(config: GatewayConfig, http: HTTPClient, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(),
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
         try config.validate(against: catalog)
         self.config = config
@@ -36,12 +47,27 @@ public final class GatewayServices: Sendable {
         // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
-        tokens = TokenService(store: stateStore, cacheLifetime: .seconds(2))
+        // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
+        let shared: any StateStore = try config.postgresURL.map { try PostgresStateStore(url: $0) } ?? stateStore
+        tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http)
         self.clients = clients
-        log = RequestLog(fd: logFD)
+        let log = RequestLog(fd: logFD)
+        self.log = log
+        metrics = GatewayMetrics(enabled: config.metrics.enabled)
+        ledger = config.ledger.enabled
+            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
+                log.event(problem, ["records": .int(count)], level: "warn")
+            }
+            : nil
+        limitCounters = LimitCounters(now: now, rereadEvery: config.postgresURL == nil ? nil : .seconds(1)) { subject, since in
+            switch subject.kind {
+            case .token: try? shared.usageSummary(tokenId: subject.id, since: since)
+            case .scenario: try? shared.usageSummary(scenario: subject.id, since: since)
+            }
+        }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)

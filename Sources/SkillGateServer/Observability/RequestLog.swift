@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 import SkillGateCore
+import SkillGateRouting
 import Synchronization
 
 /// One line of the request log: everything an operator needs, nothing secret.
@@ -12,6 +13,8 @@ struct RequestLogEntry: Sendable {
     var path: String
     var status = 0
     var tokenName: String?
+    /// The token's id (for the usage ledger; not written to the log line).
+    var tokenId: String?
     var surface: String?
     var scenario: String?
     var provider: String?
@@ -22,8 +25,18 @@ struct RequestLogEntry: Sendable {
     var upstreamMs: Double?
     var usage: Usage?
     var costUSD: Double?
+    /// What an answer that was unusable and re-run on a stronger tier used and cost (counted by the ledger, budgets
+    /// and metrics beside `usage` and `costUSD`, which are the answer's).
+    var unusableUsage: Usage?
+    var unusableCostUSD: Double?
     var attempts: [String] = []
     var error: String?
+    /// The kind of `error` (also for a stream that failed after its status 200 was sent).
+    var errorKind: GatewayError.Kind?
+    /// The attempts as values (for metrics and the ledger); `attempts` holds their log text.
+    var attemptRecords: [AttemptRecord] = []
+    /// An agent run's model calls, one each (for the ledger's per-call rows); empty for other requests.
+    var modelCalls: [ModelCallUsage] = []
     /// The skill policy's decision (visible, removed, cut); see `SkillDecision`.
     var skills: SkillDecision?
     /// How many times an unusable answer was re-run on a stronger tier.
@@ -33,11 +46,33 @@ struct RequestLogEntry: Sendable {
     /// Server-side skills an agent run executed.
     var skillsRun: [String] = []
 
-    /// The entry as one compact JSON object.
+    /// Usage of the whole request: the answer's plus an escalated unusable answer's.
+    var spentUsage: Usage? {
+        guard let unusableUsage else { return usage }
+        return (usage ?? Usage()) + unusableUsage
+    }
+
+    /// Cost of the whole request: the answer's plus an escalated unusable answer's.
+    var spentUSD: Double? {
+        guard let unusableCostUSD else { return costUSD }
+        return (costUSD ?? 0) + unusableCostUSD
+    }
+
+    /// `ok`; the error kind of a request that failed (before or after its answer started); `client_gone` when the
+    /// client left (499).
+    var outcome: String {
+        if status == 499 { return "client_gone" }
+        if let errorKind { return errorKind.rawValue }
+        if status >= 400 || error != nil { return status >= 500 ? GatewayError.Kind.internalError.rawValue : GatewayError.Kind.invalidRequest.rawValue }
+        return "ok"
+    }
+
+    /// The entry as one compact JSON object. A stream that ended in an error is a warning (its status is the 200
+    /// sent at its start; `outcome` says how it ended).
     func json() -> JSONValue {
         var o = JSONObject()
         o.append("time", .string(RequestLog.timestamp(time)))
-        o.append("level", .string(status >= 500 ? "error" : (status >= 400 ? "warn" : "info")))
+        o.append("level", .string(status >= 500 ? "error" : (status >= 400 || error != nil ? "warn" : "info")))
         o.append("request_id", .string(requestId))
         o.append("method", .string(method))
         o.append("path", .string(path))
@@ -61,6 +96,7 @@ struct RequestLogEntry: Sendable {
         if escalations > 0 { o.append("escalations", .int(escalations)) }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
         if agentIterations != nil { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
+        if error != nil || status >= 400 { o.append("outcome", .string(outcome)) }
         o.append("error", ifPresent: error.map(JSONValue.string))
         return .object(o)
     }
@@ -80,8 +116,8 @@ final class RequestLog: Sendable {
     }
 
     /// Writes an event that is not a request (startup, shutdown, key reload).
-    func event(_ message: String, _ fields: JSONObject = [:]) {
-        var o: JSONObject = ["time": .string(Self.timestamp(Date())), "level": "info", "event": .string(message)]
+    func event(_ message: String, _ fields: JSONObject = [:], level: String = "info") {
+        var o: JSONObject = ["time": .string(Self.timestamp(Date())), "level": .string(level), "event": .string(message)]
         for m in fields { o.append(m.key, m.value) }
         writer?.enqueue(.event(.object(o)))
     }

@@ -7,11 +7,11 @@ import SkillGateSkills
 /// 1. **accept** — the endpoint of the request line (`Endpoint.table`), or 404/405;
 /// 2. **authenticate** — the SkillGate token (`AuthenticateStage`);
 /// 3. **decode** — the surface reads its body into the wire-neutral model (`Surface.decode`);
-/// 4. **prepare** — scenario, skill policy, route plan, escalation (`PrepareStage`);
+/// 4. **prepare** — scenario, limits and budgets, skill policy, route plan, escalation (`PrepareStage`);
 /// 5. **execute** — attempts, fallbacks, answer checks, escalation (`ExecuteStage`, and
 ///    `AgentRunner` for server-side skills);
 /// 6. **encode** — the surface writes the answer in its own shape (`Surface.respond`);
-/// 7. **account** — the log line (`AccountStage`).
+/// 7. **account** — limits released, metrics, the usage ledger, the log line (`AccountStage`).
 ///
 /// Errors before the answer started are sent in the surface's error shape with their status.
 public final class GatewayHandler: HTTPHandler {
@@ -19,16 +19,20 @@ public final class GatewayHandler: HTTPHandler {
     let authentication: AuthenticateStage
     let prepare: PrepareStage
     let answering: Answering
+    let limits: LimitsStage
 
     /// `serverSkills` replaces `services.serverSkills` (tests pass their own).
     public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
         let registry = serverSkills ?? services.serverSkills
         authentication = AuthenticateStage(tokens: services.tokens)
-        prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry)
+        limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,
+                             metrics: services.metrics)
+        prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry, limits: limits)
         let execute = ExecuteStage(executor: services.executor)
-        answering = Answering(execute: execute, agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry),
-                              accounting: AccountStage(log: services.log))
+        answering = Answering(execute: execute,
+                              agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
+                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics))
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
@@ -42,6 +46,10 @@ public final class GatewayHandler: HTTPHandler {
             ready(&ctx)
         case .success(.models):
             models(request, &ctx)
+        case .success(.limits):
+            limitsStatus(request, &ctx)
+        case .success(.metrics):
+            metrics(&ctx)
         case .success(.surface(let surface)):
             await serve(request, surface, &ctx)
         }
@@ -53,8 +61,11 @@ public final class GatewayHandler: HTTPHandler {
         do {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
+            ctx.log.tokenId = client.tokenId
             let decoded = try surface.decode(request.body)
             ctx.log.stream = decoded.stream
+            services.metrics.started(stream: decoded.stream)
+            ctx.inFlight = true
             let call = try await prepare.prepare(decoded, for: client, headers: request.headers, &ctx)
             try await surface.respond(to: call, decoded, with: answering, &ctx)
         } catch {
@@ -70,6 +81,7 @@ public final class GatewayHandler: HTTPHandler {
         ctx.responder.respond(status: error.status, headers: headers, body: surface.errorBody(error))
         ctx.log.status = error.status
         ctx.log.error = error.clientMessage
+        ctx.log.errorKind = error.kind
         answering.account(&ctx)
     }
 

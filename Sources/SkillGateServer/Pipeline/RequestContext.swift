@@ -12,6 +12,10 @@ struct RequestContext: Sendable {
     /// Where the answer goes.
     let responder: HTTPResponder
     var log: RequestLogEntry
+    /// The request's admission against its limits (prepare), released by the account stage.
+    var limitTicket: LimitTicket?
+    /// Whether the in-flight gauges count this request (set once decoded; cleared by the account stage).
+    var inFlight = false
 
     init(method: String, path: String, responder: HTTPResponder) {
         requestId = RequestIdGenerator.next()

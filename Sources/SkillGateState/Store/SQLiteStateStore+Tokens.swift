@@ -6,19 +6,19 @@ import SkillGateCore
 
 extension SQLiteStateStore {
     private static let tokenColumns =
-        "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash"
+        "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits"
 
     public func insertToken(_ token: ClientToken, hash: String) throws {
         do {
             try withConnection { db in
                 try db.statement("""
-                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).run([
                         .text(token.id), .text(token.name), .text(hash), .text(Self.encodeList(token.scenarios)),
                         .text(Self.encodeList(token.models)), .optionalText(token.defaultScenario),
                         .integer(token.createdAt.millisecondsSince1970), .int64(token.lastUsedAt?.millisecondsSince1970),
-                        .int64(token.revokedAt?.millisecondsSince1970),
+                        .int64(token.revokedAt?.millisecondsSince1970), .text(token.limits.json().serialized()),
                     ])
             }
         } catch let error as SQLiteError where error.isConstraintViolation && error.message.contains("client_tokens.name") {
@@ -52,6 +52,18 @@ extension SQLiteStateStore {
         }
     }
 
+    public func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? {
+        try withConnection { db in
+            try db.transaction {
+                guard var token = try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE name = ? AND revoked_at IS NULL")
+                    .firstRow([.text(name)], { Self.token(from: $0) }) else { return nil }
+                token.limits = limits
+                try db.statement("UPDATE client_tokens SET limits = ? WHERE id = ?").run([.text(limits.json().serialized()), .text(token.id)])
+                return token
+            }
+        }
+    }
+
     public func markTokensUsed(_ uses: [String: Date]) throws {
         guard !uses.isEmpty else { return }
         try withConnection { db in
@@ -68,12 +80,18 @@ extension SQLiteStateStore {
             id: row.text(0), name: row.text(1), scenarios: decodeList(row.text(2)), models: decodeList(row.text(3)),
             defaultScenario: row.optionalText(4), createdAt: Date(millisecondsSince1970: row.int64(5)),
             lastUsedAt: row.optionalInt64(6).map(Date.init(millisecondsSince1970:)),
-            revokedAt: row.optionalInt64(7).map(Date.init(millisecondsSince1970:)))
+            revokedAt: row.optionalInt64(7).map(Date.init(millisecondsSince1970:)),
+            limits: decodeLimits(row.text(9)))
     }
 
     /// Lists are stored as JSON arrays of strings (`json_each` can query them; PostgreSQL uses text[]).
     static func encodeList(_ items: [String]) -> String {
         JSONValue.array(items.map(JSONValue.string)).serialized()
+    }
+
+    /// A token's stored limits (`{}` or unreadable: none).
+    static func decodeLimits(_ text: String) -> TokenLimits {
+        (try? JSONValue.parse(text)).flatMap { try? TokenLimits(json: $0, where: "stored limits") } ?? TokenLimits()
     }
 
     static func decodeList(_ text: String) -> [String] {

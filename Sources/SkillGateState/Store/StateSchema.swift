@@ -59,5 +59,19 @@ enum StateSchema {
         ) WITHOUT ROWID;
         CREATE INDEX embedding_cache_time ON embedding_cache(created_at);
         """,
+        // 4: limits stored with each token; the usage ledger's fields (decision 0027): one `request` row per
+        // request and, for agent runs, one `call` row per model call (`call_index` 1, 2, ...).
+        """
+        ALTER TABLE client_tokens ADD COLUMN limits TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE usage_records ADD COLUMN kind TEXT NOT NULL DEFAULT 'request';
+        ALTER TABLE usage_records ADD COLUMN call_index INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE usage_records ADD COLUMN token_name TEXT;
+        ALTER TABLE usage_records ADD COLUMN surface TEXT;
+        ALTER TABLE usage_records ADD COLUMN stream INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE usage_records ADD COLUMN status INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE usage_records ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE usage_records ADD COLUMN skills_run TEXT NOT NULL DEFAULT '[]';
+        CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
+        """,
     ]
 }

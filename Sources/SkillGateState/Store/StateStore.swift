@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 
-/// The gateway's persistent state: client tokens and usage. Small and storage-neutral on purpose:
+/// The gateway's persistent state: client tokens (with their limits) and the usage ledger. Small and storage-neutral on purpose:
 /// `SQLiteStateStore` is the embedded default; a PostgreSQL store for many gateway instances
 /// implements the same calls over the same tables.
 ///
@@ -25,6 +25,9 @@ public protocol StateStore: Sendable {
     /// token has that name.
     func revokeToken(named name: String, at date: Date) throws -> ClientToken?
 
+    /// Replaces the limits of the active token named `name` and returns it; nil when no active token has that name.
+    func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken?
+
     /// Records when tokens were last used (`id` → date). A date older than the stored one is ignored.
     func markTokensUsed(_ uses: [String: Date]) throws
 
@@ -33,6 +36,16 @@ public protocol StateStore: Sendable {
     /// Appends one usage record.
     func recordUsage(_ record: UsageRecord) throws
 
-    /// Sums of the records since `since`, for one token (or all when `tokenId` is nil).
+    /// Appends usage records in one transaction (the usage ledger's batches).
+    func recordUsage(_ records: [UsageRecord]) throws
+
+    /// Sums of the request records since `since`, for one token (or all when `tokenId` is nil); `requests` leaves out
+    /// requests refused with 429.
     func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary
+
+    /// Sums of the request records since `since` in one scenario (scenario budgets).
+    func usageSummary(scenario: String, since: Date) throws -> UsageSummary
+
+    /// The usage since `since` grouped by token, model, scenario or day, largest cost first (by day: in order).
+    func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow]
 }

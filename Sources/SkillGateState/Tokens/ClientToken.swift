@@ -20,9 +20,13 @@ public struct ClientToken: Sendable, Hashable, Identifiable {
     public var lastUsedAt: Date?
     /// When the token was revoked; a revoked token never authenticates again.
     public var revokedAt: Date?
+    /// The token's own limits and budgets (`skillgate tokens create/update --rpm ...`); unset ones fall back
+    /// to the config's `token_limits`.
+    public var limits: TokenLimits
 
     public init(id: String, name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil,
-                createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+                createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil, limits: TokenLimits = TokenLimits()) {
+        self.limits = limits
         self.id = id
         self.name = name
         self.scenarios = scenarios

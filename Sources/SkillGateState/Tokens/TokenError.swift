@@ -12,6 +12,8 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidScope(String)
     /// The default scenario is not among the allowed scenarios.
     case defaultScenarioNotAllowed(String)
+    /// A limit or budget is unknown, of the wrong type, or negative (the text names it).
+    case invalidLimit(String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid token scope: \(problem); give scenario and model names of 1 to 128 characters without spaces"
         case .defaultScenarioNotAllowed(let scenario):
             return "the default scenario \"\(scenario)\" is not among the token's allowed scenarios; add it to the scenarios or pick one of them"
+        case .invalidLimit(let problem):
+            return "invalid limit: \(problem)"
         }
     }
 }

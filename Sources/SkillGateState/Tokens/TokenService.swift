@@ -50,8 +50,8 @@ public final class TokenService: Sendable {
 
     /// Creates a token. Returns its text, to show once, and its record. Throws `TokenError` for an
     /// invalid or taken name or scope.
-    public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil)
-        throws -> (token: String, record: ClientToken)
+    public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil,
+                       limits: TokenLimits = TokenLimits()) throws -> (token: String, record: ClientToken)
     {
         try ClientToken.validateName(name)
         let scenarios = try ClientToken.validateScope(scenarios, kind: "scenario")
@@ -64,7 +64,7 @@ public final class TokenService: Sendable {
         }
         let text = try TokenFormat.generate()
         let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
-                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds)
+                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds, limits: limits)
         try store.insertToken(record, hash: TokenFormat.hash(text))
         return (text, record)
     }
@@ -78,9 +78,16 @@ public final class TokenService: Sendable {
     /// Authenticates `presented` like `authenticate`, and returns what its request keeps to ask
     /// `isStillValid` later (the hash, never the text).
     public func grant(for presented: String) -> TokenGrant? {
+        try? checkedGrant(for: presented)
+    }
+
+    /// Like `grant`, but a store that cannot be read (a database that is down) is an error rather than an
+    /// unknown token, so the caller can answer 503 instead of 401. Tokens looked up within `cacheLifetime` are
+    /// still answered from the cache.
+    public func checkedGrant(for presented: String) throws(TokenStoreUnavailable) -> TokenGrant? {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
         let hash = TokenFormat.hash(presented)
-        return lookup(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
+        return try lookupChecked(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
     }
 
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
@@ -92,6 +99,10 @@ public final class TokenService: Sendable {
     }
 
     private func lookup(hash: String, noteUse: Bool) -> ClientToken? {
+        (try? lookupChecked(hash: hash, noteUse: noteUse)) ?? nil
+    }
+
+    private func lookupChecked(hash: String, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
         let time = now()
 
         // Hot path: one lock, one dictionary lookup.
@@ -111,7 +122,9 @@ public final class TokenService: Sendable {
         }
 
         // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
-        guard let stored = try? store.token(hash: hash) else { return nil }
+        let found: StoredClientToken?
+        do { found = try store.token(hash: hash) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
+        guard let stored = found else { return nil }
         let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
             var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
             let accepted = Self.accepts(stored, hash: hash)
@@ -164,6 +177,21 @@ public final class TokenService: Sendable {
         return revoked
     }
 
+    /// Replaces the limits of the active token named `name` (`skillgate tokens update`) and drops it from the cache,
+    /// so this process applies them at once (another process within the cache lifetime). Returns the updated record.
+    @discardableResult
+    public func updateLimits(name: String, _ limits: TokenLimits) throws -> ClientToken {
+        guard let updated = try store.updateTokenLimits(named: name, limits) else {
+            if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
+            throw TokenError.unknownToken(name)
+        }
+        state.withLock { state in
+            state.cache = state.cache.filter { $0.value.stored.token.id != updated.id }
+            state.generation &+= 1
+        }
+        return updated
+    }
+
     /// Forgets all cached lookups; the next `authenticate` of each token asks the store.
     public func invalidateCache() {
         state.withLock { state in
@@ -191,6 +219,13 @@ public final class TokenService: Sendable {
     private static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
+}
+
+/// The token store could not be read (a database that is down or unreachable).
+public struct TokenStoreUnavailable: Error, Sendable, CustomStringConvertible {
+    /// What the store said (never a token or a URL with a password).
+    public let reason: String
+    public var description: String { "the token store cannot be read: \(reason)" }
 }
 
 /// A token that authenticated, kept by its request to re-check it while the request runs

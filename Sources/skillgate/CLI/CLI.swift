@@ -13,7 +13,8 @@ enum CLI {
     Commands:
       serve              run the gateway
       keys               manage provider keys (set, list, remove)
-      tokens             manage client tokens (create, list, revoke)
+      tokens             manage client tokens (create, update limits, list, revoke)
+      usage              what was spent, by token, model, scenario or day (the usage ledger)
       config check       validate a config file and the provider catalog
       providers          list the provider catalog and whether each key is set
       route explain      show how "model": "auto" routes a prompt, and why
@@ -36,6 +37,7 @@ enum CLI {
             case "serve": return try await ServeCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "tokens": return try TokensCommand.run(rest)
+            case "usage": return try UsageCommand.run(rest)
             case "config": return try ConfigCommand.run(rest)
             case "providers": return try ProvidersCommand.run(rest)
             case "route": return try RouteCommand.run(rest)

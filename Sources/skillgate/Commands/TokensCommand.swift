@@ -7,18 +7,20 @@ import SkillGateState
 /// `skillgate tokens`: client tokens (stored as hashes in the state store).
 enum TokensCommand {
     static let help = """
-    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]...
+    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]... [limits]
                                   prints the new token alone on stdout (shown once; only its hash is stored)
-           skillgate tokens list      names, scopes, created and last-used times
+           skillgate tokens update NAME [limits]   changes a token's limits (a running gateway applies them within 2 s)
+           skillgate tokens list      names, scopes, limits, created and last-used times
            skillgate tokens revoke NAME
     Options: --config PATH
 
     --scenario limits the token to scenarios; --model to tiers (light, strong), aliases or provider/model.
     Without them the token may use everything.
-    """
+
+    """ + TokenLimitFlags.help
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["--config", "--name", "--scenario", "--model"], flags: [])
+        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names), flags: [])
         if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
         let config = try CLI.loadConfig(args)
         let tokens = try GatewayServer.openTokenService(config: config)
@@ -28,23 +30,34 @@ enum TokensCommand {
             for s in args.values("--scenario") where config.scenarios[s] == nil {
                 throw UsageError(message: "unknown scenario \"\(s)\"; configured: \(config.scenarios.keys.sorted().joined(separator: ", "))")
             }
-            let created = try tokens.create(name: name, scenarios: args.values("--scenario"), models: args.values("--model"))
+            let created = try tokens.create(name: name, scenarios: args.values("--scenario"), models: args.values("--model"),
+                                            limits: try TokenLimitFlags.apply(args, to: TokenLimits()))
             print(created.token)
             printErr("created token \"\(name)\"; it is shown only this once")
         case ("list", 1):
             let list = try tokens.list()
             if list.isEmpty { printErr("no tokens yet; create one with `skillgate tokens create --name NAME`") }
-            print("NAME\tSCENARIOS\tMODELS\tCREATED\tLAST USED\tSTATUS")
+            print("NAME\tSCENARIOS\tMODELS\tLIMITS\tCREATED\tLAST USED\tSTATUS")
             for t in list {
                 let scen = t.scenarios.isEmpty ? "*" : t.scenarios.joined(separator: ",")
                 let models = t.models.isEmpty ? "*" : t.models.joined(separator: ",")
-                print("\(t.name)\t\(scen)\t\(models)\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")
+                print("\(t.name)\t\(scen)\t\(models)\t\(TokenLimitFlags.summary(t.limits))\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")
             }
+        case ("update", 2):
+            let name = args.positionals[1]
+            guard TokenLimitFlags.given(args) else {
+                throw UsageError(message: "tokens update needs at least one limit flag (\(TokenLimitFlags.names.joined(separator: ", ")))")
+            }
+            guard let current = try tokens.list().first(where: { $0.name == name && !$0.isRevoked }) else {
+                throw TokenError.unknownToken(name)
+            }
+            let updated = try tokens.updateLimits(name: name, try TokenLimitFlags.apply(args, to: current.limits))
+            printErr("updated \(name): limits \(TokenLimitFlags.summary(updated.limits))")
         case ("revoke", 2):
             try tokens.revoke(name: args.positionals[1])
             printErr("revoked \(args.positionals[1])")
         default:
-            throw UsageError(message: "expected `tokens create --name NAME`, `tokens list` or `tokens revoke NAME`")
+            throw UsageError(message: "expected `tokens create --name NAME`, `tokens update NAME --rpm N ...`, `tokens list` or `tokens revoke NAME`")
         }
         return 0
     }

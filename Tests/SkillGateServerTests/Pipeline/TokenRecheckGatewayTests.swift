@@ -32,6 +32,10 @@ import SkillGateSkills
         #expect(afterRevocation < .milliseconds(2500), "\(surface.path) ended \(afterRevocation) after the revocation")
         let log = try #require(h.logLines().last)
         #expect(log["error"]?.stringValue?.contains("revoked") == true)
+        // A stream that ended in an error: a warning with that outcome, though its status was 200.
+        #expect(log["status"]?.intValue == 200)
+        #expect(log["level"]?.stringValue == "warn")
+        #expect(log["outcome"]?.stringValue == "authentication")
     }
 
     /// `skillgate tokens revoke` runs in another process: the gateway sees it when its 2 s cache

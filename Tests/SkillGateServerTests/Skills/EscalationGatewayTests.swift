@@ -23,9 +23,16 @@ import SkillGateCore
         let (light, reason) = unusable
         let h = try H(config: Self.config, script: ["light-native": light, "strong-native": Self.good])
         let r = try await h.chat(H.request("weather in Oslo?", tools: [H.weather], stream: stream))
+        h.gateway.flushLedger()
+        let spent = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let metrics = h.gateway.services.renderMetrics()
         await h.stop()
         #expect(r.status == 200)
         #expect(h.upstream.models == ["light-native", "strong-native"])
+        // The unusable answer was paid for too: the ledger holds one request with both answers' tokens.
+        #expect(spent.first?.requests == 1)
+        if !stream { #expect(spent.first?.inputTokens == 10, "5 prompt tokens per answer, both answers: \(spent)") }
+        #expect(metrics.contains(#"skillgate_escalations_total{scenario="chat"} 1"#))
         #expect(r.headers["x-skillgate-model"] == "up/strong-native")
         #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; escalated=\(reason)")
         #expect(r.body.contains("get_weather") && r.body.contains("Oslo") && !r.body.contains("delete_files"))

@@ -104,7 +104,9 @@ struct ChatEncoding<S: ChatSurface> {
             try await ctx.responder.write(encoder.finish())
         } catch {
             ctx.log.status = 499
-            ctx.log.error = GatewayError.from(error).clientMessage
+            let e = GatewayError.from(error)
+            ctx.log.error = e.clientMessage
+            ctx.log.errorKind = e.kind
         }
         ctx.responder.end()
         answer.account(&ctx)

@@ -19,6 +19,7 @@ enum SSEResponse {
     static func fail(_ error: any Error, errorEvent: (GatewayError) -> [UInt8], _ ctx: inout RequestContext) async {
         let e = GatewayError.from(error)
         ctx.log.error = e.clientMessage
+        ctx.log.errorKind = e.kind
         if !ctx.responder.isClientGone, e.kind != .cancelled, !Task.isCancelled {
             try? await ctx.responder.write(errorEvent(e))
         } else {

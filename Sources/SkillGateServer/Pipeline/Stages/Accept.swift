@@ -5,6 +5,10 @@ enum Endpoint: Sendable {
     case health
     case ready
     case models
+    /// `GET /v1/limits`: the caller's limits and what is left.
+    case limits
+    /// `GET /metrics`: Prometheus metrics (unless `metrics.listen` moves them to a listener of their own).
+    case metrics
     /// A chat or agent surface: the pipeline's stages run for it.
     case surface(any Surface)
 
@@ -14,6 +18,8 @@ enum Endpoint: Sendable {
         "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
         "/v1/agent": ("POST", .surface(AgentSurface())),
         "/v1/models": ("GET", .models),
+        "/v1/limits": ("GET", .limits),
+        "/metrics": ("GET", .metrics),
         "/healthz": ("GET", .health),
         "/readyz": ("GET", .ready),
     ]

@@ -1,12 +1,30 @@
 import SkillGateCore
+import SkillGateState
 
-/// The last stage: the request's log line (and, later, its usage record) once the answer is out.
+/// The last stage, once the answer is out (or failed): the limits ticket is released with the request's tokens and
+/// cost, the metrics count it, the usage ledger queues its rows (written in batches off the request path), and the
+/// log line is written.
 struct AccountStage: Sendable {
     let log: RequestLog
+    /// Nil when `ledger.enabled` is false.
+    let ledger: UsageLedger?
+    let limits: LimitCounters
+    let metrics: GatewayMetrics
 
-    /// Writes the request's line with its total time. Called once per request.
+    /// Called once per request.
     func account(_ ctx: inout RequestContext) {
         ctx.log.totalMs = ctx.elapsedMs
+        let outcome = ctx.log.outcome
+        if let ticket = ctx.limitTicket {
+            limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: UsageRecord.microdollars(ctx.log.spentUSD) ?? 0)
+            ctx.limitTicket = nil
+        }
+        if ctx.inFlight {
+            metrics.ended(stream: ctx.log.stream)
+            ctx.inFlight = false
+        }
+        if ctx.log.surface != nil { metrics.finished(ctx.log, outcome: outcome) }
+        ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
         log.write(ctx.log)
     }
 }

@@ -5,6 +5,10 @@ import SkillGateState
 /// The caller of a request, after authentication.
 struct AuthenticatedClient: Sendable {
     var name: String
+    /// The token's id (the ledger's and the limit counters' key).
+    var tokenId: String
+    /// The token's own limits (unset ones fall back to the config's `token_limits`).
+    var limits: TokenLimits
     var scope: AccessScope
     /// Asks again, while the answer runs, whether the token is still valid.
     var recheck: TokenRecheck
@@ -29,12 +33,18 @@ struct AuthenticateStage: Sendable {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
         }
-        guard let grant = tokens.grant(for: token) else {
+        let found: TokenGrant?
+        do {
+            found = try tokens.checkedGrant(for: token)
+        } catch {
+            throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "SkillGate cannot reach its state database to check the token; retry in a few seconds (the operator should check the database behind state.postgres_url or state_dir)", retryAfter: 2)
+        }
+        guard let grant = found else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
         }
         let record = grant.token
-        return AuthenticatedClient(name: record.name, scope: AccessScope(scenarios: record.scenarios, models: record.models),
+        return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: AccessScope(scenarios: record.scenarios, models: record.models),
                                    recheck: TokenRecheck(tokens: tokens, grant: grant))
     }
 }

@@ -19,9 +19,9 @@ struct HeadGate: Sendable {
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
         switch Endpoint.accept(method: head.method, path: head.path) {
-        case .success(.models), .success(.surface):
+        case .success(.models), .success(.surface), .success(.limits):
             break
-        case .success(.health), .success(.ready), .failure:
+        case .success(.health), .success(.ready), .success(.metrics), .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
         do {

@@ -18,7 +18,8 @@ struct PreparedCall: Sendable {
 }
 
 /// The prepare stage: everything decided about a request before a model is called — scenario (the
-/// request's, else the header's, else the token's default), skill policy (packs, relevance cut,
+/// request's, else the header's, else the token's default), limits and budgets (`LimitsStage`: a 429 before
+/// any upstream call), skill policy (packs, relevance cut,
 /// removal or 403), route plan (tier header, `auto` scoring, stickiness to the deployment that
 /// issued the tool calls being answered) and escalation.
 struct PrepareStage: Sendable {
@@ -26,10 +27,13 @@ struct PrepareStage: Sendable {
     let skills: SkillPolicy
     let executor: RouteExecutor
     let serverSkills: SkillRegistry
+    let limits: LimitsStage
 
     func prepare(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) async throws -> PreparedCall {
         let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope)
         ctx.log.scenario = scenario.name
+        // Limits and budgets before anything else that could reach out (embedders, providers).
+        ctx.limitTicket = try limits.admit(client, scenario: scenario.name, stream: request.stream)
         var chat = request.chat
         let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
         ctx.log.skills = decision

@@ -3,8 +3,16 @@ import Glibc
 import Dispatch
 import SkillGateCore
 
-/// One finished request, as the gateway records it for usage reports and budgets.
+/// One row of the usage ledger: a finished request (`kind` `.request`), an agent run (`.run`: the sums of its
+/// model calls), or one model call of an agent run (`.call`, numbered by `callIndex`).
 public struct UsageRecord: Sendable, Hashable {
+    /// A request answered by (at most) one model call, an agent run, or one model call inside an agent run.
+    public enum Kind: String, Sendable, Hashable {
+        case request
+        case run
+        case call
+    }
+
     public var occurredAt: Date
     /// The client token's id, nil for requests without one (local development).
     public var tokenId: String?
@@ -17,8 +25,23 @@ public struct UsageRecord: Sendable, Hashable {
     /// Cost in millionths of a US dollar (integers keep budget sums exact); nil when unknown.
     public var costMicrodollars: Int64?
     public var durationMilliseconds: Int
-    /// `ok`, or the `GatewayError.Kind` raw value of the failure.
+    /// `ok`, or the `GatewayError.Kind` raw value of the failure (also for a stream that failed after its
+    /// status 200 was sent), or `client_gone`.
     public var outcome: String
+    public var kind: Kind = .request
+    /// 1, 2, ... for the model calls of an agent run; 0 for request and run rows.
+    public var callIndex = 0
+    /// The token's name (kept in the row so reports need no join and survive a revocation).
+    public var tokenName: String?
+    /// `openai`, `anthropic`, `agent`.
+    public var surface: String?
+    public var stream = false
+    /// The HTTP status sent (200 for a stream that started, even when it later failed; see `outcome`).
+    public var status = 0
+    /// Upstream attempts made (retries and fallbacks included).
+    public var attempts = 0
+    /// Server-side skills an agent run executed, in order.
+    public var skillsRun: [String] = []
 
     public init(occurredAt: Date, tokenId: String? = nil, requestId: String? = nil, scenario: String? = nil,
                 provider: String? = nil, model: String? = nil, usage: Usage = Usage(), costMicrodollars: Int64? = nil,
@@ -33,6 +56,11 @@ public struct UsageRecord: Sendable, Hashable {
         self.costMicrodollars = costMicrodollars
         self.durationMilliseconds = durationMilliseconds
         self.outcome = outcome
+    }
+
+    /// Millionths of a dollar for `usd`, rounded to the nearest.
+    public static func microdollars(_ usd: Double?) -> Int64? {
+        usd.map { Int64(($0 * 1_000_000).rounded()) }
     }
 }
 

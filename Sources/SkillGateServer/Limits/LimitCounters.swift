@@ -1,0 +1,198 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
+import SkillGateState
+import Synchronization
+
+/// The counters behind limits and budgets, in memory, per subject (token or scenario): requests and tokens in the
+/// current UTC minute, requests and streams under way, and spend in the current UTC day and month.
+///
+/// `admit` checks every limit of every subject and counts the request in one step under one lock, so concurrent
+/// requests cannot both take the last slot. Tokens and cost are known only when an answer is in: `release` adds
+/// them. Hence the overshoot rule (decision 0027): a minute's tokens or a budget are checked before a request
+/// starts, so the requests already admitted when the limit is crossed may each overshoot it by at most their own
+/// tokens or cost. Counters start from the ledger (this minute's requests and tokens, today's and this month's
+/// spend), read once per subject per process — or every `rereadEvery` when several instances share the ledger.
+final class LimitCounters: Sendable {
+    struct Counts: Sendable {
+        var minute: Int64 = 0
+        var requests: Int64 = 0
+        var tokens: Int64 = 0
+        var concurrent: Int64 = 0
+        var streams: Int64 = 0
+        var day: Int64 = 0
+        var daySpent: Int64 = 0
+        var month: Int64 = 0
+        var monthSpent: Int64 = 0
+        /// When the spend was last read from the ledger.
+        var readAt: Date?
+
+        /// Starts new windows that began since the last use.
+        mutating func roll(to t: Date) {
+            let m = LimitWindows.minute(t)
+            if m != minute { minute = m; requests = 0; tokens = 0 }
+            let d = LimitWindows.day(t)
+            if d != day { day = d; daySpent = 0 }
+            let mo = LimitWindows.month(t)
+            if mo != month { month = mo; monthSpent = 0 }
+        }
+
+        /// What counts against `limit` now.
+        func used(_ limit: LimitName) -> Int64 {
+            switch limit {
+            case .requestsPerMinute: requests
+            case .tokensPerMinute: tokens
+            case .concurrentRequests: concurrent
+            case .concurrentStreams: streams
+            case .budgetPerDay: daySpent
+            case .budgetPerMonth: monthSpent
+            }
+        }
+    }
+
+    /// A subject's sums in the ledger since a date: admitted requests, tokens, microdollars (nil when it cannot be
+    /// read: count from zero).
+    typealias LedgerSums = @Sendable (LimitSubject, Date) -> UsageSummary?
+
+    private let counts = Mutex<[LimitSubject: Counts]>([:])
+    private let now: @Sendable () -> Date
+    private let ledgerSums: LedgerSums
+    private let rereadEvery: TimeInterval?
+
+    /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (several instances sharing
+    ///   a PostgreSQL ledger see each other's requests, tokens and spend this way); nil reads them once per process.
+    init(now: @escaping @Sendable () -> Date = { Date() }, rereadEvery: Duration? = nil, ledgerSums: @escaping LedgerSums = { _, _ in nil }) {
+        self.now = now
+        self.ledgerSums = ledgerSums
+        self.rereadEvery = rereadEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+    }
+
+    /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
+    /// over. Counts it as under way (and as a stream when `stream`) until `release`.
+    func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
+        guard !checks.isEmpty else { return LimitTicket(subjects: [], stream: stream) }
+        let t = now()
+        readShared(checks, t)
+        let rejection = counts.withLock { all -> LimitRejection? in
+            for (subject, limits) in checks {
+                var c = all[subject] ?? Counts()
+                c.roll(to: t)
+                all[subject] = c
+                for limit in LimitName.allCases {
+                    guard let max = limits.value(limit) else { continue }
+                    if limit == .concurrentStreams && !stream { continue }
+                    // Requests and slots: one more must fit. Tokens and cost: over once used up (the overshoot rule).
+                    if c.used(limit) >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: c.used(limit), at: t) }
+                }
+            }
+            for (subject, _) in checks {
+                all[subject]!.requests += 1
+                all[subject]!.concurrent += 1
+                if stream { all[subject]!.streams += 1 }
+            }
+            return nil
+        }
+        if let rejection { throw rejection }
+        return LimitTicket(subjects: checks.map(\.0), stream: stream)
+    }
+
+    /// Ends a request admitted by `admit`: no longer under way, its tokens and cost counted in the current windows.
+    func release(_ ticket: LimitTicket, tokens: Int, costMicrodollars: Int64) {
+        guard !ticket.subjects.isEmpty else { return }
+        let t = now()
+        counts.withLock { all in
+            for subject in ticket.subjects {
+                var c = all[subject] ?? Counts()
+                c.roll(to: t)
+                c.concurrent = max(0, c.concurrent - 1)
+                if ticket.stream { c.streams = max(0, c.streams - 1) }
+                c.tokens += Int64(tokens)
+                c.daySpent += costMicrodollars
+                c.monthSpent += costMicrodollars
+                all[subject] = c
+            }
+        }
+    }
+
+    /// Each limit of `subject`: its value, what is used and when it resets (for `GET /v1/limits`).
+    func status(_ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
+        let t = now()
+        readShared([(subject, limits)], t)
+        let c = counts.withLock { all -> Counts in
+            var c = all[subject] ?? Counts()
+            c.roll(to: t)
+            all[subject] = c
+            return c
+        }
+        return LimitName.allCases.compactMap { limit in
+            limits.value(limit).map { LimitStatus(subject: subject, limit: limit, max: $0, used: c.used(limit), resetsAt: LimitWindows.reset(of: limit, at: t)) }
+        }
+    }
+
+    /// Reads a subject's sums from the ledger — this minute's requests and tokens, today's and this month's spend —
+    /// the first time it is seen, and with `rereadEvery` again once that much time passed (outside the lock: a store
+    /// read is tens of microseconds to a millisecond). A re-read keeps the larger of the ledger's sum and this
+    /// process's own count (which also holds what it has not written yet), so instances sharing a ledger see each
+    /// other's use within about `rereadEvery` plus the ledger's flush interval.
+    private func readShared(_ checks: [(LimitSubject, TokenLimits)], _ t: Date) {
+        for (subject, limits) in checks {
+            let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
+            let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
+            guard budgets || perMinute else { continue }
+            let due = counts.withLock { all -> Bool in
+                guard let readAt = all[subject]?.readAt else { return true }
+                guard let every = rereadEvery else { return false }
+                return t.timeIntervalSince(readAt) >= every
+            }
+            guard due else { continue }
+            let minute = perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil
+            let day = budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil
+            let month = budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil
+            counts.withLock { all in
+                var c = all[subject] ?? Counts()
+                c.roll(to: t)
+                if let minute {
+                    c.requests = max(c.requests, Int64(minute.requests))
+                    c.tokens = max(c.tokens, Int64(minute.inputTokens + minute.outputTokens))
+                }
+                c.daySpent = max(c.daySpent, day?.costMicrodollars ?? 0)
+                c.monthSpent = max(c.monthSpent, month?.costMicrodollars ?? 0)
+                c.readAt = t
+                all[subject] = c
+            }
+        }
+    }
+}
+
+/// A request admitted by `LimitCounters.admit`, to hand back with `release` once answered.
+struct LimitTicket: Sendable {
+    let subjects: [LimitSubject]
+    let stream: Bool
+}
+
+/// One limit's state, as `GET /v1/limits` shows it.
+struct LimitStatus: Sendable {
+    let subject: LimitSubject
+    let limit: LimitName
+    /// The limit (microdollars for budgets).
+    let max: Int64
+    let used: Int64
+    /// When the window ends; nil for the concurrency limits.
+    let resetsAt: Date?
+
+    func json() -> JSONValue {
+        var o: JSONObject = ["scope": .string(subject.kind.rawValue), "name": .string(subject.name), "limit": .string(limit.rawValue)]
+        if limit.isBudget {
+            o.append("value", .double(Double(max) / 1e6))
+            o.append("used", .double(Double(used) / 1e6))
+            o.append("remaining", .double(Double(Swift.max(0, max - used)) / 1e6))
+        } else {
+            o.append("value", .int(Int(max)))
+            o.append("used", .int(Int(used)))
+            o.append("remaining", .int(Int(Swift.max(0, max - used))))
+        }
+        o.append("resets_at", resetsAt.map { .string(LimitWindows.iso($0)) } ?? .null)
+        return .object(o)
+    }
+}

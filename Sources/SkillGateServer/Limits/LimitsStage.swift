@@ -1,0 +1,44 @@
+import SkillGateCore
+import SkillGateState
+
+/// The limits step of the prepare stage: a request is admitted against its token's limits (the token's own, else
+/// the config's `token_limits`) and its scenario's (`scenarios.<name>.limits`), before any upstream call, or
+/// refused with a 429 naming the limit and when it resets. The ticket is released by the account stage.
+struct LimitsStage: Sendable {
+    let counters: LimitCounters
+    let tokenDefaults: TokenLimits
+    let scenarios: [String: GatewayConfig.ScenarioConfig]
+    let metrics: GatewayMetrics
+
+    /// The subjects of a request and their limits (those without any are left out).
+    func checks(for client: AuthenticatedClient, scenario: String?) -> [(LimitSubject, TokenLimits)] {
+        var out: [(LimitSubject, TokenLimits)] = []
+        let token = client.limits.over(tokenDefaults)
+        if !token.isEmpty { out.append((LimitSubject(kind: .token, id: client.tokenId, name: client.name), token)) }
+        if let scenario, let limits = scenarios[scenario]?.limits, !limits.isEmpty {
+            out.append((LimitSubject(kind: .scenario, id: scenario, name: scenario), limits))
+        }
+        return out
+    }
+
+    /// Admits the request or throws its 429 (`GatewayError`, counted in `skillgate_limit_rejections_total`).
+    func admit(_ client: AuthenticatedClient, scenario: String, stream: Bool) throws(GatewayError) -> LimitTicket {
+        do {
+            return try counters.admit(checks(for: client, scenario: scenario), stream: stream)
+        } catch {
+            metrics.limitRejected(error.limit.rawValue, scope: error.subject.kind.rawValue)
+            throw error.gatewayError
+        }
+    }
+
+    /// The caller's limits and what is left (`GET /v1/limits`): the token's, and those of each scenario it may use.
+    func status(for client: AuthenticatedClient) -> JSONValue {
+        var rows: [JSONValue] = []
+        for (subject, limits) in checks(for: client, scenario: nil) { rows += counters.status(subject, limits).map { $0.json() } }
+        for name in scenarios.keys.sorted() where client.scope.scenarios.isEmpty || client.scope.scenarios.contains(name) {
+            guard let limits = scenarios[name]?.limits, !limits.isEmpty else { continue }
+            rows += counters.status(LimitSubject(kind: .scenario, id: name, name: name), limits).map { $0.json() }
+        }
+        return ["object": "limits", "token": .string(client.name), "data": .array(rows)]
+    }
+}

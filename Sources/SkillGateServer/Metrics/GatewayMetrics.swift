@@ -1,0 +1,137 @@
+import SkillGateCore
+import SkillGateRouting
+import Synchronization
+
+/// The gateway's Prometheus metrics, counted in memory and rendered by hand in the text exposition format at
+/// `GET /metrics` (decision 0027). Updating one is a lock and a few dictionary writes in the account stage;
+/// no label carries a token, a secret or a request id.
+final class GatewayMetrics: Sendable {
+    struct Families: Sendable {
+        var requests = MetricFamily("skillgate_requests_total", .counter,
+                                    "Requests answered, by surface, HTTP status, outcome (ok, an error kind, client_gone), scenario and model.",
+                                    labels: ["surface", "status", "outcome", "scenario", "model"])
+        var duration = MetricFamily("skillgate_request_duration_seconds", .histogram, "Time from request to the end of the answer, by surface.",
+                                    labels: ["surface"], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
+        var upstream = MetricFamily("skillgate_upstream_seconds", .histogram,
+                                    "Upstream time by provider: for streams until the first event (time to first byte), else until the whole answer.",
+                                    labels: ["provider", "stream"], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
+        var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output).", labels: ["model", "direction"])
+        var cost = MetricFamily("skillgate_cost_usd_total", .counter, "Cost in US dollars from the catalog prices, by model.", labels: ["model"])
+        var attempts = MetricFamily("skillgate_upstream_attempts_total", .counter, "Upstream attempts by deployment and outcome (ok, failed, skipped).",
+                                    labels: ["model", "outcome"])
+        var fallbacks = MetricFamily("skillgate_fallbacks_total", .counter, "Times a request moved on to another deployment, by scenario.",
+                                     labels: ["scenario"])
+        var cooldowns = MetricFamily("skillgate_cooldown_skips_total", .counter, "Deployments skipped because they were cooling down.",
+                                     labels: ["model"])
+        var escalations = MetricFamily("skillgate_escalations_total", .counter, "Unusable answers re-run on a stronger tier, by scenario.",
+                                       labels: ["scenario"])
+        var skills = MetricFamily("skillgate_skill_runs_total", .counter, "Server-side skill runs by skill and outcome (ok, error).",
+                                  labels: ["skill", "outcome"])
+        var rejections = MetricFamily("skillgate_limit_rejections_total", .counter, "Requests refused by a limit or budget, by limit and scope (token, scenario).",
+                                      labels: ["limit", "scope"])
+        var inFlight = MetricFamily("skillgate_in_flight_requests", .gauge, "Requests being answered now.")
+        var inFlightStreams = MetricFamily("skillgate_in_flight_streams", .gauge, "Streamed answers and agent runs being answered now.")
+    }
+
+    private let families = Mutex(Families())
+    /// `metrics.enabled`: when false, nothing is counted (the request path skips the lock too).
+    let enabled: Bool
+
+    init(enabled: Bool = true) {
+        self.enabled = enabled
+    }
+
+    /// A request entered the answering stages.
+    func started(stream: Bool) {
+        guard enabled else { return }
+        families.withLock { f in
+            f.inFlight.add(1, [])
+            if stream { f.inFlightStreams.add(1, []) }
+        }
+    }
+
+    /// A request left them (paired with `started`).
+    func ended(stream: Bool) {
+        guard enabled else { return }
+        families.withLock { f in
+            f.inFlight.add(-1, [])
+            if stream { f.inFlightStreams.add(-1, []) }
+        }
+    }
+
+    /// Counts a finished request from its log entry.
+    func finished(_ e: RequestLogEntry, outcome: String) {
+        guard enabled else { return }
+        let surface = e.surface ?? "none", scenario = e.scenario ?? "", model = e.model ?? ""
+        families.withLock { f in
+            f.requests.add(1, [surface, String(e.status), outcome, scenario, model])
+            f.duration.observe(e.totalMs / 1000, [surface])
+            if let ms = e.upstreamMs, let provider = e.provider { f.upstream.observe(ms / 1000, [provider, e.stream ? "true" : "false"]) }
+            for call in e.modelCalls.isEmpty ? [ModelCallUsage(model: model, usage: e.spentUsage, costUSD: e.spentUSD)] : e.modelCalls {
+                guard let usage = call.usage else { continue }
+                f.tokens.add(Double(usage.inputTokens), [call.model, "input"])
+                f.tokens.add(Double(usage.outputTokens), [call.model, "output"])
+                if let cost = call.costUSD { f.cost.add(cost, [call.model]) }
+            }
+            var last: String?
+            for a in e.attemptRecords {
+                switch a.outcome {
+                case .succeeded: f.attempts.add(1, [a.deployment, "ok"])
+                case .failed: f.attempts.add(1, [a.deployment, "failed"])
+                case .skipped(let reason):
+                    f.attempts.add(1, [a.deployment, "skipped"])
+                    if reason.contains("cooling") { f.cooldowns.add(1, [a.deployment]) }
+                    continue
+                }
+                if let last, last != a.deployment { f.fallbacks.add(1, [scenario]) }
+                last = a.deployment
+            }
+            if e.escalations > 0 { f.escalations.add(Double(e.escalations), [scenario]) }
+        }
+    }
+
+    /// Counts one server-side skill run.
+    func skillRan(_ skill: String, ok: Bool) {
+        guard enabled else { return }
+        families.withLock { $0.skills.add(1, [skill, ok ? "ok" : "error"]) }
+    }
+
+    /// Counts one request refused by `limit` of a token or scenario.
+    func limitRejected(_ limit: String, scope: String) {
+        guard enabled else { return }
+        families.withLock { $0.rejections.add(1, [limit, scope]) }
+    }
+
+    /// Every family in the text exposition format.
+    func render() -> String {
+        let f = families.withLock { $0 }
+        var out = ""
+        out.reserveCapacity(8192)
+        for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.escalations, f.skills,
+                       f.rejections, f.inFlight, f.inFlightStreams] {
+            family.render(into: &out)
+        }
+        return out
+    }
+}
+
+/// One model call's usage, for the ledger's per-call rows and the token and cost counters.
+struct ModelCallUsage: Sendable {
+    var provider: String?
+    var model: String
+    var usage: Usage?
+    var costUSD: Double?
+    var upstreamMs: Double = 0
+    var attempts = 0
+    var outcome = "ok"
+
+    init(provider: String? = nil, model: String, usage: Usage?, costUSD: Double?, upstreamMs: Double = 0, attempts: Int = 0, outcome: String = "ok") {
+        self.provider = provider
+        self.model = model
+        self.usage = usage
+        self.costUSD = costUSD
+        self.upstreamMs = upstreamMs
+        self.attempts = attempts
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,58 @@
+import SkillGateCore
+import SkillGateHTTP
+
+extension GatewayHandler {
+    /// `GET /v1/limits`: the caller's limits (its token's, and those of the scenarios it may use), what is used and
+    /// left, and when each resets.
+    func limitsStatus(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+        do {
+            let client = try authentication.authenticate(request.headers)
+            ctx.log.tokenName = client.name
+            respondJSON(200, limits.status(for: client), &ctx)
+        } catch {
+            fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
+        }
+    }
+
+    /// `GET /metrics` on the main listener: the metrics, or a 404 saying where they are.
+    func metrics(_ ctx: inout RequestContext) {
+        let config = services.config.metrics
+        guard config.enabled, config.listen == nil else {
+            let where_ = config.listen.map { "on \($0.host):\($0.port) (`metrics.listen`)" } ?? "off (`metrics.enabled` is false)"
+            return fail(GatewayError(domain: .caller, kind: .notFound, status: 404, message: "metrics are served \(where_), not here"),
+                        OpenAIChatSurface(), &ctx)
+        }
+        ctx.responder.respond(status: 200, headers: ["content-type": MetricsHandler.contentType], body: Array(services.renderMetrics().utf8))
+        ctx.log.status = 200
+        answering.account(&ctx)
+    }
+}
+
+/// The handler of the separate metrics listener (`metrics.listen`): `GET /metrics` and nothing else.
+struct MetricsHandler: HTTPHandler {
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    let services: GatewayServices
+
+    func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
+        guard request.path == "/metrics", request.method == "GET" || request.method == "HEAD" else {
+            return responder.respond(status: 404, headers: ["content-type": "text/plain"], body: Array("this listener serves GET /metrics only\n".utf8))
+        }
+        responder.respond(status: 200, headers: ["content-type": Self.contentType], body: Array(services.renderMetrics().utf8))
+    }
+}
+
+extension GatewayServices {
+    /// The metrics and the ledger's counters, in the text exposition format.
+    func renderMetrics() -> String {
+        var out = metrics.render()
+        if let stats = ledger?.stats {
+            out += "# HELP skillgate_ledger_queued_records Usage records waiting for the next batch write.\n# TYPE skillgate_ledger_queued_records gauge\n"
+            out += "skillgate_ledger_queued_records \(stats.queued)\n"
+            out += "# HELP skillgate_ledger_written_records_total Usage records written to the state store.\n# TYPE skillgate_ledger_written_records_total counter\n"
+            out += "skillgate_ledger_written_records_total \(stats.written)\n"
+            out += "# HELP skillgate_ledger_dropped_records_total Usage records dropped because the queue was full.\n# TYPE skillgate_ledger_dropped_records_total counter\n"
+            out += "skillgate_ledger_dropped_records_total \(stats.dropped)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,130 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
+import SkillGateState
+import Synchronization
+
+/// Writes usage records to the state store on a thread of its own, in batches: the account stage only appends to
+/// a queue (a lock and an array append), and every `flushInterval` (or sooner, once `batchSize` records wait) the
+/// writer inserts what is queued in one transaction.
+///
+/// **Crash-loss window** (decision 0027): a record is durable once its batch commits, so a crash of the process
+/// loses at most the records of the last `flushInterval` (1 s by default) plus the batch being written; SQLite's
+/// `synchronous=NORMAL` in WAL mode keeps committed batches across a process crash (a power loss may also lose the
+/// last commits). When the store fails, the batch stays queued and is retried at the next interval; beyond
+/// `maxQueued` records new ones are dropped and counted (a log line says how many), never blocking a request.
+final class UsageLedger: Sendable {
+    struct Stats: Sendable, Equatable {
+        var queued = 0
+        var written = 0
+        var dropped = 0
+        var failedWrites = 0
+    }
+
+    private struct Queue {
+        var pending: [UsageRecord] = []
+        var stats = Stats()
+        var enqueued = 0
+        var closed = false
+        var finished = false
+    }
+
+    private let store: any StateStore
+    private let flushInterval: Duration
+    private let batchSize: Int
+    private let maxQueued: Int
+    private let onProblem: @Sendable (String, Int) -> Void
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// - Parameter onProblem: told (off the request path) when records were dropped or a write failed, with a count.
+    init(store: any StateStore, flushInterval: Duration = .seconds(1), batchSize: Int = 512, maxQueued: Int = 100_000,
+         onProblem: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
+        self.store = store
+        self.flushInterval = flushInterval
+        self.batchSize = batchSize
+        self.maxQueued = maxQueued
+        self.onProblem = onProblem
+        DetachedThread.start(name: "sg-ledger") { [self] in run() }
+    }
+
+    /// Queues `records` (one request's); never blocks on the store.
+    func record(_ records: [UsageRecord]) {
+        guard !records.isEmpty else { return }
+        let signal = queue.withLock { q -> Bool in
+            guard !q.closed else { return false }
+            guard q.pending.count + records.count <= maxQueued else {
+                q.stats.dropped += records.count
+                return false
+            }
+            q.pending += records
+            q.enqueued += records.count
+            q.stats.queued = q.pending.count
+            return q.pending.count >= batchSize
+        }
+        if signal { wake.signal() }
+    }
+
+    /// Counters for `/metrics` and tests.
+    var stats: Stats { queue.withLock { $0.stats } }
+
+    /// Writes what is queued now and waits (at most `timeout`) until it is in the store. For shutdown and tests.
+    func flush(timeout: Duration = .seconds(5)) {
+        let target = queue.withLock { $0.enqueued }
+        wake.signal()
+        let deadline = ContinuousClock.now + timeout
+        while queue.withLock({ $0.stats.written + $0.stats.dropped < target && !$0.finished }) && ContinuousClock.now < deadline {
+            usleep(500)
+        }
+    }
+
+    /// Writes what is queued and stops the writer; later records are dropped.
+    func close() {
+        flush()
+        queue.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    private func run() {
+        let intervalNs = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
+        var lastReportedDrops = 0
+        while true {
+            _ = wake.wait(timeout: .now() + .nanoseconds(intervalNs))
+            let (batch, closed, dropped) = queue.withLock { q -> ([UsageRecord], Bool, Int) in
+                let batch = q.pending
+                q.pending.removeAll(keepingCapacity: true)
+                return (batch, q.closed, q.stats.dropped)
+            }
+            if !batch.isEmpty {
+                do {
+                    try store.recordUsage(batch)
+                    queue.withLock { $0.stats.written += batch.count; $0.stats.queued = $0.pending.count }
+                } catch {
+                    // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
+                    let requeueDropped = queue.withLock { q -> Int in
+                        q.stats.failedWrites += 1
+                        let room = max(0, maxQueued - q.pending.count)
+                        let kept = Array(batch.prefix(room))
+                        q.pending = kept + q.pending
+                        q.stats.dropped += batch.count - kept.count
+                        q.stats.queued = q.pending.count
+                        return batch.count - kept.count
+                    }
+                    onProblem("usage ledger write failed (\(error)); the records stay queued and are retried", batch.count - requeueDropped)
+                    if closed { return finish() }
+                    continue
+                }
+            }
+            if dropped > lastReportedDrops {
+                onProblem("usage records dropped: the state store fell behind (raise ledger.max_queued or check the disk)", dropped - lastReportedDrops)
+                lastReportedDrops = dropped
+            }
+            if closed && queue.withLock({ $0.pending.isEmpty }) { return finish() }
+        }
+    }
+
+    private func finish() {
+        queue.withLock { $0.finished = true }
+    }
+}

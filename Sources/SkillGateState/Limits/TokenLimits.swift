@@ -1,0 +1,84 @@
+import SkillGateCore
+
+/// Limits and budgets of one client token or one scenario. Every field is optional: `nil` means "no limit"
+/// (or, for a token, "the config's `token_limits` default"). Stored with the token as a JSON object
+/// (`client_tokens.limits`), read from the config (`token_limits`, `scenarios.<name>.limits`).
+public struct TokenLimits: Sendable, Hashable {
+    /// Requests admitted per UTC clock minute.
+    public var requestsPerMinute: Int?
+    /// Input plus output tokens per UTC clock minute (counted when each answer is in).
+    public var tokensPerMinute: Int?
+    /// Requests answering at once (streams included).
+    public var concurrentRequests: Int?
+    /// Streamed answers (and agent runs) at once.
+    public var concurrentStreams: Int?
+    /// US dollars per UTC day.
+    public var budgetUSDPerDay: Double?
+    /// US dollars per UTC calendar month.
+    public var budgetUSDPerMonth: Double?
+
+    public init(requestsPerMinute: Int? = nil, tokensPerMinute: Int? = nil, concurrentRequests: Int? = nil, concurrentStreams: Int? = nil,
+                budgetUSDPerDay: Double? = nil, budgetUSDPerMonth: Double? = nil) {
+        self.requestsPerMinute = requestsPerMinute
+        self.tokensPerMinute = tokensPerMinute
+        self.concurrentRequests = concurrentRequests
+        self.concurrentStreams = concurrentStreams
+        self.budgetUSDPerDay = budgetUSDPerDay
+        self.budgetUSDPerMonth = budgetUSDPerMonth
+    }
+
+    /// The JSON keys, as config, `GET /v1/limits` and the stored column spell them.
+    public static let keys: [String] = ["requests_per_minute", "tokens_per_minute", "concurrent_requests", "concurrent_streams",
+                                        "budget_usd_per_day", "budget_usd_per_month"]
+
+    /// Whether no limit is set.
+    public var isEmpty: Bool { self == TokenLimits() }
+
+    /// These limits, with `defaults` filling the ones not set.
+    public func over(_ defaults: TokenLimits) -> TokenLimits {
+        TokenLimits(requestsPerMinute: requestsPerMinute ?? defaults.requestsPerMinute, tokensPerMinute: tokensPerMinute ?? defaults.tokensPerMinute,
+                    concurrentRequests: concurrentRequests ?? defaults.concurrentRequests,
+                    concurrentStreams: concurrentStreams ?? defaults.concurrentStreams,
+                    budgetUSDPerDay: budgetUSDPerDay ?? defaults.budgetUSDPerDay, budgetUSDPerMonth: budgetUSDPerMonth ?? defaults.budgetUSDPerMonth)
+    }
+
+    /// The limits as a JSON object with the set keys only.
+    public func json() -> JSONValue {
+        var o = JSONObject()
+        o.append("requests_per_minute", ifPresent: requestsPerMinute.map { .int($0) })
+        o.append("tokens_per_minute", ifPresent: tokensPerMinute.map { .int($0) })
+        o.append("concurrent_requests", ifPresent: concurrentRequests.map { .int($0) })
+        o.append("concurrent_streams", ifPresent: concurrentStreams.map { .int($0) })
+        o.append("budget_usd_per_day", ifPresent: budgetUSDPerDay.map { .double($0) })
+        o.append("budget_usd_per_month", ifPresent: budgetUSDPerMonth.map { .double($0) })
+        return .object(o)
+    }
+
+    /// Reads a JSON object of limits. Throws `TokenError.invalidLimit` naming the key for an unknown key, a wrong
+    /// type or a negative value (`where` says where the object came from, for the message).
+    public init(json: JSONValue, where place: String) throws(TokenError) {
+        guard case .object(let o) = json else { throw .invalidLimit("\(place) must be an object with keys \(Self.keys.joined(separator: ", "))") }
+        self.init()
+        for member in o {
+            guard Self.keys.contains(member.key) else {
+                throw .invalidLimit("\(place): unknown limit \"\(member.key)\"; the limits are \(Self.keys.joined(separator: ", "))")
+            }
+            if member.key.hasPrefix("budget") {
+                guard let v = member.value.doubleValue, v >= 0, v.isFinite else {
+                    throw .invalidLimit("\(place).\(member.key) must be a number of US dollars, 0 or more (got \(member.value.serialized()))")
+                }
+                if member.key == "budget_usd_per_day" { budgetUSDPerDay = v } else { budgetUSDPerMonth = v }
+            } else {
+                guard let v = member.value.intValue, v >= 0 else {
+                    throw .invalidLimit("\(place).\(member.key) must be a whole number, 0 or more (got \(member.value.serialized()))")
+                }
+                switch member.key {
+                case "requests_per_minute": requestsPerMinute = v
+                case "tokens_per_minute": tokensPerMinute = v
+                case "concurrent_requests": concurrentRequests = v
+                default: concurrentStreams = v
+                }
+            }
+        }
+    }
+}

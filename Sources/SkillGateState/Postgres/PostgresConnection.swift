@@ -1,0 +1,132 @@
+import CPostgres
+import FoundationEssentials
+import Glibc
+import Dispatch
+
+/// One libpq connection: parameterised queries in text format, transactions, reconnection after a lost connection.
+///
+/// Not `Sendable`: use it from one thread at a time, inside a `Mutex` as `PostgresStateStore` does (the pointer is
+/// confined to that lock).
+public final class PostgresConnection {
+    private var handle: OpaquePointer
+    /// `host:port/database` (for messages; never the URL, which may hold a password).
+    public let target: String
+
+    /// Connects to `url` (`postgresql://user@host:port/db`, or libpq's `key=value` form; a password is better kept
+    /// in `PGPASSWORD` or `~/.pgpass`). Throws with libpq's reason and what to check.
+    public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
+        let keys = ["dbname", "connect_timeout", "application_name"]
+        let values = [url, String(connectTimeoutSeconds), "skillgate"]
+        let conn = Self.connect(keys: keys, values: values)
+        guard let conn else { throw PostgresError(message: "out of memory", context: "connecting") }
+        let target = Self.describe(conn)
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(conn))
+            PQfinish(conn)
+            throw PostgresError(message: message + " — check state.postgres_url and that the server is running and reachable",
+                                context: "connecting to \(target)")
+        }
+        handle = conn
+        self.target = target
+        _ = try? execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(handle) }
+
+    private static func connect(keys: [String], values: [String]) -> OpaquePointer? {
+        var keyPointers = keys.map { strdup($0) } + [nil]
+        var valuePointers = values.map { strdup($0) } + [nil]
+        defer {
+            keyPointers.forEach { free($0) }
+            valuePointers.forEach { free($0) }
+        }
+        return keyPointers.withUnsafeMutableBufferPointer { k in
+            valuePointers.withUnsafeMutableBufferPointer { v in
+                k.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: k.count) { kp in
+                    v.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: v.count) { vp in
+                        PQconnectdbParams(kp, vp, 1)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func describe(_ conn: OpaquePointer) -> String {
+        let host = PQhost(conn).map { String(cString: $0) } ?? "?"
+        let port = PQport(conn).map { String(cString: $0) } ?? "?"
+        let db = PQdb(conn).map { String(cString: $0) } ?? "?"
+        return "\(host):\(port)/\(db)"
+    }
+
+    /// Runs `sql` with `$1`, `$2`, ... bound to `params` (text; nil is NULL) and returns the rows.
+    /// After a lost connection it reconnects once and retries (outside a transaction).
+    @discardableResult
+    public func query(_ sql: String, _ params: [String?] = []) throws(PostgresError) -> PostgresRows {
+        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
+        var result = run(sql, params)
+        if PQstatus(handle) != CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_INTRANS {
+            PQclear(result)
+            PQreset(handle)
+            result = run(sql, params)
+        }
+        guard let result else { throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "running a query on \(target)") }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = String(cString: PQresultErrorMessage(result))
+            PQclear(result)
+            throw PostgresError(sqlState: state, message: message, context: "running \(sql.prefix(60))… on \(target)")
+        }
+        return PostgresRows(result)
+    }
+
+    /// Runs one or more statements without parameters.
+    public func execute(_ sql: String) throws(PostgresError) {
+        try query(sql)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func run(_ sql: String, _ params: [String?]) -> OpaquePointer? {
+        if params.isEmpty { return PQexec(handle, sql) }
+        var pointers: [UnsafeMutablePointer<CChar>?] = params.map { $0.map { strdup($0) } ?? nil }
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
+                PQexecParams(handle, sql, Int32(params.count), nil, values, nil, nil, 0)
+            }
+        }
+    }
+}
+
+/// The rows of one result, read as text. Frees the result when dropped.
+public final class PostgresRows {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) { self.result = result }
+    deinit { PQclear(result) }
+
+    public var count: Int { Int(PQntuples(result)) }
+
+    /// The value at `row`, `column` as text; nil for NULL.
+    public func text(_ row: Int, _ column: Int) -> String? {
+        if PQgetisnull(result, Int32(row), Int32(column)) != 0 { return nil }
+        return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+    }
+
+    public func int64(_ row: Int, _ column: Int) -> Int64 { text(row, column).flatMap { Int64($0) } ?? 0 }
+
+    /// Rows affected by an INSERT, UPDATE or DELETE.
+    public var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+}

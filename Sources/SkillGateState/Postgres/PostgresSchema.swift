@@ -1,0 +1,50 @@
+/// The PostgreSQL schema as migration steps, like `StateSchema` for SQLite: `steps[i]` moves `skillgate_schema.version`
+/// from `i` to `i + 1`. The columns match SQLite's, so the stores answer alike. Append steps; never edit one.
+enum PostgresSchema {
+    static let steps: [String] = [
+        // 1: client tokens (with limits) and the usage ledger (decision 0027).
+        """
+        CREATE TABLE client_tokens (
+            id               TEXT PRIMARY KEY,
+            name             TEXT NOT NULL,
+            token_hash       TEXT NOT NULL UNIQUE,
+            scenarios        TEXT NOT NULL DEFAULT '[]',
+            models           TEXT NOT NULL DEFAULT '[]',
+            default_scenario TEXT,
+            created_at       BIGINT NOT NULL,
+            last_used_at     BIGINT,
+            revoked_at       BIGINT,
+            limits           TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE UNIQUE INDEX client_tokens_active_name ON client_tokens(name) WHERE revoked_at IS NULL;
+        CREATE TABLE usage_records (
+            id                  BIGSERIAL PRIMARY KEY,
+            occurred_at         BIGINT NOT NULL,
+            token_id            TEXT REFERENCES client_tokens(id),
+            request_id          TEXT,
+            scenario            TEXT,
+            provider            TEXT,
+            model               TEXT,
+            input_tokens        BIGINT NOT NULL DEFAULT 0,
+            output_tokens       BIGINT NOT NULL DEFAULT 0,
+            cached_input_tokens BIGINT NOT NULL DEFAULT 0,
+            cache_write_tokens  BIGINT NOT NULL DEFAULT 0,
+            reasoning_tokens    BIGINT NOT NULL DEFAULT 0,
+            cost_microdollars   BIGINT,
+            duration_ms         BIGINT NOT NULL DEFAULT 0,
+            outcome             TEXT NOT NULL,
+            kind                TEXT NOT NULL DEFAULT 'request',
+            call_index          INTEGER NOT NULL DEFAULT 0,
+            token_name          TEXT,
+            surface             TEXT,
+            stream              INTEGER NOT NULL DEFAULT 0,
+            status              INTEGER NOT NULL DEFAULT 0,
+            attempts            INTEGER NOT NULL DEFAULT 0,
+            skills_run          TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE INDEX usage_records_token_time ON usage_records(token_id, occurred_at);
+        CREATE INDEX usage_records_time ON usage_records(occurred_at);
+        CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
+        """,
+    ]
+}

@@ -1,0 +1,191 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+import Synchronization
+
+/// The `StateStore` on PostgreSQL (`state.postgres_url`), for several gateway instances sharing one database: client
+/// tokens (a token created or revoked through one instance holds on all, within the token cache's 2 s) and the usage
+/// ledger (one report over all instances; budgets start from the shared spend). Notes and the embedding cache stay in
+/// each instance's SQLite file.
+///
+/// One connection behind a `Mutex`, like `SQLiteStateStore`: token lookups are cached by `TokenService` and usage is
+/// written in batches, so the store sees a few queries per second per instance. The schema is migrated on open, under
+/// an advisory lock so two instances starting together do not both migrate.
+public final class PostgresStateStore: StateStore {
+    private let connection: Mutex<PostgresConnection>
+    /// `host:port/database`, for messages.
+    public let target: String
+
+    /// Connects and migrates. Throws `PostgresError` naming the server and what to check when it cannot.
+    public init(url: String) throws {
+        let db = try PostgresConnection(url: url)
+        target = db.target
+        try db.transaction {
+            try db.execute("SELECT pg_advisory_xact_lock(727100)")
+            try db.execute("CREATE TABLE IF NOT EXISTS skillgate_schema (version INTEGER NOT NULL)")
+            let rows = try db.query("SELECT version FROM skillgate_schema")
+            let current = rows.count == 0 ? 0 : Int(rows.int64(0, 0))
+            guard current <= PostgresSchema.steps.count else {
+                throw PostgresError(message: "schema version \(current) is newer than version \(PostgresSchema.steps.count) known to this SkillGate; upgrade SkillGate",
+                                    context: "migrating \(db.target)")
+            }
+            for step in PostgresSchema.steps[current...] { try db.execute(step) }
+            if rows.count == 0 { try db.query("INSERT INTO skillgate_schema (version) VALUES ($1)", [String(PostgresSchema.steps.count)]) }
+            else { try db.query("UPDATE skillgate_schema SET version = $1", [String(PostgresSchema.steps.count)]) }
+        }
+        connection = Mutex(db)
+    }
+
+    /// Runs `body` with exclusive use of the connection.
+    public func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try connection.withLock { db throws -> T in try body(db) }
+    }
+
+    // MARK: Tokens
+
+    private static let tokenColumns = "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits"
+
+    private static func token(_ r: PostgresRows, _ i: Int) -> ClientToken {
+        ClientToken(id: r.text(i, 0) ?? "", name: r.text(i, 1) ?? "", scenarios: SQLiteStateStore.decodeList(r.text(i, 2) ?? "[]"),
+                    models: SQLiteStateStore.decodeList(r.text(i, 3) ?? "[]"), defaultScenario: r.text(i, 4),
+                    createdAt: Date(millisecondsSince1970: r.int64(i, 5)), lastUsedAt: r.text(i, 6).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
+                    revokedAt: r.text(i, 7).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
+                    limits: SQLiteStateStore.decodeLimits(r.text(i, 9) ?? "{}"))
+    }
+
+    public func insertToken(_ token: ClientToken, hash: String) throws {
+        do {
+            try withConnection { db in
+                _ = try db.query("""
+                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    """, [token.id, token.name, hash, SQLiteStateStore.encodeList(token.scenarios), SQLiteStateStore.encodeList(token.models),
+                          token.defaultScenario, String(token.createdAt.millisecondsSince1970), token.lastUsedAt.map { String($0.millisecondsSince1970) },
+                          token.revokedAt.map { String($0.millisecondsSince1970) }, token.limits.json().serialized()])
+            }
+        } catch let error as PostgresError where error.isUniqueViolation && error.message.contains("client_tokens_active_name") {
+            throw TokenError.duplicateName(token.name)
+        }
+    }
+
+    public func token(hash: String) throws -> StoredClientToken? {
+        try withConnection { db in
+            let r = try db.query("SELECT \(Self.tokenColumns) FROM client_tokens WHERE token_hash = $1", [hash])
+            return r.count == 0 ? nil : StoredClientToken(token: Self.token(r, 0), hash: r.text(0, 8) ?? "")
+        }
+    }
+
+    public func tokens() throws -> [ClientToken] {
+        try withConnection { db in
+            let r = try db.query("SELECT \(Self.tokenColumns) FROM client_tokens ORDER BY created_at, id")
+            return (0..<r.count).map { Self.token(r, $0) }
+        }
+    }
+
+    public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
+        try withConnection { db in
+            let r = try db.query("UPDATE client_tokens SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING \(Self.tokenColumns)",
+                                 [String(date.millisecondsSince1970), name])
+            return r.count == 0 ? nil : Self.token(r, 0)
+        }
+    }
+
+    public func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? {
+        try withConnection { db in
+            let r = try db.query("UPDATE client_tokens SET limits = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING \(Self.tokenColumns)",
+                                 [limits.json().serialized(), name])
+            return r.count == 0 ? nil : Self.token(r, 0)
+        }
+    }
+
+    public func markTokensUsed(_ uses: [String: Date]) throws {
+        guard !uses.isEmpty else { return }
+        try withConnection { db in
+            try db.transaction {
+                for (id, date) in uses {
+                    try db.query("UPDATE client_tokens SET last_used_at = greatest(coalesce(last_used_at, 0), $1::bigint) WHERE id = $2",
+                                 [String(date.millisecondsSince1970), id])
+                }
+            }
+        }
+    }
+
+    // MARK: Usage
+
+    public func recordUsage(_ record: UsageRecord) throws {
+        try recordUsage([record])
+    }
+
+    /// One multi-row INSERT per batch (in one transaction).
+    public func recordUsage(_ records: [UsageRecord]) throws {
+        guard !records.isEmpty else { return }
+        try withConnection { db in
+            try db.transaction {
+                for chunk in stride(from: 0, to: records.count, by: 500).map({ Array(records[$0..<min($0 + 500, records.count)]) }) {
+                    var params: [String?] = []
+                    var tuples: [String] = []
+                    for r in chunk {
+                        let values: [String?] = [
+                            String(r.occurredAt.millisecondsSince1970), r.tokenId, r.requestId, r.scenario, r.provider, r.model,
+                            String(r.usage.inputTokens), String(r.usage.outputTokens), String(r.usage.cachedInputTokens),
+                            String(r.usage.cacheWriteTokens), String(r.usage.reasoningTokens), r.costMicrodollars.map { String($0) },
+                            String(r.durationMilliseconds), r.outcome, r.kind.rawValue, String(r.callIndex), r.tokenName, r.surface,
+                            r.stream ? "1" : "0", String(r.status), String(r.attempts), SQLiteStateStore.encodeList(r.skillsRun),
+                        ]
+                        let base = params.count
+                        tuples.append("(" + (1...values.count).map { "$\(base + $0)" }.joined(separator: ",") + ")")
+                        params += values
+                    }
+                    _ = try db.query("""
+                        INSERT INTO usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
+                            cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
+                            token_name, surface, stream, status, attempts, skills_run)
+                        VALUES \(tuples.joined(separator: ","))
+                        """, params)
+                }
+            }
+        }
+    }
+
+    public func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary {
+        if let tokenId { return try summary("AND token_id = $2", [String(since.millisecondsSince1970), tokenId]) }
+        return try summary("", [String(since.millisecondsSince1970)])
+    }
+
+    public func usageSummary(scenario: String, since: Date) throws -> UsageSummary {
+        try summary("AND scenario = $2", [String(since.millisecondsSince1970), scenario])
+    }
+
+    private func summary(_ filter: String, _ params: [String?]) throws -> UsageSummary {
+        try withConnection { db in
+            let r = try db.query("""
+                SELECT count(*) FILTER (WHERE outcome != 'rate_limited'), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
+                FROM usage_records WHERE kind != 'call' AND occurred_at >= $1 \(filter)
+                """, params)
+            return UsageSummary(requests: Int(r.int64(0, 0)), inputTokens: Int(r.int64(0, 1)), outputTokens: Int(r.int64(0, 2)),
+                                costMicrodollars: r.int64(0, 3))
+        }
+    }
+
+    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
+        let key: String, rows: String
+        switch grouping {
+        case .token: (key, rows) = ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .scenario: (key, rows) = ("coalesce(scenario, '-')", "kind != 'call'")
+        case .day: (key, rows) = ("to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')", "kind != 'call'")
+        case .model: (key, rows) = ("coalesce(model, '-')", "kind != 'run'")
+        }
+        return try withConnection { db in
+            let r = try db.query("""
+                SELECT \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
+                       sum(cached_input_tokens), sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0) AS cost
+                FROM usage_records WHERE occurred_at >= $1 AND \(rows) GROUP BY k ORDER BY \(grouping == .day ? "k" : "cost DESC, k")
+                """, [String(since.millisecondsSince1970)])
+            return (0..<r.count).map { i in
+                UsageReportRow(key: r.text(i, 0) ?? "-", requests: Int(r.int64(i, 1)), errors: Int(r.int64(i, 2)), inputTokens: Int(r.int64(i, 3)),
+                               outputTokens: Int(r.int64(i, 4)), cachedInputTokens: Int(r.int64(i, 5)), reasoningTokens: Int(r.int64(i, 6)),
+                               costMicrodollars: r.int64(i, 7))
+            }
+        }
+    }
+}

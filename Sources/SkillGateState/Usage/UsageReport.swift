@@ -1,0 +1,38 @@
+/// What `skillgate usage --by ...` groups by.
+public enum UsageGrouping: String, Sendable, CaseIterable {
+    /// The client token's name.
+    case token
+    /// `provider/model`; agent runs count each model call under its own model.
+    case model
+    case scenario
+    /// The UTC day (`2026-12-01`).
+    case day
+}
+
+/// One row of a usage report: a group and its sums.
+public struct UsageReportRow: Sendable, Hashable {
+    /// The token name, model, scenario or day (`-` when the records have none).
+    public var key: String
+    /// Requests (model calls when grouped by model).
+    public var requests: Int
+    /// Of those, how many did not end `ok`.
+    public var errors: Int
+    public var inputTokens: Int
+    public var outputTokens: Int
+    public var cachedInputTokens: Int
+    public var reasoningTokens: Int
+    /// Known costs, in millionths of a US dollar.
+    public var costMicrodollars: Int64
+
+    public init(key: String, requests: Int, errors: Int, inputTokens: Int, outputTokens: Int, cachedInputTokens: Int, reasoningTokens: Int,
+                costMicrodollars: Int64) {
+        self.key = key
+        self.requests = requests
+        self.errors = errors
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.cachedInputTokens = cachedInputTokens
+        self.reasoningTokens = reasoningTokens
+        self.costMicrodollars = costMicrodollars
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import Testing
+import SkillGateState
+@testable import SkillGateServer
+
+/// The limit counters alone, on a manual clock.
+@Suite struct LimitCountersTests {
+    static let start = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28T20:26:40Z
+    static let app = LimitSubject(kind: .token, id: "tok_1", name: "app")
+
+    @Test func concurrencySlotsFreeWhenRequestsEnd() throws {
+        let counters = LimitCounters(now: { Self.start })
+        let limits = TokenLimits(concurrentRequests: 2)
+        let a = try counters.admit([(Self.app, limits)], stream: false)
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+        #expect(throws: LimitRejection.self) { try counters.admit([(Self.app, limits)], stream: false) }
+        counters.release(a, tokens: 0, costMicrodollars: 0)
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+    }
+
+    @Test func streamsAreLimitedApartFromRequests() throws {
+        let counters = LimitCounters(now: { Self.start })
+        let limits = TokenLimits(concurrentStreams: 1)
+        _ = try counters.admit([(Self.app, limits)], stream: true)
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+        do {
+            _ = try counters.admit([(Self.app, limits)], stream: true)
+            Issue.record("a second stream was admitted")
+        } catch {
+            #expect(error.limit == .concurrentStreams)
+            #expect(error.retryAfter == 1)
+            #expect(error.message.contains("a slot frees when one of them ends"))
+        }
+    }
+
+    @Test func tokensPerMinuteCountAnswersAndResetWithTheMinute() throws {
+        let now = ManualWallClock(Self.start)
+        let counters = LimitCounters(now: { now.now })
+        let limits = TokenLimits(tokensPerMinute: 100)
+        let t = try counters.admit([(Self.app, limits)], stream: false)
+        counters.release(t, tokens: 150, costMicrodollars: 0)  // overshoot by its own tokens
+        #expect(throws: LimitRejection.self) { try counters.admit([(Self.app, limits)], stream: false) }
+        now.advance(20)
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+    }
+
+    /// The overshoot rule: requests admitted while under budget may each finish, so the spend ends at most their
+    /// own costs above the budget; after that nothing is admitted.
+    @Test(arguments: [2, 4, 16])
+    func overshootIsAtMostTheCostOfWhatWasInFlight(_ inFlight: Int) throws {
+        let counters = LimitCounters(now: { Self.start })
+        let limits = TokenLimits(budgetUSDPerDay: 1.0)
+        let tickets = try (0..<inFlight).map { _ in try counters.admit([(Self.app, limits)], stream: false) }
+        for t in tickets { counters.release(t, tokens: 10, costMicrodollars: 600_000) }
+        let spent = counters.status(Self.app, limits).first { $0.limit == .budgetPerDay }?.used ?? 0
+        #expect(spent <= 1_000_000 + Int64(inFlight) * 600_000)
+        #expect(throws: LimitRejection.self) { try counters.admit([(Self.app, limits)], stream: false) }
+    }
+
+    @Test func aMonthlyBudgetResetsOnTheFirstOfTheMonthUTC() throws {
+        let now = ManualWallClock(Self.start)
+        let counters = LimitCounters(now: { now.now })
+        let limits = TokenLimits(budgetUSDPerMonth: 0.5)
+        let t = try counters.admit([(Self.app, limits)], stream: false)
+        counters.release(t, tokens: 0, costMicrodollars: 600_000)
+        do {
+            _ = try counters.admit([(Self.app, limits)], stream: false)
+            Issue.record("admitted over budget")
+        } catch {
+            #expect(error.message.contains("resets at 2026-06-01T00:00:00Z"), "\(error.message)")
+            #expect(error.gatewayError.status == 429)
+        }
+        now.set(LimitWindows.monthStart(LimitWindows.month(Self.start) + 1))
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+    }
+
+    @Test func aRefusalCountsNothing() throws {
+        let counters = LimitCounters(now: { Self.start })
+        let scenario = LimitSubject(kind: .scenario, id: "chat", name: "chat")
+        _ = try counters.admit([(Self.app, TokenLimits(requestsPerMinute: 5)), (scenario, TokenLimits(requestsPerMinute: 1))], stream: false)
+        #expect(throws: LimitRejection.self) {
+            try counters.admit([(Self.app, TokenLimits(requestsPerMinute: 5)), (scenario, TokenLimits(requestsPerMinute: 1))], stream: false)
+        }
+        #expect(counters.status(Self.app, TokenLimits(requestsPerMinute: 5)).first?.used == 1)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateSkills
+import SkillGateState
+@testable import SkillGateServer
+
+/// Agent runs in the ledger and the metrics: one `run` row with the sums and one `call` row per model call; skill
+/// runs counted by skill and outcome; a run that fails mid-stream recorded with that outcome.
+@Suite(.serialized) struct AgentLedgerGatewayTests {
+    static func rows(_ h: AgentGatewayHarness) throws -> [(kind: String, index: Int, outcome: String, input: Int)] {
+        h.gateway.flushLedger()
+        let store = try #require(h.gateway.services.tokens.store as? SQLiteStateStore)
+        return try store.withConnection { db in
+            try db.statement("SELECT kind, call_index, outcome, input_tokens FROM usage_records ORDER BY id").rows {
+                ($0.text(0), Int($0.int64(1)), $0.text(2), Int($0.int64(3)))
+            }
+        }
+    }
+
+    @Test func anAgentRunIsARunRowAndOneRowPerModelCall() async throws {
+        let skill = TestSkill("lookup") { _ in SkillResult(text: "found") }
+        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "lookup"))
+        let r = try await h.post("/v1/agent", ["messages": [["role": "user", "content": "look it up"]]])
+        let rows = try Self.rows(h)
+        let metrics = h.gateway.services.renderMetrics()
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(rows.map(\.kind) == ["run", "call", "call"], "\(rows)")
+        #expect(rows.map(\.index) == [0, 1, 2])
+        #expect(rows[0].input == rows[1].input + rows[2].input, "the run row holds the sums")
+        #expect(rows.allSatisfy { $0.outcome == "ok" })
+        #expect(metrics.contains(#"skillgate_skill_runs_total{skill="lookup",outcome="ok"} 1"#), "\(metrics)")
+    }
+
+    @Test func aRunThatFailsMidStreamIsRecordedWithItsOutcome() async throws {
+        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (30, .milliseconds(50))))
+        let tokens = h.gateway.services.tokens
+        let (_, _) = try await TokenRecheckGatewayTests.stream(h, "/v1/agent", ["messages": [["role": "user", "content": "count"]]]) {
+            try tokens.revoke(name: "agent-test")
+        }
+        let rows = try Self.rows(h)
+        await h.stop()
+        let run = try #require(rows.first)
+        #expect(run.kind == "run")
+        #expect(run.outcome == "authentication", "\(rows)")
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import Synchronization
+
+/// A wall clock tests move by hand (limit windows, budgets).
+final class ManualWallClock: Sendable {
+    private let time: Mutex<Date>
+
+    init(_ start: Date) { time = Mutex(start) }
+
+    var now: Date { time.withLock { $0 } }
+
+    func advance(_ seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+
+    func set(_ date: Date) { time.withLock { $0 = date } }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateState
+import SkillGateTestSupport
+@testable import SkillGateServer
+
+/// `/metrics` through a real gateway, and scraped by a real Prometheus server when one is installed
+/// (`SKILLGATE_PROMETHEUS_BIN`; scripts/test.sh installs the Debian package and sets it).
+@Suite(.serialized) struct MetricsGatewayTests {
+    static let chat = #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#
+
+    @Test func metricsCountRequestsTokensCostAndRejections() async throws {
+        let h = try TeamHarness(tokenLimits: TokenLimits(requestsPerMinute: 2))
+        _ = try await h.post("/v1/chat/completions", Self.chat)
+        _ = try await h.post("/v1/messages", #"{"model":"light","max_tokens":16,"stream":true,"messages":[{"role":"user","content":"Hi"}]}"#)
+        _ = try await h.post("/v1/chat/completions", Self.chat)
+        let r = try await h.get("/metrics")
+        await h.stop()
+        let text = String(decoding: r.body, as: UTF8.self)
+        #expect(r.status == 200)
+        #expect(r.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(text.contains(#"skillgate_requests_total{surface="openai",status="200",outcome="ok",scenario="chat",model="demo/demo-light"} 1"#), "\(text)")
+        #expect(text.contains(#"skillgate_requests_total{surface="anthropic",status="200",outcome="ok",scenario="chat",model="demo/demo-light"} 1"#))
+        #expect(text.contains(#"skillgate_requests_total{surface="openai",status="429",outcome="rate_limited",scenario="chat",model=""} 1"#))
+        #expect(text.contains(#"skillgate_limit_rejections_total{limit="requests_per_minute",scope="token"} 1"#))
+        #expect(text.contains(#"skillgate_tokens_total{model="demo/demo-light",direction="input"}"#))
+        #expect(text.contains(#"skillgate_cost_usd_total{model="demo/demo-light"}"#))
+        #expect(text.contains(#"skillgate_request_duration_seconds_bucket{surface="openai",le="+Inf"} 2"#))
+        #expect(text.contains(#"skillgate_upstream_attempts_total{model="demo/demo-light",outcome="ok"} 2"#))
+        #expect(text.contains("skillgate_in_flight_requests 0\n"))
+        #expect(text.contains("skillgate_in_flight_streams 0\n"))
+        #expect(text.contains("# TYPE skillgate_ledger_written_records_total counter"))
+    }
+
+    @Test func aSeparateListenerServesMetricsAndTheMainOneSaysWhere() async throws {
+        let h = try TeamHarness(extraConfig: #","metrics":{"listen":"127.0.0.1:0"}"#)
+        _ = try await h.post("/v1/chat/completions", Self.chat)
+        let port = try #require(h.server.metricsPort)
+        let separate = try await h.get("/metrics", port: port)
+        let other = try await h.get("/v1/models", port: port)
+        let main = try await h.get("/metrics")
+        await h.stop()
+        #expect(separate.status == 200)
+        #expect(String(decoding: separate.body, as: UTF8.self).contains("skillgate_requests_total{surface=\"openai\""))
+        #expect(other.status == 404)
+        #expect(main.status == 404)
+        #expect(String(decoding: main.body, as: UTF8.self).contains("metrics.listen"))
+    }
+
+    @Test func disabledMetricsAreNotServedAndNotCounted() async throws {
+        let h = try TeamHarness(extraConfig: #","metrics":{"enabled":false}"#)
+        _ = try await h.post("/v1/chat/completions", Self.chat)
+        let r = try await h.get("/metrics")
+        let rendered = h.server.services.renderMetrics()
+        await h.stop()
+        #expect(r.status == 404)
+        #expect(String(decoding: r.body, as: UTF8.self).contains("metrics.enabled"))
+        #expect(!rendered.contains("skillgate_requests_total{"))
+    }
+
+    static let prometheus = ProcessInfo.processInfo.environment["SKILLGATE_PROMETHEUS_BIN"]
+
+    /// A real Prometheus scrapes the gateway every 200 ms; its HTTP API then answers a query for the request counter.
+    @Test(.enabled(if: prometheus != nil,
+                   "set SKILLGATE_PROMETHEUS_BIN to a prometheus binary (apt-get install prometheus; scripts/test.sh does both) to run the scrape test"))
+    func aRealPrometheusScrapesAndQueriesTheRequestCounter() async throws {
+        let binary = try #require(Self.prometheus)
+        let h = try TeamHarness()
+        for _ in 0..<3 { _ = try await h.post("/v1/chat/completions", Self.chat) }
+        let work = h.dir.appendingPathComponent("prometheus").path
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let config = """
+        global: {scrape_interval: 200ms, scrape_timeout: 150ms}
+        scrape_configs:
+          - job_name: skillgate
+            static_configs: [{targets: ["127.0.0.1:\(h.server.boundPort)"]}]
+        """
+        try config.write(toFile: work + "/prometheus.yml", atomically: true, encoding: .utf8)
+        let port = try Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--config.file=\(work)/prometheus.yml", "--storage.tsdb.path=\(work)/data", "--web.listen-address=127.0.0.1:\(port)"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let query = "sum(skillgate_requests_total{surface=\"openai\",status=\"200\"})"
+        let url = "http://127.0.0.1:\(port)/api/v1/query?query=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        var value: String?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while value == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            guard let r = try? await h.http.send(HTTPRequest(method: "GET", url: url)), r.status == 200,
+                  let result = try? JSONValue.parse(r.body)["data"]?["result"]?.arrayValue?.first else { continue }
+            value = result["value"]?.arrayValue?.last?.stringValue
+        }
+        await h.stop()
+        #expect(value == "3", "Prometheus at 127.0.0.1:\(port) answered \(value ?? "nothing") for \(query)")
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}

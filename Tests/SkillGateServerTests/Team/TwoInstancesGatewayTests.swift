@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateState
+import SkillGateTestSupport
+@testable import SkillGateServer
+
+/// Two gateway instances on one PostgreSQL database (`state.postgres_url`): tokens, revocation, the usage ledger and
+/// budgets are shared.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, PostgresTestDatabase.skipMessage))
+struct TwoInstancesGatewayTests {
+    static let chat = #"{"model":"light","messages":[{"role":"user","content":"Hello there"}]}"#
+
+    static func pair(_ db: PostgresTestDatabase, tokenLimits: TokenLimits = TokenLimits()) throws -> (TeamHarness, TeamHarness) {
+        let shared = #","state":{"postgres_url":"\#(db.url)"},"ledger":{"flush_interval_ms":100}"#
+        let a = try TeamHarness(extraConfig: shared, tokenLimits: tokenLimits, start: nil)
+        let b = try TeamHarness(extraConfig: shared, start: nil, existingToken: a.token)
+        return (a, b)
+    }
+
+    @Test func aTokenCreatedOnOneWorksOnBothAndUsageFromBothIsInOneReport() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db)
+        let onA = try await a.post("/v1/chat/completions", Self.chat)
+        let onB = try await b.post("/v1/chat/completions", Self.chat)
+        _ = try await b.post("/v1/messages", #"{"model":"strong","max_tokens":32,"messages":[{"role":"user","content":"Hi"}]}"#)
+        try await offThePool { [a, b] in a.server.flushLedger(); b.server.flushLedger() }
+        let url = db.url
+        let report = try await offThePool { try PostgresStateStore(url: url).usageReport(since: Date(timeIntervalSince1970: 0), by: .token) }
+        await a.stop()
+        await b.stop()
+        #expect(onA.status == 200 && onB.status == 200)
+        #expect(report.map(\.key) == ["team-app"])
+        #expect(report.first?.requests == 3)
+    }
+
+    @Test func aTokenRevokedThroughOneIsRefusedByBothWithinTwoSeconds() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db)
+        #expect(try await b.post("/v1/chat/completions", Self.chat).status == 200)  // cached on B now
+        try a.server.services.tokens.revoke(name: "team-app")
+        let revokedAt = ContinuousClock.now
+        var status = 200
+        while status == 200 && ContinuousClock.now - revokedAt < .seconds(4) {
+            status = try await b.post("/v1/chat/completions", Self.chat).status
+            if status == 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let took = ContinuousClock.now - revokedAt
+        let onA = try await a.post("/v1/chat/completions", Self.chat).status
+        await a.stop()
+        await b.stop()
+        #expect(onA == 401)
+        #expect(status == 401)
+        #expect(took < .milliseconds(2600), "B refused the token \(took) after the revocation")
+    }
+
+    @Test func aBudgetSpentAcrossBothStopsBoth() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        // Each demo answer costs about $0.01 at the harness's prices; spend on A until it refuses.
+        let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(budgetUSDPerDay: 0.03))
+        var onA: [Int] = []
+        for _ in 0..<10 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
+        try await offThePool { [a] in a.server.flushLedger() }
+        try await Task.sleep(for: .milliseconds(1100))  // B reads the shared spend again at most a second later
+        let onB = try await b.post("/v1/chat/completions", Self.chat)
+        await a.stop()
+        await b.stop()
+        #expect(onA.contains(429))
+        #expect(onB.status == 429, "B sees what A spent")
+        #expect(String(decoding: onB.body, as: UTF8.self).contains("daily budget"))
+    }
+
+    /// A per-minute limit across instances: each re-reads the shared ledger about once a second, so requests through
+    /// one count on the other (the slack is what the others admitted in the last second or so).
+    @Test func requestsPerMinuteAddUpAcrossInstances() async throws {
+        // Stay inside one UTC minute: start in its first 50 seconds.
+        let second = Int(Date().timeIntervalSince1970) % 60
+        if second > 50 { try await Task.sleep(for: .seconds(61 - second)) }
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(requestsPerMinute: 4))
+        var onA: [Int] = []
+        for _ in 0..<4 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
+        try await offThePool { [a] in a.server.flushLedger() }
+        try await Task.sleep(for: .milliseconds(1100))
+        let onB = try await b.post("/v1/chat/completions", Self.chat)
+        await a.stop()
+        await b.stop()
+        #expect(onA == [200, 200, 200, 200])
+        #expect(onB.status == 429, "B counts the 4 requests A admitted this minute")
+        #expect(String(decoding: onB.body, as: UTF8.self).contains("requests_per_minute"))
+    }
+
+    /// The database goes away while the gateway runs: requests whose token is not cached get a 503 saying what to do,
+    /// usage of requests answered meanwhile stays queued, nothing crashes, and all is well once it is back.
+    @Test func aDatabaseOutageIs503AndTheGatewayRecovers() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let (a, b) = try Self.pair(db)
+        await b.stop()
+        let name = db.name
+        let admin = try #require(PostgresTestDatabase.adminURL)
+        let before = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool {
+            let conn = try PostgresConnection(url: admin)
+            try conn.execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
+            try conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+        }
+        let cached = try await a.post("/v1/chat/completions", Self.chat)  // within the token cache's 2 s
+        try await Task.sleep(for: .milliseconds(2200))
+        let during = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool { try PostgresConnection(url: admin).execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS true") }
+        let after = try await a.post("/v1/chat/completions", Self.chat)
+        try await offThePool { [a] in a.server.flushLedger() }
+        let url = db.url
+        let report = try await offThePool { try PostgresStateStore(url: url).usageReport(since: Date(timeIntervalSince1970: 0), by: .token) }
+        await a.stop()
+        #expect(before.status == 200 && cached.status == 200)
+        #expect(during.status == 503)
+        let message = try JSONValue.parse(during.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("cannot reach its state database") && message.contains("retry"), "\(message)")
+        #expect(during.headers["retry-after"] == "2")
+        #expect(after.status == 200)
+        #expect(report.first?.requests == 3, "the row queued during the outage was written once the database was back: \(report)")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateTestSupport
+@testable import SkillGateState
+
+/// The PostgreSQL store answers like the SQLite one: tokens with limits, revocation, the ledger and its reports;
+/// migrations run once however many instances open it.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, PostgresTestDatabase.skipMessage))
+struct PostgresStateStoreTests {
+    // Every test runs its blocking libpq calls on a thread of its own (`offThePool`), so parallel tests keep the pool.
+    @Test func tokensLimitsAndRevocationRoundTrip() async throws {
+        try await offThePool { try Self.tokensRoundTrip() }
+    }
+
+    static func tokensRoundTrip() throws {
+        let db = try PostgresTestDatabase()
+        defer { db.drop() }
+        let service = TokenService(store: try PostgresStateStore(url: db.url))
+        let created = try service.create(name: "ios-app", scenarios: ["chat"], limits: TokenLimits(requestsPerMinute: 60))
+        #expect(service.authenticate(created.token)?.name == "ios-app")
+        #expect(throws: TokenError.duplicateName("ios-app")) { try service.create(name: "ios-app") }
+        try service.updateLimits(name: "ios-app", TokenLimits(requestsPerMinute: 60, budgetUSDPerDay: 5))
+        #expect(try service.list().first?.limits == TokenLimits(requestsPerMinute: 60, budgetUSDPerDay: 5))
+        #expect(try service.list().first?.scenarios == ["chat"])
+        try service.revoke(name: "ios-app")
+        #expect(service.authenticate(created.token) == nil)
+        #expect(throws: TokenError.alreadyRevoked("ios-app")) { try service.revoke(name: "ios-app") }
+    }
+
+    @Test func theLedgerSumsAndReportsLikeSQLite() async throws {
+        try await offThePool { try Self.ledgerLikeSQLite() }
+    }
+
+    static func ledgerLikeSQLite() throws {
+        let db = try PostgresTestDatabase()
+        defer { db.drop() }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-pg-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let stores: [any StateStore] = [try PostgresStateStore(url: db.url), try SQLiteStateStore(stateDirectory: dir)]
+        var reports: [[UsageReportRow]] = []
+        for store in stores {
+            try store.recordUsage([
+                UsageLedgerStoreTests.row(.run, model: "p/strong", input: 30, cost: 300),
+                UsageLedgerStoreTests.row(.call, model: "p/light", input: 10, cost: 100),
+                UsageLedgerStoreTests.row(.call, model: "p/strong", input: 20, cost: 200),
+                UsageLedgerStoreTests.row(.request, model: "p/light", input: 5, cost: 50, outcome: "upstream_timeout", day: 1),
+            ])
+            #expect(try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)).costMicrodollars == 350)
+            #expect(try store.usageSummary(scenario: "chat", since: Date(millisecondsSince1970: 0)).requests == 2)
+            for by in UsageGrouping.allCases { reports.append(try store.usageReport(since: Date(millisecondsSince1970: 0), by: by)) }
+        }
+        #expect(Array(reports[0..<4]) == Array(reports[4..<8]), "PostgreSQL and SQLite give the same reports")
+    }
+
+    @Test func twoInstancesOpeningTogetherMigrateOnce() async throws {
+        let db = try await offThePool { try PostgresTestDatabase() }
+        let url = db.url
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { try await offThePool { _ = try PostgresStateStore(url: url) } } }
+            try await group.waitForAll()
+        }
+        let (count, version) = try await offThePool { () throws -> (Int64, Int64) in
+            let rows = try PostgresConnection(url: url).query("SELECT count(*), max(version) FROM skillgate_schema")
+            return (rows.int64(0, 0), rows.int64(0, 1))
+        }
+        try await offThePool { db.drop() }
+        #expect(count == 1 && version == 1)
+    }
+}
+
+/// Needs libpq only, no server.
+@Suite struct PostgresConnectionErrorTests {
+    @Test func anUnreachableServerIsAClearError() async throws {
+        try await offThePool { Self.unreachable() }
+    }
+
+    static func unreachable() {
+        do {
+            _ = try PostgresStateStore(url: "postgresql://skillgate:hunter2secret@127.0.0.1:1/skillgate")
+            Issue.record("connected to port 1")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("127.0.0.1:1/skillgate") && text.contains("check state.postgres_url"), "\(text)")
+            #expect(!text.contains("hunter2secret"), "the password never appears in a message")
+        }
+    }
+}
