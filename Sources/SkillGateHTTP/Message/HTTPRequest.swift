@@ -35,6 +35,8 @@ public struct HTTPRequest: Sendable {
     /// that writes headers and body separately without TCP_NODELAY waits for the client's delayed
     /// ACK (40 ms on Linux) on every reused connection; a fresh loopback connection costs ~0.1 ms.
     public var reuseConnection = true
+    /// HTTP/1.1, HTTP/2 through ALPN, or HTTP/2 over cleartext (`HTTPVersion`).
+    public var httpVersion: HTTPVersion = .negotiated
 
     public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts(),
                 pin: HTTPAddressPin? = nil) {

@@ -2,7 +2,7 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension ProviderSpec {
-    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models", "reuse_connections"]
+    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models", "reuse_connections", "http_version"]
     static let knownModelKeys: Set<String> = ["id", "kind", "tier", "context_window", "max_output_tokens", "tools", "price",
                                               "dimensions", "query_prefix", "document_prefix", "input_type"]
     /// Keys only chat models have, and keys only embedding models have.
@@ -47,6 +47,7 @@ extension ProviderSpec {
                   keyName: keyName, headers: HTTPHeaders(try r.optionalStringMap("headers") ?? []),
                   docsURL: try r.optionalString("docs_url"), models: models)
         reuseConnections = try r.optionalBool("reuse_connections") ?? true
+        httpVersion = HTTPVersion(rawValue: try r.optionalEnum("http_version", HTTPVersion.allCases.map(\.rawValue)) ?? "auto")!
     }
 }
 

@@ -143,6 +143,8 @@ public struct ProviderSpec: Sendable, Hashable {
     public var models: [ModelSpec]
     /// Whether connections to the provider are kept alive (`reuse_connections`, default true).
     public var reuseConnections = true
+    /// The HTTP version of requests to the provider (`http_version`: `auto`, `1.1`, `2-prior-knowledge`).
+    public var httpVersion: HTTPVersion = .negotiated
 
     public init(id: String, displayName: String, wireFormat: WireFormatName, baseURL: String, auth: AuthStyle,
                 keyName: String? = nil, headers: HTTPHeaders = [:], docsURL: String? = nil, models: [ModelSpec]) {

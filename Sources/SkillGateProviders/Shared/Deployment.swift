@@ -29,6 +29,8 @@ public struct Deployment: Sendable, Hashable, CustomStringConvertible {
     public var extraHeaders: HTTPHeaders
     /// Timeouts for calls to this deployment.
     public var timeouts: HTTPTimeouts
+    /// The HTTP version of its requests (the provider's `http_version`).
+    public var httpVersion: HTTPVersion = .negotiated
 
     public init(providerId: String, model: String, baseURL: String, auth: AuthStyle, apiKey: String? = nil,
                 extraHeaders: HTTPHeaders = [:], timeouts: HTTPTimeouts = HTTPTimeouts()) {

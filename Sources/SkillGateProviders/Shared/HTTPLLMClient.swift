@@ -17,7 +17,8 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     }
 
     public func complete(_ request: ChatRequest) async throws -> ChatResponse {
-        let httpRequest = try format.makeRequest(request, deployment: deployment, stream: false)
+        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: false)
+        httpRequest.httpVersion = deployment.httpVersion
         let response: HTTPResponse
         do {
             response = try await http.send(httpRequest)
@@ -47,7 +48,8 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     }
 
     private func run(_ request: ChatRequest, into continuation: AsyncThrowingStream<ChatStreamEvent, any Error>.Continuation) async throws {
-        let httpRequest = try format.makeRequest(request, deployment: deployment, stream: true)
+        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: true)
+        httpRequest.httpVersion = deployment.httpVersion
         let response = try await http.stream(httpRequest)
         guard (200..<300).contains(response.status) else {
             let body = try await response.collectBody(limit: Self.maxErrorBody)

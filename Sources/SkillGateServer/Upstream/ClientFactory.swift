@@ -31,10 +31,12 @@ final class ClientFactory: Sendable {
             apiKey = secret
         }
         let t = config.upstreamTimeouts
-        return Deployment(providerId: spec.id, model: target.model.id, baseURL: override?.baseURL ?? spec.baseURL, auth: spec.auth,
+        var deployment = Deployment(providerId: spec.id, model: target.model.id, baseURL: override?.baseURL ?? spec.baseURL, auth: spec.auth,
                           apiKey: apiKey, extraHeaders: spec.headers,
                           timeouts: HTTPTimeouts(connect: .seconds(t.connectSeconds), firstByte: .seconds(t.firstByteSeconds),
                                                  idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds)))
+        deployment.httpVersion = spec.httpVersion
+        return deployment
     }
 
     /// The client for a target. With `within`, the connect and first-byte timeouts are capped to it
