@@ -1,5 +1,8 @@
 import CCurl
 import CEvent
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // libcurl's event-driven mode on libevent. libcurl says which sockets to watch for what
 // (CURLMOPT_SOCKETFUNCTION) and when it next needs to be called (CURLMOPT_TIMERFUNCTION); the loop
@@ -72,26 +75,38 @@ extension CurlMultiLoop {
     }
 
     /// Waits without sleeping where a wait is usually shorter than a wake-up (see `SpinRule` and
-    /// decision 0014): libevent is asked for ready events without blocking until one ran or the
-    /// window passed. Returns whether something ran (false: the loop should block).
+    /// decision 0014). Returns whether something ran (false: the loop should block).
+    ///
+    /// For the next request the loop yields the CPU between looks at `commandsPending`, outside
+    /// libevent: a submitter's `event_active` then only queues the wake event (libevent writes its
+    /// notification eventfd only while the loop is inside `event_base_loop`), and one non-blocking
+    /// turn runs it. For the answer of the only transfer it asks libevent for ready events without
+    /// blocking (one `epoll_wait(0)` per look). Nothing depends on the spin seeing a submission: the
+    /// activated wake event stays queued for the blocking turn.
     func spinThroughShortWait() -> Bool {
         guard let base else { return false }
         let now = MonotonicClock.nanoseconds()
-        let window: UInt64
         if active.isEmpty, nextRequestSpin.waitStarted(at: now, window: configuration.spinWindow) {
-            window = nextRequestSpin.window
-        } else if active.count == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
-            window = answerSpin.window
-        } else {
+            let deadline = now &+ nextRequestSpin.window
+            repeat {
+                if commandsPending.load(ordering: .acquiring) {
+                    event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
+                    return true
+                }
+                sched_yield()
+            } while MonotonicClock.nanoseconds() < deadline
+            nextRequestSpin.timedOut()
             return false
         }
-        sawActivity = false
-        let deadline = now &+ window
-        repeat {
-            event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
-            if sawActivity || stopped { return true }
-        } while MonotonicClock.nanoseconds() < deadline
-        if active.isEmpty { nextRequestSpin.timedOut() } else { answerSpin.timedOut() }
+        if active.count == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
+            sawActivity = false
+            let deadline = now &+ answerSpin.window
+            repeat {
+                event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
+                if sawActivity || stopped { return true }
+            } while MonotonicClock.nanoseconds() < deadline
+            answerSpin.timedOut()
+        }
         return false
     }
 }

@@ -45,6 +45,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let loopThreadID = Atomic<UInt>(0)
     private let wakesInFlight = Atomic<Int>(0)
     private let peakStreamBuffered = Atomic<Int>(0)
+    /// True from a submission until the loop takes the queue. Only a hint for the loop's spin for
+    /// the next request (see `spinThroughShortWait`): the wake event carries the submission either way.
+    let commandsPending = Atomic<Bool>(false)
     /// Set once in `init`, before the thread starts; freed by the loop thread as it exits.
     private var wakeEvent: OpaquePointer?
     /// libcurl's own timer (CURLMOPT_TIMERFUNCTION) and the timer for the deadlines libcurl does
@@ -120,6 +123,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         let (accepted, wake) = queue.withLock { q -> (Bool, OpaquePointer?) in
             guard !q.closed else { return (false, nil) }
             q.commands.append(command)
+            commandsPending.store(true, ordering: .releasing)
             if case .stop = command { q.closed = true }
             // A wake already pending covers this command: the loop clears `wakeScheduled` in the
             // critical section that takes the queue, so it takes this command too.
@@ -192,6 +196,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         queue.withLock { q in
             swap(&batch, &q.commands)
             q.wakeScheduled = false
+            commandsPending.store(false, ordering: .relaxed)
         }
         var added = false
         for command in batch {

@@ -14,12 +14,16 @@ struct HTTPServerShutdownTests {
         let started = ServerTestFlag<Bool>()
         let server = try Self.makeServer { _, responder in
             started.set(true)
-            try? await Task.sleep(for: .milliseconds(300))
+            // Waited out on a thread, not with Task.sleep: its timer needs a cooperative-pool thread,
+            // which tests running in parallel may keep busy for seconds.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread { usleep(300_000); done.resume() }.start()
+            }
             responder.respond(status: 200, headers: [:], body: Array("done".utf8))
         }
         let port = server.boundPort
         async let response = RawHTTPClient.blocking {
-            let client = try RawHTTPClient(port: port)
+            let client = try RawHTTPClient(port: port, receiveTimeout: 30)
             client.send(rawGET("/work"))
             return client.readResponse()
         }
