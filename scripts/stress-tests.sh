@@ -44,7 +44,7 @@ for k in $(seq 1 "$iterations"); do
     status=FAILED
   fi
   # Swift Testing: "✘ Test name() failed after ..."; XCTest: "Test Case '...' failed".
-  failed_tests=$( { grep -aoE '✘ Test .+ failed after' "$log" | sed -E 's/^✘ Test (.+) failed after$/\1/';
+  failed_tests=$( { grep -aoE '✘ Test .+ failed after' "$log" | sed -E 's/^✘ Test (.+) failed after$/\1/' | grep -v '^run with ';
                     grep -aoE "Test Case '[^']+' failed" "$log" | sed -E "s/^Test Case '([^']+)' failed$/\1/"; } | sort -u || true)
   if [ "$status" = FAILED ] && [ -z "$failed_tests" ]; then
     failed_tests="(no test named: crash or build problem, see $log)"

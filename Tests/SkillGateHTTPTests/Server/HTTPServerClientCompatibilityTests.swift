@@ -16,6 +16,9 @@ struct HTTPServerClientCompatibilityTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = ["-s", "--max-time", "10"] + arguments
+            // An environment of its own: without one, Process copies the process environment, which
+            // another test may be changing right then (the client tests set the proxy variables once).
+            process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C", "no_proxy": "*"]
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()

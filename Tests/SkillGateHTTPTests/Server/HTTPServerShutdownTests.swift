@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SkillGateHTTP
 import Testing
 
@@ -12,13 +13,10 @@ struct HTTPServerShutdownTests {
 
     @Test func inFlightRequestFinishesAndNewConnectionsAreRefused() async throws {
         let started = ServerTestFlag<Bool>()
+        let gate = HandlerGate()
         let server = try Self.makeServer { _, responder in
             started.set(true)
-            // Waited out on a thread, not with Task.sleep: its timer needs a cooperative-pool thread,
-            // which tests running in parallel may keep busy for seconds.
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread { usleep(300_000); done.resume() }.start()
-            }
+            await gate.wait()
             responder.respond(status: 200, headers: [:], body: Array("done".utf8))
         }
         let port = server.boundPort
@@ -30,6 +28,8 @@ struct HTTPServerShutdownTests {
         _ = await started.wait()
         let clock = ContinuousClock()
         let begin = clock.now
+        // The handler answers 300 ms after shutdown began, so its reply is written while draining.
+        gate.open(afterMilliseconds: 300)
         await server.shutdown(deadline: .seconds(5))
         let took = clock.now - begin
         let finished = try await response
@@ -138,5 +138,35 @@ struct HTTPServerShutdownTests {
         let signalNumber = await received.value
         #expect(signalNumber == SIGUSR2)
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+    }
+}
+
+/// Holds a handler until `open(afterMilliseconds:)` lets it go, from a thread of its own: the handler's
+/// wait ends at a set time after the test's step, however long the cooperative pool delays the test
+/// (a `Task.sleep` in the handler would race the test's next step instead).
+final class HandlerGate: Sendable {
+    private let state = Mutex<(opened: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let opened = state.withLock { s -> Bool in
+                if s.opened { return true }
+                s.waiter = continuation
+                return false
+            }
+            if opened { continuation.resume() }
+        }
+    }
+
+    func open(afterMilliseconds milliseconds: UInt32) {
+        Thread {
+            usleep(milliseconds * 1000)
+            let waiter = self.state.withLock { s -> CheckedContinuation<Void, Never>? in
+                s.opened = true
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            waiter?.resume()
+        }.start()
     }
 }

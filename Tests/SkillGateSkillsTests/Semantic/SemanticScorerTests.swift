@@ -52,7 +52,7 @@ import SkillGateTestSupport
             #expect(elapsed < .seconds(3), "\(elapsed)")
             // The document batch was not cancelled: once the model answers, it lands in the cache.
             fake.release()
-            for _ in 0..<250 where scorer.cache.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<3000 where scorer.cache.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
             #expect(scorer.cache.count == 3)
             let warm = try await SemanticScorer(embedder: fake, cache: scorer.cache, timeout: .seconds(60))
                 .similarities(query: "weather", documents: Self.documents).get()
