@@ -6,12 +6,14 @@
 #
 # Builds once, then runs the prebuilt tests. The local embedding server for the semantic-ranking
 # tests is started as scripts/test.sh starts it (free port, one thread) and stopped when the script
-# ends. Each iteration's output is kept in .build/stress/iteration-K.log. Exits non-zero when any
-# iteration failed.
+# ends. Each iteration's output is kept in .build/stress/iteration-K.log. An iteration that runs
+# longer than STRESS_ITERATION_TIMEOUT seconds (default 600) is stopped and its unfinished tests are
+# reported as hung. Exits non-zero when any iteration failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 iterations=${1:-20}
+iteration_timeout=${STRESS_ITERATION_TIMEOUT:-600}
 case "$iterations" in ''|*[!0-9]*) echo "error: N must be a number, got \"$iterations\"" >&2; exit 2 ;; esac
 
 swift build --build-tests
@@ -37,16 +39,27 @@ passed=0
 for k in $(seq 1 "$iterations"); do
   log="$logs/iteration-$k.log"
   started=$(date +%s)
-  if swift test --skip-build >"$log" 2>&1; then
+  hung=""
+  if timeout --kill-after=10 "$iteration_timeout" swift test --skip-build >"$log" 2>&1; then
     status=passed
     passed=$((passed + 1))
   else
+    code=$?
     status=FAILED
+    if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
+      status="FAILED (hung, stopped after $iteration_timeout s)"
+      # Tests that started and never finished (the output may end mid-buffer, so this can name a
+      # test that did finish as well).
+      hung=$(comm -23 <(grep -aoE '◇ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^◇ Test (.*)\($/\1/' | sort -u) \
+                      <(grep -aoE '[✔✘] Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^[✔✘] Test (.*)\($/\1/' | sort -u) \
+             | sed 's/$/ (hung)/')
+    fi
   fi
   # Swift Testing: "✘ Test name() failed after ..."; XCTest: "Test Case '...' failed".
   failed_tests=$( { grep -aoE '✘ Test .+ failed after' "$log" | sed -E 's/^✘ Test (.+) failed after$/\1/' | grep -v '^run with ';
                     grep -aoE "Test Case '[^']+' failed" "$log" | sed -E "s/^Test Case '([^']+)' failed$/\1/"; } | sort -u || true)
-  if [ "$status" = FAILED ] && [ -z "$failed_tests" ]; then
+  if [ -n "$hung" ]; then failed_tests=$(printf '%s\n%s' "$failed_tests" "$hung" | sed '/^$/d'); fi
+  if [ "$status" != passed ] && [ -z "$failed_tests" ]; then
     failed_tests="(no test named: crash or build problem, see $log)"
   fi
   if [ -n "$failed_tests" ]; then

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SkillGateHTTP
 import Testing
+import SkillGateTestSupport
 
 @Suite("HTTPServer shutdown")
 struct HTTPServerShutdownTests {
@@ -83,38 +84,43 @@ struct HTTPServerShutdownTests {
     }
 
     @Test func requestOnIdleKeepAliveConnectionDuringDrainGets503() async throws {
-        let started = ServerTestFlag<Bool>()
-        let server = try Self.makeServer { request, responder in
-            if request.path == "/hold" {
-                started.set(true)
-                try? await Task.sleep(for: .milliseconds(400))
+        try await onOwnThread {
+            let started = ServerTestFlag<Bool>()
+            // /hold stays in flight until the late request was answered, however the pool delays this test.
+            let gate = HandlerGate()
+            let server = try Self.makeServer { request, responder in
+                if request.path == "/hold" {
+                    started.set(true)
+                    await gate.wait()
+                }
+                responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
             }
-            responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+            let port = server.boundPort
+            // An idle keep-alive connection opened before the shutdown.
+            let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/warmup"))
+                _ = client.readResponse()
+                return client
+            }
+            async let held = RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/hold"))
+                return client.readResponse()
+            }
+            _ = await started.wait()
+            async let stopping: Void = server.shutdown(deadline: .seconds(5))
+            try await Task.sleep(for: .milliseconds(100))
+            let refused = try await RawHTTPClient.blocking {
+                idle.send(rawGET("/late"))
+                return idle.readResponse()
+            }
+            gate.open(afterMilliseconds: 0)
+            #expect(refused?.status == 503)
+            #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
+            #expect(try await held?.status == 200)
+            await stopping
         }
-        let port = server.boundPort
-        // An idle keep-alive connection opened before the shutdown.
-        let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
-            let client = try RawHTTPClient(port: port)
-            client.send(rawGET("/warmup"))
-            _ = client.readResponse()
-            return client
-        }
-        async let held = RawHTTPClient.blocking {
-            let client = try RawHTTPClient(port: port)
-            client.send(rawGET("/hold"))
-            return client.readResponse()
-        }
-        _ = await started.wait()
-        async let stopping: Void = server.shutdown(deadline: .seconds(5))
-        try await Task.sleep(for: .milliseconds(100))
-        let refused = try await RawHTTPClient.blocking {
-            idle.send(rawGET("/late"))
-            return idle.readResponse()
-        }
-        #expect(refused?.status == 503)
-        #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
-        #expect(try await held?.status == 200)
-        await stopping
     }
 
     @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
