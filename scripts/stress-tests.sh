@@ -7,13 +7,13 @@
 # Builds once, then runs the prebuilt tests. The local embedding server for the semantic-ranking
 # tests is started as scripts/test.sh starts it (free port, one thread) and stopped when the script
 # ends. Each iteration's output is kept in .build/stress/iteration-K.log. An iteration that runs
-# longer than STRESS_ITERATION_TIMEOUT seconds (default 600) is stopped and its unfinished tests are
+# longer than STRESS_ITERATION_TIMEOUT seconds (default 300) is stopped and its unfinished tests are
 # reported as hung. Exits non-zero when any iteration failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 iterations=${1:-20}
-iteration_timeout=${STRESS_ITERATION_TIMEOUT:-600}
+iteration_timeout=${STRESS_ITERATION_TIMEOUT:-300}
 case "$iterations" in ''|*[!0-9]*) echo "error: N must be a number, got \"$iterations\"" >&2; exit 2 ;; esac
 
 swift build --build-tests
