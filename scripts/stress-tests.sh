@@ -40,13 +40,19 @@ for k in $(seq 1 "$iterations"); do
   log="$logs/iteration-$k.log"
   started=$(date +%s)
   hung=""
-  if timeout --kill-after=10 "$iteration_timeout" swift test --skip-build >"$log" 2>&1; then
+  # In a process group of its own, so a hung run is stopped with its test process (swift test's child).
+  setsid swift test --skip-build >"$log" 2>&1 &
+  run=$!
+  rm -f "$logs/timed-out"
+  ( sleep "$iteration_timeout"; touch "$logs/timed-out"; kill -TERM -- "-$run" 2>/dev/null
+    sleep 10; kill -KILL -- "-$run" 2>/dev/null ) &
+  watchdog=$!
+  if wait "$run"; then
     status=passed
     passed=$((passed + 1))
   else
-    code=$?
     status=FAILED
-    if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
+    if [ -e "$logs/timed-out" ]; then
       status="FAILED (hung, stopped after $iteration_timeout s)"
       # Tests that started and never finished (the output may end mid-buffer, so this can name a
       # test that did finish as well).
@@ -55,6 +61,8 @@ for k in $(seq 1 "$iterations"); do
              | sed 's/$/ (hung)/')
     fi
   fi
+  kill "$watchdog" 2>/dev/null || true
+  wait "$watchdog" 2>/dev/null || true
   # Swift Testing: "✘ Test name() failed after ..."; XCTest: "Test Case '...' failed".
   failed_tests=$( { grep -aoE '✘ Test .+ failed after' "$log" | sed -E 's/^✘ Test (.+) failed after$/\1/' | grep -v '^run with ';
                     grep -aoE "Test Case '[^']+' failed" "$log" | sed -E "s/^Test Case '([^']+)' failed$/\1/"; } | sort -u || true)
