@@ -18,11 +18,15 @@ static inline CURLcode sg_easy_getinfo_long(CURL *h, CURLINFO i, long *out) { re
 static inline CURLcode sg_easy_getinfo_ptr(CURL *h, CURLINFO i, void **out) { return curl_easy_getinfo(h, i, out); }
 static inline CURLcode sg_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
 static inline CURLMcode sg_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode sg_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode sg_multi_setopt_socketfn(CURLM *m, curl_socket_callback f) { return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, f); }
+static inline CURLMcode sg_multi_setopt_timerfn(CURLM *m, curl_multi_timer_callback f) { return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f); }
 
 // Macros and union members Swift cannot import directly.
 static inline CURLcode sg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 static inline size_t sg_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 static inline CURLcode sg_easy_unpause(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
 static inline CURLcode sg_multi_msg_result(const CURLMsg *m) { return m->data.result; }
+static inline curl_socket_t sg_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
 
 #endif

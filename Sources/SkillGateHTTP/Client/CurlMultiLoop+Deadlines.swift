@@ -1,11 +1,12 @@
 import CCurl
 
 extension CurlMultiLoop {
-    /// Enforces the timeouts libcurl does not tell apart (first byte, idle, total) and returns how
-    /// long `curl_multi_poll` may sleep before the next deadline (libcurl shortens it further for
-    /// its own timers).
-    func enforceDeadlines(now: UInt64) -> Int32 {
-        var nextDeadline = now + 1_000_000_000
+    /// Enforces the timeouts libcurl does not tell apart (first byte, idle, total): fails the
+    /// transfers past one, and returns when the next one is due (monotonic ns). While a transfer
+    /// with a first-byte timeout has not been sent yet the answer is at most 1 s away, so the
+    /// loop looks again even if no socket event comes.
+    func enforceDeadlines(now: UInt64) -> UInt64? {
+        var nextDeadline: UInt64 = .max
         var expired: [(TransferControl, HTTPClientError)] = []
         for transfer in active.values {
             let t = transfer.timeouts
@@ -26,7 +27,10 @@ extension CurlMultiLoop {
                     _ = sg_easy_getinfo_off(transfer.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
                     if pretransfer > 0 { transfer.requestSentAt = transfer.startedAt &+ UInt64(pretransfer) * 1000 }
                 }
-                guard let sent = transfer.requestSentAt else { continue }
+                guard let sent = transfer.requestSentAt else {
+                    nextDeadline = min(nextDeadline, now &+ 1_000_000_000)
+                    continue
+                }
                 let deadline = sent &+ firstByte
                 if now >= deadline {
                     expired.append((transfer.control, .firstByteTimeout(firstByte)))
@@ -43,9 +47,7 @@ extension CurlMultiLoop {
             }
         }
         for (control, error) in expired { remove(control, reason: error) }
-        if !expired.isEmpty { return 0 }
-        let waitNanoseconds = nextDeadline > now ? nextDeadline - now : 0
-        return Int32((waitNanoseconds + 999_999) / 1_000_000)
+        return nextDeadline == .max ? nil : nextDeadline
     }
 }
 

@@ -1,18 +1,28 @@
 import CCurl
+import CEvent
 import FoundationEssentials
 import SkillGateCore
 import Glibc
 import Dispatch
 import Synchronization
 
-/// The one thread that drives a libcurl multi handle. Other threads only append commands to a
-/// Mutex-guarded queue and call `curl_multi_wakeup`; every easy handle is created, configured,
-/// paused, removed and freed on this thread.
+/// The one thread that drives a libcurl multi handle, on a libevent loop of its own.
 ///
-/// `@unchecked Sendable`: `multi` is used off the loop thread solely for `curl_multi_wakeup`
-/// (thread-safe by libcurl's contract), counted in `wakeupsInFlight` so the loop frees it only
-/// once the queue is closed and no wakeup is mid-call; the remaining mutable state is touched
-/// only by the loop thread.
+/// libcurl runs in its event-driven mode (`curl_multi_socket_action`): it tells the loop which
+/// sockets to watch and when its next timer is due (`CurlMultiLoop+Events.swift`), and the loop
+/// calls it back when a socket is ready or the timer fires. Other threads only append commands to a
+/// Mutex-guarded queue and activate the loop's wake event (`event_active`); every easy handle is
+/// created, configured, paused, removed and freed on this thread.
+///
+/// A wake-up cannot be lost: the submitter that finds no wake pending activates the wake event, and
+/// an activated event stays active in libevent's queue until the loop runs it — whether the loop is
+/// blocked in `epoll_wait` (libevent then writes its notification eventfd), spinning, or busy. The
+/// loop clears `wakeScheduled` in the same critical section in which it takes the queue.
+///
+/// `@unchecked Sendable`: `base` and `wakeEvent` are used off the loop thread solely for
+/// `event_active` (thread-safe: libevent's locking is on, see `EventLoop.threadingReady`), counted
+/// in `wakesInFlight` so the loop frees them only once the queue is closed and no activation is
+/// mid-call; the remaining mutable state is touched only by the loop thread.
 final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(TransferSpec)
@@ -25,49 +35,74 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private struct Queue {
         var commands: [Command] = []
+        var wakeScheduled = false
         var closed = false
     }
 
     private let queue = Mutex(Queue())
-    private let multi: UnsafeMutableRawPointer?
+    let multi: UnsafeMutableRawPointer?
+    let base: OpaquePointer?
     private let startupFailure: String?
     let configuration: HTTPClient.Configuration
     private let exited = DispatchSemaphore(value: 0)
     private let loopThreadID = Atomic<UInt>(0)
-    private let wakeupsInFlight = Atomic<Int>(0)
+    private let wakesInFlight = Atomic<Int>(0)
     private let peakStreamBuffered = Atomic<Int>(0)
-    /// True while the loop thread spins (for a command, or for socket activity) instead of
-    /// sleeping: submitters then skip the wake-up. Paired with `hasCommands` (see `submit` and
-    /// `spinForNextCommand`).
-    let spinning = Atomic<Bool>(false)
-    let hasCommands = Atomic<Bool>(false)
+    /// True from a submission until the loop takes the queue. Only a hint for the loop's spin for
+    /// the next request (see `spinThroughShortWait`): the wake event carries the submission either way.
+    let commandsPending = Atomic<Bool>(false)
+    /// Set once in `init`, before the thread starts; freed by the loop thread as it exits.
+    private var wakeEvent: OpaquePointer?
+    /// libcurl's own timer (CURLMOPT_TIMERFUNCTION) and the timer for the deadlines libcurl does
+    /// not know (first byte, idle, total).
+    var curlTimer: OpaquePointer?
+    var deadlineTimer: OpaquePointer?
 
     // Loop thread only.
     private var draining = false
+    private(set) var stopped = false
+    private var batch: [Command] = []
     var active: [ObjectIdentifier: CurlTransfer] = [:]
-    private var spareEasyHandles: [UnsafeMutableRawPointer] = []
+    var spareEasyHandles: [UnsafeMutableRawPointer] = []
+    /// One libevent event per socket libcurl asked to watch.
+    var socketEvents: [Int32: OpaquePointer] = [:]
+    /// When the deadline timer is due (monotonic ns), nil when it is not armed.
+    var armedDeadline: UInt64?
+    /// Set by every event callback; the spin stops when it turns true.
+    var sawActivity = false
     /// Spin for the next request after the last transfer finished.
-    private var nextRequestSpin = SpinRule()
+    var nextRequestSpin = SpinRule()
     /// Spin for the answer of the only transfer.
-    private var answerSpin = SpinRule()
+    var answerSpin = SpinRule()
 
     init(configuration: HTTPClient.Configuration) {
         self.configuration = configuration
-        if let failure = CurlGlobal.initialise() {
-            startupFailure = failure
-            multi = nil
-        } else if let multi = curl_multi_init() {
-            startupFailure = nil
-            self.multi = multi
+        var failure = CurlGlobal.initialise()
+        let base = failure == nil && EventLoop.threadingReady ? event_base_new() : nil
+        if failure == nil, base == nil { failure = "libevent could not create an event loop (event_base_new failed); check the file descriptor limit (ulimit -n)" }
+        let multi = failure == nil ? curl_multi_init() : nil
+        if failure == nil, multi == nil { failure = "curl_multi_init returned NULL" }
+        self.base = base
+        self.multi = multi
+        startupFailure = failure
+        if let base, let multi {
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            wakeEvent = event_new(base, -1, 0, curlLoopWoken, me)
+            curlTimer = event_new(base, -1, 0, curlTimerFired, me)
+            deadlineTimer = event_new(base, -1, 0, curlDeadlineFired, me)
             let connections = configuration.maxConnections
             _ = sg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connections)
             _ = sg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections)
-        } else {
-            startupFailure = "curl_multi_init returned NULL"
-            multi = nil
+            _ = sg_multi_setopt_socketfn(multi, curlSocketCallback)
+            _ = sg_multi_setopt_ptr(multi, CURLMOPT_SOCKETDATA, me)
+            _ = sg_multi_setopt_timerfn(multi, curlTimerCallback)
+            _ = sg_multi_setopt_ptr(multi, CURLMOPT_TIMERDATA, me)
         }
-        if multi == nil {
+        guard base != nil, multi != nil, wakeEvent != nil, curlTimer != nil, deadlineTimer != nil else {
             queue.withLock { $0.closed = true }
+            for event in [wakeEvent, curlTimer, deadlineTimer] { if let event { event_free(event) } }
+            if let multi { curl_multi_cleanup(multi) }
+            if let base { event_base_free(base) }
             exited.signal()
             return
         }
@@ -78,7 +113,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     func start(_ spec: TransferSpec) {
         if !submit(.add(spec)) {
             spec.delivery.fail(startupFailure.map {
-                HTTPClientError(kind: .transport, detail: "libcurl could not be initialised (\($0)); check that libcurl4 is installed")
+                HTTPClientError(kind: .transport, detail: "the HTTP client could not start (\($0)); check that libcurl4 and libevent are installed")
             } ?? .shutDown)
         }
     }
@@ -86,24 +121,23 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Appends a command and wakes the loop. Returns false when the loop no longer runs.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        guard let multi else { return false }
-        let (accepted, wake) = queue.withLock { q -> (Bool, Bool) in
-            guard !q.closed else { return (false, false) }
-            let wasEmpty = q.commands.isEmpty
+        let (accepted, wake) = queue.withLock { q -> (Bool, OpaquePointer?) in
+            guard !q.closed else { return (false, nil) }
             q.commands.append(command)
-            hasCommands.store(true, ordering: .sequentiallyConsistent)
+            commandsPending.store(true, ordering: .releasing)
             if case .stop = command { q.closed = true }
-            // A spinning loop sees the command by itself. It clears `spinning` before it looks at
-            // the queue a last time, so either it finds this command or this load sees false.
-            let wake = wasEmpty && !spinning.load(ordering: .sequentiallyConsistent)
-            if wake { wakeupsInFlight.add(1, ordering: .acquiringAndReleasing) }
-            return (true, wake)
+            // A wake already pending covers this command: the loop clears `wakeScheduled` in the
+            // critical section that takes the queue, so it takes this command too.
+            guard !q.wakeScheduled, let wakeEvent else { return (true, nil) }
+            q.wakeScheduled = true
+            wakesInFlight.add(1, ordering: .acquiringAndReleasing)
+            return (true, wakeEvent)
         }
-        // Woken outside the lock, so the loop thread does not wake up only to block on it.
-        // The loop frees `multi` only after the queue closed and no wakeup is in flight.
-        if wake {
-            _ = curl_multi_wakeup(multi)
-            wakeupsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+        // Outside the lock, so the woken loop does not find it still held. The loop frees the
+        // event only after the queue closed and no activation is in flight.
+        if let wake {
+            event_active(wake, EV_READ, 0)
+            wakesInFlight.subtract(1, ordering: .acquiringAndReleasing)
         }
         return accepted
     }
@@ -117,6 +151,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// Lets the transfers in flight (and their streamed bodies) finish, then stops the thread.
+    /// Used when the client is released; does not wait.
+    func shutdownWhenIdle() { submit(.drain) }
+
     /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
     var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
 
@@ -129,136 +167,59 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Lets the transfers in flight (and their streamed bodies) finish, then stops the thread.
-    /// Used when the client is released; does not wait.
-    func shutdownWhenIdle() { submit(.drain) }
-
     // MARK: loop thread
 
     private func run() {
         ThreadName.set("sg-curl")
         loopThreadID.store(UInt(pthread_self()), ordering: .relaxed)
-        guard let multi else { return }
-        var batch: [Command] = []
-        var running: Int32 = 0
-        while true {
-            queue.withLock {
-                swap(&batch, &$0.commands)
-                hasCommands.store(false, ordering: .relaxed)
+        guard let base else { return }
+        while !stopped {
+            if !spinThroughShortWait() {
+                event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
-            for command in batch {
-                switch command {
-                case .add(let spec):
-                    if active.isEmpty { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
-                    add(spec)
-                case .cancel(let control): remove(control, reason: .cancelledByTask)
-                case .resume(let control): resume(control)
-                case .drain: draining = true
-                case .stop:
-                    stopAll(multi)
-                    exited.signal()
-                    return
-                }
-            }
-            batch.removeAll(keepingCapacity: true)
-            _ = curl_multi_perform(multi, &running)
-            collectFinished(multi)
+            if stopped { break }
             if draining, active.isEmpty, queue.withLock({ q in q.commands.isEmpty ? { q.closed = true; return true }() : false }) {
-                stopAll(multi)
-                exited.signal()
-                return
+                stopAll()
+                break
             }
-            let now = MonotonicClock.nanoseconds()
-            let waitMilliseconds = enforceDeadlines(now: now)
-            if active.isEmpty, nextRequestSpin.waitStarted(at: now, window: configuration.spinWindow) {
-                if spinForNextCommand(until: now &+ nextRequestSpin.window) { continue }
-                nextRequestSpin.timedOut()
-            } else if active.count == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
-                if spinForActivity(multi, until: now &+ answerSpin.window) { continue }
-                answerSpin.timedOut()
+            armDeadlineTimer(now: MonotonicClock.nanoseconds())
+        }
+        // The queue is closed, so no new activation can start; wait out one that is mid-call.
+        while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        for event in [wakeEvent, curlTimer, deadlineTimer] { if let event { event_free(event) } }
+        event_base_free(base)
+        exited.signal()
+    }
+
+    /// The wake event's callback: runs the commands submitted since the last wake-up.
+    func runCommands() {
+        sawActivity = true
+        queue.withLock { q in
+            swap(&batch, &q.commands)
+            q.wakeScheduled = false
+            commandsPending.store(false, ordering: .relaxed)
+        }
+        var added = false
+        for command in batch {
+            switch command {
+            case .add(let spec):
+                if active.isEmpty { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
+                added = add(spec) || added
+            case .cancel(let control): remove(control, reason: .cancelledByTask)
+            case .resume(let control): resume(control)
+            case .drain: draining = true
+            case .stop:
+                stopAll()
+                stopped = true
             }
-            _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
         }
+        batch.removeAll(keepingCapacity: true)
+        // Start the new transfers now rather than on libcurl's 0 ms timer one loop turn later.
+        if added, !stopped { socketAction(sg_socket_timeout(), 0) }
     }
 
-    private func add(_ spec: TransferSpec) {
-        if spec.control.isCancelled { return spec.delivery.fail(.cancelledByTask) }
-        guard let multi, let easy = spareEasyHandles.popLast() ?? newEasyHandle(for: spec) else { return }
-        let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
-        if let problem = transfer.configure(spec.request, configuration: configuration) {
-            transfer.settle(problem)
-            return recycle(easy)
-        }
-        let code = curl_multi_add_handle(multi, easy)
-        guard code == CURLM_OK else {
-            transfer.settle(HTTPClientError(kind: .transport,
-                detail: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code))); retry later"))
-            return recycle(easy)
-        }
-        active[ObjectIdentifier(spec.control)] = transfer
-    }
-
-    /// Removes a transfer before it finished (cancelled, or one of our own timeouts). For
-    /// HTTP/1.1 this closes its connection at once, so the upstream sees the close.
-    func remove(_ control: TransferControl, reason: HTTPClientError) {
-        guard let multi, let transfer = active.removeValue(forKey: ObjectIdentifier(control)) else { return }
-        _ = curl_multi_remove_handle(multi, transfer.easy)
-        transfer.settle(reason)
-        recycle(transfer.easy)
-    }
-
-    private func resume(_ control: TransferControl) {
-        guard let transfer = active[ObjectIdentifier(control)], transfer.pausedForConsumer else { return }
-        transfer.pausedForConsumer = false
-        transfer.lastActivity = MonotonicClock.nanoseconds()
-        _ = sg_easy_unpause(transfer.easy)   // may call the write callback (and pause again) right here
-    }
-
-    private func collectFinished(_ multi: UnsafeMutableRawPointer) {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            let code = sg_multi_msg_result(message)
-            var pointer: UnsafeMutableRawPointer?
-            _ = sg_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &pointer)
-            guard let pointer else { continue }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
-            active.removeValue(forKey: ObjectIdentifier(transfer.control))
-            if active.isEmpty { answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
-            let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
-            // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
-            transfer.settle(error)
-            _ = curl_multi_remove_handle(multi, easy)
-            recycle(easy)
-        }
-    }
-
-    /// A new easy handle with the options all transfers share, or nil after failing `spec`.
-    private func newEasyHandle(for spec: TransferSpec) -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else {
-            spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
-            return nil
-        }
-        if let refused = CurlHandleDefaults.apply(to: easy, configuration: configuration) {
-            curl_easy_cleanup(easy)
-            spec.delivery.fail(HTTPClientError(kind: .transport,
-                detail: "libcurl refused option \(refused.rawValue) while setting up a handle; check that libcurl4 (7.85 or newer) is installed"))
-            return nil
-        }
-        return easy
-    }
-
-    /// Keeps a finished transfer's handle for the next request (its shared options stay set).
-    private func recycle(_ easy: UnsafeMutableRawPointer) {
-        if spareEasyHandles.count < configuration.maxConnections {
-            CurlHandleDefaults.detach(easy)
-            spareEasyHandles.append(easy)
-        } else {
-            curl_easy_cleanup(easy)
-        }
-    }
-
-    private func stopAll(_ multi: UnsafeMutableRawPointer) {
+    private func stopAll() {
+        guard let multi else { return }
         for transfer in active.values {
             _ = curl_multi_remove_handle(multi, transfer.easy)
             curl_easy_cleanup(transfer.easy)
@@ -267,9 +228,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         active.removeAll()
         for easy in spareEasyHandles { curl_easy_cleanup(easy) }
         spareEasyHandles.removeAll()
-        // The queue is closed, so no new wakeup can start; wait out one that is mid-call, then
-        // free the multi handle (this also closes the pooled connections).
-        while wakeupsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        // Closes the pooled connections (libcurl tells the socket callback to stop watching them).
         _ = curl_multi_cleanup(multi)
+        for event in socketEvents.values { event_free(event) }
+        socketEvents.removeAll()
+        for timer in [curlTimer, deadlineTimer] { if let timer { event_del(timer) } }
+        stopped = true
     }
 }

@@ -17,10 +17,11 @@ extension HTTPClient {
         public var streamBufferBytes: Int
         /// How long the client's thread may spin (check without sleeping) for the next request
         /// after its last transfer finished, and for the answer of its only transfer, before it
-        /// sleeps in `curl_multi_poll`. Spinning saves a wake-up (syscalls on both sides and a
+        /// blocks in its libevent loop. Spinning saves a wake-up (syscalls on both sides and a
         /// thread switch) when requests come back to back or a local upstream answers within
         /// microseconds; each wait spins only while the previous such wait was shorter than this,
-        /// so idle, sporadic or slow traffic costs nothing. `.zero` turns it off.
+        /// so idle, sporadic or slow traffic costs nothing. `.zero` turns it off. Correctness never
+        /// depends on it: a submission always activates the loop's wake event.
         public var spinWindow: Duration
 
         public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,

@@ -1,7 +1,8 @@
 /// An outbound HTTP client on libcurl's multi interface.
 ///
-/// One dedicated thread drives a libcurl multi handle (`curl_multi_poll`, woken with
-/// `curl_multi_wakeup`); requests reach it through a Mutex-guarded queue. Connections are pooled
+/// One dedicated thread runs a libevent loop that drives a libcurl multi handle in libcurl's
+/// event-driven mode (`curl_multi_socket_action`); requests reach it through a Mutex-guarded queue
+/// and a libevent wake event (decision 0024). Connections are pooled
 /// and kept alive, HTTP/2 is negotiated over TLS where the server offers it, and the proxy
 /// environment variables (`http_proxy`, `HTTPS_PROXY`, `NO_PROXY`) are honoured by libcurl.
 /// Request headers are never logged.
@@ -13,7 +14,7 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     let loop: CurlMultiLoop
 
-    /// Creates a client and starts its libcurl thread.
+    /// Creates a client and starts its thread (a libevent loop driving libcurl).
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         loop = CurlMultiLoop(configuration: configuration)
@@ -59,6 +60,6 @@ public final class HTTPClient: Sendable {
         return HTTPStreamingResponse(status: head.status, headers: head.headers, body: body)
     }
 
-    /// Stops the libcurl thread now and fails the requests still in flight. Idempotent.
+    /// Stops the client's thread now and fails the requests still in flight. Idempotent.
     public func shutdown() { loop.shutdown() }
 }

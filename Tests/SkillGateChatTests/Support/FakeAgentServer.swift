@@ -26,8 +26,9 @@ final class FakeAgentServer: Sendable {
 
     func stop() async { await server.shutdown(deadline: .seconds(1)) }
 
-    /// Waits until `condition` holds (polling), up to `timeout`.
-    func wait(timeout: Duration = .seconds(10), until condition: @Sendable () -> Bool) async -> Bool {
+    /// Polls `condition` until it holds or `timeout` passes. The default is long: it only bounds a failing
+    /// test, and the request under test may wait seconds for a cooperative-pool thread in a parallel run.
+    func wait(timeout: Duration = .seconds(60), until condition: @Sendable () -> Bool) async -> Bool {
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
             if condition() { return true }

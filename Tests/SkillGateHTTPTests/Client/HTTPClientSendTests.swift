@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import SkillGateHTTP
 
@@ -47,10 +50,11 @@ import Testing
     }
 
     @Test func refusedConnectionIsConnectError() async throws {
-        let server = try LoopbackServer(.fixed())
-        let url = server.url()
-        server.stop()
-        try await Task.sleep(for: .milliseconds(20))   // the listener is closed: connects are refused
+        // Bound but not listening: connects are refused, and no other test can take the port meanwhile
+        // (a stopped LoopbackServer's port could be queued on its closing listener, or reused).
+        let (fd, port) = try LoopbackSocket.refusingPort()
+        defer { close(fd) }
+        let url = "http://127.0.0.1:\(port)/"
         let error = await #expect(throws: HTTPClientError.self) {
             _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: url))
         }

@@ -1,5 +1,6 @@
 import Testing
 @testable import SkillGateHTTP
+import SkillGateTestSupport
 
 /// Each timeout maps to its own `HTTPClientError.Kind`, against a loopback server that misbehaves accordingly.
 @Suite struct HTTPClientTimeoutTests {
@@ -20,53 +21,63 @@ import Testing
     }
 
     @Test func connectTimeout() async throws {
-        let listener = try SaturatedListener()
-        let request = HTTPRequest(method: "GET", url: "http://127.0.0.1:\(listener.port)/", timeouts: timeouts(connect: 200))
-        await expectFailure(.connectTimeout, within: 5_000) {
-            _ = try await ClientTestEnvironment.makeClient().send(request)
+        try await onOwnThread {
+            let listener = try SaturatedListener()
+            let request = HTTPRequest(method: "GET", url: "http://127.0.0.1:\(listener.port)/", timeouts: timeouts(connect: 200))
+            await expectFailure(.connectTimeout, within: 5_000) {
+                _ = try await ClientTestEnvironment.makeClient().send(request)
+            }
+            withExtendedLifetime(listener) {}
         }
-        withExtendedLifetime(listener) {}
     }
 
     @Test func firstByteTimeout() async throws {
-        let server = try LoopbackServer(.delayedHead(3_000))
-        defer { server.stop() }
-        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 200))
-        await expectFailure(.firstByteTimeout, within: 5_000) {
-            _ = try await ClientTestEnvironment.makeClient().stream(request)
+        try await onOwnThread {
+            let server = try LoopbackServer(.delayedHead(3_000))
+            defer { server.stop() }
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 200))
+            await expectFailure(.firstByteTimeout, within: 5_000) {
+                _ = try await ClientTestEnvironment.makeClient().stream(request)
+            }
+            #expect(await server.firstPeerClose(within: .seconds(5)) != nil)
         }
-        #expect(await server.firstPeerClose(within: .seconds(5)) != nil)
     }
 
     @Test func idleTimeoutWhileStreaming() async throws {
-        let server = try LoopbackServer(.stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000))
-        defer { server.stop() }
-        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
-        let response = try await ClientTestEnvironment.makeClient().stream(request)
-        var iterator = response.body.makeAsyncIterator()
-        #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
-        await expectFailure(.idleTimeout, within: 5_000) {
-            _ = try await iterator.next()
+        try await onOwnThread {
+            let server = try LoopbackServer(.stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000))
+            defer { server.stop() }
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
+            let response = try await ClientTestEnvironment.makeClient().stream(request)
+            var iterator = response.body.makeAsyncIterator()
+            #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
+            await expectFailure(.idleTimeout, within: 5_000) {
+                _ = try await iterator.next()
+            }
         }
     }
 
     @Test func idleTimeoutInSend() async throws {
-        let server = try LoopbackServer(.stallMidBody(firstPart: "{\"partial\":", declaredLength: 1_000))
-        defer { server.stop() }
-        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
-        await expectFailure(.idleTimeout, within: 5_000) {
-            _ = try await ClientTestEnvironment.makeClient().send(request)
+        try await onOwnThread {
+            let server = try LoopbackServer(.stallMidBody(firstPart: "{\"partial\":", declaredLength: 1_000))
+            defer { server.stop() }
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
+            await expectFailure(.idleTimeout, within: 5_000) {
+                _ = try await ClientTestEnvironment.makeClient().send(request)
+            }
         }
     }
 
     @Test func totalTimeoutWhileBodyKeepsFlowing() async throws {
-        let server = try LoopbackServer(.drip(intervalMs: 30))
-        defer { server.stop() }
-        // Chunks every 30 ms never trip the 200 ms idle timeout; the 400 ms total does.
-        let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200, total: 400))
-        await expectFailure(.totalTimeout, within: 5_000) {
-            let response = try await ClientTestEnvironment.makeClient().stream(request)
-            for try await _ in response.body {}
+        try await onOwnThread {
+            let server = try LoopbackServer(.drip(intervalMs: 30))
+            defer { server.stop() }
+            // Chunks every 30 ms never trip the 200 ms idle timeout; the 400 ms total does.
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200, total: 400))
+            await expectFailure(.totalTimeout, within: 5_000) {
+                let response = try await ClientTestEnvironment.makeClient().stream(request)
+                for try await _ in response.body {}
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import SkillGateHTTP
+import SkillGateTestSupport
 
 /// The rule for when the libcurl loop spins through a wait instead of sleeping.
 @Suite struct SpinRuleTests {
@@ -43,43 +44,54 @@ import Testing
     }
 }
 
-/// End to end: requests submitted around the end of a spin window must never wait for the
-/// loop's 1 s poll timeout (a lost wake-up between "stop spinning" and "sleep").
+/// End to end: requests submitted around the end of a spin window are never stalled. A lost
+/// wake-up leaves a submitted request in the loop's queue until something unrelated wakes the loop:
+/// with the libevent loop nothing does (the test's time limit catches it); the earlier poll loop
+/// woke after its 1 s poll timeout. The requests run on a thread of their own, so a cooperative pool
+/// kept busy by other tests does not delay the measurement.
 @Suite struct HTTPClientSpinTests {
-    @Test(arguments: [Duration.microseconds(50), .zero])
+    @Test(.timeLimit(.minutes(1)), arguments: [Duration.microseconds(50), .zero])
     func requestsSubmittedAroundTheSpinWindowAreNeverStalled(_ spin: Duration) async throws {
-        let server = try LoopbackServer(.fixed(body: "ok"))
-        defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 1, spinWindow: spin))
-        let request = HTTPRequest(method: "GET", url: server.url("/spin"))
-        var slowest = Duration.zero
-        let clock = ContinuousClock()
-        for i in 0..<600 {
-            // Gaps from none to well past the window, so submissions land before, during and
-            // right after the spin ends.
-            let gapMicros = (i * 37) % 160
-            if gapMicros > 0 { try await Task.sleep(for: .microseconds(gapMicros)) }
-            let started = clock.now
-            let response = try await client.send(request)
-            slowest = max(slowest, clock.now - started)
-            #expect(response.status == 200)
+        try await onOwnThread {
+            let server = try LoopbackServer(.fixed(body: "ok"))
+            defer { server.stop() }
+            let client = ClientTestEnvironment.makeClient(.init(maxConnections: 1, spinWindow: spin))
+            let request = HTTPRequest(method: "GET", url: server.url("/spin"))
+            var slow: [Duration] = []
+            let clock = ContinuousClock()
+            for i in 0..<600 {
+                // Gaps from none to well past the window, so submissions land before, during and
+                // right after the spin ends.
+                let gapMicros = (i * 37) % 160
+                if gapMicros > 0 { try await Task.sleep(for: .microseconds(gapMicros)) }
+                let started = clock.now
+                let response = try await client.send(request)
+                let took = clock.now - started
+                if took >= .milliseconds(300) { slow.append(took) }
+                #expect(response.status == 200)
+            }
+            // A loaded machine delays a request now and then by scheduling alone; a lost wake-up
+            // costs a second or more, every time it happens.
+            #expect(slow.allSatisfy { $0 < .seconds(1) }, "requests waited \(slow): a wake-up was lost")
+            #expect(slow.count <= 6, "\(slow.count) of 600 requests took 300 ms or more: \(slow)")
+            #expect(server.acceptedConnections == 1)
         }
-        #expect(slowest < .milliseconds(400), "a request waited \(slowest): a wake-up was lost")
-        #expect(server.acceptedConnections == 1)
     }
 
     /// With spinning on, an answer that takes longer than the window (the spin times out and the
     /// loop sleeps) or arrives in pieces still completes, and quickly.
     @Test func slowAndPiecewiseAnswersStillComplete() async throws {
-        let server = try LoopbackServer(.chunked(["a", "b", "c"], delayMs: 3))
-        defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 1, spinWindow: .microseconds(50)))
-        let clock = ContinuousClock()
-        for _ in 0..<20 {
-            let started = clock.now
-            let response = try await client.send(HTTPRequest(method: "GET", url: server.url("/slow")))
-            #expect(String(decoding: response.body, as: UTF8.self) == "abc")
-            #expect(clock.now - started < .milliseconds(400))
+        try await onOwnThread {
+            let server = try LoopbackServer(.chunked(["a", "b", "c"], delayMs: 3))
+            defer { server.stop() }
+            let client = ClientTestEnvironment.makeClient(.init(maxConnections: 1, spinWindow: .microseconds(50)))
+            let clock = ContinuousClock()
+            for _ in 0..<20 {
+                let started = clock.now
+                let response = try await client.send(HTTPRequest(method: "GET", url: server.url("/slow")))
+                #expect(String(decoding: response.body, as: UTF8.self) == "abc")
+                #expect(clock.now - started < .milliseconds(400))
+            }
         }
     }
 }

@@ -25,8 +25,10 @@ import Testing
             seen.set([before, after, offLoop])
             responder.respond(status: 200, headers: [:], body: Array("ok".utf8))
         }) { _, port in
+            // A long read timeout: the handler's hop to the global executor waits for a pool thread,
+            // which tests running in parallel may keep busy for seconds.
             let response = try await RawHTTPClient.blocking {
-                let client = try RawHTTPClient(port: port)
+                let client = try RawHTTPClient(port: port, receiveTimeout: 30)
                 client.send(rawGET("/"))
                 return client.readResponse()
             }

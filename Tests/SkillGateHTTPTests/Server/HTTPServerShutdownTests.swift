@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import SkillGateHTTP
 import Testing
+import SkillGateTestSupport
 
 @Suite("HTTPServer shutdown")
 struct HTTPServerShutdownTests {
@@ -12,20 +14,23 @@ struct HTTPServerShutdownTests {
 
     @Test func inFlightRequestFinishesAndNewConnectionsAreRefused() async throws {
         let started = ServerTestFlag<Bool>()
+        let gate = HandlerGate()
         let server = try Self.makeServer { _, responder in
             started.set(true)
-            try? await Task.sleep(for: .milliseconds(300))
+            await gate.wait()
             responder.respond(status: 200, headers: [:], body: Array("done".utf8))
         }
         let port = server.boundPort
         async let response = RawHTTPClient.blocking {
-            let client = try RawHTTPClient(port: port)
+            let client = try RawHTTPClient(port: port, receiveTimeout: 30)
             client.send(rawGET("/work"))
             return client.readResponse()
         }
         _ = await started.wait()
         let clock = ContinuousClock()
         let begin = clock.now
+        // The handler answers 300 ms after shutdown began, so its reply is written while draining.
+        gate.open(afterMilliseconds: 300)
         await server.shutdown(deadline: .seconds(5))
         let took = clock.now - begin
         let finished = try await response
@@ -79,38 +84,43 @@ struct HTTPServerShutdownTests {
     }
 
     @Test func requestOnIdleKeepAliveConnectionDuringDrainGets503() async throws {
-        let started = ServerTestFlag<Bool>()
-        let server = try Self.makeServer { request, responder in
-            if request.path == "/hold" {
-                started.set(true)
-                try? await Task.sleep(for: .milliseconds(400))
+        try await onOwnThread {
+            let started = ServerTestFlag<Bool>()
+            // /hold stays in flight until the late request was answered, however the pool delays this test.
+            let gate = HandlerGate()
+            let server = try Self.makeServer { request, responder in
+                if request.path == "/hold" {
+                    started.set(true)
+                    await gate.wait()
+                }
+                responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
             }
-            responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+            let port = server.boundPort
+            // An idle keep-alive connection opened before the shutdown.
+            let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/warmup"))
+                _ = client.readResponse()
+                return client
+            }
+            async let held = RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/hold"))
+                return client.readResponse()
+            }
+            _ = await started.wait()
+            async let stopping: Bool = server.shutdown(deadline: .seconds(5))
+            try await Task.sleep(for: .milliseconds(100))
+            let refused = try await RawHTTPClient.blocking {
+                idle.send(rawGET("/late"))
+                return idle.readResponse()
+            }
+            gate.open(afterMilliseconds: 0)
+            #expect(refused?.status == 503)
+            #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
+            #expect(try await held?.status == 200)
+            _ = await stopping
         }
-        let port = server.boundPort
-        // An idle keep-alive connection opened before the shutdown.
-        let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
-            let client = try RawHTTPClient(port: port)
-            client.send(rawGET("/warmup"))
-            _ = client.readResponse()
-            return client
-        }
-        async let held = RawHTTPClient.blocking {
-            let client = try RawHTTPClient(port: port)
-            client.send(rawGET("/hold"))
-            return client.readResponse()
-        }
-        _ = await started.wait()
-        async let stopping: Bool = server.shutdown(deadline: .seconds(5))
-        try await Task.sleep(for: .milliseconds(100))
-        let refused = try await RawHTTPClient.blocking {
-            idle.send(rawGET("/late"))
-            return idle.readResponse()
-        }
-        #expect(refused?.status == 503)
-        #expect(refused?.bodyText.contains("\"type\":\"service_unavailable\"") == true)
-        #expect(try await held?.status == 200)
-        _ = await stopping
     }
 
     @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
@@ -134,5 +144,35 @@ struct HTTPServerShutdownTests {
         let stop = await received.value
         #expect(stop.signal == SIGUSR2)
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+    }
+}
+
+/// Holds a handler until `open(afterMilliseconds:)` lets it go, from a thread of its own: the handler's
+/// wait ends at a set time after the test's step, however long the cooperative pool delays the test
+/// (a `Task.sleep` in the handler would race the test's next step instead).
+final class HandlerGate: Sendable {
+    private let state = Mutex<(opened: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let opened = state.withLock { s -> Bool in
+                if s.opened { return true }
+                s.waiter = continuation
+                return false
+            }
+            if opened { continuation.resume() }
+        }
+    }
+
+    func open(afterMilliseconds milliseconds: UInt32) {
+        Thread {
+            usleep(milliseconds * 1000)
+            let waiter = self.state.withLock { s -> CheckedContinuation<Void, Never>? in
+                s.opened = true
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            waiter?.resume()
+        }.start()
     }
 }

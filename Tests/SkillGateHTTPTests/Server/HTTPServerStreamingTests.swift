@@ -47,7 +47,9 @@ struct HTTPServerStreamingTests {
     }
 
     @Test func clientDisconnectCancelsHandlerWaitingForNonStreamingAnswer() async throws {
-        let cancelledAfter = ServerTestFlag<Duration>()
+        // When the handler saw its cancellation, taken on its loop thread: the latency does not
+        // include this test's own wait for a cooperative-pool thread in a parallel run.
+        let cancelledAt = ServerTestFlag<ContinuousClock.Instant>()
         let started = ServerTestFlag<ContinuousClock.Instant>()
         try await withTestServer(handler: { _, responder in
             started.set(.now)
@@ -55,7 +57,7 @@ struct HTTPServerStreamingTests {
                 try await Task.sleep(for: .seconds(30))
                 responder.respond(status: 200, headers: [:], body: [])
             } catch {
-                cancelledAfter.set(ContinuousClock.now - (started.value ?? .now))
+                cancelledAt.set(.now)
             }
         }) { server, port in
             let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
@@ -64,10 +66,11 @@ struct HTTPServerStreamingTests {
             try await Task.sleep(for: .milliseconds(100))
             let closedAt = ContinuousClock.now
             client.closeNow()
-            let total = await cancelledAfter.wait()
-            #expect(total != nil, "the handler's Task was not cancelled after the client closed")
-            let latency = ContinuousClock.now - closedAt
-            #expect(latency < .milliseconds(500), "cancellation took \(latency)")
+            let cancelled = await cancelledAt.wait()
+            #expect(cancelled != nil, "the handler's Task was not cancelled after the client closed")
+            if let cancelled {
+                #expect(cancelled - closedAt < .milliseconds(500), "cancellation took \(cancelled - closedAt)")
+            }
             #expect(await serverSettles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
         }
     }
@@ -164,11 +167,15 @@ struct HTTPServerStreamingTests {
             let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
             client.send(rawGET("/flood"))
             // Wait until the writer stops making progress (socket buffers full, write suspended).
+            // Bounded (30 s): a writer that never starts must fail the test, not hang the run.
             var last = -1
-            while progress.value != last || last <= 0 {
+            var rounds = 0
+            while progress.value != last || last <= 0, rounds < 300 {
                 last = progress.value
+                rounds += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
+            #expect(progress.value > 0, "the handler never wrote a chunk")
             client.closeNow()
             #expect(await outcome.wait() == "clientGone")
             #expect(await serverSettles { server.inFlightRequestCount == 0 })

@@ -27,12 +27,14 @@ func withTestServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = {
     }
 }
 
-/// A value set by one task and awaited (with a deadline) by another.
+/// A value set by one task and awaited (with a deadline) by another. The default deadline is long:
+/// it only bounds a test that is failing anyway, and a short one fails tests whose setter waits for a
+/// cooperative-pool thread that tests running in parallel keep busy for seconds.
 final class ServerTestFlag<Value: Sendable>: Sendable {
     private let state = Mutex<Value?>(nil)
     func set(_ value: Value) { state.withLock { if $0 == nil { $0 = value } } }
     var value: Value? { state.withLock { $0 } }
-    func wait(upTo limit: Duration = .seconds(5)) async -> Value? {
+    func wait(upTo limit: Duration = .seconds(30)) async -> Value? {
         let end = ContinuousClock.now.advanced(by: limit)
         while ContinuousClock.now < end {
             if let v = value { return v }

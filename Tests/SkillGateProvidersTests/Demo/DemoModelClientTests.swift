@@ -138,7 +138,9 @@ import SkillGateCore
         consumer.cancel()
         let received = try await consumer.value
         #expect(received < total)
-        #expect(clock.now - start < .seconds(10))  // the whole answer would take total × 1 s
+        // The whole answer would take total × 1 s (over 30 s); 20 s leaves room for a cooperative pool
+        // that tests running in parallel keep busy for seconds.
+        #expect(clock.now - start < .seconds(20))
         #expect(total > 30)
     }
 }

@@ -67,7 +67,9 @@ import SkillGateCore
         consumer.cancel()
         let deltas = try await consumer.value
         #expect(deltas < 10)
-        #expect(clock.now - start < .seconds(10))  // the demo's whole answer takes over 50 s at this pace
+        // The demo's whole answer takes over 50 s at this pace; 20 s leaves room for a cooperative pool
+        // that tests running in parallel keep busy for seconds.
+        #expect(clock.now - start < .seconds(20))
     }
 
     private static func withoutId(_ block: ContentBlock) -> ContentBlock {

@@ -106,11 +106,15 @@ final class AgentGatewayHarness {
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
         let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
+        // Long connection timeouts: evhttp's one inactivity timeout (the shortest of them, 10 s by
+        // default) also cuts a quiet event stream, and a skill on the cooperative pool can be quiet
+        // for seconds while tests running in parallel keep the pool busy.
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
          "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]}},"default_scenario":"chat",
-         "agent":{"max_iterations":4}}
+         "agent":{"max_iterations":4},
+         "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")

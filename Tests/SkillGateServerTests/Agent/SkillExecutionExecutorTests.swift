@@ -41,7 +41,7 @@ private final class OneThreadExecutor: TaskExecutor {
         }
         let (callerThread, result) = await Task(executorPreference: loop) {
             (ThreadName.current, try? await SkillExecution.run(skill, arguments: [:], context: SkillContext(tokenName: "t", requestId: "req_1"),
-                                                                timeout: .seconds(5)))
+                                                                timeout: .seconds(60)))
         }.value
         #expect(callerThread == "test-loop")
         #expect(result?.text == "ok")

@@ -8,12 +8,14 @@ import SkillGateHTTP
     typealias R = OpenAIRecordings
 
     @Test func leastInFlightSendsTheNextRequestToTheIdleDeployment() async throws {
-        let a = try UpstreamDouble([.delayed(.milliseconds(800), R.text), R.text])
+        // The slow answer takes long enough that the quick request surely overlaps it even when
+        // tests running in parallel delay this one by seconds.
+        let a = try UpstreamDouble([.delayed(.seconds(3), R.text), R.text])
         let b = try UpstreamDouble([R.text])
         let gw = try ResilienceGateway(providers: [("up-a", a.baseURL), ("up-b", b.baseURL)], tier: ["up-a/m", "up-b/m"],
                                        resilience: #"{"balance":"least_in_flight"}"#)
         async let slow = gw.send(ResilienceGateway.body(model: "light"))
-        for _ in 0..<200 {
+        for _ in 0..<2000 {
             if a.requestCount > 0 { break }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -4,6 +4,7 @@ import Synchronization
 import SkillGateCore
 import SkillGateSkills
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A `TextEmbedder` double for the ranker: topic vectors, calls counted, an optional stall or failure.
 final class TopicEmbedder: TextEmbedder {
@@ -41,7 +42,7 @@ final class TopicEmbedder: TextEmbedder {
         let lexical = await SkillRanker.lexical.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(lexical.mode == .lexical && lexical.cut.blind && !lexical.cut.kept.contains("get_weather"))
         let embedder = TopicEmbedder()
-        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(10)))
+        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(60)))
         let hybrid = await ranker.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(hybrid.mode == .hybrid && hybrid.usedSemantic && !hybrid.cut.blind)
         #expect(hybrid.cut.kept.contains("get_weather"))
@@ -52,7 +53,7 @@ final class TopicEmbedder: TextEmbedder {
 
     @Test func nothingToCutNeverAsksTheModel() async {
         let embedder = TopicEmbedder()
-        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(10)))
+        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(60)))
         let r = await ranker.select(Self.candidates, messages: Self.chinese, limit: 4, pinned: [])
         #expect(r.cut.kept == Self.candidates.map(\.name) && r.cut.cut.isEmpty)
         #expect(embedder.calls == 0)
@@ -61,28 +62,30 @@ final class TopicEmbedder: TextEmbedder {
 
     @Test func aConversationWithoutTextIsRankedLexicallyWithoutTheModel() async {
         let embedder = TopicEmbedder()
-        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(10)))
+        let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(60)))
         let toolResultsOnly = [Message(role: .user, content: [.toolResult(ToolResult(callId: "c1", text: "done"))])]
         let r = await ranker.select(Self.candidates, messages: toolResultsOnly, limit: 2, pinned: [])
         #expect(r.mode == .lexical && embedder.calls == 0)
     }
 
     @Test func aStallingModelFallsBackLexicallyWithinTheTimeout() async {
-        let ranker = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(stall: .seconds(5)), timeout: .milliseconds(100)))
-        let clock = ContinuousClock()
-        let started = clock.now
-        let r = await ranker.select(Self.candidates, messages: [Message(role: .user, text: "email Bob")], limit: 2, pinned: ["get_weather"])
-        #expect(clock.now - started < .seconds(4), "never waits for the stalled model (a generous bound for a busy machine)")
-        #expect(r.mode == .lexicalFallback(reason: "embeddings_timeout") && r.fallbackReason == "embeddings_timeout")
-        #expect(r.mode.label == "lexical_fallback(embeddings_timeout)" && r.mode.name == "lexical_fallback")
-        #expect(r.fallbackMessage?.contains("timeout_ms") == true)
-        #expect(r.cut.kept == ["send_email", "get_weather"], "BM25 and the pinned skill decide")
-        #expect(ranker.counters.fallbacks == 1)
+        await onOwnThread {
+            let ranker = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(stall: .seconds(5)), timeout: .milliseconds(100)))
+            let clock = ContinuousClock()
+            let started = clock.now
+            let r = await ranker.select(Self.candidates, messages: [Message(role: .user, text: "email Bob")], limit: 2, pinned: ["get_weather"])
+            #expect(clock.now - started < .seconds(4), "never waits for the stalled model (a generous bound for a busy machine)")
+            #expect(r.mode == .lexicalFallback(reason: "embeddings_timeout") && r.fallbackReason == "embeddings_timeout")
+            #expect(r.mode.label == "lexical_fallback(embeddings_timeout)" && r.mode.name == "lexical_fallback")
+            #expect(r.fallbackMessage?.contains("timeout_ms") == true)
+            #expect(r.cut.kept == ["send_email", "get_weather"], "BM25 and the pinned skill decide")
+            #expect(ranker.counters.fallbacks == 1)
+        }
     }
 
     @Test func aFailingModelFallsBackWithItsReason() async {
         let failure = EmbeddingError(kind: .rejected, model: "acme/e", upstreamStatus: 401, message: "acme rejected the key")
-        let ranker = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(failure: failure), timeout: .seconds(5)))
+        let ranker = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(failure: failure), timeout: .seconds(60)))
         let r = await ranker.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(r.mode == .lexicalFallback(reason: "embeddings_http_401"))
         #expect(r.fallbackMessage == failure.description)

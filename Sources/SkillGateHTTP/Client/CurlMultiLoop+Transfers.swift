@@ -1,0 +1,93 @@
+import CCurl
+
+/// Adding, removing, resuming and collecting transfers, and the spare easy handles. Loop thread only.
+extension CurlMultiLoop {
+    /// Starts a transfer; returns whether it was added to the multi handle.
+    func add(_ spec: TransferSpec) -> Bool {
+        if spec.control.isCancelled {
+            spec.delivery.fail(.cancelledByTask)
+            return false
+        }
+        guard let multi, let easy = spareEasyHandles.popLast() ?? newEasyHandle(for: spec) else { return false }
+        let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
+        if let problem = transfer.configure(spec.request, configuration: configuration) {
+            transfer.settle(problem)
+            recycle(easy)
+            return false
+        }
+        let code = curl_multi_add_handle(multi, easy)
+        guard code == CURLM_OK else {
+            transfer.settle(HTTPClientError(kind: .transport,
+                detail: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code))); retry later"))
+            recycle(easy)
+            return false
+        }
+        active[ObjectIdentifier(spec.control)] = transfer
+        return true
+    }
+
+    /// Removes a transfer before it finished (cancelled, or one of our own timeouts). For
+    /// HTTP/1.1 this closes its connection at once, so the upstream sees the close.
+    func remove(_ control: TransferControl, reason: HTTPClientError) {
+        guard let multi, let transfer = active.removeValue(forKey: ObjectIdentifier(control)) else { return }
+        _ = curl_multi_remove_handle(multi, transfer.easy)
+        transfer.settle(reason)
+        recycle(transfer.easy)
+    }
+
+    func resume(_ control: TransferControl) {
+        guard let transfer = active[ObjectIdentifier(control)], transfer.pausedForConsumer else { return }
+        transfer.pausedForConsumer = false
+        transfer.lastActivity = MonotonicClock.nanoseconds()
+        // May call the write callback (and pause again) right here; libcurl re-arms the socket
+        // through the socket callback and its timer.
+        _ = sg_easy_unpause(transfer.easy)
+        collectFinished()
+    }
+
+    /// Settles every transfer libcurl reports done.
+    func collectFinished() {
+        guard let multi else { return }
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = sg_multi_msg_result(message)
+            var pointer: UnsafeMutableRawPointer?
+            _ = sg_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &pointer)
+            guard let pointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
+            active.removeValue(forKey: ObjectIdentifier(transfer.control))
+            if active.isEmpty { answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
+            let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
+            // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
+            transfer.settle(error)
+            _ = curl_multi_remove_handle(multi, easy)
+            recycle(easy)
+        }
+    }
+
+    /// A new easy handle with the options all transfers share, or nil after failing `spec`.
+    private func newEasyHandle(for spec: TransferSpec) -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else {
+            spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
+            return nil
+        }
+        if let refused = CurlHandleDefaults.apply(to: easy, configuration: configuration) {
+            curl_easy_cleanup(easy)
+            spec.delivery.fail(HTTPClientError(kind: .transport,
+                detail: "libcurl refused option \(refused.rawValue) while setting up a handle; check that libcurl4 (7.85 or newer) is installed"))
+            return nil
+        }
+        return easy
+    }
+
+    /// Keeps a finished transfer's handle for the next request (its shared options stay set).
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        if spareEasyHandles.count < configuration.maxConnections {
+            CurlHandleDefaults.detach(easy)
+            spareEasyHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+}
