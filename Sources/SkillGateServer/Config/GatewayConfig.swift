@@ -117,6 +117,10 @@ public struct GatewayConfig: Sendable {
         /// Most client connections open at once from one IP address. 0 (default): no cap — behind a
         /// reverse proxy, or with local apps, every client has the same address.
         public var maxConnectionsPerIP = 0
+        /// Most connections open to one upstream host at a time (and kept idle in the pool). Over HTTP/1.1 every
+        /// request in flight needs its own, so this caps concurrent requests to a provider; requests beyond it wait
+        /// for a free connection. Over HTTP/2 each connection carries up to 100 streams.
+        public var upstreamConnectionsPerHost = 1024
         public init() {}
     }
 

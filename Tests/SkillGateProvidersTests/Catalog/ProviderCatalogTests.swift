@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SkillGateCore
+import SkillGateHTTP
 @testable import SkillGateProviders
 
 @Suite struct ProviderCatalogTests {
@@ -49,6 +50,18 @@ import SkillGateCore
         let resolved = try #require(catalog.resolve("acme/acme-1"))
         #expect(resolved.provider.wireFormat == .openAIChat)
         #expect(resolved.model.price?.cost(of: Usage(inputTokens: 1_000_000, outputTokens: 500_000)) == 0.2)
+    }
+
+    @Test(arguments: [(nil, HTTPVersion.negotiated), ("auto", .negotiated), ("1.1", .http1), ("2-prior-knowledge", .http2PriorKnowledge)])
+    func httpVersionIsReadFromTheFile(_ value: String?, _ expected: HTTPVersion) throws {
+        let field = value.map { #""http_version":"\#($0)","# } ?? ""
+        let path = try writeTemp("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none",\#(field)"models":[{"id":"m","tier":"light"}]}"#)
+        #expect(try ProviderCatalog.loadFile(path).httpVersion == expected)
+    }
+
+    @Test func anUnknownHTTPVersionNamesTheChoices() throws {
+        let path = try writeTemp("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none","http_version":"3","models":[{"id":"m","tier":"light"}]}"#)
+        #expect(throws: JSONShapeError.self) { try ProviderCatalog.loadFile(path) }
     }
 
     @Test(arguments: [
