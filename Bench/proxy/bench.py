@@ -29,7 +29,7 @@ import report  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
-UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = 18080, 14100, 18090, 14000
+UPSTREAM_PORT, UPSTREAM_H2_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = 18080, 18081, 14100, 18090, 14000
 BODY = {kind: os.path.join(HERE, f"request{suffix}.json") for kind, suffix in
         [("plain", ""), ("stream", "-stream"), ("paced", "-paced"), ("slow", "-slow")]}
 UPSTREAM_PATH = {"plain": "/v1", "stream": "/stream/v1", "paced": "/paced/v1", "slow": "/slow/v1"}
@@ -103,7 +103,8 @@ def start_gateway(processes, work, binary):
               "providers_dir": os.path.join(BENCH, "providers"),
               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]},
               "default_model": "light", "scenarios": {"chat": {}},
-              "limits": {"shutdown_grace_seconds": 2}}
+              # No cap on client connections: the held-streams test opens thousands at once.
+              "limits": {"shutdown_grace_seconds": 2, "max_connections": 0}}
     path = os.path.join(work, "skillgate.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
@@ -180,7 +181,7 @@ def main():
         names = [n for n in args.targets.split(",") if n] + (["litellm"] if args.litellm else [])
         key = "sk-bench-local-only"
         mock = start_nginx(processes, work, "mock-upstream",
-                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause))
+                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause, UPSTREAM_H2_PORT))
         direct_urls = {k: f"http://127.0.0.1:{UPSTREAM_PORT}{p}/chat/completions" for k, p in UPSTREAM_PATH.items()}
         wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
         targets = []
