@@ -29,7 +29,7 @@ import report  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
-UPSTREAM_PORT, UPSTREAM_H2_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = 18080, 18081, 14100, 18090, 14000
+UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = 18080, 14100, 18090, 14000
 BODY = {kind: os.path.join(HERE, f"request{suffix}.json") for kind, suffix in
         [("plain", ""), ("stream", "-stream"), ("paced", "-paced"), ("slow", "-slow")]}
 UPSTREAM_PATH = {"plain": "/v1", "stream": "/stream/v1", "paced": "/paced/v1", "slow": "/slow/v1"}
@@ -181,7 +181,7 @@ def main():
         names = [n for n in args.targets.split(",") if n] + (["litellm"] if args.litellm else [])
         key = "sk-bench-local-only"
         mock = start_nginx(processes, work, "mock-upstream",
-                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause, UPSTREAM_H2_PORT))
+                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause))
         direct_urls = {k: f"http://127.0.0.1:{UPSTREAM_PORT}{p}/chat/completions" for k, p in UPSTREAM_PATH.items()}
         wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
         targets = []
@@ -227,11 +227,14 @@ def main():
                 target.streams_complete += complete
         gateway = next((t for t in targets if t.name == "skillgate"), None)
         if args.streams and gateway:
-            log(f"held streams: {args.streams} slow streams through the gateway (file limit {nofile})")
+            # Each stream holds two of the gateway's descriptors (client and upstream side): more than the file
+            # limit allows cannot be opened, so the count is capped and the report says so.
+            count = min(args.streams, (nofile - 400) // 2)
+            log(f"held streams: {count} slow streams through the gateway (asked for {args.streams}; file limit {nofile})")
             body = open(BODY["slow"], "rb").read()
             with measure.PeakSampler(gateway.process.pid) as sampler:
-                gateway.held = asyncio.run(held_streams.hold_streams(gateway.urls["slow"], body, gateway.token,
-                                                                     args.streams))
+                gateway.held = asyncio.run(held_streams.hold_streams(gateway.urls["slow"], body, gateway.token, count))
+            gateway.held["asked_for"] = args.streams
             gateway.held["peak_rss_mb"] = round(sampler.peak, 1)
             gateway.held["rss_after_mb"] = round(measure.rss_mb(gateway.pids()), 1)
             log(f"   {gateway.held}")

@@ -71,10 +71,9 @@ http {{
 """
 
 
-def mock_upstream_conf(port, nofile, slow_pause_s=1.0, h2_port=None):
+def mock_upstream_conf(port, nofile, slow_pause_s=1.0):
     """The mock upstream: `/v1` answers at once, `/stream/v1` streams all events at once, `/paced/v1` 10 ms
-    apart (shows whether a proxy buffers), `/slow/v1` `slow_pause_s` apart (the held-streams test). On `h2_port`
-    the same paths over cleartext HTTP/2 (prior knowledge), as a provider multiplexing streams would serve them."""
+    apart (shows whether a proxy buffers), `/slow/v1` `slow_pause_s` apart (the held-streams test)."""
     events = stream_events()
     body = json.dumps(COMPLETION, separators=(",", ":"))
     models = '{"object":"list","data":[{"id":"mock-model","object":"model","created":1767225600,"owned_by":"bench"}]}'
@@ -95,16 +94,8 @@ def mock_upstream_conf(port, nofile, slow_pause_s=1.0, h2_port=None):
         location / {{ default_type application/json;
             return 404 '{{"error":{{"message":"not found","type":"invalid_request_error"}}}}'; }}
     }}
-{_h2_server(h2_port, stream_location("/slow/v1", slow_pause_s)) if h2_port else ""}}}
+}}
 """)
-
-
-def _h2_server(port, slow_location):
-    return f"""    server {{
-        listen 127.0.0.1:{port} http2 backlog=4096;
-        http2_max_concurrent_streams 128;
-{slow_location}    }}
-"""
 
 
 def nginx_proxy_conf(port, upstream_port, nofile):

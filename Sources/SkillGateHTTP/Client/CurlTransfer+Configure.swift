@@ -58,16 +58,10 @@ extension CurlTransfer {
         // Wait for a connection that may multiplex instead of opening more — only over TLS: ALPN
         // settles multiplexing at the handshake. On plain http:// curl learns it only from the
         // first response, so PIPEWAIT would hold concurrent requests to one host until then.
-        // With prior knowledge the connection is HTTP/2 from its first byte, so it can wait for multiplexing too.
-        let version: Int
-        switch request.httpVersion {
-        case .negotiated: version = Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
-        case .http1: version = Int(CURL_HTTP_VERSION_1_1)
-        case .http2PriorKnowledge: version = Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
-        }
+        let negotiates = request.httpVersion == .negotiated && configuration.prefersHTTP2
+        let version = Int(negotiates ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
         set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
-        let multiplexable = request.httpVersion == .http2PriorKnowledge
-            || (request.httpVersion == .negotiated && configuration.prefersHTTP2 && Self.isHTTPS(request.url))
+        let multiplexable = negotiates && Self.isHTTPS(request.url)
         set(CURLOPT_PIPEWAIT, sg_easy_setopt_long(easy, CURLOPT_PIPEWAIT, multiplexable ? 1 : 0))
         // 0 is libcurl's default (300 s).
         let connect = request.timeouts.connect.map(\.curlMilliseconds) ?? 0
