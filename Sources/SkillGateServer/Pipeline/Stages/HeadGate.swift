@@ -39,7 +39,8 @@ struct HeadGate: Sendable {
         entry.surface = surface.name
         entry.error = error.clientMessage
         log.write(entry)
-        let headers: HTTPHeaders = ["content-type": "application/json", "x-request-id": entry.requestId]
+        var headers: HTTPHeaders = ["content-type": "application/json", "x-request-id": entry.requestId]
+        if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }
         return .reject(status: error.status, headers: headers, body: surface.errorBody(error))
     }
 }
