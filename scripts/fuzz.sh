@@ -31,6 +31,8 @@ bin=$(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswif
 
 # Swift's runtime keeps metadata caches for the process's life: leak reports would be noise.
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
+# A crash goes straight to libFuzzer (the Swift backtracer can stall a fork-mode job).
+export SWIFT_BACKTRACE=enable=no
 mkdir -p Fuzz/logs
 summary=()
 for t in "${targets[@]}"; do
