@@ -25,9 +25,11 @@ max_len() {
 }
 for t in "${targets[@]}"; do max_len "$t" >/dev/null; done
 
+# SKILLGATE_FUZZ_SCRATCH: the build directory under Fuzz/ (default .build), e.g. to build a fix while a run goes on.
+build=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --scratch-path "${SKILLGATE_FUZZ_SCRATCH:-.build}")
 echo "== building Fuzz/ (release, -sanitize=fuzzer,address)" >&2
-(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2)
-bin=$(cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --show-bin-path)/skillgate-fuzz
+(cd Fuzz && swift build "${build[@]}" >&2)
+bin=$(cd Fuzz && swift build "${build[@]}" --show-bin-path)/skillgate-fuzz
 
 # Swift's runtime keeps metadata caches for the process's life: leak reports would be noise.
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
@@ -45,7 +47,7 @@ for t in "${targets[@]}"; do
   # Fork mode with one job: a crash is saved and the run goes on (one core at a time).
   SKILLGATE_FUZZ_TARGET=$t "$bin" "$corpus" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
-    -artifact_prefix="$crashers/" -print_final_stats=1 >"$log" 2>&1 || true
+    -dict=Fuzz/dict/skillgate.dict -artifact_prefix="$crashers/" -print_final_stats=1 >"$log" 2>&1 || true
   took=$(($(date +%s) - start))
   last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -1 || true)
   execs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$last")
