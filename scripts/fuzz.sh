@@ -44,8 +44,9 @@ for t in "${targets[@]}"; do
   before=$(find "$crashers" -type f | wc -l)
   echo "== fuzzing $t for ${seconds}s (log: $log)" >&2
   start=$(date +%s)
-  # Fork mode with one job: a crash is saved and the run goes on (one core at a time).
-  SKILLGATE_FUZZ_TARGET=$t "$bin" "$corpus" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  # Fork mode with one job: a crash is saved and the run goes on (one core at a time). The crashers
+  # dir is a second, read-only corpus: every run first replays what crashed before.
+  SKILLGATE_FUZZ_TARGET=$t "$bin" "$corpus" "$crashers" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 \
     -dict=Fuzz/dict/skillgate.dict -artifact_prefix="$crashers/" -print_final_stats=1 >"$log" 2>&1 || true
   took=$(($(date +%s) - start))
@@ -53,9 +54,10 @@ for t in "${targets[@]}"; do
   execs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$last")
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+  crashes=$(sed -nE 's|.*oom/timeout/crash: ([0-9]+/[0-9]+/[0-9]+).*|\1|p' <<<"$last")
   after=$(find "$crashers" -type f | wc -l)
-  summary+=("$(printf '%-20s %6ss %12s execs  cov %6s  ft %7s  corpus %6s  new crashers %3s (total %s)' \
-    "$t" "$took" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "$((after - before))" "$after")")
+  summary+=("$(printf '%-20s %6ss %12s execs  cov %6s  ft %7s  corpus %6s  oom/timeout/crash %s  new crashers %3s (total %s)' \
+    "$t" "$took" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "${crashes:-?}" "$((after - before))" "$after")")
   echo "${summary[-1]}" >&2
 done
 echo "== summary"
