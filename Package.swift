@@ -18,6 +18,9 @@ let package = Package(
         // For apps (iOS, macOS, Linux): the API's types, and a client for chat and /v1/agent.
         .library(name: "SkillGateAPI", targets: ["SkillGateAPI"]),
         .library(name: "SkillGateClient", targets: ["SkillGateClient"]),
+        // For the fuzzing package (Fuzz/, docs/decisions/0025): the argument validator and the surfaces.
+        .library(name: "SkillGateSkills", targets: ["SkillGateSkills"]),
+        .library(name: "SkillGateServer", targets: ["SkillGateServer"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; scripts/install-deps.sh installs them).

@@ -74,13 +74,13 @@ public struct Usage: Sendable, Hashable {
         self.reasoningTokens = reasoningTokens
     }
 
-    public var totalTokens: Int { inputTokens + outputTokens }
+    public var totalTokens: Int { inputTokens.clampedAdding(outputTokens) }
 
     /// The sum of two usages (for agent runs over several calls).
     public static func + (a: Usage, b: Usage) -> Usage {
-        Usage(inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens,
-              cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-              cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-              reasoningTokens: a.reasoningTokens + b.reasoningTokens)
+        Usage(inputTokens: a.inputTokens.clampedAdding(b.inputTokens), outputTokens: a.outputTokens.clampedAdding(b.outputTokens),
+              cachedInputTokens: a.cachedInputTokens.clampedAdding(b.cachedInputTokens),
+              cacheWriteTokens: a.cacheWriteTokens.clampedAdding(b.cacheWriteTokens),
+              reasoningTokens: a.reasoningTokens.clampedAdding(b.reasoningTokens))
     }
 }

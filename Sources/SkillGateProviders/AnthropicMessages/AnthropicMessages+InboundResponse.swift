@@ -47,7 +47,7 @@ extension AnthropicMessagesFormat {
 
     /// Anthropic's `usage`: `input_tokens` excludes cache reads and writes, which are listed apart.
     static func wireUsage(_ usage: Usage) -> JSONValue {
-        let plain = max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens)
+        let plain = max(0, usage.inputTokens.clampedSubtracting(usage.cachedInputTokens).clampedSubtracting(usage.cacheWriteTokens))
         return ["input_tokens": .int(plain), "cache_creation_input_tokens": .int(usage.cacheWriteTokens),
                 "cache_read_input_tokens": .int(usage.cachedInputTokens), "output_tokens": .int(usage.outputTokens)]
     }

@@ -85,7 +85,7 @@ struct UsageParts: Sendable, Hashable {
     }
 
     var usage: Usage {
-        Usage(inputTokens: input + cacheRead + cacheCreation, outputTokens: output,
+        Usage(inputTokens: input.clampedAdding(cacheRead).clampedAdding(cacheCreation), outputTokens: output,
               cachedInputTokens: cacheRead, cacheWriteTokens: cacheCreation)
     }
 }

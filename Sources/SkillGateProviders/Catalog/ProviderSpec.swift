@@ -87,7 +87,7 @@ public struct ModelPrice: Sendable, Hashable {
     /// The cost of `usage` in USD.
     public func cost(of usage: Usage) -> Double {
         let cached = min(usage.cachedInputTokens, usage.inputTokens)
-        let fresh = usage.inputTokens - cached
+        let fresh = usage.inputTokens.clampedSubtracting(cached)
         let cachedPrice = cachedInputPerMTok ?? inputPerMTok
         return (Double(fresh) * inputPerMTok + Double(cached) * cachedPrice + Double(usage.outputTokens) * outputPerMTok) / 1_000_000
     }

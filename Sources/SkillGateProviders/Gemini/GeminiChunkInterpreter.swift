@@ -153,7 +153,7 @@ struct GeminiChunkInterpreter: Sendable {
     /// `nil` when there are no counts yet (Vertex sends `{"trafficType":…}` alone mid-stream).
     static func usage(prompt: Int?, candidates: Int?, thoughts: Int?, toolUsePrompt: Int?, cached: Int?) -> Usage? {
         guard prompt != nil || candidates != nil || thoughts != nil else { return nil }
-        return Usage(inputTokens: (prompt ?? 0) + (toolUsePrompt ?? 0), outputTokens: (candidates ?? 0) + (thoughts ?? 0),
+        return Usage(inputTokens: (prompt ?? 0).clampedAdding(toolUsePrompt ?? 0), outputTokens: (candidates ?? 0).clampedAdding(thoughts ?? 0),
                      cachedInputTokens: cached ?? 0, reasoningTokens: thoughts ?? 0)
     }
 }

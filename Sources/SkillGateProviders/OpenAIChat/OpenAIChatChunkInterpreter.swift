@@ -97,7 +97,7 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
         if let i = call.index {
             index = i
         } else if let id, !id.isEmpty, id != lastCallId {
-            index = (ordinalByIndex.keys.max() ?? -1) + 1
+            index = (ordinalByIndex.keys.max() ?? -1).clampedAdding(1)  // the wire's index may be Int.max
         } else {
             index = ordinalByIndex.keys.max() ?? 0
         }

@@ -12,13 +12,15 @@ import SkillGateCore
 /// The events fold to the same response whether the text arrives whole or one character at a
 /// time. After `feed` or `finish` threw, the parser must be discarded.
 public struct PromptToolStreamParser: Sendable {
-    private enum Mode: Sendable { case text, call, fence, plainFence }
+    private enum Mode: Sendable { case text, call, fence, fenceInfo, plainFence }
     private enum Match { case full, partial, none }
 
     private static let openTag = Array("<tool_call>".utf8)
     private static let closeTag = Array("</tool_call>".utf8)
     private static let fenceMark = Array("```".utf8)
     private static let fenceInfos: Set<String> = ["", "json", "json5", "tool_call", "tool_calls", "tool", "xml"]
+    /// A longer info line (blanks included) is never a call's: the parser need not wait for its end.
+    private static let maxInfoBytes = 64
     private static let lt = UInt8(ascii: "<"), backtick = UInt8(ascii: "`")
 
     /// The names of the tools the model was offered; calls to any other tool are refused.
@@ -82,6 +84,7 @@ public struct PromptToolStreamParser: Sendable {
             case .text: more = stepText(atEnd: atEnd)
             case .call: more = try stepCall(&events, atEnd: atEnd)
             case .fence: more = stepFence(&events, atEnd: atEnd)
+            case .fenceInfo: more = stepFenceInfo(atEnd: atEnd)
             case .plainFence: more = stepPlainFence(atEnd: atEnd)
             }
         }
@@ -179,11 +182,16 @@ public struct PromptToolStreamParser: Sendable {
         let afterMark = Self.fenceMark.count
         guard let newline = buffer[afterMark...].firstIndex(of: UInt8(ascii: "\n")) else {
             if atEnd { return releaseFenceAsText(upTo: buffer.count, nextMode: .text) }
-            if buffer.count > afterMark + 16 { return releaseFenceAsText(upTo: buffer.count, nextMode: .plainFence) }
+            // Decided as soon as no info string can follow, and the same way as with the whole line:
+            // the rest of the info line stays text (a ``` in it does not close the fence), then the
+            // fence's content is text (found by fuzzing: the outcome depended on where deltas split).
+            if buffer.count - afterMark > Self.maxInfoBytes
+                || !Self.fenceInfos.contains(where: { $0.hasPrefix(Self.info(buffer[afterMark...])) }) {
+                return releaseFenceAsText(upTo: buffer.count, nextMode: .fenceInfo)
+            }
             return false
         }
-        let info = String(decoding: buffer[afterMark..<newline], as: UTF8.self).lowercased()
-            .filter { $0 != " " && $0 != "\r" && $0 != "\t" }
+        let info = newline - afterMark > Self.maxInfoBytes ? "-" : Self.info(buffer[afterMark..<newline])
         guard Self.fenceInfos.contains(info) else { return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence) }
         guard let first = buffer[(newline + 1)...].firstIndex(where: { !Self.isSpace($0) }) else {
             if atEnd { return releaseFenceAsText(upTo: buffer.count, nextMode: .text) }
@@ -245,6 +253,22 @@ public struct PromptToolStreamParser: Sendable {
         mode = nextMode
         scanned = 0
         return !buffer.isEmpty
+    }
+
+    /// A fence's info string as compared with `fenceInfos`: lowercased, without blanks.
+    private static func info(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self).lowercased().filter { $0 != " " && $0 != "\r" && $0 != "\t" }
+    }
+
+    /// The rest of the info line of a fence that holds no call: text up to the newline, then the fence.
+    private mutating func stepFenceInfo(atEnd: Bool) -> Bool {
+        guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else {
+            emitText(buffer[...])
+            buffer.removeAll(keepingCapacity: true)
+            if atEnd { mode = .text }
+            return false
+        }
+        return releaseFenceAsText(upTo: newline + 1, nextMode: .plainFence)
     }
 
     /// Inside a fence that holds no call: text until the closing fence.

@@ -20,6 +20,10 @@ import SkillGateCore
         "Fence at the very end ``",
         "Wrapped:\n```xml\n<tool_call>\n{\"name\": \"current_time\", \"arguments\": {}}\n</tool_call>\n```\nthen text",
         "```xml\n<notacall/>\n```",
+        // Found by fuzzing: the answer depended on where the deltas split a fence's info line.
+        "```jsoe\":0ion\":\"snowy\"},{\"location```x\n{/\":1,<tool_call>not json</ootx`\n``",
+        "```json" + String(repeating: " ", count: 30) + "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```",
+        "```json" + String(repeating: " ", count: 70) + "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```",
     ]
 
     @Test(arguments: texts)

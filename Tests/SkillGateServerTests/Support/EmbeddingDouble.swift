@@ -10,15 +10,17 @@ final class EmbeddingDouble: HTTPHandler {
     private let delay: Mutex<Duration?>
     private let received = Mutex<[JSONValue]>([])
     private let server = Mutex<HTTPServer?>(nil)
+    private let boundPort = Mutex(0)
 
     init(delay: Duration? = nil) throws {
         self.delay = Mutex(delay)
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
         server.withLock { $0 = s }
+        boundPort.withLock { $0 = s.boundPort }
     }
 
-    var port: Int { server.withLock { $0?.boundPort ?? 0 } }
+    var port: Int { boundPort.withLock { $0 } }
     /// `http://127.0.0.1:PORT/v1`.
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -26,7 +28,9 @@ final class EmbeddingDouble: HTTPHandler {
     var inputs: [[String]] { requests.map { ($0["input"]?.arrayValue ?? []).compactMap(\.stringValue) } }
 
     func stop() async {
-        if let s = server.withLock({ $0 }) { await s.shutdown(deadline: .milliseconds(100)) }
+        // The server is dropped once stopped: it holds its event loops, which hold this handler
+        // (a cycle that AddressSanitizer's leak check reported; docs/decisions/0025).
+        if let s = server.withLock({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
     }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {

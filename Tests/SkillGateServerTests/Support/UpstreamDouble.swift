@@ -30,16 +30,18 @@ final class UpstreamDouble: HTTPHandler {
     private let script: Mutex<[Reply]>
     private let seen = Mutex<[Seen]>([])
     private let server = Mutex<HTTPServer?>(nil)
+    private let boundPort = Mutex(0)
 
     init(_ replies: [Reply]) throws {
         script = Mutex(replies)
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
         server.withLock { $0 = s }
+        boundPort.withLock { $0 = s.boundPort }
     }
 
     /// The port the double listens on.
-    var port: Int { server.withLock { $0?.boundPort ?? 0 } }
+    var port: Int { boundPort.withLock { $0 } }
 
     /// The base URL for a provider file (`http://127.0.0.1:PORT/v1`).
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
@@ -47,7 +49,9 @@ final class UpstreamDouble: HTTPHandler {
     var requestCount: Int { seen.withLock { $0.count } }
 
     func stop() async {
-        if let s = server.withLock({ $0 }) { await s.shutdown(deadline: .milliseconds(100)) }
+        // The server is dropped once stopped: it holds its event loops, which hold this handler
+        // (a cycle that AddressSanitizer's leak check reported; docs/decisions/0025).
+        if let s = server.withLock({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
     }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {

@@ -1,0 +1,55 @@
+import SkillGateCore
+
+/// `JSONValue.parse` and `JSONCursor` (SkillGateCore/JSON). Invariants: the tree parser, the
+/// cursor reading the whole value, the cursor walking by kind and the cursor skipping all accept
+/// and reject the same documents with the same error; an accepted document serializes to text that
+/// parses back to the same value, and serializing that value again gives the same text.
+enum JSONTarget: FuzzTarget {
+    static func run(_ data: [UInt8]) {
+        let tree = Result { () throws(JSONSyntaxError) in try JSONValue.parse(data) }
+        data.withUnsafeBufferPointer { buffer in
+            let read = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) in try c.readValue() } }
+            invariant(read == tree, "cursor.readValue \(read) != parse \(tree)")
+            let walked = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) in try walk(&c) } }
+            invariant(walked == tree, "cursor walk \(walked) != parse \(tree)")
+            let skipped = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer) { _ throws(JSONSyntaxError) in } }
+            invariant(skipped.error == tree.error, "cursor skip \(skipped) disagrees with parse \(tree)")
+        }
+        _ = try? JSONValue.parse(data, maxDepth: 4)
+        guard case .success(let value) = tree else { return }
+        let text = value.serializedBytes()
+        let again = Result { () throws(JSONSyntaxError) in try JSONValue.parse(text) }
+        invariant(again == .success(value), "round trip: \(again) != \(value)")
+        invariant(value.serialized() == String(decoding: text, as: UTF8.self), "serialized() != serializedBytes()")
+        if case .success(let v2) = again { invariant(v2.serializedBytes() == text, "serialization not stable") }
+    }
+
+    /// Rebuilds the value through the cursor's typed readers, chosen by `kind`.
+    static func walk(_ c: inout JSONCursor) throws(JSONSyntaxError) -> JSONValue {
+        switch c.kind {
+        case .object?:
+            var members: [JSONObject.Member] = []
+            _ = try c.readObject { (c, key) throws(JSONSyntaxError) in members.append(.init(key: key.string, value: try walk(&c))) }
+            return .object(JSONObject(members))
+        case .array?:
+            var elements: [JSONValue] = []
+            _ = try c.readArray { (c) throws(JSONSyntaxError) in elements.append(try walk(&c)) }
+            return .array(elements)
+        case .string?:
+            return .string(try c.readString()!)
+        case .bool?:
+            guard let b = try c.readBool() else { return try c.readValue() }
+            return .bool(b)
+        case .number?, .null?, nil:
+            return try c.readValue()
+        }
+    }
+
+    static func seeds(_ fixtures: Fixtures) -> [[UInt8]] {
+        fixtures.allJSON() + [Array(#"{"a":[1,-0.5e+3,true,false,null,"\u00e9\ud83d\ude00\n"],"a":{}}"#.utf8)]
+    }
+}
+
+extension Result {
+    var error: Failure? { if case .failure(let e) = self { return e } else { return nil } }
+}
