@@ -191,6 +191,8 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.drainedCleanly = clean }
         for loop in loops { loop.post(.stop) }
         for loop in loops { await loop.waitUntilExited() }
+        // The loops hold the handler; a handler that holds its server would otherwise never be freed.
+        state.withLock { $0.loops = [] }
         return clean
     }
 }
