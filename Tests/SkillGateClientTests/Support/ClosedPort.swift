@@ -1,11 +1,11 @@
 import Foundation
 
-/// A loopback TCP port nothing listens on: bound once to learn a free port, then closed.
+/// A loopback TCP port nothing listens on: a socket bound to it that never listens and stays open for the rest of
+/// the test process, so no test running in parallel can bind the port meanwhile (connections to it are refused).
 enum ClosedPort {
     static func make() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -16,7 +16,10 @@ enum ClosedPort {
                 bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
             }
         }
-        guard bound else { throw CocoaError(.fileReadUnknown) }
+        guard bound else {
+            close(fd)
+            throw CocoaError(.fileReadUnknown)
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

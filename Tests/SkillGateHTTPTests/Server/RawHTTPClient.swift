@@ -19,7 +19,10 @@ struct RawHTTPResponse {
 /// A blocking TCP client for byte-exact HTTP tests. Blocking calls run on a thread of their own, never on the
 /// cooperative pool the server's handlers need.
 final class RawHTTPClient: @unchecked Sendable {
-    private let fd: Int32
+    /// -1 once closed. A class whose initializer throws after initializing every property is deinitialized,
+    /// so the failure path must not close the descriptor as well: a second close could hit a descriptor
+    /// another test opened meanwhile (it closed a parallel test's listening socket).
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     init(port: Int, receiveTimeout: Double = 5) throws {
@@ -34,13 +37,14 @@ final class RawHTTPClient: @unchecked Sendable {
         guard result == 0 else {
             let code = errno
             Glibc.close(fd)
+            fd = -1
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

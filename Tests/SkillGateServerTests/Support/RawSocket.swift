@@ -3,7 +3,10 @@ import Foundation
 /// A blocking loopback TCP client for gateway tests that need exact bytes on the wire (heads without
 /// bodies, answers before a body was sent). Use it from a thread of its own (`RawSocket.run`).
 final class RawSocket: @unchecked Sendable {
-    private let fd: Int32
+    /// -1 once closed. A class whose initializer throws after initializing every property is deinitialized,
+    /// so the failure path must not close the descriptor as well: a second close could hit a descriptor
+    /// another test opened meanwhile (it closed a parallel test's listening socket).
+    private var fd: Int32
 
     init(port: Int, receiveTimeout: Double = 3) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -16,13 +19,14 @@ final class RawSocket: @unchecked Sendable {
         }
         guard result == 0 else {
             Glibc.close(fd)
+            fd = -1
             throw POSIXError(.ECONNREFUSED)
         }
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - Double(Int(receiveTimeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     /// Runs blocking socket work on a thread of its own, never on the cooperative pool the gateway needs.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

@@ -105,9 +105,12 @@ import SkillGateProviders
     }
 
     @Test func aServerThatIsGoneIsUnreachable() async throws {
-        let server = try LocalHTTPServer { _ in F.json("{}") }
-        let endpoint = F.endpoint(server, auth: .none)
-        await server.stop()
+        let closed = try UnlistenedPort()
+        let deployment = Deployment(providerId: "acme", model: "embed-1", baseURL: "http://127.0.0.1:\(closed.port)/v1", auth: .none,
+                                    timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(5), idle: .seconds(5), total: .seconds(5)))
+        let endpoint = EmbeddingEndpoint(deployment: deployment, keyName: "ACME_API_KEY", key: { nil }, inputs: EmbeddingInputs(),
+                                         dimensions: 3, maxBatch: 96, http: F.http)
+        defer { withExtendedLifetime(closed) {} }
         await #expect {
             _ = try await OpenAIEmbedder(endpoint: endpoint).embed(["a"], as: .query)
         } throws: { error in
