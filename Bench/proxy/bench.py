@@ -104,7 +104,8 @@ def start_gateway(processes, work, binary):
               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]},
               "default_model": "light", "scenarios": {"chat": {}},
               # No cap on client connections: the held-streams test opens thousands at once.
-              "limits": {"shutdown_grace_seconds": 2, "max_connections": 0}}
+              # and holds as many upstream connections as streams (over HTTP/1.1, one per stream).
+              "limits": {"shutdown_grace_seconds": 2, "max_connections": 0, "upstream_connections_per_host": 20000}}
     path = os.path.join(work, "skillgate.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
