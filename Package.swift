@@ -73,7 +73,7 @@ let package = Package(
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP", "SkillGateTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateStateTests", dependencies: ["SkillGateState", "SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),

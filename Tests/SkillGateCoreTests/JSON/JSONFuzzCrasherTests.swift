@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateCore
 
 /// The `json` fuzzing target's crashers (Fuzz/crashers/json/): the tree parser and the cursor agree

@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateHTTP
 
 /// The `sse` fuzzing target's crashers (Fuzz/crashers/sse/): the same events and stray text whole,

@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateProviders
 
 /// The `anthropic-upstream` fuzzing target's crashers (Fuzz/crashers/anthropic-upstream/), replayed by `UpstreamFuzzReplay`.

@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateProviders
 
 /// The `gemini-upstream` fuzzing target's crashers (Fuzz/crashers/gemini-upstream/), replayed by `UpstreamFuzzReplay`.

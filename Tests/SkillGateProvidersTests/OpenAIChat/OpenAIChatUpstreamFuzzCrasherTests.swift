@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateProviders
 
 /// The `openai-upstream` fuzzing target's crashers (Fuzz/crashers/openai-upstream/), replayed by `UpstreamFuzzReplay`.
