@@ -52,6 +52,17 @@ fi
 echo "== two instances behind nginx on PostgreSQL" >&2
 ./Tests/Team/two-instances.sh "$SKILLGATE_POSTGRES_URL"
 
+# The production files README "Running in production" installs (Config/deploy/): config, nginx site, alert
+# rules and systemd unit, each checked by its own tool.
+if ! command -v openssl >/dev/null 2>&1; then
+  echo "installing openssl (a throwaway certificate for the nginx check)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends openssl >/dev/null
+fi
+echo "== production deployment files" >&2
+./Tests/Team/deploy-configs.sh
+
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate

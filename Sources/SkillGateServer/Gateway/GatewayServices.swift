@@ -52,7 +52,7 @@ public final class GatewayServices: Sendable {
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
-        let clients = ClientFactory(config: config, keys: keys, http: http)
+        let clients = ClientFactory(config: config, keys: keys, http: http, clock: clock)
         self.clients = clients
         let log = RequestLog(fd: logFD)
         self.log = log

@@ -23,6 +23,9 @@ final class GatewayMetrics: Sendable {
                                      labels: ["scenario"])
         var cooldowns = MetricFamily("skillgate_cooldown_skips_total", .counter, "Deployments skipped because they were cooling down.",
                                      labels: ["model"])
+        var keyFailures = MetricFamily("skillgate_key_failures_total", .counter,
+                                       "Failed upstream attempts of providers with a pool of keys, by deployment and key name (a 401 or 429 cools that key down).",
+                                       labels: ["model", "key"])
         var escalations = MetricFamily("skillgate_escalations_total", .counter, "Unusable answers re-run on a stronger tier, by scenario.",
                                        labels: ["scenario"])
         var skills = MetricFamily("skillgate_skill_runs_total", .counter, "Server-side skill runs by skill and outcome (ok, error).",
@@ -77,7 +80,9 @@ final class GatewayMetrics: Sendable {
             for a in e.attemptRecords {
                 switch a.outcome {
                 case .succeeded: f.attempts.add(1, [a.deployment, "ok"])
-                case .failed: f.attempts.add(1, [a.deployment, "failed"])
+                case .failed:
+                    f.attempts.add(1, [a.deployment, "failed"])
+                    if let key = a.key { f.keyFailures.add(1, [a.deployment, key]) }
                 case .skipped(let reason):
                     f.attempts.add(1, [a.deployment, "skipped"])
                     if reason.contains("cooling") { f.cooldowns.add(1, [a.deployment]) }
@@ -107,7 +112,7 @@ final class GatewayMetrics: Sendable {
         let f = families.withLock { $0 }
         var out = ""
         out.reserveCapacity(8192)
-        for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.escalations, f.skills,
+        for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.keyFailures, f.escalations, f.skills,
                        f.rejections, f.inFlight, f.inFlightStreams] {
             family.render(into: &out)
         }
