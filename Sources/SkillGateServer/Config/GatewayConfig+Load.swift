@@ -27,7 +27,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -63,7 +63,7 @@ extension GatewayConfig {
         defaultModel = try r.optionalString("default_model") ?? "auto"
         scenarios = [:]
         for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
-            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits"]).union(ScenarioSkillOptions.keys))
+            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits", "prompt_caching"]).union(ScenarioSkillOptions.keys))
             scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
                                              skillPacks: try s.optionalStringArray("skill_packs") ?? [],
                                              defaultModel: try s.optionalString("default_model"),
@@ -71,6 +71,7 @@ extension GatewayConfig {
                                              maxVisibleSkills: try s.optionalInt("max_visible_skills"),
                                              skills: try ScenarioSkillOptions(reader: s))
             scenarios[name]?.limits = try Self.parseLimits(s, "limits") ?? TokenLimits()
+            scenarios[name]?.promptCaching = try Self.parsePromptCaching(s)
         }
         defaultScenario = try r.optionalString("default_scenario") ?? "chat"
         if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
@@ -120,6 +121,7 @@ extension GatewayConfig {
         agent = try Self.parseAgent(try r.optionalObject("agent"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
+        promptCaching = try Self.parsePromptCaching(r) ?? .off
         try validateSkills(r)
     }
 

@@ -51,6 +51,8 @@ public struct GatewayConfig: Sendable {
     public var skillRanking = SkillRanking()
     /// Limits and budgets of every token that sets none of its own (`token_limits`; decision 0027).
     public var tokenLimits = TokenLimits()
+    /// `prompt_caching.breakpoints`: cache breakpoints the gateway adds for Anthropic-format providers (decision 0032).
+    public var promptCaching: CacheBreakpointPlacement = .off
     /// The usage ledger (`ledger`).
     public var ledger = Ledger()
     /// Prometheus metrics (`metrics`).
@@ -92,6 +94,8 @@ public struct GatewayConfig: Sendable {
         public var skills: ScenarioSkillOptions
         /// Limits and budgets of the whole scenario, all tokens together (`scenarios.<name>.limits`).
         public var limits = TokenLimits()
+        /// `scenarios.<name>.prompt_caching.breakpoints`; nil = the gateway's `prompt_caching`.
+        public var promptCaching: CacheBreakpointPlacement?
 
         public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil,
                     skills: ScenarioSkillOptions = ScenarioSkillOptions()) {

@@ -15,7 +15,7 @@ final class GatewayMetrics: Sendable {
         var upstream = MetricFamily("skillgate_upstream_seconds", .histogram,
                                     "Upstream time by provider: for streams until the first event (time to first byte), else until the whole answer.",
                                     labels: ["provider", "stream"], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
-        var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output).", labels: ["model", "direction"])
+        var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output; cached_input and cache_write count the part of the input read from or written to the provider's prompt cache).", labels: ["model", "direction"])
         var cost = MetricFamily("skillgate_cost_usd_total", .counter, "Cost in US dollars from the catalog prices, by model.", labels: ["model"])
         var attempts = MetricFamily("skillgate_upstream_attempts_total", .counter, "Upstream attempts by deployment and outcome (ok, failed, skipped).",
                                     labels: ["model", "outcome"])
@@ -74,6 +74,8 @@ final class GatewayMetrics: Sendable {
                 guard let usage = call.usage else { continue }
                 f.tokens.add(Double(usage.inputTokens), [call.model, "input"])
                 f.tokens.add(Double(usage.outputTokens), [call.model, "output"])
+                if usage.cachedInputTokens > 0 { f.tokens.add(Double(usage.cachedInputTokens), [call.model, "cached_input"]) }
+                if usage.cacheWriteTokens > 0 { f.tokens.add(Double(usage.cacheWriteTokens), [call.model, "cache_write"]) }
                 if let cost = call.costUSD { f.cost.add(cost, [call.model]) }
             }
             var last: String?

@@ -89,6 +89,8 @@ struct RequestLogEntry: Sendable {
         if let usage {
             o.append("input_tokens", .int(usage.inputTokens))
             o.append("output_tokens", .int(usage.outputTokens))
+            if usage.cachedInputTokens > 0 { o.append("cached_input_tokens", .int(usage.cachedInputTokens)) }
+            if usage.cacheWriteTokens > 0 { o.append("cache_write_tokens", .int(usage.cacheWriteTokens)) }
         }
         o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }

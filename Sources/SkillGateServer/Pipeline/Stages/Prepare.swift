@@ -35,6 +35,7 @@ struct PrepareStage: Sendable {
         // Limits and budgets before anything else that could reach out (embedders, providers).
         ctx.limitTicket = try limits.admit(client, scenario: scenario.name, stream: request.stream)
         var chat = request.chat
+        chat.cachePlacement = try resolver.config.cachePlacement(header: headers["x-skillgate-cache-breakpoints"], scenario: scenario.config)
         let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
         ctx.log.skills = decision
         var plan = try resolver.plan(for: chat, tierHeader: headers["x-skillgate-tier"], scenario: scenario.config, scope: client.scope)
