@@ -18,4 +18,4 @@ pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0))
 pg_dir=$(mktemp -d /tmp/skillgate-bench-pg.XXXXXX)
 trap './scripts/postgres-test.sh stop "$pg_dir"' EXIT
 url=$(./scripts/postgres-test.sh start "$pg_port" "$pg_dir")
-python3 Bench/proxy/team_overhead.py --gateway .build/release/skillgate --postgres-url "$url" "$@"
+python3 Bench/proxy/team_overhead.py --gateway .build/release/skillgate --postgres-url "$url" --postgres-data "$pg_dir/data" "$@"
