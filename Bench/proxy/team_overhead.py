@@ -111,8 +111,9 @@ def main():
             assert json.loads(urllib.request.urlopen(request, timeout=30).read())["object"] == "chat.completion"
             measure.run_wrk(v["url"], BODY["plain"], v["token"], 8, 3, lua)  # warm-up
         log(f"{args.repeat} × {args.duration} s at {args.connections} connections per variant, round-robin")
-        for _ in range(args.repeat):
-            for v in variants:
+        for rep in range(args.repeat):
+            # Each round starts with the next variant, so no variant always runs first (after the quiet wait).
+            for v in variants[rep % len(variants):] + variants[:rep % len(variants)]:
                 busy = measure.wait_quiet(args.quiet_percent, args.quiet_max, log)
                 pids = measure.process_tree(v["process"].pid)
                 db = postgres_pids(args.postgres_data) if v["name"].startswith("postgres") else []
