@@ -27,7 +27,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.consoleKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -120,6 +120,7 @@ extension GatewayConfig {
         agent = try Self.parseAgent(try r.optionalObject("agent"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
+        console = try Self.parseConsole(r, resolve: resolve)
         try validateSkills(r)
     }
 

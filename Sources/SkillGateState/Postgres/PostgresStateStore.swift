@@ -43,25 +43,26 @@ public final class PostgresStateStore: StateStore {
 
     // MARK: Tokens
 
-    private static let tokenColumns = "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits"
+    private static let tokenColumns = "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits, admin, chat"
 
     private static func token(_ r: PostgresRows, _ i: Int) -> ClientToken {
         ClientToken(id: r.text(i, 0) ?? "", name: r.text(i, 1) ?? "", scenarios: SQLiteStateStore.decodeList(r.text(i, 2) ?? "[]"),
                     models: SQLiteStateStore.decodeList(r.text(i, 3) ?? "[]"), defaultScenario: r.text(i, 4),
                     createdAt: Date(millisecondsSince1970: r.int64(i, 5)), lastUsedAt: r.text(i, 6).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
                     revokedAt: r.text(i, 7).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
-                    limits: SQLiteStateStore.decodeLimits(r.text(i, 9) ?? "{}"))
+                    limits: SQLiteStateStore.decodeLimits(r.text(i, 9) ?? "{}"), admin: r.int64(i, 10) != 0, chat: r.int64(i, 11) != 0)
     }
 
     public func insertToken(_ token: ClientToken, hash: String) throws {
         do {
             try withConnection { db in
                 _ = try db.query("""
-                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits, admin, chat)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                     """, [token.id, token.name, hash, SQLiteStateStore.encodeList(token.scenarios), SQLiteStateStore.encodeList(token.models),
                           token.defaultScenario, String(token.createdAt.millisecondsSince1970), token.lastUsedAt.map { String($0.millisecondsSince1970) },
-                          token.revokedAt.map { String($0.millisecondsSince1970) }, token.limits.json().serialized()])
+                          token.revokedAt.map { String($0.millisecondsSince1970) }, token.limits.json().serialized(),
+                          token.admin ? "1" : "0", token.chat ? "1" : "0"])
             }
         } catch let error as PostgresError where error.isUniqueViolation && error.message.contains("client_tokens_active_name") {
             throw TokenError.duplicateName(token.name)

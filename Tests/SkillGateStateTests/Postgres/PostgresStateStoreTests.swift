@@ -28,6 +28,18 @@ struct PostgresStateStoreTests {
         #expect(throws: TokenError.alreadyRevoked("ios-app")) { try service.revoke(name: "ios-app") }
     }
 
+    @Test func adminFlagsRoundTrip() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let service = TokenService(store: try PostgresStateStore(url: db.url))
+            let admin = try service.create(name: "console", admin: true, chat: false)
+            let ordinary = try service.create(name: "app")
+            #expect(service.authenticate(admin.token).map { [$0.admin, $0.chat] } == [true, false])
+            #expect(service.authenticate(ordinary.token).map { [$0.admin, $0.chat] } == [false, true])
+        }
+    }
+
     @Test func theLedgerSumsAndReportsLikeSQLite() async throws {
         try await offThePool { try Self.ledgerLikeSQLite() }
     }
@@ -65,7 +77,7 @@ struct PostgresStateStoreTests {
             return (rows.int64(0, 0), rows.int64(0, 1))
         }
         try await offThePool { db.drop() }
-        #expect(count == 1 && version == 1)
+        #expect(count == 1 && version == Int64(PostgresSchema.steps.count))
     }
 }
 
