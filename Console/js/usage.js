@@ -9,21 +9,33 @@ function dayKeys(since, days) {
   return Array.from({ length: days }, (_, i) => new Date(start + i * 86400000).toISOString().slice(0, 10));
 }
 
-/** A bar chart: one bar per day, with a title per bar and an accessible summary. */
-function barChart(title, days, values, format) {
+const SERIES = 6;
+
+/**
+ * A stacked bar chart: one bar per day, one colour per series (the largest five and "other"), a title per segment,
+ * an accessible summary and a legend.
+ */
+function barChart(title, days, series, format) {
   const width = 400;
   const height = 170;
   const pad = { left: 6, right: 6, top: 24, bottom: 26 };
-  const max = Math.max(...values, 0);
+  const totals = days.map((_, i) => series.reduce((sum, serie) => sum + serie.values[i], 0));
+  const max = Math.max(...totals, 0);
   const step = (width - pad.left - pad.right) / days.length;
   const plot = height - pad.top - pad.bottom;
-  const bars = days.map((day, i) => {
-    const v = values[i];
-    const barHeight = max > 0 ? Math.max(v > 0 ? 2 : 0, (v / max) * plot) : 0;
-    return s('rect', { class: 'bar', x: (pad.left + i * step + step * 0.15).toFixed(1), y: (pad.top + plot - barHeight).toFixed(1),
-      width: Math.max(1, step * 0.7).toFixed(1), height: barHeight.toFixed(1) }, s('title', {}, `${day}: ${format(v)}`));
+  const bars = [];
+  days.forEach((day, i) => {
+    let y = pad.top + plot;
+    series.forEach((serie, n) => {
+      const v = serie.values[i];
+      if (v <= 0 || max <= 0) return;
+      const h = Math.max(1.5, (v / max) * plot);
+      y -= h;
+      bars.push(s('rect', { class: `bar series-${n % SERIES}`, x: (pad.left + i * step + step * 0.15).toFixed(1), y: y.toFixed(1),
+        width: Math.max(1, step * 0.7).toFixed(1), height: h.toFixed(1) }, s('title', {}, `${day} · ${serie.name}: ${format(v)}`)));
+    });
   });
-  const total = values.reduce((a, b) => a + b, 0);
+  const total = totals.reduce((a, b) => a + b, 0);
   return h('figure', { class: 'chart' },
     s('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${format(total)} in ${days.length} days, at most ${format(max)} a day` },
       s('line', { class: 'axis', x1: pad.left, x2: width - pad.right, y1: pad.top + plot, y2: pad.top + plot }),
@@ -31,7 +43,31 @@ function barChart(title, days, values, format) {
       s('text', { class: 'tick', x: pad.left, y: height - 6 }, days[0] || ''),
       s('text', { class: 'tick', x: width - pad.right, y: height - 6, 'text-anchor': 'end' }, days[days.length - 1] || ''),
       ...bars),
-    h('figcaption', {}, `${title} — total ${format(total)}`));
+    h('figcaption', {}, `${title} — total ${format(total)}`),
+    series.length > 1 ? h('ul', { class: 'legend' }, series.map((serie, n) => h('li', {},
+      h('span', { class: `swatch series-${n % SERIES}`, 'aria-hidden': 'true' }), serie.name))) : null);
+}
+
+/**
+ * The series of a per-day report for one measure: the five largest keys by total and the rest as "other"
+ * (one series, "all", for a report by day).
+ */
+function seriesOf(rows, days, measure, single) {
+  const totals = new Map();
+  if (single) rows = rows.map((r) => ({ ...r, key: 'all' }));
+  for (const r of rows) totals.set(r.key, (totals.get(r.key) ?? 0) + r.cost_usd + (r.input_tokens + r.output_tokens) * 1e-9);
+  const keys = [...totals.keys()].sort((a, b) => totals.get(b) - totals.get(a));
+  const top = keys.slice(0, SERIES - 1);
+  const names = keys.length > SERIES - 1 ? [...top, 'other'] : top;
+  const index = new Map(days.map((d, i) => [d, i]));
+  const series = names.map((name) => ({ name, values: days.map(() => 0) }));
+  for (const r of rows) {
+    const i = index.get(r.day);
+    if (i === undefined) continue;
+    const n = top.includes(r.key) ? top.indexOf(r.key) : names.length - 1;
+    if (n >= 0) series[n].values[i] += measure(r);
+  }
+  return series;
 }
 
 function groupTable(caption, rows) {
@@ -42,23 +78,27 @@ function groupTable(caption, rows) {
 
 export function usage(root, { onUnauthorized }) {
   const range = h('select', { id: 'us-days' }, [7, 30, 90].map((d) => h('option', { value: d, selected: d === 30 }, `Last ${d} days`)));
+  const split = h('select', { id: 'us-split' }, [['model', 'By model'], ['token', 'By token'], ['scenario', 'By scenario'], ['day', 'Total']]
+    .map(([value, label]) => h('option', { value }, label)));
   const content = h('div', { id: 'us-content' }, h('p', { class: 'muted' }, 'Loading…'));
-  replace(root, h('h2', {}, 'Usage'), h('div', { class: 'row' }, h('label', { for: 'us-days' }, 'Range'), range), content);
+  replace(root, h('h2', {}, 'Usage'), h('div', { class: 'row' }, h('label', { for: 'us-days' }, 'Range'), range,
+    h('label', { for: 'us-split' }, 'Charts'), split), content);
   range.addEventListener('change', load);
+  split.addEventListener('change', load);
   let alive = true;
 
   async function load() {
     const days = Number(range.value);
     try {
-      const [byDay, byToken, byModel, byScenario, limits] = await Promise.all([
-        api(`usage?by=day&days=${days}`), api(`usage?by=token&days=${days}`), api(`usage?by=model&days=${days}`),
-        api(`usage?by=scenario&days=${days}`), api('limits'),
+      const [byDay, perDay, byToken, byModel, byScenario, limits] = await Promise.all([
+        api(`usage?by=day&days=${days}`), api(`usage?by=${split.value}&days=${days}&per_day=true`), api(`usage?by=token&days=${days}`),
+        api(`usage?by=model&days=${days}`), api(`usage?by=scenario&days=${days}`), api('limits'),
       ]);
       if (!alive) return;
       const keys = dayKeys(byDay.since, days);
-      const byKey = new Map(byDay.data.map((r) => [r.key, r]));
-      const cost = keys.map((k) => byKey.get(k)?.cost_usd ?? 0);
-      const tokens = keys.map((k) => (byKey.get(k)?.input_tokens ?? 0) + (byKey.get(k)?.output_tokens ?? 0));
+      const single = split.value === 'day';
+      const cost = seriesOf(perDay.data, keys, (r) => r.cost_usd, single);
+      const tokens = seriesOf(perDay.data, keys, (r) => r.input_tokens + r.output_tokens, single);
       const total = byDay.data.reduce((a, r) => a + r.cost_usd, 0);
       replace(content,
         h('p', { class: 'total' }, 'Spent in this range: ', h('strong', { id: 'us-total' }, usd(total))),

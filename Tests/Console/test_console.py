@@ -9,7 +9,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 def wait(browser, seconds=15):
@@ -161,7 +161,13 @@ def test_usage_shows_the_cost(browser, gateway, shot):
     page = text_of(browser, "#us-content")
     assert "By token" in page and "console" in page and "demo/demo-light" in page
     assert "budget_usd_per_day" in page, "the config's token_limits budget, with what is left"
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#us-content svg rect.bar")) == 60
+    assert browser.find_elements(By.CSS_SELECTOR, "#us-content svg rect.bar"), "the day's bars"
+    Select(browser.find_element(By.ID, "us-split")).select_by_value("token")
+    wait(browser).until(lambda b: "app" in [li.text for li in b.find_elements(By.CSS_SELECTOR, ".legend li")])
+    assert "console" in [li.text for li in browser.find_elements(By.CSS_SELECTOR, ".legend li")]
+    assert browser.find_elements(By.CSS_SELECTOR, "#us-content svg rect.bar.series-1"), "a second token, a second colour"
+    titles = [t.get_attribute("textContent") for t in browser.find_elements(By.CSS_SELECTOR, "#us-content svg rect.bar title")]
+    assert any(" · app: $0.0" in t for t in titles), titles
     shot("usage")
 
 

@@ -14,15 +14,31 @@ extension AdminAPI {
         // From midnight UTC `days - 1` days ago: whole days, as the chart shows them.
         let today = (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         let since = Date(timeIntervalSince1970: today - Double(days - 1) * 86_400)
+        let perDay = query["per_day"] == "true"
         services.ledger?.flush()
-        let rows = try Self.store { try services.tokens.store.usageReport(since: since, by: grouping) }
-        let data: [JSONValue] = rows.map { row in
-            ["key": .string(row.key), "requests": .int(row.requests), "errors": .int(row.errors), "input_tokens": .int(row.inputTokens),
-             "output_tokens": .int(row.outputTokens), "cached_input_tokens": .int(row.cachedInputTokens), "reasoning_tokens": .int(row.reasoningTokens),
-             "cost_usd": .double(Double(row.costMicrodollars) / 1e6)]
+        let data: [JSONValue]
+        if perDay {
+            data = try Self.store { try services.tokens.store.usageReportPerDay(since: since, by: grouping) }.map { Self.json($0.row, day: $0.day) }
+        } else {
+            data = try Self.store { try services.tokens.store.usageReport(since: since, by: grouping) }.map { Self.json($0, day: nil) }
         }
-        return ["object": "usage", "by": .string(grouping.rawValue), "since": .string(RequestLog.timestamp(since)), "days": .int(days),
-                "data": .array(data)]
+        return ["object": "usage", "by": .string(grouping.rawValue), "per_day": .bool(perDay), "since": .string(RequestLog.timestamp(since)),
+                "days": .int(days), "data": .array(data)]
+    }
+
+    /// A report row; with `day` when the report is split by day.
+    static func json(_ row: UsageReportRow, day: String?) -> JSONValue {
+        var o = JSONObject()
+        o.append("day", ifPresent: day.map(JSONValue.string))
+        o.append("key", .string(row.key))
+        o.append("requests", .int(row.requests))
+        o.append("errors", .int(row.errors))
+        o.append("input_tokens", .int(row.inputTokens))
+        o.append("output_tokens", .int(row.outputTokens))
+        o.append("cached_input_tokens", .int(row.cachedInputTokens))
+        o.append("reasoning_tokens", .int(row.reasoningTokens))
+        o.append("cost_usd", .double(Double(row.costMicrodollars) / 1e6))
+        return .object(o)
     }
 
     /// Every active token's limits (its own over the config's `token_limits`) and every scenario's, with what is used

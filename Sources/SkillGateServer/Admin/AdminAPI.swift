@@ -26,7 +26,7 @@ struct AdminAPI: Sendable {
         /// Every route as `METHOD path`, for 404 messages and the README.
         static let described = [
             "GET /admin/api/whoami", "GET /admin/api/tokens", "POST /admin/api/tokens", "POST /admin/api/tokens/{name}/revoke",
-            "PUT /admin/api/tokens/{name}/limits", "GET /admin/api/usage?by=day|token|model|scenario&days=N", "GET /admin/api/limits",
+            "PUT /admin/api/tokens/{name}/limits", "GET /admin/api/usage?by=day|token|model|scenario&days=N&per_day=true", "GET /admin/api/limits",
             "GET /admin/api/requests?limit=N", "GET /admin/api/scenarios", "GET /admin/api/providers", "GET /admin/api/cooldowns",
             "GET /admin/api/traffic (text/event-stream)",
         ]

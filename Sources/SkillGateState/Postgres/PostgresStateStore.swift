@@ -168,14 +168,37 @@ public final class PostgresStateStore: StateStore {
         }
     }
 
-    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
-        let key: String, rows: String
+    /// The SQL of a report's group key, and which rows it sums (as SQLite's).
+    private static func report(_ grouping: UsageGrouping) -> (key: String, rows: String) {
         switch grouping {
-        case .token: (key, rows) = ("coalesce(token_name, token_id, '-')", "kind != 'call'")
-        case .scenario: (key, rows) = ("coalesce(scenario, '-')", "kind != 'call'")
-        case .day: (key, rows) = ("to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')", "kind != 'call'")
-        case .model: (key, rows) = ("coalesce(model, '-')", "kind != 'run'")
+        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
+        case .day: (day, "kind != 'call'")
+        case .model: ("coalesce(model, '-')", "kind != 'run'")
         }
+    }
+
+    private static let day = "to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+
+    public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
+        let (key, rows) = Self.report(grouping)
+        return try withConnection { db in
+            let r = try db.query("""
+                SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
+                       sum(cached_input_tokens), sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0) AS cost
+                FROM usage_records WHERE occurred_at >= $1 AND \(rows) GROUP BY d, k ORDER BY d, cost DESC, k
+                """, [String(since.millisecondsSince1970)])
+            return (0..<r.count).map { i in
+                UsageDayRow(day: r.text(i, 0) ?? "-", row: UsageReportRow(
+                    key: r.text(i, 1) ?? "-", requests: Int(r.int64(i, 2)), errors: Int(r.int64(i, 3)), inputTokens: Int(r.int64(i, 4)),
+                    outputTokens: Int(r.int64(i, 5)), cachedInputTokens: Int(r.int64(i, 6)), reasoningTokens: Int(r.int64(i, 7)),
+                    costMicrodollars: r.int64(i, 8)))
+            }
+        }
+    }
+
+    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
+        let (key, rows) = Self.report(grouping)
         return try withConnection { db in
             let r = try db.query("""
                 SELECT \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),

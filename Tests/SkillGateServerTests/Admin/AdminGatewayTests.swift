@@ -121,6 +121,11 @@ import SkillGateState
         #expect(row["requests"]?.intValue == 1 && (row["cost_usd"]?.doubleValue ?? 0) > 0 && (row["input_tokens"]?.intValue ?? 0) > 0)
         #expect(byToken["data"]?.arrayValue?.contains { $0["key"] == "console" } == false, "admin requests are no ledger rows")
 
+        let perDay = try Self.json(try await Self.send(h, "GET", "/admin/api/usage?by=model&days=2&per_day=true", token: admin))
+        let dayRow = try #require(perDay["data"]?.arrayValue?.first)
+        #expect(perDay["per_day"] == true && dayRow["key"] == "demo/demo-light" && dayRow["day"]?.stringValue?.count == 10)
+        #expect(dayRow["cost_usd"] == row["cost_usd"], "one request, one day: the same sums")
+
         let recent = try Self.json(try await Self.send(h, "GET", "/admin/api/requests", token: admin))
         let first = try #require(recent["data"]?.arrayValue?.first)
         #expect(first["token"] == "team-app" && first["surface"] == "openai" && first["status"]?.intValue == 200 && first["outcome"] == "ok")
