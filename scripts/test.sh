@@ -69,3 +69,16 @@ if [ -d Tests/Conformance ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
   .venv/bin/python -m pytest -q Tests/Conformance
 fi
+
+# The web console driven in headless Chromium (Tests/Console): Debian's chromium and chromium-driver (installed when
+# missing) and Selenium, pinned in Tests/Console/requirements.txt, in .venv. One browser session, about a minute.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  echo "installing chromium and chromium-driver (for the console's browser tests)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+fi
+echo "== console browser tests (screenshots in Tests/Console/artifacts)" >&2
+swift build --product skillgate
+.venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Console/requirements.txt >/dev/null
+.venv/bin/python -m pytest -q Tests/Console

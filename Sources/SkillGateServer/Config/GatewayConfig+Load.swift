@@ -27,7 +27,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -122,6 +122,7 @@ extension GatewayConfig {
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
         promptCaching = try Self.parsePromptCaching(r) ?? .off
+        console = try Self.parseConsole(r, resolve: resolve)
         try validateSkills(r)
     }
 

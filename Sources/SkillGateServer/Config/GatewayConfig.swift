@@ -60,6 +60,8 @@ public struct GatewayConfig: Sendable {
     /// `state.postgres_url`: tokens and the usage ledger in PostgreSQL, shared by several instances; nil: the SQLite
     /// file in `state_dir` (notes and the embedding cache stay there either way). Never logged.
     public var postgresURL: String?
+    /// The web console (`console`; decision 0030).
+    public var console = Console(assetsDirectory: "Console")
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

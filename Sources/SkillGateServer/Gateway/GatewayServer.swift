@@ -42,6 +42,7 @@ public final class GatewayServer: Sendable {
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
+        serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         if config.metrics.enabled, let listen = config.metrics.listen {
             var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)

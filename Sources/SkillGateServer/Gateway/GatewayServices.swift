@@ -32,6 +32,10 @@ public final class GatewayServices: Sendable {
     let limitCounters: LimitCounters
     /// The usage ledger's writer; nil when `ledger.enabled` is false.
     let ledger: UsageLedger?
+    /// Finished requests for the console's Traffic view and `/admin/api/requests` (bounded; decision 0030).
+    let traffic = TrafficBroadcaster()
+    /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
+    let consoleAssets: ConsoleAssets?
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -67,6 +71,14 @@ public final class GatewayServices: Sendable {
             case .token: try? shared.usageSummary(tokenId: subject.id, since: since)
             case .scenario: try? shared.usageSummary(scenario: subject.id, since: since)
             }
+        }
+        if config.console.enabled {
+            consoleAssets = ConsoleAssets.load(directory: config.console.assetsDirectory)
+            if consoleAssets == nil {
+                log.event("console files not found; /console is off", ["assets_dir": .string(config.console.assetsDirectory)], level: "warn")
+            }
+        } else {
+            consoleAssets = nil
         }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in

@@ -32,7 +32,8 @@ public final class GatewayHandler: HTTPHandler {
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
-                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics))
+                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
+                                                       traffic: services.traffic))
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
@@ -52,6 +53,10 @@ public final class GatewayHandler: HTTPHandler {
             metrics(&ctx)
         case .success(.surface(let surface)):
             await serve(request, surface, &ctx)
+        case .success(.admin):
+            await admin(request, &ctx)
+        case .success(.console):
+            console(request, &ctx)
         }
     }
 
@@ -62,6 +67,7 @@ public final class GatewayHandler: HTTPHandler {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             ctx.log.tokenId = client.tokenId
+            try client.requireChat()
             let decoded = try surface.decode(request.body)
             ctx.log.stream = decoded.stream
             services.metrics.started(stream: decoded.stream)

@@ -46,5 +46,10 @@ enum PostgresSchema {
         CREATE INDEX usage_records_time ON usage_records(occurred_at);
         CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
         """,
+        // 2: admin tokens (decision 0030), as SQLite's step 5.
+        """
+        ALTER TABLE client_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE client_tokens ADD COLUMN chat INTEGER NOT NULL DEFAULT 1;
+        """,
     ]
 }

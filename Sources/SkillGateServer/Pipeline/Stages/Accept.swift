@@ -11,6 +11,10 @@ enum Endpoint: Sendable {
     case metrics
     /// A chat or agent surface: the pipeline's stages run for it.
     case surface(any Surface)
+    /// `/admin/api/...`: the admin API (admin tokens only; `Admin/AdminAPI.swift` routes the rest of the path).
+    case admin
+    /// `/console` and `/console/...`: the web console's static files (no token; the pages call the admin API).
+    case console
 
     /// The endpoints by path, with the method each accepts. A new surface is one line here.
     static let table: [String: (method: String, endpoint: Endpoint)] = [
@@ -32,8 +36,18 @@ enum Endpoint: Sendable {
 
     /// The endpoint of `method path`, or a 404 naming what is served, or a 405 naming the method.
     static func accept(method: String, path: String) -> Result<Endpoint, Rejection> {
+        if path.hasPrefix(AdminAPI.prefix) { return .success(.admin) }
+        if path == ConsoleAssets.root || path.hasPrefix(ConsoleAssets.root + "/") {
+            guard method == "GET" || method == "HEAD" else {
+                var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path) accepts GET only, not \(method)")
+                error.param = "method"
+                return .failure(Rejection(error: error, allowed: "GET"))
+            }
+            return .success(.console)
+        }
         guard let entry = table[path] else {
-            let served = table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" }.joined(separator: ", ")
+            let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
+                .joined(separator: ", ")
             return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
                                                           message: "no route \(method) \(path); SkillGate serves \(served)")))
         }
