@@ -29,6 +29,7 @@ enum ServeCommand {
         }
         OpenFileLimit.raiseToHardLimit()
         let server = try GatewayServer(config: config)
+        await server.connectMCPServers()
         do {
             try server.start()
         } catch let error as HTTPServerError where error.kind == .addressInUse {
