@@ -45,6 +45,8 @@ public final class MCPServerLink: Sendable {
 
     /// The tools last listed (kept while the server is down).
     public var tools: [MCPTool] { state.withLock { $0.tools } }
+    /// The stdio server's process id while connected (tests).
+    var processId: Int32? { (state.withLock { $0.session?.transport } as? MCPStdioTransport)?.pid }
     /// Why the server is unavailable, or nil when it is connected.
     public var unavailableReason: String? { state.withLock { $0.down } }
 

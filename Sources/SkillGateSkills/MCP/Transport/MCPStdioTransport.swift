@@ -41,6 +41,8 @@ public final class MCPStdioTransport: MCPTransport {
                 }
                 return true
             }
+            // Stdout closing usually means the process exited: give it a moment, so the reason names its status.
+            for _ in 0..<50 where process.isRunning { usleep(10_000) }
             closer.stop(why)
         }
         DetachedThread.start(name: "mcp-stderr") {
