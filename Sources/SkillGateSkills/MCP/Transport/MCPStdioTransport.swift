@@ -43,6 +43,7 @@ public final class MCPStdioTransport: MCPTransport {
             }
             // Stdout closing usually means the process exited: give it a moment, so the reason names its status.
             for _ in 0..<50 where process.isRunning { usleep(10_000) }
+            for _ in 0..<20 where !closer.stderrDone.withLock({ $0 }) { usleep(10_000) }
             closer.stop(why)
         }
         DetachedThread.start(name: "mcp-stderr") {
@@ -50,7 +51,7 @@ public final class MCPStdioTransport: MCPTransport {
             while true {
                 let n = read(process.stderr, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
+                guard n > 0 else { return closer.stderrDone.withLock { $0 = true } }
                 closer.stderrTail.withLock { t in
                     t += buffer[..<n]
                     if t.count > 2048 { t.removeFirst(t.count - 2048) }
@@ -134,6 +135,8 @@ private final class Closer: Sendable {
     private let why = Mutex<String?>(nil)
     /// The last 2 KB the server wrote to stderr.
     let stderrTail = Mutex<[UInt8]>([])
+    /// Whether the server's stderr reached its end.
+    let stderrDone = Mutex(false)
 
     init(process: ChildProcess, pending: PendingRequests) {
         self.process = process
