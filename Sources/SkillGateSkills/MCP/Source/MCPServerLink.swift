@@ -165,8 +165,13 @@ public final class MCPServerLink: Sendable {
             for note in listing.notes { log("mcp server tools limited", ["server": .string(config.name), "note": .string(note)], "warn") }
             changed()
         } catch {
+            var why = error.message
+            if let stdio = transport as? MCPStdioTransport {
+                // A server that failed by exiting: wait for it, so the reason has its status and stderr.
+                if error.kind == .unavailable { await stdio.waitUntilClosed(.seconds(1)) }
+                if !stdio.isOpen { why += "; " + stdio.closedDescription }
+            }
             await transport.close()
-            let why = (transport as? MCPStdioTransport).map { $0.isOpen ? error.message : error.message + "; " + $0.closedDescription } ?? error.message
             failed(why)
         }
     }

@@ -106,7 +106,14 @@ public final class MCPStdioTransport: MCPTransport {
         try? process.write(message.bytes + [0x0A], timeout: .seconds(1))
     }
 
-    public var isOpen: Bool { closer.reason == nil && process.isRunning }
+    /// Waits at most `timeout` for the connection to close by itself (a process that is exiting).
+    public func waitUntilClosed(_ timeout: Duration) async {
+        let end = ContinuousClock.now + timeout
+        while isOpen && ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// Until the reader saw the end of stdout (the process exited) or a fault, or `close()` ran.
+    public var isOpen: Bool { closer.reason == nil }
 
     /// Why the connection closed, with the process's exit status and the end of its stderr.
     public var closedDescription: String {
