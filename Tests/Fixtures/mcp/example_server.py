@@ -4,8 +4,8 @@ upstream MCP server behind the gateway by the Swift tests and the conformance su
     python example_server.py stdio              # newline-delimited JSON-RPC on stdin/stdout
     python example_server.py http PORT          # streamable HTTP on 127.0.0.1:PORT/mcp
 
-Tools: add, echo, fail (raises: an isError result), slow (sleeps), and grow, which registers the
-tool `extra` and sends notifications/tools/list_changed.
+Tools: add, echo, get_weather, fail (raises: an isError result), slow (sleeps), and grow, which
+registers the tool `extra` and sends notifications/tools/list_changed.
 """
 
 import sys
@@ -26,6 +26,12 @@ def add(a: int, b: int) -> str:
 def echo(text: str) -> str:
     """Echo the text back, prefixed with 'echo: '."""
     return f"echo: {text}"
+
+
+@server.tool()
+def get_weather(location: str) -> str:
+    """Current weather forecast for a city."""
+    return f"Sunny and 21 degrees in {location} (from the example MCP server)"
 
 
 @server.tool()
