@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 import httpx2
 import pytest
@@ -120,3 +123,15 @@ def test_the_agent_loop_calls_an_upstream_mcp_servers_tool(gateway, token, scena
     assert started["skill"] == skill and started["arguments"] == {"location": "Paris"}
     assert finished["ok"] is True and "Sunny and 21 degrees in Paris" in finished["summary"]
     assert events[-1][0] == "run.completed"
+
+
+def test_the_readme_snippet_runs(gateway, token):
+    """README.md's "SkillGate as an MCP server" Python snippet, run as written (URL and token substituted)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### SkillGate as an MCP server"):]
+    snippet = section[section.index("```python\n") + len("```python\n"):]
+    snippet = snippet[:snippet.index("```")]
+    code = snippet.replace("sg-...", token).replace("http://127.0.0.1:8080", gateway.base)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["['current_time', 'calculator']", "17 * 23 = 391 False"]

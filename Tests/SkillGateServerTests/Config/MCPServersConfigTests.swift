@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SkillGateCore
 import SkillGateSkills
@@ -55,5 +56,23 @@ import SkillGateSkills
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+}
+
+@Suite struct MCPReadmeConfigTests {
+    /// README.md's `mcp_servers` example (section "MCP servers as skill sources") is a valid config.
+    @Test func theReadmeExampleLoads() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOfFile: repository.appendingPathComponent("README.md").path, encoding: .utf8)
+        let section = try #require(readme.range(of: "### MCP servers as skill sources"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```json\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let fragment = rest[open.upperBound..<close.lowerBound]
+        let config = try GatewayConfig(json: try JSONValue.parse("{" + fragment + ", \"default_scenario\": \"research\", \"server_skills\": {\"builtin\": [\"calculator\"]}}"),
+                                       file: "README.md", baseDirectory: "/etc/skillgate")
+        #expect(config.mcpServers.map(\.name) == ["docs", "weather"])
+        #expect(config.skillPacks["research"]?.prefixes == ["weather__"])
     }
 }
