@@ -13,7 +13,9 @@ enum MCPExampleServer {
 
     /// A Python that can import `mcp`, or nil (the tests that need it are then skipped, saying so).
     static let python: String? = {
-        let candidate = ProcessInfo.processInfo.environment["SKILLGATE_MCP_PYTHON"] ?? repository + "/.venv/bin/python"
+        // Set (scripts/test.sh sets it), it is required: the tests fail rather than skip when it cannot run the SDK.
+        if let required = ProcessInfo.processInfo.environment["SKILLGATE_MCP_PYTHON"] { return required }
+        let candidate = repository + "/.venv/bin/python"
         guard access(candidate, X_OK) == 0 else { return nil }
         return system("'\(candidate)' -c 'import mcp' >/dev/null 2>&1") == 0 ? candidate : nil
     }()
