@@ -79,6 +79,12 @@ public final class GatewayServer: Sendable {
         await services.mcp?.start()
     }
 
+    /// Stops the MCP servers (stdio servers' processes are terminated and reaped); for a gateway that
+    /// connected them but could not start serving.
+    public func stopMCPServers() async {
+        await services.mcp?.stop()
+    }
+
     /// Binds and starts serving.
     public func start() throws {
         do {

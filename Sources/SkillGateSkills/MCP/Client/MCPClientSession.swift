@@ -73,9 +73,8 @@ public final class MCPClientSession: Sendable {
             cursor = result["nextCursor"]?.stringValue
             guard let next = cursor, !next.isEmpty, tools.count < maxTools else { break }
             if page == maxPages {
-                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); later tools are not used")
+                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); the tools after cursor \(next) are not used")
             }
-            _ = next
         }
         if dropped > 0 || (cursor != nil && tools.count >= maxTools) {
             notes.append("the server lists more than \(maxTools) tools; only the first \(maxTools) are used (raise max_tools to use more)")

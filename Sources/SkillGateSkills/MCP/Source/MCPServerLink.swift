@@ -19,7 +19,6 @@ public final class MCPServerLink: Sendable {
         var refreshWanted = false
         var stopped = false
         var supervisor: Task<Void, Never>?
-        var connectedOnce = false
     }
 
     public let config: MCPServerConfig
@@ -110,7 +109,7 @@ public final class MCPServerLink: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: tick)
             if Task.isCancelled { return }
-            let (session, failures, refresh) = state.withLock { s in (s.session, s.failures, s.refreshWanted) }
+            let (session, refresh) = state.withLock { s in (s.session, s.refreshWanted) }
             if let session {
                 if !session.transport.isOpen {
                     let why = (session.transport as? MCPStdioTransport)?.closedDescription ?? "the connection closed"
@@ -128,7 +127,6 @@ public final class MCPServerLink: Sendable {
                 lastRefresh = ContinuousClock.now
                 let after = state.withLock { $0.failures }
                 nextAttempt = ContinuousClock.now + (after > 0 ? backoff(after) : .zero)
-                _ = failures
             }
         }
     }
@@ -157,7 +155,6 @@ public final class MCPServerLink: Sendable {
                 s.tools = listing.tools
                 s.down = nil
                 s.failures = 0
-                s.connectedOnce = true
                 return true
             }
             guard accepted else { return await transport.close() }
