@@ -23,10 +23,13 @@ public final class GatewayHandler: HTTPHandler {
     /// The server-side skills (configured and MCP servers' tools) that `/mcp` offers.
     let serverSkills: SkillRegistry
 
-    /// `serverSkills` replaces `services.serverSkills` (tests pass their own).
+    /// `serverSkills` replaces the configured skills of `services.serverSkills` (tests pass their own); the MCP
+    /// servers' tools still join them unless the replacement has a live set of its own.
     public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
-        let registry = serverSkills ?? services.serverSkills
+        let registry = serverSkills.map { given in
+            given.live == nil && services.mcp != nil ? (try? SkillRegistry(given.all, live: services.mcp)) ?? given : given
+        } ?? services.serverSkills
         self.serverSkills = registry
         authentication = AuthenticateStage(tokens: services.tokens)
         limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,

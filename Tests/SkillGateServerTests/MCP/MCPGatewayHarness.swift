@@ -1,11 +1,14 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateSkills
 @testable import SkillGateServer
 
-/// A real gateway (built-in skills, a webhook that needs confirmation, and `mcp_servers` given by
-/// the test) in front of an `AgentUpstream` that calls `tool`. Scenarios: `math` (default; pack
-/// `calculator`) and `all` (calculator, current_time, ticket, and every tool of each MCP server).
+/// A real gateway (test skills `multiply`, `clock` and `ticket`, which needs confirmation, and the
+/// `mcp_servers` given by the test) in front of an `AgentUpstream` that calls `tool`. Scenarios: `math`
+/// (default; pack `multiply`) and `all` (multiply, clock, ticket, and every tool of each MCP server).
+/// Test skills rather than the built-ins: the built-ins' 1 s timeouts are too short for a machine
+/// running the whole suite in parallel.
 final class MCPGatewayHarness {
     let upstream: AgentUpstream
     let upstreamServer: HTTPServer
@@ -16,7 +19,18 @@ final class MCPGatewayHarness {
     let logPath: String
 
     /// `mcpServers` is the JSON object of `mcp_servers` (server name → settings).
-    init(mcpServers: JSONValue = .object([:]), tool: String = "calculator") async throws {
+    static let multiplySchema: JSONValue = ["type": "object", "properties": ["a": ["type": "integer"], "b": ["type": "integer"]], "required": ["a", "b"]]
+
+    static func skills() -> [any Skill] {
+        [TestSkill("multiply", parameters: multiplySchema, timeout: .seconds(30)) { args in
+            let (a, b) = (args["a"]?.intValue ?? 0, args["b"]?.intValue ?? 0)
+            return SkillResult(text: "\(a) * \(b) = \(a * b)", payload: ["a": .int(a), "b": .int(b), "product": .int(a * b)])
+         },
+         TestSkill.fixed("clock", "12:00"),
+         TestSkill("ticket", requiresConfirmation: true) { _ in SkillResult(text: "opened") }]
+    }
+
+    init(mcpServers: JSONValue = .object([:]), tool: String = "multiply") async throws {
         upstream = AgentUpstream(tool: tool)
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -24,17 +38,15 @@ final class MCPGatewayHarness {
         try FileManager.default.createDirectory(atPath: directory + "/Providers", withIntermediateDirectories: true)
         let catalog = #"""
         {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
-         "models":[{"id":"light-native","tier":"light","tools":"native"}]}
+         "models":[{"id":"light-native","tier":"light","tools":"native"},{"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
         let prefixes = (mcpServers.objectValue?.keys ?? []).map { ",\"\($0).*\"" }.joined()
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
-         "tiers":{"light":["up/light-native"]},"default_model":"light",
-         "server_skills":{"builtin":["calculator","current_time"],
-                          "webhooks":{"ticket":{"description":"Opens a ticket","url":"https://tickets.example.com/new","requires_confirmation":true}}},
+         "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
          "mcp_servers":\#(mcpServers.serialized()),
-         "skill_packs":{"math":["calculator"],"all":["calculator","current_time","ticket"\#(prefixes)]},
+         "skill_packs":{"math":["multiply"],"all":["multiply","clock","ticket"\#(prefixes)]},
          "scenarios":{"math":{"skill_packs":["math"]},"all":{"skill_packs":["all"]}},"default_scenario":"math",
          "agent":{"max_iterations":4},"limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
         """#
@@ -43,7 +55,7 @@ final class MCPGatewayHarness {
         token = try GatewayServer.openTokenService(config: loaded).create(name: "mcp-test").token
         logPath = directory + "/requests.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND))
+        gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND), serverSkills: try SkillRegistry(Self.skills()))
         await gateway.connectMCPServers()
         try gateway.start()
     }

@@ -35,7 +35,8 @@ import Testing
         } catch {
             #expect(error.kind == .timeout)
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Bounded (the server would never answer), even on a machine running the whole suite in parallel.
+        #expect(ContinuousClock.now - start < .seconds(20))
         await transport.close()
         #expect(!processExists(transport.pid))
     }
@@ -50,7 +51,7 @@ import Testing
             #expect(error.kind == .protocolViolation)
             #expect(error.message.contains("not JSON-RPC") && error.message.contains("this is not json"))
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(20))
         #expect(!transport.isOpen)
         await transport.close()
     }
