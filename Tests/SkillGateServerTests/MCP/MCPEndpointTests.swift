@@ -155,3 +155,23 @@ import SkillGateSkills
         await h.stop()
     }
 }
+
+/// An MCP server configured with `requires_confirmation`: its tools are handed back to the client.
+@Suite struct MCPConfirmationGatewayTests {
+    @Test(.enabled(if: MCPExamplePython.python != nil, "needs a Python with the mcp SDK (scripts/test.sh installs it into .venv)"))
+    func toolsOfAServerThatNeedsConfirmationAreHandedBack() async throws {
+        let servers: JSONValue = ["py": ["command": .string(MCPExamplePython.python!), "args": [.string(MCPExamplePython.script), "stdio"],
+                                         "requires_confirmation": true]]
+        let h = try await MCPGatewayHarness(mcpServers: servers, tool: "py__grow")
+        let run = try await h.post("/v1/agent", MCPServersGatewayTests.agentBody("grow the tools"))
+        #expect(run.status == 200, "\(run.body)")
+        let events = AgentGatewayHarness.events(run.body)
+        let call = try #require(events.first { $0.name == "tool.call" }?.data, "\(run.body)")
+        #expect(call["name"] == "py__grow" && call["requires_confirmation"] == true)
+        #expect(!events.contains { $0.name == "skill.started" })
+        let direct = try await h.rpc("tools/call", ["name": "py__grow", "arguments": [:]], scenario: "all")
+        #expect(direct.answer["result"]?["isError"] == true)
+        #expect(direct.answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("confirmation") == true)
+        await h.stop()
+    }
+}
