@@ -99,3 +99,20 @@ import Testing
         await transport.close()
     }
 }
+
+extension MCPStdioClientTests {
+    @Test func theServerInheritsNoDescriptorOfTheGateway() async throws {
+        // A descriptor without close-on-exec, like a socket another part of the gateway (or a parallel test) holds.
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let script = #"read line; printf '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"%s"}}}\n' "$(ls /proc/$$/fd | tr '\n' ' ')"; cat > /dev/null"#
+        let transport = try MCPStdioTransport(command: "/bin/sh", arguments: ["-c", script], environment: [], inbound: { _ in })
+        let open = try await MCPClientSession(transport: transport).initialize(timeout: .seconds(10)).split(separator: " ").compactMap { Int32($0) }
+        #expect(open.contains(0) && open.contains(1) && open.contains(2))
+        #expect(!open.contains(fds[0]) && !open.contains(fds[1]), "the server inherited \(open)")
+        // Nothing but stdio and the shell's own command-substitution pipe.
+        #expect(open.count <= 4, "\(open)")
+        await transport.close()
+    }
+}

@@ -37,6 +37,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        Self.closeEverythingElse(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -72,6 +73,26 @@ final class ChildProcess: Sendable {
         stdout = outPipe[0]
         stderr = errPipe[0]
         _ = fcntl(stdin, F_SETFL, fcntl(stdin, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Adds actions that close every descriptor above 2 in the child: without them a server would inherit the
+    /// gateway's client and upstream sockets that are not close-on-exec, and hold those connections open after the
+    /// gateway closed them. glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+, not exported to Swift without
+    /// `_GNU_SOURCE`, so looked up at run time) does it atomically; without it, the descriptors open now are listed
+    /// from /proc/self/fd (a descriptor closed meanwhile is ignored by the child's close).
+    private static func closeEverythingElse(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            let addCloseFrom = unsafeBitCast(symbol, to: AddCloseFrom.self)
+            if addCloseFrom(&actions, 3) == 0 { return }
+        }
+        guard let dir = opendir("/proc/self/fd") else { return }
+        defer { closedir(dir) }
+        let own = dirfd(dir)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd > 2, fd != own { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
     }
 
     /// Writes all of `bytes` to the child's stdin, waiting at most `timeout` for room in the pipe.
