@@ -20,9 +20,9 @@ def with_mcp(config: dict, http_url: str | None) -> dict:
     """`config` with the example server as `mcp_servers` (stdio always, HTTP when `http_url`) and scenarios
     that show their tools: `mcp_stdio` and `mcp_http` (one server each, the offline demo model, which calls a
     weather tool for weather questions) and `mcp` (both servers' tools and the calculator)."""
-    servers = {"weather_stdio": {"command": sys.executable, "args": [str(EXAMPLE_SERVER), "stdio"], "connect_timeout_seconds": 30}}
+    servers = {"weather_stdio": {"command": sys.executable, "args": [str(EXAMPLE_SERVER), "stdio"], "connect_timeout_seconds": 60}}
     if http_url:
-        servers["weather_http"] = {"url": http_url, "connect_timeout_seconds": 30}
+        servers["weather_http"] = {"url": http_url, "connect_timeout_seconds": 60}
     config["mcp_servers"] = servers
     packs = config.setdefault("skill_packs", {})
     scenarios = config.setdefault("scenarios", {})

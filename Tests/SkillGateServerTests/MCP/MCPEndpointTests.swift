@@ -116,7 +116,8 @@ import SkillGateSkills
 
     @Test(.enabled(if: MCPExamplePython.python != nil, "needs a Python with the mcp SDK (scripts/test.sh installs it into .venv)"))
     func anMCPServersToolRunsInTheAgentLoopAndThroughMCP() async throws {
-        let servers: JSONValue = ["py": ["command": .string(MCPExamplePython.python!), "args": [.string(MCPExamplePython.script), "stdio"]]]
+        let servers: JSONValue = ["py": ["command": .string(MCPExamplePython.python!), "args": [.string(MCPExamplePython.script), "stdio"],
+                                         "connect_timeout_seconds": 120]]
         let h = try await MCPGatewayHarness(mcpServers: servers, tool: "py__grow")
         let list = try await h.rpc("tools/list", scenario: "all")
         let names = list.answer["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
@@ -160,7 +161,7 @@ import SkillGateSkills
 @Suite struct MCPConfirmationGatewayTests {
     @Test(.enabled(if: MCPExamplePython.python != nil, "needs a Python with the mcp SDK (scripts/test.sh installs it into .venv)"))
     func toolsOfAServerThatNeedsConfirmationAreHandedBack() async throws {
-        let servers: JSONValue = ["py": ["command": .string(MCPExamplePython.python!), "args": [.string(MCPExamplePython.script), "stdio"],
+        let servers: JSONValue = ["py": ["command": .string(MCPExamplePython.python!), "args": [.string(MCPExamplePython.script), "stdio"], "connect_timeout_seconds": 120,
                                          "requires_confirmation": true]]
         let h = try await MCPGatewayHarness(mcpServers: servers, tool: "py__grow")
         let run = try await h.post("/v1/agent", MCPServersGatewayTests.agentBody("grow the tools"))

@@ -27,7 +27,7 @@ import Testing
 
     static func stdioLink(_ command: String, _ arguments: [String], log: Log, refresh: Duration = .seconds(300)) -> MCPServerLink {
         let config = MCPServerConfig(name: "py", transport: .stdio(command: command, arguments: arguments, environment: [:]),
-                                     callTimeout: .seconds(10), connectTimeout: .seconds(20), refreshInterval: refresh)
+                                     callTimeout: .seconds(60), connectTimeout: .seconds(120), refreshInterval: refresh)
         return MCPServerLink(config: config, tick: .milliseconds(50), maxBackoff: .milliseconds(400), log: log.logger) { inbound throws(MCPError) in
             try MCPStdioTransport(command: command, arguments: arguments, environment: [], inbound: inbound)
         }
@@ -159,12 +159,12 @@ import Testing
             return
         }
         #expect(grown.text == "grown")
-        #expect(try await Self.eventually { link.tools.map(\.name).contains("extra") })
+        #expect(try await Self.eventually(.seconds(60)) { link.tools.map(\.name).contains("extra") })
 
         // Killed from outside: the link notices, restarts the server, and calls work again.
         let pid = try #require(link.processId)
         kill(-pid, SIGKILL)
-        #expect(try await Self.eventually(.seconds(30)) { link.processId != nil && link.processId != pid && link.unavailableReason == nil })
+        #expect(try await Self.eventually(.seconds(120)) { link.processId != nil && link.processId != pid && link.unavailableReason == nil })
         guard case .result(let sum) = await link.call("add", arguments: ["a": 1, "b": 2]) else {
             Issue.record("add must run after the restart")
             return

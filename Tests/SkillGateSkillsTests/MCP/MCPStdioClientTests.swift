@@ -10,14 +10,14 @@ import Testing
     func talksToTheSDKServerAndStopsItsProcess() async throws {
         let transport = try MCPStdioTransport(command: MCPExampleServer.python!, arguments: [MCPExampleServer.script, "stdio"], environment: [], inbound: { _ in })
         let session = MCPClientSession(transport: transport)
-        let name = try await session.initialize(timeout: .seconds(20))
+        let name = try await session.initialize(timeout: .seconds(120))  // a loaded machine takes its time importing the SDK
         #expect(name == "skillgate-example")
-        let tools = try await session.listTools(maxTools: 50, maxPages: 5, timeout: .seconds(10)).tools
+        let tools = try await session.listTools(maxTools: 50, maxPages: 5, timeout: .seconds(60)).tools
         #expect(Set(tools.map(\.name)).isSuperset(of: ["add", "echo", "fail", "slow", "grow"]))
         #expect(tools.first { $0.name == "add" }?.inputSchema["required"] == ["a", "b"])
-        let sum = try await session.callTool("add", arguments: ["a": 2, "b": 40], timeout: .seconds(10))
+        let sum = try await session.callTool("add", arguments: ["a": 2, "b": 40], timeout: .seconds(60))
         #expect(sum.text == "42" && !sum.isError)
-        let failed = try await session.callTool("fail", arguments: ["reason": "for the test"], timeout: .seconds(10))
+        let failed = try await session.callTool("fail", arguments: ["reason": "for the test"], timeout: .seconds(60))
         #expect(failed.isError)
         let pid = transport.pid
         #expect(processExists(pid))
