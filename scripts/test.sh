@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh --python
 
+# The conformance suite's Python packages (the official SDKs, `mcp` among them) before the Swift tests: the MCP
+# client and gateway tests run the SDK's example server (Tests/Fixtures/mcp/example_server.py) with this Python.
+.venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
+export SKILLGATE_MCP_PYTHON="$PWD/.venv/bin/python"
+
 echo "== swift test" >&2
 swift build --build-tests
 # The local embedding server for the semantic-ranking tests, on a free port (another checkout's test
@@ -66,7 +71,6 @@ echo "== production deployment files" >&2
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
   .venv/bin/python -m pytest -q Tests/Conformance
 fi
 

@@ -17,6 +17,7 @@ Bench/team-overhead.sh installs what is needed, starts a throwaway PostgreSQL an
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +44,8 @@ def psql(admin_url, sql):
 def start_variant(processes, work, binary, name, port, admin_url):
     on = name.endswith("-on")
     directory = os.path.join(work, name)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+    shutil.rmtree(directory, ignore_errors=True)  # a fresh state per run (token names are unique)
+    os.makedirs(directory, mode=0o700)
     config = {"listen": f"127.0.0.1:{port}", "state_dir": os.path.join(directory, "state"),
               "providers_dir": os.path.join(BENCH, "providers"),
               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]},

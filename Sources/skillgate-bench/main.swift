@@ -13,6 +13,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("router", runRouterBench),
     ("skills", runSkillsBench),
     ("resilience", runResilienceBench),
+    ("mcp", runMCPBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

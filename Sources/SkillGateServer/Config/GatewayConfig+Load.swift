@@ -8,7 +8,7 @@ import SkillGateState
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
                                        "reuse_port", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
-                                       "skill_ranking", "$comment"]
+                                       "skill_ranking", "mcp_servers", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -118,12 +118,14 @@ extension GatewayConfig {
         routing = try Self.routing(from: r, baseDirectory: baseDirectory)
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
+        mcpServers = try Self.loadMCPServers(r)
         agent = try Self.parseAgent(try r.optionalObject("agent"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
         promptCaching = try Self.parsePromptCaching(r) ?? .off
         console = try Self.parseConsole(r, resolve: resolve)
         try validateSkills(r)
+        try validateMCPPackEntries(r)
     }
 
     /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).

@@ -45,6 +45,8 @@ public struct GatewayConfig: Sendable {
     public var resilience = Resilience()
     /// Skills SkillGate runs itself: built-ins and webhooks (`GatewayConfig+ServerSkills.swift`).
     public var serverSkills = ServerSkillsConfig()
+    /// MCP servers whose tools are server-side skills (`GatewayConfig+MCPServers.swift`).
+    public var mcpServers: [MCPServerConfig] = []
     /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
     public var agent = Agent()
     /// Lexical or hybrid (embedding) skill ranking (`GatewayConfig+SkillRanking.swift`).

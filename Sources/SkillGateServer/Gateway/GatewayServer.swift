@@ -73,6 +73,19 @@ public final class GatewayServer: Sendable {
         return [onSignal, poll]
     }
 
+    /// Connects the MCP servers of `mcp_servers` (starting stdio servers) and waits for each one's
+    /// first attempt, so their tools are there from the first request; servers that fail are retried
+    /// in the background. Call before `start()`.
+    public func connectMCPServers() async {
+        await services.mcp?.start()
+    }
+
+    /// Stops the MCP servers (stdio servers' processes are terminated and reaped); for a gateway that
+    /// connected them but could not start serving.
+    public func stopMCPServers() async {
+        await services.mcp?.stop()
+    }
+
     /// Binds and starts serving.
     public func start() throws {
         do {
@@ -110,6 +123,7 @@ public final class GatewayServer: Sendable {
         let stop = await server.runUntilSignal(signals, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
+        await services.mcp?.stop()
         services.ledger?.close()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
@@ -126,6 +140,7 @@ public final class GatewayServer: Sendable {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
+        await services.mcp?.stop()
         services.ledger?.close()
         services.log.close()
         http.shutdown()

@@ -24,8 +24,10 @@ public final class GatewayServices: Sendable {
     public var skillRanker: SkillRanker { skills.ranker }
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
-    /// Server-side skills the gateway runs itself (the agent loop, Agent/).
+    /// Server-side skills the gateway runs itself (the agent loop, Agent/): configured ones and MCP servers' tools.
     let serverSkills: SkillRegistry
+    /// The MCP servers' tools (`mcp_servers`), when any are configured; started by `GatewayServer.connectMCPServers()`.
+    public let mcp: MCPSkillSource?
     /// Prometheus metrics (`/metrics`).
     let metrics: GatewayMetrics
     /// Limits and budgets per token and scenario.
@@ -54,12 +56,17 @@ public final class GatewayServices: Sendable {
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
         let shared: any StateStore = try config.postgresURL.map { try PostgresStateStore(url: $0) } ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
-        serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
+        let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http, clock: clock)
         self.clients = clients
         let log = RequestLog(fd: logFD)
         self.log = log
+        let mcp = MCPSkillsFactory.makeSource(configs: config.mcpServers, keys: keys, http: http, reserved: Set(configured.all.map(\.name))) { message, fields, level in
+            log.event(message, fields, level: level)
+        }
+        self.mcp = mcp
+        serverSkills = try SkillRegistry(configured.all, live: mcp)
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
         ledger = config.ledger.enabled
             ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in

@@ -97,7 +97,7 @@ struct RequestLogEntry: Sendable {
         skills?.appendLogFields(to: &o)
         if escalations > 0 { o.append("escalations", .int(escalations)) }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
-        if agentIterations != nil { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
+        if agentIterations != nil || !skillsRun.isEmpty { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
         if error != nil || status >= 400 { o.append("outcome", .string(outcome)) }
         o.append("error", ifPresent: error.map(JSONValue.string))
         return .object(o)

@@ -20,11 +20,17 @@ public final class GatewayHandler: HTTPHandler {
     let prepare: PrepareStage
     let answering: Answering
     let limits: LimitsStage
+    /// The server-side skills (configured and MCP servers' tools) that `/mcp` offers.
+    let serverSkills: SkillRegistry
 
-    /// `serverSkills` replaces `services.serverSkills` (tests pass their own).
+    /// `serverSkills` replaces the configured skills of `services.serverSkills` (tests pass their own); the MCP
+    /// servers' tools still join them unless the replacement has a live set of its own.
     public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
-        let registry = serverSkills ?? services.serverSkills
+        let registry = serverSkills.map { given in
+            given.live == nil && services.mcp != nil ? (try? SkillRegistry(given.all, live: services.mcp)) ?? given : given
+        } ?? services.serverSkills
+        self.serverSkills = registry
         authentication = AuthenticateStage(tokens: services.tokens)
         limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,
                              metrics: services.metrics)
@@ -57,6 +63,8 @@ public final class GatewayHandler: HTTPHandler {
             await admin(request, &ctx)
         case .success(.console):
             console(request, &ctx)
+        case .success(.mcp):
+            await serveMCP(request, &ctx)
         }
     }
 
@@ -80,7 +88,7 @@ public final class GatewayHandler: HTTPHandler {
     }
 
     /// Sends `error` in `surface`'s shape and accounts for the request.
-    func fail(_ error: GatewayError, _ surface: any Surface, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
+    func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
         if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }

@@ -15,12 +15,15 @@ enum Endpoint: Sendable {
     case admin
     /// `/console` and `/console/...`: the web console's static files (no token; the pages call the admin API).
     case console
+    /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
+    case mcp
 
     /// The endpoints by path, with the method each accepts. A new surface is one line here.
     static let table: [String: (method: String, endpoint: Endpoint)] = [
         "/v1/chat/completions": ("POST", .surface(OpenAIChatSurface())),
         "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
         "/v1/agent": ("POST", .surface(AgentSurface())),
+        "/mcp": ("POST", .mcp),
         "/v1/models": ("GET", .models),
         "/v1/limits": ("GET", .limits),
         "/metrics": ("GET", .metrics),
@@ -62,8 +65,9 @@ enum Endpoint: Sendable {
 
     /// The surface whose error shape a request to `path` gets (the OpenAI one for paths that are
     /// no surface's).
-    static func errorSurface(for path: String) -> any Surface {
+    static func errorSurface(for path: String) -> any ErrorShape {
         if case .surface(let s)? = table[path]?.endpoint { return s }
+        if case .mcp? = table[path]?.endpoint { return MCPErrorShape() }
         return OpenAIChatSurface()
     }
 }
