@@ -48,9 +48,7 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     }
 
     private func run(_ request: ChatRequest, into continuation: AsyncThrowingStream<ChatStreamEvent, any Error>.Continuation) async throws {
-        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: true)
-        httpRequest.httpVersion = deployment.httpVersion
-        let response = try await http.stream(httpRequest)
+        let response = try await open(request)
         guard (200..<300).contains(response.status) else {
             let body = try await response.collectBody(limit: Self.maxErrorBody)
             throw format.parseError(status: response.status, headers: response.headers, body: body, deployment: deployment)
@@ -61,6 +59,15 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         }
         try Task.checkCancellation()
         for event in try translator.finish() { continuation.yield(event) }
+    }
+
+    /// Sends the streaming request and returns at its head. Its own function so the serialized body (held by
+    /// libcurl as a copy once sent) is released when the head arrives, not kept in `run`'s frame for the whole
+    /// stream (decision 0033).
+    private func open(_ request: ChatRequest) async throws -> HTTPStreamingResponse {
+        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: true)
+        httpRequest.httpVersion = deployment.httpVersion
+        return try await http.stream(httpRequest)
     }
 }
 

@@ -72,14 +72,7 @@ public final class GatewayHandler: HTTPHandler {
     private func serve(_ request: HTTPServerRequest, _ surface: any Surface, _ ctx: inout RequestContext) async {
         ctx.log.surface = surface.name
         do {
-            let client = try authentication.authenticate(request.headers)
-            ctx.log.tokenName = client.name
-            ctx.log.tokenId = client.tokenId
-            try client.requireChat()
-            let decoded = try surface.decode(request.body)
-            ctx.log.stream = decoded.stream
-            services.metrics.started(stream: decoded.stream)
-            ctx.inFlight = true
+            let (client, decoded) = try authenticateAndDecode(request, surface, &ctx)
             let call = try await prepare.prepare(decoded, for: client, headers: request.headers, &ctx)
             try await surface.respond(to: call, decoded, with: answering, &ctx)
         } catch {
@@ -87,7 +80,23 @@ public final class GatewayHandler: HTTPHandler {
         }
     }
 
+    /// Stages 2 and 3, out of line so their temporaries stay off `serve`'s async frame (decision 0033).
+    @inline(never)
+    private func authenticateAndDecode(_ request: HTTPServerRequest, _ surface: any Surface,
+                                       _ ctx: inout RequestContext) throws -> (AuthenticatedClient, SurfaceRequest) {
+        let client = try authentication.authenticate(request.headers)
+        ctx.log.tokenName = client.name
+        ctx.log.tokenId = client.tokenId
+        try client.requireChat()
+        let decoded = try surface.decode(request.body)
+        ctx.log.stream = decoded.stream
+        services.metrics.started(stream: decoded.stream)
+        ctx.inFlight = true
+        return (client, decoded)
+    }
+
     /// Sends `error` in `surface`'s shape and accounts for the request.
+    @inline(never)
     func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
