@@ -54,6 +54,34 @@ class WeatherHook(BaseHTTPRequestHandler):
         pass
 
 
+# A provider that calls a tool and then fails: OpenAI's recorded streamed answer calling `get_capital`
+# (Tests/Fixtures/openai/test_run_stream_sync_streams_real_model.0.response.sse, byte for byte), and once the tool's
+# result comes back, OpenAI's 500 error body — so an agent run fails mid-way, after its skill card.
+TOOL_CALL_SSE = os.path.join(REPO, "Tests", "Fixtures", "openai", "test_run_stream_sync_streams_real_model.0.response.sse")
+SERVER_ERROR = (b'{"error":{"message":"The server had an error while processing your request. Sorry about that!",'
+                b'"type":"server_error","param":null,"code":null}}')
+
+
+class FlakyUpstream(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
+        answered = any(m.get("role") == "tool" for m in body.get("messages", []))
+        if answered or not body.get("stream"):
+            self.send_response(500)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(SERVER_ERROR)
+            return
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.end_headers()
+        with open(TOOL_CALL_SSE, "rb") as f:
+            self.wfile.write(f.read())
+
+    def log_message(self, *args):
+        pass
+
+
 class Gateway:
     """`skillgate serve` on a temporary config; `restart()` stops and starts it on the same port."""
 
@@ -63,6 +91,8 @@ class Gateway:
         self.base = f"http://127.0.0.1:{self.port}"
         self.hook = ThreadingHTTPServer(("127.0.0.1", 0), WeatherHook)
         threading.Thread(target=self.hook.serve_forever, daemon=True).start()
+        self.flaky = ThreadingHTTPServer(("127.0.0.1", 0), FlakyUpstream)
+        threading.Thread(target=self.flaky.serve_forever, daemon=True).start()
         providers = os.path.join(workdir, "providers")
         os.makedirs(providers)
         with open(os.path.join(REPO, "Providers", "demo.json")) as f:
@@ -70,6 +100,10 @@ class Gateway:
         with open(os.path.join(providers, "demo.json"), "w") as f:
             f.write(demo)
         shutil.copy(os.path.join(REPO, "Providers", "openai.json"), providers)  # a provider whose key is not set
+        with open(os.path.join(providers, "flaky.json"), "w") as f:
+            json.dump({"id": "flaky", "display_name": "Calls a tool, then fails", "wire_format": "openai-chat",
+                       "base_url": f"http://127.0.0.1:{self.flaky.server_address[1]}/v1", "auth": "none",
+                       "models": [{"id": "gpt-4o-mini", "tier": "light", "context_window": 128000, "tools": "native"}]}, f)
         config = {
             "listen": f"127.0.0.1:{self.port}", "state_dir": "state", "providers_dir": "providers",
             "console": {"assets_dir": os.path.join(REPO, "Console")},
@@ -78,14 +112,21 @@ class Gateway:
             "scenarios": {
                 "assistant": {"description": "Built-in skills and a weather webhook", "skill_packs": ["tools"], "default_model": "light"},
                 "chat": {"description": "No skills", "skill_packs": []},
+                "capitals": {"description": "A provider that fails mid-run", "skill_packs": ["capitals"]},
             },
-            "skill_packs": {"tools": {"skills": ["current_time", "calculator", "get_weather"]}},
+            "aliases": {"flaky": "flaky/gpt-4o-mini"},
+            "resilience": {"max_attempts": 1},
+            "skill_packs": {"tools": {"skills": ["current_time", "calculator", "get_weather"]}, "capitals": {"skills": ["get_capital"]}},
             "server_skills": {
                 "builtin": ["current_time", "calculator"],
                 "webhooks": {"get_weather": {
                     "description": "Gets the weather forecast for a place", "url": f"http://127.0.0.1:{self.hook.server_address[1]}/weather",
                     "allow_private": True, "timeout_seconds": 8,
-                    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}}},
+                    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}},
+                    "get_capital": {
+                    "description": "Gets the capital of a country", "url": f"http://127.0.0.1:{self.hook.server_address[1]}/capital",
+                    "allow_private": True, "timeout_seconds": 8,
+                    "parameters": {"type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}}},
             },
             "limits": {"shutdown_grace_seconds": 1},
             "token_limits": {"budget_usd_per_day": 5},

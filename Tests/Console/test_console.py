@@ -1,5 +1,5 @@
 """The web console driven in headless Chromium, in order, in one browser session: refusals, the playground (a skill
-card and the answer, HTML as text, a failing skill), Setup (create and revoke a token), Traffic (live, filter, and
+card and the answer, HTML as text, a failing skill, a run failing mid-way), Setup (create and revoke a token), Traffic (live, filter, and
 reconnecting after a gateway restart), Usage (the cost), the narrow and dark layouts, and no console errors and no
 request outside the gateway's origin."""
 import time
@@ -91,6 +91,23 @@ def test_a_skill_failing_mid_run_shows_its_error_on_the_card_and_the_page_stays_
     shot("playground-failed-skill")
     turn = ask(browser, "What is 2+3?")
     assert "5" in turn.find_element(By.CSS_SELECTOR, ".answer").text
+
+
+def test_a_run_failing_mid_way_shows_the_error_and_the_page_stays_usable(browser, gateway, shot):
+    # The `flaky` provider calls get_capital, then answers the tool's result with a 500: the run fails after its card.
+    Select(browser.find_element(By.ID, "pg-scenario")).select_by_value("capitals")
+    Select(browser.find_element(By.ID, "pg-model")).select_by_value("flaky")
+    turn = ask(browser, "What is the capital of France?")
+    card = turn.find_element(By.CSS_SELECTOR, '.card.skill[data-skill="get_capital"]')
+    assert "ok" in card.find_element(By.CSS_SELECTOR, ".badge").text
+    alert = turn.find_element(By.CSS_SELECTOR, '[role="alert"]')
+    assert "failed" in alert.text.lower() and "server had an error" in alert.text, alert.text
+    shot("playground-failed-run")
+    browser.find_element(By.ID, "pg-clear").click()
+    Select(browser.find_element(By.ID, "pg-scenario")).select_by_value("assistant")
+    Select(browser.find_element(By.ID, "pg-model")).select_by_value("auto")
+    turn = ask(browser, "What is 4+5?")
+    assert "9" in turn.find_element(By.CSS_SELECTOR, ".answer").text
 
 
 def test_stop_cancels_a_run_under_way(browser, gateway):
