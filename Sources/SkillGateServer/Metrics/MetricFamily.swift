@@ -34,23 +34,31 @@ struct MetricFamily: Sendable {
         self.buckets = buckets
     }
 
-    private func key(_ labelValues: [String], existing: Bool) -> [String] {
-        if existing || (kind == .histogram ? histograms.count : values.count) < Self.maxSeries { return labelValues }
+    /// The series `labelValues` is counted under: itself, or `other` once the family holds `maxSeries` series and
+    /// this one is new.
+    private func key(_ labelValues: [String], seriesCount: Int, exists: () -> Bool) -> [String] {
+        if seriesCount < Self.maxSeries || exists() { return labelValues }
         return labelValues.map { _ in "other" }
     }
 
+    /// Adds to a counter or gauge: one hash of the labels below the series cap (two at it).
     mutating func add(_ amount: Double, _ labelValues: [String]) {
-        let k = key(labelValues, existing: values[labelValues] != nil)
+        let k = key(labelValues, seriesCount: values.count) { values[labelValues] != nil }
         values[k, default: 0] += amount
     }
 
+    /// Counts an observation in place (no copy of the bucket array per observation).
     mutating func observe(_ value: Double, _ labelValues: [String]) {
-        let k = key(labelValues, existing: histograms[labelValues] != nil)
-        var h = histograms[k] ?? Histogram(counts: Array(repeating: 0, count: buckets.count))
-        if let i = buckets.firstIndex(where: { value <= $0 }) { h.counts[i] += 1 }
+        let k = key(labelValues, seriesCount: histograms.count) { histograms[labelValues] != nil }
+        let bucket = buckets.firstIndex(where: { value <= $0 })
+        let empty = buckets.count
+        Self.record(value, bucket: bucket, in: &histograms[k, default: Histogram(counts: Array(repeating: 0, count: empty))])
+    }
+
+    private static func record(_ value: Double, bucket: Int?, in h: inout Histogram) {
+        if let bucket { h.counts[bucket] += 1 }
         h.sum += value
         h.count += 1
-        histograms[k] = h
     }
 
     /// The family in the Prometheus text exposition format (version 0.0.4), series sorted for stable output.
