@@ -6,15 +6,7 @@
 # See Bench/README.md for what is measured, the options and the kernel settings of the held-streams test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-command -v nginx >/dev/null || need+=(nginx-light)
-[ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || need+=(libnginx-mod-http-echo)
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-./scripts/install-deps.sh
-swift build -c release --product skillgate --static-swift-stdlib
+./Bench/install-tools.sh
 extra=()
 if [ "${LITELLM:-0}" = 1 ]; then
   [ -x .venv-bench/bin/litellm ] || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q -r Bench/litellm-requirements.txt; }
