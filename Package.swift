@@ -72,7 +72,9 @@ let package = Package(
                           swiftSettings: strictSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore", "SkillGateTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP", "SkillGateTestSupport"], swiftSettings: strictSwift),
+        // Sets the test process's proxy variables before `main` (Tests/CTestProxyEnvironment/proxy_environment.c).
+        .target(name: "CTestProxyEnvironment", path: "Tests/CTestProxyEnvironment"),
+        .testTarget(name: "SkillGateHTTPTests", dependencies: ["SkillGateHTTP", "SkillGateTestSupport", "CTestProxyEnvironment"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateProvidersTests", dependencies: ["SkillGateProviders", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateServerTests", dependencies: ["SkillGateServer", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),

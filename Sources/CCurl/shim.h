@@ -3,6 +3,7 @@
 // libcurl's option setters are variadic C functions, which Swift cannot call directly.
 // These typed, non-variadic wrappers are the only way the Swift code sets options.
 #include <curl/curl.h>
+#include <fcntl.h>
 
 typedef size_t (*sg_curl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*sg_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
@@ -14,6 +15,15 @@ static inline CURLcode sg_easy_setopt_str(CURL *h, CURLoption o, const char *v) 
 static inline CURLcode sg_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode sg_easy_setopt_datafn(CURL *h, CURLoption o, sg_curl_data_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode sg_easy_setopt_xferinfofn(CURL *h, CURLoption o, sg_curl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
+/// Marks every socket libcurl opens close-on-exec, so no child process (an MCP stdio server, a test's subprocess)
+/// inherits an upstream connection and keeps it open after the gateway closed it.
+static inline int sg_cloexec_sockopt(void *clientp, curl_socket_t fd, curlsocktype purpose) {
+    (void)clientp; (void)purpose;
+    int flags = fcntl(fd, F_GETFD);
+    if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    return CURL_SOCKOPT_OK;
+}
+static inline CURLcode sg_easy_set_cloexec_sockets(CURL *h) { return curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, sg_cloexec_sockopt); }
 static inline CURLcode sg_easy_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
 static inline CURLcode sg_easy_getinfo_ptr(CURL *h, CURLINFO i, void **out) { return curl_easy_getinfo(h, i, out); }
 static inline CURLcode sg_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }

@@ -10,6 +10,7 @@ enum CurlHandleDefaults {
         func set(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK, failed == nil { failed = option } }
         set(CURLOPT_PROTOCOLS_STR, sg_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         set(CURLOPT_NOSIGNAL, sg_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        set(CURLOPT_SOCKOPTFUNCTION, sg_easy_set_cloexec_sockets(easy))
         // libcurl's smallest upload buffer (the default is 64 KiB per handle): request bodies are handed over
         // whole (CURLOPT_POSTFIELDS), so the buffer only matters for memory, and a gateway holding thousands of
         // streams holds that many handles.

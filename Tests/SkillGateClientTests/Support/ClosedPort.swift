@@ -4,7 +4,7 @@ import Foundation
 /// the test process, so no test running in parallel can bind the port meanwhile (connections to it are refused).
 enum ClosedPort {
     static func make() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

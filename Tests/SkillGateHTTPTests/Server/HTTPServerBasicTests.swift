@@ -140,7 +140,7 @@ struct HTTPServerBasicTests {
         let server = try HTTPServer(configuration: .init(host: "::1", port: 0, loops: 1), handler: ServerTestHandler(Self.echo))
         try server.start()
         #expect(server.boundPort > 0)
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
@@ -157,7 +157,7 @@ struct HTTPServerBasicTests {
         try await withTestServer(handler: Self.echo) { _, port in
             // SO_REUSEPORT only shares a port between sockets of the same user that all set it: a plain
             // bind on the same port must fail. Use a non-reuseport listener to take a port instead.
-            let blocker = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let blocker = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             defer { close(blocker) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)

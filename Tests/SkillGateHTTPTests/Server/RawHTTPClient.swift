@@ -26,7 +26,7 @@ final class RawHTTPClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(port: Int, receiveTimeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

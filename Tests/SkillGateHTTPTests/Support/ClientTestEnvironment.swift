@@ -1,28 +1,23 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTestProxyEnvironment
 @testable import SkillGateHTTP
 
-/// Process-wide setup for tests that create an `HTTPClient`. libcurl reads the proxy variables
-/// from the environment, and the environment is shared by every test running in parallel, so it
-/// is set exactly once, before the first client exists: `http_proxy` and `HTTPS_PROXY` point at a
-/// loopback proxy stand-in, and `no_proxy` keeps every 127.0.0.1 test server direct. Only
-/// requests to the unresolvable host `proxy-only.invalid` can reach anything, and only through
-/// the proxy.
+/// Process-wide setup for tests that create an `HTTPClient`. libcurl reads the proxy variables from the
+/// environment, which every test running in parallel shares, and changing it while other threads read it is
+/// undefined behaviour: so a C constructor (`Tests/CTestProxyEnvironment`) binds the proxy stand-in's socket and
+/// sets `http_proxy` and `HTTPS_PROXY` to it and `no_proxy` to keep every 127.0.0.1 test server direct, before the
+/// test process's `main`. Here the stand-in starts serving that socket. Only requests to the unresolvable host
+/// `proxy-only.invalid` can reach anything, and only through the proxy.
 enum ClientTestEnvironment {
     static let proxyOnlyHost = "proxy-only.invalid"
 
     static let proxy: Result<LoopbackServer, any Error> = {
         Result {
-            let server = try LoopbackServer(.proxy)
-            setenv("http_proxy", "http://127.0.0.1:\(server.port)", 1)
-            setenv("HTTPS_PROXY", "http://127.0.0.1:\(server.port)", 1)
-            unsetenv("https_proxy")
-            unsetenv("ALL_PROXY")
-            unsetenv("all_proxy")
-            setenv("no_proxy", "127.0.0.1,localhost", 1)
-            unsetenv("NO_PROXY")
-            return server
+            let fd = sg_test_proxy_listen_fd()
+            guard fd >= 0 else { throw LoopbackError("the proxy stand-in's socket could not be bound before main") }
+            return LoopbackServer(.proxy, listeningOn: fd, port: Int(sg_test_proxy_port()))
         }
     }()
 

@@ -16,6 +16,7 @@ final class FirstBytesRecorder: Sendable {
         let fd = listenFD
         Thread { [self] in
             let connection = accept(fd, nil, nil)
+            if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
             close(fd)
             guard connection >= 0 else { return }
             var bytes: [UInt8] = []

@@ -35,8 +35,15 @@ final class LoopbackServer: Sendable {
     private let handler: LoopbackHandler
     private let stats = Mutex(Stats())
 
-    init(_ handler: LoopbackHandler) throws {
-        (listenFD, port) = try LoopbackSocket.listen(backlog: 128)
+    convenience init(_ handler: LoopbackHandler) throws {
+        let (fd, port) = try LoopbackSocket.listen(backlog: 128)
+        self.init(handler, listeningOn: fd, port: port)
+    }
+
+    /// Serves a socket that is already bound and listening (the proxy stand-in's, bound before `main`).
+    init(_ handler: LoopbackHandler, listeningOn fd: Int32, port: Int) {
+        listenFD = fd
+        self.port = port
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -83,6 +90,7 @@ final class LoopbackServer: Sendable {
         defer { close(listenFD) }
         while true {
             let fd = accept(listenFD, nil, nil)
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return

@@ -13,7 +13,7 @@ enum LoopbackSocket {
 
     /// Opens a listening socket on 127.0.0.1 with an ephemeral port; returns (fd, port).
     static func listen(backlog: Int32) throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw LoopbackError("socket() failed: errno \(errno)") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -35,7 +35,7 @@ enum LoopbackSocket {
     /// A port on 127.0.0.1 that refuses connections: bound without listening, so no other test can
     /// take it while the caller keeps `fd` open. Returns (fd, port).
     static func refusingPort() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw LoopbackError("socket() failed: errno \(errno)") }
         var address = loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
@@ -54,7 +54,7 @@ enum LoopbackSocket {
 
     /// A blocking client connection to 127.0.0.1:port (nil when it does not complete in `timeoutMs`).
     static func connect(port: Int, timeoutMs: Int32) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)

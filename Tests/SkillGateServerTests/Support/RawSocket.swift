@@ -9,7 +9,7 @@ final class RawSocket: @unchecked Sendable {
     private var fd: Int32
 
     init(port: Int, receiveTimeout: Double = 3) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -111,8 +111,9 @@ extension MCPStdioClientTests {
         let open = try await MCPClientSession(transport: transport).initialize(timeout: .seconds(10)).split(separator: " ").compactMap { Int32($0) }
         #expect(open.contains(0) && open.contains(1) && open.contains(2))
         #expect(!open.contains(fds[0]) && !open.contains(fds[1]), "the server inherited \(open)")
-        // Nothing but stdio and the shell's own command-substitution pipe.
-        #expect(open.count <= 4, "\(open)")
+        // Nothing but stdio and the shell's own descriptors (its command-substitution pipe, and on a loaded machine
+        // sometimes one more of its own): a parallel suite holds hundreds, so an inheritance would show as many more.
+        #expect(open.count <= 6, "\(open)")
         await transport.close()
     }
 }
