@@ -32,6 +32,8 @@ public final class GatewayServices: Sendable {
     let limitCounters: LimitCounters
     /// The usage ledger's writer; nil when `ledger.enabled` is false.
     let ledger: UsageLedger?
+    /// Answers kept for the Responses API's `previous_response_id` (`responses.retention_hours`).
+    let responses: ResponseArchive
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -48,7 +50,8 @@ public final class GatewayServices: Sendable {
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
-        let shared: any StateStore = try config.postgresURL.map { try PostgresStateStore(url: $0) } ?? stateStore
+        let postgres = try config.postgresURL.map { try PostgresStateStore(url: $0) }
+        let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
@@ -57,6 +60,9 @@ public final class GatewayServices: Sendable {
         let log = RequestLog(fd: logFD)
         self.log = log
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
+        responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours, now: now) { problem in
+            log.event(problem, level: "warn")
+        }
         ledger = config.ledger.enabled
             ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")

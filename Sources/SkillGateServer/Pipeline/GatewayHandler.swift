@@ -32,7 +32,8 @@ public final class GatewayHandler: HTTPHandler {
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
-                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics))
+                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics),
+                              responses: services.responses)
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
@@ -62,7 +63,7 @@ public final class GatewayHandler: HTTPHandler {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             ctx.log.tokenId = client.tokenId
-            let decoded = try surface.decode(request.body)
+            let decoded = try surface.resolve(try surface.decode(request.body), for: client, with: answering)
             ctx.log.stream = decoded.stream
             services.metrics.started(stream: decoded.stream)
             ctx.inFlight = true

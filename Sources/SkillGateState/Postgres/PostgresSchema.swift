@@ -46,5 +46,16 @@ enum PostgresSchema {
         CREATE INDEX usage_records_time ON usage_records(occurred_at);
         CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
         """,
+        // 2: stored responses (`previous_response_id`, decision 0028), as in SQLite's step 5.
+        """
+        CREATE TABLE stored_responses (
+            id           TEXT PRIMARY KEY,
+            token_id     TEXT NOT NULL,
+            created_at   BIGINT NOT NULL,
+            expires_at   BIGINT NOT NULL,
+            conversation TEXT NOT NULL
+        );
+        CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
+        """,
     ]
 }

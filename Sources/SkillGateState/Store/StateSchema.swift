@@ -73,5 +73,17 @@ enum StateSchema {
         ALTER TABLE usage_records ADD COLUMN skills_run TEXT NOT NULL DEFAULT '[]';
         CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
         """,
+        // 5: responses kept for the Responses API's `previous_response_id` (decision 0028), per client token, until
+        // `expires_at` (`responses.retention_hours`); `conversation` is the Responses surface's JSON.
+        """
+        CREATE TABLE stored_responses (
+            id           TEXT PRIMARY KEY,
+            token_id     TEXT NOT NULL,
+            created_at   INTEGER NOT NULL,
+            expires_at   INTEGER NOT NULL,
+            conversation TEXT NOT NULL
+        );
+        CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
+        """,
     ]
 }

@@ -1,0 +1,71 @@
+import Testing
+import SkillGateCore
+@testable import SkillGateProviders
+
+@Suite struct ResponsesResponseTests {
+    static let object = ResponsesObject(id: "resp_abc", createdAt: 1_700_000_000, model: "up/gpt",
+                                        echo: ResponsesEcho(instructions: "Be brief.", maxOutputTokens: 100))
+    static let usage = Usage(inputTokens: 120, outputTokens: 40, cachedInputTokens: 100, reasoningTokens: 12)
+
+    @Test func aTextAnswerIsOneMessageItemWithUsageDetails() throws {
+        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "x", model: "gpt", content: [.text("Hel"), .text("lo")], finishReason: .stop,
+                                                                  usage: Self.usage), object: Self.object)
+        #expect(body["id"] == "resp_abc" && body["object"] == "response" && body["status"] == "completed" && body["model"] == "up/gpt")
+        #expect(body["created_at"] == 1_700_000_000 && body["error"] == .null && body["incomplete_details"] == .null)
+        #expect(body["instructions"] == "Be brief." && body["max_output_tokens"] == 100 && body["store"] == true)
+        #expect(body["output"] == [["id": "msg_abc_0", "type": "message", "status": "completed", "role": "assistant",
+                                    "content": [["type": "output_text", "text": "Hello", "annotations": [], "logprobs": []]]]])
+        #expect(body["usage"] == ["input_tokens": 120, "input_tokens_details": ["cached_tokens": 100], "output_tokens": 40,
+                                  "output_tokens_details": ["reasoning_tokens": 12], "total_tokens": 160])
+    }
+
+    @Test func reasoningAndToolCallsAreItemsInOrder() throws {
+        let content: [ContentBlock] = [.thinking(Thinking(text: "Think.", signature: "sig")), .text("Calling."),
+                                       .toolCall(ToolCall(id: "call_1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)),
+                                       .thinking(Thinking(text: "", redactedData: "opaque"))]
+        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: content, finishReason: .toolCalls), object: Self.object)
+        let output = try #require(body["output"]?.arrayValue)
+        #expect(output.map { $0["type"] } == ["reasoning", "message", "function_call", "reasoning"])
+        #expect(output.map { $0["id"] } == ["rs_abc_0", "msg_abc_1", "fc_abc_2", "rs_abc_3"])
+        #expect(output[0]["summary"] == [["type": "summary_text", "text": "Think."]] && output[0]["encrypted_content"] == "sig")
+        #expect(output[2] == ["id": "fc_abc_2", "type": "function_call", "status": "completed", "arguments": #"{"city":"Oslo"}"#,
+                              "call_id": "call_1", "name": "get_weather"])
+        #expect(output[3]["encrypted_content"] == "redacted:opaque" && output[3]["summary"] == [])
+    }
+
+    @Test(arguments: [(FinishReason.length, "max_output_tokens"), (.contentFilter, "content_filter")])
+    func aTruncatedOrFilteredAnswerIsIncomplete(reason: FinishReason, detail: String) {
+        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("Par")], finishReason: reason), object: Self.object)
+        #expect(body["status"] == "incomplete" && body["incomplete_details"] == ["reason": .string(detail)])
+    }
+
+    @Test func aRefusalIsARefusalPart() {
+        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("I can't.")], finishReason: .refusal), object: Self.object)
+        #expect(body["output"]?.arrayValue?.first?["content"] == [["type": "refusal", "refusal": "I can't."]])
+    }
+
+    /// What the gateway stores for `previous_response_id` reads back as the same conversation,
+    /// signatures and failed results included.
+    @Test func aConversationSurvivesItsStoredForm() throws {
+        let conversation: [Message] = [
+            Message(role: .system, text: "Rules."),
+            Message(role: .user, content: [.text("Hi"), .image(.url("https://example.com/a.png"))]),
+            Message(role: .assistant, content: [.thinking(Thinking(text: "Hm.", signature: "s1")), .text("Let me check."),
+                                                .toolCall(ToolCall(id: "c1", name: "weather", arguments: "{}", signature: "gemini-sig"))]),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "c1", name: "weather", text: "boom", isError: true))]),
+            Message(role: .assistant, content: [.thinking(Thinking(text: "", redactedData: "xyz")), .text("Sorry.")]),
+        ]
+        let stored = OpenAIResponsesFormat.conversationItems(conversation).serialized()
+        let items = try #require(try JSONValue.parse(stored).arrayValue)
+        #expect(try OpenAIResponsesFormat.conversation(fromItems: items) == conversation)
+    }
+
+    @Test func errorsHaveTheOpenAIShapeAndNameAMissingPreviousResponse() {
+        var missing = GatewayError(domain: .caller, kind: .notFound, status: 404, message: "previous response 'resp_x' was not found")
+        missing.param = "previous_response_id"
+        #expect(missing.responsesBody() == ["error": ["message": "previous response 'resp_x' was not found", "type": "invalid_request_error",
+                                                      "param": "previous_response_id", "code": "previous_response_not_found"]])
+        let bad = GatewayError.invalidRequest("`input` is empty", param: "input")
+        #expect(bad.responsesBody()["error"]?["code"] == "invalid_request")
+    }
+}
