@@ -65,7 +65,7 @@ struct PostgresStateStoreTests {
             return (rows.int64(0, 0), rows.int64(0, 1))
         }
         try await offThePool { db.drop() }
-        #expect(count == 1 && version == 1)
+        #expect(count == 1 && version == Int64(PostgresSchema.steps.count))
     }
 }
 
