@@ -211,7 +211,7 @@ def _agent(gateway, model, calls: list):
     from agents import Agent
     from agents.models.multi_provider import MultiProvider
     _use_gateway(gateway)
-    if isinstance(model, str):
+    if isinstance(model, str) and "/" not in model:
         assert type(MultiProvider().get_model(model)).__name__ == "OpenAIResponsesModel"
     return Agent(name="conformance", instructions=INSTRUCTIONS, model=model, tools=_tools(calls))
 
@@ -255,11 +255,15 @@ def test_agents_sdk_streamed_tool_round_trip(gateway, alias):
 def test_agents_sdk_anthropic_by_tier_or_chat_completions_model(gateway, upstream):
     """The SDK reads `anthropic/...` in a model string as its own (LiteLLM) prefix: name a tier or an alias
     instead, or wrap the gateway's model name in OpenAIChatCompletionsModel (the README's three ways)."""
-    from agents import OpenAIChatCompletionsModel, Runner
-    for model in ("strong", "claude", "chat-completions"):
+    from agents import OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, UserError
+    with pytest.raises(UserError, match="Unknown prefix"):
+        Runner.run_sync(_agent(gateway, "up-anthropic/claude-test", []), "Use the tools.")
+    for model in ("strong", "claude", "chat-completions", "responses"):
         calls: list = []
         if model == "chat-completions":
             model = OpenAIChatCompletionsModel(model="up-anthropic/claude-test", openai_client=_use_gateway(gateway))
+        elif model == "responses":
+            model = OpenAIResponsesModel(model="up-anthropic/claude-test", openai_client=_use_gateway(gateway))
         mark = upstream.mark()
         result = Runner.run_sync(_agent(gateway, model, calls), "Use the tools.")
         assert calls and result.final_output == up.expected_text(up.ANTHROPIC_JSON_AFTER_TOOL)

@@ -124,8 +124,10 @@ public struct ResponsesStreamEncoder: Sendable {
             onComplete(response)
         }
         let (status, incomplete) = ResponsesObject.status(for: finishReason)
-        let body = object.json(status: status, output: output.compactMap { $0 }, usage: usage, incompleteReason: incomplete)
-        emit(status == .incomplete ? "response.incomplete" : "response.completed", ["response": body], &out)
+        let items = output.compactMap { $0 }, total = usage
+        emitResponse(status == .incomplete ? "response.incomplete" : "response.completed", &out) { object, bytes in
+            object.write(status: status, output: items, usage: total, incompleteReason: incomplete, to: &bytes)
+        }
         return out
     }
 
@@ -138,8 +140,10 @@ public struct ResponsesStreamEncoder: Sendable {
         var fields: JSONObject = ["code": .string(error.responsesErrorCode), "message": .string(error.clientMessage)]
         fields.append("param", error.param.map(JSONValue.string) ?? .null)
         copy.emit("error", fields, &out)
-        let body = object.json(status: .failed, output: copy.output.compactMap { $0 }, usage: nil, error: error)
-        copy.emit("response.failed", ["response": body], &out)
+        let done = copy.output.compactMap { $0 }
+        copy.emitResponse("response.failed", &out) { object, bytes in
+            object.write(status: .failed, output: done, usage: nil, error: error, to: &bytes)
+        }
         return out
     }
 
@@ -148,9 +152,9 @@ public struct ResponsesStreamEncoder: Sendable {
     private mutating func startIfNeeded(_ out: inout [UInt8]) {
         guard !started else { return }
         started = true
-        let snapshot = object.json(status: .inProgress, output: [], usage: nil)
-        emit("response.created", ["response": snapshot], &out)
-        emit("response.in_progress", ["response": snapshot], &out)
+        let snapshot = object.bytes(status: .inProgress, output: [], usage: nil)
+        emitResponse("response.created", &out) { _, bytes in bytes += snapshot }
+        emitResponse("response.in_progress", &out) { _, bytes in bytes += snapshot }
     }
 
     private mutating func openMessage(_ out: inout [UInt8]) {
@@ -219,6 +223,20 @@ public struct ResponsesStreamEncoder: Sendable {
         members += fields.members
         sequence += 1
         out += SSEEncoder.encodeJSON(.object(JSONObject(members)), event: type)
+    }
+
+    /// `event: <type>` and `data: {"type":<type>,"sequence_number":n,"response":<written by body>}`.
+    private mutating func emitResponse(_ type: String, _ out: inout [UInt8], body: (ResponsesObject, inout [UInt8]) -> Void) {
+        out += "event: ".utf8
+        out += type.utf8
+        out += "\ndata: {\"type\":\"".utf8
+        out += type.utf8
+        out += "\",\"sequence_number\":".utf8
+        out += String(sequence).utf8
+        sequence += 1
+        out += ",\"response\":".utf8
+        body(object, &out)
+        out += "}\n\n".utf8
     }
 
     private static let deltaHead: [UInt8] = Array("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":".utf8)

@@ -110,6 +110,7 @@ public final class GatewayServer: Sendable {
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
         services.ledger?.close()
+        services.responses.close()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
         services.log.close()
@@ -126,6 +127,7 @@ public final class GatewayServer: Sendable {
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
         services.ledger?.close()
+        services.responses.close()
         services.log.close()
         http.shutdown()
     }

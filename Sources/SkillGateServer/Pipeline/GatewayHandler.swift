@@ -63,7 +63,7 @@ public final class GatewayHandler: HTTPHandler {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             ctx.log.tokenId = client.tokenId
-            let decoded = try surface.resolve(try surface.decode(request.body), for: client, with: answering)
+            let decoded = try await surface.resolve(try surface.decode(request.body), for: client, with: answering)
             ctx.log.stream = decoded.stream
             services.metrics.started(stream: decoded.stream)
             ctx.inFlight = true

@@ -19,14 +19,14 @@ protocol Surface: Sendable {
     /// Completes a decoded request with what the gateway keeps for the caller, before the prepare
     /// stage (the Responses API's `previous_response_id`). Most surfaces keep nothing: the default
     /// returns the request as it is.
-    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) throws -> SurfaceRequest
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest
 
     /// Answers a prepared call: runs it through `answer`'s stages and encodes what they return.
     func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws
 }
 
 extension Surface {
-    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) throws -> SurfaceRequest { request }
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest { request }
 }
 
 /// A request as one surface decoded it.

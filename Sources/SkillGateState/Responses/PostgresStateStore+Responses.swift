@@ -3,14 +3,16 @@ import Glibc
 import Dispatch
 
 extension PostgresStateStore: ResponseStore {
-    public func saveResponse(_ response: StoredResponse, now: Date) throws {
+    public func saveResponses(_ responses: [StoredResponse], now: Date) throws {
+        guard !responses.isEmpty else { return }
         try withConnection { db in
             try db.transaction {
-                _ = try db.query("""
-                    INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES ($1, $2, $3, $4, $5)
-                    ON CONFLICT (id) DO UPDATE SET token_id = $2, created_at = $3, expires_at = $4, conversation = $5
-                    """, [response.id, response.tokenId, String(response.createdAt.millisecondsSince1970),
-                          String(response.expiresAt.millisecondsSince1970), response.conversation])
+                for r in responses {
+                    _ = try db.query("""
+                        INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES ($1, $2, $3, $4, $5)
+                        ON CONFLICT (id) DO UPDATE SET token_id = $2, created_at = $3, expires_at = $4, conversation = $5
+                        """, [r.id, r.tokenId, String(r.createdAt.millisecondsSince1970), String(r.expiresAt.millisecondsSince1970), r.conversation])
+                }
                 _ = try db.query("DELETE FROM stored_responses WHERE expires_at <= $1", [String(now.millisecondsSince1970)])
             }
         }

@@ -3,12 +3,17 @@ import Glibc
 import Dispatch
 
 extension SQLiteStateStore: ResponseStore {
-    public func saveResponse(_ response: StoredResponse, now: Date) throws {
+    public func saveResponses(_ responses: [StoredResponse], now: Date) throws {
+        guard !responses.isEmpty else { return }
         try withConnection { db in
-            try db.statement("INSERT OR REPLACE INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES (?, ?, ?, ?, ?)")
-                .run([.text(response.id), .text(response.tokenId), .integer(response.createdAt.millisecondsSince1970),
-                      .integer(response.expiresAt.millisecondsSince1970), .text(response.conversation)])
-            try db.statement("DELETE FROM stored_responses WHERE expires_at <= ?").run([.integer(now.millisecondsSince1970)])
+            try db.transaction {
+                let insert = try db.statement("INSERT OR REPLACE INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES (?, ?, ?, ?, ?)")
+                for r in responses {
+                    try insert.run([.text(r.id), .text(r.tokenId), .integer(r.createdAt.millisecondsSince1970),
+                                    .integer(r.expiresAt.millisecondsSince1970), .text(r.conversation)])
+                }
+                try db.statement("DELETE FROM stored_responses WHERE expires_at <= ?").run([.integer(now.millisecondsSince1970)])
+            }
         }
     }
 

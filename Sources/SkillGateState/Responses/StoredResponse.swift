@@ -26,9 +26,9 @@ public struct StoredResponse: Sendable, Hashable {
 /// Where stored responses live: the SQLite state file, or PostgreSQL when several instances share
 /// state (`state.postgres_url`), so a chain of responses may continue on any instance.
 public protocol ResponseStore: Sendable {
-    /// Saves `response` (replacing one with the same id), and removes responses that expired
-    /// before `now`.
-    func saveResponse(_ response: StoredResponse, now: Date) throws
+    /// Saves `responses` in one transaction (replacing any with the same id), and removes responses that
+    /// expired before `now`.
+    func saveResponses(_ responses: [StoredResponse], now: Date) throws
 
     /// The response `id` of token `tokenId` that has not expired at `now`; nil when it is unknown,
     /// expired, or another token's (the caller cannot tell which, on purpose).

@@ -8,8 +8,8 @@ import SkillGateCore
     static let usage = Usage(inputTokens: 120, outputTokens: 40, cachedInputTokens: 100, reasoningTokens: 12)
 
     @Test func aTextAnswerIsOneMessageItemWithUsageDetails() throws {
-        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "x", model: "gpt", content: [.text("Hel"), .text("lo")], finishReason: .stop,
-                                                                  usage: Self.usage), object: Self.object)
+        let body = try JSONValue.parse(OpenAIResponsesFormat.responseBody(ChatResponse(id: "x", model: "gpt", content: [.text("Hel"), .text("lo")], finishReason: .stop,
+                                                                  usage: Self.usage), object: Self.object))
         #expect(body["id"] == "resp_abc" && body["object"] == "response" && body["status"] == "completed" && body["model"] == "up/gpt")
         #expect(body["created_at"] == 1_700_000_000 && body["error"] == .null && body["incomplete_details"] == .null)
         #expect(body["instructions"] == "Be brief." && body["max_output_tokens"] == 100 && body["store"] == true)
@@ -23,7 +23,7 @@ import SkillGateCore
         let content: [ContentBlock] = [.thinking(Thinking(text: "Think.", signature: "sig")), .text("Calling."),
                                        .toolCall(ToolCall(id: "call_1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)),
                                        .thinking(Thinking(text: "", redactedData: "opaque"))]
-        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: content, finishReason: .toolCalls), object: Self.object)
+        let body = try JSONValue.parse(OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: content, finishReason: .toolCalls), object: Self.object))
         let output = try #require(body["output"]?.arrayValue)
         #expect(output.map { $0["type"] } == ["reasoning", "message", "function_call", "reasoning"])
         #expect(output.map { $0["id"] } == ["rs_abc_0", "msg_abc_1", "fc_abc_2", "rs_abc_3"])
@@ -34,13 +34,13 @@ import SkillGateCore
     }
 
     @Test(arguments: [(FinishReason.length, "max_output_tokens"), (.contentFilter, "content_filter")])
-    func aTruncatedOrFilteredAnswerIsIncomplete(reason: FinishReason, detail: String) {
-        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("Par")], finishReason: reason), object: Self.object)
+    func aTruncatedOrFilteredAnswerIsIncomplete(reason: FinishReason, detail: String) throws {
+        let body = try JSONValue.parse(OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("Par")], finishReason: reason), object: Self.object))
         #expect(body["status"] == "incomplete" && body["incomplete_details"] == ["reason": .string(detail)])
     }
 
-    @Test func aRefusalIsARefusalPart() {
-        let body = OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("I can't.")], finishReason: .refusal), object: Self.object)
+    @Test func aRefusalIsARefusalPart() throws {
+        let body = try JSONValue.parse(OpenAIResponsesFormat.responseBody(ChatResponse(id: "", model: "", content: [.text("I can't.")], finishReason: .refusal), object: Self.object))
         #expect(body["output"]?.arrayValue?.first?["content"] == [["type": "refusal", "refusal": "I can't."]])
     }
 

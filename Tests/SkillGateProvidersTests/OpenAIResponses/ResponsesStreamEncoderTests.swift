@@ -64,7 +64,7 @@ import SkillGateCore
         let response = try #require(stored.withLock { $0 })
         #expect(response.content == [.thinking(Thinking(text: "Plan.", signature: "sig")), .text("Checking now."),
                                      .toolCall(ToolCall(id: "call_1", name: "get_weather", arguments: #"{"city":"Oslo"}"#))])
-        #expect(completed == OpenAIResponsesFormat.responseBody(response, object: Self.object))
+        #expect(completed == (try JSONValue.parse(OpenAIResponsesFormat.responseBody(response, object: Self.object))))
         #expect(completed["usage"]?["input_tokens_details"]?["cached_tokens"] == 4)
         #expect(completed["usage"]?["output_tokens_details"]?["reasoning_tokens"] == 2)
     }

@@ -16,7 +16,7 @@ import SkillGateTestSupport
     static func check(_ store: any ResponseStore) throws {
         let t0: Int64 = 1_800_000_000_000
         let a = record("resp_a", token: "tok_1", created: t0)
-        try store.saveResponse(a, now: a.createdAt)
+        try store.saveResponses([a], now: a.createdAt)
         let inside = Date(millisecondsSince1970: t0 + 3_599_000)
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_1", now: inside) == a)
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_2", now: inside) == nil)
@@ -24,10 +24,11 @@ import SkillGateTestSupport
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_1", now: a.expiresAt) == nil)
 
         // A later save purges what expired before it; the expired row is gone even for a reader with an old clock.
-        let b = record("resp_b", token: "tok_1", created: t0 + 7_200_000)
-        try store.saveResponse(b, now: b.createdAt)
+        let b = record("resp_b", token: "tok_1", created: t0 + 7_200_000), c = record("resp_c", token: "tok_2", created: t0 + 7_200_000)
+        try store.saveResponses([b, c], now: b.createdAt)
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_1", now: inside) == nil)
         #expect(try store.storedResponse(id: "resp_b", tokenId: "tok_1", now: b.createdAt) == b)
+        #expect(try store.storedResponse(id: "resp_c", tokenId: "tok_2", now: b.createdAt) == c)
     }
 
     @Test func sqliteKeepsResponsesPerTokenUntilTheyExpire() throws {

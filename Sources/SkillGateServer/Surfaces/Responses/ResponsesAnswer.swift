@@ -21,7 +21,7 @@ struct ResponsesAnswer: ChatSurface {
         save?(response)
         var o = object
         o.model = model
-        return OpenAIResponsesFormat.responseBody(response, object: o).serializedBytes()
+        return OpenAIResponsesFormat.responseBody(response, object: o)
     }
 
     func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder {

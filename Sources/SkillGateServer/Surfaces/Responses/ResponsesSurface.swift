@@ -23,11 +23,11 @@ struct ResponsesSurface: Surface {
 
     /// Puts the stored conversation of `previous_response_id` between `instructions` and the new
     /// input (the earlier response's instructions are not carried over, as OpenAI does).
-    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) throws -> SurfaceRequest {
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest {
         guard var inbound = request.details as? ResponsesInboundRequest else { return request }
         if !answer.responses.isEnabled { inbound.echo.store = false }
         guard let previous = inbound.previousResponseId else { return request.with(details: inbound) }
-        let history = try answer.responses.conversation(id: previous, tokenId: client.tokenId)
+        let history = try await answer.responses.conversation(id: previous, tokenId: client.tokenId)
         var resolved = request
         resolved.chat.messages.insert(contentsOf: history, at: inbound.hasInstructions ? 1 : 0)
         inbound.request.messages = resolved.chat.messages
