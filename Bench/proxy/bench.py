@@ -176,7 +176,10 @@ def main():
     parser.add_argument("--out", default="/tmp/skillgate-proxy-bench")
     parser.add_argument("--surfaces", action="store_true",
                         help="only compare the gateway's CPU per request on /v1/responses and /v1/chat/completions")
-    parser.add_argument("--surface-connections", type=int, default=8)
+    parser.add_argument("--surface-connections", type=int, default=1,
+                        help="connections of the --surfaces runs (1: one event loop serves both surfaces alike)")
+    parser.add_argument("--surface-rounds", type=int, default=12)
+    parser.add_argument("--surface-slice", type=int, default=1, help="seconds of each --surfaces run")
     parser.add_argument("--port-offset", type=int, default=0,
                         help="added to every port of the run (two runs on one machine must not share ports)")
     args = parser.parse_args()

@@ -2,6 +2,9 @@
 upstream answer, measured round-robin in one run against one mock upstream, whole (JSON) and streamed, with the
 Responses API's `store` on (its default: each answer is written to the state store) and off. Prints CPU µs per
 request for each surface and the ratio responses / chat, against the target of at most 1.15 (decision 0028).
+Runs are short slices (`--surface-slice`, 1 s) alternating between the surfaces for `--surface-rounds` rounds: on a
+shared machine the CPU time of the same work drifts by tens of percent within a minute (other processes, steal),
+and only fine alternation makes that drift hit both surfaces alike.
 """
 import json
 import os
@@ -52,28 +55,29 @@ def compare(gateway_pids, base_url, token, work, args, lua, log):
     for surface, file in (("chat", variants[0][2]), ("responses", variants[0][3])):
         measure.run_wrk(urls[surface], file, token, args.surface_connections, args.warmup, lua)
     cpu = {}  # (kind, label, surface) → [µs per request]
-    log(f"surfaces: {args.repeat} × {len(variants)} variants × 2 surfaces × {args.duration} s, "
-        f"{args.surface_connections} connections, round-robin")
-    for _ in range(args.repeat):
+    log(f"surfaces: {args.surface_rounds} rounds × {len(variants)} variants × 2 surfaces × {args.surface_slice} s, "
+        f"{args.surface_connections} connection(s); short slices alternate so the machine's other load hits both alike")
+    for _ in range(args.surface_rounds):
         for kind, label, chat, responses in variants:
             for surface, file in (("chat", chat), ("responses", responses)):
-                measure.wait_quiet(args.quiet_percent, args.quiet_max, log)
                 before = measure.cpu_seconds(gateway_pids())
-                result = measure.run_wrk(urls[surface], file, token, args.surface_connections, args.duration, lua)
+                result = measure.run_wrk(urls[surface], file, token, args.surface_connections, args.surface_slice, lua)
                 used = measure.cpu_seconds(gateway_pids()) - before
                 if result["errors"]:
                     raise RuntimeError(f"{surface} {kind}: {result['errors']} errors under load")
-                us = used * 1e6 / max(1, result["requests"])
-                cpu.setdefault((kind, label, surface), []).append(us)
-                log(f"   {kind:6} {label:9} {surface:9} {result['requests'] / (result['duration_us'] / 1e6):8.0f} req/s  {us:6.0f} µs CPU/req")
-    lines = ["", "CPU per request in the gateway, same upstream answer (medians)", "",
-             "| answer | store | /v1/chat/completions µs | /v1/responses µs | ratio | target ≤ 1.15 |", "|---|---|---|---|---|---|"]
+                cpu.setdefault((kind, label, surface), []).append(used * 1e6 / max(1, result["requests"]))
+        log("   round: " + "  ".join(f"{k[0]}/{k[1]}/{k[2]} {v[-1]:.0f}" for k, v in cpu.items()))
+    lines = ["", "CPU per request in the gateway, same upstream answer (median and minimum over the rounds, µs)", "",
+             "| answer | store | /v1/chat/completions | /v1/responses | ratio of medians | ratio of minimums | target ≤ 1.15 |",
+             "|---|---|---|---|---|---|---|"]
     worst = 0.0
     for kind, label, _, _ in variants:
-        c, r = statistics.median(cpu[(kind, label, "chat")]), statistics.median(cpu[(kind, label, "responses")])
-        ratio = r / c
-        worst = max(worst, ratio)
-        lines.append(f"| {kind} | {label} | {c:.0f} | {r:.0f} | {ratio:.3f} | {'met' if ratio <= TARGET_RATIO else 'MISSED'} |")
+        c, r = cpu[(kind, label, "chat")], cpu[(kind, label, "responses")]
+        median_ratio = statistics.median(r) / statistics.median(c)
+        min_ratio = min(r) / min(c)
+        worst = max(worst, median_ratio)
+        lines.append(f"| {kind} | {label} | {statistics.median(c):.0f} (min {min(c):.0f}) | {statistics.median(r):.0f} (min {min(r):.0f}) "
+                     f"| {median_ratio:.3f} | {min_ratio:.3f} | {'met' if median_ratio <= TARGET_RATIO else 'MISSED'} |")
     lines.append("")
-    lines.append(f"worst ratio {worst:.3f}: {'met' if worst <= TARGET_RATIO else 'missed'} (at most {TARGET_RATIO})")
+    lines.append(f"worst ratio of medians {worst:.3f}: {'met' if worst <= TARGET_RATIO else 'missed'} (at most {TARGET_RATIO})")
     return "\n".join(lines)

@@ -37,6 +37,16 @@ func runResponsesBench() async throws {
         ResponsesObject(id: "resp_0123456789abcdef01234567", createdAt: 1_767_225_600, model: "mock/mock-model", echo: inbound.echo)
     }
 
+    _ = try line("chat: decode alone") { _ = try OpenAIChatFormat.decodeInboundRequest(chatBody) }
+    _ = try line("responses: decode alone") { _ = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody) }
+    let decoded = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+    _ = line("responses: echo of the request (once per answer)") { _ = object(decoded) }
+    let made = object(decoded)
+    _ = line("chat: whole answer alone") {
+        _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: "mock/mock-model", created: 1_767_225_600).serializedBytes()
+    }
+    _ = line("responses: whole answer alone") { _ = OpenAIResponsesFormat.responseBody(answer, object: made) }
+    _ = line("responses: the conversation's JSON alone") { _ = conversation(decoded, answer) }
     let chatWhole = try line("chat: decode + whole answer") {
         let inbound = try OpenAIChatFormat.decodeInboundRequest(chatBody)
         _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: inbound.request.model, created: 1_767_225_600).serializedBytes()

@@ -13,7 +13,11 @@ extension OpenAIResponsesFormat {
         do { json = try JSONValue.parse(body) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"input\":\"...\"}")
         }
-        return try decodeInboundRequest(json: json)
+        var inbound = try decodeInboundRequest(json: json)
+        if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
+            inbound.echo.toolsBytes = ResponsesRawMember.compactValue(of: "tools", in: body)
+        }
+        return inbound
     }
 
     /// Decodes an already parsed request body.

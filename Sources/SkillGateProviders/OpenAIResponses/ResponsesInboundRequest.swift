@@ -50,6 +50,9 @@ public struct ResponsesEcho: Sendable, Hashable {
     /// `metadata` as sent (`{}` when absent).
     public var metadata: JSONValue
     public var user: String?
+    /// `tools` as the client's bytes without whitespace, when the decoder could take them from the body (cheaper to
+    /// repeat than `tools` written again).
+    public var toolsBytes: [UInt8]?
 
     public init(instructions: String? = nil, maxOutputTokens: Int? = nil, temperature: Double? = nil, topP: Double? = nil,
                 tools: JSONValue = [], toolChoice: JSONValue = "auto", parallelToolCalls: Bool = true,

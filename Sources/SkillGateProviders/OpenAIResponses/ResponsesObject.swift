@@ -19,22 +19,36 @@ public struct ResponsesObject: Sendable, Hashable {
         self.createdAt = createdAt
         self.model = model
         self.echo = echo
-        var o = JSONObject()
-        o.append("instructions", echo.instructions.map(JSONValue.string) ?? .null)
-        o.append("max_output_tokens", echo.maxOutputTokens.map { .int($0) } ?? .null)
-        o.append("parallel_tool_calls", .bool(echo.parallelToolCalls))
-        o.append("previous_response_id", echo.previousResponseId.map(JSONValue.string) ?? .null)
-        o.append("reasoning", ["effort": echo.reasoningEffort.map(JSONValue.string) ?? .null, "summary": nil])
-        o.append("store", .bool(echo.store))
-        o.append("temperature", echo.temperature.map(JSONValue.double) ?? .null)
-        o.append("text", ["format": echo.textFormat])
-        o.append("tool_choice", echo.toolChoice)
-        o.append("tools", echo.tools)
-        o.append("top_p", echo.topP.map(JSONValue.double) ?? .null)
-        o.append("truncation", "disabled")
-        o.append("user", echo.user.map(JSONValue.string) ?? .null)
-        o.append("metadata", echo.metadata)
-        echoBytes = Array(JSONValue.object(o).serializedBytes().dropFirst().dropLast())
+        var e: [UInt8] = []
+        e.reserveCapacity(1024)
+        e += #""instructions":"#.utf8
+        Self.write(echo.instructions, &e)
+        e += #","max_output_tokens":"#.utf8
+        if let m = echo.maxOutputTokens { e += String(m).utf8 } else { e += "null".utf8 }
+        e += echo.parallelToolCalls ? #","parallel_tool_calls":true,"previous_response_id":"#.utf8 : #","parallel_tool_calls":false,"previous_response_id":"#.utf8
+        Self.write(echo.previousResponseId, &e)
+        e += #","reasoning":{"effort":"#.utf8
+        Self.write(echo.reasoningEffort, &e)
+        e += echo.store ? #","summary":null},"store":true,"temperature":"#.utf8 : #","summary":null},"store":false,"temperature":"#.utf8
+        (echo.temperature.map(JSONValue.double) ?? .null).write(to: &e)
+        e += #","text":{"format":"#.utf8
+        echo.textFormat.write(to: &e)
+        e += #"},"tool_choice":"#.utf8
+        echo.toolChoice.write(to: &e)
+        e += #","tools":"#.utf8
+        if let raw = echo.toolsBytes { e += raw } else { echo.tools.write(to: &e) }
+        e += #","top_p":"#.utf8
+        (echo.topP.map(JSONValue.double) ?? .null).write(to: &e)
+        e += #","truncation":"disabled","user":"#.utf8
+        Self.write(echo.user, &e)
+        e += #","metadata":"#.utf8
+        echo.metadata.write(to: &e)
+        echoBytes = e
+    }
+
+    /// A JSON string, or `null`.
+    private static func write(_ s: String?, _ out: inout [UInt8]) {
+        if let s { JSONValue.writeString(s, to: &out) } else { out += "null".utf8 }
     }
 
     /// `completed`, `incomplete` (token limit, content filter), `in_progress` or `failed`.

@@ -45,6 +45,7 @@ import SkillGateCore
             do {
                 let request = try OpenAIResponsesFormat.decodeInboundRequest(bytes)
                 decoded += 1
+                if let raw = request.echo.toolsBytes { #expect((try? JSONValue.parse(raw)) == request.echo.tools) }
                 for stream in [false, true] {
                     _ = try? OpenAIChatFormat().makeRequest(request.request, deployment: deployment, stream: stream)
                     _ = try? AnthropicMessagesFormat().makeRequest(request.request, deployment: deployment, stream: stream)

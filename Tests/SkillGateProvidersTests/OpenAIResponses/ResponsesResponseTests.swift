@@ -69,3 +69,22 @@ import SkillGateCore
         #expect(bad.responsesBody()["error"]?["code"] == "invalid_request")
     }
 }
+
+@Suite struct ResponsesEchoTests {
+    /// The `tools` the response repeats are the client's, byte for byte but without whitespace, also when the
+    /// body is pretty-printed and its strings hold escapes, brackets and spaces.
+    @Test(arguments: [
+        #"{"model":"m","input":"x","tools":[{"type":"function","name":"f","description":"a \"quoted\" [bracket] {brace}","parameters":{"type":"object","properties":{"n":{"type":"integer","minimum":1e2}}}}],"store":false}"#,
+        "{\n  \"tools\" : [ {\"type\": \"function\", \"name\": \"f\", \"description\": \"tab\\t and \\u00e9 \\\\\", \"strict\": true,\n \"parameters\": {\"type\": \"object\"} } ],\n  \"model\": \"m\", \"metadata\": {\"tools\": \"not these\"}, \"input\": \"x\"\n}",
+    ])
+    func theRepeatedToolsEqualTheParsedOnes(body: String) throws {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(Array(body.utf8))
+        let raw = try #require(inbound.echo.toolsBytes)
+        #expect(!raw.contains(0x0A) && String(decoding: raw, as: UTF8.self).hasPrefix(#"[{"type":"function","name":"f","description":""#))
+        #expect(try JSONValue.parse(raw) == inbound.echo.tools)
+        let object = ResponsesObject(id: "resp_1", createdAt: 1, model: "m", echo: inbound.echo)
+        let written = try JSONValue.parse(object.bytes(status: .completed, output: [], usage: Usage()))
+        #expect(written["tools"] == inbound.echo.tools)
+        #expect(!object.bytes(status: .completed, output: [], usage: nil).contains(0x0A))
+    }
+}

@@ -24,6 +24,9 @@ final class ResponseArchive: Sendable {
         var writing = false
     }
 
+    /// Answers held in memory at most while the store cannot take them (then new ones are not kept).
+    static let maxPending = 10_000
+
     let store: any ResponseStore
     /// How long a response can be continued, in hours; zero keeps none.
     let retention: Double
@@ -54,12 +57,14 @@ final class ResponseArchive: Sendable {
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
                                     conversation: OpenAIResponsesFormat.conversationItems(conversation).serialized())
-        let start = pending.withLock { p -> Bool in
-            guard !p.closed else { return false }
+        let (start, full) = pending.withLock { p -> (Bool, Bool) in
+            guard !p.closed else { return (false, false) }
+            guard p.responses.count < Self.maxPending else { return (false, true) }
             p.responses[id] = record
             defer { p.writing = true }
-            return !p.writing
+            return (!p.writing, false)
         }
+        if full { warn("response \(id) was not kept: \(Self.maxPending) answers wait for the state store, which is failing or slow") }
         if start { DetachedThread.start(name: "sg-responses") { [self] in run() } }
     }
 
