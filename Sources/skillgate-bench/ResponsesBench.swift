@@ -83,12 +83,14 @@ func runResponsesBench() async throws {
     } - responsesStream
     let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
     let stored = conversation(inbound, answer)
-    var n = 0
+    var n: Int64 = 0
     let batch = 50
-    let write = try line("  store write, batches of \(batch) (per answer)", iterations: 40) {
+    var rng = SystemRandomNumberGenerator()
+    let write = try line("  store write, batches of \(batch) (per batch)", iterations: 400) {
         let now = Date()
         let rows = (0..<batch).map { i in
-            StoredResponse(id: "resp_bench_\(n)_\(i)", tokenId: "tok", createdAt: now, expiresAt: now.addingTimeInterval(3600), conversation: stored)
+            StoredResponse(id: OpenAIResponsesFormat.responseId(milliseconds: 1_767_225_600_000 + n * 50 + Int64(i), unique: Substring(String(rng.next(), radix: 16))),
+                           tokenId: "tok", createdAt: now, expiresAt: now.addingTimeInterval(3600), conversation: stored)
         }
         n += 1
         try store.saveResponses(rows, now: now)

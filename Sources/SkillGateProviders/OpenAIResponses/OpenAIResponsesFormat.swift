@@ -18,4 +18,18 @@ import SkillGateCore
 public enum OpenAIResponsesFormat {
     /// The prefix of response ids (`resp_…`).
     public static let responseIdPrefix = "resp_"
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A response id: `resp_`, the time in milliseconds as 12 hex digits, then `unique` (the request id's random
+    /// part). Ids that grow with time keep the stored responses' index appending at its end, where random ids
+    /// dirtied a different index page with every answer stored.
+    public static func responseId(milliseconds: Int64, unique: Substring) -> String {
+        var id = responseIdPrefix
+        id.reserveCapacity(responseIdPrefix.utf8.count + 12 + unique.utf8.count)
+        let ms = UInt64(max(0, milliseconds))
+        id += String(decoding: (0..<12).map { hexDigits[Int((ms >> UInt64(44 - 4 * $0)) & 0xF)] }, as: UTF8.self)
+        id += unique
+        return id
+    }
 }

@@ -88,3 +88,12 @@ import SkillGateCore
         #expect(!object.bytes(status: .completed, output: [], usage: nil).contains(0x0A))
     }
 }
+
+@Suite struct ResponsesIdTests {
+    @Test func idsGrowWithTimeAndKeepTheUniquePart() {
+        let a = OpenAIResponsesFormat.responseId(milliseconds: 1_767_225_600_000, unique: "ffff0000")
+        let b = OpenAIResponsesFormat.responseId(milliseconds: 1_767_225_600_001, unique: "00000000")
+        #expect(a == "resp_019b76daa800ffff0000")  // 1_767_225_600_000 = 0x19b76daa800
+        #expect(a < b && b.hasSuffix("00000000") && b.hasPrefix("resp_"))
+    }
+}

@@ -38,8 +38,9 @@ struct ResponsesSurface: Surface {
         guard let inbound = request.details as? ResponsesInboundRequest else {
             throw GatewayError.internalError("the Responses surface answered a request it did not decode")
         }
-        let id = OpenAIResponsesFormat.responseIdPrefix + ctx.idSuffix
-        let object = ResponsesObject(id: id, createdAt: Int(Date().timeIntervalSince1970), model: call.request.model, echo: inbound.echo)
+        let now = Date().timeIntervalSince1970
+        let id = OpenAIResponsesFormat.responseId(milliseconds: Int64(now * 1000), unique: ctx.idSuffix)
+        let object = ResponsesObject(id: id, createdAt: Int(now), model: call.request.model, echo: inbound.echo)
         var save: (@Sendable (ChatResponse) -> Void)?
         if inbound.echo.store {
             let archive = answer.responses, tokenId = call.client.tokenId, conversation = Array(inbound.inputMessages)
