@@ -37,7 +37,9 @@ import SkillGateState
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == Self.conversation)
         await #expect(throws: GatewayError.self) { try await archive.conversation(id: "resp_1", tokenId: "tok_b") }
 
-        try await Task.sleep(for: .milliseconds(100))  // several failed writes: still pending, still readable
+        // Wait (bounded) for the writer's first failed attempt: the answer stays pending and readable.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while warnings.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == Self.conversation)
         #expect(warnings.withLock { $0.first?.contains("could not be stored yet") } == true)

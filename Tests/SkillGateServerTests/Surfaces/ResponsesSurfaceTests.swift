@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SkillGateCore
 import SkillGateHTTP
+import Synchronization
 @testable import SkillGateServer
 
 /// `POST /v1/responses` through a real gateway in front of an OpenAI-format upstream double: the
@@ -105,16 +106,23 @@ import SkillGateHTTP
         #expect(byOther.json == unknown.json.replacing(id: "resp_000000", with: id))
     }
 
+    /// Expiry by the gateway's clock: the answer is continued within `responses.retention_hours`, and is a 404
+    /// once the clock passed it, both while it waits in memory for the writer and once it is in the state store.
     @Test func anExpiredResponseIsA404() async throws {
-        let h = try H(config: Self.config + #","responses":{"retention_hours":0.0003}"#, script: ["light-native": .text("Noted.")])
+        let clock = Mutex(Date())
+        let h = try H(config: Self.config + #","responses":{"retention_hours":1}"#, script: ["light-native": .text("Noted.")],
+                      now: { clock.withLock { $0 } })
         let stored = try await Self.post(h, #"{"model":"light","input":"Remember 7."}"#)
         let id = try #require(stored.json["id"]?.stringValue)
         let soon = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
-        try await Task.sleep(for: .milliseconds(1300))  // 0.0003 h = 1.08 s
+        clock.withLock { $0 += 3601 }
         let late = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
+        h.gateway.services.responses.flush()
+        let lateFromStore = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         await h.stop()
         #expect(soon.status == 200)
         #expect(late.status == 404 && late.json["error"]?["code"] == "previous_response_not_found")
+        #expect(lateFromStore.status == 404 && lateFromStore.json["error"]?["code"] == "previous_response_not_found")
     }
 
     @Test(arguments: [
