@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh --python
 
+# The conformance suite's Python packages (the official SDKs, `mcp` among them) before the Swift tests: the MCP
+# client and gateway tests run the SDK's example server (Tests/Fixtures/mcp/example_server.py) with this Python.
+.venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
+export SKILLGATE_MCP_PYTHON="$PWD/.venv/bin/python"
+
 echo "== swift test" >&2
 swift build --build-tests
 # The local embedding server for the semantic-ranking tests, on a free port (another checkout's test
@@ -52,9 +57,32 @@ fi
 echo "== two instances behind nginx on PostgreSQL" >&2
 ./Tests/Team/two-instances.sh "$SKILLGATE_POSTGRES_URL"
 
+# The production files README "Running in production" installs (Config/deploy/): config, nginx site, alert
+# rules and systemd unit, each checked by its own tool.
+if ! command -v openssl >/dev/null 2>&1; then
+  echo "installing openssl (a throwaway certificate for the nginx check)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends openssl >/dev/null
+fi
+echo "== production deployment files" >&2
+./Tests/Team/deploy-configs.sh
+
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Conformance/requirements.txt >/dev/null
   .venv/bin/python -m pytest -q Tests/Conformance
 fi
+
+# The web console driven in headless Chromium (Tests/Console): Debian's chromium and chromium-driver (installed when
+# missing) and Selenium, pinned in Tests/Console/requirements.txt, in .venv. One browser session, about a minute.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  echo "installing chromium and chromium-driver (for the console's browser tests)" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+fi
+echo "== console browser tests (screenshots in Tests/Console/artifacts)" >&2
+swift build --product skillgate
+.venv/bin/python -m pip install -q --disable-pip-version-check -r Tests/Console/requirements.txt >/dev/null
+.venv/bin/python -m pytest -q Tests/Console

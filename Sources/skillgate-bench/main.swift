@@ -14,6 +14,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("router", runRouterBench),
     ("skills", runSkillsBench),
     ("resilience", runResilienceBench),
+    ("mcp", runMCPBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

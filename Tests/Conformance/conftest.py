@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_upstream import mcp_http_server, with_mcp
 from upstream import UpstreamDouble
 
 HERE = Path(__file__).resolve().parent
@@ -74,8 +75,8 @@ def provider_files(upstream_base: str) -> dict[str, dict]:
     }
 
 
-def gateway_config(port: int) -> dict:
-    return {
+def gateway_config(port: int, mcp_http_url: str | None = None) -> dict:
+    return with_mcp({
         "listen": f"127.0.0.1:{port}",
         "state_dir": "state",
         "key_file": "state/keys/keys.json",
@@ -89,7 +90,7 @@ def gateway_config(port: int) -> dict:
         "skill_packs": {"builtin": ["current_time", "calculator"]},
         "server_skills": {"builtin": ["current_time", "calculator"]},
         "limits": {"max_body_bytes": MAX_BODY_BYTES},
-    }
+    }, mcp_http_url)
 
 
 def free_port() -> int:
@@ -183,7 +184,14 @@ def upstream():
 
 
 @pytest.fixture(scope="session")
-def gateway(upstream, tmp_path_factory):
+def mcp_http_upstream():
+    """The SDK example MCP server over streamable HTTP (test_mcp.py); its URL."""
+    with mcp_http_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def gateway(upstream, mcp_http_upstream, tmp_path_factory):
     if not SKILLGATE_BIN.is_file():
         pytest.skip(_missing_binary_note())
     directory = tmp_path_factory.mktemp("skillgate")
@@ -194,7 +202,7 @@ def gateway(upstream, tmp_path_factory):
     shutil.copy(REPO / "Providers" / "demo.json", providers / "demo.json")
     port = free_port()
     config_path = directory / "skillgate.json"
-    config_path.write_text(json.dumps(gateway_config(port), indent=2))
+    config_path.write_text(json.dumps(gateway_config(port, mcp_http_upstream), indent=2))
     cfg = ["--config", str(config_path)]
 
     for name, secret in FAKE_KEYS.items():

@@ -158,19 +158,24 @@ extension AgentEvent {
         }
     }
 
-    /// Token counts of a run: `{"input_tokens","output_tokens"}`.
+    /// Token counts of a run: `{"input_tokens","output_tokens"}`, plus `cached_input_tokens` (the part of the
+    /// input read from the provider's prompt cache) when there was any.
     public struct Usage: Codable, Sendable, Hashable {
         public var inputTokens: Int
         public var outputTokens: Int
+        /// Input tokens read from the provider's prompt cache (included in `inputTokens`); nil when none.
+        public var cachedInputTokens: Int?
 
-        public init(inputTokens: Int, outputTokens: Int) {
+        public init(inputTokens: Int, outputTokens: Int, cachedInputTokens: Int? = nil) {
             self.inputTokens = inputTokens
             self.outputTokens = outputTokens
+            self.cachedInputTokens = cachedInputTokens
         }
 
         enum CodingKeys: String, CodingKey {
             case inputTokens = "input_tokens"
             case outputTokens = "output_tokens"
+            case cachedInputTokens = "cached_input_tokens"
         }
     }
 

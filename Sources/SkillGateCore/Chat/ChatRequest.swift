@@ -20,6 +20,12 @@ public struct ChatRequest: Sendable, Hashable {
     public var thinking: ThinkingConfig?
     /// An end-user identifier for the provider's abuse monitoring.
     public var user: String?
+    /// OpenAI `prompt_cache_key`: groups requests that share a prefix so the provider's cache hits; passed
+    /// through to OpenAI-format providers.
+    public var promptCacheKey: String?
+    /// Whether the gateway adds cache breakpoints for providers that need them (see `CacheBreakpointPlacement`).
+    /// Set by the prepare stage from config or the request; explicit breakpoints the client sent always pass.
+    public var cachePlacement: CacheBreakpointPlacement = .off
 
     public init(
         model: String, messages: [Message], tools: [ToolDefinition] = [], toolChoice: ToolChoice? = nil,
@@ -38,6 +44,11 @@ public struct ChatRequest: Sendable, Hashable {
         self.responseFormat = responseFormat
         self.thinking = thinking
         self.user = user
+    }
+
+    /// Whether any message or tool carries a cache breakpoint the client sent.
+    public var hasCacheBreakpoints: Bool {
+        tools.contains { $0.cacheControl != nil } || messages.contains { !$0.cacheBreakpoints.isEmpty }
     }
 
     /// The system messages' text joined by blank lines, or `nil` when there are none.

@@ -12,6 +12,9 @@ public enum Role: String, Sendable, Hashable, CaseIterable {
 public struct Message: Sendable, Hashable {
     public var role: Role
     public var content: [ContentBlock]
+    /// Prompt-cache breakpoints by content block index: the provider may cache the prompt up to and
+    /// including that block (Anthropic `cache_control`). Empty for most messages.
+    public var cacheBreakpoints: [Int: CacheControl] = [:]
 
     public init(role: Role, content: [ContentBlock]) {
         self.role = role

@@ -9,12 +9,16 @@ public struct ToolDefinition: Sendable, Hashable {
     public var parameters: JSONValue
     /// Whether the provider should enforce the schema strictly (OpenAI `strict`).
     public var strict: Bool?
+    /// A prompt-cache breakpoint after this tool (Anthropic `cache_control`).
+    public var cacheControl: CacheControl?
 
-    public init(name: String, description: String? = nil, parameters: JSONValue = ["type": "object", "properties": [:]], strict: Bool? = nil) {
+    public init(name: String, description: String? = nil, parameters: JSONValue = ["type": "object", "properties": [:]], strict: Bool? = nil,
+                cacheControl: CacheControl? = nil) {
         self.name = name
         self.description = description
         self.parameters = parameters
         self.strict = strict
+        self.cacheControl = cacheControl
     }
 }
 

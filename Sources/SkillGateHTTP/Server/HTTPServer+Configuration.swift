@@ -29,6 +29,9 @@ extension HTTPServer {
         /// belongs here, so unauthenticated clients cannot make the server buffer bodies). `nil`: accept all.
         /// Runs on the event loop thread: it must be quick and must not block.
         public var headGate: (@Sendable (HTTPRequestHead) -> HTTPHeadDecision)?
+        /// Called once when shutdown begins, before in-flight requests are drained: ends requests that would
+        /// otherwise never finish (an open event stream that only tails, like the console's traffic view).
+        public var willShutdown: (@Sendable () -> Void)?
         /// Largest accepted request body; larger bodies are refused with 413.
         public var maxBodyBytes: Int
         /// Largest accepted request head (request line and headers).

@@ -176,6 +176,7 @@ public final class HTTPServer: Sendable {
             return state.withLock { $0.drainedCleanly } ?? true
         }
         for loop in loops { loop.post(.stopAccepting) }
+        configuration.willShutdown?()
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
         let busy: @Sendable () -> Bool = {

@@ -32,6 +32,24 @@ public final class KeyStore: Sendable {
         state.withLock { $0.keys[name] }
     }
 
+    /// The key pool named `base`: `base` itself and every `base_N` (N a positive number, written
+    /// without leading zeros) that is set, with their secrets, `base` first and then by N. Empty when
+    /// none is set. `OPENAI_API_KEY`, `OPENAI_API_KEY_2`, `OPENAI_API_KEY_3` are one pool of three.
+    public func pool(named base: String) -> [(name: String, secret: String)] {
+        state.withLock { snapshot in
+            var members: [(number: Int, name: String, secret: String)] = []
+            if let secret = snapshot.keys[base] { members.append((1, base, secret)) }
+            let prefix = base + "_"
+            for (name, secret) in snapshot.keys where name.hasPrefix(prefix) {
+                let suffix = name.utf8.dropFirst(prefix.utf8.count)
+                guard let first = suffix.first, first != UInt8(ascii: "0"), suffix.count <= 6,
+                      suffix.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(Substring(suffix)) else { continue }
+                members.append((number, name, secret))
+            }
+            return members.sorted { $0.number < $1.number }.map { (name: $0.name, secret: $0.secret) }
+        }
+    }
+
     /// The key names, sorted.
     public var names: [String] {
         state.withLock { $0.keys.keys.sorted() }

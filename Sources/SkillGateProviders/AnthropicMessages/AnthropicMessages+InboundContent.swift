@@ -21,16 +21,21 @@ extension AnthropicMessagesFormat {
         guard contentField.value?.arrayValue != nil else { throw contentField.fail("a string or an array of content blocks") }
         let blocks = try contentField.array()
         if role == "assistant" {
-            return [Message(role: .assistant, content: try blocks.map(decodeAssistantBlock))]
+            var message = Message(role: .assistant, content: [])
+            for block in blocks {
+                message.content.append(try decodeAssistantBlock(block))
+                if let cache = try decodeCacheControl(block) { message.cacheBreakpoints[message.content.count - 1] = cache }
+            }
+            return [message]
         }
         var messages: [Message] = []
         for block in blocks {
             let decoded = try decodeUserBlock(block)
             let role: Role = decoded.toolResult != nil ? .tool : .user
-            if let last = messages.last, last.role == role {
-                messages[messages.count - 1].content.append(decoded)
-            } else {
-                messages.append(Message(role: role, content: [decoded]))
+            if messages.last?.role != role { messages.append(Message(role: role, content: [])) }
+            messages[messages.count - 1].content.append(decoded)
+            if let cache = try decodeCacheControl(block) {
+                messages[messages.count - 1].cacheBreakpoints[messages[messages.count - 1].content.count - 1] = cache
             }
         }
         return messages

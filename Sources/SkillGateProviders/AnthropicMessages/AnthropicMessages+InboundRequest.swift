@@ -64,15 +64,16 @@ extension AnthropicMessagesFormat {
         guard field.isPresent else { return nil }
         if let s = field.value?.stringValue { return s.isEmpty ? nil : Message(role: .system, text: s) }
         guard field.value?.arrayValue != nil else { throw field.fail("a string or an array of text blocks") }
-        var texts: [ContentBlock] = []
+        var system = Message(role: .system, content: [])
         for block in try field.array() {
             let type = try block.member("type").string()
             guard type == "text" else {
                 throw GatewayError.invalidRequest("\(block.path).type: expected \"text\" (system blocks are text), got \"\(type)\".", param: "\(block.path).type")
             }
-            texts.append(.text(try block.member("text").string()))
+            system.content.append(.text(try block.member("text").string()))
+            if let cache = try decodeCacheControl(block) { system.cacheBreakpoints[system.content.count - 1] = cache }
         }
-        return texts.isEmpty ? nil : Message(role: .system, content: texts)
+        return system.content.isEmpty ? nil : system
     }
 
     static func decodeTool(_ field: AnthropicInboundField) throws -> ToolDefinition {
@@ -86,7 +87,25 @@ extension AnthropicMessagesFormat {
         let description = try field.member("description").optionalString()
         let schema = field.member("input_schema")
         guard schema.value?.objectValue != nil else { throw schema.fail("a JSON Schema object") }
-        return ToolDefinition(name: name, description: description, parameters: schema.value!)
+        return ToolDefinition(name: name, description: description, parameters: schema.value!, cacheControl: try decodeCacheControl(field))
+    }
+
+    /// A block's or tool's `cache_control`: `{"type":"ephemeral"}` with an optional `ttl` of `"5m"` or `"1h"`.
+    static func decodeCacheControl(_ owner: AnthropicInboundField) throws -> CacheControl? {
+        let field = owner.member("cache_control")
+        guard field.isPresent else { return nil }
+        _ = try field.object()
+        let typeField = field.member("type")
+        let type = try typeField.string()
+        guard type == "ephemeral" else {
+            throw GatewayError.invalidRequest("\(typeField.path): expected \"ephemeral\" (the only cache type), got \"\(type)\".", param: typeField.path)
+        }
+        let ttlField = field.member("ttl")
+        let ttl = try ttlField.optionalString()
+        if let ttl, ttl != "5m", ttl != "1h" {
+            throw GatewayError.invalidRequest("\(ttlField.path): expected \"5m\" or \"1h\", got \"\(ttl)\".", param: ttlField.path)
+        }
+        return CacheControl(ttl: ttl)
     }
 
     static func decodeToolChoice(_ field: AnthropicInboundField, into request: inout ChatRequest) throws {

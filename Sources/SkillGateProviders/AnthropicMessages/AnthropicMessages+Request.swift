@@ -11,10 +11,16 @@ extension AnthropicMessagesFormat {
         var body = JSONObject()
         body.append("model", .string(model))
         body.append("max_tokens", .int(Self.effectiveMaxTokens(for: request)))
-        if let system = Self.systemValue(request.messages) { body.append("system", system) }
+        let placeOnPrefix = request.cachePlacement == .prefix && !request.hasCacheBreakpoints
+        if let system = Self.systemValue(request.messages, breakpointAtEnd: placeOnPrefix) { body.append("system", system) }
         body.append("messages", .array(try Self.wireMessages(request.messages)))
         if !request.tools.isEmpty {
-            body.append("tools", .array(request.tools.map(Self.wireTool)))
+            var tools = request.tools.map(Self.wireTool)
+            if placeOnPrefix, case .object(var last)? = tools.last {
+                last["cache_control"] = Self.wireCacheControl(CacheControl())
+                tools[tools.count - 1] = .object(last)
+            }
+            body.append("tools", .array(tools))
             if let choice = Self.wireToolChoice(request.toolChoice, parallelToolCalls: request.parallelToolCalls) {
                 body.append("tool_choice", choice)
             }
@@ -48,13 +54,32 @@ extension AnthropicMessagesFormat {
         return limit > budget ? limit : budget + limit
     }
 
-    /// `system` as a string (one text) or as text blocks (several), or `nil` without system messages.
-    static func systemValue(_ messages: [Message]) -> JSONValue? {
-        let texts = messages.lazy.filter { $0.role == .system }.flatMap { $0.content.compactMap(\.text) }.filter { !$0.isEmpty }
-        let all = Array(texts)
-        if all.isEmpty { return nil }
-        if all.count == 1 { return .string(all[0]) }
-        return .array(all.map { ["type": "text", "text": .string($0)] })
+    /// `system` as a string (one text without a cache breakpoint) or as text blocks (several, or any with a
+    /// breakpoint: the client's, or one after the last block when `breakpointAtEnd`), or `nil` without system
+    /// messages.
+    static func systemValue(_ messages: [Message], breakpointAtEnd: Bool = false) -> JSONValue? {
+        var blocks: [(text: String, cache: CacheControl?)] = []
+        for message in messages where message.role == .system {
+            for (i, block) in message.content.enumerated() {
+                guard let text = block.text, !text.isEmpty else { continue }
+                blocks.append((text, message.cacheBreakpoints[i]))
+            }
+        }
+        if blocks.isEmpty { return nil }
+        if breakpointAtEnd { blocks[blocks.count - 1].cache = CacheControl() }
+        if blocks.count == 1, blocks[0].cache == nil { return .string(blocks[0].text) }
+        return .array(blocks.map { block in
+            var o: JSONObject = ["type": "text", "text": .string(block.text)]
+            if let cache = block.cache { o.append("cache_control", wireCacheControl(cache)) }
+            return .object(o)
+        })
+    }
+
+    /// `{"type":"ephemeral"}`, with its `ttl` when set.
+    static func wireCacheControl(_ cache: CacheControl) -> JSONValue {
+        var o: JSONObject = ["type": "ephemeral"]
+        if let ttl = cache.ttl { o.append("ttl", .string(ttl)) }
+        return .object(o)
     }
 
     static func wireTool(_ tool: ToolDefinition) -> JSONValue {
@@ -62,6 +87,7 @@ extension AnthropicMessagesFormat {
         t.append("name", .string(tool.name))
         if let d = tool.description, !d.isEmpty { t.append("description", .string(d)) }
         t.append("input_schema", tool.parameters)
+        if let cache = tool.cacheControl { t.append("cache_control", wireCacheControl(cache)) }
         return .object(t)
     }
 

@@ -11,7 +11,13 @@ extension AnthropicMessagesFormat {
             var blocks: [JSONValue] = []
             blocks.reserveCapacity(message.content.count)
             for (j, block) in message.content.enumerated() {
-                if let wire = try wireBlock(block, role: message.role, path: "messages[\(i)].content[\(j)]") { blocks.append(wire) }
+                guard var wire = try wireBlock(block, role: message.role, path: "messages[\(i)].content[\(j)]") else { continue }
+                if let cache = message.cacheBreakpoints[j], case .object(var o) = wire, o["type"]?.stringValue != "thinking",
+                   o["type"]?.stringValue != "redacted_thinking" {
+                    o["cache_control"] = wireCacheControl(cache)
+                    wire = .object(o)
+                }
+                blocks.append(wire)
             }
             if blocks.isEmpty { continue }
             if let last = turns.last, last.role == role {

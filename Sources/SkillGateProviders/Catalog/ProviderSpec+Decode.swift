@@ -8,7 +8,7 @@ extension ProviderSpec {
     /// Keys only chat models have, and keys only embedding models have.
     static let chatOnlyModelKeys: [String] = ["tier", "max_output_tokens", "tools"]
     static let embeddingOnlyModelKeys: [String] = ["dimensions", "query_prefix", "document_prefix", "input_type"]
-    static let knownPriceKeys: Set<String> = ["input_per_mtok", "output_per_mtok", "cached_input_per_mtok"]
+    static let knownPriceKeys: Set<String> = ["input_per_mtok", "output_per_mtok", "cached_input_per_mtok", "cache_write_per_mtok"]
 
     /// Decodes a catalog file strictly: wrong types, unknown keys and bad values are errors naming
     /// the file and JSON path.
@@ -70,7 +70,8 @@ extension ModelSpec {
                 throw p.error("output_per_mtok", "required field is missing (USD per million output tokens)")
             }
             guard input >= 0, output >= 0 else { throw p.error(nil, "prices cannot be negative") }
-            price = ModelPrice(inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: try p.optionalDouble("cached_input_per_mtok"))
+            price = ModelPrice(inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: try p.optionalDouble("cached_input_per_mtok"),
+                              cacheWritePerMTok: try p.optionalDouble("cache_write_per_mtok"))
         }
         let context = try r.optionalInt("context_window") ?? (kind == .chat ? 8192 : 512)
         guard context > 0 else { throw r.error("context_window", "must be a positive number of tokens") }

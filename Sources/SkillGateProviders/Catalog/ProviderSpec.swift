@@ -75,21 +75,29 @@ public struct EmbeddingInputs: Sendable, Hashable {
 public struct ModelPrice: Sendable, Hashable {
     public var inputPerMTok: Double
     public var outputPerMTok: Double
-    /// Price of cached input tokens; `nil` means the input price applies.
+    /// Price of cached input tokens (cache reads); `nil` means the input price applies.
     public var cachedInputPerMTok: Double?
+    /// Price of input tokens written to the cache (Anthropic: 1.25 × input for the 5-minute cache); `nil`
+    /// means the input price applies.
+    public var cacheWritePerMTok: Double?
 
-    public init(inputPerMTok: Double, outputPerMTok: Double, cachedInputPerMTok: Double? = nil) {
+    public init(inputPerMTok: Double, outputPerMTok: Double, cachedInputPerMTok: Double? = nil, cacheWritePerMTok: Double? = nil) {
         self.inputPerMTok = inputPerMTok
         self.outputPerMTok = outputPerMTok
         self.cachedInputPerMTok = cachedInputPerMTok
+        self.cacheWritePerMTok = cacheWritePerMTok
     }
 
-    /// The cost of `usage` in USD.
+    /// The cost of `usage` in USD: cache reads at the cached price, cache writes at the write price, the
+    /// rest of the input at the input price (`inputTokens` counts all three).
     public func cost(of usage: Usage) -> Double {
         let cached = min(usage.cachedInputTokens, usage.inputTokens)
-        let fresh = usage.inputTokens.clampedSubtracting(cached)
+        let written = min(usage.cacheWriteTokens, usage.inputTokens.clampedSubtracting(cached))
+        let fresh = usage.inputTokens.clampedSubtracting(cached).clampedSubtracting(written)
         let cachedPrice = cachedInputPerMTok ?? inputPerMTok
-        return (Double(fresh) * inputPerMTok + Double(cached) * cachedPrice + Double(usage.outputTokens) * outputPerMTok) / 1_000_000
+        let writePrice = cacheWritePerMTok ?? inputPerMTok
+        return (Double(fresh) * inputPerMTok + Double(cached) * cachedPrice + Double(written) * writePrice
+                + Double(usage.outputTokens) * outputPerMTok) / 1_000_000
     }
 }
 

@@ -71,6 +71,7 @@ extension OpenAIChatFormat {
         case let other: throw InboundField.wrongType("response_format", expected: "an object like {\"type\":\"json_object\"}", got: other)
         }
         request.user = try InboundField.optionalString(json, "user", at: "user")
+        request.promptCacheKey = try InboundField.optionalString(json, "prompt_cache_key", at: "prompt_cache_key")
         if let effort = try InboundField.optionalString(json, "reasoning_effort", at: "reasoning_effort") {
             request.thinking = ThinkingConfig(enabled: effort != "none" && effort != "minimal")
         }

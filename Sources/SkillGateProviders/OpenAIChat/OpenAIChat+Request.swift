@@ -30,6 +30,7 @@ extension OpenAIChatFormat {
         if !request.stopSequences.isEmpty { body.append("stop", .array(request.stopSequences.map(JSONValue.string))) }
         body.append("response_format", ifPresent: request.responseFormat)
         if let user = request.user { body.append("user", .string(user)) }
+        if let key = request.promptCacheKey { body.append("prompt_cache_key", .string(key)) }
         body.append("stream", .bool(stream))
         if stream && includeStreamUsage { body.append("stream_options", ["include_usage": true]) }
         return .object(body)

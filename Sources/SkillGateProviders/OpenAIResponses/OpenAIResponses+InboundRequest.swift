@@ -3,8 +3,8 @@ import SkillGateCore
 /// `POST /v1/responses` body → `ResponsesInboundRequest`.
 ///
 /// Validation errors are 400s naming the field (`input[2].call_id`) and saying what it must be.
-/// Fields the SDKs send that change nothing here (`include`, `truncation`, `service_tier`,
-/// `prompt_cache_key`, `stream_options`, `top_logprobs`) are accepted and ignored; fields SkillGate
+/// `prompt_cache_key` passes through to OpenAI-format providers (decision 0032). Fields the SDKs send that change
+/// nothing here (`include`, `truncation`, `service_tier`, `stream_options`, `top_logprobs`) are accepted and ignored; fields SkillGate
 /// cannot honour (`background`, `conversation`, `prompt`) are refused rather than ignored.
 extension OpenAIResponsesFormat {
     /// Decodes and validates a request body.
@@ -56,6 +56,7 @@ extension OpenAIResponsesFormat {
         request.topP = try InboundField.optionalDouble(json, "top_p", at: "top_p")
         request.user = try InboundField.optionalString(json, "safety_identifier", at: "safety_identifier")
             ?? InboundField.optionalString(json, "user", at: "user")
+        request.promptCacheKey = try InboundField.optionalString(json, "prompt_cache_key", at: "prompt_cache_key")
         let format = try ResponsesTools.decodeTextFormat(json["text"])
         request.responseFormat = format?.chatResponseFormat
         let effort = try decodeReasoningEffort(json["reasoning"])

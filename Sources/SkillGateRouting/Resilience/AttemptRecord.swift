@@ -17,16 +17,20 @@ public struct AttemptRecord: Sendable, Hashable {
     public var outcome: Outcome
     /// How long the request waited (backoff, Retry-After) before this attempt.
     public var waited: Duration
+    /// The name (never the secret) of the pooled key the attempt used, when the provider has several.
+    public var key: String?
 
-    public init(deployment: String, outcome: Outcome, waited: Duration = .zero) {
+    public init(deployment: String, outcome: Outcome, waited: Duration = .zero, key: String? = nil) {
         self.deployment = deployment
         self.outcome = outcome
         self.waited = waited
+        self.key = key
     }
 
-    /// `up-openai/gpt-test: 429 rate_limited after 250 ms`, `… : 200 ok`, `… : skipped (cooling down)`.
+    /// `up-openai/gpt-test: 429 rate_limited after 250 ms`, `… : 200 ok`, `… : skipped (cooling down)`,
+    /// `up-openai/gpt-test [OPENAI_API_KEY_2]: 200 ok` for a pooled key.
     public var logText: String {
-        var s = deployment + ": "
+        var s = deployment + (key.map { " [\($0)]" } ?? "") + ": "
         switch outcome {
         case .succeeded(let status): s += "\(status) ok"
         case .failed(let status, let kind): s += "\(status) \(kind.rawValue)"

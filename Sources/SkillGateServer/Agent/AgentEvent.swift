@@ -38,7 +38,8 @@ enum AgentEvent: Sendable, Hashable {
             return .toolCall(.init(callId: id, name: name, arguments: arguments.wire, requiresConfirmation: confirm))
         case .runCompleted(let reason, let iterations, let usage, let cost, let message):
             return .runCompleted(.init(finishReason: reason, iterations: iterations,
-                                       usage: .init(inputTokens: usage.inputTokens, outputTokens: usage.outputTokens),
+                                       usage: .init(inputTokens: usage.inputTokens, outputTokens: usage.outputTokens,
+                                                    cachedInputTokens: usage.cachedInputTokens > 0 ? usage.cachedInputTokens : nil),
                                        costUSD: (cost * 1e8).rounded() / 1e8, message: message))
         case .runFailed(let e):
             return .runFailed(.init(error: .init(type: e.openAIType, message: e.clientMessage)))

@@ -9,7 +9,7 @@ extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
                                        "reuse_port", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
                                        "responses",
-                                       "skill_ranking", "$comment"]
+                                       "skill_ranking", "mcp_servers", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
     /// the JSON path and what was expected.
@@ -28,7 +28,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -64,7 +64,7 @@ extension GatewayConfig {
         defaultModel = try r.optionalString("default_model") ?? "auto"
         scenarios = [:]
         for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
-            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits"]).union(ScenarioSkillOptions.keys))
+            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits", "prompt_caching"]).union(ScenarioSkillOptions.keys))
             scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
                                              skillPacks: try s.optionalStringArray("skill_packs") ?? [],
                                              defaultModel: try s.optionalString("default_model"),
@@ -72,6 +72,7 @@ extension GatewayConfig {
                                              maxVisibleSkills: try s.optionalInt("max_visible_skills"),
                                              skills: try ScenarioSkillOptions(reader: s))
             scenarios[name]?.limits = try Self.parseLimits(s, "limits") ?? TokenLimits()
+            scenarios[name]?.promptCaching = try Self.parsePromptCaching(s)
         }
         defaultScenario = try r.optionalString("default_scenario") ?? "chat"
         if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
@@ -118,11 +119,15 @@ extension GatewayConfig {
         routing = try Self.routing(from: r, baseDirectory: baseDirectory)
         resilience = try Self.parseResilience(try r.optionalObject("resilience"))
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
+        mcpServers = try Self.loadMCPServers(r)
         agent = try Self.parseAgent(try r.optionalObject("agent"))
         responses = try Self.parseResponses(try r.optionalObject("responses"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
+        promptCaching = try Self.parsePromptCaching(r) ?? .off
+        console = try Self.parseConsole(r, resolve: resolve)
         try validateSkills(r)
+        try validateMCPPackEntries(r)
     }
 
     /// Splits `HOST:PORT` (`[v6]:PORT` for IPv6).

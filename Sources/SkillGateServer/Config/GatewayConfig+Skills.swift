@@ -65,9 +65,9 @@ extension GatewayConfig {
             if skills.isEmpty {
                 throw packs.error(m.key, "the pack has no skills, so a scenario using it would expose nothing; list skill names or remove the pack")
             }
-            for (i, name) in skills.enumerated() where !SkillPack.isValidSkillName(name) {
+            for (i, name) in skills.enumerated() where !SkillPack.isValidSkillName(name) && MCPSkillName.packEntry(name) == nil {
                 throw packs.error(m.value.arrayValue != nil ? "\(m.key)[\(i)]" : "\(m.key).skills[\(i)]",
-                                  "\"\(name)\" is not a valid skill name (1-64 characters: letters, digits, _ and -)")
+                                  "\"\(name)\" is not a valid skill name (1-64 characters: letters, digits, _ and -) nor an MCP server's tool (\"SERVER.TOOL\" or \"SERVER.*\")")
             }
             out[m.key] = SkillPack(name: m.key, skills: skills, pinned: pinned)
         }

@@ -45,6 +45,8 @@ public struct GatewayConfig: Sendable {
     public var resilience = Resilience()
     /// Skills SkillGate runs itself: built-ins and webhooks (`GatewayConfig+ServerSkills.swift`).
     public var serverSkills = ServerSkillsConfig()
+    /// MCP servers whose tools are server-side skills (`GatewayConfig+MCPServers.swift`).
+    public var mcpServers: [MCPServerConfig] = []
     /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
     public var agent = Agent()
     /// How long the Responses API keeps answers for `previous_response_id` (`GatewayConfig+Responses.swift`).
@@ -53,6 +55,8 @@ public struct GatewayConfig: Sendable {
     public var skillRanking = SkillRanking()
     /// Limits and budgets of every token that sets none of its own (`token_limits`; decision 0027).
     public var tokenLimits = TokenLimits()
+    /// `prompt_caching.breakpoints`: cache breakpoints the gateway adds for Anthropic-format providers (decision 0032).
+    public var promptCaching: CacheBreakpointPlacement = .off
     /// The usage ledger (`ledger`).
     public var ledger = Ledger()
     /// Prometheus metrics (`metrics`).
@@ -60,6 +64,8 @@ public struct GatewayConfig: Sendable {
     /// `state.postgres_url`: tokens and the usage ledger in PostgreSQL, shared by several instances; nil: the SQLite
     /// file in `state_dir` (notes and the embedding cache stay there either way). Never logged.
     public var postgresURL: String?
+    /// The web console (`console`; decision 0030).
+    public var console = Console(assetsDirectory: "Console")
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 
@@ -94,6 +100,8 @@ public struct GatewayConfig: Sendable {
         public var skills: ScenarioSkillOptions
         /// Limits and budgets of the whole scenario, all tokens together (`scenarios.<name>.limits`).
         public var limits = TokenLimits()
+        /// `scenarios.<name>.prompt_caching.breakpoints`; nil = the gateway's `prompt_caching`.
+        public var promptCaching: CacheBreakpointPlacement?
 
         public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil,
                     skills: ScenarioSkillOptions = ScenarioSkillOptions()) {

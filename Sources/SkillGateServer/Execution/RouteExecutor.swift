@@ -12,7 +12,7 @@ import Synchronization
 final class RouteExecutor: Sendable {
     /// Builds the client of a target; `remaining` is the time left of the deadline (caps connect
     /// and first-byte timeouts).
-    typealias ClientSource = @Sendable (_ target: RouteTarget, _ remaining: Duration) throws(GatewayError) -> any LLMClient
+    typealias ClientSource = @Sendable (_ target: RouteTarget, _ remaining: Duration) throws(GatewayError) -> UpstreamClient
 
     let policy: RetryPolicy
     let balancer: LoadBalancer
@@ -113,33 +113,50 @@ final class RouteExecutor: Sendable {
             case .attempt(let i, let wait):
                 if wait > .zero { try await clock.sleep(for: wait) }
                 let target = plan.targets[i]
-                health.beginCall(names[i])
-                let lease = CallLease(health: health, deployment: names[i])
-                do {
-                    let llm = try clients(target, schedule.deadline - clock.now)
-                    var upstream = request
-                    upstream.model = target.model.id
-                    let value = try await call(llm, upstream)
-                    health.recordSuccess(names[i])
-                    attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: wait))
-                    return (value, target, lease)
-                } catch {
-                    lease.release()
-                    let e = GatewayError.from(error)
-                    attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: wait))
-                    if FailureClassifier.countsAgainstHealth(e) {
-                        health.recordFailure(names[i])
-                    } else if e.domain == .provider, e.upstreamStatus != nil {
-                        health.recordSuccess(names[i])  // it answered; the request was at fault
-                    } else {
-                        health.releaseProbe(names[i])
-                    }
-                    guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
-                    lastError = e
-                    if e.domain == .gateway {
-                        schedule.exclude(i)
-                    } else {
-                        schedule.failed(i, error: e, now: clock.now, unitRandom: unitRandom())
+                // A provider with a pool of keys: a key refused with 401 or 429 cools down on its own and
+                // the same deployment is tried again at once with another ready key (each key at most
+                // once), without counting against the deployment's health.
+                var keysTried = 0
+                while true {
+                    let waited = keysTried == 0 ? wait : .zero
+                    health.beginCall(names[i])
+                    let lease = CallLease(health: health, deployment: names[i])
+                    var key: KeyLease?
+                    do {
+                        let upstreamClient = try clients(target, schedule.deadline - clock.now)
+                        key = upstreamClient.key
+                        lease.hold(upstreamClient.key)
+                        var upstream = request
+                        upstream.model = target.model.id
+                        let value = try await call(upstreamClient.llm, upstream)
+                        health.recordSuccess(names[i])
+                        attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name))
+                        return (value, target, lease)
+                    } catch {
+                        lease.release()
+                        let e = GatewayError.from(error)
+                        attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name))
+                        if let key, e.upstreamStatus != nil,
+                           key.reportFailure(status: e.upstreamStatus, retryAfter: e.retryAfter),
+                           keysTried + 1 < key.members.count, !Task.isCancelled {
+                            keysTried += 1
+                            continue
+                        }
+                        if FailureClassifier.countsAgainstHealth(e) {
+                            health.recordFailure(names[i])
+                        } else if e.domain == .provider, e.upstreamStatus != nil {
+                            health.recordSuccess(names[i])  // it answered; the request was at fault
+                        } else {
+                            health.releaseProbe(names[i])
+                        }
+                        guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
+                        lastError = e
+                        if e.domain == .gateway {
+                            schedule.exclude(i)
+                        } else {
+                            schedule.failed(i, error: e, now: clock.now, unitRandom: unitRandom())
+                        }
+                        break
                     }
                 }
             }
@@ -166,10 +183,11 @@ final class RouteExecutor: Sendable {
     }
 }
 
-/// Keeps a deployment's in-flight count raised until released (or dropped).
+/// Keeps a deployment's in-flight count (and its pooled key's) raised until released (or dropped).
 final class CallLease: Sendable {
     private let health: DeploymentHealth
     private let deployment: String
+    private let key = Mutex<KeyLease?>(nil)
     private let released = Atomic<Bool>(false)
 
     init(health: DeploymentHealth, deployment: String) {
@@ -177,9 +195,17 @@ final class CallLease: Sendable {
         self.deployment = deployment
     }
 
+    /// Adds the call's pooled key, released with the deployment's count.
+    func hold(_ lease: KeyLease?) {
+        key.withLock { $0 = lease }
+    }
+
     /// Ends the call; later calls do nothing.
     func release() {
-        if !released.exchange(true, ordering: .acquiringAndReleasing) { health.endCall(deployment) }
+        if !released.exchange(true, ordering: .acquiringAndReleasing) {
+            health.endCall(deployment)
+            key.withLock { $0 }?.release()
+        }
     }
 
     deinit { release() }

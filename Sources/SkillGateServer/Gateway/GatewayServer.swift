@@ -42,6 +42,7 @@ public final class GatewayServer: Sendable {
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
+        serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
         server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         if config.metrics.enabled, let listen = config.metrics.listen {
             var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)
@@ -70,6 +71,19 @@ public final class GatewayServer: Sendable {
         poll.schedule(deadline: .now() + 2, repeating: 2)
         poll.setEventHandler(handler: reload)
         return [onSignal, poll]
+    }
+
+    /// Connects the MCP servers of `mcp_servers` (starting stdio servers) and waits for each one's
+    /// first attempt, so their tools are there from the first request; servers that fail are retried
+    /// in the background. Call before `start()`.
+    public func connectMCPServers() async {
+        await services.mcp?.start()
+    }
+
+    /// Stops the MCP servers (stdio servers' processes are terminated and reaped); for a gateway that
+    /// connected them but could not start serving.
+    public func stopMCPServers() async {
+        await services.mcp?.stop()
     }
 
     /// Binds and starts serving.
@@ -109,6 +123,7 @@ public final class GatewayServer: Sendable {
         let stop = await server.runUntilSignal(signals, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
+        await services.mcp?.stop()
         services.ledger?.close()
         services.responses.close()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
@@ -126,6 +141,7 @@ public final class GatewayServer: Sendable {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
+        await services.mcp?.stop()
         services.ledger?.close()
         services.responses.close()
         services.log.close()

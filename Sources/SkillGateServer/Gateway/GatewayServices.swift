@@ -24,8 +24,10 @@ public final class GatewayServices: Sendable {
     public var skillRanker: SkillRanker { skills.ranker }
     /// Retries, fallbacks, cooldowns, load balancing and stickiness over the plan.
     let executor: RouteExecutor
-    /// Server-side skills the gateway runs itself (the agent loop, Agent/).
+    /// Server-side skills the gateway runs itself (the agent loop, Agent/): configured ones and MCP servers' tools.
     let serverSkills: SkillRegistry
+    /// The MCP servers' tools (`mcp_servers`), when any are configured; started by `GatewayServer.connectMCPServers()`.
+    public let mcp: MCPSkillSource?
     /// Prometheus metrics (`/metrics`).
     let metrics: GatewayMetrics
     /// Limits and budgets per token and scenario.
@@ -34,6 +36,10 @@ public final class GatewayServices: Sendable {
     let ledger: UsageLedger?
     /// Answers kept for the Responses API's `previous_response_id` (`responses.retention_hours`).
     let responses: ResponseArchive
+    /// Finished requests for the console's Traffic view and `/admin/api/requests` (bounded; decision 0030).
+    let traffic = TrafficBroadcaster()
+    /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
+    let consoleAssets: ConsoleAssets?
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.
@@ -53,12 +59,17 @@ public final class GatewayServices: Sendable {
         let postgres = try config.postgresURL.map { try PostgresStateStore(url: $0) }
         let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
-        serverSkills = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
+        let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
-        let clients = ClientFactory(config: config, keys: keys, http: http)
+        let clients = ClientFactory(config: config, keys: keys, http: http, clock: clock)
         self.clients = clients
         let log = RequestLog(fd: logFD)
         self.log = log
+        let mcp = MCPSkillsFactory.makeSource(configs: config.mcpServers, keys: keys, http: http, reserved: Set(configured.all.map(\.name))) { message, fields, level in
+            log.event(message, fields, level: level)
+        }
+        self.mcp = mcp
+        serverSkills = try SkillRegistry(configured.all, live: mcp)
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
         responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours, now: now) { problem in
             log.event(problem, level: "warn")
@@ -73,6 +84,14 @@ public final class GatewayServices: Sendable {
             case .token: try? shared.usageSummary(tokenId: subject.id, since: since)
             case .scenario: try? shared.usageSummary(scenario: subject.id, since: since)
             }
+        }
+        if config.console.enabled {
+            consoleAssets = ConsoleAssets.load(directory: config.console.assetsDirectory)
+            if consoleAssets == nil {
+                log.event("console files not found; /console is off", ["assets_dir": .string(config.console.assetsDirectory)], level: "warn")
+            }
+        } else {
+            consoleAssets = nil
         }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in

@@ -15,7 +15,7 @@ final class GatewayMetrics: Sendable {
         var upstream = MetricFamily("skillgate_upstream_seconds", .histogram,
                                     "Upstream time by provider: for streams until the first event (time to first byte), else until the whole answer.",
                                     labels: ["provider", "stream"], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
-        var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output).", labels: ["model", "direction"])
+        var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output; cached_input and cache_write count the part of the input read from or written to the provider's prompt cache).", labels: ["model", "direction"])
         var cost = MetricFamily("skillgate_cost_usd_total", .counter, "Cost in US dollars from the catalog prices, by model.", labels: ["model"])
         var attempts = MetricFamily("skillgate_upstream_attempts_total", .counter, "Upstream attempts by deployment and outcome (ok, failed, skipped).",
                                     labels: ["model", "outcome"])
@@ -23,6 +23,9 @@ final class GatewayMetrics: Sendable {
                                      labels: ["scenario"])
         var cooldowns = MetricFamily("skillgate_cooldown_skips_total", .counter, "Deployments skipped because they were cooling down.",
                                      labels: ["model"])
+        var keyFailures = MetricFamily("skillgate_key_failures_total", .counter,
+                                       "Failed upstream attempts of providers with a pool of keys, by deployment and key name (a 401 or 429 cools that key down).",
+                                       labels: ["model", "key"])
         var escalations = MetricFamily("skillgate_escalations_total", .counter, "Unusable answers re-run on a stronger tier, by scenario.",
                                        labels: ["scenario"])
         var skills = MetricFamily("skillgate_skill_runs_total", .counter, "Server-side skill runs by skill and outcome (ok, error).",
@@ -71,13 +74,17 @@ final class GatewayMetrics: Sendable {
                 guard let usage = call.usage else { continue }
                 f.tokens.add(Double(usage.inputTokens), [call.model, "input"])
                 f.tokens.add(Double(usage.outputTokens), [call.model, "output"])
+                if usage.cachedInputTokens > 0 { f.tokens.add(Double(usage.cachedInputTokens), [call.model, "cached_input"]) }
+                if usage.cacheWriteTokens > 0 { f.tokens.add(Double(usage.cacheWriteTokens), [call.model, "cache_write"]) }
                 if let cost = call.costUSD { f.cost.add(cost, [call.model]) }
             }
             var last: String?
             for a in e.attemptRecords {
                 switch a.outcome {
                 case .succeeded: f.attempts.add(1, [a.deployment, "ok"])
-                case .failed: f.attempts.add(1, [a.deployment, "failed"])
+                case .failed:
+                    f.attempts.add(1, [a.deployment, "failed"])
+                    if let key = a.key { f.keyFailures.add(1, [a.deployment, key]) }
                 case .skipped(let reason):
                     f.attempts.add(1, [a.deployment, "skipped"])
                     if reason.contains("cooling") { f.cooldowns.add(1, [a.deployment]) }
@@ -107,7 +114,7 @@ final class GatewayMetrics: Sendable {
         let f = families.withLock { $0 }
         var out = ""
         out.reserveCapacity(8192)
-        for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.escalations, f.skills,
+        for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.keyFailures, f.escalations, f.skills,
                        f.rejections, f.inFlight, f.inFlightStreams] {
             family.render(into: &out)
         }

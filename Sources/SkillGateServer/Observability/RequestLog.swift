@@ -89,13 +89,15 @@ struct RequestLogEntry: Sendable {
         if let usage {
             o.append("input_tokens", .int(usage.inputTokens))
             o.append("output_tokens", .int(usage.outputTokens))
+            if usage.cachedInputTokens > 0 { o.append("cached_input_tokens", .int(usage.cachedInputTokens)) }
+            if usage.cacheWriteTokens > 0 { o.append("cache_write_tokens", .int(usage.cacheWriteTokens)) }
         }
         o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }
         skills?.appendLogFields(to: &o)
         if escalations > 0 { o.append("escalations", .int(escalations)) }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
-        if agentIterations != nil { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
+        if agentIterations != nil || !skillsRun.isEmpty { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
         if error != nil || status >= 400 { o.append("outcome", .string(outcome)) }
         o.append("error", ifPresent: error.map(JSONValue.string))
         return .object(o)

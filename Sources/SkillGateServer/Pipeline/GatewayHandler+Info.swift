@@ -20,6 +20,7 @@ extension GatewayHandler {
         do {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
+            try client.requireChat()
             let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
             let targets = services.resolver.visibleModels(scenario: scenario.config, scope: client.scope)
             var data: [JSONValue] = targets.map { t in

@@ -8,6 +8,7 @@ extension GatewayHandler {
         do {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
+            try client.requireChat()
             respondJSON(200, limits.status(for: client), &ctx)
         } catch {
             fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)

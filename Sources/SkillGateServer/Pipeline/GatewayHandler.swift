@@ -20,11 +20,17 @@ public final class GatewayHandler: HTTPHandler {
     let prepare: PrepareStage
     let answering: Answering
     let limits: LimitsStage
+    /// The server-side skills (configured and MCP servers' tools) that `/mcp` offers.
+    let serverSkills: SkillRegistry
 
-    /// `serverSkills` replaces `services.serverSkills` (tests pass their own).
+    /// `serverSkills` replaces the configured skills of `services.serverSkills` (tests pass their own); the MCP
+    /// servers' tools still join them unless the replacement has a live set of its own.
     public init(services: GatewayServices, serverSkills: SkillRegistry? = nil) {
         self.services = services
-        let registry = serverSkills ?? services.serverSkills
+        let registry = serverSkills.map { given in
+            given.live == nil && services.mcp != nil ? (try? SkillRegistry(given.all, live: services.mcp)) ?? given : given
+        } ?? services.serverSkills
+        self.serverSkills = registry
         authentication = AuthenticateStage(tokens: services.tokens)
         limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,
                              metrics: services.metrics)
@@ -32,7 +38,8 @@ public final class GatewayHandler: HTTPHandler {
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
-                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics),
+                              accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
+                                                       traffic: services.traffic),
                               responses: services.responses)
     }
 
@@ -53,6 +60,12 @@ public final class GatewayHandler: HTTPHandler {
             metrics(&ctx)
         case .success(.surface(let surface)):
             await serve(request, surface, &ctx)
+        case .success(.admin):
+            await admin(request, &ctx)
+        case .success(.console):
+            console(request, &ctx)
+        case .success(.mcp):
+            await serveMCP(request, &ctx)
         }
     }
 
@@ -63,6 +76,7 @@ public final class GatewayHandler: HTTPHandler {
             let client = try authentication.authenticate(request.headers)
             ctx.log.tokenName = client.name
             ctx.log.tokenId = client.tokenId
+            try client.requireChat()
             let decoded = try await surface.resolve(try surface.decode(request.body), for: client, with: answering)
             ctx.log.stream = decoded.stream
             services.metrics.started(stream: decoded.stream)
@@ -75,7 +89,7 @@ public final class GatewayHandler: HTTPHandler {
     }
 
     /// Sends `error` in `surface`'s shape and accounts for the request.
-    func fail(_ error: GatewayError, _ surface: any Surface, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
+    func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
         if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }

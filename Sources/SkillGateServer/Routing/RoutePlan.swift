@@ -2,15 +2,29 @@ import SkillGateProviders
 import SkillGateRouting
 
 /// One concrete model a request can go to.
-public struct RouteTarget: Sendable, Hashable {
-    public var provider: ProviderSpec
-    public var model: ModelSpec
-    /// `provider/model`.
-    public var qualifiedName: String { "\(provider.id)/\(model.id)" }
+///
+/// A reference, built once when the routing table is resolved: plans, attempts, streams and log entries
+/// share it instead of copying the provider's and model's specs (a few hundred bytes and a dozen strings
+/// each), which kept every async frame that held a target large for the whole request (decision 0033).
+public final class RouteTarget: Sendable, Hashable {
+    public let provider: ProviderSpec
+    public let model: ModelSpec
+    /// `provider/model`, made once.
+    public let qualifiedName: String
 
     public init(provider: ProviderSpec, model: ModelSpec) {
         self.provider = provider
         self.model = model
+        qualifiedName = "\(provider.id)/\(model.id)"
+    }
+
+    /// Equal when both specs are (targets resolved separately from one catalog are equal).
+    public static func == (a: RouteTarget, b: RouteTarget) -> Bool {
+        a === b || (a.qualifiedName == b.qualifiedName && a.provider == b.provider && a.model == b.model)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(qualifiedName)
     }
 }
 

@@ -43,21 +43,21 @@ struct SkillPolicy: Sendable {
         var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
         let declared = request.tools
         let declaredNames = Set(declared.map(\.name))
-        let server = (serverSkills?.all ?? []).filter { rules.allowlist?.names.contains($0.name) == true && !declaredNames.contains($0.name) }
+        let server = (serverSkills?.all ?? []).filter { rules.allowlist?.allows($0.name) == true && !declaredNames.contains($0.name) }
         guard !declared.isEmpty || !server.isEmpty else { return decision }
         decision.declared = declared.count
 
         var candidates = declared
         if let allowlist = rules.allowlist {
-            decision.removed = declared.map(\.name).filter { !allowlist.names.contains($0) }
+            decision.removed = declared.map(\.name).filter { !allowlist.allows($0) }
             if !decision.removed.isEmpty, rules.options.disallowedTools == .reject {
                 throw GatewayError(domain: .policy, kind: .permission, status: 403,
-                                   message: "scenario \"\(scenario)\" does not allow the tool(s) \(Self.list(decision.removed)); it allows \(Self.list(allowlist.names.sorted())). Remove them from the request or use a scenario whose skill packs include them",
+                                   message: "scenario \"\(scenario)\" does not allow the tool(s) \(Self.list(decision.removed)); it allows \(Self.list(allowlist.described)). Remove them from the request or use a scenario whose skill packs include them",
                                    param: "tools")
             }
             if case .named(let name) = request.toolChoice, decision.removed.contains(name) {
                 throw GatewayError(domain: .policy, kind: .permission, status: 403,
-                                   message: "tool_choice names \"\(name)\", which scenario \"\(scenario)\" does not allow; name one of \(Self.list(allowlist.names.sorted())) or use another scenario",
+                                   message: "tool_choice names \"\(name)\", which scenario \"\(scenario)\" does not allow; name one of \(Self.list(allowlist.described)) or use another scenario",
                                    param: "tool_choice")
             }
             let removed = Set(decision.removed)

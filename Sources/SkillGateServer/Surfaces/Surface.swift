@@ -6,12 +6,7 @@ import SkillGateHTTP
 /// answers and errors back. The pipeline's stages know nothing of any one surface; a new surface is
 /// a folder under `Surfaces/` with a type conforming to this protocol, plus one line in
 /// `Endpoint.table`.
-protocol Surface: Sendable {
-    /// The request log's `surface` field.
-    var name: String { get }
-
-    /// An error in this surface's shape (also for errors before decoding: authentication, 404).
-    func errorBody(_ error: GatewayError) -> [UInt8]
+protocol Surface: ErrorShape {
 
     /// Decodes the HTTP body into a chat request and how to answer it.
     func decode(_ body: [UInt8]) throws -> SurfaceRequest
@@ -27,6 +22,15 @@ protocol Surface: Sendable {
 
 extension Surface {
     func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest { request }
+}
+
+/// How an endpoint writes its errors (every surface; `/mcp`).
+protocol ErrorShape: Sendable {
+    /// The request log's `surface` field.
+    var name: String { get }
+
+    /// An error in this shape (also for errors before decoding: authentication, 404).
+    func errorBody(_ error: GatewayError) -> [UInt8]
 }
 
 /// A request as one surface decoded it.

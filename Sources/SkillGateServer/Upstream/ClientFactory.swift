@@ -2,33 +2,49 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 import SkillGateProviders
+import SkillGateRouting
 
 /// Builds the `LLMClient` for a route target: the provider's wire format, its base URL (or the
 /// configured override), the key from the key store, and prompt-injected tools for models
 /// without native tool calling. Cheap enough to run per request, so changed keys apply at once.
+///
+/// A provider may have several keys (`OPENAI_API_KEY`, `OPENAI_API_KEY_2`, ...): each call takes one
+/// from the provider's `KeyPool` (fewest calls in flight; a key refused with 401 or 429 cools down on
+/// its own), and the returned `UpstreamClient` holds it until the call ends.
 final class ClientFactory: Sendable {
     let config: GatewayConfig
     let keys: KeyStore
     let http: HTTPClient
+    /// The keys' in-flight counts and cooldowns, shared by every provider (pools are told apart by name).
+    let keyPool: KeyPool
 
-    init(config: GatewayConfig, keys: KeyStore, http: HTTPClient) {
+    init(config: GatewayConfig, keys: KeyStore, http: HTTPClient, clock: any ResilienceClock = SystemResilienceClock()) {
         self.config = config
         self.keys = keys
         self.http = http
+        keyPool = KeyPool(cooldown: config.resilience.policy.cooldown, clock: clock)
     }
 
-    /// The deployment (endpoint, key, timeouts) of a target.
-    func deployment(for target: RouteTarget) throws(GatewayError) -> Deployment {
+    /// The deployment (endpoint, key, timeouts) of a target, and the lease on its key when it has one.
+    func deployment(for target: RouteTarget) throws(GatewayError) -> (Deployment, KeyLease?) {
         let spec = target.provider
         let override = config.providerOverrides[spec.id]
         var apiKey: String?
+        var lease: KeyLease?
         if spec.auth != .none, let keyName = override?.keyName ?? spec.keyName {
-            guard let secret = keys.secret(named: keyName) else {
+            let pool = keys.pool(named: keyName)
+            guard !pool.isEmpty else {
                 throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
                                    message: "no key is set for provider \"\(spec.id)\"; the operator can add it with `skillgate keys set \(keyName)`",
                                    provider: spec.id)
             }
-            apiKey = secret
+            if pool.count == 1 {
+                apiKey = pool[0].secret
+            } else {
+                let taken = keyPool.acquire(pool.map(\.name))
+                apiKey = pool.first { $0.name == taken.name }?.secret
+                lease = taken
+            }
         }
         let t = config.upstreamTimeouts
         var deployment = Deployment(providerId: spec.id, model: target.model.id, baseURL: override?.baseURL ?? spec.baseURL, auth: spec.auth,
@@ -36,13 +52,14 @@ final class ClientFactory: Sendable {
                           timeouts: HTTPTimeouts(connect: .seconds(t.connectSeconds), firstByte: .seconds(t.firstByteSeconds),
                                                  idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds)))
         deployment.httpVersion = spec.httpVersion
-        return deployment
+        return (deployment, lease)
     }
 
     /// The client for a target. With `within`, the connect and first-byte timeouts are capped to it
     /// (the time left of the request's retry deadline); the answer itself may then take its time.
-    func client(for target: RouteTarget, within remaining: Duration? = nil) throws(GatewayError) -> any LLMClient {
-        var deployment = try deployment(for: target)
+    func client(for target: RouteTarget, within remaining: Duration? = nil) throws(GatewayError) -> UpstreamClient {
+        let (configured, lease) = try deployment(for: target)
+        var deployment = configured
         if let remaining {
             let cap = max(remaining, .milliseconds(1))
             deployment.timeouts.connect = min(deployment.timeouts.connect ?? cap, cap)
@@ -56,6 +73,19 @@ final class ClientFactory: Sendable {
         case .demo: base = DemoModelClient()
         }
         // Answers are checked by the execute stage (Execution/AnswerCheck.swift), not here.
-        return target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
+        let llm = target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
+        return UpstreamClient(llm, key: lease)
+    }
+}
+
+/// The client of one upstream call, with the key it holds (when the provider has a pool of keys).
+struct UpstreamClient: Sendable {
+    let llm: any LLMClient
+    /// The pooled key this call uses; released with the call.
+    let key: KeyLease?
+
+    init(_ llm: any LLMClient, key: KeyLease? = nil) {
+        self.llm = llm
+        self.key = key
     }
 }

@@ -9,12 +9,30 @@ public struct SkillPack: Sendable, Hashable {
     public var skills: [String]
     /// Skills of this pack that relevance ranking must never cut (a subset of `skills`).
     public var pinned: [String]
+    /// Name prefixes: every skill whose name starts with one is in the pack (`SERVER.*` entries: all
+    /// tools of an MCP server, `SERVER__`).
+    public var prefixes: [String]
+    /// The MCP servers the pack's `SERVER.TOOL` and `SERVER.*` entries name.
+    public var mcpServers: [String]
 
+    /// `skills` may contain `SERVER.TOOL` (the MCP tool's skill `SERVER__TOOL`) and `SERVER.*` (a prefix).
     public init(name: String, skills: [String], pinned: [String] = []) {
         self.name = name
         var seen = Set<String>()
-        self.skills = skills.filter { seen.insert($0).inserted }
-        self.pinned = pinned
+        var names: [String] = [], prefixes: [String] = [], servers: [String] = []
+        for entry in skills {
+            if let mcp = MCPSkillName.packEntry(entry) {
+                if !servers.contains(mcp.server) { servers.append(mcp.server) }
+                if let prefix = mcp.prefix { if !prefixes.contains(prefix) { prefixes.append(prefix) }; continue }
+                if let skill = mcp.skill, seen.insert(skill).inserted { names.append(skill) }
+            } else if seen.insert(entry).inserted {
+                names.append(entry)
+            }
+        }
+        self.skills = names
+        self.pinned = pinned.map { MCPSkillName.packEntry($0)?.skill ?? $0 }
+        self.prefixes = prefixes
+        mcpServers = servers
     }
 
     /// Whether `name` is a valid skill name for providers: `[a-zA-Z0-9_-]{1,64}`.
@@ -47,15 +65,29 @@ public struct SkillAllowlist: Sendable, Hashable {
     public var names: Set<String>
     /// Skills never cut by relevance ranking.
     public var pinned: Set<String>
+    /// Name prefixes whose skills are all allowed (`SERVER.*` pack entries).
+    public var prefixes: Set<String>
 
-    public init(names: Set<String>, pinned: Set<String> = []) {
+    public init(names: Set<String>, pinned: Set<String> = [], prefixes: Set<String> = []) {
         self.names = names
         self.pinned = pinned
+        self.prefixes = prefixes
     }
 
     /// The union of `packs`.
     public init(packs: [SkillPack]) {
         names = Set(packs.flatMap(\.skills))
         pinned = Set(packs.flatMap(\.pinned))
+        prefixes = Set(packs.flatMap(\.prefixes))
+    }
+
+    /// Whether the skill `name` is allowed: listed by name or under a prefix.
+    public func allows(_ name: String) -> Bool {
+        names.contains(name) || prefixes.contains { name.hasPrefix($0) }
+    }
+
+    /// The allowed names and prefixes for messages (`"a", "b", "server.*"`).
+    public var described: [String] {
+        names.sorted() + prefixes.sorted().map { String($0.dropLast(MCPSkillName.separator.count)) + ".*" }
     }
 }

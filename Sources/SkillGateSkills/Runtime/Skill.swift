@@ -55,14 +55,26 @@ extension Skill {
     }
 }
 
-/// The server-side skills by tool name. Immutable once built.
+/// Skills that come and go while the gateway runs (the tools of MCP servers).
+public protocol LiveSkillSet: Sendable {
+    /// The skills now, in a stable order.
+    var current: [any Skill] { get }
+    /// The skill with this tool name now.
+    func skill(named name: String) -> (any Skill)?
+}
+
+/// The server-side skills by tool name: the configured ones (immutable once built) and, when
+/// given, a live set read at every lookup (configured names win).
 public struct SkillRegistry: Sendable {
     private let byName: [String: any Skill]
-    /// Skills in registration order.
-    public let all: [any Skill]
+    private let configured: [any Skill]
+    /// The live part (MCP servers' tools), if any.
+    public let live: (any LiveSkillSet)?
+    /// Skills in registration order, then the live ones.
+    public var all: [any Skill] { live.map { configured + $0.current } ?? configured }
 
     /// Registers `skills`; a duplicate name is an error naming it.
-    public init(_ skills: [any Skill]) throws {
+    public init(_ skills: [any Skill], live: (any LiveSkillSet)? = nil) throws {
         var byName: [String: any Skill] = [:]
         for skill in skills {
             guard byName[skill.name] == nil else {
@@ -71,12 +83,13 @@ public struct SkillRegistry: Sendable {
             byName[skill.name] = skill
         }
         self.byName = byName
-        all = skills
+        configured = skills
+        self.live = live
     }
 
     /// The skill with this tool name.
-    public func skill(named name: String) -> (any Skill)? { byName[name] }
+    public func skill(named name: String) -> (any Skill)? { byName[name] ?? live?.skill(named: name) }
 
     /// Whether a tool name is a server-side skill.
-    public func contains(_ name: String) -> Bool { byName[name] != nil }
+    public func contains(_ name: String) -> Bool { skill(named: name) != nil }
 }

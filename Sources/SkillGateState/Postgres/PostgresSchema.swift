@@ -46,7 +46,12 @@ enum PostgresSchema {
         CREATE INDEX usage_records_time ON usage_records(occurred_at);
         CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
         """,
-        // 2: stored responses (`previous_response_id`, decision 0028), as in SQLite's step 5.
+        // 2: admin tokens (decision 0030), as SQLite's step 5.
+        """
+        ALTER TABLE client_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE client_tokens ADD COLUMN chat INTEGER NOT NULL DEFAULT 1;
+        """,
+        // 3: stored responses (`previous_response_id`, decision 0028), as in SQLite's step 6.
         """
         CREATE TABLE stored_responses (
             id           TEXT PRIMARY KEY,

@@ -43,25 +43,26 @@ public final class PostgresStateStore: StateStore {
 
     // MARK: Tokens
 
-    private static let tokenColumns = "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits"
+    private static let tokenColumns = "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits, admin, chat"
 
     private static func token(_ r: PostgresRows, _ i: Int) -> ClientToken {
         ClientToken(id: r.text(i, 0) ?? "", name: r.text(i, 1) ?? "", scenarios: SQLiteStateStore.decodeList(r.text(i, 2) ?? "[]"),
                     models: SQLiteStateStore.decodeList(r.text(i, 3) ?? "[]"), defaultScenario: r.text(i, 4),
                     createdAt: Date(millisecondsSince1970: r.int64(i, 5)), lastUsedAt: r.text(i, 6).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
                     revokedAt: r.text(i, 7).flatMap(Int64.init).map(Date.init(millisecondsSince1970:)),
-                    limits: SQLiteStateStore.decodeLimits(r.text(i, 9) ?? "{}"))
+                    limits: SQLiteStateStore.decodeLimits(r.text(i, 9) ?? "{}"), admin: r.int64(i, 10) != 0, chat: r.int64(i, 11) != 0)
     }
 
     public func insertToken(_ token: ClientToken, hash: String) throws {
         do {
             try withConnection { db in
                 _ = try db.query("""
-                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits, admin, chat)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                     """, [token.id, token.name, hash, SQLiteStateStore.encodeList(token.scenarios), SQLiteStateStore.encodeList(token.models),
                           token.defaultScenario, String(token.createdAt.millisecondsSince1970), token.lastUsedAt.map { String($0.millisecondsSince1970) },
-                          token.revokedAt.map { String($0.millisecondsSince1970) }, token.limits.json().serialized()])
+                          token.revokedAt.map { String($0.millisecondsSince1970) }, token.limits.json().serialized(),
+                          token.admin ? "1" : "0", token.chat ? "1" : "0"])
             }
         } catch let error as PostgresError where error.isUniqueViolation && error.message.contains("client_tokens_active_name") {
             throw TokenError.duplicateName(token.name)
@@ -167,14 +168,37 @@ public final class PostgresStateStore: StateStore {
         }
     }
 
-    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
-        let key: String, rows: String
+    /// The SQL of a report's group key, and which rows it sums (as SQLite's).
+    private static func report(_ grouping: UsageGrouping) -> (key: String, rows: String) {
         switch grouping {
-        case .token: (key, rows) = ("coalesce(token_name, token_id, '-')", "kind != 'call'")
-        case .scenario: (key, rows) = ("coalesce(scenario, '-')", "kind != 'call'")
-        case .day: (key, rows) = ("to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')", "kind != 'call'")
-        case .model: (key, rows) = ("coalesce(model, '-')", "kind != 'run'")
+        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
+        case .day: (day, "kind != 'call'")
+        case .model: ("coalesce(model, '-')", "kind != 'run'")
         }
+    }
+
+    private static let day = "to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+
+    public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
+        let (key, rows) = Self.report(grouping)
+        return try withConnection { db in
+            let r = try db.query("""
+                SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
+                       sum(cached_input_tokens), sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0) AS cost
+                FROM usage_records WHERE occurred_at >= $1 AND \(rows) GROUP BY d, k ORDER BY d, cost DESC, k
+                """, [String(since.millisecondsSince1970)])
+            return (0..<r.count).map { i in
+                UsageDayRow(day: r.text(i, 0) ?? "-", row: UsageReportRow(
+                    key: r.text(i, 1) ?? "-", requests: Int(r.int64(i, 2)), errors: Int(r.int64(i, 3)), inputTokens: Int(r.int64(i, 4)),
+                    outputTokens: Int(r.int64(i, 5)), cachedInputTokens: Int(r.int64(i, 6)), reasoningTokens: Int(r.int64(i, 7)),
+                    costMicrodollars: r.int64(i, 8)))
+            }
+        }
+    }
+
+    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
+        let (key, rows) = Self.report(grouping)
         return try withConnection { db in
             let r = try db.query("""
                 SELECT \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),

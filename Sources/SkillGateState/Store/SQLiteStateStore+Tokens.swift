@@ -6,19 +6,20 @@ import SkillGateCore
 
 extension SQLiteStateStore {
     private static let tokenColumns =
-        "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits"
+        "id, name, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, token_hash, limits, admin, chat"
 
     public func insertToken(_ token: ClientToken, hash: String) throws {
         do {
             try withConnection { db in
                 try db.statement("""
-                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits, admin, chat)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).run([
                         .text(token.id), .text(token.name), .text(hash), .text(Self.encodeList(token.scenarios)),
                         .text(Self.encodeList(token.models)), .optionalText(token.defaultScenario),
                         .integer(token.createdAt.millisecondsSince1970), .int64(token.lastUsedAt?.millisecondsSince1970),
                         .int64(token.revokedAt?.millisecondsSince1970), .text(token.limits.json().serialized()),
+                        .integer(token.admin ? 1 : 0), .integer(token.chat ? 1 : 0),
                     ])
             }
         } catch let error as SQLiteError where error.isConstraintViolation && error.message.contains("client_tokens.name") {
@@ -81,7 +82,7 @@ extension SQLiteStateStore {
             defaultScenario: row.optionalText(4), createdAt: Date(millisecondsSince1970: row.int64(5)),
             lastUsedAt: row.optionalInt64(6).map(Date.init(millisecondsSince1970:)),
             revokedAt: row.optionalInt64(7).map(Date.init(millisecondsSince1970:)),
-            limits: decodeLimits(row.text(9)))
+            limits: decodeLimits(row.text(9)), admin: row.int64(10) != 0, chat: row.int64(11) != 0)
     }
 
     /// Lists are stored as JSON arrays of strings (`json_each` can query them; PostgreSQL uses text[]).

@@ -73,7 +73,13 @@ enum StateSchema {
         ALTER TABLE usage_records ADD COLUMN skills_run TEXT NOT NULL DEFAULT '[]';
         CREATE INDEX usage_records_scenario_time ON usage_records(scenario, occurred_at);
         """,
-        // 5: responses kept for the Responses API's `previous_response_id` (decision 0028), per client token, until
+        // 5: admin tokens (decision 0030): `admin` may use the admin API and the console; `chat` may use the chat and
+        // agent surfaces (every token before this step could, so it defaults to 1).
+        """
+        ALTER TABLE client_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE client_tokens ADD COLUMN chat INTEGER NOT NULL DEFAULT 1;
+        """,
+        // 6: responses kept for the Responses API's `previous_response_id` (decision 0028), per client token, until
         // `expires_at` (`responses.retention_hours`); `conversation` is the Responses surface's JSON.
         """
         CREATE TABLE stored_responses (

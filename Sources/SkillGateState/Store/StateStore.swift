@@ -48,4 +48,7 @@ public protocol StateStore: Sendable {
 
     /// The usage since `since` grouped by token, model, scenario or day, largest cost first (by day: in order).
     func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow]
+
+    /// The same report split by UTC day: day by day, within a day largest cost first.
+    func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow]
 }

@@ -23,10 +23,18 @@ public struct ClientToken: Sendable, Hashable, Identifiable {
     /// The token's own limits and budgets (`skillgate tokens create/update --rpm ...`); unset ones fall back
     /// to the config's `token_limits`.
     public var limits: TokenLimits
+    /// An admin token (`skillgate tokens create --admin`): it may use the admin API (`/admin/api/...`) and the console.
+    public var admin: Bool
+    /// Whether the token may use the chat and agent surfaces (`/v1/...`). Every ordinary token may; an admin token only
+    /// when it was also created for chat (`--admin --chat`).
+    public var chat: Bool
 
     public init(id: String, name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil,
-                createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil, limits: TokenLimits = TokenLimits()) {
+                createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil, limits: TokenLimits = TokenLimits(),
+                admin: Bool = false, chat: Bool = true) {
         self.limits = limits
+        self.admin = admin
+        self.chat = chat
         self.id = id
         self.name = name
         self.scenarios = scenarios

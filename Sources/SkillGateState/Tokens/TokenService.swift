@@ -49,9 +49,10 @@ public final class TokenService: Sendable {
     }
 
     /// Creates a token. Returns its text, to show once, and its record. Throws `TokenError` for an
-    /// invalid or taken name or scope.
+    /// invalid or taken name or scope. `admin` makes an admin token (admin API and console); `chat` says whether it
+    /// may also use the chat and agent surfaces (ordinary tokens always may).
     public func create(name: String, scenarios: [String] = [], models: [String] = [], defaultScenario: String? = nil,
-                       limits: TokenLimits = TokenLimits()) throws -> (token: String, record: ClientToken)
+                       limits: TokenLimits = TokenLimits(), admin: Bool = false, chat: Bool = true) throws -> (token: String, record: ClientToken)
     {
         try ClientToken.validateName(name)
         let scenarios = try ClientToken.validateScope(scenarios, kind: "scenario")
@@ -64,7 +65,8 @@ public final class TokenService: Sendable {
         }
         let text = try TokenFormat.generate()
         let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
-                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds, limits: limits)
+                                 defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds, limits: limits,
+                                 admin: admin, chat: admin ? chat : true)
         try store.insertToken(record, hash: TokenFormat.hash(text))
         return (text, record)
     }

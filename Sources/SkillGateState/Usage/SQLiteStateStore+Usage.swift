@@ -61,15 +61,37 @@ extension SQLiteStateStore {
         }
     }
 
-    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
-        let key: String, rows: String
+    /// The SQL of a report's group key, and which rows it sums.
+    private static func report(_ grouping: UsageGrouping) -> (key: String, rows: String) {
         switch grouping {
-        case .token: (key, rows) = ("coalesce(token_name, token_id, '-')", "kind != 'call'")
-        case .scenario: (key, rows) = ("coalesce(scenario, '-')", "kind != 'call'")
-        case .day: (key, rows) = ("strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch')", "kind != 'call'")
+        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
+        case .day: (day, "kind != 'call'")
         // Each model call under its own model: an agent run's calls, and every request that is no agent run.
-        case .model: (key, rows) = ("coalesce(model, '-')", "kind != 'run'")
+        case .model: ("coalesce(model, '-')", "kind != 'run'")
         }
+    }
+
+    private static let day = "strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch')"
+
+    public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
+        let (key, rows) = Self.report(grouping)
+        return try withConnection { db in
+            try db.statement("""
+                SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
+                       sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0)
+                FROM usage_records WHERE occurred_at >= ? AND \(rows) GROUP BY d, k ORDER BY d, 9 DESC, k
+                """).rows([.integer(since.millisecondsSince1970)]) { row in
+                    UsageDayRow(day: row.text(0), row: UsageReportRow(
+                        key: row.text(1), requests: Int(row.int64(2)), errors: Int(row.int64(3)), inputTokens: Int(row.int64(4)),
+                        outputTokens: Int(row.int64(5)), cachedInputTokens: Int(row.int64(6)), reasoningTokens: Int(row.int64(7)),
+                        costMicrodollars: row.int64(8)))
+                }
+        }
+    }
+
+    public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
+        let (key, rows) = Self.report(grouping)
         return try withConnection { db in
             try db.statement("""
                 SELECT \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),

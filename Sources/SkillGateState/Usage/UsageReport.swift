@@ -36,3 +36,15 @@ public struct UsageReportRow: Sendable, Hashable {
         self.costMicrodollars = costMicrodollars
     }
 }
+
+/// One group's sums on one UTC day: a report split by day (the console's per-day charts by token, model or scenario).
+public struct UsageDayRow: Sendable, Hashable {
+    /// The UTC day (`2026-12-01`).
+    public var day: String
+    public var row: UsageReportRow
+
+    public init(day: String, row: UsageReportRow) {
+        self.day = day
+        self.row = row
+    }
+}

@@ -26,7 +26,9 @@ enum ProvidersCommand {
             let keyName = override?.keyName ?? p.keyName
             let keyStatus: String
             if p.auth == .none { keyStatus = "no key needed" } else if let keyName {
-                keyStatus = keys.secret(named: keyName) != nil ? "key \(keyName) set" : "key \(keyName) NOT set (skillgate keys set \(keyName))"
+                let pool = keys.pool(named: keyName).count
+                keyStatus = pool > 1 ? "keys \(keyName) set (a pool of \(pool))"
+                    : pool == 1 ? "key \(keyName) set" : "key \(keyName) NOT set (skillgate keys set \(keyName))"
             } else { keyStatus = "no key name" }
             let enabled = override?.enabled ?? true
             print("\(p.id)\t\(p.wireFormat.rawValue)\t\(override?.baseURL ?? p.baseURL)\t\(keyStatus)\(enabled ? "" : "\tdisabled")")

@@ -29,9 +29,13 @@ enum ServeCommand {
         }
         OpenFileLimit.raiseToHardLimit()
         let server = try GatewayServer(config: config)
+        await server.connectMCPServers()
         do {
             try server.start()
-        } catch let error as HTTPServerError where error.kind == .addressInUse {
+        } catch {
+            // The stdio MCP servers started above go with the gateway that could not serve.
+            await server.stopMCPServers()
+            guard let error = error as? HTTPServerError, error.kind == .addressInUse else { throw error }
             printErr("""
             error: \(config.host):\(config.port) is already in use — another process (perhaps another `skillgate serve`) listens there.
             Stop that process, or start this one on another port: `skillgate serve --listen \(config.host):PORT` (or "listen" in the config).

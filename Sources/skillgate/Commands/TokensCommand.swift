@@ -7,7 +7,7 @@ import SkillGateState
 /// `skillgate tokens`: client tokens (stored as hashes in the state store).
 enum TokensCommand {
     static let help = """
-    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]... [limits]
+    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]... [--admin [--chat]] [limits]
                                   prints the new token alone on stdout (shown once; only its hash is stored)
            skillgate tokens update NAME [limits]   changes a token's limits (a running gateway applies them within 2 s)
            skillgate tokens list      names, scopes, limits, created and last-used times
@@ -16,11 +16,13 @@ enum TokensCommand {
 
     --scenario limits the token to scenarios; --model to tiers (light, strong), aliases or provider/model.
     Without them the token may use everything.
+    --admin makes an admin token: it may use the admin API (/admin/api/...) and the web console (/console),
+    and the chat and agent endpoints only when --chat is given too (the console's Playground needs it).
 
     """ + TokenLimitFlags.help
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names), flags: [])
+        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names), flags: ["--admin", "--chat"])
         if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
         let config = try CLI.loadConfig(args)
         let tokens = try GatewayServer.openTokenService(config: config)
@@ -30,18 +32,23 @@ enum TokensCommand {
             for s in args.values("--scenario") where config.scenarios[s] == nil {
                 throw UsageError(message: "unknown scenario \"\(s)\"; configured: \(config.scenarios.keys.sorted().joined(separator: ", "))")
             }
+            let admin = args.flags.contains("--admin")
+            guard admin || !args.flags.contains("--chat") else {
+                throw UsageError(message: "--chat goes with --admin (ordinary tokens may always chat); drop it or add --admin")
+            }
             let created = try tokens.create(name: name, scenarios: args.values("--scenario"), models: args.values("--model"),
-                                            limits: try TokenLimitFlags.apply(args, to: TokenLimits()))
+                                            limits: try TokenLimitFlags.apply(args, to: TokenLimits()), admin: admin, chat: args.flags.contains("--chat"))
             print(created.token)
-            printErr("created token \"\(name)\"; it is shown only this once")
+            printErr("created \(admin ? "admin " : "")token \"\(name)\"; it is shown only this once")
         case ("list", 1):
             let list = try tokens.list()
             if list.isEmpty { printErr("no tokens yet; create one with `skillgate tokens create --name NAME`") }
-            print("NAME\tSCENARIOS\tMODELS\tLIMITS\tCREATED\tLAST USED\tSTATUS")
+            print("NAME\tROLE\tSCENARIOS\tMODELS\tLIMITS\tCREATED\tLAST USED\tSTATUS")
             for t in list {
                 let scen = t.scenarios.isEmpty ? "*" : t.scenarios.joined(separator: ",")
                 let models = t.models.isEmpty ? "*" : t.models.joined(separator: ",")
-                print("\(t.name)\t\(scen)\t\(models)\t\(TokenLimitFlags.summary(t.limits))\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")
+                let role = t.admin ? (t.chat ? "admin+chat" : "admin") : "chat"
+                print("\(t.name)\t\(role)\t\(scen)\t\(models)\t\(TokenLimitFlags.summary(t.limits))\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")
             }
         case ("update", 2):
             let name = args.positionals[1]

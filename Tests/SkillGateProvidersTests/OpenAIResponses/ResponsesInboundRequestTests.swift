@@ -46,7 +46,7 @@ import SkillGateCore
         let r = try Self.decode(#"""
         {"model":"m","input":"x","stream":true,"store":false,"previous_response_id":"resp_1","max_output_tokens":300,"temperature":0.5,
          "top_p":0.9,"parallel_tool_calls":false,"reasoning":{"effort":"high"},"metadata":{"k":"v"},"include":["reasoning.encrypted_content"],
-         "truncation":"auto","tools":[{"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{}},"strict":true}],
+         "truncation":"auto","prompt_cache_key":"agent-7","tools":[{"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{}},"strict":true}],
          "tool_choice":{"type":"function","name":"get_weather"},
          "text":{"format":{"type":"json_schema","name":"answer","schema":{"type":"object"},"strict":true}}}
         """#)
@@ -56,6 +56,7 @@ import SkillGateCore
         #expect(r.request.parallelToolCalls == false && r.request.maxTokens == 300 && r.request.temperature == 0.5 && r.request.topP == 0.9)
         #expect(r.request.responseFormat == ["type": "json_schema", "json_schema": ["name": "answer", "schema": ["type": "object"], "strict": true]])
         #expect(r.request.thinking == ThinkingConfig(enabled: true))
+        #expect(r.request.promptCacheKey == "agent-7")
         #expect(r.echo.reasoningEffort == "high" && r.echo.metadata == ["k": "v"] && r.echo.store == false)
         #expect(r.echo.tools.arrayValue?.count == 1 && r.echo.toolChoice == ["type": "function", "name": "get_weather"])
 

@@ -1,6 +1,7 @@
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateKeys
 import SkillGateRouting
 @testable import SkillGateServer
 
@@ -20,14 +21,17 @@ final class ResilienceGateway: Sendable {
     ///   - providers: provider id → base URL (each offers the model `m`).
     ///   - tier: the `light` tier, e.g. `["up-a/m", "up-b/m"]`.
     ///   - resilience: the `resilience` config section as JSON text.
+    ///   - keys: when set, every provider authenticates with `Authorization: Bearer` from the key pool
+    ///     `UP_KEY` (`UP_KEY`, `UP_KEY_2`, ...), and these keys are stored in the key file.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
-         clock: any ResilienceClock = SystemResilienceClock()) throws {
+         clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = []) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (id, base) in providers {
-            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"openai-chat","base_url":"\#(base)","auth":"none","models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
+            let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"openai-chat","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
             try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
@@ -39,6 +43,10 @@ final class ResilienceGateway: Sendable {
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
+        if !keys.isEmpty {
+            let store = try KeyStore(path: loaded.keyFile)
+            for (name, secret) in keys { try store.set(name, secret: secret) }
+        }
         token = try GatewayServer.openTokenService(config: loaded).create(name: "resilience-test").token
         logPath = directory + "/gateway.log"
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)

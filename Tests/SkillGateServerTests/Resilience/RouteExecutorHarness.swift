@@ -28,7 +28,7 @@ struct RouteExecutorHarness {
             cursor.withLock { i in defer { i += 1 }; return randoms[i % randoms.count] }
         }) { target, _ throws(GatewayError) in
             guard let c = byProvider[target.provider.id] else { throw ResilienceFixtures.missingKey(target.provider.id) }
-            return c
+            return UpstreamClient(c)
         }
     }
 

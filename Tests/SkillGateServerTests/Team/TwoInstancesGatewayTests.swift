@@ -95,6 +95,50 @@ struct TwoInstancesGatewayTests {
         #expect(String(decoding: onB.body, as: UTF8.self).contains("requests_per_minute"))
     }
 
+    /// 32 concurrent clients spread over both instances against one per-minute limit. Decision 0027's bound: once the
+    /// limit is reached anywhere, the other instance stops admitting within its re-read (1 s) plus the ledger's flush
+    /// interval (100 ms here), so everything admitted beyond the limit happened in that window after the limit-th
+    /// admission — and, with traffic paced so that neither instance reaches the limit on its own count first, the
+    /// total stays well below what two unshared counters would allow (2 × the limit).
+    @Test func aPerMinuteLimitHoldsUnder32ClientsOverBothInstances() async throws {
+        let second = Int(Date().timeIntervalSince1970) % 60
+        if second > 45 { try await Task.sleep(for: .seconds(61 - second)) }
+        let db = try await offThePool { try PostgresTestDatabase() }
+        defer { Thread.detachNewThread { db.drop() } }
+        let limit = 60
+        let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(requestsPerMinute: limit))
+        let start = Date()
+        // 32 clients, one request every 1.6 s each (about 20 per second per instance), for 6 s.
+        let outcomes = try await withThrowingTaskGroup(of: [(Date, Int)].self) { group in
+            for client in 0..<32 {
+                let instance = client % 2 == 0 ? a : b
+                group.addTask {
+                    var seen: [(Date, Int)] = []
+                    try await Task.sleep(for: .milliseconds(50 * client))
+                    while Date().timeIntervalSince(start) < 6 {
+                        let status = try await instance.post("/v1/chat/completions", Self.chat).status
+                        seen.append((Date(), status))
+                        try await Task.sleep(for: .milliseconds(1600))
+                    }
+                    return seen
+                }
+            }
+            var all: [(Date, Int)] = []
+            for try await seen in group { all += seen }
+            return all.sorted { $0.0 < $1.0 }
+        }
+        await a.stop()
+        await b.stop()
+        let admitted = outcomes.filter { $0.1 == 200 }
+        #expect(Set(outcomes.map(\.1)).isSubset(of: [200, 429]), "\(Set(outcomes.map(\.1)))")
+        #expect(outcomes.count > limit + 20, "the clients offered more than the limit: \(outcomes.count)")
+        let reached = try #require(admitted.count >= limit ? admitted[limit - 1].0 : nil, "the limit was reached")
+        let window = 1.0 + 0.1 + 0.5  // re-read + flush interval + scheduling margin on a loaded machine
+        let late = admitted.filter { $0.0.timeIntervalSince(reached) > window }
+        #expect(late.isEmpty, "\(late.count) admitted more than \(window) s after the limit was reached")
+        #expect(admitted.count < 2 * limit, "shared counting admitted \(admitted.count), unshared would allow \(2 * limit)")
+    }
+
     /// The database goes away while the gateway runs: requests whose token is not cached get a 503 saying what to do,
     /// usage of requests answered meanwhile stays queued, nothing crashes, and all is well once it is back.
     @Test func aDatabaseOutageIs503AndTheGatewayRecovers() async throws {

@@ -28,6 +28,18 @@ struct PostgresStateStoreTests {
         #expect(throws: TokenError.alreadyRevoked("ios-app")) { try service.revoke(name: "ios-app") }
     }
 
+    @Test func adminFlagsRoundTrip() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let service = TokenService(store: try PostgresStateStore(url: db.url))
+            let admin = try service.create(name: "console", admin: true, chat: false)
+            let ordinary = try service.create(name: "app")
+            #expect(service.authenticate(admin.token).map { [$0.admin, $0.chat] } == [true, false])
+            #expect(service.authenticate(ordinary.token).map { [$0.admin, $0.chat] } == [false, true])
+        }
+    }
+
     @Test func theLedgerSumsAndReportsLikeSQLite() async throws {
         try await offThePool { try Self.ledgerLikeSQLite() }
     }
@@ -39,6 +51,7 @@ struct PostgresStateStoreTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let stores: [any StateStore] = [try PostgresStateStore(url: db.url), try SQLiteStateStore(stateDirectory: dir)]
         var reports: [[UsageReportRow]] = []
+        var perDay: [[UsageDayRow]] = []
         for store in stores {
             try store.recordUsage([
                 UsageLedgerStoreTests.row(.run, model: "p/strong", input: 30, cost: 300),
@@ -49,8 +62,10 @@ struct PostgresStateStoreTests {
             #expect(try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)).costMicrodollars == 350)
             #expect(try store.usageSummary(scenario: "chat", since: Date(millisecondsSince1970: 0)).requests == 2)
             for by in UsageGrouping.allCases { reports.append(try store.usageReport(since: Date(millisecondsSince1970: 0), by: by)) }
+            for by in UsageGrouping.allCases { perDay.append(try store.usageReportPerDay(since: Date(millisecondsSince1970: 0), by: by)) }
         }
         #expect(Array(reports[0..<4]) == Array(reports[4..<8]), "PostgreSQL and SQLite give the same reports")
+        #expect(Array(perDay[0..<4]) == Array(perDay[4..<8]), "and the same reports per day")
     }
 
     @Test func twoInstancesOpeningTogetherMigrateOnce() async throws {

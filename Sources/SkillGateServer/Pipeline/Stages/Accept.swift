@@ -11,6 +11,12 @@ enum Endpoint: Sendable {
     case metrics
     /// A chat or agent surface: the pipeline's stages run for it.
     case surface(any Surface)
+    /// `/admin/api/...`: the admin API (admin tokens only; `Admin/AdminAPI.swift` routes the rest of the path).
+    case admin
+    /// `/console` and `/console/...`: the web console's static files (no token; the pages call the admin API).
+    case console
+    /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
+    case mcp
 
     /// The endpoints by path, with the method each accepts. A new surface is one line here.
     static let table: [String: (method: String, endpoint: Endpoint)] = [
@@ -18,6 +24,7 @@ enum Endpoint: Sendable {
         "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
         "/v1/agent": ("POST", .surface(AgentSurface())),
         "/v1/responses": ("POST", .surface(ResponsesSurface())),
+        "/mcp": ("POST", .mcp),
         "/v1/models": ("GET", .models),
         "/v1/limits": ("GET", .limits),
         "/metrics": ("GET", .metrics),
@@ -33,8 +40,18 @@ enum Endpoint: Sendable {
 
     /// The endpoint of `method path`, or a 404 naming what is served, or a 405 naming the method.
     static func accept(method: String, path: String) -> Result<Endpoint, Rejection> {
+        if path.hasPrefix(AdminAPI.prefix) { return .success(.admin) }
+        if path == ConsoleAssets.root || path.hasPrefix(ConsoleAssets.root + "/") {
+            guard method == "GET" || method == "HEAD" else {
+                var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path) accepts GET only, not \(method)")
+                error.param = "method"
+                return .failure(Rejection(error: error, allowed: "GET"))
+            }
+            return .success(.console)
+        }
         guard let entry = table[path] else {
-            let served = table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" }.joined(separator: ", ")
+            let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
+                .joined(separator: ", ")
             return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
                                                           message: "no route \(method) \(path); SkillGate serves \(served)")))
         }
@@ -49,8 +66,9 @@ enum Endpoint: Sendable {
 
     /// The surface whose error shape a request to `path` gets (the OpenAI one for paths that are
     /// no surface's).
-    static func errorSurface(for path: String) -> any Surface {
+    static func errorSurface(for path: String) -> any ErrorShape {
         if case .surface(let s)? = table[path]?.endpoint { return s }
+        if case .mcp? = table[path]?.endpoint { return MCPErrorShape() }
         return OpenAIChatSurface()
     }
 }

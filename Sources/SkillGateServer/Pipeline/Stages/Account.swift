@@ -10,6 +10,8 @@ struct AccountStage: Sendable {
     let ledger: UsageLedger?
     let limits: LimitCounters
     let metrics: GatewayMetrics
+    /// The console's live Traffic tail (chat and agent requests only).
+    let traffic: TrafficBroadcaster
 
     /// Called once per request.
     func account(_ ctx: inout RequestContext) {
@@ -25,6 +27,7 @@ struct AccountStage: Sendable {
         }
         if ctx.log.surface != nil { metrics.finished(ctx.log, outcome: outcome) }
         ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
+        if ctx.log.surface != nil { traffic.publish(TrafficEvent(ctx.log)) }
         log.write(ctx.log)
     }
 }

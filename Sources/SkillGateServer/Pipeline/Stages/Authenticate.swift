@@ -12,6 +12,26 @@ struct AuthenticatedClient: Sendable {
     var scope: AccessScope
     /// Asks again, while the answer runs, whether the token is still valid.
     var recheck: TokenRecheck
+    /// An admin token: may use the admin API and the console.
+    var admin = false
+    /// May use the chat and agent surfaces (every ordinary token; an admin token created with `--chat`).
+    var chat = true
+
+    /// Throws the 403 of an admin token without chat access on a chat, agent, models or limits endpoint.
+    func requireChat() throws(GatewayError) {
+        guard chat else {
+            throw GatewayError(domain: .policy, kind: .permission, status: 403,
+                               message: "token \"\(name)\" is an admin token for the console and the admin API only; to chat with it too, create one with `skillgate tokens create --name NAME --admin --chat`, or use an ordinary token")
+        }
+    }
+
+    /// Throws the 403 of a token that is not an admin token on an admin route.
+    func requireAdmin() throws(GatewayError) {
+        guard admin else {
+            throw GatewayError(domain: .policy, kind: .permission, status: 403,
+                               message: "token \"\(name)\" is not an admin token; the admin API and the console need one: `skillgate tokens create --name NAME --admin`")
+        }
+    }
 }
 
 /// The authenticate stage: the caller's SkillGate token, checked against the token store.
@@ -45,6 +65,6 @@ struct AuthenticateStage: Sendable {
         }
         let record = grant.token
         return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: AccessScope(scenarios: record.scenarios, models: record.models),
-                                   recheck: TokenRecheck(tokens: tokens, grant: grant))
+                                   recheck: TokenRecheck(tokens: tokens, grant: grant), admin: record.admin, chat: record.chat)
     }
 }

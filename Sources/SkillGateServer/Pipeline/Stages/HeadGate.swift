@@ -19,9 +19,9 @@ struct HeadGate: Sendable {
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
         switch Endpoint.accept(method: head.method, path: head.path) {
-        case .success(.models), .success(.surface), .success(.limits):
+        case .success(.models), .success(.surface), .success(.limits), .success(.admin), .success(.mcp):
             break
-        case .success(.health), .success(.ready), .success(.metrics), .failure:
+        case .success(.health), .success(.ready), .success(.metrics), .success(.console), .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
         do {

@@ -4,8 +4,9 @@ import SkillGateRouting
 import SkillGateSkills
 
 /// A decoded request made ready for model calls: its scenario, the skills the model may see, the
-/// route plan, the escalation plan, and the rules answers are checked by.
-struct PreparedCall: Sendable {
+/// route plan, the escalation plan, and the rules answers are checked by. A reference: the later stages' async
+/// frames hold a pointer, not a copy of the scenario's config and the plans (decision 0033).
+final class PreparedCall: Sendable {
     let client: AuthenticatedClient
     let scenario: (name: String, config: GatewayConfig.ScenarioConfig)
     let skills: SkillDecision
@@ -15,6 +16,17 @@ struct PreparedCall: Sendable {
     /// The escalation tier's plan, when the scenario escalates and the token may use that tier.
     let escalation: RoutePlan?
     let answers: AnswerPolicy
+
+    init(client: AuthenticatedClient, scenario: (name: String, config: GatewayConfig.ScenarioConfig), skills: SkillDecision,
+         request: ChatRequest, plan: RoutePlan, escalation: RoutePlan?, answers: AnswerPolicy) {
+        self.client = client
+        self.scenario = scenario
+        self.skills = skills
+        self.request = request
+        self.plan = plan
+        self.escalation = escalation
+        self.answers = answers
+    }
 }
 
 /// The prepare stage: everything decided about a request before a model is called — scenario (the
@@ -30,12 +42,30 @@ struct PrepareStage: Sendable {
     let limits: LimitsStage
 
     func prepare(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) async throws -> PreparedCall {
+        // Only the skill policy awaits (a semantic ranking may call the embedding server); the rest runs in plain
+        // functions kept out of line, so their locals live on the thread's stack instead of this async frame — the
+        // task keeps the memory of its largest frame for the whole request, streams included (decision 0033).
+        var (scenario, chat) = try begin(request, for: client, headers: headers, &ctx)
+        let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
+        return try finish(chat, decision, scenario, client, headers, &ctx)
+    }
+
+    /// The scenario, limits and budgets, and the cache placement, before anything could reach out (embedders, providers).
+    @inline(never)
+    private func begin(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders,
+                       _ ctx: inout RequestContext) throws -> ((name: String, config: GatewayConfig.ScenarioConfig), ChatRequest) {
         let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope)
         ctx.log.scenario = scenario.name
-        // Limits and budgets before anything else that could reach out (embedders, providers).
         ctx.limitTicket = try limits.admit(client, scenario: scenario.name, stream: request.stream)
         var chat = request.chat
-        let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
+        chat.cachePlacement = try resolver.config.cachePlacement(header: headers["x-skillgate-cache-breakpoints"], scenario: scenario.config)
+        return (scenario, chat)
+    }
+
+    /// The route plan, stickiness, escalation and answer policy of the request with its visible skills.
+    @inline(never)
+    private func finish(_ chat: ChatRequest, _ decision: SkillDecision, _ scenario: (name: String, config: GatewayConfig.ScenarioConfig),
+                        _ client: AuthenticatedClient, _ headers: HTTPHeaders, _ ctx: inout RequestContext) throws -> PreparedCall {
         ctx.log.skills = decision
         var plan = try resolver.plan(for: chat, tierHeader: headers["x-skillgate-tier"], scenario: scenario.config, scope: client.scope)
         plan = executor.includingIssuer(of: chat, in: plan) { name in

@@ -1,0 +1,151 @@
+import Synchronization
+
+/// The keys of one provider spread over its calls: each call takes the key with the fewest calls in
+/// flight (ties rotate, so sequential traffic is spread evenly over per-key rate limits), and a key
+/// the provider refused (401) or rate-limited (429) is skipped for a cooldown of its own while the
+/// pool's other keys carry on.
+///
+/// The pool knows key *names* only (`OPENAI_API_KEY`, `OPENAI_API_KEY_2`, ...); secrets stay in the
+/// key store. One instance serves the whole gateway.
+public final class KeyPool: Sendable {
+    private struct Entry {
+        var inFlight = 0
+        var cooledUntil: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var keys: [String: Entry] = [:]
+        var rotation = 0
+    }
+
+    private let state = Mutex(State())
+    private let cooldown: Duration
+    /// The clock cooldowns are measured with.
+    public let clock: any ResilienceClock
+
+    /// - Parameter cooldown: how long a refused or rate-limited key is skipped when the provider
+    ///   gave no `Retry-After`.
+    public init(cooldown: Duration, clock: any ResilienceClock = SystemResilienceClock()) {
+        self.cooldown = cooldown
+        self.clock = clock
+    }
+
+    /// Takes a key among `members` (the pool's key names, in a stable order) for one call: the ready
+    /// key with the fewest calls in flight; when every key is cooling down, the one that recovers first
+    /// (so the caller gets the provider's own answer rather than none). Release the lease when the
+    /// call ends.
+    public func acquire(_ members: [String]) -> KeyLease {
+        precondition(!members.isEmpty, "a key pool has at least one key")
+        let now = clock.now
+        let chosen = state.withLock { s -> String in
+            var best: [Int] = []
+            var fewest = Int.max
+            var soonest: (index: Int, until: ContinuousClock.Instant)?
+            for (i, name) in members.enumerated() {
+                let e = s.keys[name] ?? Entry()
+                if let until = e.cooledUntil, now < until {
+                    if soonest == nil || until < soonest!.until { soonest = (i, until) }
+                    continue
+                }
+                if e.inFlight < fewest { fewest = e.inFlight; best = [i] } else if e.inFlight == fewest { best.append(i) }
+            }
+            let index: Int
+            if best.isEmpty {
+                index = soonest!.index
+            } else {
+                index = best[s.rotation % best.count]
+                s.rotation &+= 1
+            }
+            let name = members[index]
+            s.keys[name, default: Entry()].inFlight += 1
+            return name
+        }
+        return KeyLease(name: chosen, members: members, pool: self)
+    }
+
+    /// How many of `members` are not cooling down now.
+    public func readyCount(_ members: [String]) -> Int {
+        let now = clock.now
+        return state.withLock { s in
+            members.reduce(0) { n, name in
+                guard let until = s.keys[name]?.cooledUntil, now < until else { return n + 1 }
+                return n
+            }
+        }
+    }
+
+    /// How long `name` will still be skipped, or nil when it is ready.
+    public func remainingCooldown(_ name: String) -> Duration? {
+        let now = clock.now
+        return state.withLock { s in
+            guard let until = s.keys[name]?.cooledUntil, now < until else { return nil }
+            return until - now
+        }
+    }
+
+    /// Calls in flight on `name`.
+    public func inFlight(_ name: String) -> Int {
+        state.withLock { $0.keys[name]?.inFlight ?? 0 }
+    }
+
+    fileprivate func end(_ name: String) {
+        state.withLock { s in
+            guard var e = s.keys[name] else { return }
+            e.inFlight = max(0, e.inFlight - 1)
+            s.keys[name] = e
+        }
+    }
+
+    fileprivate func coolDown(_ name: String, for duration: Duration?) {
+        let until = clock.now + (duration ?? cooldown)
+        state.withLock { s in
+            var e = s.keys[name] ?? Entry()
+            // A later answer with a shorter Retry-After does not shorten a cooldown already running.
+            if let current = e.cooledUntil, current > until { return }
+            e.cooledUntil = until
+            s.keys[name] = e
+        }
+    }
+}
+
+/// One call's hold on a key of a `KeyPool`: counts as in flight until released.
+public final class KeyLease: Sendable {
+    /// The key's name in the key store (never its secret).
+    public let name: String
+    /// The names of the pool the key was taken from.
+    public let members: [String]
+    private let pool: KeyPool
+    private let released = Atomic<Bool>(false)
+
+    fileprivate init(name: String, members: [String], pool: KeyPool) {
+        self.name = name
+        self.members = members
+        self.pool = pool
+    }
+
+    /// Ends the call; later calls do nothing.
+    public func release() {
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { pool.end(name) }
+    }
+
+    /// Whether an upstream answer with `status` refuses this key rather than the request: 401 (the
+    /// key is revoked or wrong) or 429 (this key's rate limit).
+    public static func refusesKey(status: Int?) -> Bool {
+        status == 401 || status == 429
+    }
+
+    /// Reports the call's failure. When the provider refused the key (`refusesKey`), the key cools
+    /// down for `retryAfter` seconds (or the pool's cooldown). Returns whether another key of the pool
+    /// is ready now, so the caller may try the same deployment again at once with that key.
+    @discardableResult
+    public func reportFailure(status: Int?, retryAfter: Double?) -> Bool {
+        guard Self.refusesKey(status: status) else { return false }
+        // An upstream's Retry-After is clamped to an hour (and NaN or negative to nothing), so no
+        // header can overflow the arithmetic or park a key for good.
+        let seconds = retryAfter.flatMap { $0.isFinite && $0 > 0 ? min($0, 3600) : nil }
+        pool.coolDown(name, for: seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        return members.count > 1 && pool.readyCount(members) > 0
+    }
+
+    deinit { release() }
+}

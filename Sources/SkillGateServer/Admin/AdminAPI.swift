@@ -1,0 +1,138 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// The admin API (`/admin/api/...`, admin tokens only; decision 0030): JSON for the console and for scripts. Tokens
+/// (list, create — the secret shown once —, revoke, limits), usage aggregates from the ledger's report queries,
+/// limits with what is left, recent requests, scenarios and skill packs as loaded, providers with whether their key is
+/// set (never a key), cooldowns, and the live traffic tail (SSE). The README's "Admin API" section lists the routes.
+struct AdminAPI: Sendable {
+    static let prefix = "/admin/api/"
+
+    /// A request line of the admin API.
+    enum Route: Sendable, Equatable {
+        case whoami
+        case listTokens
+        case createToken
+        case revokeToken(String)
+        case updateLimits(String)
+        case usage
+        case limits
+        case requests
+        case scenarios
+        case providers
+        case cooldowns
+        case traffic
+
+        /// Every route as `METHOD path`, for 404 messages and the README.
+        static let described = [
+            "GET /admin/api/whoami", "GET /admin/api/tokens", "POST /admin/api/tokens", "POST /admin/api/tokens/{name}/revoke",
+            "PUT /admin/api/tokens/{name}/limits", "GET /admin/api/usage?by=day|token|model|scenario&days=N&per_day=true", "GET /admin/api/limits",
+            "GET /admin/api/requests?limit=N", "GET /admin/api/scenarios", "GET /admin/api/providers", "GET /admin/api/cooldowns",
+            "GET /admin/api/traffic (text/event-stream)",
+        ]
+
+        /// The route of `method path`, or a 404 listing the routes, or a 405 naming the method.
+        init(method: String, path: String) throws(GatewayError) {
+            let parts = path.dropFirst(AdminAPI.prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let get = method == "GET" || method == "HEAD"
+            let route: Route?
+            let expected: String
+            switch parts.count == 1 ? parts[0] : (parts.count == 3 && parts[0] == "tokens" ? "tokens/" + parts[2] : "") {
+            case "whoami": route = get ? .whoami : nil; expected = "GET"
+            case "tokens": route = get ? .listTokens : (method == "POST" ? .createToken : nil); expected = "GET or POST"
+            case "tokens/revoke": route = method == "POST" ? .revokeToken(parts[1]) : nil; expected = "POST"
+            case "tokens/limits": route = method == "PUT" ? .updateLimits(parts[1]) : nil; expected = "PUT"
+            case "usage": route = get ? .usage : nil; expected = "GET"
+            case "limits": route = get ? .limits : nil; expected = "GET"
+            case "requests": route = get ? .requests : nil; expected = "GET"
+            case "scenarios": route = get ? .scenarios : nil; expected = "GET"
+            case "providers": route = get ? .providers : nil; expected = "GET"
+            case "cooldowns": route = get ? .cooldowns : nil; expected = "GET"
+            case "traffic": route = get ? .traffic : nil; expected = "GET"
+            default:
+                throw GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                   message: "no admin route \(method) \(path); the admin API serves \(Self.described.joined(separator: ", "))")
+            }
+            guard let route else {
+                var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path) accepts \(expected), not \(method)")
+                error.param = "method"
+                throw error
+            }
+            self = route
+        }
+    }
+
+    let services: GatewayServices
+    let limits: LimitsStage
+
+    /// The JSON answer of every route but `traffic` (which streams): its status and body.
+    func answer(_ route: Route, _ request: HTTPServerRequest, _ client: AuthenticatedClient) throws(GatewayError) -> (Int, JSONValue) {
+        let query = AdminQuery(request.query)
+        switch route {
+        case .whoami:
+            return (200, ["name": .string(client.name), "admin": .bool(client.admin), "chat": .bool(client.chat)])
+        case .listTokens: return (200, try listTokens())
+        case .createToken: return (201, try createToken(request.body))
+        case .revokeToken(let name): return (200, try revokeToken(name))
+        case .updateLimits(let name): return (200, try updateLimits(name, request.body))
+        case .usage: return (200, try usage(query))
+        case .limits: return (200, limitStatus())
+        case .requests: return (200, recentRequests(query))
+        case .scenarios: return (200, scenarios())
+        case .providers: return (200, providers())
+        case .cooldowns: return (200, cooldowns())
+        case .traffic: throw GatewayError.internalError("the traffic tail streams; it has no JSON answer")
+        }
+    }
+
+    /// The body of a POST or PUT as an object, or a 400 saying what to send.
+    static func object(_ body: [UInt8], example: String) throws(GatewayError) -> JSONReader {
+        do {
+            return try JSONReader(root: try JSONValue.parse(body.isEmpty ? Array("null".utf8) : body), file: "request body")
+        } catch let error as JSONShapeError {
+            throw GatewayError.invalidRequest("\(error.message); send a JSON object like \(example)")
+        } catch {
+            throw GatewayError.invalidRequest("the body is not JSON (\(error)); send a JSON object like \(example)")
+        }
+    }
+}
+
+/// The query string of an admin request (`by=day&days=30`): names and values, `+` and `%XX` decoded.
+struct AdminQuery: Sendable {
+    let values: [String: String]
+
+    init(_ query: String?) {
+        var values: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { Self.decode(String($0)) }
+            if let name = parts.first { values[name] = parts.count > 1 ? parts[1] : "" }
+        }
+        self.values = values
+    }
+
+    subscript(_ name: String) -> String? { values[name] }
+
+    /// `name` as an integer within `range`, `fallback` when absent, or a 400 naming it.
+    func int(_ name: String, in range: ClosedRange<Int>, fallback: Int) throws(GatewayError) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw GatewayError.invalidRequest("query parameter \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text.prefix(40))\"", param: name)
+        }
+        return value
+    }
+
+    private static func decode(_ text: String) -> String {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let b = bytes.popFirst() {
+            if b == 0x2B { out.append(0x20); continue }
+            if b == 0x25, bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v)
+                bytes = bytes.dropFirst(2)
+                continue
+            }
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,86 @@
+import SkillGateCore
+import SkillGateHTTP
+
+/// The admin API and the console (decision 0030).
+extension GatewayHandler {
+    /// `/admin/api/...`: an admin token (401 without a valid token, 403 with an ordinary one), then the route.
+    func admin(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
+        do {
+            let client = try authentication.authenticate(request.headers)
+            // No token id: admin requests are logged, never ledger rows (they cost nothing and would crowd reports).
+            ctx.log.tokenName = client.name
+            try client.requireAdmin()
+            let route = try AdminAPI.Route(method: request.method, path: request.path)
+            if route == .traffic { return await trafficTail(&ctx) }
+            let (status, body) = try AdminAPI(services: services, limits: limits).answer(route, request, client)
+            var headers = ResponseHeaders.common(ctx)
+            headers.set("cache-control", "no-store")
+            ctx.responder.respond(status: status, headers: headers, body: body.serializedBytes())
+            ctx.log.status = status
+            answering.account(&ctx)
+        } catch {
+            fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
+        }
+    }
+
+    /// `GET /admin/api/traffic`: each finished chat or agent request as an SSE `request` event (the shape of
+    /// `/admin/api/requests` rows), a `dropped` event when this tail fell behind and lost some, and a comment every
+    /// 10 s. Ends when the client leaves or the gateway shuts down; the console reconnects.
+    func trafficTail(_ ctx: inout RequestContext) async {
+        guard let subscription = services.traffic.subscribe() else {
+            return fail(GatewayError(domain: .gateway, kind: .upstreamOverloaded, status: 503,
+                                     message: "\(services.traffic.maxSubscribers) traffic tails are open already; close one (a console tab) and retry",
+                                     retryAfter: 5), OpenAIChatSurface(), &ctx)
+        }
+        ctx.log.status = 200
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(10))
+                subscription.ping()
+            }
+        }
+        defer {
+            heartbeat.cancel()
+            services.traffic.unsubscribe(subscription.id)
+        }
+        do {
+            var headers = SSEResponse.headers(ctx)
+            headers.set("cache-control", "no-store")
+            try await ctx.responder.startStream(status: 200, headers: headers)
+            try await ctx.responder.write(Array("retry: 2000\n: traffic tail open\n\n".utf8))
+            for await item in subscription.items {
+                var chunk = ""
+                let lost = subscription.takeDropped()
+                if lost > 0 { chunk += "event: dropped\ndata: {\"count\":\(lost)}\n\n" }
+                switch item {
+                case .request(let event): chunk += "event: request\ndata: \(event.json().serialized())\n\n"
+                case .heartbeat: chunk += ": keep-alive\n\n"
+                }
+                try await ctx.responder.write(Array(chunk.utf8))
+            }
+        } catch {
+            ctx.log.status = 499
+        }
+        ctx.responder.end()
+        answering.account(&ctx)
+    }
+
+    /// `GET /console/...`: the console's files, with the strict Content-Security-Policy; 404 when it is off.
+    func console(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+        guard let assets = services.consoleAssets else {
+            let why = services.config.console.enabled
+                ? "its files were not found in \(services.config.console.assetsDirectory) (set console.assets_dir to the repository's Console directory)"
+                : "it is turned off (console.enabled is false in \(services.config.sourceFile))"
+            return fail(GatewayError(domain: .caller, kind: .notFound, status: 404, message: "the web console is not served: \(why)"), OpenAIChatSurface(), &ctx)
+        }
+        guard let file = assets.file(for: request.path) else {
+            return fail(GatewayError(domain: .caller, kind: .notFound, status: 404, message: "no console file \(request.path); the console starts at \(ConsoleAssets.root)"),
+                        OpenAIChatSurface(), &ctx)
+        }
+        var headers = ConsoleAssets.headers(contentType: file.contentType)
+        headers.set("x-request-id", ctx.requestId)
+        ctx.responder.respond(status: 200, headers: headers, body: file.bytes)
+        ctx.log.status = 200
+        answering.account(&ctx)
+    }
+}

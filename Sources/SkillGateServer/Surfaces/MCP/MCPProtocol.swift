@@ -1,0 +1,77 @@
+import SkillGateCore
+import SkillGateSkills
+
+/// SkillGate as an MCP server: the shapes of `initialize`, `tools/list` and `tools/call` (MCP
+/// 2025-06-18 and later), independent of HTTP. The endpoint (`GatewayHandler+MCP.swift`) authenticates,
+/// picks the scenario, applies limits and runs the skills.
+enum MCPProtocol {
+    /// The revisions `/mcp` speaks, newest first; `initialize` answers with the client's when it is one of them.
+    static let versions = MCPClientSession.protocolVersions
+
+    /// The `initialize` result.
+    static func initializeResult(_ params: JSONValue?) -> JSONValue {
+        let asked = params?["protocolVersion"]?.stringValue
+        let version = asked.flatMap { versions.contains($0) ? $0 : nil } ?? versions[0]
+        return ["protocolVersion": .string(version),
+                "capabilities": ["tools": ["listChanged": false]],
+                "serverInfo": ["name": "skillgate", "version": "1.0"],
+                "instructions": "SkillGate's server-side skills for this token's scenario. tools/list shows exactly the skills the scenario allows."]
+    }
+
+    /// The `tools/list` result: every tool at once (no cursor is ever issued, so any cursor is unknown).
+    static func toolsListResult(_ skills: [any Skill], params: JSONValue?) throws(JSONRPCError) -> JSONValue {
+        if let cursor = params?["cursor"], !cursor.isNull {
+            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "unknown cursor \(cursor.serialized()); SkillGate lists every tool on the first page, so call tools/list without a cursor")
+        }
+        let tools = skills.map { skill -> JSONValue in
+            var o: JSONObject = ["name": .string(skill.name), "description": .string(skill.description), "inputSchema": skill.parameters]
+            if skill.requiresConfirmation { o.append("annotations", ["destructiveHint": true]) }
+            return .object(o)
+        }
+        return ["tools": .array(tools)]
+    }
+
+    /// The `tools/call` params: the tool's name and its arguments (an object; absent means `{}`).
+    static func callParams(_ params: JSONValue?) throws(JSONRPCError) -> (name: String, arguments: JSONValue) {
+        guard let params, params.objectValue != nil else {
+            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "tools/call needs params {\"name\": ..., \"arguments\": {...}}")
+        }
+        guard let name = params["name"]?.stringValue, !name.isEmpty else {
+            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "tools/call needs \"name\": the tool's name from tools/list")
+        }
+        let arguments = params["arguments"] ?? .object([:])
+        guard arguments.objectValue != nil else {
+            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "tools/call \"arguments\" must be an object, got \(arguments.typeDescription)")
+        }
+        return (name, arguments)
+    }
+
+    /// A skill's result as a `CallToolResult` (a failed skill is `isError: true`, not a JSON-RPC error).
+    static func callResult(_ result: SkillResult) -> JSONValue {
+        var o: JSONObject = ["content": [["type": "text", "text": .string(result.text)]], "isError": .bool(result.isError)]
+        if let payload = result.payload, payload.objectValue != nil { o.append("structuredContent", payload) }
+        return .object(o)
+    }
+
+    /// The HTTP status of a JSON-RPC error answer: 400 for a body that is not a request, else 200.
+    static func httpStatus(_ error: JSONRPCError) -> Int {
+        error.code == JSONRPCError.parseError || error.code == JSONRPCError.invalidRequest ? 400 : 200
+    }
+}
+
+/// The error shape of `/mcp` for failures before a JSON-RPC answer (401, 403, 429): a JSON-RPC error
+/// with a null id, whose message says what to do.
+struct MCPErrorShape: ErrorShape {
+    var name: String { "mcp" }
+
+    func errorBody(_ error: GatewayError) -> [UInt8] {
+        let code: Int = switch error.status {
+        case 400: JSONRPCError.invalidRequest
+        case 401: -32001
+        case 403: -32003
+        case 429: -32029
+        default: JSONRPCError.internalError
+        }
+        return JSONRPCMessage.error(id: nil, error: JSONRPCError(code: code, message: error.clientMessage)).bytes
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateState
+@testable import SkillGateServer
+
+/// The admin API through a real gateway (decision 0030): who may use it (401 without a valid token, 403 with an
+/// ordinary one, and admin-only tokens refused on the chat surfaces), and what it answers.
+@Suite struct AdminGatewayTests {
+    static func send(_ h: TeamHarness, _ method: String, _ path: String, token: String?, body: String? = nil) async throws -> HTTPResponse {
+        var headers: HTTPHeaders = ["content-type": "application/json"]
+        if let token { headers.set("authorization", "Bearer \(token)") }
+        return try await h.http.send(HTTPRequest(method: method, url: h.base + path, headers: headers, body: body.map { Array($0.utf8) } ?? []))
+    }
+
+    static func json(_ r: HTTPResponse) throws -> JSONValue { try JSONValue.parse(r.body) }
+    static func message(_ r: HTTPResponse) -> String { (try? json(r))?["error"]?["message"]?.stringValue ?? String(decoding: r.body, as: UTF8.self) }
+
+    static let adminRoutes: [(method: String, path: String)] = [
+        ("GET", "/admin/api/whoami"), ("GET", "/admin/api/tokens"), ("POST", "/admin/api/tokens"), ("POST", "/admin/api/tokens/team-app/revoke"),
+        ("GET", "/admin/api/usage"), ("GET", "/admin/api/requests"), ("GET", "/admin/api/providers"), ("GET", "/admin/api/traffic"),
+    ]
+
+    @Test(arguments: 0..<adminRoutes.count)
+    func adminRoutesRefuseAMissingOrInvalidTokenWith401AndAnOrdinaryOneWith403(_ index: Int) async throws {
+        let route = Self.adminRoutes[index]
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let missing = try await Self.send(h, route.method, route.path, token: nil, body: "{}")
+        let invalid = try await Self.send(h, route.method, route.path, token: "sgk_" + String(repeating: "0", count: 43), body: "{}")
+        let ordinary = try await Self.send(h, route.method, route.path, token: h.token, body: "{}")
+        #expect(missing.status == 401 && invalid.status == 401)
+        #expect(ordinary.status == 403)
+        #expect(try Self.json(ordinary)["error"]?["type"]?.stringValue == "permission_error")
+        #expect(Self.message(ordinary).contains("not an admin token") && Self.message(ordinary).contains("--admin"))
+        #expect(try h.server.services.tokens.list().allSatisfy { !$0.isRevoked }, "nothing was done for the refused requests")
+    }
+
+    @Test func anAdminOnlyTokenMayNotChatAndAnAdminChatTokenMay() async throws {
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let adminOnly = try h.server.services.tokens.create(name: "ops", admin: true, chat: false).token
+        let adminChat = try h.server.services.tokens.create(name: "console", admin: true, chat: true).token
+        let chat = #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#
+        let refused = try await Self.send(h, "POST", "/v1/chat/completions", token: adminOnly, body: chat)
+        let refusedAgent = try await Self.send(h, "POST", "/v1/agent", token: adminOnly, body: #"{"messages":[{"role":"user","content":"Hi"}]}"#)
+        let refusedModels = try await Self.send(h, "GET", "/v1/models", token: adminOnly)
+        let allowed = try await Self.send(h, "POST", "/v1/chat/completions", token: adminChat, body: chat)
+        let adminOnlyOnAdmin = try await Self.send(h, "GET", "/admin/api/whoami", token: adminOnly)
+        #expect(refused.status == 403 && refusedAgent.status == 403 && refusedModels.status == 403)
+        #expect(Self.message(refused).contains("--admin --chat"))
+        #expect(allowed.status == 200)
+        #expect(adminOnlyOnAdmin.status == 200)
+        #expect(try Self.json(adminOnlyOnAdmin) == ["name": "ops", "admin": true, "chat": false])
+    }
+
+    @Test func tokensAreCreatedShownOnceListedAndRevoked() async throws {
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        let created = try await Self.send(h, "POST", "/admin/api/tokens", token: admin,
+                                          body: #"{"name":"ci-bot","scenarios":["chat"],"limits":{"requests_per_minute":30}}"#)
+        #expect(created.status == 201)
+        #expect(created.headers["cache-control"] == "no-store")
+        let body = try Self.json(created)
+        let secret = try #require(body["token"]?.stringValue)
+        #expect(body["record"]?["name"]?.stringValue == "ci-bot" && body["record"]?["admin"] == false && body["record"]?["chat"] == true)
+        #expect(body["record"]?["limits"]?["requests_per_minute"]?.intValue == 30)
+        #expect(h.server.services.tokens.authenticate(secret)?.name == "ci-bot")
+
+        let listed = try await Self.send(h, "GET", "/admin/api/tokens", token: admin)
+        let listText = String(decoding: listed.body, as: UTF8.self)
+        #expect(try Self.json(listed)["data"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["team-app", "console", "ci-bot"])
+        #expect(!listText.contains(secret) && !listText.contains("hash"), "a token's text or hash is never listed")
+
+        let duplicate = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"ci-bot"}"#)
+        let unknownScenario = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"x","scenarios":["nope"]}"#)
+        let badLimit = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"y","limits":{"requests_per_minute":-1}}"#)
+        let notJSON = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: "name=z")
+        #expect(duplicate.status == 409 && Self.message(duplicate).contains("revoke it first"))
+        #expect(unknownScenario.status == 400 && Self.message(unknownScenario).contains("configured: chat, other"))
+        #expect(badLimit.status == 400 && Self.message(badLimit).contains("requests_per_minute"))
+        #expect(notJSON.status == 400 && Self.message(notJSON).contains("send a JSON object like"))
+
+        let limits = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_day":2}}"#)
+        let limitsBody = try Self.json(limits)
+        #expect(limits.status == 200 && limitsBody["limits"]?["budget_usd_per_day"]?.doubleValue == 2)
+
+        let revoked = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)
+        let again = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)
+        let unknown = try await Self.send(h, "POST", "/admin/api/tokens/ghost/revoke", token: admin)
+        let revokedBody = try Self.json(revoked)
+        #expect(revoked.status == 200 && revokedBody["status"] == "revoked")
+        #expect(h.server.services.tokens.authenticate(secret) == nil)
+        #expect(again.status == 409 && unknown.status == 404)
+    }
+
+    @Test func routesAndMethodsThatDoNotExistSayWhatDoes() async throws {
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        let missing = try await Self.send(h, "GET", "/admin/api/nope", token: admin)
+        let wrongMethod = try await Self.send(h, "DELETE", "/admin/api/tokens", token: admin)
+        let badQuery = try await Self.send(h, "GET", "/admin/api/usage?by=week", token: admin)
+        let badDays = try await Self.send(h, "GET", "/admin/api/usage?days=0", token: admin)
+        #expect(missing.status == 404 && Self.message(missing).contains("GET /admin/api/usage"))
+        #expect(wrongMethod.status == 405 && Self.message(wrongMethod).contains("GET or POST"))
+        #expect(badQuery.status == 400 && Self.message(badQuery).contains("day, token") == false && Self.message(badQuery).contains("token, model, scenario, day"))
+        #expect(badDays.status == 400 && Self.message(badDays).contains("1 to 366"))
+    }
+
+    @Test func usageAndRecentRequestsShowWhatARequestCost() async throws {
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        #expect(try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#).status == 200)
+        // The harness's clock is in 2026-05; the ledger's rows carry the request's real time, which the report's window covers.
+        let byToken = try Self.json(try await Self.send(h, "GET", "/admin/api/usage?by=token&days=2", token: admin))
+        let row = try #require(byToken["data"]?.arrayValue?.first { $0["key"] == "team-app" })
+        #expect(row["requests"]?.intValue == 1 && (row["cost_usd"]?.doubleValue ?? 0) > 0 && (row["input_tokens"]?.intValue ?? 0) > 0)
+        #expect(byToken["data"]?.arrayValue?.contains { $0["key"] == "console" } == false, "admin requests are no ledger rows")
+
+        let perDay = try Self.json(try await Self.send(h, "GET", "/admin/api/usage?by=model&days=2&per_day=true", token: admin))
+        let dayRow = try #require(perDay["data"]?.arrayValue?.first)
+        #expect(perDay["per_day"] == true && dayRow["key"] == "demo/demo-light" && dayRow["day"]?.stringValue?.count == 10)
+        #expect(dayRow["cost_usd"] == row["cost_usd"], "one request, one day: the same sums")
+
+        let recent = try Self.json(try await Self.send(h, "GET", "/admin/api/requests", token: admin))
+        let first = try #require(recent["data"]?.arrayValue?.first)
+        #expect(first["token"] == "team-app" && first["surface"] == "openai" && first["status"]?.intValue == 200 && first["outcome"] == "ok")
+        #expect(first["model"] == "demo/demo-light" && (first["cost_usd"]?.doubleValue ?? 0) == row["cost_usd"]?.doubleValue)
+        #expect(recent["data"]?.arrayValue?.count == 1, "admin API calls are not traffic")
+    }
+
+    @Test func loadedConfigIsShownWithoutASecret() async throws {
+        let webhook = #","server_skills":{"webhooks":{"crm":{"description":"Opens a ticket","url":"https://crm.example.com/hook?key=hooksecret-91b","headers":{"Authorization":"Bearer ${secret:UNUSED_PROVIDER_KEY}"}}}},"skill_packs":{"crm":{"skills":["crm"]}}"#
+        let h = try TeamHarness(extraConfig: webhook, scenarios: #"{"chat":{"description":"Plain chat"},"support":{"skill_packs":["crm"],"max_visible_skills":3}}"#)
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        var everything = ""
+        for path in ["scenarios", "providers", "cooldowns", "tokens", "limits", "whoami"] {
+            let r = try await Self.send(h, "GET", "/admin/api/" + path, token: admin)
+            #expect(r.status == 200, "\(path)")
+            everything += String(decoding: r.body, as: UTF8.self)
+        }
+        #expect(!everything.contains(TeamHarness.providerKey) && !everything.contains("hooksecret") && !everything.contains("crm.example.com"))
+        let scenarios = try Self.json(try await Self.send(h, "GET", "/admin/api/scenarios", token: admin))
+        let support = try #require(scenarios["scenarios"]?.arrayValue?.first { $0["name"] == "support" })
+        #expect(support["skill_packs"] == ["crm"] && support["max_visible_skills"]?.intValue == 3)
+        #expect(scenarios["server_skills"]?.arrayValue?.map { $0["name"] } == ["crm"])
+        let providers = try Self.json(try await Self.send(h, "GET", "/admin/api/providers", token: admin))
+        let demo = try #require(providers["data"]?.arrayValue?.first { $0["id"] == "demo" })
+        #expect(demo["key_needed"] == false && demo["key_set"] == true)
+        let cooldowns = try Self.json(try await Self.send(h, "GET", "/admin/api/cooldowns", token: admin))
+        #expect(cooldowns["data"]?.arrayValue?.contains { $0["model"] == "demo/demo-light" && $0["cooling_down"] == false } == true)
+    }
+
+    @Test func theTrafficTailStreamsEachRequestAndEndsAtShutdown() async throws {
+        let h = try TeamHarness()
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        let tail = try await h.http.stream(HTTPRequest(method: "GET", url: h.base + "/admin/api/traffic", headers: ["authorization": "Bearer \(admin)"]))
+        #expect(tail.status == 200 && tail.headers["content-type"] == "text/event-stream")
+        var received = "", posted = false, shutdown: Task<Bool, Never>?
+        let started = ContinuousClock.now
+        for try await chunk in tail.body {
+            received += String(decoding: chunk, as: UTF8.self)
+            if !posted, received.contains("traffic tail open") {
+                posted = true
+                #expect(try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#).status == 200)
+            }
+            if shutdown == nil, received.contains("event: request") {
+                // The tail would hold the drain open until its grace ran out; the shutdown hook ends it at once.
+                shutdown = Task { await h.server.server.shutdown(deadline: .seconds(20)) }
+            }
+        }
+        let clean = await shutdown?.value
+        #expect(clean == true, "the tail ended before the drain's deadline")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let line = try #require(received.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains("team-app") })
+        let event = try JSONValue.parse(String(line.dropFirst(6)))
+        #expect(event["token"] == "team-app" && event["status"]?.intValue == 200 && event["surface"] == "openai")
+        #expect(event["fallbacks"]?.intValue == 0 && event["escalations"]?.intValue == 0 && (event["cost_usd"]?.doubleValue ?? 0) > 0)
+        await h.stop()
+    }
+}

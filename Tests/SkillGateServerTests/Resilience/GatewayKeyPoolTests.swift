@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import SkillGateTestSupport
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// Several keys for one provider (`UP_KEY`, `UP_KEY_2`) through the real gateway: calls spread over
+/// them, a key the provider rate-limits or refuses cools down on its own, and no secret is logged.
+@Suite(.serialized) struct GatewayKeyPoolTests {
+    typealias R = OpenAIRecordings
+    static let keyA = "sk-pool-a-0123456789abcdef"
+    static let keyB = "sk-pool-b-0123456789abcdef"
+    static let keys = [("UP_KEY", keyA), ("UP_KEY_2", keyB)]
+
+    private func keysSeen(_ upstream: UpstreamDouble) -> [String] {
+        upstream.requests.map { String(($0.headers["authorization"] ?? "").dropFirst("Bearer ".count)) }
+    }
+
+    @Test func sequentialRequestsAreSpreadOverTheKeys() async throws {
+        let up = try UpstreamDouble([R.text])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"], keys: Self.keys)
+        for _ in 0..<6 {
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200)
+        }
+        let seen = keysSeen(up)
+        #expect(seen.filter { $0 == Self.keyA }.count == 3 && seen.filter { $0 == Self.keyB }.count == 3, "\(seen.count) requests")
+        await gw.stop()
+        await up.stop()
+    }
+
+    @Test(arguments: [429, 401])
+    func aRefusedKeyCoolsDownAndTheRequestSucceedsWithTheOther(status: Int) async throws {
+        let clock = ManualClock()
+        let refusal: UpstreamDouble.Reply = status == 429
+            ? R.rateLimited(retryAfter: "20")
+            : .json(status: 401, body: Array(#"{"error":{"message":"Incorrect API key provided: sk-pool-***cdef. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#.utf8), headers: [:])
+        let up = try UpstreamDouble([R.text], byKey: [Self.keyA: refusal])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
+                                       resilience: #"{"cooldown":{"after_failures":1,"seconds":60}}"#, clock: clock, keys: Self.keys)
+        // Whichever key the first request takes, no request fails: a refused key is swapped at once.
+        for _ in 0..<5 {
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200, "the pool's other key answers")
+        }
+        let seen = keysSeen(up)
+        #expect(seen.filter { $0 == Self.keyA }.count == 1, "the refused key is tried once, then cools down: \(seen.count) calls")
+        #expect(seen.filter { $0 == Self.keyB }.count == 5)
+
+        let lines = await gw.logLines(atLeast: 5)
+        let attempts = lines.compactMap { $0["attempts"] as? [String] }.first { $0.count == 2 } ?? []
+        // The attempt shows the status the client would have got: 429, or 502 for a refused key.
+        #expect(attempts.first?.hasPrefix("up-a/m [UP_KEY]: \(status == 429 ? 429 : 502) ") == true, "\(attempts)")
+        #expect(attempts.last == "up-a/m [UP_KEY_2]: 200 ok", "\(attempts)")
+        #expect(gw.server.services.metrics.render().contains(#"skillgate_key_failures_total{model="up-a/m",key="UP_KEY"} 1"#))
+        #expect(gw.server.services.executor.health.snapshot("up-a/m").consecutiveFailures == 0,
+                "a refused key is not a failure of the deployment")
+
+        // After the cooldown (Retry-After 20 s for the 429, the resilience cooldown of 60 s for the 401) the key is used again.
+        clock.advance(by: .seconds(61))
+        let before = keysSeen(up).count
+        _ = try await gw.send(ResilienceGateway.body(model: "light"))
+        _ = try await gw.send(ResilienceGateway.body(model: "light"))
+        #expect(keysSeen(up).dropFirst(before).contains(Self.keyA), "the cooled key is back in the rotation")
+
+        let log = (try? String(contentsOfFile: gw.directory + "/gateway.log", encoding: .utf8)) ?? ""
+        #expect(!log.isEmpty)
+        #expect(!log.contains(Self.keyA) && !log.contains(Self.keyB) && !log.contains("0123456789abcdef"), "no key reaches the log")
+        await gw.stop()
+        await up.stop()
+    }
+
+    @Test func whenEveryKeyIsRefusedTheClientGetsTheProvidersAnswer() async throws {
+        let up = try UpstreamDouble([R.rateLimited(retryAfter: "1")])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
+                                       resilience: #"{"max_attempts":2,"deadline_seconds":1}"#, keys: Self.keys)
+        let r = try await gw.send(ResilienceGateway.body(model: "light"))
+        #expect(r.status == 429)
+        let seen = keysSeen(up)
+        #expect(Set(seen) == [Self.keyA, Self.keyB], "both keys were tried before giving up")
+        #expect(!String(decoding: r.body, as: UTF8.self).contains("sk-pool"))
+        await gw.stop()
+        await up.stop()
+    }
+}
