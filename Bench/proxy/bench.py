@@ -8,6 +8,7 @@ Repeats go round-robin over the targets so drift on a shared machine hits them a
 
 Usage: python3 Bench/proxy/bench.py [--gateway .build/release/skillgate] [--duration 10] [--repeat 3]
        [--streams 10000] [--targets direct,nginx,skillgate] [--litellm PATH/TO/litellm] [--out DIR]
+       python3 Bench/proxy/bench.py --surfaces   (only: CPU per request of /v1/responses beside /v1/chat/completions)
 """
 import argparse
 import asyncio
@@ -26,6 +27,7 @@ import held_streams  # noqa: E402
 import measure  # noqa: E402
 import upstream  # noqa: E402
 import report  # noqa: E402
+import surfaces  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -106,6 +108,9 @@ def start_gateway(processes, work, binary):
               # No cap on client connections: the held-streams test opens thousands at once.
               # and holds as many upstream connections as streams (over HTTP/1.1, one per stream).
               "limits": {"shutdown_grace_seconds": 2, "max_connections": 0, "upstream_connections_per_host": 20000}}
+    if UPSTREAM_PORT != 18080:  # the catalog files name the default port
+        specs = [json.load(open(os.path.join(BENCH, "providers", f))) for f in os.listdir(os.path.join(BENCH, "providers"))]
+        config["providers"] = {s["id"]: {"base_url": s["base_url"].replace(":18080/", f":{UPSTREAM_PORT}/")} for s in specs}
     path = os.path.join(work, "skillgate.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
@@ -169,7 +174,17 @@ def main():
     parser.add_argument("--quiet-percent", type=float, default=15)
     parser.add_argument("--quiet-max", type=float, default=120)
     parser.add_argument("--out", default="/tmp/skillgate-proxy-bench")
+    parser.add_argument("--surfaces", action="store_true",
+                        help="only compare the gateway's CPU per request on /v1/responses and /v1/chat/completions")
+    parser.add_argument("--surface-connections", type=int, default=1,
+                        help="connections of the --surfaces runs (1: one event loop serves both surfaces alike)")
+    parser.add_argument("--surface-rounds", type=int, default=12)
+    parser.add_argument("--surface-slice", type=int, default=1, help="seconds of each --surfaces run")
+    parser.add_argument("--port-offset", type=int, default=0,
+                        help="added to every port of the run (two runs on one machine must not share ports)")
     args = parser.parse_args()
+    global UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT
+    UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = (p + args.port_offset for p in (UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT))
 
     nofile = held_streams.raise_file_limit()
     work = os.path.abspath(args.out)
@@ -185,6 +200,15 @@ def main():
                            upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause))
         direct_urls = {k: f"http://127.0.0.1:{UPSTREAM_PORT}{p}/chat/completions" for k, p in UPSTREAM_PATH.items()}
         wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
+        time.sleep(0.5)
+        if mock.poll() is not None:
+            raise SystemExit(f"the mock upstream exited (port {UPSTREAM_PORT} taken by another run?); see {work}/mock-upstream.log, "
+                             f"or pass --port-offset")
+        if args.surfaces:
+            process, _, token = start_gateway(processes, work, os.path.abspath(args.gateway))
+            print(surfaces.compare(lambda: measure.process_tree(process.pid), f"http://127.0.0.1:{GATEWAY_PORT}", token,
+                                   work, args, lua, log))
+            return
         targets = []
         for name in names:
             if name == "direct":

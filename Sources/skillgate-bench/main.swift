@@ -6,6 +6,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("json", runJSONBench),
     ("prompt-tools", runPromptToolsBench),
     ("openai-chat", runOpenAIChatBench),
+    ("responses", runResponsesBench),
     ("anthropic-messages", runAnthropicBench),
     ("tokens", runTokenBench),
     ("gemini", runGeminiBench),

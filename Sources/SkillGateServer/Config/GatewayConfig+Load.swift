@@ -8,6 +8,7 @@ import SkillGateState
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
                                        "reuse_port", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
+                                       "responses",
                                        "skill_ranking", "mcp_servers", "$comment"]
 
     /// Loads and validates a config file. Unknown keys and wrong types are errors naming the file,
@@ -120,6 +121,7 @@ extension GatewayConfig {
         serverSkills = try ServerSkillsConfig(reader: try r.optionalObject("server_skills"))
         mcpServers = try Self.loadMCPServers(r)
         agent = try Self.parseAgent(try r.optionalObject("agent"))
+        responses = try Self.parseResponses(try r.optionalObject("responses"))
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
         promptCaching = try Self.parsePromptCaching(r) ?? .off

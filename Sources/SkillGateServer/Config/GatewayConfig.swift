@@ -49,6 +49,8 @@ public struct GatewayConfig: Sendable {
     public var mcpServers: [MCPServerConfig] = []
     /// Limits of the agent loop (`GatewayConfig+Agent.swift`).
     public var agent = Agent()
+    /// How long the Responses API keeps answers for `previous_response_id` (`GatewayConfig+Responses.swift`).
+    public var responses = Responses()
     /// Lexical or hybrid (embedding) skill ranking (`GatewayConfig+SkillRanking.swift`).
     public var skillRanking = SkillRanking()
     /// Limits and budgets of every token that sets none of its own (`token_limits`; decision 0027).

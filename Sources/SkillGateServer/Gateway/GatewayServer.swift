@@ -125,6 +125,7 @@ public final class GatewayServer: Sendable {
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
         services.ledger?.close()
+        services.responses.close()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
         services.log.close()
@@ -142,6 +143,7 @@ public final class GatewayServer: Sendable {
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
         services.ledger?.close()
+        services.responses.close()
         services.log.close()
         http.shutdown()
     }

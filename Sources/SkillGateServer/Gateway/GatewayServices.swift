@@ -34,6 +34,8 @@ public final class GatewayServices: Sendable {
     let limitCounters: LimitCounters
     /// The usage ledger's writer; nil when `ledger.enabled` is false.
     let ledger: UsageLedger?
+    /// Answers kept for the Responses API's `previous_response_id` (`responses.retention_hours`).
+    let responses: ResponseArchive
     /// Finished requests for the console's Traffic view and `/admin/api/requests` (bounded; decision 0030).
     let traffic = TrafficBroadcaster()
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
@@ -54,7 +56,8 @@ public final class GatewayServices: Sendable {
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
-        let shared: any StateStore = try config.postgresURL.map { try PostgresStateStore(url: $0) } ?? stateStore
+        let postgres = try config.postgresURL.map { try PostgresStateStore(url: $0) }
+        let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
@@ -68,6 +71,9 @@ public final class GatewayServices: Sendable {
         self.mcp = mcp
         serverSkills = try SkillRegistry(configured.all, live: mcp)
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
+        responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours, now: now) { problem in
+            log.event(problem, level: "warn")
+        }
         ledger = config.ledger.enabled
             ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")

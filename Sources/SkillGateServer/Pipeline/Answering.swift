@@ -6,6 +6,8 @@ struct Answering: Sendable {
     let execute: ExecuteStage
     let agent: AgentRunner
     let accounting: AccountStage
+    /// Stored answers of the Responses API (`previous_response_id`).
+    let responses: ResponseArchive
 
     func account(_ ctx: inout RequestContext) { accounting.account(&ctx) }
 }

@@ -39,7 +39,8 @@ public final class GatewayHandler: HTTPHandler {
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
                               accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
-                                                       traffic: services.traffic))
+                                                       traffic: services.traffic),
+                              responses: services.responses)
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
@@ -73,8 +74,10 @@ public final class GatewayHandler: HTTPHandler {
         ctx.log.surface = surface.name
         do {
             let (client, decoded) = try authenticateAndDecode(request, surface, &ctx)
-            let call = try await prepare.prepare(decoded, for: client, headers: request.headers, &ctx)
-            try await surface.respond(to: call, decoded, with: answering, &ctx)
+            // A surface may complete its request from stored state first (the Responses API's previous_response_id).
+            let resolved = try await surface.resolve(decoded, for: client, with: answering)
+            let call = try await prepare.prepare(resolved, for: client, headers: request.headers, &ctx)
+            try await surface.respond(to: call, resolved, with: answering, &ctx)
         } catch {
             fail(GatewayError.from(error), surface, &ctx)
         }

@@ -11,8 +11,17 @@ protocol Surface: ErrorShape {
     /// Decodes the HTTP body into a chat request and how to answer it.
     func decode(_ body: [UInt8]) throws -> SurfaceRequest
 
+    /// Completes a decoded request with what the gateway keeps for the caller, before the prepare
+    /// stage (the Responses API's `previous_response_id`). Most surfaces keep nothing: the default
+    /// returns the request as it is.
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest
+
     /// Answers a prepared call: runs it through `answer`'s stages and encodes what they return.
     func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws
+}
+
+extension Surface {
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest { request }
 }
 
 /// How an endpoint writes its errors (every surface; `/mcp`).
@@ -33,12 +42,15 @@ struct SurfaceRequest: Sendable {
     var includeUsage: Bool
     /// The scenario the body names (the agent surface's `scenario`); else the header's is used.
     var scenario: String?
+    /// What only the decoding surface reads back when it answers (the Responses request's echo and `store`).
+    var details: (any Sendable)?
 
-    init(chat: ChatRequest, stream: Bool, includeUsage: Bool, scenario: String? = nil) {
+    init(chat: ChatRequest, stream: Bool, includeUsage: Bool, scenario: String? = nil, details: (any Sendable)? = nil) {
         self.chat = chat
         self.stream = stream
         self.includeUsage = includeUsage
         self.scenario = scenario
+        self.details = details
     }
 }
 
@@ -71,4 +83,11 @@ protocol SurfaceStreamEncoder: Sendable {
     mutating func encode(_ event: ChatStreamEvent) -> [UInt8]
     /// The closing bytes (`[DONE]`, `message_stop`).
     mutating func finish() -> [UInt8]
+    /// The events that end a stream failing after it started, when they depend on what was sent
+    /// (the Responses API numbers its events); nil: the surface's `streamErrorEvent`.
+    func failure(_ error: GatewayError) -> [UInt8]?
+}
+
+extension SurfaceStreamEncoder {
+    func failure(_ error: GatewayError) -> [UInt8]? { nil }
 }

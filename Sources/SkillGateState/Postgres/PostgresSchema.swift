@@ -51,5 +51,16 @@ enum PostgresSchema {
         ALTER TABLE client_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE client_tokens ADD COLUMN chat INTEGER NOT NULL DEFAULT 1;
         """,
+        // 3: stored responses (`previous_response_id`, decision 0028), as in SQLite's step 6.
+        """
+        CREATE TABLE stored_responses (
+            id           TEXT PRIMARY KEY,
+            token_id     TEXT NOT NULL,
+            created_at   BIGINT NOT NULL,
+            expires_at   BIGINT NOT NULL,
+            conversation TEXT NOT NULL
+        );
+        CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
+        """,
     ]
 }

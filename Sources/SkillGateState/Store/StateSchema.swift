@@ -79,5 +79,17 @@ enum StateSchema {
         ALTER TABLE client_tokens ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE client_tokens ADD COLUMN chat INTEGER NOT NULL DEFAULT 1;
         """,
+        // 6: responses kept for the Responses API's `previous_response_id` (decision 0028), per client token, until
+        // `expires_at` (`responses.retention_hours`); `conversation` is the Responses surface's JSON.
+        """
+        CREATE TABLE stored_responses (
+            id           TEXT PRIMARY KEY,
+            token_id     TEXT NOT NULL,
+            created_at   INTEGER NOT NULL,
+            expires_at   INTEGER NOT NULL,
+            conversation TEXT NOT NULL
+        );
+        CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
+        """,
     ]
 }

@@ -18,7 +18,8 @@ final class SkillsGatewayHarness {
     let gatewayConfig: GatewayConfig
 
     /// `providers` adds catalog files (`id` → JSON) beside the upstream double's `up.json`.
-    init(config: String, script: [String: ScriptedAnswer], providers: [String: String] = [:]) throws {
+    /// `now` is the gateway's wall clock (limit windows, stored responses' expiry).
+    init(config: String, script: [String: ScriptedAnswer], providers: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }) throws {
         (upstream, upstreamServer, _) = try ScriptedUpstream.start(script)
         directory = NSTemporaryDirectory() + "skillgate-skills-\(UUID().uuidString)"
         let extraProviders = providers
@@ -44,7 +45,7 @@ final class SkillsGatewayHarness {
         logPath = directory + "/requests.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let fd = open(logPath, O_WRONLY | O_APPEND)
-        gateway = try GatewayServer(config: loaded, logFD: fd)
+        gateway = try GatewayServer(config: loaded, logFD: fd, now: now)
         try gateway.start()
     }
 

@@ -50,7 +50,8 @@ struct ChatEncoding<S: ChatSurface> {
             try await ctx.responder.write(encoder.finish())
             ctx.responder.end()
         } catch {
-            await SSEResponse.fail(error, errorEvent: surface.streamErrorEvent, &ctx)
+            let sent = encoder
+            await SSEResponse.fail(error, errorEvent: { sent.failure($0) ?? surface.streamErrorEvent($0) }, &ctx)
         }
         if let usage {
             ctx.log.usage = usage

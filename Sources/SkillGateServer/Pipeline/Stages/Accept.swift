@@ -23,6 +23,7 @@ enum Endpoint: Sendable {
         "/v1/chat/completions": ("POST", .surface(OpenAIChatSurface())),
         "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
         "/v1/agent": ("POST", .surface(AgentSurface())),
+        "/v1/responses": ("POST", .surface(ResponsesSurface())),
         "/mcp": ("POST", .mcp),
         "/v1/models": ("GET", .models),
         "/v1/limits": ("GET", .limits),

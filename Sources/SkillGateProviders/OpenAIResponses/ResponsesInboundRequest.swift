@@ -1,0 +1,75 @@
+import SkillGateCore
+
+/// A `POST /v1/responses` request as the gateway decoded it.
+public struct ResponsesInboundRequest: Sendable, Hashable {
+    /// The request in the wire-neutral model: `instructions` as the first system message, then the
+    /// `input` items as messages (the stored conversation of `previous_response_id` is not in it yet).
+    public var request: ChatRequest
+    /// Whether `instructions` became `request.messages[0]`.
+    public var hasInstructions: Bool
+    /// Whether the client asked for a streamed answer.
+    public var stream: Bool
+    /// Whether the answer is kept for `previous_response_id` (`store`, true unless the client says false).
+    public var store: Bool
+    /// The response whose conversation this one continues.
+    public var previousResponseId: String?
+    /// What the `response` object repeats of the request.
+    public var echo: ResponsesEcho
+
+    public init(request: ChatRequest, hasInstructions: Bool, stream: Bool, store: Bool, previousResponseId: String?, echo: ResponsesEcho) {
+        self.request = request
+        self.hasInstructions = hasInstructions
+        self.stream = stream
+        self.store = store
+        self.previousResponseId = previousResponseId
+        self.echo = echo
+    }
+
+    /// The conversation items of this request: the messages after `instructions`.
+    public var inputMessages: ArraySlice<Message> { request.messages.dropFirst(hasInstructions ? 1 : 0) }
+}
+
+/// The request fields a `response` object repeats (`instructions`, `tools`, `text`, ...), as the
+/// client sent them.
+public struct ResponsesEcho: Sendable, Hashable {
+    public var instructions: String?
+    public var maxOutputTokens: Int?
+    public var temperature: Double?
+    public var topP: Double?
+    /// The `tools` array as sent (`[]` when absent).
+    public var tools: JSONValue
+    /// `tool_choice` as sent (`"auto"` when absent).
+    public var toolChoice: JSONValue
+    public var parallelToolCalls: Bool
+    /// `text.format` as sent (`{"type":"text"}` when absent).
+    public var textFormat: JSONValue
+    /// `reasoning.effort` as sent.
+    public var reasoningEffort: String?
+    public var store: Bool
+    public var previousResponseId: String?
+    /// `metadata` as sent (`{}` when absent).
+    public var metadata: JSONValue
+    public var user: String?
+    /// `tools` as the client's bytes without whitespace, when the decoder could take them from the body (cheaper to
+    /// repeat than `tools` written again).
+    public var toolsBytes: [UInt8]?
+
+    public init(instructions: String? = nil, maxOutputTokens: Int? = nil, temperature: Double? = nil, topP: Double? = nil,
+                tools: JSONValue = [], toolChoice: JSONValue = "auto", parallelToolCalls: Bool = true,
+                textFormat: JSONValue = ["type": "text"], reasoningEffort: String? = nil, store: Bool = true,
+                previousResponseId: String? = nil, metadata: JSONValue = .object(JSONObject()), user: String? = nil) {
+        self.instructions = instructions
+        self.maxOutputTokens = maxOutputTokens
+        self.temperature = temperature
+        self.topP = topP
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+        self.textFormat = textFormat
+        self.reasoningEffort = reasoningEffort
+        self.store = store
+        self.previousResponseId = previousResponseId
+        self.metadata = metadata
+        self.user = user
+    }
+}

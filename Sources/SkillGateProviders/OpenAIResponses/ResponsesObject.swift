@@ -1,0 +1,133 @@
+import SkillGateCore
+
+/// The `response` object: the whole answer's body, and the snapshot in `response.created`,
+/// `response.in_progress`, `response.completed`, `response.incomplete` and `response.failed`.
+public struct ResponsesObject: Sendable, Hashable {
+    /// `resp_…`.
+    public var id: String
+    /// Unix seconds.
+    public var createdAt: Int
+    /// The model name the client sees (the gateway's routed name).
+    public var model: String
+    public let echo: ResponsesEcho
+    /// The repeated request fields (`"instructions":…,"tools":[…],…,"metadata":{…}`) serialized once: a stream
+    /// writes the object three times, and the tools are most of its bytes.
+    private let echoBytes: [UInt8]
+
+    public init(id: String, createdAt: Int, model: String, echo: ResponsesEcho) {
+        self.id = id
+        self.createdAt = createdAt
+        self.model = model
+        self.echo = echo
+        var e: [UInt8] = []
+        e.reserveCapacity(1024)
+        e += #""instructions":"#.utf8
+        Self.write(echo.instructions, &e)
+        e += #","max_output_tokens":"#.utf8
+        if let m = echo.maxOutputTokens { e += String(m).utf8 } else { e += "null".utf8 }
+        e += echo.parallelToolCalls ? #","parallel_tool_calls":true,"previous_response_id":"#.utf8 : #","parallel_tool_calls":false,"previous_response_id":"#.utf8
+        Self.write(echo.previousResponseId, &e)
+        e += #","reasoning":{"effort":"#.utf8
+        Self.write(echo.reasoningEffort, &e)
+        e += echo.store ? #","summary":null},"store":true,"temperature":"#.utf8 : #","summary":null},"store":false,"temperature":"#.utf8
+        (echo.temperature.map(JSONValue.double) ?? .null).write(to: &e)
+        e += #","text":{"format":"#.utf8
+        echo.textFormat.write(to: &e)
+        e += #"},"tool_choice":"#.utf8
+        echo.toolChoice.write(to: &e)
+        e += #","tools":"#.utf8
+        if let raw = echo.toolsBytes { e += raw } else { echo.tools.write(to: &e) }
+        e += #","top_p":"#.utf8
+        (echo.topP.map(JSONValue.double) ?? .null).write(to: &e)
+        e += #","truncation":"disabled","user":"#.utf8
+        Self.write(echo.user, &e)
+        e += #","metadata":"#.utf8
+        echo.metadata.write(to: &e)
+        echoBytes = e
+    }
+
+    /// A JSON string, or `null`.
+    private static func write(_ s: String?, _ out: inout [UInt8]) {
+        if let s { JSONValue.writeString(s, to: &out) } else { out += "null".utf8 }
+    }
+
+    /// `completed`, `incomplete` (token limit, content filter), `in_progress` or `failed`.
+    public enum Status: String, Sendable {
+        case inProgress = "in_progress", completed, incomplete, failed
+    }
+
+    /// The status and `incomplete_details.reason` of an answer that stopped for `reason`.
+    static func status(for reason: FinishReason) -> (Status, incompleteReason: String?) {
+        switch reason {
+        case .length: return (.incomplete, "max_output_tokens")
+        case .contentFilter: return (.incomplete, "content_filter")
+        default: return (.completed, nil)
+        }
+    }
+
+    /// The object's JSON with `status`, its output items and usage (nil while in progress), and an error
+    /// (`response.failed`).
+    public func bytes(status: Status, output: [JSONValue], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(echoBytes.count + 320 + output.count * 256)
+        write(status: status, output: output, usage: usage, incompleteReason: incompleteReason, error: error, to: &out)
+        return out
+    }
+
+    /// Appends the object's JSON to `out` (written field by field; the echo is appended as bytes).
+    public func write(status: Status, output: [JSONValue], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil,
+                      to out: inout [UInt8]) {
+        out += #"{"id":"#.utf8
+        JSONValue.writeString(id, to: &out)
+        out += #","object":"response","created_at":"#.utf8
+        out += String(createdAt).utf8
+        out += #","status":""#.utf8
+        out += status.rawValue.utf8
+        out += #"","background":false,"error":"#.utf8
+        if let error {
+            out += #"{"code":"#.utf8
+            JSONValue.writeString(error.responsesErrorCode, to: &out)
+            out += #","message":"#.utf8
+            JSONValue.writeString(error.clientMessage, to: &out)
+            out += "}".utf8
+        } else {
+            out += "null".utf8
+        }
+        out += #","incomplete_details":"#.utf8
+        if let incompleteReason {
+            out += #"{"reason":"#.utf8
+            JSONValue.writeString(incompleteReason, to: &out)
+            out += "}".utf8
+        } else {
+            out += "null".utf8
+        }
+        out += #","model":"#.utf8
+        JSONValue.writeString(model, to: &out)
+        out += #","output":["#.utf8
+        for (i, item) in output.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            item.write(to: &out)
+        }
+        out += #"],"usage":"#.utf8
+        if let usage { Self.wireUsage(usage).write(to: &out) } else { out += "null".utf8 }
+        out.append(UInt8(ascii: ","))
+        out += echoBytes
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `usage` with `input_tokens_details.cached_tokens` and `output_tokens_details.reasoning_tokens`.
+    public static func wireUsage(_ u: Usage) -> JSONValue {
+        ["input_tokens": .int(u.inputTokens), "input_tokens_details": ["cached_tokens": .int(u.cachedInputTokens)],
+         "output_tokens": .int(u.outputTokens), "output_tokens_details": ["reasoning_tokens": .int(u.reasoningTokens)],
+         "total_tokens": .int(u.totalTokens)]
+    }
+}
+
+extension OpenAIResponsesFormat {
+    /// The body of a whole (non-streamed) answer.
+    public static func responseBody(_ response: ChatResponse, object: ResponsesObject) -> [UInt8] {
+        let (status, incomplete) = ResponsesObject.status(for: response.finishReason)
+        let output = ResponsesOutputItems.items(response.content, refusal: response.finishReason == .refusal, responseId: object.id)
+        return object.bytes(status: status, output: output, usage: response.usage, incompleteReason: incomplete)
+    }
+}

@@ -1,0 +1,149 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
+import SkillGateProviders
+import SkillGateState
+import Synchronization
+
+/// The Responses API's memory: answers kept for `previous_response_id`, per client token, for
+/// `responses.retention_hours` (decision 0028), in the state store (SQLite, or PostgreSQL with
+/// `state.postgres_url`).
+///
+/// Saving costs the request only a lock and a dictionary insert: a thread of its own writes what is
+/// pending every `flushInterval` in one transaction, and until then lookups find the answer in memory,
+/// so a client chaining on an id the moment it arrives finds it. A lookup that misses both asks the
+/// store once more after one flush interval: with several instances on PostgreSQL, an answer given by
+/// another instance a moment ago is then written too. A process crash loses at most the answers of the
+/// last interval (their later chains get the 404 that says why).
+final class ResponseArchive: Sendable {
+    private struct Pending {
+        var responses: [String: StoredResponse] = [:]
+        var closed = false
+        /// Whether the writer thread runs (it starts with the first answer saved).
+        var writing = false
+    }
+
+    /// Answers held in memory at most while the store cannot take them (then new ones are not kept).
+    static let maxPending = 10_000
+
+    let store: any ResponseStore
+    /// How long a response can be continued, in hours; zero keeps none.
+    let retention: Double
+    let flushInterval: Duration
+    /// The wall clock (tests pass their own).
+    private let now: @Sendable () -> Date
+    /// Reports answers that could not be stored.
+    private let warn: @Sendable (String) -> Void
+    private let pending = Mutex(Pending())
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(store: any ResponseStore, retention: Double, flushInterval: Duration = .milliseconds(50),
+         now: @escaping @Sendable () -> Date, warn: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.retention = retention
+        self.flushInterval = flushInterval
+        self.now = now
+        self.warn = warn
+    }
+
+    /// Whether responses are kept at all.
+    var isEnabled: Bool { retention > 0 }
+
+    /// Keeps `conversation` (the input and the answer) as response `id` of token `tokenId`.
+    func save(id: String, tokenId: String, conversation: [Message]) {
+        guard isEnabled else { return }
+        let created = now()
+        let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
+                                    conversation: OpenAIResponsesFormat.conversationItems(conversation).serialized())
+        let (start, full) = pending.withLock { p -> (Bool, Bool) in
+            guard !p.closed else { return (false, false) }
+            guard p.responses.count < Self.maxPending else { return (false, true) }
+            p.responses[id] = record
+            defer { p.writing = true }
+            return (!p.writing, false)
+        }
+        if full { warn("response \(id) was not kept: \(Self.maxPending) answers wait for the state store, which is failing or slow") }
+        if start { DetachedThread.start(name: "sg-responses") { [self] in run() } }
+    }
+
+    /// The conversation of response `id` of token `tokenId`; a 404 in the Responses shape when it is
+    /// unknown, expired, or another token's (which of the three is not told, so ids of other tokens
+    /// cannot be probed).
+    func conversation(id: String, tokenId: String) async throws -> [Message] {
+        var found = try lookup(id: id, tokenId: tokenId)
+        if found == nil, isEnabled {
+            try await Task.sleep(for: flushInterval * 2)
+            found = try lookup(id: id, tokenId: tokenId)
+        }
+        guard let found else {
+            var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                     message: "previous response '\(id)' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, or was sent with store: false; send the whole conversation in `input` instead")
+            error.param = "previous_response_id"
+            throw error
+        }
+        let items: [JSONValue]
+        do { items = try JSONValue.parse(found.conversation).arrayValue ?? [] } catch {
+            throw GatewayError.internalError("stored response '\(id)' is unreadable (\(error)); send the whole conversation in `input` instead")
+        }
+        return try OpenAIResponsesFormat.conversation(fromItems: items)
+    }
+
+    /// Writes what is pending now (tests; `close` does it too).
+    func flush() {
+        let batch = pending.withLock { Array($0.responses.values) }
+        write(batch)
+    }
+
+    /// Writes what is pending and stops the writer; later answers are not kept.
+    func close() {
+        let writing = pending.withLock { p -> Bool in
+            p.closed = true
+            return p.writing
+        }
+        guard writing else { return }
+        wake.signal()
+        _ = stopped.wait(timeout: .now() + .seconds(5))
+    }
+
+    private func lookup(id: String, tokenId: String) throws -> StoredResponse? {
+        let at = now()
+        if let mine = pending.withLock({ $0.responses[id] }) {
+            return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
+        }
+        do { return try store.storedResponse(id: id, tokenId: tokenId, now: at) } catch {
+            throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
+                               message: "SkillGate cannot read its state database to continue response '\(id)'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
+                               retryAfter: 2)
+        }
+    }
+
+    private func run() {
+        let ns = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
+        while true {
+            _ = wake.wait(timeout: .now() + .nanoseconds(ns))
+            let (batch, closed) = pending.withLock { (Array($0.responses.values), $0.closed) }
+            write(batch)
+            if closed { stopped.signal(); return }
+        }
+    }
+
+    /// Writes `batch` in one transaction and forgets what was written (unless saved again meanwhile). A failed
+    /// write keeps the answers pending, to be retried at the next interval.
+    private func write(_ batch: [StoredResponse]) {
+        guard !batch.isEmpty else { return }
+        do {
+            try store.saveResponses(batch, now: now())
+            pending.withLock { p in
+                for r in batch where p.responses[r.id] == r { p.responses[r.id] = nil }
+            }
+        } catch {
+            warn("\(batch.count) responses could not be stored yet (\(error)); they stay in memory and are retried")
+        }
+    }
+
+    private static func hours(_ h: Double) -> String {
+        h == h.rounded() ? String(Int(h)) : String(h)
+    }
+}

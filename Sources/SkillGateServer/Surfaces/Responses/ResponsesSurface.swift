@@ -1,0 +1,61 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+import SkillGateCore
+import SkillGateProviders
+
+/// `POST /v1/responses`: the OpenAI Responses API (decision 0028).
+///
+/// Decodes `input` items, `instructions` and function tools into the wire-neutral request
+/// (`OpenAIResponsesFormat`); continues a stored conversation named by `previous_response_id`
+/// before the prepare stage, so routing and the skill policy see the whole conversation; answers
+/// through the chat encoding (whole, streamed, or the agent loop's final answer) with a
+/// `ResponsesAnswer` made for the request, which also stores the answer when `store` is on.
+struct ResponsesSurface: Surface {
+    var name: String { "responses" }
+
+    func errorBody(_ error: GatewayError) -> [UInt8] { error.responsesBody().serializedBytes() }
+
+    func decode(_ body: [UInt8]) throws -> SurfaceRequest {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(body)
+        return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: true, details: inbound)
+    }
+
+    /// Puts the stored conversation of `previous_response_id` between `instructions` and the new
+    /// input (the earlier response's instructions are not carried over, as OpenAI does).
+    func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest {
+        guard var inbound = request.details as? ResponsesInboundRequest else { return request }
+        if !answer.responses.isEnabled { inbound.echo.store = false }
+        guard let previous = inbound.previousResponseId else { return request.with(details: inbound) }
+        let history = try await answer.responses.conversation(id: previous, tokenId: client.tokenId)
+        var resolved = request
+        resolved.chat.messages.insert(contentsOf: history, at: inbound.hasInstructions ? 1 : 0)
+        inbound.request.messages = resolved.chat.messages
+        return resolved.with(details: inbound)
+    }
+
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws {
+        guard let inbound = request.details as? ResponsesInboundRequest else {
+            throw GatewayError.internalError("the Responses surface answered a request it did not decode")
+        }
+        let now = Date().timeIntervalSince1970
+        let id = OpenAIResponsesFormat.responseId(milliseconds: Int64(now * 1000), unique: ctx.idSuffix)
+        let object = ResponsesObject(id: id, createdAt: Int(now), model: call.request.model, echo: inbound.echo)
+        var save: (@Sendable (ChatResponse) -> Void)?
+        if inbound.echo.store {
+            let archive = answer.responses, tokenId = call.client.tokenId, conversation = Array(inbound.inputMessages)
+            save = { response in archive.save(id: id, tokenId: tokenId, conversation: conversation + [response.message]) }
+        }
+        let surface = ResponsesAnswer(object: object, save: save)
+        try await ChatEncoding(surface: surface, answer: answer).respond(to: call, request, &ctx)
+    }
+}
+
+extension SurfaceRequest {
+    /// The request with `details` replaced.
+    func with(details: any Sendable) -> SurfaceRequest {
+        var copy = self
+        copy.details = details
+        return copy
+    }
+}

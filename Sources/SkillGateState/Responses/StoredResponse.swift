@@ -1,0 +1,36 @@
+import FoundationEssentials
+import Glibc
+import Dispatch
+
+/// A response kept for the Responses API's `previous_response_id`: the conversation up to and
+/// including the answer, readable only with the token that created it and only until it expires.
+public struct StoredResponse: Sendable, Hashable {
+    /// `resp_…`.
+    public var id: String
+    /// The id of the client token that created it; no other token reads it.
+    public var tokenId: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    /// The conversation as JSON text (the Responses surface's own encoding).
+    public var conversation: String
+
+    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: String) {
+        self.id = id
+        self.tokenId = tokenId
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.conversation = conversation
+    }
+}
+
+/// Where stored responses live: the SQLite state file, or PostgreSQL when several instances share
+/// state (`state.postgres_url`), so a chain of responses may continue on any instance.
+public protocol ResponseStore: Sendable {
+    /// Saves `responses` in one transaction (replacing any with the same id), and removes responses that
+    /// expired before `now`.
+    func saveResponses(_ responses: [StoredResponse], now: Date) throws
+
+    /// The response `id` of token `tokenId` that has not expired at `now`; nil when it is unknown,
+    /// expired, or another token's (the caller cannot tell which, on purpose).
+    func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse?
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateProviders
+import SkillGateState
+
+/// responses: what `/v1/responses` costs per request beside `/v1/chat/completions` for the same request and the
+/// same upstream answer (the side-by-side harness's `Bench/proxy/request*.json` and its mock answer): decode plus
+/// encode, whole and streamed, and with `store` on the conversation's serialization and its share of a batched
+/// SQLite write. Thread CPU time; the chat figures are the reference measured in the same run. The harness
+/// (`Bench/run.sh --surfaces`) measures the whole request; this isolates the surfaces' own work, which is all
+/// that differs between the two paths.
+func runResponsesBench() async throws {
+    let dir = FileManager.default.currentDirectoryPath + "/Bench/proxy/"
+    let chatBody = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "request.json")))
+    let responsesBody = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "request-responses.json")))
+    let text = "The nightly build failed in the linker step; rerunning with the cache cleared fixed it."
+    let usage = Usage(inputTokens: 388, outputTokens: 24)
+    let answer = ChatResponse(id: "chatcmpl-skillgate-bench-1", model: "mock-model", content: [.text(text)], finishReason: .stop, usage: usage)
+    let words = ["The", " nightly", " build", " failed", " in", " the", " linker", " step;", " rerunning", " with",
+                 " the", " cache", " cleared", " fixed", " it", "."]
+    let events: [ChatStreamEvent] = [.start(id: "chatcmpl-skillgate-bench-stream-1", model: "mock-model")] + words.map { .textDelta($0) }
+        + [.finish(.stop), .usage(usage)]
+    let stateDir = NSTemporaryDirectory() + "skillgate-bench-responses-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: stateDir) }
+    let store = try SQLiteStateStore(stateDirectory: stateDir)
+
+    func line(_ name: String, iterations: Int = 3000, _ body: () throws -> Void) rethrows -> Double {
+        let cpu = try measureCPUMicros(iterations: iterations, body)
+        report(name, cpu, unit: "µs cpu")
+        return cpu
+    }
+    @Sendable func conversation(_ inbound: ResponsesInboundRequest, _ response: ChatResponse) -> String {
+        OpenAIResponsesFormat.conversationItems(Array(inbound.inputMessages) + [response.message]).serialized()
+    }
+    func object(_ inbound: ResponsesInboundRequest) -> ResponsesObject {
+        ResponsesObject(id: "resp_0123456789abcdef01234567", createdAt: 1_767_225_600, model: "mock/mock-model", echo: inbound.echo)
+    }
+
+    _ = try line("chat: decode alone") { _ = try OpenAIChatFormat.decodeInboundRequest(chatBody) }
+    _ = try line("responses: decode alone") { _ = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody) }
+    let decoded = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+    _ = line("responses: echo of the request (once per answer)") { _ = object(decoded) }
+    let made = object(decoded)
+    _ = line("chat: whole answer alone") {
+        _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: "mock/mock-model", created: 1_767_225_600).serializedBytes()
+    }
+    _ = line("responses: whole answer alone") { _ = OpenAIResponsesFormat.responseBody(answer, object: made) }
+    _ = line("responses: the conversation's JSON alone") { _ = conversation(decoded, answer) }
+    let chatWhole = try line("chat: decode + whole answer") {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(chatBody)
+        _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: inbound.request.model, created: 1_767_225_600).serializedBytes()
+    }
+    let responsesWhole = try line("responses: decode + whole answer") {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+        _ = OpenAIResponsesFormat.responseBody(answer, object: object(inbound))
+    }
+    let storeWhole = try line("  + store: the conversation's JSON") {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+        _ = OpenAIResponsesFormat.responseBody(answer, object: object(inbound))
+        _ = conversation(inbound, answer)
+    } - responsesWhole
+    let chatStream = try line("chat: decode + stream (\(events.count) events)") {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(chatBody)
+        var encoder = OpenAIChatStreamEncoder(id: "chatcmpl-x", model: inbound.request.model, created: 1_767_225_600, includeUsage: false)
+        var bytes = 0
+        for e in events { bytes += encoder.encode(e).count }
+        bytes += encoder.finish().count
+    }
+    let responsesStream = try line("responses: decode + stream") {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+        var encoder = ResponsesStreamEncoder(object: object(inbound))
+        var bytes = 0
+        for e in events { bytes += encoder.encode(e).count }
+        bytes += encoder.finish().count
+    }
+    let storeStream = try line("  + store: accumulate + the conversation's JSON") {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+        var encoder = ResponsesStreamEncoder(object: object(inbound)) { response in _ = conversation(inbound, response) }
+        var bytes = 0
+        for e in events { bytes += encoder.encode(e).count }
+        bytes += encoder.finish().count
+    } - responsesStream
+    let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
+    let stored = conversation(inbound, answer)
+    var n: Int64 = 0
+    let batch = 50
+    var rng = SystemRandomNumberGenerator()
+    let write = try line("  store write, batches of \(batch) (per batch)", iterations: 400) {
+        let now = Date()
+        let rows = (0..<batch).map { i in
+            StoredResponse(id: OpenAIResponsesFormat.responseId(milliseconds: 1_767_225_600_000 + n * 50 + Int64(i), unique: Substring(String(rng.next(), radix: 16))),
+                           tokenId: "tok", createdAt: now, expiresAt: now.addingTimeInterval(3600), conversation: stored)
+        }
+        n += 1
+        try store.saveResponses(rows, now: now)
+    } / Double(batch)
+    print("  added by /v1/responses per request: whole \(String(format: "%.1f", responsesWhole - chatWhole)) µs, "
+          + "+ store \(String(format: "%.1f", storeWhole + write)) µs; "
+          + "streamed \(String(format: "%.1f", responsesStream - chatStream)) µs, + store \(String(format: "%.1f", storeStream + write)) µs")
+}
