@@ -27,15 +27,18 @@ final class LimitCounters: Sendable {
         var monthSpent: Int64 = 0
         /// When the spend was last read from the ledger.
         var readAt: Date?
+        /// A re-read of this subject's sums is under way (off the request path); others wait for its result.
+        var rereading = false
 
-        /// Starts new windows that began since the last use.
+        /// Starts new windows that began since the last use. Only forward: a re-read that started before a window
+        /// began, and lands after, must not take the counts back to the old window.
         mutating func roll(to t: Date) {
             let m = LimitWindows.minute(t)
-            if m != minute { minute = m; requests = 0; tokens = 0 }
+            if m > minute { minute = m; requests = 0; tokens = 0 }
             let d = LimitWindows.day(t)
-            if d != day { day = d; daySpent = 0 }
+            if d > day { day = d; daySpent = 0 }
             let mo = LimitWindows.month(t)
-            if mo != month { month = mo; monthSpent = 0 }
+            if mo > month { month = mo; monthSpent = 0 }
         }
 
         /// What counts against `limit` now.
@@ -59,6 +62,9 @@ final class LimitCounters: Sendable {
     private let now: @Sendable () -> Date
     private let ledgerSums: LedgerSums
     private let rereadEvery: TimeInterval?
+    /// Where re-reads run: off the request path, one at a time, so a slow store never holds a request (or several
+    /// at once: before, every request arriving while a re-read was due ran the same three sums on the loop thread).
+    private let rereads = DispatchQueue(label: "skillgate.limit-rereads")
 
     /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (several instances sharing
     ///   a PostgreSQL ledger see each other's requests, tokens and spend this way); nil reads them once per process.
@@ -140,27 +146,57 @@ final class LimitCounters: Sendable {
             let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
             let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
             guard budgets || perMinute else { continue }
-            let due = counts.withLock { all -> Bool in
-                guard let readAt = all[subject]?.readAt else { return true }
-                guard let every = rereadEvery else { return false }
-                return t.timeIntervalSince(readAt) >= every
+            enum Read { case none, now, background }
+            let read = counts.withLock { all -> Read in
+                guard let c = all[subject], c.readAt != nil else { return .now }
+                guard let every = rereadEvery, !c.rereading, t.timeIntervalSince(c.readAt!) >= every else { return .none }
+                all[subject]!.rereading = true
+                return .background
             }
-            guard due else { continue }
-            let minute = perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil
-            let day = budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil
-            let month = budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil
-            counts.withLock { all in
-                var c = all[subject] ?? Counts()
-                c.roll(to: t)
-                if let minute {
-                    c.requests = max(c.requests, Int64(minute.requests))
-                    c.tokens = max(c.tokens, Int64(minute.inputTokens + minute.outputTokens))
+            switch read {
+            case .none:
+                continue
+            case .now:
+                // The first time this process sees the subject: its counts start from the ledger before it admits.
+                apply(sums(subject, perMinute: perMinute, budgets: budgets, t), to: subject, at: t)
+            case .background:
+                // Later re-reads (several instances): the request goes on with the counts as they are; the sums land
+                // when the store answers, so instances see each other's use within `rereadEvery` plus the ledger's
+                // flush interval plus the time of the read.
+                rereads.async { [self] in
+                    apply(sums(subject, perMinute: perMinute, budgets: budgets, t), to: subject, at: t)
                 }
-                c.daySpent = max(c.daySpent, day?.costMicrodollars ?? 0)
-                c.monthSpent = max(c.monthSpent, month?.costMicrodollars ?? 0)
-                c.readAt = t
-                all[subject] = c
             }
+        }
+    }
+
+    private struct Sums {
+        var minute: UsageSummary?
+        var day: UsageSummary?
+        var month: UsageSummary?
+    }
+
+    /// This minute's requests and tokens, today's and this month's spend, from the ledger.
+    private func sums(_ subject: LimitSubject, perMinute: Bool, budgets: Bool, _ t: Date) -> Sums {
+        Sums(minute: perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil,
+             day: budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil,
+             month: budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil)
+    }
+
+    /// Keeps the larger of the ledger's sums and this process's own counts (which also hold what it has not written yet).
+    private func apply(_ read: Sums, to subject: LimitSubject, at t: Date) {
+        counts.withLock { all in
+            var c = all[subject] ?? Counts()
+            c.roll(to: t)
+            if let minute = read.minute, LimitWindows.minute(t) == c.minute {
+                c.requests = max(c.requests, Int64(minute.requests))
+                c.tokens = max(c.tokens, Int64(minute.inputTokens + minute.outputTokens))
+            }
+            if LimitWindows.day(t) == c.day { c.daySpent = max(c.daySpent, read.day?.costMicrodollars ?? 0) }
+            if LimitWindows.month(t) == c.month { c.monthSpent = max(c.monthSpent, read.month?.costMicrodollars ?? 0) }
+            c.readAt = t
+            c.rereading = false
+            all[subject] = c
         }
     }
 }

@@ -85,3 +85,48 @@ import SkillGateState
         #expect(counters.status(Self.app, TokenLimits(requestsPerMinute: 5)).first?.used == 1)
     }
 }
+
+/// Re-reads of a shared ledger (several instances) run off the request path, one at a time per process.
+@Suite struct LimitCountersRereadTests {
+    static let start = Date(timeIntervalSince1970: 1_780_000_000)
+    static let app = LimitSubject(kind: .token, id: "tok_1", name: "app")
+
+    @Test func aSlowStoreNeverHoldsARequestAfterTheFirstRead() async throws {
+        let clock = Mutex(Self.start)
+        let reads = Mutex((running: 0, most: 0, total: 0))
+        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            reads.withLock { $0.running += 1; $0.most = max($0.most, $0.running); $0.total += 1 }
+            usleep(300_000)  // a store answering in 300 ms
+            reads.withLock { $0.running -= 1 }
+            return UsageSummary(requests: 7, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
+        }
+        let limits = TokenLimits(requestsPerMinute: 1000)
+        _ = try counters.admit([(Self.app, limits)], stream: false)  // the first read: before admitting
+        #expect(reads.withLock { $0.total } == 1)
+        clock.withLock { $0 = $0.addingTimeInterval(1.5) }           // a re-read is due
+        let started = ContinuousClock.now
+        for _ in 0..<20 { _ = try counters.admit([(Self.app, limits)], stream: false) }
+        #expect(ContinuousClock.now - started < .milliseconds(250), "20 admissions waited for the store")
+        try await Task.sleep(for: .milliseconds(700))
+        let seen = reads.withLock { $0 }
+        #expect(seen.total == 2 && seen.most == 1, "one re-read, not one per request: \(seen)")
+    }
+
+    @Test func theReadsSumsCountWhenTheyLand() async throws {
+        let clock = Mutex(Self.start)
+        let ledger = Mutex(0)
+        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            UsageSummary(requests: ledger.withLock { $0 }, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
+        }
+        let limits = TokenLimits(requestsPerMinute: 100)
+        _ = try counters.admit([(Self.app, limits)], stream: false)
+        ledger.withLock { $0 = 100 }                                 // another instance admitted a hundred this minute
+        clock.withLock { $0 = $0.addingTimeInterval(1.5) }
+        var admitted = 0
+        while admitted < 100, (try? counters.admit([(Self.app, limits)], stream: false)) != nil {
+            admitted += 1  // the first starts the re-read and goes on with the old counts
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(admitted < 20, "the shared count landed after \(admitted) more admissions (this process's own: 1)")
+    }
+}
