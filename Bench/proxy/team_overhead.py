@@ -41,8 +41,14 @@ def psql(admin_url, sql):
                    check=True, capture_output=True)
 
 
+def features(name):
+    """The features a variant turns on: `sqlite-on` all, `sqlite-off` none, `sqlite-ledger+metrics` those named."""
+    wanted = name.split("-", 1)[1]
+    return {"ledger", "metrics", "limits"} if wanted == "on" else set() if wanted == "off" else set(wanted.split("+"))
+
+
 def start_variant(processes, work, binary, name, port, admin_url):
-    on = name.endswith("-on")
+    on = features(name)
     directory = os.path.join(work, name)
     shutil.rmtree(directory, ignore_errors=True)  # a fresh state per run (token names are unique)
     os.makedirs(directory, mode=0o700)
@@ -50,8 +56,8 @@ def start_variant(processes, work, binary, name, port, admin_url):
               "providers_dir": os.path.join(BENCH, "providers"),
               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]},
               "default_model": "light", "default_scenario": "chat",
-              "scenarios": {"chat": {"limits": HIGH} if on else {}},
-              "ledger": {"enabled": on}, "metrics": {"enabled": on},
+              "scenarios": {"chat": {"limits": HIGH} if "limits" in on else {}},
+              "ledger": {"enabled": "ledger" in on}, "metrics": {"enabled": "metrics" in on},
               "limits": {"shutdown_grace_seconds": 2, "max_connections": 0}}
     if name.startswith("postgres"):
         database = name.replace("-", "_")
@@ -61,7 +67,7 @@ def start_variant(processes, work, binary, name, port, admin_url):
     path = os.path.join(directory, "skillgate.json")
     json.dump(config, open(path, "w"), indent=2)
     create = [binary, "tokens", "create", "--config", path, "--name", "bench"]
-    if on:
+    if "limits" in on:
         create += ["--rpm", str(HIGH["requests_per_minute"]), "--tpm", str(HIGH["tokens_per_minute"]),
                    "--concurrent", str(HIGH["concurrent_requests"]),
                    "--budget-day", str(HIGH["budget_usd_per_day"]), "--budget-month", str(HIGH["budget_usd_per_month"])]
@@ -94,6 +100,8 @@ def main():
     parser.add_argument("--quiet-percent", type=float, default=15)
     parser.add_argument("--quiet-max", type=float, default=120)
     parser.add_argument("--out", default="/tmp/skillgate-team-overhead")
+    parser.add_argument("--variants", default=",".join(n for n, _ in VARIANTS),
+                        help="STORE-FEATURES, comma-separated: FEATURES is on, off, or ledger, metrics, limits joined by +")
     args = parser.parse_args()
 
     nofile = held_streams.raise_file_limit()
@@ -105,8 +113,8 @@ def main():
     try:
         mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(UPSTREAM_PORT, nofile))
         wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
-        variants = [start_variant(processes, work, os.path.abspath(args.gateway), n, p, args.postgres_url)
-                    for n, p in VARIANTS]
+        variants = [start_variant(processes, work, os.path.abspath(args.gateway), n, 18191 + i, args.postgres_url)
+                    for i, n in enumerate(args.variants.split(","))]
         for v in variants:
             request = urllib.request.Request(v["url"], data=open(BODY["plain"], "rb").read(), method="POST",
                                              headers={"Content-Type": "application/json", "Authorization": f"Bearer {v['token']}"})
@@ -131,7 +139,7 @@ def main():
         time.sleep(1.5)  # let the ledgers write their last batch
         ledger = {}
         for v in variants:
-            if v["name"].endswith("-on"):
+            if "ledger" in features(v["name"]):
                 out = subprocess.run([os.path.abspath(args.gateway), "usage", "--config",
                                       os.path.join(work, v["name"], "skillgate.json"), "--since", "1h", "--json"],
                                      capture_output=True, text=True)
@@ -144,12 +152,14 @@ def main():
                  "|---|---|---|---|---|---|---|---|"]
         for v in variants:
             m = med[v["name"]]
-            store, features = v["name"].split("-")
-            lines.append(f"| {store} | {features} | {m['rps']:.0f} | {m['cpu_us']:.0f} | {m['db_cpu_us']:.0f} | "
+            store, enabled = v["name"].split("-", 1)
+            lines.append(f"| {store} | {enabled} | {m['rps']:.0f} | {m['cpu_us']:.0f} | {m['db_cpu_us']:.0f} | "
                          f"{m['p50_us']:.0f} | {m['p99_us']:.0f} | {errors[v['name']]} |")
         lines.append("")
         verdict = True
         for store in ("sqlite", "postgres"):
+            if f"{store}-off" not in med or f"{store}-on" not in med:
+                continue
             off, on = med[f"{store}-off"]["rps"], med[f"{store}-on"]["rps"]
             drop = (off - on) / off * 100
             ok = drop <= 10
