@@ -80,6 +80,43 @@ public final class PostgresConnection {
         return PostgresRows(result)
     }
 
+    /// Runs `COPY ... FROM STDIN` with `data` in COPY's text format (one line per row, tab-separated, `\N` for NULL):
+    /// the server's bulk-load path, several times cheaper per row than an INSERT's parameters.
+    public func copy(_ sql: String, data: [UInt8]) throws(PostgresError) {
+        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
+        guard let start = PQexec(handle, sql) else {
+            throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "starting \(sql.prefix(40))… on \(target)")
+        }
+        let status = PQresultStatus(start)
+        let startError = String(cString: PQresultErrorMessage(start))
+        PQclear(start)
+        guard status == PGRES_COPY_IN else { throw PostgresError(message: startError, context: "starting \(sql.prefix(40))… on \(target)") }
+        let sent = data.withUnsafeBytes { bytes in
+            PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        }
+        let ended = sent == 1 ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "the client could not send the rows")
+        var failure: String? = ended == 1 ? nil : String(cString: PQerrorMessage(handle))
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = String(cString: PQresultErrorMessage(result)) }
+            PQclear(result)
+        }
+        if let failure { throw PostgresError(message: failure, context: "copying rows with \(sql.prefix(40))… on \(target)") }
+    }
+
+    /// One COPY text-format field: backslash, tab, newline and carriage return escaped; nil is `\N`.
+    public static func copyField(_ value: String?, into out: inout [UInt8]) {
+        guard let value else { out += [0x5C, 0x4E]; return }
+        for byte in value.utf8 {
+            switch byte {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x09: out += [0x5C, 0x74]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            default: out.append(byte)
+            }
+        }
+    }
+
     /// Runs one or more statements without parameters.
     public func execute(_ sql: String) throws(PostgresError) {
         try query(sql)

@@ -117,34 +117,32 @@ public final class PostgresStateStore: StateStore {
         try recordUsage([record])
     }
 
-    /// One multi-row INSERT per batch (in one transaction).
+    /// One `COPY` per batch: PostgreSQL's bulk-load path (decision 0031 measured the multi-row INSERT it replaces at
+    /// ~70 µs of server CPU per row at 32 connections).
     public func recordUsage(_ records: [UsageRecord]) throws {
         guard !records.isEmpty else { return }
-        try withConnection { db in
-            try db.transaction {
-                for chunk in stride(from: 0, to: records.count, by: 500).map({ Array(records[$0..<min($0 + 500, records.count)]) }) {
-                    var params: [String?] = []
-                    var tuples: [String] = []
-                    for r in chunk {
-                        let values: [String?] = [
-                            String(r.occurredAt.millisecondsSince1970), r.tokenId, r.requestId, r.scenario, r.provider, r.model,
-                            String(r.usage.inputTokens), String(r.usage.outputTokens), String(r.usage.cachedInputTokens),
-                            String(r.usage.cacheWriteTokens), String(r.usage.reasoningTokens), r.costMicrodollars.map { String($0) },
-                            String(r.durationMilliseconds), r.outcome, r.kind.rawValue, String(r.callIndex), r.tokenName, r.surface,
-                            r.stream ? "1" : "0", String(r.status), String(r.attempts), SQLiteStateStore.encodeList(r.skillsRun),
-                        ]
-                        let base = params.count
-                        tuples.append("(" + (1...values.count).map { "$\(base + $0)" }.joined(separator: ",") + ")")
-                        params += values
-                    }
-                    _ = try db.query("""
-                        INSERT INTO usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
-                            cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
-                            token_name, surface, stream, status, attempts, skills_run)
-                        VALUES \(tuples.joined(separator: ","))
-                        """, params)
-                }
+        var data: [UInt8] = []
+        data.reserveCapacity(records.count * 256)
+        for r in records {
+            let values: [String?] = [
+                String(r.occurredAt.millisecondsSince1970), r.tokenId, r.requestId, r.scenario, r.provider, r.model,
+                String(r.usage.inputTokens), String(r.usage.outputTokens), String(r.usage.cachedInputTokens),
+                String(r.usage.cacheWriteTokens), String(r.usage.reasoningTokens), r.costMicrodollars.map { String($0) },
+                String(r.durationMilliseconds), r.outcome, r.kind.rawValue, String(r.callIndex), r.tokenName, r.surface,
+                r.stream ? "1" : "0", String(r.status), String(r.attempts), SQLiteStateStore.encodeList(r.skillsRun),
+            ]
+            for (i, value) in values.enumerated() {
+                if i > 0 { data.append(0x09) }
+                PostgresConnection.copyField(value, into: &data)
             }
+            data.append(0x0A)
+        }
+        try withConnection { db in
+            try db.copy("""
+                COPY usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
+                    cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
+                    token_name, surface, stream, status, attempts, skills_run) FROM STDIN
+                """, data: data)
         }
     }
 

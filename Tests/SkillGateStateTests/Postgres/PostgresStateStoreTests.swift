@@ -68,6 +68,33 @@ struct PostgresStateStoreTests {
         #expect(Array(perDay[0..<4]) == Array(perDay[4..<8]), "and the same reports per day")
     }
 
+    /// The ledger's batches go in with COPY: text that COPY's format would misread (tabs, newlines, backslashes,
+    /// `\N`, non-ASCII) and NULLs come back as they went in.
+    @Test func ledgerRowsKeepAwkwardTextAndNulls() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let store = try PostgresStateStore(url: db.url)
+            let awkward = ["tab\there", "line\nbreak\r", "back\\slash", "\\N", "ünï 漢字 ✓", ""]
+            var rows: [UsageRecord] = []
+            for (i, scenario) in awkward.enumerated() {
+                var r = UsageLedgerStoreTests.row(.request, model: "p/m", input: i + 1, cost: Int64(i + 1))
+                r.scenario = scenario
+                r.tokenName = nil
+                r.requestId = nil
+                rows.append(r)
+            }
+            try store.recordUsage(rows)
+            let report = try store.usageReport(since: Date(millisecondsSince1970: 0), by: .scenario)
+            for (i, scenario) in awkward.enumerated() {
+                let row = report.first { $0.key == (scenario.isEmpty ? "" : scenario) }
+                #expect(row?.inputTokens == i + 1, "\(scenario.debugDescription): \(report.map(\.key))")
+            }
+            let nulls = try PostgresConnection(url: db.url).query("SELECT count(*) FROM usage_records WHERE token_name IS NULL AND request_id IS NULL")
+            #expect(nulls.int64(0, 0) == Int64(awkward.count))
+        }
+    }
+
     @Test func twoInstancesOpeningTogetherMigrateOnce() async throws {
         let db = try await offThePool { try PostgresTestDatabase() }
         let url = db.url
