@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateStateTests", dependencies: ["SkillGateState", "SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         // Test doubles shared by several test targets.
-        .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting"], path: "Tests/SkillGateTestSupport",
+        .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting", "SkillGateState"], path: "Tests/SkillGateTestSupport",
                 swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders", "SkillGateTestSupport"], swiftSettings: strictSwift),

@@ -166,20 +166,11 @@ public final class PostgresStateStore: StateStore {
         }
     }
 
-    /// The SQL of a report's group key, and which rows it sums (as SQLite's).
-    private static func report(_ grouping: UsageGrouping) -> (key: String, rows: String) {
-        switch grouping {
-        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
-        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
-        case .day: (day, "kind != 'call'")
-        case .model: ("coalesce(model, '-')", "kind != 'run'")
-        }
-    }
-
+    /// A row's UTC day (`YYYY-MM-DD`), for `UsageGrouping.reportSQL`.
     private static let day = "to_char(to_timestamp(occurred_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
 
     public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
-        let (key, rows) = Self.report(grouping)
+        let (key, rows) = grouping.reportSQL(day: Self.day)
         return try withConnection { db in
             let r = try db.query("""
                 SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
@@ -196,7 +187,7 @@ public final class PostgresStateStore: StateStore {
     }
 
     public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
-        let (key, rows) = Self.report(grouping)
+        let (key, rows) = grouping.reportSQL(day: Self.day)
         return try withConnection { db in
             let r = try db.query("""
                 SELECT \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),

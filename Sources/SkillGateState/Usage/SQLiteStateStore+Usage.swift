@@ -61,21 +61,11 @@ extension SQLiteStateStore {
         }
     }
 
-    /// The SQL of a report's group key, and which rows it sums.
-    private static func report(_ grouping: UsageGrouping) -> (key: String, rows: String) {
-        switch grouping {
-        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
-        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
-        case .day: (day, "kind != 'call'")
-        // Each model call under its own model: an agent run's calls, and every request that is no agent run.
-        case .model: ("coalesce(model, '-')", "kind != 'run'")
-        }
-    }
-
+    /// A row's UTC day (`YYYY-MM-DD`), for `UsageGrouping.reportSQL`.
     private static let day = "strftime('%Y-%m-%d', occurred_at / 1000, 'unixepoch')"
 
     public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
-        let (key, rows) = Self.report(grouping)
+        let (key, rows) = grouping.reportSQL(day: Self.day)
         return try withConnection { db in
             try db.statement("""
                 SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
@@ -91,7 +81,7 @@ extension SQLiteStateStore {
     }
 
     public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
-        let (key, rows) = Self.report(grouping)
+        let (key, rows) = grouping.reportSQL(day: Self.day)
         return try withConnection { db in
             try db.statement("""
                 SELECT \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),

@@ -48,3 +48,17 @@ public struct UsageDayRow: Sendable, Hashable {
         self.row = row
     }
 }
+
+extension UsageGrouping {
+    /// The SQL of a report's group key and which rows it sums, for both stores; `day` is the store's expression
+    /// for a row's UTC day (`YYYY-MM-DD`).
+    func reportSQL(day: String) -> (key: String, rows: String) {
+        switch self {
+        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
+        case .day: (day, "kind != 'call'")
+        // Each model call under its own model: an agent run's calls, and every request that is no agent run.
+        case .model: ("coalesce(model, '-')", "kind != 'run'")
+        }
+    }
+}

@@ -8,7 +8,7 @@ import SkillGateTestSupport
 
 /// Two gateway instances on one PostgreSQL database (`state.postgres_url`): tokens, revocation, the usage ledger and
 /// budgets are shared.
-@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, PostgresTestDatabase.skipMessage))
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct TwoInstancesGatewayTests {
     static let chat = #"{"model":"light","messages":[{"role":"user","content":"Hello there"}]}"#
 

@@ -6,7 +6,7 @@ import SkillGateTestSupport
 
 /// The PostgreSQL store answers like the SQLite one: tokens with limits, revocation, the ledger and its reports;
 /// migrations run once however many instances open it.
-@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, PostgresTestDatabase.skipMessage))
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct PostgresStateStoreTests {
     // Every test runs its blocking libpq calls on a thread of its own (`offThePool`), so parallel tests keep the pool.
     @Test func tokensLimitsAndRevocationRoundTrip() async throws {

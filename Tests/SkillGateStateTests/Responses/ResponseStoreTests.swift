@@ -39,7 +39,7 @@ import SkillGateTestSupport
         #expect(try store.schemaVersion() == StateSchema.steps.count)
     }
 
-    @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, PostgresTestDatabase.skipMessage))
+    @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
     func postgresKeepsResponsesPerTokenUntilTheyExpire() async throws {
         try await offThePool {
             let db = try PostgresTestDatabase()
