@@ -78,6 +78,10 @@ public struct JSONCursor {
         public static func ~= (literal: StaticString, key: Key) -> Bool { key == literal }
     }
 
+    /// The byte offset of the cursor in the document: before a value is read, where it starts; after, just past it
+    /// (a caller can keep the raw bytes of a member this way).
+    public var offset: Int { index }
+
     /// The kinds of JSON value, as `kind` tells them.
     public enum Kind: Sendable, Hashable {
         case object, array, string, number, bool, null

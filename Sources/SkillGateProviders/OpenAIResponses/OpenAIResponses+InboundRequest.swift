@@ -9,13 +9,13 @@ import SkillGateCore
 extension OpenAIResponsesFormat {
     /// Decodes and validates a request body.
     public static func decodeInboundRequest(_ body: [UInt8]) throws -> ResponsesInboundRequest {
-        let json: JSONValue
-        do { json = try JSONValue.parse(body) } catch {
+        let parsed: (json: JSONValue, toolsBytes: [UInt8]?)
+        do { parsed = try ResponsesRawMember.parse(body, keeping: "tools") } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"input\":\"...\"}")
         }
-        var inbound = try decodeInboundRequest(json: json)
+        var inbound = try decodeInboundRequest(json: parsed.json)
         if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
-            inbound.echo.toolsBytes = ResponsesRawMember.compactValue(of: "tools", in: body)
+            inbound.echo.toolsBytes = parsed.toolsBytes
         }
         return inbound
     }
