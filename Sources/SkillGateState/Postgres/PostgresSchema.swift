@@ -62,5 +62,35 @@ enum PostgresSchema {
         );
         CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
         """,
+        // 4: running totals for the limits' shared re-reads (`PostgresUsageRollup`, decision 0031), filled from the
+        // ledger so far (day totals of all of it, minute totals of the last two hours); the ledger's rows lose what only
+        // those re-reads used — the per-token and per-scenario indexes — and the foreign key to `client_tokens`
+        // (a per-row lookup and row lock; tokens are revoked, never deleted, so every id a record names stays).
+        """
+        CREATE TABLE usage_rollup (
+            scope             TEXT NOT NULL,
+            subject           TEXT NOT NULL,
+            period            TEXT NOT NULL,
+            bucket            BIGINT NOT NULL,
+            requests          BIGINT NOT NULL DEFAULT 0,
+            input_tokens      BIGINT NOT NULL DEFAULT 0,
+            output_tokens     BIGINT NOT NULL DEFAULT 0,
+            cost_microdollars BIGINT NOT NULL DEFAULT 0,
+            PRIMARY KEY (scope, subject, period, bucket)
+        );
+        INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
+        SELECT s.scope, s.subject, p.period, u.occurred_at - u.occurred_at % p.ms,
+               count(*) FILTER (WHERE u.outcome != 'rate_limited'), sum(u.input_tokens), sum(u.output_tokens),
+               coalesce(sum(u.cost_microdollars), 0)
+        FROM usage_records u
+        CROSS JOIN LATERAL (VALUES ('token', u.token_id), ('scenario', u.scenario)) AS s(scope, subject)
+        CROSS JOIN (VALUES ('minute', 60000::bigint), ('day', 86400000::bigint)) AS p(period, ms)
+        WHERE u.kind != 'call' AND s.subject IS NOT NULL
+          AND (p.period = 'day' OR u.occurred_at >= (extract(epoch FROM now()) * 1000)::bigint - 7200000)
+        GROUP BY 1, 2, 3, 4;
+        ALTER TABLE usage_records DROP CONSTRAINT IF EXISTS usage_records_token_id_fkey;
+        DROP INDEX usage_records_token_time;
+        DROP INDEX usage_records_scenario_time;
+        """,
     ]
 }

@@ -13,6 +13,8 @@ import Synchronization
 /// an advisory lock so two instances starting together do not both migrate.
 public final class PostgresStateStore: StateStore {
     private let connection: Mutex<PostgresConnection>
+    /// When the ledger writer last dropped expired minute totals (milliseconds; once a minute is enough).
+    private let lastRollupPrune = Mutex<Int64>(0)
     /// `host:port/database`, for messages.
     public let target: String
 
@@ -137,22 +139,55 @@ public final class PostgresStateStore: StateStore {
             }
             data.append(0x0A)
         }
+        let totals = PostgresUsageRollup.rows(for: records)
+        let now = Date().millisecondsSince1970
+        let prune = lastRollupPrune.withLock { last -> Bool in
+            guard now - last >= 60_000 else { return false }
+            last = now
+            return true
+        }
         try withConnection { db in
-            try db.copy("""
-                COPY usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
-                    cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
-                    token_name, surface, stream, status, attempts, skills_run) FROM STDIN
-                """, data: data)
+            try db.transaction {
+                try db.copy("""
+                    COPY usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
+                        cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
+                        token_name, surface, stream, status, attempts, skills_run) FROM STDIN
+                    """, data: data)
+                if !totals.isEmpty {
+                    let upsert = PostgresUsageRollup.upsert(totals)
+                    try db.query(upsert.sql, upsert.params)
+                }
+                if prune {
+                    try db.query("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < $1",
+                                 [String(now - PostgresUsageRollup.minuteRetention)])
+                }
+            }
         }
     }
 
     public func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary {
-        if let tokenId { return try summary("AND token_id = $2", [String(since.millisecondsSince1970), tokenId]) }
+        if let tokenId { return try summary(.token, tokenId, since: since) }
         return try summary("", [String(since.millisecondsSince1970)])
     }
 
     public func usageSummary(scenario: String, since: Date) throws -> UsageSummary {
-        try summary("AND scenario = $2", [String(since.millisecondsSince1970), scenario])
+        try summary(.scenario, scenario, since: since)
+    }
+
+    /// Usage since `since`: from the running totals when `since` starts a minute or a day they keep (the limits'
+    /// windows), else summed over the ledger's rows (`PostgresUsageRollup`).
+    private func summary(_ scope: PostgresUsageRollup.Scope, _ subject: String, since: Date) throws -> UsageSummary {
+        guard let period = PostgresUsageRollup.period(since: since, now: Date()) else {
+            return try summary("AND \(scope == .token ? "token_id" : "scenario") = $2", [String(since.millisecondsSince1970), subject])
+        }
+        return try withConnection { db in
+            let r = try db.query("""
+                SELECT coalesce(sum(requests), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
+                FROM usage_rollup WHERE scope = $1 AND subject = $2 AND period = $3 AND bucket >= $4
+                """, [scope.rawValue, subject, period.rawValue, String(since.millisecondsSince1970)])
+            return UsageSummary(requests: Int(r.int64(0, 0)), inputTokens: Int(r.int64(0, 1)), outputTokens: Int(r.int64(0, 2)),
+                                costMicrodollars: r.int64(0, 3))
+        }
     }
 
     private func summary(_ filter: String, _ params: [String?]) throws -> UsageSummary {

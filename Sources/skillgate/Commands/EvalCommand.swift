@@ -24,7 +24,7 @@ enum EvalCommand {
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Arguments(raw, options: ["--config", "--corpus", "--split", "--k"], flags: ["--lexical", "--misses"])
+        let args = try Arguments(raw, options: ["--config", "--corpus", "--split", "--k", "--dump-scores"], flags: ["--lexical", "--misses"])
         if args.wantsHelp { print(help); return 0 }
         let split = args.value("--split") ?? "test"
         switch args.positionals.first {

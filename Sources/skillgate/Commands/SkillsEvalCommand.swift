@@ -29,6 +29,10 @@ enum SkillsEvalCommand {
             // Vectors are cached in memory only: an evaluation must not depend on an earlier run's cache.
             ranker = try SkillRanker(config: config, keys: try KeyStore(path: config.keyFile), stateStore: nil, http: http)
         }
+        if let path = args.value("--dump-scores") {
+            try dumpScores(requests, candidates, to: path)
+            return 0
+        }
         if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
         let e = await SkillsEvaluation.run(requests, k: k) { r in
             let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
@@ -38,6 +42,30 @@ enum SkillsEvalCommand {
         print(e.render(title: "skills: \(requests.count) requests, \(candidates.count) tools, split \(split), ranking \(mode)",
                        listMisses: args.flags.contains("--misses")), terminator: "")
         return 0
+    }
+
+    /// `--dump-scores FILE`: for offline tuning on dev, one JSON line per request with its lexical (BM25) score per
+    /// catalog tool and the texts the embedding model would see (query and tools), so fusion and reranking can
+    /// be tried without the gateway in the loop.
+    static func dumpScores(_ requests: [SkillsCorpus.Request], _ candidates: [SkillCandidate], to path: String) throws {
+        let cache = SkillDocumentCache()
+        var out: [UInt8] = []
+        let tools: JSONValue = .array(candidates.map { .object(["name": .string($0.name), "text": .string($0.embeddingText)]) })
+        out += JSONValue.object(["tools": tools]).serializedBytes() + [0x0A]
+        for r in requests {
+            let query = SkillRelevance.query(from: r.messages)
+            let cut = SkillRelevance.select(candidates, query: query, limit: candidates.count, pinned: [], cache: cache)
+            let line: JSONValue = .object([
+                "id": .string(r.id), "split": .string(r.split ?? ""), "category": .string(r.category), "lang": .string(r.lang),
+                "expected": .array(r.expected.map(JSONValue.string)),
+                "semantic_query": .string(SkillRelevance.semanticQuery(from: r.messages)),
+                "lexical": .array(candidates.map { .double(cut.scores[$0.name] ?? 0) }),
+            ])
+            out += line.serializedBytes() + [0x0A]
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(out)) else {
+            throw RuntimeError(message: "cannot write \(path); check the directory exists and is writable")
+        }
     }
 
     /// Embeds the catalog once before measuring (a gateway that has served these tools before has

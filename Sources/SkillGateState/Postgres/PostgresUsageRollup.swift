@@ -1,0 +1,122 @@
+import FoundationEssentials
+
+/// Running totals of the usage ledger per token and per scenario, by UTC minute and by UTC day (PostgreSQL table
+/// `usage_rollup`, schema step 4), so the limits' shared re-reads — this minute's requests and tokens, today's and
+/// this month's spend, asked every second by every instance — read one to 31 small rows instead of summing every
+/// request of the month (decision 0031: at a few thousand requests per second those sums grew with the table and
+/// took the database's CPU from the requests).
+///
+/// The ledger writer adds each batch's totals in the same transaction as the batch's rows, so the totals and the
+/// rows never disagree. Minute rows are kept `minuteRetention`; day rows are kept.
+enum PostgresUsageRollup {
+    /// What a total is of.
+    enum Scope: String, Sendable {
+        case token
+        case scenario
+    }
+
+    enum Period: String, Sendable {
+        case minute
+        case day
+
+        var milliseconds: Int64 { self == .minute ? 60_000 : 86_400_000 }
+    }
+
+    /// One row's increment.
+    struct Row: Sendable, Hashable, Comparable {
+        var scope: Scope
+        var subject: String
+        var period: Period
+        var bucket: Int64
+        var requests: Int64 = 0
+        var inputTokens: Int64 = 0
+        var outputTokens: Int64 = 0
+        var costMicrodollars: Int64 = 0
+
+        /// Key order: two writers upsert the rows they share in the same order, so they wait for each other instead
+        /// of deadlocking.
+        static func < (a: Row, b: Row) -> Bool {
+            (a.scope.rawValue, a.subject, a.period.rawValue, a.bucket) < (b.scope.rawValue, b.subject, b.period.rawValue, b.bucket)
+        }
+    }
+
+    /// One group's sums, counted as the ledger's summaries count them.
+    private struct Totals {
+        var requests: Int64 = 0, input: Int64 = 0, output: Int64 = 0, cost: Int64 = 0
+
+        mutating func add(_ r: UsageRecord) {
+            if r.outcome != "rate_limited" { requests += 1 }
+            input += Int64(r.usage.inputTokens)
+            output += Int64(r.usage.outputTokens)
+            cost += r.costMicrodollars ?? 0
+        }
+    }
+
+    /// How long minute totals are kept (the limits read only the current minute).
+    static let minuteRetention: Int64 = 2 * 3_600_000
+
+    /// The totals `records` add, one row per scope, subject, period and bucket, in key order. Counted as the ledger's
+    /// summaries count: records of kind `call` (an agent run's model calls) are in their run's record already; a
+    /// request refused by a limit counts no request but its tokens and cost (none) do.
+    static func rows(for records: [UsageRecord]) -> [Row] {
+        // One lookup per record (a batch's records share a few tokens, scenarios and minutes), then the groups are
+        // spread over the scopes and periods.
+        struct Group: Hashable { var token: String?; var scenario: String?; var minute: Int64 }
+        var groups: [Group: Totals] = [:]
+        for r in records where r.kind != .call {
+            let ms = r.occurredAt.millisecondsSince1970
+            let minute = ms - ((ms % 60_000) + 60_000) % 60_000
+            groups[Group(token: r.tokenId, scenario: r.scenario, minute: minute), default: Totals()].add(r)
+        }
+        struct Key: Hashable { var scope: Scope; var subject: String; var period: Period; var bucket: Int64 }
+        var rows: [Key: Row] = [:]
+        for (group, totals) in groups {
+            for (scope, subject) in [(Scope.token, group.token), (.scenario, group.scenario)] {
+                guard let subject else { continue }
+                for period in [Period.minute, .day] {
+                    let bucket = group.minute - group.minute % period.milliseconds
+                    let key = Key(scope: scope, subject: subject, period: period, bucket: bucket)
+                    var row = rows[key] ?? Row(scope: scope, subject: subject, period: period, bucket: bucket)
+                    row.requests += totals.requests
+                    row.inputTokens += totals.input
+                    row.outputTokens += totals.output
+                    row.costMicrodollars += totals.cost
+                    rows[key] = row
+                }
+            }
+        }
+        return rows.values.sorted()
+    }
+
+    /// One statement adding `rows` (at most a few per subject per batch) to the totals.
+    static func upsert(_ rows: [Row]) -> (sql: String, params: [String?]) {
+        var values: [String] = []
+        var params: [String?] = []
+        for row in rows {
+            let n = params.count
+            values.append("($\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4)::bigint, $\(n + 5)::bigint, $\(n + 6)::bigint, $\(n + 7)::bigint, $\(n + 8)::bigint)")
+            params += [row.scope.rawValue, row.subject, row.period.rawValue, String(row.bucket), String(row.requests),
+                       String(row.inputTokens), String(row.outputTokens), String(row.costMicrodollars)]
+        }
+        let sql = """
+            INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (scope, subject, period, bucket) DO UPDATE SET
+                requests = usage_rollup.requests + EXCLUDED.requests,
+                input_tokens = usage_rollup.input_tokens + EXCLUDED.input_tokens,
+                output_tokens = usage_rollup.output_tokens + EXCLUDED.output_tokens,
+                cost_microdollars = usage_rollup.cost_microdollars + EXCLUDED.cost_microdollars
+            """
+        return (sql, params)
+    }
+
+    /// The totals that answer "usage since `since`" exactly: minute rows when `since` starts a minute that is still
+    /// kept (the limits' current minute), day rows when it starts a UTC day (today, this month); nil when neither
+    /// (the caller sums the ledger's rows).
+    static func period(since: Date, now: Date) -> Period? {
+        let ms = since.millisecondsSince1970
+        if ms % Period.day.milliseconds == 0 { return .day }
+        if ms % Period.minute.milliseconds == 0, now.millisecondsSince1970 - ms < minuteRetention / 2 { return .minute }
+        return nil
+    }
+}
