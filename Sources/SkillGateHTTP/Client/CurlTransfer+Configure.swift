@@ -15,10 +15,12 @@ enum CurlHandleDefaults {
         // whole (CURLOPT_POSTFIELDS), so the buffer only matters for memory, and a gateway holding thousands of
         // streams holds that many handles.
         set(CURLOPT_UPLOAD_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, 16 * 1024))
-        // The receive buffer: 8 KiB instead of libcurl's 16 KiB. Model answers arrive as small SSE events or
-        // bodies of a few KiB; a larger body only takes a few more reads, and every held stream keeps this buffer
-        // (decision 0033 measured it as the largest single allocation per stream).
-        set(CURLOPT_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 8 * 1024))
+        // The receive buffer: 4 KiB instead of libcurl's 16 KiB. Model answers arrive as SSE events of a few hundred
+        // bytes or bodies of a few KiB; a larger body only takes a few more reads, and every held stream keeps this
+        // buffer (decision 0033 measured it as the largest single allocation per stream). One size for every
+        // transfer: a recycled handle keeps the buffer of its first transfer, and libcurl 7.88 does not promise to
+        // resize it between transfers.
+        set(CURLOPT_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 4 * 1024))
         set(CURLOPT_WRITEFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback))
         set(CURLOPT_HEADERFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
         set(CURLOPT_XFERINFOFUNCTION, sg_easy_setopt_xferinfofn(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback))
