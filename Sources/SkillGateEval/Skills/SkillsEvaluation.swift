@@ -104,3 +104,27 @@ public struct SkillsEvaluation: Sendable {
         return out
     }
 }
+
+extension SkillsEvaluation {
+    /// For tuning offline (on dev): a first JSON line with the tools (`name`, and `text`, what an embedding model
+    /// sees), then one line per request with its `id`, `split`, `category`, `lang`, `expected` tools, `semantic_query`
+    /// (the text an embedding model sees) and `lexical`, its BM25 score per tool in the tools' order.
+    public static func scoreDump(_ requests: [SkillsCorpus.Request], _ candidates: [SkillCandidate]) -> [UInt8] {
+        let cache = SkillDocumentCache()
+        var out: [UInt8] = []
+        let tools: JSONValue = .array(candidates.map { .object(["name": .string($0.name), "text": .string($0.embeddingText)]) })
+        out += JSONValue.object(["tools": tools]).serializedBytes() + [0x0A]
+        for r in requests {
+            let cut = SkillRelevance.select(candidates, query: SkillRelevance.query(from: r.messages), limit: candidates.count,
+                                            pinned: [], cache: cache)
+            let line: JSONValue = .object([
+                "id": .string(r.id), "split": .string(r.split ?? ""), "category": .string(r.category), "lang": .string(r.lang),
+                "expected": .array(r.expected.map(JSONValue.string)),
+                "semantic_query": .string(SkillRelevance.semanticQuery(from: r.messages)),
+                "lexical": .array(candidates.map { .double(cut.scores[$0.name] ?? 0) }),
+            ])
+            out += line.serializedBytes() + [0x0A]
+        }
+        return out
+    }
+}

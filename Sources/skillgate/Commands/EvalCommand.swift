@@ -10,6 +10,7 @@ enum EvalCommand {
     static let help = """
     Usage: skillgate eval routing [--config PATH] [--corpus DIR] [--split dev|test|all] [--misses]
            skillgate eval skills  [--config PATH] [--corpus DIR] [--split dev|test|all] [--k N] [--lexical] [--misses]
+                                  [--dump-scores FILE]
 
     routing  Decides light or strong for every labelled prompt of the corpus (default
              Tests/Eval/routing) with the config's router (routing.model), and prints agreement
@@ -20,6 +21,8 @@ enum EvalCommand {
              was blind, and the time per decision. Uses the config's skill_ranking (embeddings)
              unless --lexical.
     --split  dev (tune on it), test (report it; the default), or all. --misses lists the misses.
+    --dump-scores FILE  writes, instead of the report, one JSON line per request with its BM25
+             score per tool and the texts an embedding model would see (for tuning offline, on dev).
     The output is plain text with a fixed layout, so two builds' reports can be diffed.
     """
 

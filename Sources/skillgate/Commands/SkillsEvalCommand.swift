@@ -44,26 +44,9 @@ enum SkillsEvalCommand {
         return 0
     }
 
-    /// `--dump-scores FILE`: for offline tuning on dev, one JSON line per request with its lexical (BM25) score per
-    /// catalog tool and the texts the embedding model would see (query and tools), so fusion and reranking can
-    /// be tried without the gateway in the loop.
+    /// `--dump-scores FILE`: `SkillsEvaluation.scoreDump` written to a file.
     static func dumpScores(_ requests: [SkillsCorpus.Request], _ candidates: [SkillCandidate], to path: String) throws {
-        let cache = SkillDocumentCache()
-        var out: [UInt8] = []
-        let tools: JSONValue = .array(candidates.map { .object(["name": .string($0.name), "text": .string($0.embeddingText)]) })
-        out += JSONValue.object(["tools": tools]).serializedBytes() + [0x0A]
-        for r in requests {
-            let query = SkillRelevance.query(from: r.messages)
-            let cut = SkillRelevance.select(candidates, query: query, limit: candidates.count, pinned: [], cache: cache)
-            let line: JSONValue = .object([
-                "id": .string(r.id), "split": .string(r.split ?? ""), "category": .string(r.category), "lang": .string(r.lang),
-                "expected": .array(r.expected.map(JSONValue.string)),
-                "semantic_query": .string(SkillRelevance.semanticQuery(from: r.messages)),
-                "lexical": .array(candidates.map { .double(cut.scores[$0.name] ?? 0) }),
-            ])
-            out += line.serializedBytes() + [0x0A]
-        }
-        guard FileManager.default.createFile(atPath: path, contents: Data(out)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data(SkillsEvaluation.scoreDump(requests, candidates))) else {
             throw RuntimeError(message: "cannot write \(path); check the directory exists and is writable")
         }
     }
