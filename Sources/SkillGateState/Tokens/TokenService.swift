@@ -13,6 +13,12 @@ import Synchronization
 /// The cache holds found tokens for `cacheLifetime`, so revocations made by another process (the
 /// CLI next to a running server) take effect within that time; revocations through this service
 /// take effect at once. `invalidateCache()` (on SIGHUP, say) drops it.
+///
+/// A token in use is looked up again ahead of time, off the request path: the first request that finds its
+/// entry past half its lifetime starts one background lookup and is answered from the cache. So a busy token
+/// never makes a request wait on the store (with PostgreSQL, a round trip behind whatever the ledger writer is
+/// doing on the shared connection), and a revocation elsewhere still shows within `cacheLifetime`: an entry older
+/// than that is never used.
 public final class TokenService: Sendable {
     private struct CacheEntry {
         var stored: StoredClientToken
@@ -27,6 +33,8 @@ public final class TokenService: Sendable {
         var flushScheduled = false
         /// Bumped by revoke and invalidate, so a lookup that raced them does not cache a stale record.
         var generation: UInt64 = 0
+        /// Hashes whose entry is being looked up again in the background.
+        var refreshing: Set<String> = []
     }
 
     /// The store holding the tokens.
@@ -35,6 +43,8 @@ public final class TokenService: Sendable {
     private let lastUsedInterval: TimeInterval
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
+    /// Runs the ahead-of-time lookups, one at a time.
+    private let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
 
     /// - Parameters:
     ///   - cacheLifetime: how long a looked-up token is trusted without asking the store again.
@@ -108,17 +118,19 @@ public final class TokenService: Sendable {
         let time = now()
 
         // Hot path: one lock, one dictionary lookup.
-        let (hit, generation, flushFromHit) = state.withLock { state -> (ClientToken??, UInt64, Bool) in
+        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (ClientToken??, UInt64, Bool, Bool) in
             guard var entry = state.cache[hash], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
-                return (nil, state.generation, false)
+                return (nil, state.generation, false, false)
             }
-            guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false) }
-            guard noteUse else { return (.some(entry.stored.token), state.generation, false) }
+            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(hash).inserted
+            guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false, refresh) }
+            guard noteUse else { return (.some(entry.stored.token), state.generation, false, refresh) }
             let flush = self.noteUse(of: &entry, in: &state, at: time)
             if flush.queued { state.cache[hash] = entry }
-            return (.some(entry.stored.token), state.generation, flush.schedule)
+            return (.some(entry.stored.token), state.generation, flush.schedule, refresh)
         }
         if let hit {
+            if refresh { refreshAhead(hash: hash, generation: generation) }
             if flushFromHit { scheduleFlush() }
             return hit
         }
@@ -137,6 +149,30 @@ public final class TokenService: Sendable {
         }
         if flush { scheduleFlush() }
         return token
+    }
+
+    /// Looks `hash` up again in the background and renews its cache entry (unless a revoke or an invalidation came
+    /// in between). A store that fails leaves the entry to expire, and the next request after that asks the store
+    /// itself (answering 503 when it still fails).
+    private func refreshAhead(hash: String, generation: UInt64) {
+        refreshQueue.async { [self] in
+            let time = now()
+            let found = Result { try store.token(hash: hash) }
+            state.withLock { state in
+                state.refreshing.remove(hash)
+                guard case .success(let found) = found, state.generation == generation else { return }
+                guard let stored = found else {  // gone from the store: forget it
+                    state.cache[hash] = nil
+                    return
+                }
+                state.cache[hash] = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
+            }
+        }
+    }
+
+    /// Waits for the background lookups started so far (tests).
+    func waitForRefreshes() {
+        refreshQueue.sync {}
     }
 
     /// Whether `stored` matches `hash` (compared in constant time) and is not revoked.

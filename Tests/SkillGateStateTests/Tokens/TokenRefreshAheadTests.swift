@@ -1,0 +1,80 @@
+import Foundation
+import SkillGateTestSupport
+import Synchronization
+import Testing
+@testable import SkillGateState
+
+/// A token in use is looked up again in the background before its cache entry expires, so a busy token never makes a
+/// request wait on the store, and a revocation elsewhere still shows within the cache lifetime.
+@Suite struct TokenRefreshAheadTests {
+    /// A SQLite store whose token lookups are counted and, when `slow` is set, take `delay` seconds (a database behind
+    /// a busy connection).
+    final class SlowLookups: StateStore {
+        let base: SQLiteStateStore
+        let lookups = Mutex(0)
+        let slow = Mutex(false)
+        let delay: TimeInterval = 1.5
+        init(_ base: SQLiteStateStore) { self.base = base }
+        func token(hash: String) throws -> StoredClientToken? {
+            lookups.withLock { $0 += 1 }
+            if slow.withLock({ $0 }) { usleep(UInt32(delay * 1_000_000)) }
+            return try base.token(hash: hash)
+        }
+        func insertToken(_ token: ClientToken, hash: String) throws { try base.insertToken(token, hash: hash) }
+        func tokens() throws -> [ClientToken] { try base.tokens() }
+        func revokeToken(named name: String, at date: Date) throws -> ClientToken? { try base.revokeToken(named: name, at: date) }
+        func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? { try base.updateTokenLimits(named: name, limits) }
+        func markTokensUsed(_ uses: [String: Date]) throws { try base.markTokensUsed(uses) }
+        func recordUsage(_ record: UsageRecord) throws { try base.recordUsage(record) }
+        func recordUsage(_ records: [UsageRecord]) throws { try base.recordUsage(records) }
+        func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary { try base.usageSummary(tokenId: tokenId, since: since) }
+        func usageSummary(scenario: String, since: Date) throws -> UsageSummary { try base.usageSummary(scenario: scenario, since: since) }
+        func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] { try base.usageReport(since: since, by: grouping) }
+        func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] { try base.usageReportPerDay(since: since, by: grouping) }
+    }
+
+    @Test func aTokenInUseIsLookedUpAheadOffTheRequestPath() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let store = SlowLookups(try SQLiteStateStore(stateDirectory: dir))
+            let service = TokenService(store: store, cacheLifetime: .seconds(30), now: { clock.now })
+            let (token, _) = try service.create(name: "ios-app")
+            #expect(service.authenticate(token) != nil)
+            #expect(store.lookups.withLock { $0 } == 1)
+            clock.advance(seconds: 10)
+            #expect(service.authenticate(token) != nil)
+            service.waitForRefreshes()
+            #expect(store.lookups.withLock { $0 } == 1, "a young entry is not looked up again")
+
+            // Past half its life: answered from the cache at once while one lookup runs behind, however slow.
+            clock.advance(seconds: 6)
+            store.slow.withLock { $0 = true }
+            let started = Date()
+            for _ in 0..<5 { #expect(service.authenticate(token) != nil) }
+            #expect(Date().timeIntervalSince(started) < store.delay / 2, "no request waited for the store")
+            service.waitForRefreshes()
+            store.slow.withLock { $0 = false }
+            #expect(store.lookups.withLock { $0 } == 2, "one lookup for the five requests")
+
+            // The renewed entry carries the token past the first entry's expiry without a lookup on the request path.
+            clock.advance(seconds: 20)  // 36 s after the first lookup, 20 s after the renewal
+            #expect(service.authenticate(token) != nil)
+            #expect(store.lookups.withLock { $0 } <= 3)
+        }
+    }
+
+    @Test func aRevocationElsewhereStillShowsWithinTheCacheLifetime() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let server = TokenService(store: try SQLiteStateStore(stateDirectory: dir), cacheLifetime: .seconds(30), now: { clock.now })
+            let cli = TokenService(store: try SQLiteStateStore(stateDirectory: dir), now: { clock.now })
+            let (token, _) = try cli.create(name: "ios-app")
+            #expect(server.authenticate(token) != nil)
+            clock.advance(seconds: 16)
+            try cli.revoke(name: "ios-app")
+            #expect(server.authenticate(token) != nil, "served from the cache while the lookup runs")
+            server.waitForRefreshes()
+            #expect(server.authenticate(token) == nil, "the lookup ahead found the revocation")
+        }
+    }
+}
