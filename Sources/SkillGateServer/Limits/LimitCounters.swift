@@ -33,12 +33,32 @@ final class LimitCounters: Sendable {
         /// Starts new windows that began since the last use. Only forward: a re-read that started before a window
         /// began, and lands after, must not take the counts back to the old window.
         mutating func roll(to t: Date) {
-            let m = LimitWindows.minute(t)
-            if m > minute { minute = m; requests = 0; tokens = 0 }
-            let d = LimitWindows.day(t)
-            if d > day { day = d; daySpent = 0 }
-            let mo = LimitWindows.month(t)
-            if mo > month { month = mo; monthSpent = 0 }
+            roll(to: LimitWindows.Current(t))
+        }
+
+        /// `roll(to:)` with the windows worked out once for all subjects of a request.
+        mutating func roll(to w: LimitWindows.Current) {
+            if w.minute > minute { minute = w.minute; requests = 0; tokens = 0 }
+            if w.day > day { day = w.day; daySpent = 0 }
+            if w.month > month { month = w.month; monthSpent = 0 }
+        }
+
+        /// The first limit of `limits` this request would be over, if any.
+        func rejection(_ limits: TokenLimits, stream: Bool, subject: LimitSubject, at t: Date) -> LimitRejection? {
+            for limit in LimitName.allCases {
+                guard let max = limits.value(limit) else { continue }
+                if limit == .concurrentStreams && !stream { continue }
+                // Requests and slots: one more must fit. Tokens and cost: over once used up (the overshoot rule).
+                if used(limit) >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: used(limit), at: t) }
+            }
+            return nil
+        }
+
+        /// Counts an admitted request.
+        mutating func admitOne(stream: Bool) {
+            requests += 1
+            concurrent += 1
+            if stream { streams += 1 }
         }
 
         /// What counts against `limit` now.
@@ -79,24 +99,18 @@ final class LimitCounters: Sendable {
     func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
         guard !checks.isEmpty else { return LimitTicket(subjects: [], stream: stream) }
         let t = now()
+        let windows = LimitWindows.Current(t)
         readShared(checks, t)
+        // In place (one hash lookup per subject and pass): this runs for every request.
         let rejection = counts.withLock { all -> LimitRejection? in
             for (subject, limits) in checks {
-                var c = all[subject] ?? Counts()
-                c.roll(to: t)
-                all[subject] = c
-                for limit in LimitName.allCases {
-                    guard let max = limits.value(limit) else { continue }
-                    if limit == .concurrentStreams && !stream { continue }
-                    // Requests and slots: one more must fit. Tokens and cost: over once used up (the overshoot rule).
-                    if c.used(limit) >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: c.used(limit), at: t) }
-                }
+                let rejection = { (c: inout Counts) -> LimitRejection? in
+                    c.roll(to: windows)
+                    return c.rejection(limits, stream: stream, subject: subject, at: t)
+                }(&all[subject, default: Counts()])
+                if let rejection { return rejection }
             }
-            for (subject, _) in checks {
-                all[subject]!.requests += 1
-                all[subject]!.concurrent += 1
-                if stream { all[subject]!.streams += 1 }
-            }
+            for (subject, _) in checks { all[subject, default: Counts()].admitOne(stream: stream) }
             return nil
         }
         if let rejection { throw rejection }
@@ -106,17 +120,17 @@ final class LimitCounters: Sendable {
     /// Ends a request admitted by `admit`: no longer under way, its tokens and cost counted in the current windows.
     func release(_ ticket: LimitTicket, tokens: Int, costMicrodollars: Int64) {
         guard !ticket.subjects.isEmpty else { return }
-        let t = now()
+        let windows = LimitWindows.Current(now())
         counts.withLock { all in
             for subject in ticket.subjects {
-                var c = all[subject] ?? Counts()
-                c.roll(to: t)
-                c.concurrent = max(0, c.concurrent - 1)
-                if ticket.stream { c.streams = max(0, c.streams - 1) }
-                c.tokens += Int64(tokens)
-                c.daySpent += costMicrodollars
-                c.monthSpent += costMicrodollars
-                all[subject] = c
+                { (c: inout Counts) in
+                    c.roll(to: windows)
+                    c.concurrent = max(0, c.concurrent - 1)
+                    if ticket.stream { c.streams = max(0, c.streams - 1) }
+                    c.tokens += Int64(tokens)
+                    c.daySpent += costMicrodollars
+                    c.monthSpent += costMicrodollars
+                }(&all[subject, default: Counts()])
             }
         }
     }

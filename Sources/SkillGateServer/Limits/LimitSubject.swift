@@ -13,6 +13,15 @@ struct LimitSubject: Hashable, Sendable {
     /// What messages call it (the token's name, the scenario's name).
     let name: String
 
+    /// Equal when kind and id are (the name is what messages say, not part of the key): hashing one string, not two,
+    /// on every request's lookups.
+    static func == (a: LimitSubject, b: LimitSubject) -> Bool { a.kind == b.kind && a.id == b.id }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(id)
+    }
+
     /// How a message names it: `token "ios-app"`, `scenario "support"`.
     var described: String { "\(kind.rawValue) \"\(name)\"" }
 

@@ -15,6 +15,19 @@ enum LimitWindows {
         return Int64(c.year) * 12 + Int64(c.month - 1)
     }
 
+    /// The minute, day and month of one instant, worked out once.
+    struct Current: Sendable {
+        let minute: Int64
+        let day: Int64
+        let month: Int64
+
+        init(_ t: Date) {
+            minute = LimitWindows.minute(t)
+            day = LimitWindows.day(t)
+            month = LimitWindows.month(t)
+        }
+    }
+
     static func minuteStart(_ minute: Int64) -> Date { Date(timeIntervalSince1970: Double(minute) * 60) }
     static func dayStart(_ day: Int64) -> Date { Date(timeIntervalSince1970: Double(day) * 86_400) }
     static func monthStart(_ month: Int64) -> Date {

@@ -105,16 +105,36 @@ public final class PostgresConnection {
 
     /// One COPY text-format field: backslash, tab, newline and carriage return escaped; nil is `\N`.
     public static func copyField(_ value: String?, into out: inout [UInt8]) {
-        guard let value else { out += [0x5C, 0x4E]; return }
+        guard var value else { out.append(0x5C); out.append(0x4E); return }
+        // Most fields (numbers, ids, names) need no escape: appended whole.
+        let plain = value.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain { return }
         for byte in value.utf8 {
             switch byte {
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x09: out += [0x5C, 0x74]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x09: out.append(0x5C); out.append(0x74)
+            case 0x0A: out.append(0x5C); out.append(0x6E)
+            case 0x0D: out.append(0x5C); out.append(0x72)
             default: out.append(byte)
             }
         }
+    }
+
+    /// One COPY text-format field holding an integer, in decimal.
+    public static func copyInteger<I: BinaryInteger>(_ value: I, into out: inout [UInt8]) {
+        var magnitude = value.magnitude
+        if value < 0 { out.append(0x2D) }
+        guard magnitude > 0 else { out.append(0x30); return }
+        let start = out.count
+        while magnitude > 0 {
+            out.append(0x30 + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        }
+        out[start...].reverse()
     }
 
     /// Runs one or more statements without parameters.

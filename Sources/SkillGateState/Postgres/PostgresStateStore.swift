@@ -125,18 +125,17 @@ public final class PostgresStateStore: StateStore {
         guard !records.isEmpty else { return }
         var data: [UInt8] = []
         data.reserveCapacity(records.count * 256)
+        // Written field by field (numbers as digits straight into the buffer): no array of strings per row.
+        func text(_ value: String?) { PostgresConnection.copyField(value, into: &data); data.append(0x09) }
+        func int<I: BinaryInteger>(_ value: I) { PostgresConnection.copyInteger(value, into: &data); data.append(0x09) }
         for r in records {
-            let values: [String?] = [
-                String(r.occurredAt.millisecondsSince1970), r.tokenId, r.requestId, r.scenario, r.provider, r.model,
-                String(r.usage.inputTokens), String(r.usage.outputTokens), String(r.usage.cachedInputTokens),
-                String(r.usage.cacheWriteTokens), String(r.usage.reasoningTokens), r.costMicrodollars.map { String($0) },
-                String(r.durationMilliseconds), r.outcome, r.kind.rawValue, String(r.callIndex), r.tokenName, r.surface,
-                r.stream ? "1" : "0", String(r.status), String(r.attempts), SQLiteStateStore.encodeList(r.skillsRun),
-            ]
-            for (i, value) in values.enumerated() {
-                if i > 0 { data.append(0x09) }
-                PostgresConnection.copyField(value, into: &data)
-            }
+            int(r.occurredAt.millisecondsSince1970); text(r.tokenId); text(r.requestId); text(r.scenario); text(r.provider); text(r.model)
+            int(r.usage.inputTokens); int(r.usage.outputTokens); int(r.usage.cachedInputTokens); int(r.usage.cacheWriteTokens)
+            int(r.usage.reasoningTokens)
+            if let cost = r.costMicrodollars { int(cost) } else { text(nil) }
+            int(r.durationMilliseconds); text(r.outcome); text(r.kind.rawValue); int(r.callIndex); text(r.tokenName); text(r.surface)
+            int(r.stream ? 1 : 0); int(r.status); int(r.attempts)
+            PostgresConnection.copyField(r.skillsRun.isEmpty ? "[]" : SQLiteStateStore.encodeList(r.skillsRun), into: &data)
             data.append(0x0A)
         }
         let totals = PostgresUsageRollup.rows(for: records)
