@@ -30,8 +30,8 @@ func runResponsesBench() async throws {
         report(name, cpu, unit: "µs cpu")
         return cpu
     }
-    @Sendable func conversation(_ inbound: ResponsesInboundRequest, _ response: ChatResponse) -> String {
-        OpenAIResponsesFormat.conversationItems(Array(inbound.inputMessages) + [response.message]).serialized()
+    @Sendable func conversation(_ inbound: ResponsesInboundRequest, _ response: ChatResponse) -> [UInt8] {
+        OpenAIResponsesFormat.conversationJSON(Array(inbound.inputMessages) + [response.message])
     }
     func object(_ inbound: ResponsesInboundRequest) -> ResponsesObject {
         ResponsesObject(id: "resp_0123456789abcdef01234567", createdAt: 1_767_225_600, model: "mock/mock-model", echo: inbound.echo)

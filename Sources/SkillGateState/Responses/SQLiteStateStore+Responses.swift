@@ -10,7 +10,7 @@ extension SQLiteStateStore: ResponseStore {
                 let insert = try db.statement("INSERT OR REPLACE INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES (?, ?, ?, ?, ?)")
                 for r in responses {
                     try insert.run([.text(r.id), .text(r.tokenId), .integer(r.createdAt.millisecondsSince1970),
-                                    .integer(r.expiresAt.millisecondsSince1970), .text(r.conversation)])
+                                    .integer(r.expiresAt.millisecondsSince1970), .utf8(r.conversation)])
                 }
                 try db.statement("DELETE FROM stored_responses WHERE expires_at <= ?").run([.integer(now.millisecondsSince1970)])
             }
@@ -22,7 +22,7 @@ extension SQLiteStateStore: ResponseStore {
             try db.statement("SELECT id, token_id, created_at, expires_at, conversation FROM stored_responses WHERE id = ? AND token_id = ? AND expires_at > ?")
                 .firstRow([.text(id), .text(tokenId), .integer(now.millisecondsSince1970)]) { row in
                     StoredResponse(id: row.text(0), tokenId: row.text(1), createdAt: Date(millisecondsSince1970: row.int64(2)),
-                                   expiresAt: Date(millisecondsSince1970: row.int64(3)), conversation: row.text(4))
+                                   expiresAt: Date(millisecondsSince1970: row.int64(3)), conversation: row.utf8(4))
                 }
         }
     }

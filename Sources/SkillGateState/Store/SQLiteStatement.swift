@@ -34,6 +34,14 @@ public final class SQLiteStatement {
         case .text(let v):
             let count = Int32(v.utf8.count)
             rc = v.withCString { sg_sqlite3_bind_text_transient(handle, index, $0, count) }
+        case .utf8(let v):
+            rc = v.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    // A nil pointer would bind NULL; empty text needs a real (zero-length) pointer.
+                    guard let base = chars.baseAddress else { return sg_sqlite3_bind_text_transient(handle, index, "", 0) }
+                    return sg_sqlite3_bind_text_transient(handle, index, base, Int32(chars.count))
+                }
+            }
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A nil pointer would bind NULL; an empty blob needs a real (zero-length) pointer.
@@ -104,6 +112,12 @@ public final class SQLiteStatement {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as the UTF-8 bytes of its text ([] for NULL), without making a `String`.
+    public func utf8(_ index: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_text(handle, index) else { return [] }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
     /// Column `index` as bytes, nil for NULL.

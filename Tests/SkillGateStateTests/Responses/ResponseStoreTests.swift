@@ -9,7 +9,8 @@ import SkillGateTestSupport
 @Suite struct ResponseStoreTests {
     static func record(_ id: String, token: String, created: Int64, hours: Double = 1) -> StoredResponse {
         let c = Date(millisecondsSince1970: created)
-        return StoredResponse(id: id, tokenId: token, createdAt: c, expiresAt: c.addingTimeInterval(hours * 3600), conversation: #"[{"type":"message"}]"#)
+        return StoredResponse(id: id, tokenId: token, createdAt: c, expiresAt: c.addingTimeInterval(hours * 3600),
+                              conversation: Array(#"[{"type":"message","content":"Grüße \"x\" 漢字 🎉"}]"#.utf8))
     }
 
     /// The same checks on any store.
