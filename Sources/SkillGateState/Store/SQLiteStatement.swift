@@ -74,6 +74,53 @@ public final class SQLiteStatement {
         return Int(sqlite3_changes(sqlite3_db_handle(handle)))
     }
 
+    /// `run`, but text and non-empty blobs are bound in place (SQLite reads the caller's bytes instead of copying
+    /// them first: for large values written in a loop). The bindings are cleared before it returns, as
+    /// SQLite must not keep the pointers.
+    @discardableResult
+    public func runInPlace(_ values: [SQLiteValue]) throws(SQLiteError) -> Int {
+        reset()
+        defer {
+            reset()
+            sqlite3_clear_bindings(handle)
+        }
+        return try bindInPlace(values, from: 0)
+    }
+
+    /// Binds `values[i...]` (the large ones inside the scope where their bytes stay valid), then runs.
+    private func bindInPlace(_ values: [SQLiteValue], from i: Int) throws(SQLiteError) -> Int {
+        guard i < values.count else {
+            while try step() {}
+            return Int(sqlite3_changes(sqlite3_db_handle(handle)))
+        }
+        let index = Int32(i + 1)
+        let bytes: [UInt8], isText: Bool
+        switch values[i] {
+        case .text(let v):
+            let count = Int32(v.utf8.count)
+            return try v.withCString { text in
+                Result { () throws(SQLiteError) -> Int in
+                    let rc = sqlite3_bind_text(handle, index, text, count, nil)
+                    guard rc == SQLITE_OK else { throw error(rc, "binding parameter \(index) of: \(sql)") }
+                    return try bindInPlace(values, from: i + 1)
+                }
+            }.get()
+        case .utf8(let v) where !v.isEmpty: (bytes, isText) = (v, true)
+        case .blob(let v) where !v.isEmpty: (bytes, isText) = (v, false)
+        case let other:
+            try bind(other, at: index)
+            return try bindInPlace(values, from: i + 1)
+        }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) -> Int in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            // A nil destructor is SQLITE_STATIC: SQLite uses the bytes where they are until the bindings change.
+            let rc = isText ? sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+                : sqlite3_bind_blob(handle, index, base, Int32(buffer.count), nil)
+            guard rc == SQLITE_OK else { throw error(rc, "binding parameter \(index) of: \(sql)") }
+            return try bindInPlace(values, from: i + 1)
+        }
+    }
+
     /// Binds `values` and maps every result row with `transform`, then resets.
     public func rows<T>(_ values: [SQLiteValue] = [], _ transform: (SQLiteStatement) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
         try bind(values)
