@@ -139,7 +139,7 @@ func runResponsesStoreBench() throws {
     }
     let rowsKept = try store.withConnection { db in try db.prepare("SELECT count(*) FROM stored_responses").firstRow { $0.int64(0) } ?? 0 }
     report("write of \(conversation.count) B, \(kept) kept, by \(batch)", perBatch / Double(batch), unit: "µs cpu per answer",
-           target: "(\(rowsKept) rows at the end)")
+           target: "(\(next - kept) answers written, \(rowsKept) rows at the end)")
 }
 
 /// One measured batch (a symbol of its own for callgrind's `--toggle-collect`).
