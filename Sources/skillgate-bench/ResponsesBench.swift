@@ -30,8 +30,8 @@ func runResponsesBench() async throws {
         report(name, cpu, unit: "µs cpu")
         return cpu
     }
-    @Sendable func conversation(_ inbound: ResponsesInboundRequest, _ response: ChatResponse) -> String {
-        OpenAIResponsesFormat.conversationItems(Array(inbound.inputMessages) + [response.message]).serialized()
+    @Sendable func conversation(_ inbound: ResponsesInboundRequest, _ response: ChatResponse) -> [UInt8] {
+        OpenAIResponsesFormat.conversationJSON(Array(inbound.inputMessages) + [response.message])
     }
     func object(_ inbound: ResponsesInboundRequest) -> ResponsesObject {
         ResponsesObject(id: "resp_0123456789abcdef01234567", createdAt: 1_767_225_600, model: "mock/mock-model", echo: inbound.echo)
@@ -98,4 +98,52 @@ func runResponsesBench() async throws {
     print("  added by /v1/responses per request: whole \(String(format: "%.1f", responsesWhole - chatWhole)) µs, "
           + "+ store \(String(format: "%.1f", storeWhole + write)) µs; "
           + "streamed \(String(format: "%.1f", responsesStream - chatStream)) µs, + store \(String(format: "%.1f", storeStream + write)) µs")
+}
+
+/// responses-store: the stored responses' writes alone, as the archive's writer thread makes them, in the steady
+/// state of a gateway that has run for a retention period: the table holds `kept` answers, and each batch adds
+/// `batch` answers (the harness's conversation, time-ordered ids) and removes as many that expired. Per answer, thread
+/// CPU. `SKILLGATE_BENCH_KEPT` (20000), `SKILLGATE_BENCH_BATCH` (50) and `SKILLGATE_BENCH_BATCHES` (100 per round, five
+/// rounds after a tenth for warm-up) change the figures. Under callgrind, `--collect-atstart=no
+/// --toggle-collect='*measuredStoreWrite*'` counts the batches' instructions only (not the table's filling).
+func runResponsesStoreBench() throws {
+    let dir = FileManager.default.currentDirectoryPath + "/Bench/proxy/"
+    let body = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "request-responses.json")))
+    let inbound = try OpenAIResponsesFormat.decodeInboundRequest(body)
+    let answer = Message(role: .assistant, text: "The nightly build failed in the linker step; rerunning with the cache cleared fixed it.")
+    let conversation = OpenAIResponsesFormat.conversationJSON(Array(inbound.inputMessages) + [answer])
+    let env = ProcessInfo.processInfo.environment
+    let kept = Int(env["SKILLGATE_BENCH_KEPT"] ?? "") ?? 20_000
+    let batch = Int(env["SKILLGATE_BENCH_BATCH"] ?? "") ?? 50
+    let iterations = Int(env["SKILLGATE_BENCH_BATCHES"] ?? "") ?? 100
+    let stateDir = NSTemporaryDirectory() + "skillgate-bench-responses-store-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: stateDir) }
+    let store = try SQLiteStateStore(stateDirectory: stateDir)
+    // Answer i is created at t0 + i ms and kept `kept` ms, so every batch expires as many answers as it adds.
+    let t0: Int64 = 1_767_225_600_000
+    func rows(_ range: Range<Int>) -> [StoredResponse] {
+        range.map { i in
+            let created = Date(timeIntervalSince1970: Double(t0 + Int64(i)) / 1000)
+            return StoredResponse(id: OpenAIResponsesFormat.responseId(milliseconds: t0 + Int64(i), unique: Substring(String(UInt64(i) &* 0x9E37_79B9_7F4A_7C15, radix: 36))),
+                                  tokenId: "tok_bench", createdAt: created, expiresAt: created.addingTimeInterval(Double(kept) / 1000), conversation: conversation)
+        }
+    }
+    for start in stride(from: 0, to: kept, by: 1000) {
+        try store.saveResponses(rows(start..<min(kept, start + 1000)), now: Date(timeIntervalSince1970: Double(t0 + Int64(start)) / 1000))
+    }
+    var next = kept
+    let perBatch = try measureCPUMicros(iterations: iterations) {
+        let made = rows(next..<next + batch)
+        next += batch
+        try measuredStoreWrite(store, made, now: made[made.count - 1].createdAt)
+    }
+    let rowsKept = try store.withConnection { db in try db.prepare("SELECT count(*) FROM stored_responses").firstRow { $0.int64(0) } ?? 0 }
+    report("write of \(conversation.count) B, \(kept) kept, by \(batch)", perBatch / Double(batch), unit: "µs cpu per answer",
+           target: "(\(next - kept) answers written, \(rowsKept) rows at the end)")
+}
+
+/// One measured batch (a symbol of its own for callgrind's `--toggle-collect`).
+@inline(never)
+func measuredStoreWrite(_ store: SQLiteStateStore, _ rows: [StoredResponse], now: Date) throws {
+    try store.saveResponses(rows, now: now)
 }

@@ -7,6 +7,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("prompt-tools", runPromptToolsBench),
     ("openai-chat", runOpenAIChatBench),
     ("responses", runResponsesBench),
+    ("responses-store", runResponsesStoreBench),
     ("anthropic-messages", runAnthropicBench),
     ("tokens", runTokenBench),
     ("gemini", runGeminiBench),

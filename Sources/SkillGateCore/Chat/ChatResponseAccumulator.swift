@@ -18,13 +18,18 @@ public struct ChatResponseAccumulator: Sendable {
             if !id.isEmpty { self.id = id }
             if !model.isEmpty { self.model = model }
         case .textDelta(let t):
-            if case .text(let existing) = content.last {
-                content[content.count - 1] = .text(existing + t)
+            if case .text(var existing) = content.last {
+                // The array lets go of the text first, so appending to it does not copy it (a long answer's deltas
+                // would copy the whole text each time).
+                content[content.count - 1] = .text("")
+                existing += t
+                content[content.count - 1] = .text(existing)
             } else {
                 content.append(.text(t))
             }
         case .thinkingDelta(let t):
             if case .thinking(var th) = content.last, th.signature == nil, th.redactedData == nil {
+                content[content.count - 1] = .text("")  // as for text: `th` is then the only owner of its text
                 th.text += t
                 content[content.count - 1] = .thinking(th)
             } else {
@@ -57,6 +62,7 @@ public struct ChatResponseAccumulator: Sendable {
 
     private mutating func updateCall(_ ordinal: Int, _ change: (inout ToolCall) -> Void) {
         guard let i = toolBlockIndex[ordinal], case .toolCall(var call) = content[i] else { return }
+        content[i] = .text("")  // `call` is then the only owner of its arguments: appending does not copy them
         change(&call)
         content[i] = .toolCall(call)
     }

@@ -15,6 +15,9 @@ public struct ResponsesInboundRequest: Sendable, Hashable {
     public var previousResponseId: String?
     /// What the `response` object repeats of the request.
     public var echo: ResponsesEcho
+    /// The stored conversation of `previousResponseId`, once the gateway found it (its messages are then in
+    /// `request.messages`, after `instructions`); nil when nothing is continued.
+    public var history: ResponsesHistory?
 
     public init(request: ChatRequest, hasInstructions: Bool, stream: Bool, store: Bool, previousResponseId: String?, echo: ResponsesEcho) {
         self.request = request
@@ -25,8 +28,23 @@ public struct ResponsesInboundRequest: Sendable, Hashable {
         self.echo = echo
     }
 
-    /// The conversation items of this request: the messages after `instructions`.
+    /// The conversation items of this request: the messages after `instructions` (the continued history's too).
     public var inputMessages: ArraySlice<Message> { request.messages.dropFirst(hasInstructions ? 1 : 0) }
+
+    /// The messages of this request's own `input`: `inputMessages` after the continued history.
+    public var newInputMessages: ArraySlice<Message> { inputMessages.dropFirst(history?.messages.count ?? 0) }
+}
+
+/// A stored conversation a request continues (`previous_response_id`): its messages, and the JSON text it was
+/// stored as (an items array), which the continuing response's stored conversation starts with unchanged.
+public struct ResponsesHistory: Sendable, Hashable {
+    public var messages: [Message]
+    public var itemsJSON: [UInt8]
+
+    public init(messages: [Message], itemsJSON: [UInt8]) {
+        self.messages = messages
+        self.itemsJSON = itemsJSON
+    }
 }
 
 /// The request fields a `response` object repeats (`instructions`, `tools`, `text`, ...), as the

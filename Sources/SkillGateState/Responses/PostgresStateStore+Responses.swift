@@ -11,7 +11,7 @@ extension PostgresStateStore: ResponseStore {
                     _ = try db.query("""
                         INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES ($1, $2, $3, $4, $5)
                         ON CONFLICT (id) DO UPDATE SET token_id = $2, created_at = $3, expires_at = $4, conversation = $5
-                        """, [r.id, r.tokenId, String(r.createdAt.millisecondsSince1970), String(r.expiresAt.millisecondsSince1970), r.conversation])
+                        """, [r.id, r.tokenId, String(r.createdAt.millisecondsSince1970), String(r.expiresAt.millisecondsSince1970), String(decoding: r.conversation, as: UTF8.self)])
                 }
                 _ = try db.query("DELETE FROM stored_responses WHERE expires_at <= $1", [String(now.millisecondsSince1970)])
             }
@@ -24,7 +24,7 @@ extension PostgresStateStore: ResponseStore {
                                  [id, tokenId, String(now.millisecondsSince1970)])
             guard r.count > 0 else { return nil }
             return StoredResponse(id: r.text(0, 0) ?? "", tokenId: r.text(0, 1) ?? "", createdAt: Date(millisecondsSince1970: r.int64(0, 2)),
-                                  expiresAt: Date(millisecondsSince1970: r.int64(0, 3)), conversation: r.text(0, 4) ?? "")
+                                  expiresAt: Date(millisecondsSince1970: r.int64(0, 3)), conversation: Array((r.text(0, 4) ?? "").utf8))
         }
     }
 }

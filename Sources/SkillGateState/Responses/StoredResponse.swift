@@ -11,10 +11,11 @@ public struct StoredResponse: Sendable, Hashable {
     public var tokenId: String
     public var createdAt: Date
     public var expiresAt: Date
-    /// The conversation as JSON text (the Responses surface's own encoding).
-    public var conversation: String
+    /// The conversation as the UTF-8 bytes of its JSON text (the Responses surface's own encoding), kept as bytes
+    /// from the writer to the database and back: no `String` is made of it on the way.
+    public var conversation: [UInt8]
 
-    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: String) {
+    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8]) {
         self.id = id
         self.tokenId = tokenId
         self.createdAt = createdAt

@@ -15,6 +15,7 @@ public final class SQLiteConnection {
     /// on, and `busyTimeoutMilliseconds` of waiting for other processes' locks. A `path` that is a
     /// symbolic link is refused (`SQLITE_OPEN_NOFOLLOW`, SQLite 3.31 or later).
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        Self.configureOnce
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -29,6 +30,11 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
     }
+
+    /// Process-wide settings, made before the first connection initializes SQLite: no memory statistics (they take
+    /// a global mutex around every allocation SQLite makes, and nothing reads them). If SQLite was initialized
+    /// already (by other code in the process), the call fails and the defaults stay: harmless.
+    private static let configureOnce: Void = { _ = sg_sqlite3_disable_memstatus() }()
 
     deinit {
         cache.removeAll()

@@ -34,6 +34,14 @@ public final class SQLiteStatement {
         case .text(let v):
             let count = Int32(v.utf8.count)
             rc = v.withCString { sg_sqlite3_bind_text_transient(handle, index, $0, count) }
+        case .utf8(let v):
+            rc = v.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    // A nil pointer would bind NULL; empty text needs a real (zero-length) pointer.
+                    guard let base = chars.baseAddress else { return sg_sqlite3_bind_text_transient(handle, index, "", 0) }
+                    return sg_sqlite3_bind_text_transient(handle, index, base, Int32(chars.count))
+                }
+            }
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A nil pointer would bind NULL; an empty blob needs a real (zero-length) pointer.
@@ -64,6 +72,53 @@ public final class SQLiteStatement {
         defer { reset() }
         while try step() {}
         return Int(sqlite3_changes(sqlite3_db_handle(handle)))
+    }
+
+    /// `run`, but text and non-empty blobs are bound in place (SQLite reads the caller's bytes instead of copying
+    /// them first: for large values written in a loop). The bindings are cleared before it returns, as
+    /// SQLite must not keep the pointers.
+    @discardableResult
+    public func runInPlace(_ values: [SQLiteValue]) throws(SQLiteError) -> Int {
+        reset()
+        defer {
+            reset()
+            sqlite3_clear_bindings(handle)
+        }
+        return try bindInPlace(values, from: 0)
+    }
+
+    /// Binds `values[i...]` (the large ones inside the scope where their bytes stay valid), then runs.
+    private func bindInPlace(_ values: [SQLiteValue], from i: Int) throws(SQLiteError) -> Int {
+        guard i < values.count else {
+            while try step() {}
+            return Int(sqlite3_changes(sqlite3_db_handle(handle)))
+        }
+        let index = Int32(i + 1)
+        let bytes: [UInt8], isText: Bool
+        switch values[i] {
+        case .text(let v):
+            let count = Int32(v.utf8.count)
+            return try v.withCString { text in
+                Result { () throws(SQLiteError) -> Int in
+                    let rc = sqlite3_bind_text(handle, index, text, count, nil)
+                    guard rc == SQLITE_OK else { throw error(rc, "binding parameter \(index) of: \(sql)") }
+                    return try bindInPlace(values, from: i + 1)
+                }
+            }.get()
+        case .utf8(let v) where !v.isEmpty: (bytes, isText) = (v, true)
+        case .blob(let v) where !v.isEmpty: (bytes, isText) = (v, false)
+        case let other:
+            try bind(other, at: index)
+            return try bindInPlace(values, from: i + 1)
+        }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) -> Int in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            // A nil destructor is SQLITE_STATIC: SQLite uses the bytes where they are until the bindings change.
+            let rc = isText ? sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+                : sqlite3_bind_blob(handle, index, base, Int32(buffer.count), nil)
+            guard rc == SQLITE_OK else { throw error(rc, "binding parameter \(index) of: \(sql)") }
+            return try bindInPlace(values, from: i + 1)
+        }
     }
 
     /// Binds `values` and maps every result row with `transform`, then resets.
@@ -104,6 +159,12 @@ public final class SQLiteStatement {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as the UTF-8 bytes of its text ([] for NULL), without making a `String`.
+    public func utf8(_ index: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_text(handle, index) else { return [] }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index))))
     }
 
     /// Column `index` as bytes, nil for NULL.

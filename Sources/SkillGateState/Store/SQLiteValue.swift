@@ -4,6 +4,8 @@ public enum SQLiteValue: Sendable, Hashable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Text given as its UTF-8 bytes (stored as TEXT, like `.text`, without making a `String` first).
+    case utf8([UInt8])
     case blob([UInt8])
 
     /// `.integer`, or `.null` for nil.

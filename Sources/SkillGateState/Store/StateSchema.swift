@@ -91,5 +91,11 @@ enum StateSchema {
         );
         CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
         """,
+        // 7: no expiry index on stored responses (decision 0028, "Cost"): rows are appended in the order they are
+        // created, so the expired ones are the oldest rowids, removed as a range up to the first row still valid; the
+        // index cost a b-tree insert and delete per answer. `expires_at` is still checked on every read.
+        """
+        DROP INDEX stored_responses_expiry;
+        """,
     ]
 }

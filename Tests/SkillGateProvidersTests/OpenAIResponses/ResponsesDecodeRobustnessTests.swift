@@ -51,7 +51,10 @@ import SkillGateCore
                     _ = try? AnthropicMessagesFormat().makeRequest(request.request, deployment: deployment, stream: stream)
                     _ = try? GeminiFormat().makeRequest(request.request, deployment: deployment, stream: stream)
                 }
-                _ = OpenAIResponsesFormat.conversationItems(request.request.messages).serialized()
+                // The stored form of whatever decoded: the tree's bytes, and readable again.
+                let stored = OpenAIResponsesFormat.conversationJSON(request.request.messages)
+                #expect(stored == ResponsesStoredConversationTests.referenceItems(request.request.messages).serializedBytes())
+                #expect((try? OpenAIResponsesFormat.conversation(fromItems: JSONValue.parse(stored).arrayValue ?? [])) != nil)
             } catch let e as GatewayError {
                 #expect(e.status == 400 && !e.message.isEmpty)
             }

@@ -55,7 +55,7 @@ import SkillGateCore
             Message(role: .tool, content: [.toolResult(ToolResult(callId: "c1", name: "weather", text: "boom", isError: true))]),
             Message(role: .assistant, content: [.thinking(Thinking(text: "", redactedData: "xyz")), .text("Sorry.")]),
         ]
-        let stored = OpenAIResponsesFormat.conversationItems(conversation).serialized()
+        let stored = OpenAIResponsesFormat.conversationJSON(conversation)
         let items = try #require(try JSONValue.parse(stored).arrayValue)
         #expect(try OpenAIResponsesFormat.conversation(fromItems: items) == conversation)
     }

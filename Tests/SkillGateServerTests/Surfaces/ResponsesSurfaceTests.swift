@@ -82,6 +82,45 @@ import Synchronization
         #expect(sent[2] == ["role": "tool", "tool_call_id": "call_1", "content": "Sunny, 21 C"])
     }
 
+    /// A chain of three responses (each stored conversation starts with the previous one's stored items, copied)
+    /// sends the upstream the same messages as one request carrying the whole conversation as `input` items (the
+    /// responses' output items sent back, as the Agents SDK does): non-ASCII text and escapes, an image, an
+    /// assistant item in the input next to the answer, tool calls and their output.
+    @Test(arguments: [false, true])
+    func aChainOfThreeSendsWhatTheWholeConversationSends(stream: Bool) async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "get_weather", arguments: #"{"city":"Köln"}"#),
+                                                    "strong-native": .text("Grüße \"zurück\" \\ 漢字 🎉\nZeile")])
+        let tools = #"[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]"#
+        let user = #"{"role":"user","content":[{"type":"input_text","text":"Wetter in Köln? \"bitte\" \\ \t 漢字 🎉"},{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="}]}"#
+        let lead = #"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Moment…"}]}"#
+        let next = #"{"role":"user","content":"Und morgen?"}"#
+        let output = #"{"type":"function_call_output","call_id":"call_1","output":"Sonnig, 21 °C"}"#
+        /// The response object of an answer, whole or the stream's last event's.
+        func response(_ r: (status: Int, headers: HTTPHeaders, json: JSONValue, text: String)) throws -> JSONValue {
+            #expect(r.status == 200)
+            return try #require(stream ? try Self.events(r.text).last?["response"] : r.json)
+        }
+        func items(_ response: JSONValue) throws -> String {
+            try #require(response["output"]?.arrayValue).map { $0.serialized() }.joined(separator: ",")
+        }
+        let first = try response(await Self.post(h, #"{"model":"strong","stream":\#(stream),"tools":\#(tools),"input":[\#(user),\#(lead)]}"#))
+        let firstId = try #require(first["id"]?.stringValue)
+        let second = try response(await Self.post(h, #"{"model":"light","stream":\#(stream),"tools":\#(tools),"previous_response_id":"\#(firstId)","input":[\#(next)]}"#))
+        let secondId = try #require(second["id"]?.stringValue)
+        _ = try response(await Self.post(h, #"{"model":"light","stream":\#(stream),"tools":\#(tools),"previous_response_id":"\#(secondId)","input":[\#(output)]}"#))
+        _ = try response(await Self.post(h, #"""
+            {"model":"light","stream":\#(stream),"tools":\#(tools),"store":false,
+             "input":[\#(user),\#(lead),\#(try items(first)),\#(next),\#(try items(second)),\#(output)]}
+            """#))
+        await h.stop()
+        let sent = h.upstream.requests.compactMap { $0["messages"]?.arrayValue }
+        try #require(sent.count == 4)
+        #expect(sent[2] == sent[3])
+        #expect(sent[2].map { $0["role"] } == ["user", "assistant", "user", "assistant", "tool"])
+        #expect(sent[2][1]["content"] == "Moment…Grüße \"zurück\" \\ 漢字 🎉\nZeile")
+        #expect(Array(sent[2].prefix(3)) == sent[1] && sent[1][0] == sent[0][0])
+    }
+
     @Test func previousResponsesOfOtherTokensUnknownOnesAndUnstoredOnesAre404s() async throws {
         let h = try H(config: Self.config, script: ["light-native": .text("Noted.")])
         let other = try h.makeToken(name: "other-app", models: [])

@@ -21,6 +21,30 @@ import Testing
         }
     }
 
+    /// `runInPlace` (text and blobs bound where they are, not copied) stores what `run` stores, `.utf8` bytes as
+    /// TEXT like `.text`; the statement runs again with other values, also after a failed run.
+    @Test(arguments: [false, true])
+    func bindsInPlaceAsRunDoes(inPlace: Bool) throws {
+        try withTemporaryDirectory { dir in
+            let db = try SQLiteConnection(path: dir + "/t.sqlite")
+            try db.execute("CREATE TABLE t (k TEXT PRIMARY KEY, s TEXT, u TEXT, b BLOB, i INTEGER)")
+            let text = "héllo 😀 \u{0}after-nul"
+            let insert = try db.statement("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+            func run(_ values: [SQLiteValue]) throws { if inPlace { try insert.runInPlace(values) } else { try insert.run(values) } }
+            try run([.text("a"), .text(text), .utf8(Array(text.utf8)), .blob([0, 1, 255]), .integer(7)])
+            try run([.text("b"), .text(""), .utf8([]), .blob([]), .null])
+            #expect(throws: SQLiteError.self) { try run([.text("a"), .text("dup"), .utf8(Array("dup".utf8)), .blob([1]), .integer(1)]) }
+            try run([.text("c"), .null, .utf8(Array("ü".utf8)), .null, .integer(-1)])
+            let rows = try db.statement("SELECT k, s, u, b, i, typeof(u) FROM t ORDER BY rowid").rows { row in
+                (row.text(0), row.optionalText(1), row.utf8(2), row.blob(3), row.optionalInt64(4), row.text(5))
+            }
+            #expect(rows.count == 3)
+            #expect(rows[0].1 == text && rows[0].2 == Array(text.utf8) && rows[0].3 == [0, 1, 255] && rows[0].4 == 7 && rows[0].5 == "text")
+            #expect(rows[1].1 == "" && rows[1].2 == [] && rows[1].3 == [] && rows[1].4 == nil && rows[1].5 == "text", "empty text and blob are not NULL")
+            #expect(rows[2].0 == "c" && rows[2].1 == nil && rows[2].2 == Array("ü".utf8) && rows[2].3 == nil && rows[2].4 == -1)
+        }
+    }
+
     @Test func errorsSayWhatFailedAndWhatToDo() throws {
         try withTemporaryDirectory { dir in
             let db = try SQLiteConnection(path: dir + "/t.sqlite")

@@ -51,12 +51,13 @@ final class ResponseArchive: Sendable {
     /// Whether responses are kept at all.
     var isEnabled: Bool { retention > 0 }
 
-    /// Keeps `conversation` (the input and the answer) as response `id` of token `tokenId`.
-    func save(id: String, tokenId: String, conversation: [Message]) {
+    /// Keeps `conversation` (the input and the answer, as the JSON text of input items:
+    /// `ResponsesItemsWriter`) as response `id` of token `tokenId`.
+    func save(id: String, tokenId: String, conversation: [UInt8]) {
         guard isEnabled else { return }
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
-                                    conversation: OpenAIResponsesFormat.conversationItems(conversation).serialized())
+                                    conversation: conversation)
         let (start, full) = pending.withLock { p -> (Bool, Bool) in
             guard !p.closed else { return (false, false) }
             guard p.responses.count < Self.maxPending else { return (false, true) }
@@ -71,7 +72,7 @@ final class ResponseArchive: Sendable {
     /// The conversation of response `id` of token `tokenId`; a 404 in the Responses shape when it is
     /// unknown, expired, or another token's (which of the three is not told, so ids of other tokens
     /// cannot be probed).
-    func conversation(id: String, tokenId: String) async throws -> [Message] {
+    func conversation(id: String, tokenId: String) async throws -> ResponsesHistory {
         var found = try lookup(id: id, tokenId: tokenId)
         if found == nil, isEnabled {
             try await Task.sleep(for: flushInterval * 2)
@@ -87,7 +88,7 @@ final class ResponseArchive: Sendable {
         do { items = try JSONValue.parse(found.conversation).arrayValue ?? [] } catch {
             throw GatewayError.internalError("stored response '\(id)' is unreadable (\(error)); send the whole conversation in `input` instead")
         }
-        return try OpenAIResponsesFormat.conversation(fromItems: items)
+        return ResponsesHistory(messages: try OpenAIResponsesFormat.conversation(fromItems: items), itemsJSON: found.conversation)
     }
 
     /// Writes what is pending now (tests; `close` does it too).

@@ -29,8 +29,9 @@ struct ResponsesSurface: Surface {
         guard let previous = inbound.previousResponseId else { return request.with(details: inbound) }
         let history = try await answer.responses.conversation(id: previous, tokenId: client.tokenId)
         var resolved = request
-        resolved.chat.messages.insert(contentsOf: history, at: inbound.hasInstructions ? 1 : 0)
+        resolved.chat.messages.insert(contentsOf: history.messages, at: inbound.hasInstructions ? 1 : 0)
         inbound.request.messages = resolved.chat.messages
+        inbound.history = history
         return resolved.with(details: inbound)
     }
 
@@ -43,8 +44,16 @@ struct ResponsesSurface: Surface {
         let object = ResponsesObject(id: id, createdAt: Int(now), model: call.request.model, echo: inbound.echo)
         var save: (@Sendable (ChatResponse) -> Void)?
         if inbound.echo.store {
-            let archive = answer.responses, tokenId = call.client.tokenId, conversation = Array(inbound.inputMessages)
-            save = { response in archive.save(id: id, tokenId: tokenId, conversation: conversation + [response.message]) }
+            // The stored conversation: the continued one's items as they were stored, then this input's and the answer's.
+            let archive = answer.responses, tokenId = call.client.tokenId, history = inbound.history?.itemsJSON ?? []
+            let input = Array(inbound.newInputMessages)
+            save = { response in
+                var items = ResponsesItemsWriter(capacity: history.count + 2048)
+                items.append(itemsOf: history)
+                for message in input { items.append(message) }
+                items.append(response.message)
+                archive.save(id: id, tokenId: tokenId, conversation: items.finish())
+            }
         }
         let surface = ResponsesAnswer(object: object, save: save)
         try await ChatEncoding(surface: surface, answer: answer).respond(to: call, request, &ctx)
