@@ -152,8 +152,10 @@ public final class PostgresStateStore: StateStore {
                         cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
                         token_name, surface, stream, status, attempts, skills_run) FROM STDIN
                     """, data: data)
-                if !totals.isEmpty {
-                    let upsert = PostgresUsageRollup.upsert(totals)
+                // In statements of at most `upsertRows` rows: a batch written after an outage may hold many minutes of
+                // many tokens, and a statement takes at most 65,535 parameters (8 per row).
+                for start in stride(from: 0, to: totals.count, by: PostgresUsageRollup.upsertRows) {
+                    let upsert = PostgresUsageRollup.upsert(Array(totals[start..<min(totals.count, start + PostgresUsageRollup.upsertRows)]))
                     try db.query(upsert.sql, upsert.params)
                 }
                 if prune {

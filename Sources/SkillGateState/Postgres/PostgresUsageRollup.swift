@@ -52,6 +52,9 @@ enum PostgresUsageRollup {
         }
     }
 
+    /// The most rows one upsert statement adds (8 parameters each, PostgreSQL allows 65,535 per statement).
+    static let upsertRows = 1_000
+
     /// How long minute totals are kept (the limits read only the current minute).
     static let minuteRetention: Int64 = 2 * 3_600_000
 

@@ -140,3 +140,25 @@ struct PostgresUsageRollupTests {
         }
     }
 }
+
+/// A batch written after an outage can hold more totals than one statement takes parameters for.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+struct PostgresUsageRollupLargeBatchTests {
+    @Test func aBatchWithThousandsOfTotalsIsWrittenInSeveralStatements() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let store = try PostgresStateStore(url: db.url)
+            let now = Date().millisecondsSince1970
+            // 4,500 tokens × (minute + day) = 9,000 totals of tokens alone: 72,000 parameters in one statement would fail.
+            let records = (0..<4_500).map { i in
+                UsageRecord(occurredAt: Date(millisecondsSince1970: now - Int64(i % 50) * 60_000), tokenId: "tok_\(i)", scenario: "chat",
+                            model: "p/m", usage: Usage(inputTokens: 1, outputTokens: 1), costMicrodollars: 1, outcome: "ok")
+            }
+            #expect(PostgresUsageRollup.rows(for: records).count > 8_191)
+            try store.recordUsage(records)
+            #expect(try store.usageSummary(tokenId: "tok_4499", since: Date(millisecondsSince1970: 0)).requests == 1)
+            #expect(try store.usageSummary(scenario: "chat", since: Date(millisecondsSince1970: 0)).requests == 4_500)
+        }
+    }
+}
