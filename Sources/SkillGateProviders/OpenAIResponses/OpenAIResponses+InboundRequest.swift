@@ -9,13 +9,13 @@ import SkillGateCore
 extension OpenAIResponsesFormat {
     /// Decodes and validates a request body.
     public static func decodeInboundRequest(_ body: [UInt8]) throws -> ResponsesInboundRequest {
-        let parsed: (json: JSONValue, toolsBytes: [UInt8]?)
+        let parsed: (json: JSONValue, kept: [UInt8]?)
         do { parsed = try ResponsesRawMember.parse(body, keeping: "tools") } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"input\":\"...\"}")
         }
         var inbound = try decodeInboundRequest(json: parsed.json)
         if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
-            inbound.echo.toolsBytes = parsed.toolsBytes
+            inbound.echo.toolsBytes = parsed.kept
         }
         return inbound
     }

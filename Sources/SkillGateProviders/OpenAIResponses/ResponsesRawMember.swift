@@ -10,8 +10,8 @@ enum ResponsesRawMember {
     /// The document as `JSONValue.parse` gives it, and the bytes of the top-level member `key` (nil when the
     /// document is not an object or has no such member; with duplicate keys, the first, which is the one the
     /// parsed object's subscript reads).
-    static func parse(_ body: [UInt8], keeping key: StaticString) throws(JSONSyntaxError) -> (json: JSONValue, toolsBytes: [UInt8]?) {
-        try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> (json: JSONValue, toolsBytes: [UInt8]?) in
+    static func parse(_ body: [UInt8], keeping key: StaticString) throws(JSONSyntaxError) -> (json: JSONValue, kept: [UInt8]?) {
+        try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> (json: JSONValue, kept: [UInt8]?) in
             var kept: Range<Int>?
             let json = try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> JSONValue in
                 guard c.kind == .object else { return try c.readValue() }

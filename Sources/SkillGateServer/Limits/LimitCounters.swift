@@ -43,8 +43,10 @@ final class LimitCounters: Sendable {
             if w.month > month { month = w.month; monthSpent = 0 }
         }
 
-        /// The first limit of `limits` this request would be over, if any.
-        func rejection(_ limits: TokenLimits, stream: Bool, subject: LimitSubject, at t: Date) -> LimitRejection? {
+        /// Rolls to `w`, then the first limit of `limits` this request would be over, if any.
+        mutating func rolledRejection(_ limits: TokenLimits, stream: Bool, subject: LimitSubject, at t: Date,
+                                      windows w: LimitWindows.Current) -> LimitRejection? {
+            roll(to: w)
             for limit in LimitName.allCases {
                 guard let max = limits.value(limit) else { continue }
                 if limit == .concurrentStreams && !stream { continue }
@@ -59,6 +61,16 @@ final class LimitCounters: Sendable {
             requests += 1
             concurrent += 1
             if stream { streams += 1 }
+        }
+
+        /// Ends an admitted request in the windows `w`: no longer under way, its tokens and cost counted.
+        mutating func release(stream: Bool, tokens: Int, costMicrodollars: Int64, windows w: LimitWindows.Current) {
+            roll(to: w)
+            concurrent = max(0, concurrent - 1)
+            if stream { streams = max(0, streams - 1) }
+            self.tokens += Int64(tokens)
+            daySpent += costMicrodollars
+            monthSpent += costMicrodollars
         }
 
         /// What counts against `limit` now.
@@ -104,11 +116,10 @@ final class LimitCounters: Sendable {
         // In place (one hash lookup per subject and pass): this runs for every request.
         let rejection = counts.withLock { all -> LimitRejection? in
             for (subject, limits) in checks {
-                let rejection = { (c: inout Counts) -> LimitRejection? in
-                    c.roll(to: windows)
-                    return c.rejection(limits, stream: stream, subject: subject, at: t)
-                }(&all[subject, default: Counts()])
-                if let rejection { return rejection }
+                if let rejection = all[subject, default: Counts()].rolledRejection(limits, stream: stream, subject: subject, at: t,
+                                                                                   windows: windows) {
+                    return rejection
+                }
             }
             for (subject, _) in checks { all[subject, default: Counts()].admitOne(stream: stream) }
             return nil
@@ -123,14 +134,8 @@ final class LimitCounters: Sendable {
         let windows = LimitWindows.Current(now())
         counts.withLock { all in
             for subject in ticket.subjects {
-                { (c: inout Counts) in
-                    c.roll(to: windows)
-                    c.concurrent = max(0, c.concurrent - 1)
-                    if ticket.stream { c.streams = max(0, c.streams - 1) }
-                    c.tokens += Int64(tokens)
-                    c.daySpent += costMicrodollars
-                    c.monthSpent += costMicrodollars
-                }(&all[subject, default: Counts()])
+                all[subject, default: Counts()].release(stream: ticket.stream, tokens: tokens, costMicrodollars: costMicrodollars,
+                                                        windows: windows)
             }
         }
     }

@@ -20,36 +20,50 @@ enum PostgresUsageRollup {
         case day
 
         var milliseconds: Int64 { self == .minute ? 60_000 : 86_400_000 }
+
+        /// The start of the period holding `ms` (milliseconds since 1970).
+        func bucket(of ms: Int64) -> Int64 { ms - ms % milliseconds }
     }
 
-    /// One row's increment.
-    struct Row: Sendable, Hashable, Comparable {
-        var scope: Scope
-        var subject: String
-        var period: Period
-        var bucket: Int64
+    /// Sums counted as the ledger's summaries count them.
+    struct Totals: Sendable, Hashable {
         var requests: Int64 = 0
         var inputTokens: Int64 = 0
         var outputTokens: Int64 = 0
         var costMicrodollars: Int64 = 0
 
-        /// Key order: two writers upsert the rows they share in the same order, so they wait for each other instead
-        /// of deadlocking.
-        static func < (a: Row, b: Row) -> Bool {
+        mutating func add(_ r: UsageRecord) {
+            if r.outcome != "rate_limited" { requests += 1 }
+            inputTokens += Int64(r.usage.inputTokens)
+            outputTokens += Int64(r.usage.outputTokens)
+            costMicrodollars += r.costMicrodollars ?? 0
+        }
+
+        mutating func add(_ t: Totals) {
+            requests += t.requests
+            inputTokens += t.inputTokens
+            outputTokens += t.outputTokens
+            costMicrodollars += t.costMicrodollars
+        }
+    }
+
+    /// Which total a row is.
+    struct Key: Sendable, Hashable, Comparable {
+        var scope: Scope
+        var subject: String
+        var period: Period
+        var bucket: Int64
+
+        /// Two writers upsert the rows they share in this order, so they wait for each other instead of deadlocking.
+        static func < (a: Key, b: Key) -> Bool {
             (a.scope.rawValue, a.subject, a.period.rawValue, a.bucket) < (b.scope.rawValue, b.subject, b.period.rawValue, b.bucket)
         }
     }
 
-    /// One group's sums, counted as the ledger's summaries count them.
-    private struct Totals {
-        var requests: Int64 = 0, input: Int64 = 0, output: Int64 = 0, cost: Int64 = 0
-
-        mutating func add(_ r: UsageRecord) {
-            if r.outcome != "rate_limited" { requests += 1 }
-            input += Int64(r.usage.inputTokens)
-            output += Int64(r.usage.outputTokens)
-            cost += r.costMicrodollars ?? 0
-        }
+    /// One row's increment.
+    struct Row: Sendable, Hashable {
+        var key: Key
+        var totals: Totals
     }
 
     /// The most rows one upsert statement adds (8 parameters each, PostgreSQL allows 65,535 per statement).
@@ -67,28 +81,19 @@ enum PostgresUsageRollup {
         struct Group: Hashable { var token: String?; var scenario: String?; var minute: Int64 }
         var groups: [Group: Totals] = [:]
         for r in records where r.kind != .call {
-            let ms = r.occurredAt.millisecondsSince1970
-            let minute = ms - ((ms % 60_000) + 60_000) % 60_000
+            let minute = Period.minute.bucket(of: r.occurredAt.millisecondsSince1970)
             groups[Group(token: r.tokenId, scenario: r.scenario, minute: minute), default: Totals()].add(r)
         }
-        struct Key: Hashable { var scope: Scope; var subject: String; var period: Period; var bucket: Int64 }
-        var rows: [Key: Row] = [:]
+        var rows: [Key: Totals] = [:]
         for (group, totals) in groups {
             for (scope, subject) in [(Scope.token, group.token), (.scenario, group.scenario)] {
                 guard let subject else { continue }
                 for period in [Period.minute, .day] {
-                    let bucket = group.minute - group.minute % period.milliseconds
-                    let key = Key(scope: scope, subject: subject, period: period, bucket: bucket)
-                    var row = rows[key] ?? Row(scope: scope, subject: subject, period: period, bucket: bucket)
-                    row.requests += totals.requests
-                    row.inputTokens += totals.input
-                    row.outputTokens += totals.output
-                    row.costMicrodollars += totals.cost
-                    rows[key] = row
+                    rows[Key(scope: scope, subject: subject, period: period, bucket: period.bucket(of: group.minute)), default: Totals()].add(totals)
                 }
             }
         }
-        return rows.values.sorted()
+        return rows.sorted { $0.key < $1.key }.map { Row(key: $0.key, totals: $0.value) }
     }
 
     /// One statement adding `rows` (at most a few per subject per batch) to the totals.
@@ -98,8 +103,8 @@ enum PostgresUsageRollup {
         for row in rows {
             let n = params.count
             values.append("($\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4)::bigint, $\(n + 5)::bigint, $\(n + 6)::bigint, $\(n + 7)::bigint, $\(n + 8)::bigint)")
-            params += [row.scope.rawValue, row.subject, row.period.rawValue, String(row.bucket), String(row.requests),
-                       String(row.inputTokens), String(row.outputTokens), String(row.costMicrodollars)]
+            params += [row.key.scope.rawValue, row.key.subject, row.key.period.rawValue, String(row.key.bucket), String(row.totals.requests),
+                       String(row.totals.inputTokens), String(row.totals.outputTokens), String(row.totals.costMicrodollars)]
         }
         let sql = """
             INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)

@@ -21,15 +21,15 @@ import SkillGateTestSupport
             record(.request, at: t0 + 61_000, token: nil, scenario: "chat", input: 1, cost: 1, outcome: "rate_limited"),
         ])
         let minute0 = t0 - t0 % 60_000, day0 = t0 - t0 % 86_400_000
-        func row(_ scope: PostgresUsageRollup.Scope, _ subject: String, _ period: PostgresUsageRollup.Period, _ bucket: Int64) -> PostgresUsageRollup.Row? {
-            rows.first { $0.scope == scope && $0.subject == subject && $0.period == period && $0.bucket == bucket }
+        func row(_ scope: PostgresUsageRollup.Scope, _ subject: String, _ period: PostgresUsageRollup.Period, _ bucket: Int64) -> PostgresUsageRollup.Totals? {
+            rows.first { $0.key == PostgresUsageRollup.Key(scope: scope, subject: subject, period: period, bucket: bucket) }?.totals
         }
         #expect(row(.token, "tok_a", .minute, minute0).map { [$0.requests, $0.inputTokens, $0.outputTokens, $0.costMicrodollars] } == [1, 10, 2, 100])
         #expect(row(.token, "tok_a", .minute, minute0 + 60_000).map { [$0.requests, $0.inputTokens, $0.costMicrodollars] } == [1, 5, 0])
         #expect(row(.token, "tok_a", .day, day0).map { [$0.requests, $0.inputTokens, $0.costMicrodollars] } == [2, 15, 100])
         #expect(row(.scenario, "chat", .day, day0).map { [$0.requests, $0.inputTokens, $0.costMicrodollars] } == [1, 11, 101])
         #expect(rows.count == 6, "\(rows)")
-        #expect(rows == rows.sorted(), "in key order, so two writers lock shared rows in the same order")
+        #expect(rows.map(\.key) == rows.map(\.key).sorted(), "in key order, so two writers lock shared rows in the same order")
     }
 
     static let minuteNow: Int64 = 60_000 * 29_600_000
@@ -88,21 +88,21 @@ struct PostgresUsageRollupTests {
         try await offThePool {
             let db = try PostgresTestDatabase()
             defer { db.drop() }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-rollup-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let now = Date()
-            let all = Self.records(now: now.millisecondsSince1970)
-            let instances = [try PostgresStateStore(url: db.url), try PostgresStateStore(url: db.url)]
-            for (i, batch) in stride(from: 0, to: all.count, by: 50).map({ Array(all[$0..<min(all.count, $0 + 50)]) }).enumerated() {
-                try instances[i % 2].recordUsage(batch)
-            }
-            let sqlite = try Self.sqliteLedger(dir, all)
-            for since in Self.windows(now: now) {
-                for token in ["tok_a", "tok_b"] {
-                    #expect(try instances[0].usageSummary(tokenId: token, since: since) == sqlite.usageSummary(tokenId: token, since: since), "\(token) since \(since)")
+            try withTemporaryDirectory { dir in
+                let now = Date()
+                let all = Self.records(now: now.millisecondsSince1970)
+                let instances = [try PostgresStateStore(url: db.url), try PostgresStateStore(url: db.url)]
+                for (i, batch) in stride(from: 0, to: all.count, by: 50).map({ Array(all[$0..<min(all.count, $0 + 50)]) }).enumerated() {
+                    try instances[i % 2].recordUsage(batch)
                 }
-                for scenario in ["chat", "support"] {
-                    #expect(try instances[1].usageSummary(scenario: scenario, since: since) == sqlite.usageSummary(scenario: scenario, since: since), "\(scenario) since \(since)")
+                let sqlite = try Self.sqliteLedger(dir, all)
+                for since in Self.windows(now: now) {
+                    for token in ["tok_a", "tok_b"] {
+                        #expect(try instances[0].usageSummary(tokenId: token, since: since) == sqlite.usageSummary(tokenId: token, since: since), "\(token) since \(since)")
+                    }
+                    for scenario in ["chat", "support"] {
+                        #expect(try instances[1].usageSummary(scenario: scenario, since: since) == sqlite.usageSummary(scenario: scenario, since: since), "\(scenario) since \(since)")
+                    }
                 }
             }
         }
@@ -112,31 +112,31 @@ struct PostgresUsageRollupTests {
         try await offThePool {
             let db = try PostgresTestDatabase()
             defer { db.drop() }
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-rollup-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let now = Date()
-            let all = Self.records(now: now.millisecondsSince1970)
-            // The schema as it was before step 4, and a ledger written then (with the tokens the old foreign key wants).
-            let old = try PostgresConnection(url: db.url)
-            try old.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
-            for step in PostgresSchema.steps[0..<3] { try old.execute(step) }
-            try old.execute("INSERT INTO skillgate_schema (version) VALUES (3)")
-            try old.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_a', 'a', 'h1', 0), ('tok_b', 'b', 'h2', 0)")
-            for r in all {
-                try old.query("""
-                    INSERT INTO usage_records (occurred_at, token_id, scenario, input_tokens, output_tokens, cost_microdollars, outcome, kind)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                    """, [String(r.occurredAt.millisecondsSince1970), r.tokenId, r.scenario, String(r.usage.inputTokens), String(r.usage.outputTokens),
-                          r.costMicrodollars.map { String($0) }, r.outcome, r.kind.rawValue])
+            try withTemporaryDirectory { dir in
+                let now = Date()
+                let all = Self.records(now: now.millisecondsSince1970)
+                // The schema as it was before step 4, and a ledger written then (with the tokens the old foreign key wants).
+                let old = try PostgresConnection(url: db.url)
+                try old.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
+                for step in PostgresSchema.steps[0..<3] { try old.execute(step) }
+                try old.execute("INSERT INTO skillgate_schema (version) VALUES (3)")
+                try old.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_a', 'a', 'h1', 0), ('tok_b', 'b', 'h2', 0)")
+                for r in all {
+                    try old.query("""
+                        INSERT INTO usage_records (occurred_at, token_id, scenario, input_tokens, output_tokens, cost_microdollars, outcome, kind)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                        """, [String(r.occurredAt.millisecondsSince1970), r.tokenId, r.scenario, String(r.usage.inputTokens), String(r.usage.outputTokens),
+                              r.costMicrodollars.map { String($0) }, r.outcome, r.kind.rawValue])
+                }
+                let store = try PostgresStateStore(url: db.url)
+                let sqlite = try Self.sqliteLedger(dir, all)
+                for since in Self.windows(now: now) {
+                    #expect(try store.usageSummary(tokenId: "tok_a", since: since) == sqlite.usageSummary(tokenId: "tok_a", since: since), "since \(since)")
+                    #expect(try store.usageSummary(scenario: "chat", since: since) == sqlite.usageSummary(scenario: "chat", since: since), "since \(since)")
+                }
+                let left = try old.query("SELECT count(*) FROM pg_indexes WHERE tablename = 'usage_records'").int64(0, 0)
+                #expect(left == 2, "the primary key and the time index stay; the per-token and per-scenario ones went")
             }
-            let store = try PostgresStateStore(url: db.url)
-            let sqlite = try Self.sqliteLedger(dir, all)
-            for since in Self.windows(now: now) {
-                #expect(try store.usageSummary(tokenId: "tok_a", since: since) == sqlite.usageSummary(tokenId: "tok_a", since: since), "since \(since)")
-                #expect(try store.usageSummary(scenario: "chat", since: since) == sqlite.usageSummary(scenario: "chat", since: since), "since \(since)")
-            }
-            let left = try old.query("SELECT count(*) FROM pg_indexes WHERE tablename = 'usage_records'").int64(0, 0)
-            #expect(left == 2, "the primary key and the time index stay; the per-token and per-scenario ones went")
         }
     }
 }
