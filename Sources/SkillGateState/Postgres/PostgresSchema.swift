@@ -62,7 +62,7 @@ enum PostgresSchema {
         );
         CREATE INDEX stored_responses_expiry ON stored_responses(expires_at);
         """,
-        // 4: running totals for the limits' shared re-reads (`PostgresUsageRollup`, decision 0031), filled from the
+        // 4: running totals for the limits' shared re-reads (`UsageRollup`, decision 0031), filled from the
         // ledger so far (day totals of all of it, minute totals of the last two hours); the ledger's rows lose what only
         // those re-reads used — the per-token and per-scenario indexes — and the foreign key to `client_tokens`
         // (a per-row lookup and row lock; tokens are revoked, never deleted, so every id a record names stays).

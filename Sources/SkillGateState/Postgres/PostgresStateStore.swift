@@ -138,7 +138,7 @@ public final class PostgresStateStore: StateStore {
             PostgresConnection.copyField(r.skillsRun.isEmpty ? "[]" : SQLiteStateStore.encodeList(r.skillsRun), into: &data)
             data.append(0x0A)
         }
-        let totals = PostgresUsageRollup.rows(for: records)
+        let totals = UsageRollup.rows(for: records)
         let now = Date().millisecondsSince1970
         let prune = lastRollupPrune.withLock { last -> Bool in
             guard now - last >= 60_000 else { return false }
@@ -154,13 +154,13 @@ public final class PostgresStateStore: StateStore {
                     """, data: data)
                 // In statements of at most `upsertRows` rows: a batch written after an outage may hold many minutes of
                 // many tokens, and a statement takes at most 65,535 parameters (8 per row).
-                for start in stride(from: 0, to: totals.count, by: PostgresUsageRollup.upsertRows) {
-                    let upsert = PostgresUsageRollup.upsert(Array(totals[start..<min(totals.count, start + PostgresUsageRollup.upsertRows)]))
+                for start in stride(from: 0, to: totals.count, by: UsageRollup.postgresUpsertRows) {
+                    let upsert = UsageRollup.postgresUpsert(Array(totals[start..<min(totals.count, start + UsageRollup.postgresUpsertRows)]))
                     try db.query(upsert.sql, upsert.params)
                 }
                 if prune {
                     try db.query("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < $1",
-                                 [String(now - PostgresUsageRollup.minuteRetention)])
+                                 [String(now - UsageRollup.minuteRetention)])
                 }
             }
         }
@@ -176,9 +176,9 @@ public final class PostgresStateStore: StateStore {
     }
 
     /// Usage since `since`: from the running totals when `since` starts a minute or a day they keep (the limits'
-    /// windows), else summed over the ledger's rows (`PostgresUsageRollup`).
-    private func summary(_ scope: PostgresUsageRollup.Scope, _ subject: String, since: Date) throws -> UsageSummary {
-        guard let period = PostgresUsageRollup.period(since: since, now: Date()) else {
+    /// windows), else summed over the ledger's rows (`UsageRollup`).
+    private func summary(_ scope: UsageRollup.Scope, _ subject: String, since: Date) throws -> UsageSummary {
+        guard let period = UsageRollup.period(since: since, now: Date()) else {
             return try summary("AND \(scope == .token ? "token_id" : "scenario") = $2", [String(since.millisecondsSince1970), subject])
         }
         return try withConnection { db in

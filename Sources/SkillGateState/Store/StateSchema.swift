@@ -97,5 +97,45 @@ enum StateSchema {
         """
         DROP INDEX stored_responses_expiry;
         """,
+        // 8: running totals per token and scenario, by UTC minute and day (`UsageRollup`, decision 0031), filled from
+        // the ledger so far (day totals of all of it, minute totals of the last two hours); the ledger's rows lose the
+        // per-token and per-scenario indexes only the limits' sums used (two b-tree inserts per row). The foreign key
+        // to `client_tokens` stays: SQLite can drop it only by copying the table.
+        """
+        CREATE TABLE usage_rollup (
+            scope             TEXT NOT NULL,
+            subject           TEXT NOT NULL,
+            period            TEXT NOT NULL,
+            bucket            INTEGER NOT NULL,
+            requests          INTEGER NOT NULL DEFAULT 0,
+            input_tokens      INTEGER NOT NULL DEFAULT 0,
+            output_tokens     INTEGER NOT NULL DEFAULT 0,
+            cost_microdollars INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (scope, subject, period, bucket)
+        ) WITHOUT ROWID;
+        INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
+        SELECT scope, subject, period, bucket, sum(admitted), sum(input_tokens), sum(output_tokens), coalesce(sum(cost), 0) FROM (
+            SELECT 'token' AS scope, token_id AS subject, 'day' AS period, occurred_at - occurred_at % 86400000 AS bucket,
+                   outcome != 'rate_limited' AS admitted, input_tokens, output_tokens, cost_microdollars AS cost
+            FROM usage_records WHERE kind != 'call' AND token_id IS NOT NULL
+            UNION ALL
+            SELECT 'scenario', scenario, 'day', occurred_at - occurred_at % 86400000, outcome != 'rate_limited', input_tokens, output_tokens,
+                   cost_microdollars
+            FROM usage_records WHERE kind != 'call' AND scenario IS NOT NULL
+            UNION ALL
+            SELECT 'token', token_id, 'minute', occurred_at - occurred_at % 60000, outcome != 'rate_limited', input_tokens, output_tokens,
+                   cost_microdollars
+            FROM usage_records WHERE kind != 'call' AND token_id IS NOT NULL
+                AND occurred_at >= CAST(strftime('%s', 'now') AS INTEGER) * 1000 - 7200000
+            UNION ALL
+            SELECT 'scenario', scenario, 'minute', occurred_at - occurred_at % 60000, outcome != 'rate_limited', input_tokens, output_tokens,
+                   cost_microdollars
+            FROM usage_records WHERE kind != 'call' AND scenario IS NOT NULL
+                AND occurred_at >= CAST(strftime('%s', 'now') AS INTEGER) * 1000 - 7200000
+        )
+        GROUP BY scope, subject, period, bucket;
+        DROP INDEX usage_records_token_time;
+        DROP INDEX usage_records_scenario_time;
+        """,
     ]
 }

@@ -8,9 +8,17 @@ extension SQLiteStateStore {
         try recordUsage([record])
     }
 
-    /// Appends `records` in one transaction (the ledger writer's batches): one fsync-free WAL commit for all.
+    /// Appends `records` in one transaction (the ledger writer's batches): one fsync-free WAL commit for all, with the
+    /// running totals they add (`UsageRollup`) in the same transaction.
     public func recordUsage(_ records: [UsageRecord]) throws {
         guard !records.isEmpty else { return }
+        let totals = UsageRollup.rows(for: records)
+        let now = Date().millisecondsSince1970
+        let prune = lastRollupPrune.withLock { last -> Bool in
+            guard now - last >= 60_000 else { return false }
+            last = now
+            return true
+        }
         try withConnection { db in
             try db.transaction {
                 let insert = try db.statement("""
@@ -19,45 +27,84 @@ extension SQLiteStateStore {
                         kind, call_index, token_name, surface, stream, status, attempts, skills_run)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                for record in records {
-                    try insert.run([
-                        .integer(record.occurredAt.millisecondsSince1970), .optionalText(record.tokenId),
-                        .optionalText(record.requestId), .optionalText(record.scenario), .optionalText(record.provider),
-                        .optionalText(record.model), .int(record.usage.inputTokens), .int(record.usage.outputTokens),
-                        .int(record.usage.cachedInputTokens), .int(record.usage.cacheWriteTokens),
-                        .int(record.usage.reasoningTokens), .int64(record.costMicrodollars),
-                        .int(record.durationMilliseconds), .text(record.outcome), .text(record.kind.rawValue), .int(record.callIndex),
-                        .optionalText(record.tokenName), .optionalText(record.surface), .int(record.stream ? 1 : 0), .int(record.status),
-                        .int(record.attempts), .text(Self.encodeList(record.skillsRun)),
-                    ])
+                for record in records { try Self.insert(record, with: insert) }
+                let upsert = try db.statement("""
+                    INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (scope, subject, period, bucket) DO UPDATE SET
+                        requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens,
+                        output_tokens = output_tokens + excluded.output_tokens, cost_microdollars = cost_microdollars + excluded.cost_microdollars
+                    """)
+                for row in totals {
+                    try upsert.run([.text(row.key.scope.rawValue), .text(row.key.subject), .text(row.key.period.rawValue), .integer(row.key.bucket),
+                                    .integer(row.totals.requests), .integer(row.totals.inputTokens), .integer(row.totals.outputTokens),
+                                    .integer(row.totals.costMicrodollars)])
+                }
+                if prune {
+                    try db.statement("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < ?")
+                        .run([.integer(now - UsageRollup.minuteRetention)])
                 }
             }
         }
     }
 
+    /// Binds one record's columns one by one (no array of values per row: this runs for every request) and inserts it.
+    private static func insert(_ r: UsageRecord, with insert: SQLiteStatement) throws(SQLiteError) {
+        insert.reset()
+        var column: Int32 = 0
+        func bind(_ value: SQLiteValue) throws(SQLiteError) {
+            column += 1
+            try insert.bind(value, at: column)
+        }
+        try bind(.integer(r.occurredAt.millisecondsSince1970)); try bind(.optionalText(r.tokenId)); try bind(.optionalText(r.requestId))
+        try bind(.optionalText(r.scenario)); try bind(.optionalText(r.provider)); try bind(.optionalText(r.model))
+        try bind(.int(r.usage.inputTokens)); try bind(.int(r.usage.outputTokens)); try bind(.int(r.usage.cachedInputTokens))
+        try bind(.int(r.usage.cacheWriteTokens)); try bind(.int(r.usage.reasoningTokens)); try bind(.int64(r.costMicrodollars))
+        try bind(.int(r.durationMilliseconds)); try bind(.text(r.outcome)); try bind(.text(r.kind.rawValue)); try bind(.int(r.callIndex))
+        try bind(.optionalText(r.tokenName)); try bind(.optionalText(r.surface)); try bind(.int(r.stream ? 1 : 0)); try bind(.int(r.status))
+        try bind(.int(r.attempts)); try bind(.text(r.skillsRun.isEmpty ? "[]" : Self.encodeList(r.skillsRun)))
+        while try insert.step() {}
+        insert.reset()
+    }
+
     public func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary {
-        try usageSummary(column: "token_id", equals: tokenId, since: since)
+        guard let tokenId else { return try rowSums("", [], since: since) }
+        return try summary(.token, tokenId, since: since)
     }
 
     public func usageSummary(scenario: String, since: Date) throws -> UsageSummary {
-        try usageSummary(column: "scenario", equals: scenario, since: since)
+        try summary(.scenario, scenario, since: since)
+    }
+
+    /// Usage of one token or scenario since `since`: from the running totals when `since` starts a minute or a day
+    /// they keep (the limits' windows), else summed over the ledger's rows.
+    private func summary(_ scope: UsageRollup.Scope, _ subject: String, since: Date) throws -> UsageSummary {
+        guard let period = UsageRollup.period(since: since, now: Date()) else {
+            return try rowSums("AND \(scope == .token ? "token_id" : "scenario") = ?", [.text(subject)], since: since)
+        }
+        return try withConnection { db in
+            try db.statement("""
+                SELECT coalesce(sum(requests), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
+                FROM usage_rollup WHERE scope = ? AND subject = ? AND period = ? AND bucket >= ?
+                """).firstRow([.text(scope.rawValue), .text(subject), .text(period.rawValue), .integer(since.millisecondsSince1970)]) { row in
+                    UsageSummary(requests: Int(row.int64(0)), inputTokens: Int(row.int64(1)), outputTokens: Int(row.int64(2)),
+                                 costMicrodollars: row.int64(3))
+                } ?? UsageSummary()
+        }
     }
 
     /// Sums of request and run rows (an agent run's `call` rows are inside its run row); `requests` leaves out the
     /// requests refused with 429 (they were not admitted).
-    private func usageSummary(column: String, equals value: String?, since: Date) throws -> UsageSummary {
+    private func rowSums(_ filter: String, _ values: [SQLiteValue], since: Date) throws -> UsageSummary {
         try withConnection { db in
-            let columns = "coalesce(sum(outcome != 'rate_limited'), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)"
-            let summary = { (row: SQLiteStatement) in
-                UsageSummary(requests: Int(row.int64(0)), inputTokens: Int(row.int64(1)),
-                             outputTokens: Int(row.int64(2)), costMicrodollars: row.int64(3))
-            }
-            if let value {
-                return try db.statement("SELECT \(columns) FROM usage_records WHERE kind != 'call' AND \(column) = ? AND occurred_at >= ?")
-                    .firstRow([.text(value), .integer(since.millisecondsSince1970)], summary) ?? UsageSummary()
-            }
-            return try db.statement("SELECT \(columns) FROM usage_records WHERE kind != 'call' AND occurred_at >= ?")
-                .firstRow([.integer(since.millisecondsSince1970)], summary) ?? UsageSummary()
+            try db.statement("""
+                SELECT coalesce(sum(outcome != 'rate_limited'), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
+                       coalesce(sum(cost_microdollars), 0)
+                FROM usage_records WHERE kind != 'call' AND occurred_at >= ? \(filter)
+                """).firstRow([.integer(since.millisecondsSince1970)] + values) { row in
+                    UsageSummary(requests: Int(row.int64(0)), inputTokens: Int(row.int64(1)), outputTokens: Int(row.int64(2)),
+                                 costMicrodollars: row.int64(3))
+                } ?? UsageSummary()
         }
     }
 

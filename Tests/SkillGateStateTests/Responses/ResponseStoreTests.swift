@@ -90,7 +90,7 @@ import SkillGateTestSupport
                       .text(String(decoding: a.conversation, as: UTF8.self))])
         }
         let store = try SQLiteStateStore(stateDirectory: dir)
-        #expect(try store.schemaVersion() == 7)
+        #expect(try store.schemaVersion() == StateSchema.steps.count)
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_1", now: a.createdAt) == a)
         let indexes = try store.withConnection { db in
             try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stored_responses'").rows { $0.text(0) }
