@@ -90,7 +90,22 @@ final class LimitCounters: Sendable {
     /// read: count from zero).
     typealias LedgerSums = @Sendable (LimitSubject, Date) -> UsageSummary?
 
-    private let counts = Mutex<[LimitSubject: Counts]>([:])
+    /// Every subject's counts, in slots that never move: a request looks its subjects up once when it is admitted,
+    /// and its ticket releases them by slot (no hashing of a token id on the way out).
+    private struct Table: Sendable {
+        var counts: [Counts] = []
+        var slots: [LimitSubject: Int] = [:]
+
+        /// The slot of `subject`, given one (zero counts) the first time it is seen.
+        mutating func slot(of subject: LimitSubject) -> Int {
+            if let slot = slots[subject] { return slot }
+            counts.append(Counts())
+            slots[subject] = counts.count - 1
+            return counts.count - 1
+        }
+    }
+
+    private let table = Mutex(Table())
     private let now: @Sendable () -> Date
     private let ledgerSums: LedgerSums
     private let rereadEvery: TimeInterval?
@@ -106,36 +121,71 @@ final class LimitCounters: Sendable {
         self.rereadEvery = rereadEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     }
 
+    /// What one pass under the lock decided.
+    private enum Decision {
+        case admitted(slots: [Int])
+        case rejected(LimitRejection)
+        /// A subject whose counts have never been read from the ledger: read them (outside the lock), then decide again.
+        case firstRead(LimitSubject, TokenLimits)
+    }
+
     /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
     /// over. Counts it as under way (and as a stream when `stream`) until `release`.
+    ///
+    /// One lock and one lookup per subject: the first time a subject with per-minute limits or budgets is seen its
+    /// counts are read from the ledger before it admits; with `rereadEvery`, a re-read that is due is started off the
+    /// request path and the request goes on with the counts as they are.
     func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
-        guard !checks.isEmpty else { return LimitTicket(subjects: [], stream: stream) }
+        guard !checks.isEmpty else { return LimitTicket(slots: [], stream: stream) }
         let t = now()
         let windows = LimitWindows.Current(t)
-        readShared(checks, t)
-        // In place (one hash lookup per subject and pass): this runs for every request.
-        let rejection = counts.withLock { all -> LimitRejection? in
-            for (subject, limits) in checks {
-                if let rejection = all[subject, default: Counts()].rolledRejection(limits, stream: stream, subject: subject, at: t,
-                                                                                   windows: windows) {
-                    return rejection
+        while true {
+            var dueRereads: [(slot: Int, LimitSubject, TokenLimits)] = []
+            let decision = table.withLock { table -> Decision in
+                var slots: [Int] = []
+                slots.reserveCapacity(checks.count)
+                for (subject, limits) in checks {
+                    let slot = table.slot(of: subject)
+                    slots.append(slot)
+                    guard limits.countsFromLedger else { continue }
+                    guard let readAt = table.counts[slot].readAt else { return .firstRead(subject, limits) }
+                    if let every = rereadEvery, !table.counts[slot].rereading, t.timeIntervalSince(readAt) >= every {
+                        table.counts[slot].rereading = true
+                        dueRereads.append((slot, subject, limits))
+                    }
                 }
+                for (k, (subject, limits)) in checks.enumerated() {
+                    if let rejection = table.counts[slots[k]].rolledRejection(limits, stream: stream, subject: subject, at: t, windows: windows) {
+                        return .rejected(rejection)
+                    }
+                }
+                for slot in slots { table.counts[slot].admitOne(stream: stream) }
+                return .admitted(slots: slots)
             }
-            for (subject, _) in checks { all[subject, default: Counts()].admitOne(stream: stream) }
-            return nil
+            for (slot, subject, limits) in dueRereads {
+                // Several instances: the sums land when the store answers, so instances see each other's use within
+                // `rereadEvery` plus the ledger's flush interval plus the time of the read.
+                rereads.async { [self] in apply(sums(subject, limits, t), toSlot: slot, at: t) }
+            }
+            switch decision {
+            case .admitted(let slots): return LimitTicket(slots: slots, stream: stream)
+            case .rejected(let rejection): throw rejection
+            case .firstRead(let subject, let limits):
+                // The first time this process sees the subject: its counts start from the ledger before it admits.
+                let read = sums(subject, limits, t)
+                let slot = table.withLock { $0.slot(of: subject) }
+                apply(read, toSlot: slot, at: t)
+            }
         }
-        if let rejection { throw rejection }
-        return LimitTicket(subjects: checks.map(\.0), stream: stream)
     }
 
     /// Ends a request admitted by `admit`: no longer under way, its tokens and cost counted in the current windows.
     func release(_ ticket: LimitTicket, tokens: Int, costMicrodollars: Int64) {
-        guard !ticket.subjects.isEmpty else { return }
+        guard !ticket.slots.isEmpty else { return }
         let windows = LimitWindows.Current(now())
-        counts.withLock { all in
-            for subject in ticket.subjects {
-                all[subject, default: Counts()].release(stream: ticket.stream, tokens: tokens, costMicrodollars: costMicrodollars,
-                                                        windows: windows)
+        table.withLock { table in
+            for slot in ticket.slots {
+                table.counts[slot].release(stream: ticket.stream, tokens: tokens, costMicrodollars: costMicrodollars, windows: windows)
             }
         }
     }
@@ -143,49 +193,17 @@ final class LimitCounters: Sendable {
     /// Each limit of `subject`: its value, what is used and when it resets (for `GET /v1/limits`).
     func status(_ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
         let t = now()
-        readShared([(subject, limits)], t)
-        let c = counts.withLock { all -> Counts in
-            var c = all[subject] ?? Counts()
-            c.roll(to: t)
-            all[subject] = c
-            return c
+        let (slot, unread) = table.withLock { table in
+            let slot = table.slot(of: subject)
+            return (slot, limits.countsFromLedger && table.counts[slot].readAt == nil)
+        }
+        if unread { apply(sums(subject, limits, t), toSlot: slot, at: t) }
+        let c = table.withLock { table -> Counts in
+            table.counts[slot].roll(to: t)
+            return table.counts[slot]
         }
         return LimitName.allCases.compactMap { limit in
             limits.value(limit).map { LimitStatus(subject: subject, limit: limit, max: $0, used: c.used(limit), resetsAt: LimitWindows.reset(of: limit, at: t)) }
-        }
-    }
-
-    /// Reads a subject's sums from the ledger — this minute's requests and tokens, today's and this month's spend —
-    /// the first time it is seen, and with `rereadEvery` again once that much time passed (outside the lock: a store
-    /// read is tens of microseconds to a millisecond). A re-read keeps the larger of the ledger's sum and this
-    /// process's own count (which also holds what it has not written yet), so instances sharing a ledger see each
-    /// other's use within about `rereadEvery` plus the ledger's flush interval.
-    private func readShared(_ checks: [(LimitSubject, TokenLimits)], _ t: Date) {
-        for (subject, limits) in checks {
-            let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
-            let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
-            guard budgets || perMinute else { continue }
-            enum Read { case none, now, background }
-            let read = counts.withLock { all -> Read in
-                guard let c = all[subject], c.readAt != nil else { return .now }
-                guard let every = rereadEvery, !c.rereading, t.timeIntervalSince(c.readAt!) >= every else { return .none }
-                all[subject]!.rereading = true
-                return .background
-            }
-            switch read {
-            case .none:
-                continue
-            case .now:
-                // The first time this process sees the subject: its counts start from the ledger before it admits.
-                apply(sums(subject, perMinute: perMinute, budgets: budgets, t), to: subject, at: t)
-            case .background:
-                // Later re-reads (several instances): the request goes on with the counts as they are; the sums land
-                // when the store answers, so instances see each other's use within `rereadEvery` plus the ledger's
-                // flush interval plus the time of the read.
-                rereads.async { [self] in
-                    apply(sums(subject, perMinute: perMinute, budgets: budgets, t), to: subject, at: t)
-                }
-            }
         }
     }
 
@@ -195,17 +213,20 @@ final class LimitCounters: Sendable {
         var month: UsageSummary?
     }
 
-    /// This minute's requests and tokens, today's and this month's spend, from the ledger.
-    private func sums(_ subject: LimitSubject, perMinute: Bool, budgets: Bool, _ t: Date) -> Sums {
-        Sums(minute: perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil,
-             day: budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil,
-             month: budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil)
+    /// This minute's requests and tokens (per-minute limits), today's and this month's spend (budgets), from the
+    /// ledger: a store read of tens of microseconds to a millisecond, never under the lock.
+    private func sums(_ subject: LimitSubject, _ limits: TokenLimits, _ t: Date) -> Sums {
+        let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
+        let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
+        return Sums(minute: perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil,
+                    day: budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil,
+                    month: budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil)
     }
 
     /// Keeps the larger of the ledger's sums and this process's own counts (which also hold what it has not written yet).
-    private func apply(_ read: Sums, to subject: LimitSubject, at t: Date) {
-        counts.withLock { all in
-            var c = all[subject] ?? Counts()
+    private func apply(_ read: Sums, toSlot slot: Int, at t: Date) {
+        table.withLock { table in
+            var c = table.counts[slot]
             c.roll(to: t)
             if let minute = read.minute, LimitWindows.minute(t) == c.minute {
                 c.requests = max(c.requests, Int64(minute.requests))
@@ -215,15 +236,24 @@ final class LimitCounters: Sendable {
             if LimitWindows.month(t) == c.month { c.monthSpent = max(c.monthSpent, read.month?.costMicrodollars ?? 0) }
             c.readAt = t
             c.rereading = false
-            all[subject] = c
+            table.counts[slot] = c
         }
     }
 }
 
-/// A request admitted by `LimitCounters.admit`, to hand back with `release` once answered.
+/// A request admitted by `LimitCounters.admit`, to hand back with `release` once answered: the slots of its
+/// subjects' counts.
 struct LimitTicket: Sendable {
-    let subjects: [LimitSubject]
+    let slots: [Int]
     let stream: Bool
+}
+
+extension TokenLimits {
+    /// Limits whose counts start from the ledger (per-minute requests and tokens, budgets); the concurrency limits
+    /// count only what this process has under way.
+    var countsFromLedger: Bool {
+        requestsPerMinute != nil || tokensPerMinute != nil || budgetUSDPerDay != nil || budgetUSDPerMonth != nil
+    }
 }
 
 /// One limit's state, as `GET /v1/limits` shows it.

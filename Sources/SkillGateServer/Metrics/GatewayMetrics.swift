@@ -34,6 +34,48 @@ final class GatewayMetrics: Sendable {
                                       labels: ["limit", "scope"])
         var inFlight = MetricFamily("skillgate_in_flight_requests", .gauge, "Requests being answered now.")
         var inFlightStreams = MetricFamily("skillgate_in_flight_streams", .gauge, "Streamed answers and agent runs being answered now.")
+        /// The slots a kind of request counts under, by what names its series (see `RequestSeries`).
+        var requestSlots: [RequestSeries: RequestSlots] = [:]
+
+        /// The slots of `series`, looked up in each family the first time it is seen (at most `maxSeries` kinds are
+        /// kept; past that each request looks its series up family by family, as before the cache).
+        mutating func slots(_ series: RequestSeries) -> RequestSlots {
+            if let slots = requestSlots[series] { return slots }
+            let slots = RequestSlots(
+                requests: requests.slot([series.surface, String(series.status), series.outcome, series.scenario, series.model]),
+                duration: duration.slot([series.surface]),
+                upstream: series.provider.map { upstream.slot([$0, series.stream ? "true" : "false"]) },
+                inputTokens: tokens.slot([series.model, "input"]), outputTokens: tokens.slot([series.model, "output"]),
+                cost: cost.slot([series.model]),
+                attemptSucceeded: series.succeededDeployment.map { attempts.slot([$0, "ok"]) })
+            if requestSlots.count < MetricFamily.maxSeries { requestSlots[series] = slots }
+            return slots
+        }
+
+        /// The part of the input read from or written to the provider's prompt cache.
+        mutating func cacheTokens(_ usage: Usage, model: String) {
+            if usage.cachedInputTokens > 0 { tokens.add(Double(usage.cachedInputTokens), [model, "cached_input"]) }
+            if usage.cacheWriteTokens > 0 { tokens.add(Double(usage.cacheWriteTokens), [model, "cache_write"]) }
+        }
+
+        /// Attempts by outcome, key failures, cooldown skips, and a fallback each time the deployment changed.
+        mutating func countAttempts(_ records: [AttemptRecord], scenario: String) {
+            var last: String?
+            for a in records {
+                switch a.outcome {
+                case .succeeded: attempts.add(1, [a.deployment, "ok"])
+                case .failed:
+                    attempts.add(1, [a.deployment, "failed"])
+                    if let key = a.key { keyFailures.add(1, [a.deployment, key]) }
+                case .skipped(let reason):
+                    attempts.add(1, [a.deployment, "skipped"])
+                    if reason.contains("cooling") { cooldowns.add(1, [a.deployment]) }
+                    continue
+                }
+                if let last, last != a.deployment { fallbacks.add(1, [scenario]) }
+                last = a.deployment
+            }
+        }
     }
 
     private let families = Mutex(Families())
@@ -62,36 +104,41 @@ final class GatewayMetrics: Sendable {
         }
     }
 
-    /// Counts a finished request from its log entry.
+    /// Counts a finished request from its log entry: one lookup of the kind of request it is (`RequestSeries`), then
+    /// the counters and histograms by slot; agent runs' model calls, cache tokens, failed or several attempts and
+    /// escalations by their labels.
     func finished(_ e: RequestLogEntry, outcome: String) {
         guard enabled else { return }
-        let surface = e.surface ?? "none", scenario = e.scenario ?? "", model = e.model ?? ""
+        let scenario = e.scenario ?? "", model = e.model ?? ""
+        var succeeded: String?
+        if e.attemptRecords.count == 1, case .succeeded = e.attemptRecords[0].outcome { succeeded = e.attemptRecords[0].deployment }
+        let series = RequestSeries(surface: e.surface ?? "none", status: e.status, outcome: outcome, scenario: scenario, model: model,
+                                   provider: e.upstreamMs == nil ? nil : e.provider, stream: e.stream, succeededDeployment: succeeded)
         families.withLock { f in
-            f.requests.add(1, [surface, String(e.status), outcome, scenario, model])
-            f.duration.observe(e.totalMs / 1000, [surface])
-            if let ms = e.upstreamMs, let provider = e.provider { f.upstream.observe(ms / 1000, [provider, e.stream ? "true" : "false"]) }
-            for call in e.modelCalls.isEmpty ? [ModelCallUsage(model: model, usage: e.spentUsage, costUSD: e.spentUSD)] : e.modelCalls {
-                guard let usage = call.usage else { continue }
-                f.tokens.add(Double(usage.inputTokens), [call.model, "input"])
-                f.tokens.add(Double(usage.outputTokens), [call.model, "output"])
-                if usage.cachedInputTokens > 0 { f.tokens.add(Double(usage.cachedInputTokens), [call.model, "cached_input"]) }
-                if usage.cacheWriteTokens > 0 { f.tokens.add(Double(usage.cacheWriteTokens), [call.model, "cache_write"]) }
-                if let cost = call.costUSD { f.cost.add(cost, [call.model]) }
-            }
-            var last: String?
-            for a in e.attemptRecords {
-                switch a.outcome {
-                case .succeeded: f.attempts.add(1, [a.deployment, "ok"])
-                case .failed:
-                    f.attempts.add(1, [a.deployment, "failed"])
-                    if let key = a.key { f.keyFailures.add(1, [a.deployment, key]) }
-                case .skipped(let reason):
-                    f.attempts.add(1, [a.deployment, "skipped"])
-                    if reason.contains("cooling") { f.cooldowns.add(1, [a.deployment]) }
-                    continue
+            let slots = f.slots(series)
+            f.requests.add(1, slot: slots.requests)
+            f.duration.observe(e.totalMs / 1000, slot: slots.duration)
+            if let ms = e.upstreamMs, let upstream = slots.upstream { f.upstream.observe(ms / 1000, slot: upstream) }
+            if e.modelCalls.isEmpty {
+                if let usage = e.spentUsage {
+                    f.tokens.add(Double(usage.inputTokens), slot: slots.inputTokens)
+                    f.tokens.add(Double(usage.outputTokens), slot: slots.outputTokens)
+                    f.cacheTokens(usage, model: model)
+                    if let cost = e.spentUSD { f.cost.add(cost, slot: slots.cost) }
                 }
-                if let last, last != a.deployment { f.fallbacks.add(1, [scenario]) }
-                last = a.deployment
+            } else {
+                for call in e.modelCalls {
+                    guard let usage = call.usage else { continue }
+                    f.tokens.add(Double(usage.inputTokens), [call.model, "input"])
+                    f.tokens.add(Double(usage.outputTokens), [call.model, "output"])
+                    f.cacheTokens(usage, model: call.model)
+                    if let cost = call.costUSD { f.cost.add(cost, [call.model]) }
+                }
+            }
+            if let attempt = slots.attemptSucceeded {
+                f.attempts.add(1, slot: attempt)
+            } else {
+                f.countAttempts(e.attemptRecords, scenario: scenario)
             }
             if e.escalations > 0 { f.escalations.add(Double(e.escalations), [scenario]) }
         }
@@ -120,6 +167,34 @@ final class GatewayMetrics: Sendable {
         }
         return out
     }
+}
+
+/// What names the series a finished request counts under: the same for every request of one kind (surface, status,
+/// outcome, scenario, model; the provider when it was called; the deployment when one attempt answered), so its slots
+/// in each family are looked up once and kept.
+struct RequestSeries: Hashable, Sendable {
+    var surface: String
+    var status: Int
+    var outcome: String
+    var scenario: String
+    var model: String
+    /// Nil when the upstream was not reached (no upstream time to observe).
+    var provider: String?
+    var stream: Bool
+    /// The deployment of the request's only attempt, when it succeeded (the common case); nil otherwise, and the
+    /// attempts are counted by their labels.
+    var succeededDeployment: String?
+}
+
+/// The slots of one `RequestSeries` in each family.
+struct RequestSlots: Sendable {
+    var requests: Int
+    var duration: Int
+    var upstream: Int?
+    var inputTokens: Int
+    var outputTokens: Int
+    var cost: Int
+    var attemptSucceeded: Int?
 }
 
 /// One model call's usage, for the ledger's per-call rows and the token and cost counters.

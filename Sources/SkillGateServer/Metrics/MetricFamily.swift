@@ -15,8 +15,14 @@ struct MetricFamily: Sendable {
     let labels: [String]
     /// Upper bounds of a histogram's buckets (seconds), ascending; `+Inf` is implied.
     let buckets: [Double]
-    var values: [[String]: Double] = [:]
-    var histograms: [[String]: Histogram] = [:]
+    /// The label values of each series, by slot. A series keeps its slot for the life of the process, so a caller
+    /// that counts the same series on every request can look its slot up once (`GatewayMetrics` does).
+    private(set) var labelSets: [[String]] = []
+    private var slots: [[String]: Int] = [:]
+    /// Counter and gauge values by slot.
+    private var values: [Double] = []
+    /// Histograms by slot.
+    private var histograms: [Histogram] = []
 
     static let maxSeries = 2000
 
@@ -34,38 +40,56 @@ struct MetricFamily: Sendable {
         self.buckets = buckets
     }
 
-    /// The series `labelValues` is counted under: itself, or `other` once the family holds `maxSeries` series and
-    /// this one is new.
-    private func key(_ labelValues: [String], seriesCount: Int, exists: () -> Bool) -> [String] {
-        if seriesCount < Self.maxSeries || exists() { return labelValues }
-        return labelValues.map { _ in "other" }
+    /// The slot of the series `labelValues`: its own, or that of `other` once the family holds `maxSeries` series
+    /// and this one is new. Created (zero) the first time.
+    mutating func slot(_ labelValues: [String]) -> Int {
+        if let slot = slots[labelValues] { return slot }
+        let key = labelSets.count < Self.maxSeries ? labelValues : labelValues.map { _ in "other" }
+        if let slot = slots[key] { return slot }
+        labelSets.append(key)
+        values.append(0)
+        histograms.append(Histogram(counts: Array(repeating: 0, count: kind == .histogram ? buckets.count : 0)))
+        slots[key] = labelSets.count - 1
+        return labelSets.count - 1
     }
 
-    /// Adds to a counter or gauge: one hash of the labels below the series cap (two at it).
+    /// Adds to a counter or gauge.
     mutating func add(_ amount: Double, _ labelValues: [String]) {
-        let k = key(labelValues, seriesCount: values.count) { values[labelValues] != nil }
-        values[k, default: 0] += amount
+        add(amount, slot: slot(labelValues))
     }
 
-    /// Counts an observation in place (no copy of the bucket array per observation).
+    /// Adds to the counter or gauge in `slot` (from `slot(_:)`).
+    mutating func add(_ amount: Double, slot: Int) {
+        values[slot] += amount
+    }
+
+    /// Counts an observation.
     mutating func observe(_ value: Double, _ labelValues: [String]) {
-        let k = key(labelValues, seriesCount: histograms.count) { histograms[labelValues] != nil }
-        let bucket = buckets.firstIndex(where: { value <= $0 })
-        let empty = buckets.count
-        Self.record(value, bucket: bucket, in: &histograms[k, default: Histogram(counts: Array(repeating: 0, count: empty))])
+        observe(value, slot: slot(labelValues))
     }
 
-    private static func record(_ value: Double, bucket: Int?, in h: inout Histogram) {
-        if let bucket { h.counts[bucket] += 1 }
-        h.sum += value
-        h.count += 1
+    /// Counts an observation in the histogram in `slot` (from `slot(_:)`), in place.
+    mutating func observe(_ value: Double, slot: Int) {
+        if let bucket = buckets.firstIndex(where: { value <= $0 }) { histograms[slot].counts[bucket] += 1 }
+        histograms[slot].sum += value
+        histograms[slot].count += 1
     }
+
+    /// The value of the counter or gauge `labelValues`, nil when it was never counted.
+    func value(_ labelValues: [String]) -> Double? {
+        slots[labelValues].map { values[$0] }
+    }
+
+    /// How many series the family holds.
+    var seriesCount: Int { labelSets.count }
 
     /// The family in the Prometheus text exposition format (version 0.0.4), series sorted for stable output.
     func render(into out: inout String) {
         out += "# HELP \(name) \(help)\n# TYPE \(name) \(kind.rawValue)\n"
+        let order = labelSets.indices.sorted { labelSets[$0].lexicographicallyPrecedes(labelSets[$1]) }
         if kind == .histogram {
-            for (labelValues, h) in histograms.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            for slot in order {
+                let labelValues = labelSets[slot], h = histograms[slot]
                 var cumulative: UInt64 = 0
                 for (i, bound) in buckets.enumerated() {
                     cumulative += h.counts[i]
@@ -76,9 +100,9 @@ struct MetricFamily: Sendable {
                 out += "\(name)_count\(Self.labelText(labels, labelValues)) \(h.count)\n"
             }
         } else {
-            if labels.isEmpty && values.isEmpty { out += "\(name) 0\n" }
-            for (labelValues, v) in values.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                out += "\(name)\(Self.labelText(labels, labelValues)) \(Self.number(v))\n"
+            if labels.isEmpty && labelSets.isEmpty { out += "\(name) 0\n" }
+            for slot in order {
+                out += "\(name)\(Self.labelText(labels, labelSets[slot])) \(Self.number(values[slot]))\n"
             }
         }
     }

@@ -15,9 +15,15 @@ extension UsageRecord {
         row.surface = e.surface
         row.stream = e.stream
         row.status = e.status
-        row.attempts = e.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
+        row.attempts = 0
+        for attempt in e.attemptRecords {
+            if case .skipped = attempt.outcome { continue }
+            row.attempts += 1
+        }
         row.skillsRun = e.skillsRun
+        guard !e.modelCalls.isEmpty else { return [row] }
         var rows = [row]
+        rows.reserveCapacity(1 + e.modelCalls.count)
         for (i, call) in e.modelCalls.enumerated() {
             var c = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: call.provider,
                                 model: call.model, usage: call.usage ?? Usage(), costMicrodollars: microdollars(call.costUSD),

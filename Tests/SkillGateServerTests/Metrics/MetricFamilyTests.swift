@@ -1,4 +1,5 @@
 import Testing
+import SkillGateRouting
 @testable import SkillGateServer
 
 /// The text exposition format, rendered by hand.
@@ -33,8 +34,10 @@ import Testing
     @Test func labelSetsAreBounded() {
         var f = MetricFamily("c_total", .counter, "Bounded.", labels: ["k"])
         for i in 0..<(MetricFamily.maxSeries + 500) { f.add(1, ["v\(i)"]) }
-        #expect(f.values.count == MetricFamily.maxSeries + 1)
-        #expect(f.values[["other"]] == 500)
+        #expect(f.seriesCount == MetricFamily.maxSeries + 1)
+        #expect(f.value(["other"]) == 500)
+        #expect(f.value(["v1"]) == 1)
+        #expect(f.value(["v\(MetricFamily.maxSeries)"]) == nil, "counted under other")
     }
 
     @Test func aGaugeWithoutLabelsRendersZeroBeforeAnyUpdate() {
@@ -82,5 +85,65 @@ import Testing
         #expect(text.contains(#"skillgate_requests_total{surface="agent",status="429",outcome="error",scenario="chat",model="q/strong-b"} 1"#))
         #expect(text.contains(#"skillgate_requests_total{surface="openai",status="200",outcome="ok",scenario="chat",model="p/light-a"} 10001"#))
         #expect(each < .milliseconds(50))
+    }
+}
+
+/// A finished request counts under the same series whether its slots come from the kind-of-request cache or from
+/// its labels: a request that fell back, one that was refused before any upstream call, an agent run, and the
+/// common single-attempt answer, counted twice each.
+@Suite struct GatewayMetricsSeriesTests {
+    static func entry(status: Int = 200, model: String? = "p/a", upstreamMs: Double? = 80) -> RequestLogEntry {
+        var e = RequestLogEntry(requestId: "req_1", method: "POST", path: "/v1/chat/completions")
+        (e.surface, e.status, e.scenario, e.model, e.provider, e.upstreamMs, e.totalMs) = ("openai", status, "chat", model, "p", upstreamMs, 90)
+        e.usage = .init(inputTokens: 10, outputTokens: 20, cachedInputTokens: 4)
+        e.costUSD = 0.5
+        return e
+    }
+
+    @Test func everyKindOfRequestCountsUnderItsLabels() {
+        let metrics = GatewayMetrics()
+        var single = Self.entry()
+        single.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .succeeded(status: 200))]
+        var fellBack = Self.entry(model: "q/b")
+        fellBack.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .failed(status: 429, kind: .rateLimited), key: "OPENAI_API_KEY_2"),
+                                   AttemptRecord(deployment: "p/a", outcome: .skipped(reason: "cooling down")),
+                                   AttemptRecord(deployment: "q/b", outcome: .succeeded(status: 200))]
+        var refused = Self.entry(status: 429, model: nil, upstreamMs: nil)
+        refused.usage = nil
+        refused.costUSD = nil
+        var run = Self.entry(model: "q/b")
+        run.modelCalls = [ModelCallUsage(model: "p/a", usage: .init(inputTokens: 1, outputTokens: 2), costUSD: 0.25),
+                          ModelCallUsage(model: "q/b", usage: .init(inputTokens: 3, outputTokens: 4), costUSD: 0.75)]
+        run.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .succeeded(status: 200)),
+                              AttemptRecord(deployment: "q/b", outcome: .succeeded(status: 200))]
+        for _ in 0..<2 {
+            metrics.finished(single, outcome: "ok")
+            metrics.finished(fellBack, outcome: "ok")
+            metrics.finished(refused, outcome: "rate_limited")
+            metrics.finished(run, outcome: "ok")
+        }
+        let text = metrics.render()
+        for line in [
+            #"skillgate_requests_total{surface="openai",status="200",outcome="ok",scenario="chat",model="p/a"} 2"#,
+            #"skillgate_requests_total{surface="openai",status="200",outcome="ok",scenario="chat",model="q/b"} 4"#,
+            #"skillgate_requests_total{surface="openai",status="429",outcome="rate_limited",scenario="chat",model=""} 2"#,
+            #"skillgate_request_duration_seconds_count{surface="openai"} 8"#,
+            #"skillgate_upstream_seconds_count{provider="p",stream="false"} 6"#,
+            #"skillgate_tokens_total{model="p/a",direction="input"} 22"#,
+            #"skillgate_tokens_total{model="p/a",direction="cached_input"} 8"#,
+            #"skillgate_tokens_total{model="q/b",direction="input"} 26"#,
+            #"skillgate_tokens_total{model="q/b",direction="cached_input"} 8"#,
+            #"skillgate_cost_usd_total{model="p/a"} 1.5"#,
+            #"skillgate_cost_usd_total{model="q/b"} 2.5"#,
+            #"skillgate_upstream_attempts_total{model="p/a",outcome="ok"} 4"#,
+            #"skillgate_upstream_attempts_total{model="p/a",outcome="failed"} 2"#,
+            #"skillgate_upstream_attempts_total{model="p/a",outcome="skipped"} 2"#,
+            #"skillgate_upstream_attempts_total{model="q/b",outcome="ok"} 4"#,
+            #"skillgate_key_failures_total{model="p/a",key="OPENAI_API_KEY_2"} 2"#,
+            #"skillgate_cooldown_skips_total{model="p/a"} 2"#,
+            #"skillgate_fallbacks_total{scenario="chat"} 4"#,
+        ] {
+            #expect(text.contains(line + "\n"), "\(line)")
+        }
     }
 }
