@@ -126,15 +126,20 @@ public final class PostgresConnection {
 
     /// One COPY text-format field holding an integer, in decimal.
     public static func copyInteger<I: BinaryInteger>(_ value: I, into out: inout [UInt8]) {
-        var magnitude = value.magnitude
         if value < 0 { out.append(0x2D) }
+        var magnitude = UInt64(value.magnitude)
         guard magnitude > 0 else { out.append(0x30); return }
-        let start = out.count
-        while magnitude > 0 {
-            out.append(0x30 + UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
+        // Digits from the right into a stack buffer, then appended at once (reversing a slice of `out` in place
+        // copied the slice).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = digits.count
+            while magnitude > 0 {
+                first -= 1
+                digits[first] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
         }
-        out[start...].reverse()
     }
 
     /// Runs one or more statements without parameters.

@@ -92,5 +92,12 @@ enum PostgresSchema {
         DROP INDEX usage_records_token_time;
         DROP INDEX usage_records_scenario_time;
         """,
+        // 5: the ledger's time index as a BRIN index (decision 0031): rows arrive in time order, so a summary per block
+        // range answers the reports' `occurred_at >=` scans, and a row costs no b-tree insert (~1–2 µs of server CPU
+        // per row measured with COPY batches of 500).
+        """
+        CREATE INDEX usage_records_time_brin ON usage_records USING brin (occurred_at);
+        DROP INDEX usage_records_time;
+        """,
     ]
 }

@@ -56,6 +56,8 @@ struct PostgresUsageRollupTests {
             }
             let left = try old.query("SELECT count(*) FROM pg_indexes WHERE tablename = 'usage_records'").int64(0, 0)
             #expect(left == 2, "the primary key and the time index stay; the per-token and per-scenario ones went")
+            let time = try old.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'usage_records_time_brin'")
+            #expect(time.count == 1 && (time.text(0, 0) ?? "").contains("USING brin"), "the time index is a BRIN index (step 5)")
         }
     }
 }
