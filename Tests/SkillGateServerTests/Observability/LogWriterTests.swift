@@ -41,6 +41,26 @@ import Testing
         writer.close()
     }
 
+    /// Lines of requests ending close together are written together: every batch waits `linger` first, so the
+    /// writer wakes and writes at most once per linger, however many lines arrive (here one per 0.1 ms).
+    @Test func linesArrivingCloseTogetherShareOneWrite() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w, linger: .milliseconds(20))
+        let started = ContinuousClock.now
+        for i in 0..<400 {
+            writer.enqueue(.event(["n": .int(i)]))
+            usleep(100)
+        }
+        writer.flush()
+        let elapsed = ContinuousClock.now - started
+        #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0..<400))
+        let bound = Int(elapsed / .milliseconds(20)) + 1
+        #expect(writer.batchesWritten <= bound, "\(writer.batchesWritten) writes in \(elapsed)")
+        #expect(writer.batchesWritten < 400)
+        writer.close()
+    }
+
     @Test func aRequestEntryIsFormattedOnTheWriterThread() throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
