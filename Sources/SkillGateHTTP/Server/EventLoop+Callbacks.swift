@@ -15,6 +15,11 @@ func onLoopWake(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointe
     Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().runPostedJobs()
 }
 
+func onResumeAccepting(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().resumeAccepting()
+}
+
 func onNewConnectionBufferevent(_ base: OpaquePointer?, _ argument: UnsafeMutableRawPointer?) -> OpaquePointer? {
     guard let base, let argument else { return nil }
     return Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().newConnection(base: base)

@@ -23,6 +23,7 @@ extension EventLoop {
         bufferevent_incref(bufferevent)
         connections[ObjectIdentifier(connection)] = connection
         event_active(step, Int32(EV_TIMEOUT), 0)
+        if shared.balance.update(loop: index, openConnections: connections.count) { pauseAccepting() }
         return bufferevent
     }
 
@@ -184,6 +185,7 @@ extension EventLoop {
     func forget(_ connection: Connection) {
         connection.release()
         connections[ObjectIdentifier(connection)] = nil
+        _ = shared.balance.update(loop: index, openConnections: connections.count)
     }
 
     /// At stop, after evhttp freed its connections: those still waiting for admission.

@@ -24,6 +24,7 @@ struct LoopShared: Sendable {
     let limiter: ConnectionLimiter
     let counters: ServerCounters
     let trimmer: MemoryTrimmer
+    let balance: AcceptBalance
 }
 
 /// One libevent `event_base` + `evhttp` on its own thread, accepting on its descriptor of the listening socket.
@@ -50,6 +51,8 @@ final class EventLoop: @unchecked Sendable {
     let scratch: OpaquePointer
     private var wakeEvent: OpaquePointer?
     private var boundSocket: OpaquePointer?
+    /// Re-enables accepting after `AcceptBalance.pause`.
+    private var resumeAcceptEvent: OpaquePointer?
     private var httpFreed = false
     private var stopped = false
     /// Set on the loop thread once the listening socket is closed.
@@ -98,9 +101,11 @@ final class EventLoop: @unchecked Sendable {
         evhttp_set_gencb(http, onHTTPRequest, argument)
         evhttp_set_bevcb(http, onNewConnectionBufferevent, argument)
         wakeEvent = event_new(base, -1, 0, onLoopWake, argument)
+        resumeAcceptEvent = event_new(base, -1, 0, onResumeAccepting, argument)
         boundSocket = evhttp_accept_socket_with_handle(http, fd)
-        guard wakeEvent != nil, boundSocket != nil else {
+        guard wakeEvent != nil, resumeAcceptEvent != nil, boundSocket != nil else {
             if let wakeEvent { event_free(wakeEvent) }
+            if let resumeAcceptEvent { event_free(resumeAcceptEvent) }
             evhttp_free(http)
             evbuffer_free(scratch)
             event_base_free(base)
@@ -131,6 +136,22 @@ final class EventLoop: @unchecked Sendable {
         evhttp_set_default_content_type(http, nil)
     }
 
+    /// Loop thread, inside the accept callback: stops taking connections from the shared socket for
+    /// `AcceptBalance.pause` (libevent's accept loop checks after each connection whether its listener is still on).
+    func pauseAccepting() {
+        guard let boundSocket, let resumeAcceptEvent, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
+        evconnlistener_disable(listener)
+        let (seconds, attoseconds) = AcceptBalance.pause.components
+        var delay = sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        event_add(resumeAcceptEvent, &delay)
+    }
+
+    /// Loop thread: the pause is over.
+    func resumeAccepting() {
+        guard !draining, let boundSocket, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
+        evconnlistener_enable(listener)
+    }
+
     func start() {
         DetachedThread.start(name: "sg-http-\(index)") { [self] in run() }
     }
@@ -149,6 +170,8 @@ final class EventLoop: @unchecked Sendable {
         while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         if let wakeEvent { event_free(wakeEvent) }
         wakeEvent = nil
+        if let resumeAcceptEvent { event_free(resumeAcceptEvent) }
+        resumeAcceptEvent = nil
         if !httpFreed { evhttp_free(http) }
         evbuffer_free(scratch)
         event_base_free(base)
@@ -225,6 +248,7 @@ final class EventLoop: @unchecked Sendable {
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .stopAccepting:
+            if let resumeAcceptEvent { event_del(resumeAcceptEvent) }
             if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
             boundSocket = nil
             draining = true

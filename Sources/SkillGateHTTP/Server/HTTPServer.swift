@@ -39,7 +39,7 @@ public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let handler: any HTTPHandler
     private let state = Mutex(State())
-    private let shared: LoopShared
+    let shared: LoopShared
 
     /// Validates `configuration`; nothing is bound until `start()`.
     public init(configuration: Configuration, handler: any HTTPHandler) throws {
@@ -65,7 +65,8 @@ public final class HTTPServer: Sendable {
         self.handler = handler
         let counters = ServerCounters()
         shared = LoopShared(limiter: ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerIP),
-                            counters: counters, trimmer: MemoryTrimmer(threshold: configuration.memoryTrimThreshold, counters: counters))
+                            counters: counters, trimmer: MemoryTrimmer(threshold: configuration.memoryTrimThreshold, counters: counters),
+                            balance: AcceptBalance(loops: configuration.loops, sharedSocket: !configuration.reusePort))
     }
 
     /// Binds the listening socket(s) and starts the event loop threads. After it, `boundPort` is the real port.
