@@ -6,7 +6,7 @@ import Synchronization
 /// of keep-alive connections (a client pool, a proxy's upstream connections, a benchmark's 32) could all land on
 /// one loop and leave the other cores idle for the connections' whole life (measured: one of two loops served all
 /// 32 connections in about half the runs). After each accept a loop asks `shouldPause`; when it holds more than
-/// `slack` connections above the least loaded loop, it stops accepting for `pause` (`EventLoop.pauseAccepting`),
+/// `slack` connections above the least loaded loop (and at least `minimumToPause`), it stops accepting for `pause` (`EventLoop.pauseAccepting`),
 /// and the others, woken by the same socket, take the connections still queued. Only for a shared socket: with
 /// `reusePort` the kernel has already chosen each connection's socket.
 final class AcceptBalance: Sendable {
@@ -14,6 +14,9 @@ final class AcceptBalance: Sendable {
     static let pause: Duration = .milliseconds(1)
     /// How many connections a loop may hold above the least loaded one before it pauses.
     static let slack = 1
+    /// Below this many open connections a loop never pauses: a few connections cost a loop little, and the balance
+    /// matters for the many long-lived ones.
+    static let minimumToPause = 4
 
     private let open: Mutex<[Int]>
     /// False with a single loop or `reusePort`: nothing to balance.
@@ -29,7 +32,7 @@ final class AcceptBalance: Sendable {
         guard enabled else { return false }
         return open.withLock { open in
             open[index] = count
-            return count > (open.min() ?? 0) + Self.slack
+            return count >= Self.minimumToPause && count > (open.min() ?? 0) + Self.slack
         }
     }
 

@@ -36,9 +36,9 @@ import Testing
         #expect(!AcceptBalance(loops: 1, sharedSocket: true).enabled)
         #expect(!AcceptBalance(loops: 4, sharedSocket: false).enabled)
         let balance = AcceptBalance(loops: 2, sharedSocket: true)
-        #expect(!balance.update(loop: 0, openConnections: 1))
-        #expect(balance.update(loop: 0, openConnections: 2), "two ahead of the other loop: pause")
-        #expect(!balance.update(loop: 1, openConnections: 1))
-        #expect(!balance.update(loop: 0, openConnections: 2))
+        #expect(!balance.update(loop: 0, openConnections: 3), "below the minimum a loop never pauses")
+        #expect(balance.update(loop: 0, openConnections: 4), "two ahead of the other loop: pause")
+        #expect(!balance.update(loop: 1, openConnections: 3))
+        #expect(!balance.update(loop: 0, openConnections: 4))
     }
 }
