@@ -2,6 +2,7 @@ import Foundation
 import SkillGateHTTP
 import Synchronization
 import Testing
+import SkillGateTestSupport
 
 /// `skillgate serve` as a process: its exit status after SIGTERM, and its refusal of a taken address.
 @Suite(.serialized) struct ServeProcessTests {
@@ -35,57 +36,15 @@ import Testing
         return (path, dir)
     }
 
-    /// Collects a pipe's output on a thread of its own.
-    final class Output: Sendable {
-        private let text = Mutex("")
-        init(_ pipe: Pipe) {
-            let handle = pipe.fileHandleForReading
-            Thread {
-                while true {
-                    let data = handle.availableData
-                    if data.isEmpty { return }
-                    self.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-                }
-            }.start()
-        }
-        var value: String { text.withLock { $0 } }
-        func wait(for needle: String, upTo seconds: Double = 20) async -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if value.contains(needle) { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return value.contains(needle)
-        }
-    }
-
-    static func start(_ arguments: [String]) throws -> (Process, Output) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let output = Output(errors)
-        try process.run()
-        return (process, output)
-    }
-
-    static func waitForExit(_ process: Process, upTo seconds: Double = 20) async -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < end { try? await Task.sleep(for: .milliseconds(50)) }
-        return !process.isRunning
-    }
-
     @Test func sigtermAfterACleanDrainExitsZero() async throws {
         let (config, dir) = try Self.configFile()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (process, output) = try Self.start(["serve", "--config", config])
-        #expect(await output.wait(for: "\"listening\""), "no listening line: \(output.value)")
-        kill(process.processIdentifier, SIGTERM)
-        #expect(await Self.waitForExit(process))
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0, "exit status \(process.terminationStatus); log: \(output.value)")
+        let process = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
+        defer { process.stop() }
+        #expect(await process.wait(for: "\"listening\""), "no listening line: \(process.output)")
+        process.signal(SIGTERM)
+        #expect(await process.waitForExit())
+        #expect(process.exitCode == 0, "exit code \(String(describing: process.exitCode)) (nil: ended by a signal); log: \(process.output)")
     }
 
     @Test func aTakenAddressIsRefusedWithWhatToDo() async throws {
@@ -94,14 +53,14 @@ import Testing
         let holder = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1),
                                     handler: ServeProcessHandler())
         try holder.start()
-        let (process, output) = try Self.start(["serve", "--config", config, "--listen", "127.0.0.1:\(holder.boundPort)"])
-        let exited = await Self.waitForExit(process)
-        if !exited { process.terminate() }
+        let process = try SpawnedProcess(try Self.binary(), ["serve", "--config", config, "--listen", "127.0.0.1:\(holder.boundPort)"])
+        defer { process.stop() }
+        let exited = await process.waitForExit()
         await holder.shutdown(deadline: .seconds(1))
         #expect(exited, "a second gateway started on a taken address")
-        #expect(process.terminationStatus == 1)
-        #expect(output.value.contains("already in use"), "\(output.value)")
-        #expect(output.value.contains("--listen"))
+        #expect(process.exitCode == 1)
+        #expect(process.output.contains("already in use"), "\(process.output)")
+        #expect(process.output.contains("--listen"))
     }
 }
 

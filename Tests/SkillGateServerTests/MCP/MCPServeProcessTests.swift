@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import SkillGateTestSupport
 
 /// `skillgate serve` with a stdio MCP server: the server runs as the gateway's child and is gone, with
 /// its own children, once the gateway stopped on SIGTERM.
@@ -35,13 +36,14 @@ import Testing
         config["mcp_servers"] = ["sh": ["command": "/bin/sh", "args": ["-c", Self.server], "env": ["PIDFILE": pidFile]]]
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
 
-        let (process, output) = try ServeProcessTests.start(["serve", "--config", path])
-        #expect(await output.wait(for: "mcp server connected"), "\(output.value)")
-        #expect(await output.wait(for: "\"listening\""), "\(output.value)")
+        let process = try SpawnedProcess(try ServeProcessTests.binary(), ["serve", "--config", path])
+        defer { process.stop() }
+        #expect(await process.wait(for: "mcp server connected"), "\(process.output)")
+        #expect(await process.wait(for: "\"listening\""), "\(process.output)")
         let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
         #expect(kill(pid, 0) == 0)
-        process.terminate()
-        #expect(await ServeProcessTests.waitForExit(process))
+        process.signal(SIGTERM)
+        #expect(await process.waitForExit())
         // Neither the server nor anything in its process group is left (killed processes whose parent died are
         // reaped by init a moment later: allow it that moment).
         for _ in 0..<100 where kill(-pid, 0) == 0 { try await Task.sleep(for: .milliseconds(20)) }

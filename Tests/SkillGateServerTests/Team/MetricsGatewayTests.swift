@@ -79,13 +79,9 @@ import SkillGateTestSupport
         """
         try config.write(toFile: work + "/prometheus.yml", atomically: true, encoding: .utf8)
         let port = try Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--config.file=\(work)/prometheus.yml", "--storage.tsdb.path=\(work)/data", "--web.listen-address=127.0.0.1:\(port)"]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        let process = try SpawnedProcess(binary, ["--config.file=\(work)/prometheus.yml", "--storage.tsdb.path=\(work)/data",
+                                                  "--web.listen-address=127.0.0.1:\(port)"])
+        defer { process.stop() }
         let query = "sum(skillgate_requests_total{surface=\"openai\",status=\"200\"})"
         let url = "http://127.0.0.1:\(port)/api/v1/query?query=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         var value: String?

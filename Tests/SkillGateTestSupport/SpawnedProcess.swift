@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// A child process for tests, started with `posix_spawn` rather than Foundation's `Process`: `Process.run()` crashed
+/// parallel test runs (SIGSEGV in a `memcpy` inside it) while hundreds of other tests' sockets were open, and its
+/// run-loop machinery selects on descriptors past `FD_SETSIZE`. The child gets a fixed environment and no descriptor
+/// but its standard error (and output), which go to a pipe read on a thread of its own; so it holds no other test's
+/// socket open either.
+public final class SpawnedProcess: Sendable {
+    public let pid: pid_t
+    /// The wait status once the child was reaped.
+    private let status = Mutex<Int32?>(nil)
+    private let collected = Mutex("")
+
+    /// Starts `executable` with `arguments`; its stdout and stderr are collected (see `output`).
+    public init(_ executable: String, _ arguments: [String],
+                environment: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp"]) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let devNull = "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 0, devNull, O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        // Every other descriptor is closed in the child (closing one another thread closed meanwhile is ignored by
+        // glibc's posix_spawn).
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO)
+        }
+        self.pid = pid
+        let reader = fds[0]
+        Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(reader, &buffer, buffer.count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                let text = String(decoding: buffer[0..<n], as: UTF8.self)
+                self.collected.withLock { $0 += text }
+            }
+            close(reader)
+        }.start()
+    }
+
+    /// What the child wrote to stdout and stderr so far.
+    public var output: String { collected.withLock { $0 } }
+
+    /// True until the child exited (reaps it once it has).
+    public var isRunning: Bool {
+        status.withLock { status in
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            let reaped = waitpid(pid, &raw, WNOHANG)
+            if reaped == pid { status = raw }
+            return reaped == 0
+        }
+    }
+
+    /// The exit code when the child exited normally; nil while it runs or when a signal ended it.
+    public var exitCode: Int32? {
+        guard !isRunning, let raw = status.withLock({ $0 }) else { return nil }
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil
+    }
+
+    /// Sends `signal` to the child (SIGTERM by default).
+    public func signal(_ signal: Int32 = SIGTERM) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Waits (polling) until the child exited; false when it still runs after `seconds`.
+    public func waitForExit(upTo seconds: Double = 20) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while isRunning && Date() < end { try? await Task.sleep(for: .milliseconds(50)) }
+        return !isRunning
+    }
+
+    /// Waits until `needle` appears in the output; false after `seconds` without it.
+    public func wait(for needle: String, upTo seconds: Double = 20) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if output.contains(needle) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return output.contains(needle)
+    }
+
+    /// Stops the child if it still runs (SIGKILL) and reaps it.
+    public func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGKILL)
+        status.withLock { status in
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            status = raw
+        }
+    }
+}
