@@ -119,7 +119,7 @@ final class LogWriter: Sendable {
 
     private func append(_ line: Line, to bytes: inout [UInt8]) {
         switch line {
-        case .entry(let entry): entry.json().write(to: &bytes)
+        case .entry(let entry): entry.writeJSON(to: &bytes)
         case .event(let value): value.write(to: &bytes)
         }
         bytes.append(0x0A)
