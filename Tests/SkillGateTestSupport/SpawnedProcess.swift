@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -11,10 +12,13 @@ public final class SpawnedProcess: Sendable {
     /// The wait status once the child was reaped.
     private let status = Mutex<Int32?>(nil)
     private let collected = Mutex("")
+    /// Signalled once the output was read to its end.
+    private let outputEnded = DispatchSemaphore(value: 0)
 
-    /// Starts `executable` with `arguments`; its stdout and stderr are collected (see `output`).
+    /// Starts `executable` with `arguments`; its stdout, and its stderr unless `collectStandardError` is false (then
+    /// it writes to the test process's), are collected (see `output`).
     public init(_ executable: String, _ arguments: [String],
-                environment: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp"]) throws {
+                environment: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/tmp"], collectStandardError: Bool = true) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var actions = posix_spawn_file_actions_t()
@@ -23,7 +27,7 @@ public final class SpawnedProcess: Sendable {
         let devNull = "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 0, devNull, O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+        if collectStandardError { posix_spawn_file_actions_adddup2(&actions, fds[1], 2) }
         // Every other descriptor is closed in the child (closing one another thread closed meanwhile is ignored by
         // glibc's posix_spawn).
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
@@ -52,6 +56,7 @@ public final class SpawnedProcess: Sendable {
                 self.collected.withLock { $0 += text }
             }
             close(reader)
+            self.outputEnded.signal()
         }.start()
     }
 
@@ -95,6 +100,19 @@ public final class SpawnedProcess: Sendable {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return output.contains(needle)
+    }
+
+    /// Blocks until the child exited and its output was read to the end; returns the output.
+    public func waitUntilExit() -> String {
+        outputEnded.wait()
+        outputEnded.signal()
+        status.withLock { status in
+            guard status == nil else { return }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            status = raw
+        }
+        return output
     }
 
     /// Stops the child if it still runs (SIGKILL) and reaps it.

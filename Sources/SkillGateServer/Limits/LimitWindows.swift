@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateCore
 
 /// The windows limits count in, all UTC and aligned to the clock: the minute, the day, the calendar month.
 /// A window resets at its end, so `Retry-After` and the messages can say exactly when.
@@ -9,24 +10,11 @@ enum LimitWindows {
     static func minute(_ t: Date) -> Int64 { Int64((t.timeIntervalSince1970 / 60).rounded(.down)) }
     /// Days since 1970.
     static func day(_ t: Date) -> Int64 { Int64((t.timeIntervalSince1970 / 86_400).rounded(.down)) }
-    /// Months since year 0 (`year * 12 + month - 1`), in arithmetic from the day (this runs twice per request;
-    /// `gmtime_r` takes glibc's time-zone lock).
+    /// Months since year 0 (`year * 12 + month - 1`), in arithmetic from the day (`CivilTime`: this runs twice per
+    /// request, and `gmtime_r` takes glibc's time-zone lock).
     static func month(_ t: Date) -> Int64 {
-        let c = civil(day: day(t))
-        return c.year * 12 + c.month - 1
-    }
-
-    /// The proleptic Gregorian date of a day since 1970 (the days-to-civil conversion of Howard Hinnant's
-    /// "chrono-Compatible Low-Level Date Algorithms": eras of 400 years, years starting in March).
-    static func civil(day: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        let (year, month, _) = CivilTime.civil(daysSince1970: Int(day(t)))
+        return Int64(year) * 12 + Int64(month) - 1
     }
 
     /// The minute, day and month of one instant, worked out once.

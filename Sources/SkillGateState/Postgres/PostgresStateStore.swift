@@ -13,8 +13,8 @@ import Synchronization
 /// an advisory lock so two instances starting together do not both migrate.
 public final class PostgresStateStore: StateStore {
     private let connection: Mutex<PostgresConnection>
-    /// When the ledger writer last dropped expired minute totals (milliseconds; once a minute is enough).
-    private let lastRollupPrune = Mutex<Int64>(0)
+    /// When the ledger writer last dropped expired minute totals.
+    private let rollupPrune = UsageRollup.PruneSchedule()
     /// `host:port/database`, for messages.
     public let target: String
 
@@ -140,11 +140,7 @@ public final class PostgresStateStore: StateStore {
         }
         let totals = UsageRollup.rows(for: records)
         let now = Date().millisecondsSince1970
-        let prune = lastRollupPrune.withLock { last -> Bool in
-            guard now - last >= 60_000 else { return false }
-            last = now
-            return true
-        }
+        let prune = rollupPrune.isDue(now: now)
         try withConnection { db in
             try db.transaction {
                 try db.copy("""

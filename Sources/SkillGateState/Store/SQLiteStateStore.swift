@@ -14,8 +14,8 @@ public final class SQLiteStateStore: StateStore {
     /// The database file.
     public let path: String
     private let connection: Mutex<SQLiteConnection>
-    /// When minute totals older than `UsageRollup.minuteRetention` were last removed (once a minute at most).
-    let lastRollupPrune = Mutex<Int64>(0)
+    /// When the ledger writer last dropped expired minute totals.
+    let rollupPrune = UsageRollup.PruneSchedule()
 
     /// Opens `fileName` in `stateDirectory`, creating the directory (0700) and the file (0600)
     /// when missing, and migrates the schema.

@@ -14,11 +14,7 @@ extension SQLiteStateStore {
         guard !records.isEmpty else { return }
         let totals = UsageRollup.rows(for: records)
         let now = Date().millisecondsSince1970
-        let prune = lastRollupPrune.withLock { last -> Bool in
-            guard now - last >= 60_000 else { return false }
-            last = now
-            return true
-        }
+        let prune = rollupPrune.isDue(now: now)
         try withConnection { db in
             try db.transaction {
                 let insert = try db.statement("""

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// Running totals of the usage ledger per token and per scenario, by UTC minute and by UTC day (table
 /// `usage_rollup`: PostgreSQL schema step 4, SQLite step 8), so the limits' reads — this minute's requests and
@@ -101,5 +102,22 @@ enum UsageRollup {
         if ms % Period.day.milliseconds == 0 { return .day }
         if ms % Period.minute.milliseconds == 0, now.millisecondsSince1970 - ms < minuteRetention / 2 { return .minute }
         return nil
+    }
+
+    /// When a store last removed minute totals older than `minuteRetention`: the ledger writer does it in a batch's
+    /// transaction at most once a minute.
+    final class PruneSchedule: Sendable {
+        private let last = Mutex<Int64>(0)
+
+        init() {}
+
+        /// True (and remembered) when a minute has passed since the last prune; `now` in milliseconds since 1970.
+        func isDue(now: Int64) -> Bool {
+            last.withLock { last in
+                guard now - last >= 60_000 else { return false }
+                last = now
+                return true
+            }
+        }
     }
 }

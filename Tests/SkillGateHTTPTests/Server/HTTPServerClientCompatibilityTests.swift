@@ -1,6 +1,7 @@
 import Foundation
 import SkillGateHTTP
 import Testing
+import SkillGateTestSupport
 
 @Suite("HTTPServer with other clients")
 struct HTTPServerClientCompatibilityTests {
@@ -94,44 +95,9 @@ struct HTTPServerClientCompatibilityTests {
     }
 }
 
-/// Runs `executable` and returns what it wrote to stdout. `posix_spawn`, not Foundation's `Process`:
-/// `Process.run` crashed parallel test runs (SIGSEGV in a `memcpy` inside it, with or without an
-/// explicit environment) while hundreds of other tests' sockets were open. The child gets a fixed
-/// environment and no descriptor but its stdout, so it holds no other test's socket open.
+/// Runs `executable` and returns what it wrote to stdout (`SpawnedProcess`: `posix_spawn`, not Foundation's
+/// `Process`, and no descriptor of another test's held open by the child).
 func runCapturingOutput(_ executable: String, _ arguments: [String]) throws -> String {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    // Every other descriptor is closed in the child (closing one that another thread closed meanwhile
-    // is ignored by glibc's posix_spawn).
-    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-    for fd in open.compactMap({ Int32($0) }) where fd > 2 {
-        posix_spawn_file_actions_addclose(&actions, fd)
-    }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let environment: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C", "no_proxy=*"]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer { for p in argv + envp { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    close(fds[1])
-    guard rc == 0 else {
-        close(fds[0])
-        throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO)
-    }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = read(fds[0], &buffer, buffer.count)
-        if n < 0, errno == EINTR { continue }
-        if n <= 0 { break }
-        output += buffer[0..<n]
-    }
-    close(fds[0])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-    return String(decoding: output, as: UTF8.self)
+    try SpawnedProcess(executable, arguments, environment: ["PATH=/usr/bin:/bin", "LC_ALL=C", "no_proxy=*"], collectStandardError: false)
+        .waitUntilExit()
 }
