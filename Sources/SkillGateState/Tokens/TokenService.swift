@@ -43,6 +43,9 @@ public final class TokenService: Sendable {
     private let lastUsedInterval: TimeInterval
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
+    /// Held for a whole flush, so a `flushLastUsed()` call returns only after a background flush that had already
+    /// taken the queued times has written them (otherwise it found the queue empty and returned early).
+    private let flushing = Mutex(())
     /// Runs the ahead-of-time lookups, one at a time.
     private let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
 
@@ -241,16 +244,18 @@ public final class TokenService: Sendable {
     /// Writes the queued last-used times now (also done in the background after `authenticate`;
     /// call it at shutdown). On failure the times stay queued for the next flush.
     public func flushLastUsed() throws {
-        let pending = state.withLock { state -> [String: Date] in
-            defer { state.pendingLastUsed.removeAll(); state.flushScheduled = false }
-            return state.pendingLastUsed
-        }
-        guard !pending.isEmpty else { return }
-        do {
-            try store.markTokensUsed(pending)
-        } catch {
-            state.withLock { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
-            throw error
+        try flushing.withLock { _ throws(any Error) in
+            let pending = state.withLock { state -> [String: Date] in
+                defer { state.pendingLastUsed.removeAll(); state.flushScheduled = false }
+                return state.pendingLastUsed
+            }
+            guard !pending.isEmpty else { return }
+            do {
+                try store.markTokensUsed(pending)
+            } catch {
+                state.withLock { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
+                throw error
+            }
         }
     }
 

@@ -13,13 +13,14 @@ struct HTTPServerConnectionLimitTests {
     static func openIdle(_ count: Int, port: Int, server: HTTPServer) async throws -> [RawHTTPClient] {
         var clients: [RawHTTPClient] = []
         for _ in 0..<count { clients.append(try RawHTTPClient(port: port)) }
-        _ = await serverSettles { server.statistics.openConnections == count }
+        #expect(await serverSettles { server.statistics.openConnections == count }, "the server did not admit \(count) connections")
         return clients
     }
 
     static func refusedConnection(port: Int) async throws -> (RawHTTPResponse?, Bool) {
         try await RawHTTPClient.blocking {
-            let client = try RawHTTPClient(port: port, receiveTimeout: 3)
+            // Long enough for a starved loop thread (see `serverSettles`); a refused connection is answered at once.
+            let client = try RawHTTPClient(port: port, receiveTimeout: 15)
             let response = client.readResponse()
             return (response, client.readUntilClosed().closed)
         }

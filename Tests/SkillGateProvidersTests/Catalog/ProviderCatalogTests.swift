@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateTestSupport
 @testable import SkillGateProviders
 
 @Suite struct ProviderCatalogTests {
@@ -31,22 +32,22 @@ import SkillGateHTTP
         #expect(!spec.baseURL.hasSuffix("/"))
     }
 
-    private func writeTemp(_ name: String, _ text: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+    /// Writes `text` to `name` in a fresh directory, runs `body` with the file's path, and removes the directory.
+    private func withCatalogFile<T>(_ name: String, _ text: String, _ body: (String) throws -> T) throws -> T {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/" + name
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return try body(path)
+        }
     }
 
     @Test func oneFileAddsAnOpenAICompatibleProvider() throws {
-        let path = try writeTemp("acme.json", #"""
+        let catalog = try withCatalogFile("acme.json", #"""
         {"id":"acme","display_name":"Acme AI","wire_format":"openai-chat","base_url":"https://api.acme.test/v1/",
          "auth":"bearer","key_name":"ACME_API_KEY",
          "models":[{"id":"acme-1","tier":"light","context_window":32000,"tools":"native",
                     "price":{"input_per_mtok":0.1,"output_per_mtok":0.2}}]}
-        """#)
-        let catalog = try ProviderCatalog.load(directory: (path as NSString).deletingLastPathComponent)
+        """#) { path in try ProviderCatalog.load(directory: (path as NSString).deletingLastPathComponent) }
         let resolved = try #require(catalog.resolve("acme/acme-1"))
         #expect(resolved.provider.wireFormat == .openAIChat)
         #expect(resolved.model.price?.cost(of: Usage(inputTokens: 1_000_000, outputTokens: 500_000)) == 0.2)
@@ -55,14 +56,17 @@ import SkillGateHTTP
     @Test(arguments: [(nil, HTTPVersion.negotiated), ("auto", .negotiated), ("1.1", .http1)])
     func httpVersionIsReadFromTheFile(_ value: String?, _ expected: HTTPVersion) throws {
         let field = value.map { #""http_version":"\#($0)","# } ?? ""
-        let path = try writeTemp("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none",\#(field)"models":[{"id":"m","tier":"light"}]}"#)
-        #expect(try ProviderCatalog.loadFile(path).httpVersion == expected)
+        let version = try withCatalogFile("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none",\#(field)"models":[{"id":"m","tier":"light"}]}"#) {
+            try ProviderCatalog.loadFile($0).httpVersion
+        }
+        #expect(version == expected)
     }
 
     @Test(arguments: ["3", "2-prior-knowledge"])
     func anUnknownHTTPVersionNamesTheChoices(_ value: String) throws {
-        let path = try writeTemp("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none","http_version":"\#(value)","models":[{"id":"m","tier":"light"}]}"#)
-        #expect(throws: JSONShapeError.self) { try ProviderCatalog.loadFile(path) }
+        try withCatalogFile("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none","http_version":"\#(value)","models":[{"id":"m","tier":"light"}]}"#) { path in
+            #expect(throws: JSONShapeError.self) { try ProviderCatalog.loadFile(path) }
+        }
     }
 
     @Test(arguments: [
@@ -76,14 +80,15 @@ import SkillGateHTTP
         (#"{"id":"bad", "base_url": }"#, "$"),
     ])
     func malformedFileIsRefusedWithFileAndPath(_ json: String, _ expectedPath: String) throws {
-        let path = try writeTemp("bad.json", json)
-        do {
-            _ = try ProviderCatalog.loadFile(path)
-            Issue.record("expected \(expectedPath) to be refused")
-        } catch let error as JSONShapeError {
-            #expect(error.file == path)
-            #expect(error.path == expectedPath)
-            #expect(error.description.contains("bad.json"))
+        try withCatalogFile("bad.json", json) { path in
+            do {
+                _ = try ProviderCatalog.loadFile(path)
+                Issue.record("expected \(expectedPath) to be refused")
+            } catch let error as JSONShapeError {
+                #expect(error.file == path)
+                #expect(error.path == expectedPath)
+                #expect(error.description.contains("bad.json"))
+            }
         }
     }
 
