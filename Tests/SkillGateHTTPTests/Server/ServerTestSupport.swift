@@ -52,7 +52,7 @@ func rawGET(_ path: String, extraHeaders: String = "") -> String {
 ///
 /// The default is generous because it bounds only a test that is failing anyway: in full parallel `swift test` runs
 /// the suite's start launches hundreds of servers and clients at once on two cores, and tests that take a fraction of a
-/// second alone took 16–23 s there, their servers' loop threads unscheduled for seconds (decision 0034).
+/// second alone took 16–23 s there (decision 0034).
 func serverSettles(upTo limit: Duration = .seconds(15), _ condition: @Sendable () -> Bool) async -> Bool {
     let end = ContinuousClock.now.advanced(by: limit)
     while ContinuousClock.now < end {
