@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: [2, 3])
     func aBurstOfKeepAliveConnectionsIsSpreadOverTheLoops(loops: Int) async throws {
-        try await withTestServer({ $0.loops = loops }, handler: Self.threadName) { server, port in
+        try await withTestServer({ $0.loops = loops; keepIdleConnectionsOpen(&$0) }, handler: Self.threadName) { server, port in
             // Open every connection first (the burst), then use each once, keeping them all open.
             let clients = try (0..<32).map { _ in try RawHTTPClient(port: port) }
             let threads = try await RawHTTPClient.blocking {

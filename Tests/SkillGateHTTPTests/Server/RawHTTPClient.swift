@@ -46,6 +46,16 @@ final class RawHTTPClient: @unchecked Sendable {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
+    /// The local port of the connection (for diagnostics), 0 when unknown.
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        return ok ? Int(UInt16(bigEndian: address.sin_port)) : 0
+    }
+
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             // A thread of its own: blocking a Dispatch or cooperative-pool thread could starve the

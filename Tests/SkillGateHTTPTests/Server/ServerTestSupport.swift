@@ -27,6 +27,16 @@ func withTestServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = {
     }
 }
 
+/// For tests whose connections sit idle while the test goes on: idle connections must outlive the test, however slowly
+/// a loaded machine runs it. evhttp closes a connection that stays silent for the shortest of these timeouts (10 s by
+/// default), and in full parallel runs such tests took up to 29 s: the server closed their idle connections, which read
+/// as a close the server missed or as connections it never counted (decision 0034).
+func keepIdleConnectionsOpen(_ configuration: inout HTTPServer.Configuration) {
+    configuration.headerTimeout = .seconds(300)
+    configuration.bodyReadTimeout = .seconds(300)
+    configuration.idleKeepAliveTimeout = .seconds(300)
+}
+
 /// A value set by one task and awaited (with a deadline) by another. The default deadline is long:
 /// it only bounds a test that is failing anyway, and a short one fails tests whose setter waits for a
 /// cooperative-pool thread that tests running in parallel keep busy for seconds.

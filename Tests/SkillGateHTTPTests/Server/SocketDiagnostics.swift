@@ -1,0 +1,53 @@
+import Foundation
+
+/// What the kernel says about the server side of a loopback connection, for a test's failure message: the socket's
+/// TCP state and receive queue (`/proc/net/tcp`), the descriptor that holds it in this process, and which epoll sets
+/// watch that descriptor (`/proc/self/fdinfo`). Used where a test waits for the server to notice a client's close.
+enum SocketDiagnostics {
+    static func serverSide(serverPort: Int, clientPort: Int) -> String {
+        let states = ["01": "ESTABLISHED", "06": "TIME_WAIT", "07": "CLOSE", "08": "CLOSE_WAIT", "09": "LAST_ACK", "0A": "LISTEN"]
+        guard let table = procText("/proc/net/tcp") else { return "no /proc/net/tcp" }
+        let local = String(format: "0100007F:%04X", serverPort), remote = String(format: "0100007F:%04X", clientPort)
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard f.count > 9, f[1] == local, f[2] == remote else { continue }
+            let queues = f[4].split(separator: ":")
+            let inode = f[9]
+            let fd = descriptor(ofSocketInode: inode)
+            let watchers = fd.map(epollSetsWatching) ?? []
+            return "server side \(states[f[3]] ?? f[3]), receive queue 0x\(queues.last ?? "?"), fd \(fd.map(String.init) ?? "none in this process"), in epoll sets \(watchers)"
+        }
+        return "no server-side socket for client port \(clientPort)"
+    }
+
+    /// A /proc file read to its end (they report a size of zero, so size-based reads come back empty).
+    private static func procText(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    private static func descriptor(ofSocketInode inode: String) -> Int? {
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+        for name in fds {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
+               target == "socket:[\(inode)]" { return Int(name) }
+        }
+        return nil
+    }
+
+    /// The epoll descriptors of this process that have `fd` in their interest list, with its event mask.
+    private static func epollSetsWatching(_ fd: Int) -> [String] {
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        var sets: [String] = []
+        for name in fds {
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)) == "anon_inode:[eventpoll]",
+                  let info = procText("/proc/self/fdinfo/" + name) else { continue }
+            for line in info.split(separator: "\n") where line.hasPrefix("tfd:") {
+                let f = line.split(separator: " ", omittingEmptySubsequences: true)
+                if f.count > 3, Int(f[1]) == fd { sets.append("\(name) events \(f[3])") }
+            }
+        }
+        return sets
+    }
+}
