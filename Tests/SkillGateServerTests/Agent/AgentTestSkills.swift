@@ -16,7 +16,10 @@ final class TestSkill: Skill {
     var description: String { "Test skill \(name)" }
     var version: String { "1" }
 
-    init(_ name: String, parameters: JSONValue = ["type": "object", "properties": [:]], timeout: Duration = .seconds(10),
+    /// `timeout` is long by default: it bounds only a test that is failing anyway, and a skill runs on the cooperative
+    /// pool, which tests running in parallel can keep busy for over 10 s (a 10 s default once timed out a skill that
+    /// answers at once). Tests of the timeout pass their own.
+    init(_ name: String, parameters: JSONValue = ["type": "object", "properties": [:]], timeout: Duration = .seconds(60),
          requiresConfirmation: Bool = false, body: @escaping @Sendable (JSONValue) async throws -> SkillResult) {
         self.name = name
         self.parameters = parameters
