@@ -242,7 +242,8 @@ public final class TokenService: Sendable {
     }
 
     /// Writes the queued last-used times now (also done in the background after `authenticate`;
-    /// call it at shutdown). On failure the times stay queued for the next flush.
+    /// call it at shutdown), and returns only once a background flush already writing has finished.
+    /// On failure the times stay queued for the next flush.
     public func flushLastUsed() throws {
         try flushing.withLock { _ throws(any Error) in
             let pending = state.withLock { state -> [String: Date] in
