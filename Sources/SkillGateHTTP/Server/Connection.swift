@@ -29,6 +29,8 @@ final class Connection {
     /// The peer's IP address (no port), as counted by the limiter.
     var peerAddress = ""
     var admitted = false
+    /// A reply was handed to evhttp and is not written out yet (see `EventLoop.replyFinished`).
+    var replyUnflushed = false
     var phase = Phase.accepting
     /// Runs once after accept (admission) and after each answered request (the next request's hooks).
     var step: OpaquePointer?

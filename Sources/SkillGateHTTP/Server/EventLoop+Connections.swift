@@ -142,6 +142,7 @@ extension EventLoop {
 
     /// An answer was written out; evhttp reads the next request on the connection (or closes it).
     func requestCompleted(_ connection: Connection) {
+        replyFinished(on: connection)
         connection.stopDeadline()
         connection.head = nil
         // A pipelined next head may already be buffered: its clock starts now.
@@ -174,6 +175,7 @@ extension EventLoop {
     /// evhttp is freeing the connection (client gone, error, timeout, answer with Connection: close, stop).
     func connectionClosed(_ connection: Connection) {
         if let responder = connection.responder { responderConnectionClosed(responder) }
+        replyFinished(on: connection)
         if connection.admitted {
             connection.admitted = false
             shared.limiter.release(connection.peerAddress)

@@ -67,6 +67,7 @@ extension EventLoop {
         if !body.isEmpty && !link.isHead && Self.statusAllowsBody(status) {
             body.withUnsafeBytes { _ = evbuffer_add(evhttp_request_get_output_buffer(req), $0.baseAddress, $0.count) }
         }
+        replyHandedOver(on: link.owner)
         detach(responder)
         evhttp_send_reply(req, Int32(status), nil, nil)
     }
@@ -96,8 +97,24 @@ extension EventLoop {
 
     func endStream(_ responder: HTTPResponder) {
         guard let req = responder.link.request else { return }
+        replyHandedOver(on: responder.link.owner)
         detach(responder)
         evhttp_send_reply_end(req)
+    }
+
+    /// A reply's last bytes were handed to evhttp, which writes them out later: until they are written (or the
+    /// connection closes) the drain at shutdown waits, so stopping does not cut the end of an answer off.
+    private func replyHandedOver(on connection: Connection?) {
+        guard let connection, !connection.replyUnflushed else { return }
+        connection.replyUnflushed = true
+        unflushedReplies.add(1, ordering: .relaxed)
+    }
+
+    /// The connection's reply was written out, or the connection closed before it was.
+    func replyFinished(on connection: Connection) {
+        guard connection.replyUnflushed else { return }
+        connection.replyUnflushed = false
+        unflushedReplies.subtract(1, ordering: .relaxed)
     }
 
     /// The connection's output buffer is empty: every chunk handed over so far reached the socket.

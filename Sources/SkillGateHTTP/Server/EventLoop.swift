@@ -64,6 +64,8 @@ final class EventLoop: @unchecked Sendable {
     let inFlight = Atomic<Int>(0)
     /// Handlers that have not returned yet (they may go on after their reply: logs, usage).
     let runningHandlers = Atomic<Int>(0)
+    /// Replies handed to evhttp whose last bytes are not written out yet.
+    let unflushedReplies = Atomic<Int>(0)
 
     private let queue = Mutex(JobQueue())
     /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the

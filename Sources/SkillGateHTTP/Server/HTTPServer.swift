@@ -159,11 +159,13 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
     }
 
-    /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying)
-    /// until `deadline` has passed, then closes every connection (cancelling handlers still running)
+    /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying, and the
+    /// last bytes of their replies are written to the clients) until `deadline` has passed, then closes every
+    /// connection (cancelling handlers still running)
     /// and stops the loop threads. A second call waits for the first.
     ///
-    /// Returns whether the drain was clean: every handler returned before `deadline` (none was cancelled).
+    /// Returns whether the drain was clean: every handler returned and every reply was written out before `deadline`
+    /// (none was cancelled or cut off).
     @discardableResult
     public func shutdown(deadline: Duration) async -> Bool {
         let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
@@ -183,7 +185,7 @@ public final class HTTPServer: Sendable {
         let busy: @Sendable () -> Bool = {
             loops.contains {
                 !$0.drainingAcknowledged.load(ordering: .acquiring) || $0.inFlight.load(ordering: .relaxed) > 0
-                    || $0.runningHandlers.load(ordering: .acquiring) > 0
+                    || $0.runningHandlers.load(ordering: .acquiring) > 0 || $0.unflushedReplies.load(ordering: .relaxed) > 0
             }
         }
         while clock.now < end, busy() {

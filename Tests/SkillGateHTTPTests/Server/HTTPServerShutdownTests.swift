@@ -40,6 +40,28 @@ struct HTTPServerShutdownTests {
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
     }
 
+    /// A reply whose handler has returned but whose bytes still wait in the server's output buffer (the client had
+    /// not read them when shutdown began) reaches the client whole: the drain waits for the write, not only for the
+    /// handler. Before, the loops stopped as soon as the handler returned and the end of the answer was cut off.
+    @Test func aReplyStillBeingWrittenIsSentWholeBeforeTheLoopsStop() async throws {
+        let size = 32 * 1024 * 1024
+        let replied = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            responder.respond(status: 200, headers: [:], body: [UInt8](repeating: 0x61, count: size))
+            replied.set(true)
+        }
+        let port = server.boundPort
+        let client = try RawHTTPClient(port: port, receiveTimeout: 30)
+        client.send(rawGET("/big"))
+        #expect(await replied.wait() == true)
+        // The client has read nothing yet: most of the 32 MiB sit in the server's buffers when shutdown begins.
+        let shutdown = Task { await server.shutdown(deadline: .seconds(30)) }
+        try? await Task.sleep(for: .milliseconds(200))
+        let response = try await RawHTTPClient.blocking { client.readResponse() }
+        #expect(response?.body.count == size, "the client got \(response?.body.count ?? 0) of \(size) bytes")
+        #expect(await shutdown.value, "the drain was clean")
+    }
+
     /// Work a handler does after replying (its log line, usage) still finishes before shutdown
     /// returns, so a process that exits right after shutdown loses none of it.
     @Test func handlerWorkAfterTheReplyFinishesBeforeShutdownReturns() async throws {
