@@ -9,7 +9,7 @@ import Testing
 /// also when a background flush had already taken them off the queue and was still writing.
 @Suite struct TokenLastUsedFlushTests {
     /// A SQLite store whose first `markTokensUsed` signals `entered` and then waits for `release`.
-    final class GatedLastUsedWrites: StateStore {
+    final class GatedLastUsedWrites: ForwardingStateStore {
         let base: SQLiteStateStore
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -22,17 +22,6 @@ import Testing
             }
             try base.markTokensUsed(uses)
         }
-        func token(hash: String) throws -> StoredClientToken? { try base.token(hash: hash) }
-        func insertToken(_ token: ClientToken, hash: String) throws { try base.insertToken(token, hash: hash) }
-        func tokens() throws -> [ClientToken] { try base.tokens() }
-        func revokeToken(named name: String, at date: Date) throws -> ClientToken? { try base.revokeToken(named: name, at: date) }
-        func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? { try base.updateTokenLimits(named: name, limits) }
-        func recordUsage(_ record: UsageRecord) throws { try base.recordUsage(record) }
-        func recordUsage(_ records: [UsageRecord]) throws { try base.recordUsage(records) }
-        func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary { try base.usageSummary(tokenId: tokenId, since: since) }
-        func usageSummary(scenario: String, since: Date) throws -> UsageSummary { try base.usageSummary(scenario: scenario, since: since) }
-        func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] { try base.usageReport(since: since, by: grouping) }
-        func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] { try base.usageReportPerDay(since: since, by: grouping) }
     }
 
     @Test func anExplicitFlushWaitsForTheBackgroundFlushInFlight() throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct TokenRefreshAheadTests {
     /// A SQLite store whose token lookups are counted and, when `slow` is set, take `delay` seconds (a database behind
     /// a busy connection).
-    final class SlowLookups: StateStore {
+    final class SlowLookups: ForwardingStateStore {
         let base: SQLiteStateStore
         let lookups = Mutex(0)
         let slow = Mutex(false)
@@ -20,17 +20,6 @@ import Testing
             if slow.withLock({ $0 }) { usleep(UInt32(delay * 1_000_000)) }
             return try base.token(hash: hash)
         }
-        func insertToken(_ token: ClientToken, hash: String) throws { try base.insertToken(token, hash: hash) }
-        func tokens() throws -> [ClientToken] { try base.tokens() }
-        func revokeToken(named name: String, at date: Date) throws -> ClientToken? { try base.revokeToken(named: name, at: date) }
-        func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? { try base.updateTokenLimits(named: name, limits) }
-        func markTokensUsed(_ uses: [String: Date]) throws { try base.markTokensUsed(uses) }
-        func recordUsage(_ record: UsageRecord) throws { try base.recordUsage(record) }
-        func recordUsage(_ records: [UsageRecord]) throws { try base.recordUsage(records) }
-        func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary { try base.usageSummary(tokenId: tokenId, since: since) }
-        func usageSummary(scenario: String, since: Date) throws -> UsageSummary { try base.usageSummary(scenario: scenario, since: since) }
-        func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] { try base.usageReport(since: since, by: grouping) }
-        func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] { try base.usageReportPerDay(since: since, by: grouping) }
     }
 
     @Test func aTokenInUseIsLookedUpAheadOffTheRequestPath() throws {
