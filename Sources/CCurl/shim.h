@@ -4,6 +4,42 @@
 // These typed, non-variadic wrappers are the only way the Swift code sets options.
 #include <curl/curl.h>
 #include <fcntl.h>
+#include <errno.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+// A lane's own epoll set for libcurl's sockets (decision 0035). struct epoll_event is packed on x86_64, so Swift
+// goes through these. Level-triggered.
+static inline int sg_lane_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+/// Watches `fd` for `readable`/`writable` (both 0: forget it). Adds or modifies as needed.
+static inline int sg_lane_epoll_watch(int ep, int fd, int readable, int writable) {
+    if (!readable && !writable) {
+        if (epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL) == 0 || errno == ENOENT || errno == EBADF) return 0;
+        return -1;
+    }
+    struct epoll_event ev;
+    ev.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
+    ev.data.u64 = 0;
+    ev.data.fd = fd;
+    if (epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev) == 0) return 0;
+    if (errno != ENOENT) return -1;
+    return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+/// Ready sockets without waiting: fills `fds` and `flags` (CURL_CSELECT_*), returns how many (or -1).
+static inline int sg_lane_epoll_ready(int ep, int *fds, int *flags, int max) {
+    struct epoll_event events[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(ep, events, max, 0);
+    for (int i = 0; i < n; i++) {
+        fds[i] = events[i].data.fd;
+        int f = 0;
+        if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) f |= CURL_CSELECT_IN;
+        if (events[i].events & EPOLLOUT) f |= CURL_CSELECT_OUT;
+        if (events[i].events & EPOLLERR) f |= CURL_CSELECT_ERR;
+        flags[i] = f;
+    }
+    return n;
+}
 
 typedef size_t (*sg_curl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*sg_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);

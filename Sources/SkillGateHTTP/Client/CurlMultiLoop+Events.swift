@@ -15,6 +15,10 @@ extension CurlMultiLoop {
     /// (CURL_POLL_REMOVE, before it closes the socket).
     func watch(_ fd: Int32, _ what: Int32) {
         guard let base else { return }
+        if laneEpoll >= 0 {
+            watchOnLane(fd, what)
+            return
+        }
         if what == CURL_POLL_REMOVE {
             if let event = socketEvents.removeValue(forKey: fd) { event_free(event) }
             return
@@ -41,8 +45,23 @@ extension CurlMultiLoop {
             event_del(curlTimer)
         } else {
             var delay = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+            if attachedLoop != nil, let base { event_base_update_cache_time(base) }
             event_add(curlTimer, &delay)
         }
+    }
+
+    /// After libcurl's timer fired: if libcurl still has a timeout due but did not arm the timer again, arms it.
+    ///
+    /// libcurl calls the timer function only when its earliest timeout *changes*. A timer that fires a little before
+    /// libcurl's own clock says the timeout is due (libevent rounds and caches time per loop turn) makes
+    /// `curl_multi_socket_action` find nothing expired and leave the timeout as it was — and without this, nothing
+    /// would call libcurl for that transfer again (measured on a busy server loop: transfers stalled for 0.1–1.5 s
+    /// until another transfer's event happened to run the expired timeout).
+    func rearmCurlTimerIfDropped() {
+        guard let multi, let curlTimer, !stopped, event_pending(curlTimer, Int16(EV_TIMEOUT), nil) == 0 else { return }
+        var milliseconds = -1
+        guard curl_multi_timeout(multi, &milliseconds) == CURLM_OK, milliseconds >= 0 else { return }
+        setCurlTimer(milliseconds: milliseconds)
     }
 
     /// Tells libcurl that `fd` is ready for `flags` (CURL_CSELECT_*), or that its timer is due
@@ -137,6 +156,7 @@ func curlSocketReady(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawP
     if events & Int16(EV_READ) != 0 { flags |= CURL_CSELECT_IN }
     if events & Int16(EV_WRITE) != 0 { flags |= CURL_CSELECT_OUT }
     loop.socketAction(fd, flags)
+    loop.scheduleTurnEnd()
 }
 
 /// libcurl's timer is due.
@@ -145,6 +165,8 @@ func curlTimerFired(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPo
     let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue()
     loop.sawActivity = true
     loop.socketAction(sg_socket_timeout(), 0)
+    loop.rearmCurlTimerIfDropped()
+    loop.scheduleTurnEnd()
 }
 
 /// One of our own deadlines is due; the loop enforces it when this turn ends.
@@ -153,10 +175,13 @@ func curlDeadlineFired(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRa
     let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue()
     loop.sawActivity = true
     loop.armedDeadline = nil
+    loop.scheduleTurnEnd()
 }
 
 /// The wake event: commands were submitted.
 func curlLoopWoken(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
     guard let argument else { return }
-    Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue().runCommands()
+    let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue()
+    loop.runCommands()
+    loop.scheduleTurnEnd()
 }

@@ -6,18 +6,20 @@ import Glibc
 import Dispatch
 import Synchronization
 
-/// The one thread that drives a libcurl multi handle, on a libevent loop of its own.
+/// Drives a libcurl multi handle on a libevent loop: a thread of its own (`sg-curl`), or, as a *lane*, the event
+/// loop of an `HTTPServer` thread whose handler made the request (decision 0035).
 ///
 /// libcurl runs in its event-driven mode (`curl_multi_socket_action`): it tells the loop which
 /// sockets to watch and when its next timer is due (`CurlMultiLoop+Events.swift`), and the loop
 /// calls it back when a socket is ready or the timer fires. Other threads only append commands to a
 /// Mutex-guarded queue and activate the loop's wake event (`event_active`); every easy handle is
-/// created, configured, paused, removed and freed on this thread.
+/// created, configured, paused, removed and freed on the loop's thread.
 ///
 /// A wake-up cannot be lost: the submitter that finds no wake pending activates the wake event, and
 /// an activated event stays active in libevent's queue until the loop runs it — whether the loop is
 /// blocked in `epoll_wait` (libevent then writes its notification eventfd), spinning, or busy. The
-/// loop clears `wakeScheduled` in the same critical section in which it takes the queue.
+/// loop clears `wakeScheduled` in the same critical section in which it takes the queue. A submission
+/// from the loop's own thread (a lane's usual case) only queues the event: no eventfd, no syscall.
 ///
 /// `@unchecked Sendable`: `base` and `wakeEvent` are used off the loop thread solely for
 /// `event_active` (thread-safe: libevent's locking is on, see `EventLoop.threadingReady`), counted
@@ -44,10 +46,23 @@ final class CurlMultiLoop: @unchecked Sendable {
     let base: OpaquePointer?
     private let startupFailure: String?
     let configuration: HTTPClient.Configuration
+    let counters: HTTPClientCounters
     private let exited = DispatchSemaphore(value: 0)
     private let loopThreadID = Atomic<UInt>(0)
     private let wakesInFlight = Atomic<Int>(0)
-    private let peakStreamBuffered = Atomic<Int>(0)
+    /// The server event loop this lane runs on, nil for a loop with a thread of its own. Weak: the event loop owns
+    /// its lanes (and stops them when it exits).
+    private(set) weak var attachedLoop: EventLoop?
+    /// Whether this loop is a lane (set once; `attachedLoop` is loop-thread state and becomes nil when the lane stops).
+    let isLane: Bool
+    /// The key of this lane in its event loop's table (the owning client's `id`).
+    let laneKey: UInt64
+    /// A lane's end-of-turn work (deadlines, draining), activated by its callbacks so it runs once after a batch.
+    var turnEndEvent: OpaquePointer?
+    var turnEndPending = false
+    /// A lane's epoll set of libcurl's sockets (-1 for a loop with a thread), and its event on the base.
+    var laneEpoll: Int32 = -1
+    var laneEpollEvent: OpaquePointer?
     /// True from a submission until the loop takes the queue. Only a hint for the loop's spin for
     /// the next request (see `spinThroughShortWait`): the wake event carries the submission either way.
     let commandsPending = Atomic<Bool>(false)
@@ -61,6 +76,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     // Loop thread only.
     private var draining = false
     private(set) var stopped = false
+    /// `curl_multi_cleanup` ran (in `stopAll`): `multi` must not be used again.
+    private var multiCleanedUp = false
     private var batch: [Command] = []
     var active: [ObjectIdentifier: CurlTransfer] = [:]
     var spareEasyHandles: [UnsafeMutableRawPointer] = []
@@ -75,11 +92,28 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Spin for the answer of the only transfer.
     var answerSpin = SpinRule()
 
-    init(configuration: HTTPClient.Configuration) {
-        self.configuration = configuration
+    /// A loop with a thread of its own (`sg-curl`), started here.
+    convenience init(configuration: HTTPClient.Configuration, counters: HTTPClientCounters) {
         var failure = CurlGlobal.initialise()
         let base = failure == nil && EventLoop.threadingReady ? event_base_new() : nil
         if failure == nil, base == nil { failure = "libevent could not create an event loop (event_base_new failed); check the file descriptor limit (ulimit -n)" }
+        self.init(configuration: configuration, counters: counters, base: base, failure: failure, attachedTo: nil, laneKey: 0)
+    }
+
+    /// A lane on `eventLoop`'s base. Call on that loop's thread; it runs there from now on.
+    convenience init(configuration: HTTPClient.Configuration, counters: HTTPClientCounters, attachedTo eventLoop: EventLoop, laneKey: UInt64) {
+        self.init(configuration: configuration, counters: counters, base: eventLoop.base, failure: CurlGlobal.initialise(),
+                  attachedTo: eventLoop, laneKey: laneKey)
+    }
+
+    private init(configuration: HTTPClient.Configuration, counters: HTTPClientCounters, base: OpaquePointer?, failure: String?,
+                 attachedTo eventLoop: EventLoop?, laneKey: UInt64) {
+        self.configuration = configuration
+        self.counters = counters
+        self.attachedLoop = eventLoop
+        self.isLane = eventLoop != nil
+        self.laneKey = laneKey
+        var failure = failure
         let multi = failure == nil ? curl_multi_init() : nil
         if failure == nil, multi == nil { failure = "curl_multi_init returned NULL" }
         self.base = base
@@ -90,6 +124,14 @@ final class CurlMultiLoop: @unchecked Sendable {
             wakeEvent = event_new(base, -1, 0, curlLoopWoken, me)
             curlTimer = event_new(base, -1, 0, curlTimerFired, me)
             deadlineTimer = event_new(base, -1, 0, curlDeadlineFired, me)
+            if eventLoop != nil {
+                turnEndEvent = event_new(base, -1, 0, curlLaneTurnEnded, me)
+                laneEpoll = sg_lane_epoll_create()
+                if laneEpoll >= 0 {
+                    laneEpollEvent = event_new(base, laneEpoll, Int16(EV_READ | EV_PERSIST), curlLaneSocketsReady, me)
+                    if let laneEpollEvent { event_add(laneEpollEvent, nil) }
+                }
+            }
             let connections = configuration.maxConnections
             _ = sg_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connections)
             _ = sg_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connections)
@@ -98,16 +140,26 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = sg_multi_setopt_timerfn(multi, curlTimerCallback)
             _ = sg_multi_setopt_ptr(multi, CURLMOPT_TIMERDATA, me)
         }
-        guard base != nil, multi != nil, wakeEvent != nil, curlTimer != nil, deadlineTimer != nil else {
+        guard base != nil, multi != nil, wakeEvent != nil, curlTimer != nil, deadlineTimer != nil,
+              eventLoop == nil || (turnEndEvent != nil && laneEpollEvent != nil) else {
             queue.withLock { $0.closed = true }
-            for event in [wakeEvent, curlTimer, deadlineTimer] { if let event { event_free(event) } }
+            for event in [wakeEvent, curlTimer, deadlineTimer, turnEndEvent, laneEpollEvent] { if let event { event_free(event) } }
+            if laneEpoll >= 0 { close(laneEpoll) }
             if let multi { curl_multi_cleanup(multi) }
-            if let base { event_base_free(base) }
+            if let base, eventLoop == nil { event_base_free(base) }
+            stopped = true
             exited.signal()
             return
         }
-        DetachedThread.start(name: "sg-curl") { [self] in run() }
+        if eventLoop != nil {
+            loopThreadID.store(UInt(pthread_self()), ordering: .relaxed)
+        } else {
+            DetachedThread.start(name: "sg-curl") { [self] in run() }
+        }
     }
+
+    /// Whether the loop takes requests (false when its setup failed or it stopped).
+    var isRunning: Bool { !queue.withLock { $0.closed } }
 
     /// Hands a request to the loop; fails it at once when the loop is closed.
     func start(_ spec: TransferSpec) {
@@ -143,10 +195,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// Stops the loop, failing the transfers still running, and waits for the thread to exit
-    /// (unless called on the loop thread itself). Idempotent.
+    /// (unless called on the loop thread itself, or for a lane: its event loop stops it in its next turn, or as it
+    /// exits, and waiting on another server thread could deadlock against it). Idempotent.
     func shutdown() {
         guard submit(.stop) else { return }
-        if loopThreadID.load(ordering: .relaxed) != UInt(pthread_self()) {
+        if !isLane, loopThreadID.load(ordering: .relaxed) != UInt(pthread_self()) {
             exited.wait()
         }
     }
@@ -154,18 +207,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Lets the transfers in flight (and their streamed bodies) finish, then stops the thread.
     /// Used when the client is released; does not wait.
     func shutdownWhenIdle() { submit(.drain) }
-
-    /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
-    var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
-
-    func recordBufferedPeak(_ bytes: Int) {
-        var current = peakStreamBuffered.load(ordering: .relaxed)
-        while bytes > current {
-            let (exchanged, original) = peakStreamBuffered.compareExchange(expected: current, desired: bytes, ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
-    }
 
     // MARK: loop thread
 
@@ -178,7 +219,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
             if stopped { break }
-            if draining, active.isEmpty, queue.withLock({ q in q.commands.isEmpty ? { q.closed = true; return true }() : false }) {
+            if draining, active.isEmpty, closeQueueIfEmpty() {
                 stopAll()
                 break
             }
@@ -216,20 +257,61 @@ final class CurlMultiLoop: @unchecked Sendable {
         batch.removeAll(keepingCapacity: true)
         // Start the new transfers now rather than on libcurl's 0 ms timer one loop turn later.
         if added, !stopped { socketAction(sg_socket_timeout(), 0) }
+        if stopped, attachedLoop != nil { detachFromEventLoop() }
     }
 
-    private func stopAll() {
-        guard let multi else { return }
+    /// Closes the queue when no command is waiting in it (the end of a drain). Returns whether it closed it.
+    private func closeQueueIfEmpty() -> Bool {
+        queue.withLock { q in
+            guard q.commands.isEmpty else { return false }
+            q.closed = true
+            return true
+        }
+    }
+
+    /// A lane: finishes a drain whose transfers are done. Returns whether the lane stopped.
+    func finishDrainIfIdle() -> Bool {
+        guard draining, !stopped, active.isEmpty,
+              closeQueueIfEmpty() else { return false }
+        stopAll()
+        detachFromEventLoop()
+        return true
+    }
+
+    /// A lane, on its event loop's thread, after it stopped (or as the event loop exits): fails what still runs,
+    /// frees its events and leaves the event loop's table. Idempotent.
+    func detachFromEventLoop(failingWith reason: HTTPClientError = .shutDown) {
+        guard let eventLoop = attachedLoop else { return }
+        queue.withLock { $0.closed = true }
+        if !stopped { stopAll(failingWith: reason) }
+        // The queue is closed, so no new activation can start; wait out one that is mid-call.
+        while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        for event in [wakeEvent, curlTimer, deadlineTimer, turnEndEvent, laneEpollEvent] { if let event { event_free(event) } }
+        wakeEvent = nil
+        curlTimer = nil
+        deadlineTimer = nil
+        turnEndEvent = nil
+        laneEpollEvent = nil
+        if laneEpoll >= 0 { close(laneEpoll) }
+        laneEpoll = -1
+        attachedLoop = nil
+        eventLoop.curlLaneStopped(self)
+        exited.signal()
+    }
+
+    private func stopAll(failingWith reason: HTTPClientError = .shutDown) {
+        guard let multi, !multiCleanedUp else { return }
         for transfer in active.values {
             _ = curl_multi_remove_handle(multi, transfer.easy)
             curl_easy_cleanup(transfer.easy)
-            transfer.settle(.shutDown)
+            transfer.settle(reason)
         }
         active.removeAll()
         for easy in spareEasyHandles { curl_easy_cleanup(easy) }
         spareEasyHandles.removeAll()
         // Closes the pooled connections (libcurl tells the socket callback to stop watching them).
         _ = curl_multi_cleanup(multi)
+        multiCleanedUp = true
         for event in socketEvents.values { event_free(event) }
         socketEvents.removeAll()
         for timer in [curlTimer, deadlineTimer] { if let timer { event_del(timer) } }

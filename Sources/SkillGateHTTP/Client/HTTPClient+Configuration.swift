@@ -23,10 +23,17 @@ extension HTTPClient {
         /// so idle, sporadic or slow traffic costs nothing. `.zero` turns it off. Correctness never
         /// depends on it: a submission always activates the loop's wake event.
         public var spinWindow: Duration
+        /// Run a request made by a task on an `HTTPServer` event loop (a request handler) on that loop's thread,
+        /// through a multi handle of this client for that loop, instead of handing it to the client's own thread
+        /// (decision 0035). Each loop then has its own connection pool, and `maxConnections` is shared out over the
+        /// server's loops (rounded up). Requests made elsewhere always use the client's own thread.
+        public var usesServerEventLoops: Bool
 
         public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,
                     userAgent: String = "SkillGate/1.0", prefersHTTP2: Bool = true,
-                    streamBufferBytes: Int = 256 * 1024, spinWindow: Duration = .microseconds(50)) {
+                    streamBufferBytes: Int = 256 * 1024, spinWindow: Duration = .microseconds(50),
+                    usesServerEventLoops: Bool = true) {
+            self.usesServerEventLoops = usesServerEventLoops
             self.spinWindow = max(.zero, min(spinWindow, .milliseconds(1)))
             self.maxConnections = max(1, maxConnections)
             self.maxResponseBytes = max(0, maxResponseBytes)

@@ -71,7 +71,7 @@ final class StreamingBodyChannel: Sendable {
             }
             return (.accepted, nil)
         }
-        if newPeak > 0 { control.loop.recordBufferedPeak(newPeak) }
+        if newPeak > 0 { control.loop.counters.recordBufferedPeak(newPeak) }
         waiter?.resume(returning: Array(bytes))
         return result
     }

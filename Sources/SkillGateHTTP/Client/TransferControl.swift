@@ -48,6 +48,9 @@ extension HTTPClientError {
     static let shutDown = HTTPClientError(
         kind: .cancelled,
         detail: "the HTTPClient was shut down before the request finished; keep the client alive while its requests run")
+    static let serverStopped = HTTPClientError(
+        kind: .cancelled,
+        detail: "the server event loop this request ran on stopped (the server shut down) before the request finished")
     static let cancelledByTask = HTTPClientError(
         kind: .cancelled,
         detail: "the request was cancelled by its task (or its body stream was dropped); nothing to do unless that was unintended")

@@ -25,6 +25,8 @@ struct LoopShared: Sendable {
     let counters: ServerCounters
     let trimmer: MemoryTrimmer
     let balance: AcceptBalance
+    /// How many event loops the server runs.
+    let loopCount: Int
 }
 
 /// One libevent `event_base` + `evhttp` on its own thread, accepting on its descriptor of the listening socket.
@@ -54,7 +56,9 @@ final class EventLoop: @unchecked Sendable {
     /// Re-enables accepting after `AcceptBalance.pause`.
     private var resumeAcceptEvent: OpaquePointer?
     private var httpFreed = false
-    private var stopped = false
+    private(set) var stopped = false
+    /// Lanes of HTTP clients on this loop, by client id (`EventLoop+CurlLanes.swift`). Loop thread only.
+    var curlLanes: [UInt64: CurlMultiLoop] = [:]
     /// Set on the loop thread once the listening socket is closed.
     var draining = false
     /// Set while EvhttpErrorRewriter edits an output buffer (its own edits re-enter the buffer callback).
@@ -160,7 +164,12 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         ThreadName.set("sg-http-\(index)")
+        CurrentEventLoop.set(self)
         event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+        stopped = true
+        // Transfers still running fail now; their tasks' jobs go to the global executor below.
+        stopCurlLanes()
+        CurrentEventLoop.set(nil)
         let dropped = queue.withLock { q -> [LoopJob] in
             q.closed = true
             defer { q.jobs = [] }

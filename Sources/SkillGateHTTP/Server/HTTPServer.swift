@@ -66,7 +66,8 @@ public final class HTTPServer: Sendable {
         let counters = ServerCounters()
         shared = LoopShared(limiter: ConnectionLimiter(maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerIP),
                             counters: counters, trimmer: MemoryTrimmer(threshold: configuration.memoryTrimThreshold, counters: counters),
-                            balance: AcceptBalance(loops: configuration.loops, sharedSocket: !configuration.reusePort))
+                            balance: AcceptBalance(loops: configuration.loops, sharedSocket: !configuration.reusePort),
+                            loopCount: configuration.loops)
     }
 
     /// Binds the listening socket(s) and starts the event loop threads. After it, `boundPort` is the real port.

@@ -62,7 +62,7 @@ import Testing
         } while !received.isEmpty
         #expect(count == total)
         #expect(mismatch == nil)
-        let peak = client.loop.peakStreamBufferedBytes
+        let peak = client.counters.peakStreamBufferedBytes
         #expect(peak >= capacity, "the buffer never filled, so the test did not exercise pausing")
         #expect(peak <= capacity + 64 * 1024, "buffered \(peak) bytes for a \(capacity)-byte buffer")
     }

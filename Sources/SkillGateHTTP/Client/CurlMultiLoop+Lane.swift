@@ -1,0 +1,70 @@
+import CEvent
+
+import CCurl
+import Glibc
+
+// A lane: a CurlMultiLoop on a server event loop's base (decision 0035). A loop with a thread of its own enforces
+// the deadlines libcurl does not know and finishes a drain after every turn of its loop (`run`); a lane has no loop
+// of its own, so its callbacks activate one end-of-turn event instead, which libevent runs after the events already
+// active — once per batch of the lane's callbacks, however many there were.
+//
+// libcurl's sockets are not libevent events on the server's base: they sit in an epoll set of the lane's own, and
+// that set's descriptor is the one event the lane has on the base. libevent keeps one registration per descriptor
+// number for all events of a base; with libcurl's sockets among the server's, a socket libcurl asked to watch was at
+// times never handed to epoll, and its answer sat unread until some later call (measured: stalls of 0.1–1.5 s under
+// load, decision 0035). libcurl's timers stay timer events on the base.
+
+extension CurlMultiLoop {
+    /// After a callback of this loop: a lane queues its end-of-turn work (a loop with a thread does it in `run`).
+    func scheduleTurnEnd() {
+        guard attachedLoop != nil, !turnEndPending, let turnEndEvent else { return }
+        turnEndPending = true
+        event_active(turnEndEvent, Int32(EV_TIMEOUT), 0)
+    }
+
+    /// A lane's end of turn: the deadline timer, and the end of a drain.
+    func laneTurnEnded() {
+        turnEndPending = false
+        guard attachedLoop != nil, !stopped else { return }
+        if finishDrainIfIdle() { return }
+        armDeadlineTimer(now: MonotonicClock.nanoseconds())
+    }
+}
+
+extension CurlMultiLoop {
+    /// libcurl wants `fd` watched for `what`, or forgotten: in the lane's own epoll set.
+    func watchOnLane(_ fd: Int32, _ what: Int32) {
+        let readable: Int32 = what != CURL_POLL_REMOVE && what & CURL_POLL_IN != 0 ? 1 : 0
+        let writable: Int32 = what != CURL_POLL_REMOVE && what & CURL_POLL_OUT != 0 ? 1 : 0
+        // A failure leaves the socket unwatched; libcurl's own timeouts then end its transfer with an error.
+        _ = sg_lane_epoll_watch(laneEpoll, fd, readable, writable)
+    }
+
+    /// The lane's epoll set has ready sockets: hands each to libcurl.
+    func laneSocketsReady() {
+        sawActivity = true
+        var fds = [Int32](repeating: -1, count: 64)
+        var flags = [Int32](repeating: 0, count: 64)
+        while !stopped {
+            let count = fds.withUnsafeMutableBufferPointer { f in
+                flags.withUnsafeMutableBufferPointer { g in sg_lane_epoll_ready(laneEpoll, f.baseAddress, g.baseAddress, 64) }
+            }
+            guard count > 0 else { break }
+            for i in 0..<Int(count) where !stopped { socketAction(fds[i], flags[i]) }
+            if count < 64 { break }
+        }
+        scheduleTurnEnd()
+    }
+}
+
+/// The lane's epoll set is readable.
+func curlLaneSocketsReady(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue().laneSocketsReady()
+}
+
+/// A lane's end-of-turn event.
+func curlLaneTurnEnded(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue().laneTurnEnded()
+}

@@ -1,0 +1,24 @@
+import Synchronization
+
+/// Figures of one `HTTPClient`, shared by its own loop and its lanes on server event loops.
+final class HTTPClientCounters: Sendable {
+    private let peakStreamBuffered = Atomic<Int>(0)
+    private let laneTransfers = Atomic<Int>(0)
+
+    /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
+    var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
+
+    /// Transfers started on a server event loop's lane instead of the client's own thread.
+    var transfersOnServerLoops: Int { laneTransfers.load(ordering: .relaxed) }
+
+    func recordBufferedPeak(_ bytes: Int) {
+        var current = peakStreamBuffered.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = peakStreamBuffered.compareExchange(expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    func countLaneTransfer() { laneTransfers.add(1, ordering: .relaxed) }
+}

@@ -1,0 +1,216 @@
+import Foundation
+@testable import SkillGateHTTP
+import SkillGateTestSupport
+import Synchronization
+import Testing
+
+/// Lanes (decision 0035): a request made by a handler running on an `HTTPServer` event loop runs on that loop's own
+/// libcurl multi handle, with no thread hand-off; requests made elsewhere use the client's own thread. These tests pin
+/// down where a transfer runs and how a lane's transfers end when the server stops, the client is released or shut
+/// down, or the consuming task moves to another thread.
+@Suite struct HTTPClientLaneTests {
+    private static func threadName() -> String { Thread.current.name ?? "" }
+
+    /// What the handler under test saw: its thread before and after the upstream call, and the call's outcome.
+    private struct Seen: Sendable {
+        var threads: [String]
+        var body: String?
+        var error: HTTPClientError?
+    }
+
+    @Test func aHandlersUpstreamRequestRunsOnTheHandlersEventLoop() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "from upstream"))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let seen = ServerTestFlag<Seen>()
+        try await withTestServer(handler: { _, responder in
+            let before = Self.threadName()
+            let answer = try? await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+            seen.set(Seen(threads: [before, Self.threadName()], body: answer.map { String(decoding: $0.body, as: UTF8.self) }))
+            responder.respond(status: 200, headers: [:], body: answer?.body ?? [])
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse()
+            }
+            #expect(response?.bodyText == "from upstream")
+        }
+        let handler = try #require(await seen.wait())
+        #expect(handler.body == "from upstream")
+        #expect(handler.threads[0].hasPrefix("sg-http-"), "handler ran on \(handler.threads[0])")
+        #expect(handler.threads[1] == handler.threads[0], "handler resumed on \(handler.threads[1]), not its loop")
+        #expect(client.transfersOnServerEventLoops == 1)
+
+        // Off the server's loops the client's own thread serves the request, and it is not counted as a lane's.
+        let direct = try await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+        #expect(String(decoding: direct.body, as: UTF8.self) == "from upstream")
+        #expect(client.transfersOnServerEventLoops == 1)
+    }
+
+    @Test func clientsThatOptOutUseTheirOwnThreadFromAHandler() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "own thread"))
+        defer { upstream.stop() }
+        var configuration = HTTPClient.Configuration()
+        configuration.usesServerEventLoops = false
+        let client = ClientTestEnvironment.makeClient(configuration)
+        try await withTestServer(handler: { _, responder in
+            let answer = try? await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+            responder.respond(status: answer == nil ? 502 : 200, headers: [:], body: answer?.body ?? [])
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse()
+            }
+            #expect(response?.bodyText == "own thread")
+        }
+        #expect(client.transfersOnServerEventLoops == 0)
+    }
+
+    @Test func stoppingTheServerFailsTheLanesTransfersInFlight() async throws {
+        let upstream = try LoopbackServer(.delayedHead(60_000))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let seen = ServerTestFlag<Seen>()
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 1)
+        keepIdleConnectionsOpen(&configuration)
+        let server = try HTTPServer(configuration: configuration, handler: ServerTestHandler { _, responder in
+            do {
+                _ = try await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+                seen.set(Seen(threads: [], body: "answered"))
+            } catch let error as HTTPClientError {
+                seen.set(Seen(threads: [], error: error))
+            } catch {
+                seen.set(Seen(threads: [], body: "unexpected \(error)"))
+            }
+            responder.respond(status: 502, headers: [:], body: [])
+        })
+        try server.start()
+        let port = server.boundPort
+        let caller = Task {
+            try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse()?.status
+            }
+        }
+        #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
+        #expect(client.transfersOnServerEventLoops == 1)
+
+        // The handler is still waiting for the upstream's head, so the drain times out and the loop stops under it.
+        let clean = await server.shutdown(deadline: .milliseconds(200))
+        #expect(!clean)
+        let outcome = try #require(await seen.wait(), "the handler's request never ended after the server stopped")
+        #expect(outcome.error?.kind == .cancelled)
+        #expect(outcome.error?.detail.contains("server event loop") == true, "\(String(describing: outcome.error))")
+        #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
+        _ = try? await caller.value
+    }
+
+    @Test func aReleasedClientFinishesItsLaneStreamsThenClosesItsConnections() async throws {
+        let upstream = try LoopbackServer(.chunked(["one ", "two ", "three"], delayMs: 50))
+        defer { upstream.stop() }
+        let lent = LentOnce(ClientTestEnvironment.makeClient())
+        let body = ServerTestFlag<String>()
+        try await withTestServer(handler: { _, responder in
+            guard let response = try? await lent.take()?.stream(HTTPRequest(method: "GET", url: upstream.url())) else {
+                body.set("no stream")
+                return responder.respond(status: 502, headers: [:], body: [])
+            }
+            // The last reference to the client went with `take()`: it is released while its lane still streams.
+            var text = ""
+            do {
+                for try await chunk in response.body { text += String(decoding: chunk, as: UTF8.self) }
+            } catch {
+                text += " [\(error)]"
+            }
+            body.set(text)
+            responder.respond(status: 200, headers: [:], body: Array(text.utf8))
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse()
+            }
+            #expect(response?.bodyText == "one two three")
+            #expect(await body.wait() == "one two three")
+            // The drained lane stops and closes its pooled keep-alive connection (a live lane would keep it open).
+            #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the released client's lane kept its connection")
+        }
+    }
+
+    @Test func shuttingTheClientDownFromAnotherThreadFailsItsLaneTransfers() async throws {
+        let upstream = try LoopbackServer(.delayedHead(60_000))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let seen = ServerTestFlag<Seen>()
+        try await withTestServer(handler: { _, responder in
+            do {
+                _ = try await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+                seen.set(Seen(threads: [], body: "answered"))
+            } catch let error as HTTPClientError {
+                seen.set(Seen(threads: [], error: error))
+            } catch {
+                seen.set(Seen(threads: [], body: "unexpected \(error)"))
+            }
+            responder.respond(status: 502, headers: [:], body: [])
+        }) { _, port in
+            let caller = Task {
+                try await RawHTTPClient.blocking {
+                    let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                    raw.send(rawGET("/"))
+                    return raw.readResponse()?.status
+                }
+            }
+            #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
+            client.shutdown()
+            let outcome = try #require(await seen.wait(), "the lane's request never ended after the client shut down")
+            #expect(outcome.error?.kind == .cancelled)
+            #expect(outcome.error?.detail.contains("shut down") == true, "\(String(describing: outcome.error))")
+            #expect(try await caller.value == 502)
+            #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
+        }
+    }
+
+    @Test func droppingALaneStreamFromAnotherThreadClosesItsConnection() async throws {
+        let upstream = try LoopbackServer(.drip(intervalMs: 20))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        let dropped = ServerTestFlag<UInt64>()
+        try await withTestServer(handler: { _, responder in
+            // Only `lent` holds the response, so dropping what `take()` returned drops the stream.
+            guard let lent = (try? await client.stream(HTTPRequest(method: "GET", url: upstream.url()))).map(LentOnce.init) else {
+                return responder.respond(status: 502, headers: [:], body: [])
+            }
+            // The body is read and dropped on the global executor: the cancel reaches the lane from another thread.
+            let offLoop = try? await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws -> String in
+                var response = lent.take()
+                for try await _ in response!.body { break }
+                response = nil
+                dropped.set(LoopbackSocket.now())
+                return Self.threadName()
+            }
+            responder.respond(status: 200, headers: [:], body: Array((offLoop ?? "failed").utf8))
+        }) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse()
+            }
+            let thread = response?.bodyText ?? ""
+            #expect(!thread.hasPrefix("sg-http-"), "the body was read on \(thread), not off the loop")
+            #expect(client.transfersOnServerEventLoops == 1)
+            let droppedAt = try #require(await dropped.wait())
+            let closedAt = try #require(await upstream.firstPeerClose(within: .seconds(10)), "the dropped stream's connection stayed open")
+            #expect(millisecondsBetween(droppedAt, closedAt) < 1_000)
+        }
+    }
+}
+
+/// Hands out the one reference to a value once, so whoever lent it keeps none.
+private final class LentOnce<Value: Sendable>: Sendable {
+    private let value: Mutex<Value?>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func take() -> Value? { value.withLock { held in defer { held = nil }; return held } }
+}
