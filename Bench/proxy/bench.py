@@ -98,10 +98,12 @@ def start_nginx(processes, work, name, conf):
     return processes.start(["nginx", "-p", work, "-c", path, "-g", "daemon off;"], os.path.join(work, f"{name}.log"))
 
 
-def start_gateway(processes, work, binary):
-    state = os.path.join(work, "state")
+def start_gateway(processes, work, binary, name="skillgate", port=None):
+    """Starts `binary` as a gateway in front of the mock upstream (`name` keeps its files apart from another's)."""
+    port = port or GATEWAY_PORT
+    state = os.path.join(work, "state" if name == "skillgate" else f"state-{name}")
     shutil.rmtree(state, ignore_errors=True)
-    config = {"listen": f"127.0.0.1:{GATEWAY_PORT}", "state_dir": state,
+    config = {"listen": f"127.0.0.1:{port}", "state_dir": state,
               "providers_dir": os.path.join(BENCH, "providers"),
               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]},
               "default_model": "light", "scenarios": {"chat": {}},
@@ -111,13 +113,13 @@ def start_gateway(processes, work, binary):
     if UPSTREAM_PORT != 18080:  # the catalog files name the default port
         specs = [json.load(open(os.path.join(BENCH, "providers", f))) for f in os.listdir(os.path.join(BENCH, "providers"))]
         config["providers"] = {s["id"]: {"base_url": s["base_url"].replace(":18080/", f":{UPSTREAM_PORT}/")} for s in specs}
-    path = os.path.join(work, "skillgate.json")
+    path = os.path.join(work, f"{name}.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
                            capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    process = processes.start([binary, "serve", "--config", path], os.path.join(work, "skillgate.log"))
-    wait_for(f"http://127.0.0.1:{GATEWAY_PORT}/healthz", process)
-    url = f"http://127.0.0.1:{GATEWAY_PORT}/v1/chat/completions"
+    process = processes.start([binary, "serve", "--config", path], os.path.join(work, f"{name}.log"))
+    wait_for(f"http://127.0.0.1:{port}/healthz", process)
+    url = f"http://127.0.0.1:{port}/v1/chat/completions"
     return process, {kind: url for kind in BODY}, token
 
 
@@ -164,6 +166,8 @@ def main():
     parser.add_argument("--gateway", default=os.path.join(BENCH, "..", ".build", "release", "skillgate"))
     parser.add_argument("--targets", default="direct,nginx,skillgate")
     parser.add_argument("--litellm", help="path of a `litellm` executable to add LiteLLM as a target")
+    parser.add_argument("--baseline", help="path of another skillgate build to add as the target `baseline` (an A/B in "
+                                           "the same run, e.g. the previous release)")
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
@@ -194,7 +198,8 @@ def main():
     processes = Processes()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        names = [n for n in args.targets.split(",") if n] + (["litellm"] if args.litellm else [])
+        names = ([n for n in args.targets.split(",") if n] + (["baseline"] if args.baseline else [])
+                 + (["litellm"] if args.litellm else []))
         key = "sk-bench-local-only"
         mock = start_nginx(processes, work, "mock-upstream",
                            upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause))
@@ -222,6 +227,10 @@ def main():
             elif name == "skillgate":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.gateway))
                 targets.append(Target("skillgate", process, urls, token))
+            elif name == "baseline":
+                process, urls, token = start_gateway(processes, work, os.path.abspath(args.baseline), "baseline",
+                                                     GATEWAY_PORT + 50)
+                targets.append(Target("baseline", process, urls, token))
             elif name == "litellm":
                 process, urls = start_litellm(processes, work, args.litellm, key)
                 targets.append(Target("litellm", process, urls, key))
