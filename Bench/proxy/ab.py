@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""A paired A/B of two skillgate builds: both run side by side behind the bench's mock upstream, and short wrk runs
+alternate between them (which one goes first alternates too), so the machine's drift, which moves a 10 s run by
+±15 % on a shared 2-core VM, hits both alike. Prints each build's medians and the median of the per-round A/B
+throughput ratios with their quartiles: the figure to read.
+
+Usage: python3 Bench/proxy/ab.py --a .build/release/skillgate --b /path/to/previous/skillgate
+       [--rounds 12] [--duration 3] [--connections 1,32]
+Bench/run.sh installs wrk and nginx (with the echo module) first; run it once if they are missing.
+"""
+import argparse
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+import held_streams  # noqa: E402
+import measure  # noqa: E402
+import upstream  # noqa: E402
+from bench import BODY, Processes, start_nginx, wait_for  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", required=True, help="the build under test")
+    parser.add_argument("--b", required=True, help="the build to compare with")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--duration", type=int, default=3, help="seconds of each run")
+    parser.add_argument("--connections", default="1,32")
+    parser.add_argument("--out", default="/tmp/skillgate-ab")
+    args = parser.parse_args()
+    work = os.path.abspath(args.out)
+    for sub in ["logs", "tmp"]:
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    nofile = held_streams.raise_file_limit()
+    lua = os.path.join(os.path.dirname(os.path.abspath(__file__)), "post.lua")
+    connections = [int(c) for c in args.connections.split(",")]
+    processes = Processes()
+    try:
+        mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, nofile))
+        wait_for(f"http://127.0.0.1:{bench.UPSTREAM_PORT}/v1/models", mock)
+        builds = []
+        for name, binary, port in (("A", args.a, bench.GATEWAY_PORT), ("B", args.b, bench.GATEWAY_PORT + 50)):
+            process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port)
+            builds.append((name, process, urls["plain"], token))
+        for _, _, url, token in builds:
+            measure.run_wrk(url, BODY["plain"], token, 8, 2, lua)  # warm-up
+        runs = {(name, c): [] for name, *_ in builds for c in connections}
+        for round_index in range(args.rounds):
+            for c in connections:
+                for name, process, url, token in builds if round_index % 2 == 0 else builds[::-1]:
+                    pids = measure.process_tree(process.pid)
+                    cpu0 = measure.cpu_seconds(pids)
+                    r = measure.run_wrk(url, BODY["plain"], token, c, args.duration, lua)
+                    n = max(1, r["requests"])
+                    runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
+                                            "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
+        print(f"A = {args.a}\nB = {args.b}\n{args.rounds} rounds × {args.duration} s, alternating\n")
+        print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
+        for c in connections:
+            for name in ("A", "B"):
+                m = {k: statistics.median(run[k] for run in runs[(name, c)]) for k in ("rps", "p50_us", "p99_us", "cpu_us")}
+                print(f"| {c} | {name} | {m['rps']:.0f} | {m['p50_us']:.0f} | {m['p99_us']:.0f} | {m['cpu_us']:.0f} |")
+        print()
+        for c in connections:
+            ratios = [a["rps"] / b["rps"] for a, b in zip(runs[("A", c)], runs[("B", c)])]
+            q1, _, q3 = statistics.quantiles(ratios, n=4)
+            print(f"{c} connection(s): A/B req/s, median of {len(ratios)} paired rounds {statistics.median(ratios):.3f} "
+                  f"(quartiles {q1:.3f}–{q3:.3f})")
+    finally:
+        processes.stop_all()
+
+
+if __name__ == "__main__":
+    main()
