@@ -70,16 +70,53 @@ public final class GatewayHandler: HTTPHandler {
     }
 
     /// Stages 2–7 for a surface.
+    ///
+    /// A streamed request is set up (stages 4–5, up to the upstream's first event) in a child task, and relayed in this
+    /// one: a task keeps the allocator slabs of its deepest frames until it ends, and a held stream would keep the
+    /// setup's for its whole life (decision 0033).
     private func serve(_ request: HTTPServerRequest, _ surface: any Surface, _ ctx: inout RequestContext) async {
         ctx.log.surface = surface.name
+        let client: AuthenticatedClient, decoded: SurfaceRequest
         do {
-            let (client, decoded) = try authenticateAndDecode(request, surface, &ctx)
+            (client, decoded) = try authenticateAndDecode(request, surface, &ctx)
+        } catch {
+            return fail(GatewayError.from(error), surface, &ctx)
+        }
+        guard decoded.stream else {
+            _ = await setUp(decoded, client, request.headers, surface, &ctx)
+            return
+        }
+        let (setUpContext, relay) = await setUpInChildTask(decoded, client, request.headers, surface, ctx)
+        ctx = setUpContext
+        await relay?.run(&ctx)
+    }
+
+    /// `setUp` in a child task, which ends when this returns (an `async let`'s task lives to the end of its scope).
+    private func setUpInChildTask(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
+                                  _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
+        async let opened = setUp(decoded, client, headers, surface, ctx)
+        return await opened
+    }
+
+    /// `setUp` on a copy of the context, returned with the relay.
+    private func setUp(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
+                       _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
+        var ctx = ctx
+        let relay = await setUp(decoded, client, headers, surface, &ctx)
+        return (ctx, relay)
+    }
+
+    /// Stages 4–6 (and 7 unless a stream is left to relay): answers, fails, or returns the opened stream's relay.
+    private func setUp(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
+                       _ surface: any Surface, _ ctx: inout RequestContext) async -> StreamRelay? {
+        do {
             // A surface may complete its request from stored state first (the Responses API's previous_response_id).
             let resolved = try await surface.resolve(decoded, for: client, with: answering)
-            let call = try await prepare.prepare(resolved, for: client, headers: request.headers, &ctx)
-            try await surface.respond(to: call, resolved, with: answering, &ctx)
+            let call = try await prepare.prepare(resolved, for: client, headers: headers, &ctx)
+            return try await surface.respond(to: call, resolved, with: answering, &ctx)
         } catch {
             fail(GatewayError.from(error), surface, &ctx)
+            return nil
         }
     }
 

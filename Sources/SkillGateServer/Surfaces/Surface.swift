@@ -16,8 +16,9 @@ protocol Surface: ErrorShape {
     /// returns the request as it is.
     func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest
 
-    /// Answers a prepared call: runs it through `answer`'s stages and encodes what they return.
-    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws
+    /// Answers a prepared call: runs it through `answer`'s stages and encodes what they return — except a relayed
+    /// stream, which it opens (up to the upstream's first event) and returns for the caller to run (`StreamRelay`).
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay?
 }
 
 extension Surface {
@@ -72,7 +73,7 @@ protocol ChatSurface: Surface {
 extension ChatSurface {
     /// Chat surfaces answer through the chat encoder (whole, streamed, or via the agent loop when
     /// server-side skills are visible).
-    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws {
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay? {
         try await ChatEncoding(surface: self, answer: answer).respond(to: call, request, &ctx)
     }
 }

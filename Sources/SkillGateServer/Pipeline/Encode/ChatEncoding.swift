@@ -11,9 +11,11 @@ struct ChatEncoding<S: ChatSurface> {
     let surface: S
     let answer: Answering
 
-    func respond(to call: PreparedCall, _ request: SurfaceRequest, _ ctx: inout RequestContext) async throws {
+    /// Answers `call`; a streamed answer is opened and returned as the relay still to run (`StreamRelay`).
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, _ ctx: inout RequestContext) async throws -> StreamRelay? {
         if !call.skills.serverSkills.isEmpty {
-            return try await agentChat(call, request, &ctx)
+            try await agentChat(call, request, &ctx)
+            return nil
         }
         switch try await answer.execute.run(call, stream: request.stream, &ctx) {
         case .answered(let response, let target):
@@ -22,8 +24,14 @@ struct ChatEncoding<S: ChatSurface> {
             ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: body)
             ctx.log.status = 200
             answer.account(&ctx)
-        case .streaming(var upstream):
-            await relay(&upstream, request, recheck: call.client.recheck, &ctx)
+            return nil
+        case .streaming(let upstream):
+            // Only what the relay needs is kept for the stream's life: not the request or the prepared call.
+            let includeUsage = request.includeUsage, recheck = call.client.recheck
+            return StreamRelay { [self] ctx in
+                var upstream = upstream
+                await relay(&upstream, includeUsage: includeUsage, recheck: recheck, &ctx)
+            }
         case .unusable(let u, let target):
             throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
         }
@@ -32,11 +40,11 @@ struct ChatEncoding<S: ChatSurface> {
     /// Streams the answer to the client. Nothing is retried from here on: bytes reached the client.
     /// The token is re-checked about once a second (at the next chunk): revoked, the stream ends
     /// with the surface's error event.
-    private func relay(_ upstream: inout UpstreamStream, _ request: SurfaceRequest, recheck: TokenRecheck, _ ctx: inout RequestContext) async {
+    private func relay(_ upstream: inout UpstreamStream, includeUsage: Bool, recheck: TokenRecheck, _ ctx: inout RequestContext) async {
         defer { upstream.finish() }
         let target = upstream.target
         var encoder = surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: target.qualifiedName, created: Self.now,
-                                            includeUsage: request.includeUsage)
+                                            includeUsage: includeUsage)
         var usage: Usage?
         do {
             try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))

@@ -29,7 +29,8 @@ struct AgentSurface: Surface {
         return SurfaceRequest(chat: inbound.request, stream: true, includeUsage: true, scenario: scenario)
     }
 
-    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws {
+    /// Runs the agent loop to its end here: its events are the gateway's own, not a relayed upstream stream.
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay? {
         let record = AgentRunRecord()
         let responder = ctx.responder
         try await responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
@@ -47,5 +48,6 @@ struct AgentSurface: Surface {
             await SSEResponse.fail(error, errorEvent: { AgentEvent.runFailed($0).sseBytes }, &ctx)
         }
         answer.account(&ctx)
+        return nil
     }
 }

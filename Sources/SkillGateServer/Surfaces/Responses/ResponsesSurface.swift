@@ -35,7 +35,7 @@ struct ResponsesSurface: Surface {
         return resolved.with(details: inbound)
     }
 
-    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws {
+    func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay? {
         guard let inbound = request.details as? ResponsesInboundRequest else {
             throw GatewayError.internalError("the Responses surface answered a request it did not decode")
         }
@@ -56,7 +56,7 @@ struct ResponsesSurface: Surface {
             }
         }
         let surface = ResponsesAnswer(object: object, save: save)
-        try await ChatEncoding(surface: surface, answer: answer).respond(to: call, request, &ctx)
+        return try await ChatEncoding(surface: surface, answer: answer).respond(to: call, request, &ctx)
     }
 }
 
