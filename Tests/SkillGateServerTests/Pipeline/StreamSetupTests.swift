@@ -1,0 +1,37 @@
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateServer
+import Testing
+
+/// A streamed chat request is set up (prepare, route, the upstream call up to its first event) in a child task and
+/// relayed in the handler's task (decision 0033). The child must still end with the request: a client that leaves
+/// while the upstream's head is pending cancels the upstream call, and a stream that opens is relayed whole.
+@Suite struct StreamSetupTests {
+    static let streamedQuestion: JSONValue = ["model": "light", "messages": [["role": "user", "content": "what time is it?"]], "stream": true]
+
+    @Test func aClientLeavingDuringTheStreamsSetupCancelsTheUpstreamCall() async throws {
+        // No server-side skill is visible, so the answer is a relayed stream, not the agent loop.
+        let upstream = AgentUpstream(tool: "clock", hang: true)
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let request = h.detachedPost("/v1/chat/completions", Self.streamedQuestion)
+        try await AgentGatewayTests.waitUntil { !upstream.requests.isEmpty }
+        request.cancel()
+        _ = await request.result
+        try await AgentGatewayTests.waitUntil { upstream.sawDisconnect }
+        await h.stop()
+        #expect(upstream.sawDisconnect, "the upstream call made in the setup task outlived its client")
+    }
+
+    @Test func anOpenedStreamIsRelayedWholeAfterItsSetup() async throws {
+        let upstream = AgentUpstream(tool: "clock", slowText: (chunks: 5, every: .milliseconds(20)))
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let response = try await h.post("/v1/chat/completions", Self.streamedQuestion)
+        await h.stop()
+        #expect(response.status == 200, "\(response.body)")
+        let data = response.body.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+        #expect(data.last == "data: [DONE]")
+        let text = data.dropLast().compactMap { try? JSONValue.parse(String($0.dropFirst(6))) }
+            .compactMap { $0["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue }.joined()
+        #expect(text == String(repeating: "tick ", count: 5))
+    }
+}
