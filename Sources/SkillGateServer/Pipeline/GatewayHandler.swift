@@ -94,13 +94,13 @@ public final class GatewayHandler: HTTPHandler {
     /// `setUp` in a child task, which ends when this returns (an `async let`'s task lives to the end of its scope).
     private func setUpInChildTask(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
                                   _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
-        async let opened = setUp(decoded, client, headers, surface, ctx)
+        async let opened = setUpReturningContext(decoded, client, headers, surface, ctx)
         return await opened
     }
 
     /// `setUp` on a copy of the context, returned with the relay.
-    private func setUp(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
-                       _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
+    private func setUpReturningContext(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
+                                       _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
         var ctx = ctx
         let relay = await setUp(decoded, client, headers, surface, &ctx)
         return (ctx, relay)
