@@ -40,12 +40,13 @@ for k in $(seq 1 "$iterations"); do
   log="$logs/iteration-$k.log"
   started=$(date +%s)
   hung=""
-  # In a process group of its own, so a hung run is stopped with its test process (swift test's child).
+  # In a session of its own, so a hung run is stopped with its test process (swift test's child, in a process
+  # group of its own but in this session).
   setsid swift test --skip-build >"$log" 2>&1 &
   run=$!
   rm -f "$logs/timed-out"
-  ( sleep "$iteration_timeout"; touch "$logs/timed-out"; kill -TERM -- "-$run" 2>/dev/null
-    sleep 10; kill -KILL -- "-$run" 2>/dev/null ) &
+  ( sleep "$iteration_timeout"; touch "$logs/timed-out"; pkill -TERM -s "$run"
+    sleep 10; pkill -KILL -s "$run" ) &
   watchdog=$!
   if wait "$run"; then
     status=passed

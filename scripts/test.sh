@@ -44,8 +44,9 @@ SKILLGATE_PROMETHEUS_BIN="$(command -v prometheus)" || { echo "error: prometheus
 export SKILLGATE_PROMETHEUS_BIN
 # In parallel (decision 0024, superseding 0013): the tests that measure a latency run on a thread of their
 # own, so a cooperative pool kept busy by other tests does not turn their measurements into noise.
-# scripts/stress-tests.sh runs this N times in a row and reports failures per test.
-swift test
+# scripts/stress-tests.sh runs this N times in a row and reports failures per test. The watchdog stops a run that
+# hangs (seen twice, cause not found: decision 0034) and names the tests that never finished.
+./scripts/swift-test-watchdog.sh
 
 # Two instances behind nginx on the same PostgreSQL: a token, a budget and one usage report across both.
 if ! command -v nginx >/dev/null 2>&1; then
