@@ -40,18 +40,20 @@ extension CurlMultiLoop {
         _ = sg_lane_epoll_watch(laneEpoll, fd, readable, writable)
     }
 
-    /// The lane's epoll set has ready sockets: hands each to libcurl.
+    /// The lane's epoll set has ready sockets: hands each to libcurl. Runs for every batch of upstream reads, so the
+    /// ready list lives on the stack, not in arrays allocated per call.
     func laneSocketsReady() {
         sawActivity = true
-        var fds = [Int32](repeating: -1, count: 64)
-        var flags = [Int32](repeating: 0, count: 64)
-        while !stopped {
-            let count = fds.withUnsafeMutableBufferPointer { f in
-                flags.withUnsafeMutableBufferPointer { g in sg_lane_epoll_ready(laneEpoll, f.baseAddress, g.baseAddress, 64) }
+        let batch = 64  // sg_lane_epoll_ready reports at most 64 per call
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * batch) { buffer in
+            guard let fds = buffer.baseAddress else { return }
+            let flags = fds + batch
+            while !stopped {
+                let count = Int(sg_lane_epoll_ready(laneEpoll, fds, flags, Int32(batch)))
+                guard count > 0 else { break }
+                for i in 0..<count where !stopped { socketAction(fds[i], flags[i]) }
+                if count < batch { break }
             }
-            guard count > 0 else { break }
-            for i in 0..<Int(count) where !stopped { socketAction(fds[i], flags[i]) }
-            if count < 64 { break }
         }
         scheduleTurnEnd()
     }

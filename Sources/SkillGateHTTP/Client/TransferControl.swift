@@ -50,7 +50,7 @@ extension HTTPClientError {
         detail: "the HTTPClient was shut down before the request finished; keep the client alive while its requests run")
     static let serverStopped = HTTPClientError(
         kind: .cancelled,
-        detail: "the server event loop this request ran on stopped (the server shut down) before the request finished")
+        detail: "the server event loop this request ran on stopped (the server shut down) before the request finished; send it again to a running server")
     static let cancelledByTask = HTTPClientError(
         kind: .cancelled,
         detail: "the request was cancelled by its task (or its body stream was dropped); nothing to do unless that was unintended")

@@ -13,9 +13,32 @@ import Testing
 
     /// What the handler under test saw: its thread before and after the upstream call, and the call's outcome.
     private struct Seen: Sendable {
-        var threads: [String]
+        var threads: [String] = []
         var body: String?
         var error: HTTPClientError?
+    }
+
+    /// `GET /` from a raw client on a thread of its own (a long timeout: parallel runs can be slow).
+    private static func get(port: Int) async throws -> RawHTTPResponse? {
+        try await RawHTTPClient.blocking {
+            let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+            raw.send(rawGET("/"))
+            return raw.readResponse()
+        }
+    }
+
+    /// A handler's work in the tests that end a lane's transfer early: GET `url` upstream, record how it ended, 502.
+    private static func sendRecordingOutcome(_ client: HTTPClient, _ url: String, into seen: ServerTestFlag<Seen>,
+                                             _ responder: HTTPResponder) async {
+        do {
+            _ = try await client.send(HTTPRequest(method: "GET", url: url))
+            seen.set(Seen(body: "answered"))
+        } catch let error as HTTPClientError {
+            seen.set(Seen(error: error))
+        } catch {
+            seen.set(Seen(body: "unexpected \(error)"))
+        }
+        responder.respond(status: 502, headers: [:], body: [])
     }
 
     @Test func aHandlersUpstreamRequestRunsOnTheHandlersEventLoop() async throws {
@@ -29,11 +52,7 @@ import Testing
             seen.set(Seen(threads: [before, Self.threadName()], body: answer.map { String(decoding: $0.body, as: UTF8.self) }))
             responder.respond(status: 200, headers: [:], body: answer?.body ?? [])
         }) { _, port in
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse()
-            }
+            let response = try await Self.get(port: port)
             #expect(response?.bodyText == "from upstream")
         }
         let handler = try #require(await seen.wait())
@@ -58,11 +77,7 @@ import Testing
             let answer = try? await client.send(HTTPRequest(method: "GET", url: upstream.url()))
             responder.respond(status: answer == nil ? 502 : 200, headers: [:], body: answer?.body ?? [])
         }) { _, port in
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse()
-            }
+            let response = try await Self.get(port: port)
             #expect(response?.bodyText == "own thread")
         }
         #expect(client.transfersOnServerEventLoops == 0)
@@ -76,25 +91,11 @@ import Testing
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 1)
         keepIdleConnectionsOpen(&configuration)
         let server = try HTTPServer(configuration: configuration, handler: ServerTestHandler { _, responder in
-            do {
-                _ = try await client.send(HTTPRequest(method: "GET", url: upstream.url()))
-                seen.set(Seen(threads: [], body: "answered"))
-            } catch let error as HTTPClientError {
-                seen.set(Seen(threads: [], error: error))
-            } catch {
-                seen.set(Seen(threads: [], body: "unexpected \(error)"))
-            }
-            responder.respond(status: 502, headers: [:], body: [])
+            await Self.sendRecordingOutcome(client, upstream.url(), into: seen, responder)
         })
         try server.start()
         let port = server.boundPort
-        let caller = Task {
-            try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse()?.status
-            }
-        }
+        let caller = Task { try await Self.get(port: port)?.status }
         #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
         #expect(client.transfersOnServerEventLoops == 1)
 
@@ -128,11 +129,7 @@ import Testing
             body.set(text)
             responder.respond(status: 200, headers: [:], body: Array(text.utf8))
         }) { _, port in
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse()
-            }
+            let response = try await Self.get(port: port)
             #expect(response?.bodyText == "one two three")
             #expect(await body.wait() == "one two three")
             // The drained lane stops and closes its pooled keep-alive connection (a live lane would keep it open).
@@ -146,23 +143,9 @@ import Testing
         let client = ClientTestEnvironment.makeClient()
         let seen = ServerTestFlag<Seen>()
         try await withTestServer(handler: { _, responder in
-            do {
-                _ = try await client.send(HTTPRequest(method: "GET", url: upstream.url()))
-                seen.set(Seen(threads: [], body: "answered"))
-            } catch let error as HTTPClientError {
-                seen.set(Seen(threads: [], error: error))
-            } catch {
-                seen.set(Seen(threads: [], body: "unexpected \(error)"))
-            }
-            responder.respond(status: 502, headers: [:], body: [])
+            await Self.sendRecordingOutcome(client, upstream.url(), into: seen, responder)
         }) { _, port in
-            let caller = Task {
-                try await RawHTTPClient.blocking {
-                    let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                    raw.send(rawGET("/"))
-                    return raw.readResponse()?.status
-                }
-            }
+            let caller = Task { try await Self.get(port: port)?.status }
             #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
             client.shutdown()
             let outcome = try #require(await seen.wait(), "the lane's request never ended after the client shut down")
@@ -193,11 +176,7 @@ import Testing
             }
             responder.respond(status: 200, headers: [:], body: Array((offLoop ?? "failed").utf8))
         }) { _, port in
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse()
-            }
+            let response = try await Self.get(port: port)
             let thread = response?.bodyText ?? ""
             #expect(!thread.hasPrefix("sg-http-"), "the body was read on \(thread), not off the loop")
             #expect(client.transfersOnServerEventLoops == 1)
