@@ -91,15 +91,11 @@ public final class HTTPClient: Sendable {
         let loop = transferLoop()
         let control = TransferControl(loop: loop)
         let channel = StreamingBodyChannel(control: control, capacity: configuration.streamBufferBytes)
-        let lifetime = StreamLifetime(channel: channel)
+        let reader = HTTPBodyReader(channel: channel)
         let head = try await channel.awaitHead {
             loop.start(TransferSpec(request: request, control: control, delivery: .stream(channel)))
         }
-        let body = AsyncThrowingStream<[UInt8], any Error> {
-            withExtendedLifetime(lifetime) {}
-            return try await lifetime.channel.next()
-        }
-        return HTTPStreamingResponse(status: head.status, headers: head.headers, body: body)
+        return HTTPStreamingResponse(status: head.status, headers: head.headers, bodyReader: reader)
     }
 
     /// Stops the client's thread now and fails the requests still in flight (a lane's, in its event loop's next

@@ -187,10 +187,21 @@ final class StreamingBodyChannel: Sendable {
     }
 }
 
-/// Captured by the body stream's producer closure: when the stream (and every iterator of it)
-/// is released, the transfer is cancelled so the upstream connection closes at once.
-final class StreamLifetime: Sendable {
+/// Reads a streamed response body chunk by chunk, in whichever task calls `next()` (one caller at a time): no task of
+/// its own and no buffer beyond the transfer's bounded one, so a stream read on a server event loop stays there.
+/// When the reader is released, the transfer is cancelled and the upstream connection closes at once.
+public final class HTTPBodyReader: Sendable {
     let channel: StreamingBodyChannel
+
     init(channel: StreamingBodyChannel) { self.channel = channel }
+
     deinit { channel.cancel() }
+
+    /// The next chunk, or nil at the end of the body.
+    ///
+    /// - Throws: `HTTPClientError` when the transfer failed (idle or total timeout, broken connection) or the calling
+    ///   task was cancelled (which also stops the transfer).
+    public func next() async throws -> [UInt8]? {
+        try await channel.next()
+    }
 }

@@ -83,14 +83,20 @@ public struct HTTPResponse: Sendable {
 public struct HTTPStreamingResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
-    /// The body in chunks as they arrive. Ending iteration early (or cancelling the consuming
-    /// task) aborts the transfer and closes the connection.
-    public var body: AsyncThrowingStream<[UInt8], any Error>
+    /// Reads the body in the calling task; releasing it (with every `body` stream made from it) aborts the transfer
+    /// and closes the connection.
+    public let bodyReader: HTTPBodyReader
 
-    public init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<[UInt8], any Error>) {
+    /// The body in chunks as they arrive, read from `bodyReader`. Ending iteration early (or cancelling the consuming
+    /// task) aborts the transfer and closes the connection.
+    public var body: AsyncThrowingStream<[UInt8], any Error> {
+        AsyncThrowingStream { [bodyReader] in try await bodyReader.next() }
+    }
+
+    init(status: Int, headers: HTTPHeaders, bodyReader: HTTPBodyReader) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.bodyReader = bodyReader
     }
 
     /// Reads the rest of the body, up to `limit` bytes (the rest is discarded).

@@ -46,3 +46,11 @@ extension EventLoop {
         curlLanes.removeAll()
     }
 }
+
+/// The server's event loops as seen from code running on them.
+public enum ServerEventLoops {
+    /// The event loop the calling thread runs, as a task executor; nil off the server's loop threads. A task started
+    /// with it as its preference (`Task(executorPreference:)`) stays on the loop, so the upstream requests it makes run
+    /// on the loop's own libcurl lane (decision 0035) instead of being handed to another thread and back.
+    public static var currentExecutor: (any TaskExecutor)? { CurrentEventLoop.loop }
+}

@@ -1,4 +1,5 @@
 import SkillGateCore
+import SkillGateHTTP
 
 /// SkillGate's built-in offline model (catalog id `demo`, wire format `demo`).
 ///
@@ -40,7 +41,8 @@ public struct DemoModelClient: LLMClient {
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
         let delay = chunkDelay
         return AsyncThrowingStream { continuation in
-            let task = Task {
+            // On the server event loop that asked, when one did: the inner stream then runs there too.
+            let task = Task(executorPreference: ServerEventLoops.currentExecutor) {
                 do {
                     let events = try Self.script(for: request)
                     for event in events {

@@ -1,4 +1,5 @@
 import SkillGateCore
+import SkillGateHTTP
 
 /// Gives tools to any text-only model (the `prompt-tools` wire format).
 ///
@@ -61,7 +62,8 @@ public struct PromptToolsClient: LLMClient {
         let inner = self.inner
         let providerId = self.providerId
         return AsyncThrowingStream { continuation in
-            let task = Task {
+            // On the server event loop that asked, when one did: the inner stream then runs there too.
+            let task = Task(executorPreference: ServerEventLoops.currentExecutor) {
                 do {
                     let prepared = try PromptToolsRenderer.prepare(request)
                     var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)

@@ -31,43 +31,11 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         return try format.parseResponse(response.body, deployment: deployment)
     }
 
+    /// Streams the call's events. The request is sent when the first event is asked for, and everything runs in the
+    /// task that reads the events (`UpstreamEventReader`); releasing the stream closes the upstream connection.
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ChatStreamEvent, any Error>.makeStream()
-        let task = Task {
-            do {
-                try await run(request, into: continuation)
-                continuation.finish()
-            } catch let error as HTTPClientError {
-                continuation.finish(throwing: error.gatewayError(provider: deployment.providerId))
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
-    }
-
-    private func run(_ request: ChatRequest, into continuation: AsyncThrowingStream<ChatStreamEvent, any Error>.Continuation) async throws {
-        let response = try await open(request)
-        guard (200..<300).contains(response.status) else {
-            let body = try await response.collectBody(limit: Self.maxErrorBody)
-            throw format.parseError(status: response.status, headers: response.headers, body: body, deployment: deployment)
-        }
-        var translator = format.makeStreamTranslator(deployment: deployment)
-        for try await chunk in response.body {
-            for event in try translator.feed(chunk) { continuation.yield(event) }
-        }
-        try Task.checkCancellation()
-        for event in try translator.finish() { continuation.yield(event) }
-    }
-
-    /// Sends the streaming request and returns at its head. Its own function so the serialized body (held by
-    /// libcurl as a copy once sent) is released when the head arrives, not kept in `run`'s frame for the whole
-    /// stream (decision 0033).
-    private func open(_ request: ChatRequest) async throws -> HTTPStreamingResponse {
-        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: true)
-        httpRequest.httpVersion = deployment.httpVersion
-        return try await http.stream(httpRequest)
+        let reader = UpstreamEventReader(client: self, request: request)
+        return AsyncThrowingStream { try await reader.next() }
     }
 }
 

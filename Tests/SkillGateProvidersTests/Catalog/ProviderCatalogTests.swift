@@ -64,7 +64,7 @@ import SkillGateTestSupport
 
     @Test(arguments: ["3", "2-prior-knowledge"])
     func anUnknownHTTPVersionNamesTheChoices(_ value: String) throws {
-        try withCatalogFile("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none","http_version":"\#(value)","models":[{"id":"m","tier":"light"}]}"#) { path in
+        _ = try withCatalogFile("local.json", #"{"id":"local","wire_format":"openai-chat","base_url":"http://127.0.0.1:9000/v1","auth":"none","http_version":"\#(value)","models":[{"id":"m","tier":"light"}]}"#) { path in
             #expect(throws: JSONShapeError.self) { try ProviderCatalog.loadFile(path) }
         }
     }

@@ -5,7 +5,8 @@ import Testing
 
 /// A streamed chat request is set up (prepare, route, the upstream call up to its first event) in a child task and
 /// relayed in the handler's task (decision 0033). The child must still end with the request: a client that leaves
-/// while the upstream's head is pending cancels the upstream call, and a stream that opens is relayed whole.
+/// while the upstream's head is pending cancels the upstream call, and a stream that opens is relayed whole. Both tasks
+/// stay on the request's event loop, so the upstream transfer runs on its libcurl lane (decisions 0035, 0036).
 @Suite struct StreamSetupTests {
     static let streamedQuestion: JSONValue = ["model": "light", "messages": [["role": "user", "content": "what time is it?"]], "stream": true]
 
@@ -33,5 +34,16 @@ import Testing
         let text = data.dropLast().compactMap { try? JSONValue.parse(String($0.dropFirst(6))) }
             .compactMap { $0["choices"]?.arrayValue?.first?["delta"]?["content"]?.stringValue }.joined()
         #expect(text == String(repeating: "tick ", count: 5))
+    }
+
+    @Test func aStreamedRequestsUpstreamCallRunsOnItsEventLoopsLane() async throws {
+        let upstream = AgentUpstream(tool: "clock", slowText: (chunks: 3, every: .milliseconds(5)))
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let streamed = try await h.post("/v1/chat/completions", Self.streamedQuestion)
+        let onLanes = h.gateway.http.transfersOnServerEventLoops
+        await h.stop()
+        #expect(streamed.status == 200, "\(streamed.body)")
+        #expect(upstream.requests.count == 1)
+        #expect(onLanes == 1, "the streamed request's upstream call left its event loop (handed to the client's own thread)")
     }
 }

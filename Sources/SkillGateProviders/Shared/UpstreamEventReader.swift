@@ -1,0 +1,119 @@
+import SkillGateCore
+import SkillGateHTTP
+import Synchronization
+
+/// One streamed call of an `HTTPLLMClient`, read on demand: the first `next()` sends the request, later ones read the
+/// body and translate it, all in the task that asks for the events. No task of its own and no event buffer beyond
+/// what one chunk translates to, so a stream consumed on a server event loop has its upstream transfer on that loop's
+/// lane too (decision 0035), and the transfer's bounded buffer is the only place events wait (decision 0036).
+///
+/// One consumer at a time (an `AsyncThrowingStream`'s iterator); its steps may run in different tasks one after the
+/// other (a stream is opened by the request's setup task and relayed by its handler's).
+final class UpstreamEventReader<Format: WireFormat>: Sendable {
+    private enum Phase {
+        case unopened(ChatRequest)
+        case opening
+        case open(HTTPBodyReader, Format.StreamTranslator)
+        case finished
+    }
+
+    private struct State {
+        var phase: Phase
+        var pending: [ChatStreamEvent] = []
+        var nextPending = 0
+    }
+
+    /// What `next()` does after looking at the state under the lock.
+    private enum Step {
+        case deliver(ChatStreamEvent)
+        case end
+        case open(ChatRequest)
+        case read(HTTPBodyReader)
+    }
+
+    private let client: HTTPLLMClient<Format>
+    private let state: Mutex<State>
+
+    init(client: HTTPLLMClient<Format>, request: ChatRequest) {
+        self.client = client
+        state = Mutex(State(phase: .unopened(request)))
+    }
+
+    /// The next event, or nil once the stream ended.
+    ///
+    /// - Throws: the provider's error (a `GatewayError`) when the call failed or the body broke off; the stream is over
+    ///   after a throw.
+    func next() async throws -> ChatStreamEvent? {
+        do {
+            while true {
+                switch step() {
+                case .deliver(let event):
+                    return event
+                case .end:
+                    return nil
+                case .open(let request):
+                    let reader = try await open(request)
+                    state.withLock { $0.phase = .open(reader, client.format.makeStreamTranslator(deployment: client.deployment)) }
+                case .read(let reader):
+                    let chunk = try await reader.next()
+                    if chunk == nil { try Task.checkCancellation() }
+                    try translate(chunk)
+                }
+            }
+        } catch {
+            state.withLock { $0.phase = .finished; $0.pending = [] }
+            if let error = error as? HTTPClientError { throw error.gatewayError(provider: client.deployment.providerId) }
+            throw error
+        }
+    }
+
+    private func step() -> Step {
+        state.withLock { s in
+            if s.nextPending < s.pending.count {
+                let event = s.pending[s.nextPending]
+                s.nextPending += 1
+                return .deliver(event)
+            }
+            switch s.phase {
+            case .unopened(let request):
+                s.phase = .opening
+                return .open(request)
+            case .open(let reader, _):
+                return .read(reader)
+            case .opening, .finished:
+                return .end
+            }
+        }
+    }
+
+    /// Translates `chunk` (nil: the body ended) into the pending events.
+    private func translate(_ chunk: [UInt8]?) throws {
+        try state.withLock { s in
+            guard case .open(let reader, var translator) = s.phase else { return }
+            s.pending.removeAll(keepingCapacity: true)
+            s.nextPending = 0
+            if let chunk {
+                s.pending = try translator.feed(chunk)
+                s.phase = .open(reader, translator)
+            } else {
+                s.pending = try translator.finish()
+                s.phase = .finished
+            }
+        }
+    }
+
+    /// Sends the request and returns at the response's head, with a provider error for a non-2xx answer. Its own
+    /// function so the serialized request body (a copy is held by libcurl once sent) is not kept for the stream's life
+    /// (decision 0033).
+    private func open(_ request: ChatRequest) async throws -> HTTPBodyReader {
+        var httpRequest = try client.format.makeRequest(request, deployment: client.deployment, stream: true)
+        httpRequest.httpVersion = client.deployment.httpVersion
+        let response = try await client.http.stream(httpRequest)
+        guard (200..<300).contains(response.status) else {
+            let body = try await response.collectBody(limit: HTTPLLMClient<Format>.maxErrorBody)
+            throw client.format.parseError(status: response.status, headers: response.headers, body: body,
+                                           deployment: client.deployment)
+        }
+        return response.bodyReader
+    }
+}
