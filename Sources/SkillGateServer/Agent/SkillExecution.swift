@@ -10,8 +10,12 @@ enum SkillExecution {
         let outcome: SkillResult?
         do {
             outcome = try await withThrowingTaskGroup(of: SkillResult?.self) { group in
-                // Skills may block (SQLite, a slow webhook's DNS): never on the server's event loop.
-                group.addTask(executorPreference: globalConcurrentExecutor) { try await skill.execute(arguments, context: context) }
+                if skill.mayBlock {
+                    // Skills may block (SQLite, a slow webhook's DNS): never on the server's event loop.
+                    group.addTask(executorPreference: globalConcurrentExecutor) { try await skill.execute(arguments, context: context) }
+                } else {
+                    group.addTask { try await skill.execute(arguments, context: context) }   // where the caller runs
+                }
                 group.addTask { try await Task.sleep(for: timeout); return nil }
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil

@@ -44,11 +44,18 @@ public protocol Skill: Sendable {
     var timeout: Duration { get }
     /// Whether a person must confirm a call first: such calls are returned to the client instead of run.
     var requiresConfirmation: Bool { get }
+    /// Whether a run may block its thread (file, database or network I/O, a lock). Such skills run on Swift's global
+    /// executor, never on the server's event loop; a pure computation with a small bound says false and runs in the
+    /// calling task, on the request's loop, with no hand-off and no wait for a busy pool. True unless a skill says
+    /// otherwise.
+    var mayBlock: Bool { get }
     /// Runs the skill with validated arguments. Throwing is reported to the model as an error result.
     func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult
 }
 
 extension Skill {
+    public var mayBlock: Bool { true }
+
     /// The skill as a tool definition the model sees.
     public var toolDefinition: ToolDefinition {
         ToolDefinition(name: name, description: description, parameters: parameters)

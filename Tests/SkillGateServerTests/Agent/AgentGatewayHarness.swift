@@ -8,33 +8,39 @@ import SkillGateSkills
 /// An OpenAI-compatible upstream double on 127.0.0.1 that plays an agent's model: it calls
 /// `tool` (arguments `{}`) until the conversation holds a tool result, then answers
 /// "Result: <the last tool result>". With `hang`, it never answers (the request stays open).
-/// With `slowText`, a streamed answer is text only: `chunks` deltas of "tick ", one every `every`.
+/// With `slowText`, a streamed answer is text only: `chunks` deltas of "tick ", one every `every`; `afterTick` is told
+/// the count after each one is written.
 final class AgentUpstream: HTTPHandler {
     let tool: String
     let hang: Bool
     /// Answers every request with this HTTP status (an OpenAI-shaped error).
     let failStatus: Int?
     let slowText: (chunks: Int, every: Duration)?
+    let afterTick: (@Sendable (Int) -> Void)?
     private let received = Mutex<[JSONValue]>([])
-    private let gone = Mutex(false)
+    private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil) {
+    init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
+         afterTick: (@Sendable (Int) -> Void)? = nil) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
         self.slowText = slowText
+        self.afterTick = afterTick
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
     /// Whether a held request saw its client (the gateway) disconnect.
-    var sawDisconnect: Bool { gone.withLock { $0 } }
+    var sawDisconnect: Bool { gone.withLock { $0 != nil } }
+    /// When a held request or a slow stream first saw the gateway disconnect.
+    var disconnectedAt: ContinuousClock.Instant? { gone.withLock { $0 } }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         guard let body = try? JSONValue.parse(request.body) else { return responder.respond(status: 400, headers: [:], body: []) }
         received.withLock { $0.append(body) }
         if hang {
             while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
-            gone.withLock { $0 = true }
+            noteDisconnect()
             return
         }
         if let failStatus {
@@ -62,6 +68,10 @@ final class AgentUpstream: HTTPHandler {
 }
 
 extension AgentUpstream {
+    private func noteDisconnect() {
+        gone.withLock { $0 = $0 ?? .now }
+    }
+
     private func streamSlowly(_ slow: (chunks: Int, every: Duration), model: String, _ responder: HTTPResponder) async {
         func chunk(_ delta: JSONValue, _ finish: JSONValue = .null) -> [UInt8] {
             let json: JSONValue = ["id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": .string(model),
@@ -71,14 +81,17 @@ extension AgentUpstream {
         do {
             try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             try await responder.write(chunk(["role": "assistant", "content": ""]))
-            for _ in 0..<slow.chunks {
-                if responder.isClientGone { return gone.withLock { $0 = true } }
+            for tick in stride(from: 1, through: slow.chunks, by: 1) {
+                if responder.isClientGone { return noteDisconnect() }
                 try await responder.write(chunk(["content": "tick "]))
+                afterTick?(tick)
                 try await Task.sleep(for: slow.every)
             }
             try await responder.write(chunk([:], "stop"))
             try await responder.write(Array("data: [DONE]\n\n".utf8))
-        } catch {}
+        } catch {
+            if responder.isClientGone { noteDisconnect() }
+        }
         responder.end()
     }
 }

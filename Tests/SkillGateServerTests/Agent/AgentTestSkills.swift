@@ -9,6 +9,7 @@ final class TestSkill: Skill {
     let parameters: JSONValue
     let timeout: Duration
     let requiresConfirmation: Bool
+    let mayBlock: Bool
     private let body: @Sendable (JSONValue) async throws -> SkillResult
     private let state = Mutex<(runs: [JSONValue], cancelled: Bool)>(([], false))
 
@@ -20,8 +21,9 @@ final class TestSkill: Skill {
     /// pool, which tests running in parallel can keep busy for over 10 s (a 10 s default once timed out a skill that
     /// answers at once). Tests of the timeout pass their own.
     init(_ name: String, parameters: JSONValue = ["type": "object", "properties": [:]], timeout: Duration = .seconds(60),
-         requiresConfirmation: Bool = false, body: @escaping @Sendable (JSONValue) async throws -> SkillResult) {
+         requiresConfirmation: Bool = false, mayBlock: Bool = true, body: @escaping @Sendable (JSONValue) async throws -> SkillResult) {
         self.name = name
+        self.mayBlock = mayBlock
         self.parameters = parameters
         self.timeout = timeout
         self.requiresConfirmation = requiresConfirmation

@@ -30,7 +30,8 @@ private final class OneThreadExecutor: TaskExecutor {
 }
 
 /// Request handlers run on the server's event loops, and skills may block (SQLite, DNS): a skill
-/// must run on the global executor, whatever executor its caller prefers.
+/// must run on the global executor, whatever executor its caller prefers — unless it says it never blocks
+/// (`mayBlock == false`, the calculator), which runs where its caller runs.
 @Suite struct SkillExecutionExecutorTests {
     @Test func skillsRunOffTheCallersEventLoop() async throws {
         let loop = OneThreadExecutor(name: "test-loop")
@@ -46,5 +47,22 @@ private final class OneThreadExecutor: TaskExecutor {
         #expect(callerThread == "test-loop")
         #expect(result?.text == "ok")
         #expect(ranOn.withLock { $0 } != "test-loop")
+    }
+
+    @Test func aSkillThatNeverBlocksRunsOnTheCallersEventLoop() async throws {
+        let loop = OneThreadExecutor(name: "test-loop-2")
+        let ranOn = Mutex("")
+        let skill = TestSkill("pure", mayBlock: false) { _ in
+            ranOn.withLock { $0 = ThreadName.current }
+            return SkillResult(text: "ok")
+        }
+        let result = await Task(executorPreference: loop) {
+            try? await SkillExecution.run(skill, arguments: [:], context: SkillContext(tokenName: "t", requestId: "req_1"),
+                                          timeout: .seconds(60))
+        }.value
+        #expect(result?.text == "ok")
+        #expect(ranOn.withLock { $0 } == "test-loop-2")
+        #expect(CalculatorSkill().mayBlock == false)
+        #expect(CurrentTimeSkill().mayBlock, "current_time reads zone files")
     }
 }

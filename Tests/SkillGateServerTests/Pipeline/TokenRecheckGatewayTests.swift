@@ -21,16 +21,16 @@ import SkillGateSkills
     @Test(arguments: [0, 1, 2])
     func revokingMidStreamEndsItWithTheSurfacesErrorEvent(_ index: Int) async throws {
         let surface = Self.surfaces[index]
-        // 60 chunks, one every 100 ms: unstopped, the stream would run for 6 s.
-        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (60, .milliseconds(100))))
-        let tokens = h.gateway.services.tokens
-        let (body, afterRevocation) = try await Self.stream(h, surface.path, surface.body) { try tokens.revoke(name: "agent-test") }
-        await h.stop()
-        #expect(body.contains(surface.errorMarker), "\(surface.path): \(body.suffix(400))")
-        #expect(body.contains("revoked"))
-        #expect(!body.contains(surface.endMarker))
-        #expect(afterRevocation < .milliseconds(2500), "\(surface.path) ended \(afterRevocation) after the revocation")
-        let log = try #require(h.logLines().last)
+        let run = try await Self.streamRevokedAfterThreeTicks(surface.path, surface.body) { h in
+            let tokens = h.gateway.services.tokens
+            return { try tokens.revoke(name: "agent-test") }
+        }
+        #expect(run.body.contains(surface.errorMarker), "\(surface.path): \(run.body.suffix(400))")
+        #expect(run.body.contains("revoked"))
+        #expect(!run.body.contains(surface.endMarker))
+        #expect(run.ticks < 60, "\(surface.path) relayed the whole stream")
+        #expect(run.afterRevocation < .milliseconds(2500), "\(surface.path) went on \(run.afterRevocation) after the revocation")
+        let log = try #require(run.log)
         #expect(log["error"]?.stringValue?.contains("revoked") == true)
         // A stream that ended in an error: a warning with that outcome, though its status was 200.
         #expect(log["status"]?.intValue == 200)
@@ -41,14 +41,14 @@ import SkillGateSkills
     /// `skillgate tokens revoke` runs in another process: the gateway sees it when its 2 s cache
     /// entry expires, and the stream stops at the next check after that.
     @Test func aRevocationByAnotherProcessStopsTheStreamToo() async throws {
-        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (80, .milliseconds(100))))
-        let cli = try GatewayServer.openTokenService(config: try GatewayConfig.load(path: h.directory + "/skillgate.json"))
         let surface = Self.surfaces[0]
-        let (body, afterRevocation) = try await Self.stream(h, surface.path, surface.body) { try cli.revoke(name: "agent-test") }
-        await h.stop()
-        #expect(body.contains(surface.errorMarker) && body.contains("revoked"))
-        #expect(!body.contains(surface.endMarker))
-        #expect(afterRevocation < .milliseconds(4500), "ended \(afterRevocation) after the revocation")
+        let run = try await Self.streamRevokedAfterThreeTicks(surface.path, surface.body) { h in
+            let cli = try GatewayServer.openTokenService(config: try GatewayConfig.load(path: h.directory + "/skillgate.json"))
+            return { try cli.revoke(name: "agent-test") }
+        }
+        #expect(run.body.contains(surface.errorMarker) && run.body.contains("revoked"))
+        #expect(!run.body.contains(surface.endMarker))
+        #expect(run.afterRevocation < .milliseconds(4500), "went on \(run.afterRevocation) after the revocation")
     }
 
     @Test(arguments: [0, 1, 2])
@@ -76,22 +76,39 @@ import SkillGateSkills
         }
     }
 
-    /// Streams `body` to `path`; once the first text arrived, runs `revoke`. Returns the whole body
-    /// and how long the stream went on after the revocation.
-    static func stream(_ h: AgentGatewayHarness, _ path: String, _ body: JSONValue,
-                       revoke: () throws -> Void) async throws -> (body: String, afterRevocation: Duration) {
-        let headers: HTTPHeaders = ["authorization": "Bearer \(h.token)", "content-type": "application/json"]
-        let response = try await h.client.stream(HTTPRequest(url: "http://127.0.0.1:\(h.gateway.boundPort)\(path)", headers: headers,
-                                                             body: body.serializedBytes()))
-        #expect(response.status == 200)
-        var bytes: [UInt8] = [], revokedAt: ContinuousClock.Instant?
-        for try await chunk in response.body {
-            bytes += chunk
-            if revokedAt == nil, String(decoding: bytes, as: UTF8.self).contains("tick") {
-                try revoke()
-                revokedAt = .now
-            }
+    /// What a revoked stream did: the body the client got, how many text deltas it held, how long the gateway went on
+    /// after the revocation (until the upstream saw it leave), and the request's log line.
+    struct RevokedRun {
+        var body: String
+        var ticks: Int
+        var afterRevocation: Duration
+        var log: JSONValue?
+    }
+
+    /// Streams `body` to `path` from an upstream that sends 80 deltas ("tick "), one every 100 ms (8 s unstopped), and
+    /// runs the revocation `makeRevoke` returns right after the third. The upstream revokes, not the test's reader, so
+    /// a reader that is slow to get its bytes (a loaded parallel run) cannot let the whole stream through first.
+    /// `beforeStop` sees the gateway after the stream ended, before it stops.
+    static func streamRevokedAfterThreeTicks(_ path: String, _ body: JSONValue,
+                                             makeRevoke: (AgentGatewayHarness) throws -> @Sendable () throws -> Void,
+                                             beforeStop: (AgentGatewayHarness) throws -> Void = { _ in }) async throws -> RevokedRun {
+        let revoke = Mutex<(@Sendable () throws -> Void)?>(nil)
+        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let upstream = AgentUpstream(tool: "none", slowText: (80, .milliseconds(100))) { tick in
+            guard tick == 3, let run = revoke.withLock({ $0 }) else { return }
+            try? run()
+            revokedAt.withLock { $0 = .now }
         }
-        return (String(decoding: bytes, as: UTF8.self), revokedAt.map { .now - $0 } ?? .seconds(999))
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        revoke.withLock { $0 = try? makeRevoke(h) }
+        let response = try await h.post(path, body)
+        let inspected = Result { try beforeStop(h) }
+        await h.stop()
+        try inspected.get()
+        #expect(response.status == 200)
+        let revoked = try #require(revokedAt.withLock { $0 }, "the upstream never revoked the token: \(response.body.suffix(400))")
+        let left = try #require(upstream.disconnectedAt, "the gateway never left the upstream's stream")
+        return RevokedRun(body: response.body, ticks: response.body.components(separatedBy: "tick").count - 1,
+                          afterRevocation: left - revoked, log: h.logLines().last)
     }
 }

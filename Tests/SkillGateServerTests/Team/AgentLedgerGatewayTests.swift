@@ -35,13 +35,12 @@ import SkillGateState
     }
 
     @Test func aRunThatFailsMidStreamIsRecordedWithItsOutcome() async throws {
-        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (30, .milliseconds(50))))
-        let tokens = h.gateway.services.tokens
-        let (_, _) = try await TokenRecheckGatewayTests.stream(h, "/v1/agent", ["messages": [["role": "user", "content": "count"]]]) {
-            try tokens.revoke(name: "agent-test")
-        }
-        let rows = try Self.rows(h)
-        await h.stop()
+        var rows: [(kind: String, index: Int, outcome: String, input: Int)] = []
+        _ = try await TokenRecheckGatewayTests.streamRevokedAfterThreeTicks("/v1/agent", ["messages": [["role": "user", "content": "count"]]],
+                                                                          makeRevoke: { h in
+            let tokens = h.gateway.services.tokens
+            return { try tokens.revoke(name: "agent-test") }
+        }, beforeStop: { h in rows = try Self.rows(h) })
         let run = try #require(rows.first)
         #expect(run.kind == "run")
         #expect(run.outcome == "authentication", "\(rows)")
