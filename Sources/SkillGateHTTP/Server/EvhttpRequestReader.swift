@@ -40,12 +40,14 @@ enum EvhttpRequestReader {
         return true
     }
 
+    /// The body, moved out of evhttp's buffer: draining it frees the buffer's chains now instead of with the request,
+    /// which a held stream keeps for its whole life (decision 0036).
     private static func body(of req: OpaquePointer) -> [UInt8] {
         guard let input = evhttp_request_get_input_buffer(req) else { return [] }
         let length = evbuffer_get_length(input)
         guard length > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = max(0, Int(evbuffer_copyout(input, buffer.baseAddress, length)))
+            count = max(0, Int(evbuffer_remove(input, buffer.baseAddress, length)))
         }
     }
 

@@ -35,14 +35,14 @@ enum AnswerCheck {
             return UnusableAnswer(reason: first.code, detail: problems.map(\.description).joined(separator: "; "))
         }
         if !policy.invisibleCallsToModel, case .toolNotOffered(let name, _)? = inspector.invisibleCalls(in: response.content).first {
-            throw invisibleCall(name, offered: offered, provider: target.provider.id, scenario: policy.scenario)
+            throw invisibleCall(name, shown: offered.map(\.name), provider: target.provider.id, scenario: policy.scenario)
         }
         return nil
     }
 
     /// The 502 for a call to a tool the model was not shown.
-    static func invisibleCall(_ name: String, offered: [ToolDefinition], provider: String, scenario: String) -> GatewayError {
-        let shown = offered.isEmpty ? "no tools were shown" : "shown: " + offered.map(\.name).joined(separator: ", ")
+    static func invisibleCall(_ name: String, shown names: [String], provider: String, scenario: String) -> GatewayError {
+        let shown = names.isEmpty ? "no tools were shown" : "shown: " + names.joined(separator: ", ")
         var e = GatewayError.upstreamProtocol(
             "the model called the tool \"\(name)\", which it was not shown in scenario \"\(scenario)\" (\(shown)); the call was not passed on or run. "
                 + "Retry the request, or ask the operator to turn on \"escalate\" for the scenario or to route it to a stronger model",

@@ -72,7 +72,8 @@ struct ExecuteStage: Sendable {
         let target = upstream.target
         guard policy.escalates(target.qualifiedName) else {
             if !policy.invisibleCallsToModel {
-                upstream.offered = (request.tools, Set(request.tools.map(\.name)), policy.scenario)
+                let names = request.tools.map(\.name)
+                upstream.offered = (names, Set(names), policy.scenario)
             }
             return .streaming(upstream)
         }

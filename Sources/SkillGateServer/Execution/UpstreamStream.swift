@@ -15,8 +15,9 @@ struct UpstreamStream {
     private var replay: IndexingIterator<[ChatStreamEvent]>?
     private let lease: CallLease?
     private let affinity: ToolCallAffinity
-    /// The invisible-call rule: the tools the model was shown, and the scenario (for the message).
-    var offered: (tools: [ToolDefinition], names: Set<String>, scenario: String)?
+    /// The invisible-call rule: the names of the tools the model was shown (in order, for the message, and as a set),
+    /// and the scenario. Names only: a held stream does not keep the tools' schemas (decision 0036).
+    var offered: (names: [String], lookup: Set<String>, scenario: String)?
 
     init(target: RouteTarget, pending: ChatStreamEvent?, iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator,
          lease: CallLease, affinity: ToolCallAffinity) {
@@ -55,9 +56,9 @@ struct UpstreamStream {
                 throw error
             }
         }
-        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.names.contains(name) {
+        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.lookup.contains(name) {
             finish()
-            throw AnswerCheck.invisibleCall(name, offered: offered.tools, provider: target.provider.id, scenario: offered.scenario)
+            throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }
         noteToolCall(event)
         return event

@@ -86,7 +86,7 @@ public final class GatewayHandler: HTTPHandler {
             _ = await setUp(decoded, client, request.headers, surface, &ctx)
             return
         }
-        let (setUpContext, relay) = await setUpInChildTask(decoded, client, request.headers, surface, ctx)
+        let (setUpContext, relay) = await setUpInChildTask(consume decoded, client, request.headers, surface, ctx)
         ctx = setUpContext
         await relay?.run(&ctx)
     }
