@@ -8,18 +8,20 @@ extension CurlMultiLoop {
             spec.delivery.fail(.cancelledByTask)
             return false
         }
-        guard let multi, let easy = spareEasyHandles.popLast() ?? newEasyHandle(for: spec) else { return false }
+        let streams = spec.delivery.streams
+        guard let multi, let easy = (streams ? spareStreamHandles.popLast() : spareEasyHandles.popLast()) ?? newEasyHandle(for: spec)
+        else { return false }
         let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
         if let problem = transfer.configure(spec.request, configuration: configuration) {
             transfer.settle(problem)
-            recycle(easy)
+            recycle(easy, streams: streams)
             return false
         }
         let code = curl_multi_add_handle(multi, easy)
         guard code == CURLM_OK else {
             transfer.settle(HTTPClientError(kind: .transport,
                 detail: "curl_multi_add_handle failed: \(String(cString: curl_multi_strerror(code))); retry later"))
-            recycle(easy)
+            recycle(easy, streams: streams)
             return false
         }
         active[ObjectIdentifier(spec.control)] = transfer
@@ -32,7 +34,7 @@ extension CurlMultiLoop {
         guard let multi, let transfer = active.removeValue(forKey: ObjectIdentifier(control)) else { return }
         _ = curl_multi_remove_handle(multi, transfer.easy)
         transfer.settle(reason)
-        recycle(transfer.easy)
+        recycle(transfer.easy, streams: transfer.delivery.streams)
     }
 
     func resume(_ control: TransferControl) {
@@ -62,7 +64,7 @@ extension CurlMultiLoop {
             // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
             transfer.settle(error)
             _ = curl_multi_remove_handle(multi, easy)
-            recycle(easy)
+            recycle(easy, streams: transfer.delivery.streams)
         }
     }
 
@@ -72,7 +74,8 @@ extension CurlMultiLoop {
             spec.delivery.fail(HTTPClientError(kind: .transport, detail: "curl_easy_init failed (out of memory?); retry later"))
             return nil
         }
-        if let refused = CurlHandleDefaults.apply(to: easy, configuration: configuration) {
+        let buffer = spec.delivery.streams ? ReceiveBuffer.stream : ReceiveBuffer.whole
+        if let refused = CurlHandleDefaults.apply(to: easy, configuration: configuration, receiveBufferBytes: buffer) {
             curl_easy_cleanup(easy)
             spec.delivery.fail(HTTPClientError(kind: .transport,
                 detail: "libcurl refused option \(refused.rawValue) while setting up a handle; check that libcurl4 (7.85 or newer) is installed"))
@@ -81,13 +84,13 @@ extension CurlMultiLoop {
         return easy
     }
 
-    /// Keeps a finished transfer's handle for the next request (its shared options stay set).
-    private func recycle(_ easy: UnsafeMutableRawPointer) {
-        if spareEasyHandles.count < configuration.maxConnections {
-            CurlHandleDefaults.detach(easy)
-            spareEasyHandles.append(easy)
-        } else {
-            curl_easy_cleanup(easy)
+    /// Keeps a finished transfer's handle for the next request of its kind (its shared options and its receive buffer
+    /// stay set).
+    private func recycle(_ easy: UnsafeMutableRawPointer, streams: Bool) {
+        guard (streams ? spareStreamHandles.count : spareEasyHandles.count) < configuration.maxConnections else {
+            return curl_easy_cleanup(easy)
         }
+        CurlHandleDefaults.detach(easy)
+        if streams { spareStreamHandles.append(easy) } else { spareEasyHandles.append(easy) }
     }
 }

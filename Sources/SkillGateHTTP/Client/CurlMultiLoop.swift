@@ -80,7 +80,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var multiCleanedUp = false
     private var batch: [Command] = []
     var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// Finished transfers' handles kept for reuse, by receive buffer: whole bodies and streams (`ReceiveBuffer`).
     var spareEasyHandles: [UnsafeMutableRawPointer] = []
+    var spareStreamHandles: [UnsafeMutableRawPointer] = []
     /// One libevent event per socket libcurl asked to watch.
     var socketEvents: [Int32: OpaquePointer] = [:]
     /// When the deadline timer is due (monotonic ns), nil when it is not armed.
@@ -307,8 +309,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             transfer.settle(reason)
         }
         active.removeAll()
-        for easy in spareEasyHandles { curl_easy_cleanup(easy) }
+        for easy in spareEasyHandles + spareStreamHandles { curl_easy_cleanup(easy) }
         spareEasyHandles.removeAll()
+        spareStreamHandles.removeAll()
         // Closes the pooled connections (libcurl tells the socket callback to stop watching them).
         _ = curl_multi_cleanup(multi)
         multiCleanedUp = true

@@ -1,11 +1,20 @@
 import CCurl
 
+/// libcurl's receive buffer per easy handle (its default is 16 KiB), which every transfer in flight keeps.
+enum ReceiveBuffer {
+    /// Streams: SSE events are a few hundred bytes, a larger one only takes a few more reads, and a gateway holding
+    /// thousands of streams holds this many buffers (1 KiB is libcurl's minimum; decision 0036).
+    static let stream = 1024
+    /// Whole bodies: answers of a few KiB in one or two reads (decision 0033).
+    static let whole = 4 * 1024
+}
+
 /// The options every easy handle of a loop shares. Set once when a handle is created; libcurl
 /// keeps options across transfers, so a recycled handle is not reset (`curl_easy_reset` and
 /// setting everything again cost more per request than the whole request's own work).
 enum CurlHandleDefaults {
     /// Configures a fresh easy handle. Returns the option libcurl refused, if any.
-    static func apply(to easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration) -> CURLoption? {
+    static func apply(to easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration, receiveBufferBytes: Int) -> CURLoption? {
         var failed: CURLoption?
         func set(_ option: CURLoption, _ code: CURLcode) { if code != CURLE_OK, failed == nil { failed = option } }
         set(CURLOPT_PROTOCOLS_STR, sg_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
@@ -15,12 +24,10 @@ enum CurlHandleDefaults {
         // whole (CURLOPT_POSTFIELDS), so the buffer only matters for memory, and a gateway holding thousands of
         // streams holds that many handles.
         set(CURLOPT_UPLOAD_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, 16 * 1024))
-        // The receive buffer: 4 KiB instead of libcurl's 16 KiB. Model answers arrive as SSE events of a few hundred
-        // bytes or bodies of a few KiB; a larger body only takes a few more reads, and every held stream keeps this
-        // buffer (decision 0033 measured it as the largest single allocation per stream). One size for every
-        // transfer: a recycled handle keeps the buffer of its first transfer, and libcurl 7.88 does not promise to
-        // resize it between transfers.
-        set(CURLOPT_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 4 * 1024))
+        // The receive buffer (`ReceiveBuffer`): set once per handle, because a recycled handle keeps the buffer of its
+        // first transfer and libcurl 7.88 does not promise to resize it between transfers; the loop keeps streams'
+        // handles apart from whole bodies'.
+        set(CURLOPT_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, receiveBufferBytes))
         set(CURLOPT_WRITEFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback))
         set(CURLOPT_HEADERFUNCTION, sg_easy_setopt_datafn(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
         set(CURLOPT_XFERINFOFUNCTION, sg_easy_setopt_xferinfofn(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback))

@@ -28,6 +28,12 @@ enum TransferDelivery: Sendable {
     /// Hand the head and body chunks to a consumer through a bounded channel.
     case stream(StreamingBodyChannel)
 
+    /// Whether the body goes to a consumer as it arrives (its handle then has the small receive buffer).
+    var streams: Bool {
+        if case .stream = self { return true }
+        return false
+    }
+
     /// Fails the waiting side before the transfer ever started.
     func fail(_ error: HTTPClientError) {
         switch self {
