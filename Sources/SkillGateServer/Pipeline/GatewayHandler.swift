@@ -86,16 +86,20 @@ public final class GatewayHandler: HTTPHandler {
             _ = await setUp(decoded, client, request.headers, surface, &ctx)
             return
         }
-        let (setUpContext, relay) = await setUpInChildTask(consume decoded, client, request.headers, surface, ctx)
-        ctx = setUpContext
+        let relay = await setUpInChildTask(consume decoded, client, request.headers, surface, &ctx)
         await relay?.run(&ctx)
     }
 
     /// `setUp` in a child task, which ends when this returns (an `async let`'s task lives to the end of its scope).
+    /// Out of line, so the child's result (a copy of the context) is laid out in this function's async frame, which
+    /// ends with the setup, not in `serve`'s, which a held stream keeps (decision 0036).
+    @inline(never)
     private func setUpInChildTask(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
-                                  _ surface: any Surface, _ ctx: RequestContext) async -> (RequestContext, StreamRelay?) {
+                                  _ surface: any Surface, _ ctx: inout RequestContext) async -> StreamRelay? {
         async let opened = setUpReturningContext(decoded, client, headers, surface, ctx)
-        return await opened
+        let (setUpContext, relay) = await opened
+        ctx = setUpContext
+        return relay
     }
 
     /// `setUp` on a copy of the context, returned with the relay.
@@ -106,7 +110,9 @@ public final class GatewayHandler: HTTPHandler {
         return (ctx, relay)
     }
 
-    /// Stages 4–6 (and 7 unless a stream is left to relay): answers, fails, or returns the opened stream's relay.
+    /// Stages 4–6 (and 7 unless a stream is left to relay): answers, fails, or returns the opened stream's relay. Out of
+    /// line: its locals stay off `serve`'s async frame (decision 0036).
+    @inline(never)
     private func setUp(_ decoded: SurfaceRequest, _ client: AuthenticatedClient, _ headers: HTTPHeaders,
                        _ surface: any Surface, _ ctx: inout RequestContext) async -> StreamRelay? {
         do {

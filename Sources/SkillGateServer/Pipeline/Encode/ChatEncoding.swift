@@ -47,8 +47,7 @@ struct ChatEncoding<S: ChatSurface> {
                                             includeUsage: includeUsage)
         var usage: Usage?
         do {
-            try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
-            ctx.log.status = 200
+            try await Self.startStream(&ctx)
             while let event = try await upstream.next() {
                 if case .usage(let u) = event { usage = u }
                 try recheck.checkIfDue()
@@ -61,6 +60,20 @@ struct ChatEncoding<S: ChatSurface> {
             let sent = encoder
             await SSEResponse.fail(error, errorEvent: { sent.failure($0) ?? surface.streamErrorEvent($0) }, &ctx)
         }
+        relayEnded(usage: usage, target: target, &ctx)
+    }
+
+    /// The stream's head. Out of line, like `relayEnded`: a relay's async frame lives as long as its stream (decision
+    /// 0036).
+    @inline(never)
+    private static func startStream(_ ctx: inout RequestContext) async throws {
+        try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
+        ctx.log.status = 200
+    }
+
+    /// Stage 7 for a relayed stream, with the usage its last events reported.
+    @inline(never)
+    private func relayEnded(usage: Usage?, target: RouteTarget, _ ctx: inout RequestContext) {
         if let usage {
             ctx.log.usage = usage
             ctx.log.costUSD = target.model.price?.cost(of: usage)
