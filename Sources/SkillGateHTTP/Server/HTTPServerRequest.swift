@@ -1,3 +1,4 @@
+import Synchronization
 /// One inbound HTTP request, fully read (head and body) before the handler runs.
 public struct HTTPServerRequest: Sendable {
     /// The request method as sent (`GET`, `POST`, ...).
@@ -8,8 +9,12 @@ public struct HTTPServerRequest: Sendable {
     public var query: String?
     /// The request header fields in arrival order.
     public var headers: HTTPHeaders
-    /// The complete request body (chunked bodies arrive de-chunked).
-    public var body: [UInt8]
+    /// The complete request body (chunked bodies arrive de-chunked). Setting it gives this copy a body of its own.
+    public var body: [UInt8] {
+        get { bodyStorage.bytes.withLock { $0 } }
+        set { bodyStorage = RequestBodyStorage(newValue) }
+    }
+    private var bodyStorage: RequestBodyStorage
     /// The peer as `address:port` (`127.0.0.1:53122`).
     public var remoteAddress: String
 
@@ -19,9 +24,22 @@ public struct HTTPServerRequest: Sendable {
         self.path = path
         self.query = query
         self.headers = headers
-        self.body = body
+        bodyStorage = RequestBodyStorage(body)
         self.remoteAddress = remoteAddress
     }
+
+    /// Frees the body once it has been decoded, for a handler that runs long after (a held stream): the event loop
+    /// keeps its copy of the request until the handler returns (decision 0036). Every copy of this request reads an
+    /// empty body afterwards; one whose body was set since has its own.
+    public func releaseBody() {
+        bodyStorage.bytes.withLock { $0 = [] }
+    }
+}
+
+/// A request body shared by the copies of one `HTTPServerRequest`, so that one of them can release it.
+private final class RequestBodyStorage: Sendable {
+    let bytes: Mutex<[UInt8]>
+    init(_ bytes: [UInt8]) { self.bytes = Mutex(bytes) }
 }
 
 /// Handles inbound requests for an `HTTPServer`.

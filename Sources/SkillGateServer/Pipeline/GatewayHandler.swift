@@ -135,6 +135,7 @@ public final class GatewayHandler: HTTPHandler {
         ctx.log.tokenId = client.tokenId
         try client.requireChat()
         let decoded = try surface.decode(request.body)
+        request.releaseBody()   // decoded; a held stream would otherwise keep it (decision 0036)
         ctx.log.stream = decoded.stream
         services.metrics.started(stream: decoded.stream)
         ctx.inFlight = true
