@@ -1,4 +1,5 @@
 import Synchronization
+
 /// One inbound HTTP request, fully read (head and body) before the handler runs.
 public struct HTTPServerRequest: Sendable {
     /// The request method as sent (`GET`, `POST`, ...).
