@@ -284,8 +284,15 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// frees its events and leaves the event loop's table. Idempotent.
     func detachFromEventLoop(failingWith reason: HTTPClientError = .shutDown) {
         guard let eventLoop = attachedLoop else { return }
-        queue.withLock { $0.closed = true }
+        // Commands submitted since the last wake-up never run now: a transfer among them is failed, so the task
+        // awaiting it resumes (and the queue no longer holds it and, through its control, this loop).
+        let unrun = queue.withLock { q -> [Command] in
+            q.closed = true
+            defer { q.commands = [] }
+            return q.commands
+        }
         if !stopped { stopAll(failingWith: reason) }
+        for case .add(let spec) in unrun { spec.delivery.fail(reason) }
         // The queue is closed, so no new activation can start; wait out one that is mid-call.
         while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         for event in [wakeEvent, curlTimer, deadlineTimer, turnEndEvent, laneEpollEvent] { if let event { event_free(event) } }

@@ -109,6 +109,38 @@ import Testing
         _ = try? await caller.value
     }
 
+    /// A transfer submitted in the loop turn the server stops in is still in its lane's queue when the lane detaches (as
+    /// `stopCurlLanes` does while the loop exits): it must fail, or the task awaiting it waits forever, and the queue
+    /// would keep the lane alive through the transfer's control (LeakSanitizer found the cycle).
+    @Test func aTransferStillQueuedWhenItsLaneStopsFails() async throws {
+        let client = ClientTestEnvironment.makeClient()
+        let seen = ServerTestFlag<Seen>()
+        try await withTestServer(handler: { _, responder in
+            guard let lane = CurrentEventLoop.loop?.curlLane(for: client) else {
+                seen.set(Seen(body: "no lane on this loop"))
+                return responder.respond(status: 500, headers: [:], body: [])
+            }
+            do {
+                _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                    // Queued (its wake-up pending), then the lane stops before the loop runs it.
+                    lane.start(TransferSpec(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:9/"),
+                                            control: TransferControl(loop: lane), delivery: .collect(continuation, limit: 1024)))
+                    lane.detachFromEventLoop(failingWith: .serverStopped)
+                }
+                seen.set(Seen(body: "answered"))
+            } catch let error as HTTPClientError {
+                seen.set(Seen(error: error))
+            } catch {
+                seen.set(Seen(body: "unexpected \(error)"))
+            }
+            responder.respond(status: 200, headers: [:], body: [])
+        }) { _, port in
+            _ = try await Self.get(port: port)
+        }
+        let outcome = try #require(await seen.wait(), "the queued transfer's task never resumed")
+        #expect(outcome.error == .serverStopped, "\(outcome)")
+    }
+
     @Test func aReleasedClientFinishesItsLaneStreamsThenClosesItsConnections() async throws {
         let upstream = try LoopbackServer(.chunked(["one ", "two ", "three"], delayMs: 50))
         defer { upstream.stop() }
