@@ -4,6 +4,13 @@ import Testing
 
 @Suite("HTTPServer streaming and disconnects")
 struct HTTPServerStreamingTests {
+    /// Where a request that never reached its handler stopped (decision 0034's rare stall): the server's own counts and
+    /// the server side of the client's connection as the kernel sees it.
+    static func stage(_ server: HTTPServer, _ port: Int, _ client: RawHTTPClient, _ handlerRan: Bool) -> String {
+        "handler ran: \(handlerRan); open connections \(server.statistics.openConnections), in flight \(server.inFlightRequestCount); "
+            + SocketDiagnostics.serverSide(serverPort: port, clientPort: client.localPort)
+    }
+
     @Test func streamedChunksArriveInOrderAndConnectionStaysUsable() async throws {
         try await withTestServer(handler: { request, responder in
             do {
@@ -64,10 +71,11 @@ struct HTTPServerStreamingTests {
             client.send(rawGET("/slow"))
             _ = await started.wait()
             try await Task.sleep(for: .milliseconds(100))
+            let stage = Self.stage(server, port, client, started.value != nil)
             let closedAt = ContinuousClock.now
             client.closeNow()
             let cancelled = await cancelledAt.wait()
-            #expect(cancelled != nil, "the handler's Task was not cancelled after the client closed")
+            #expect(cancelled != nil, "the handler's Task was not cancelled after the client closed; before the close: \(stage)")
             if let cancelled {
                 #expect(cancelled - closedAt < .milliseconds(500), "cancellation took \(cancelled - closedAt)")
             }
@@ -175,7 +183,7 @@ struct HTTPServerStreamingTests {
                 rounds += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(progress.value > 0, "the handler never wrote a chunk")
+            #expect(progress.value > 0, "the handler never wrote a chunk; \(Self.stage(server, port, client, progress.value > 0))")
             client.closeNow()
             #expect(await outcome.wait() == "clientGone")
             #expect(await serverSettles { server.inFlightRequestCount == 0 })
