@@ -40,30 +40,18 @@ for k in $(seq 1 "$iterations"); do
   log="$logs/iteration-$k.log"
   started=$(date +%s)
   hung=""
-  # In a session of its own, so a hung run is stopped with its test process (swift test's child, in a process
-  # group of its own but in this session).
-  setsid swift test --skip-build >"$log" 2>&1 &
-  run=$!
-  rm -f "$logs/timed-out"
-  ( sleep "$iteration_timeout"; touch "$logs/timed-out"; pkill -TERM -s "$run"
-    sleep 10; pkill -KILL -s "$run" ) &
-  watchdog=$!
-  if wait "$run"; then
+  # The same watchdog as scripts/test.sh: a hung run is stopped with its test process after the iteration's time,
+  # every thread's stack goes into the log, and the tests that never finished are listed (exit status 124).
+  if SKILLGATE_SWIFT_TEST_TIMEOUT="$iteration_timeout" ./scripts/swift-test-watchdog.sh --skip-build >"$log" 2>&1; then
     status=passed
     passed=$((passed + 1))
+  elif [ $? -eq 124 ]; then
+    status="FAILED (hung, stopped after $iteration_timeout s)"
+    # The output may end mid-buffer, so this can name a test that did finish as well.
+    hung=$(sed -n '/Tests that started and never finished:/,/^Run each alone/p' "$log" | sed -n 's/^  \(.*\)$/\1 (hung)/p')
   else
     status=FAILED
-    if [ -e "$logs/timed-out" ]; then
-      status="FAILED (hung, stopped after $iteration_timeout s)"
-      # Tests that started and never finished (the output may end mid-buffer, so this can name a
-      # test that did finish as well).
-      hung=$(comm -23 <(grep -aoE '◇ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^◇ Test (.*)\($/\1/' | sort -u) \
-                      <(grep -aoE '[✔✘] Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^[✔✘] Test (.*)\($/\1/' | sort -u) \
-             | sed 's/$/ (hung)/')
-    fi
   fi
-  kill "$watchdog" 2>/dev/null || true
-  wait "$watchdog" 2>/dev/null || true
   # Swift Testing: "✘ Test name() failed after ..."; XCTest: "Test Case '...' failed".
   failed_tests=$( { grep -aoE '✘ Test .+ failed after' "$log" | sed -E 's/^✘ Test (.+) failed after$/\1/' | grep -v '^run with ';
                     grep -aoE "Test Case '[^']+' failed" "$log" | sed -E "s/^Test Case '([^']+)' failed$/\1/"; } | sort -u || true)

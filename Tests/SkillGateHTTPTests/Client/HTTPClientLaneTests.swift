@@ -27,17 +27,22 @@ import Testing
         }
     }
 
-    /// A handler's work in the tests that end a lane's transfer early: GET `url` upstream, record how it ended, 502.
-    private static func sendRecordingOutcome(_ client: HTTPClient, _ url: String, into seen: ServerTestFlag<Seen>,
-                                             _ responder: HTTPResponder) async {
+    /// Records how `transfer` ended: "answered", its `HTTPClientError`, or an unexpected error.
+    private static func recordOutcome(into seen: ServerTestFlag<Seen>, of transfer: () async throws -> Void) async {
         do {
-            _ = try await client.send(HTTPRequest(method: "GET", url: url))
+            try await transfer()
             seen.set(Seen(body: "answered"))
         } catch let error as HTTPClientError {
             seen.set(Seen(error: error))
         } catch {
             seen.set(Seen(body: "unexpected \(error)"))
         }
+    }
+
+    /// A handler's work in the tests that end a lane's transfer early: GET `url` upstream, record how it ended, 502.
+    private static func sendRecordingOutcome(_ client: HTTPClient, _ url: String, into seen: ServerTestFlag<Seen>,
+                                             _ responder: HTTPResponder) async {
+        await recordOutcome(into: seen) { _ = try await client.send(HTTPRequest(method: "GET", url: url)) }
         responder.respond(status: 502, headers: [:], body: [])
     }
 
@@ -120,18 +125,13 @@ import Testing
                 seen.set(Seen(body: "no lane on this loop"))
                 return responder.respond(status: 500, headers: [:], body: [])
             }
-            do {
+            await Self.recordOutcome(into: seen) {
                 _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                     // Queued (its wake-up pending), then the lane stops before the loop runs it.
                     lane.start(TransferSpec(request: HTTPRequest(method: "GET", url: "http://127.0.0.1:9/"),
                                             control: TransferControl(loop: lane), delivery: .collect(continuation, limit: 1024)))
                     lane.detachFromEventLoop(failingWith: .serverStopped)
                 }
-                seen.set(Seen(body: "answered"))
-            } catch let error as HTTPClientError {
-                seen.set(Seen(error: error))
-            } catch {
-                seen.set(Seen(body: "unexpected \(error)"))
             }
             responder.respond(status: 200, headers: [:], body: [])
         }) { _, port in
