@@ -69,6 +69,10 @@ fi
 echo "== production deployment files" >&2
 ./Tests/Team/deploy-configs.sh
 
+# An upstream behind a private CA over TLS and HTTP/2 (nginx with a throwaway CA): `providers.<id>.ca_file`.
+echo "== upstream over TLS with a private CA" >&2
+./Tests/Upstream/tls-upstream.sh
+
 if [ -d Tests/Conformance ]; then
   echo "== SDK conformance suite" >&2
   swift build --product skillgate

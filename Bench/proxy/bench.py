@@ -32,6 +32,7 @@ import surfaces  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = 18080, 14100, 18090, 14000
+UPSTREAM_TLS_PORT = 18443
 BODY = {kind: os.path.join(HERE, f"request{suffix}.json") for kind, suffix in
         [("plain", ""), ("stream", "-stream"), ("paced", "-paced"), ("slow", "-slow")]}
 UPSTREAM_PATH = {"plain": "/v1", "stream": "/stream/v1", "paced": "/paced/v1", "slow": "/slow/v1"}
@@ -98,8 +99,9 @@ def start_nginx(processes, work, name, conf):
     return processes.start(["nginx", "-p", work, "-c", path, "-g", "daemon off;"], os.path.join(work, f"{name}.log"))
 
 
-def start_gateway(processes, work, binary, name="skillgate", port=None):
-    """Starts `binary` as a gateway in front of the mock upstream (`name` keeps its files apart from another's)."""
+def start_gateway(processes, work, binary, name="skillgate", port=None, slow_over_tls=None):
+    """Starts `binary` as a gateway in front of the mock upstream (`name` keeps its files apart from another's).
+    `slow_over_tls=(port, ca_file)` sends the held-streams model to the upstream's TLS/HTTP/2 listener."""
     port = port or GATEWAY_PORT
     state = os.path.join(work, "state" if name == "skillgate" else f"state-{name}")
     shutil.rmtree(state, ignore_errors=True)
@@ -113,6 +115,9 @@ def start_gateway(processes, work, binary, name="skillgate", port=None):
     if UPSTREAM_PORT != 18080:  # the catalog files name the default port
         specs = [json.load(open(os.path.join(BENCH, "providers", f))) for f in os.listdir(os.path.join(BENCH, "providers"))]
         config["providers"] = {s["id"]: {"base_url": s["base_url"].replace(":18080/", f":{UPSTREAM_PORT}/")} for s in specs}
+    if slow_over_tls:
+        tls_port, ca_file = slow_over_tls
+        config.setdefault("providers", {})["mock-slow"] = {"base_url": f"https://127.0.0.1:{tls_port}/slow/v1", "ca_file": ca_file}
     path = os.path.join(work, f"{name}.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
@@ -175,6 +180,9 @@ def main():
     parser.add_argument("--probe", type=int, default=100, help="sequential streams for the first-event probe")
     parser.add_argument("--streams", type=int, default=10000, help="held slow streams (0 skips the test)")
     parser.add_argument("--stream-pause", type=float, default=1.0, help="seconds between a slow stream's events")
+    parser.add_argument("--held-upstream", choices=["tls", "plain"], default="tls",
+                        help="the held streams' upstream side: TLS with HTTP/2, multiplexed as real providers are "
+                             "reached (default), or plain HTTP/1.1 (a socket per stream, so the file limit caps the count)")
     parser.add_argument("--quiet-percent", type=float, default=15)
     parser.add_argument("--quiet-max", type=float, default=120)
     parser.add_argument("--out", default="/tmp/skillgate-proxy-bench")
@@ -188,7 +196,8 @@ def main():
                         help="added to every port of the run (two runs on one machine must not share ports)")
     args = parser.parse_args()
     global UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT
-    UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT = (p + args.port_offset for p in (UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT))
+    UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT = (
+        p + args.port_offset for p in (UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT))
 
     nofile = held_streams.raise_file_limit()
     work = os.path.abspath(args.out)
@@ -201,8 +210,12 @@ def main():
         names = ([n for n in args.targets.split(",") if n] + (["baseline"] if args.baseline else [])
                  + (["litellm"] if args.litellm else []))
         key = "sk-bench-local-only"
+        slow_over_tls, tls = None, None
+        if args.held_upstream == "tls":
+            ca, certificate, key = upstream.make_certificate(work)
+            slow_over_tls, tls = (UPSTREAM_TLS_PORT, ca), (UPSTREAM_TLS_PORT, certificate, key)
         mock = start_nginx(processes, work, "mock-upstream",
-                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause))
+                           upstream.mock_upstream_conf(UPSTREAM_PORT, nofile, args.stream_pause, tls))
         direct_urls = {k: f"http://127.0.0.1:{UPSTREAM_PORT}{p}/chat/completions" for k, p in UPSTREAM_PATH.items()}
         wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
         time.sleep(0.5)
@@ -225,7 +238,8 @@ def main():
                 wait_for(f"http://127.0.0.1:{NGINX_PORT}/v1/models", proxy)
                 targets.append(Target("nginx", proxy, urls, key))
             elif name == "skillgate":
-                process, urls, token = start_gateway(processes, work, os.path.abspath(args.gateway))
+                process, urls, token = start_gateway(processes, work, os.path.abspath(args.gateway),
+                                                     slow_over_tls=slow_over_tls)
                 targets.append(Target("skillgate", process, urls, token))
             elif name == "baseline":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.baseline), "baseline",
@@ -261,14 +275,18 @@ def main():
                 target.streams_complete += complete
         gateway = next((t for t in targets if t.name == "skillgate"), None)
         if args.streams and gateway:
-            # Each stream holds two of the gateway's descriptors (client and upstream side): more than the file
-            # limit allows cannot be opened, so the count is capped and the report says so.
-            count = min(args.streams, (nofile - 400) // 2)
-            log(f"held streams: {count} slow streams through the gateway (asked for {args.streams}; file limit {nofile})")
+            # Over plain HTTP/1.1 each stream holds two of the gateway's descriptors (client and upstream side); over
+            # TLS with HTTP/2 the upstream side multiplexes (128 streams a connection), so a stream holds about one.
+            # More than the file limit allows cannot be opened, so the count is capped and the report says so.
+            per_stream = 2 if args.held_upstream == "plain" else 1.01
+            count = min(args.streams, int((nofile - 400) / per_stream))
+            log(f"held streams: {count} slow streams through the gateway (asked for {args.streams}; file limit {nofile}; "
+                f"upstream {'TLS + HTTP/2' if args.held_upstream == 'tls' else 'HTTP/1.1'})")
             body = open(BODY["slow"], "rb").read()
             with measure.PeakSampler(gateway.process.pid) as sampler:
                 gateway.held = asyncio.run(held_streams.hold_streams(gateway.urls["slow"], body, gateway.token, count))
             gateway.held["asked_for"] = args.streams
+            gateway.held["upstream"] = "TLS + HTTP/2" if args.held_upstream == "tls" else "HTTP/1.1"
             gateway.held["peak_rss_mb"] = round(sampler.peak, 1)
             gateway.held["rss_after_mb"] = round(measure.rss_mb(gateway.pids()), 1)
             log(f"   {gateway.held}")

@@ -5,6 +5,8 @@ Both are generated, so the event payloads, ports and limits live in one place. T
 echo module (Debian package libnginx-mod-http-echo) for paced and slow streams.
 """
 import json
+import os
+import subprocess
 
 ECHO_MODULE = "/usr/lib/nginx/modules/ngx_http_echo_module.so"
 
@@ -71,9 +73,26 @@ http {{
 """
 
 
-def mock_upstream_conf(port, nofile, slow_pause_s=1.0):
+def make_certificate(work):
+    """A throwaway CA and a certificate it signs for 127.0.0.1 (openssl CLI); returns (ca, certificate, key) paths."""
+    ca, ca_key, cert, key, csr, ext = (os.path.join(work, n) for n in
+                                       ["bench-ca.pem", "bench-ca.key", "upstream.pem", "upstream.key", "upstream.csr", "san.ext"])
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run = lambda *a: subprocess.run(["openssl", *a], check=True, capture_output=True)
+    run("req", "-x509", *ec, "-days", "2", "-subj", "/CN=SkillGate bench CA", "-keyout", ca_key, "-out", ca)
+    run("req", *ec, "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", csr)
+    open(ext, "w").write("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-days", "2", "-extfile", ext, "-out", cert)
+    return ca, cert, key
+
+
+def mock_upstream_conf(port, nofile, slow_pause_s=1.0, tls=None):
     """The mock upstream: `/v1` answers at once, `/stream/v1` streams all events at once, `/paced/v1` 10 ms
-    apart (shows whether a proxy buffers), `/slow/v1` `slow_pause_s` apart (the held-streams test)."""
+    apart (shows whether a proxy buffers), `/slow/v1` `slow_pause_s` apart (the held-streams test).
+
+    With `tls=(tls_port, certificate, key)` the same paths are also served over TLS with HTTP/2 (ALPN) on `tls_port`,
+    as real providers are reached: the held-streams test's upstream side then shares a few multiplexed connections
+    (nginx's default of 128 streams per connection) instead of taking a socket per stream."""
     events = stream_events()
     body = json.dumps(COMPLETION, separators=(",", ":"))
     models = '{"object":"list","data":[{"id":"mock-model","object":"model","created":1767225600,"owned_by":"bench"}]}'
@@ -85,10 +104,15 @@ def mock_upstream_conf(port, nofile, slow_pause_s=1.0):
         }}
         location = {prefix}/models {{ default_type application/json; return 200 {_nginx_string(models)}; }}
 """
+    tls_listen = ""
+    if tls:
+        tls_port, certificate, key = tls
+        tls_listen = (f"        listen 127.0.0.1:{tls_port} ssl http2 backlog=4096;\n"
+                      f"        ssl_certificate {certificate};\n        ssl_certificate_key {key};\n")
     return (f"load_module {ECHO_MODULE};\n" + _COMMON.format(name="mock-upstream", nofile=nofile, conns=nofile - 100)
             + f"""    server {{
         listen 127.0.0.1:{port} backlog=4096;
-        location = /v1/chat/completions {{ default_type application/json; return 200 {_nginx_string(body)}; }}
+{tls_listen}        location = /v1/chat/completions {{ default_type application/json; return 200 {_nginx_string(body)}; }}
         location = /v1/models {{ default_type application/json; return 200 {_nginx_string(models)}; }}
 {stream_location("/stream/v1", 0)}{stream_location("/paced/v1", 0.01)}{stream_location("/slow/v1", slow_pause_s)}
         location / {{ default_type application/json;

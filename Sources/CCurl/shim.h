@@ -70,6 +70,8 @@ static inline CURLMcode sg_multi_setopt_timerfn(CURLM *m, curl_multi_timer_callb
 
 // Macros and union members Swift cannot import directly.
 static inline CURLcode sg_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
+// The CA bundle libcurl was built to trust (CURLOPT_CAINFO's default), or NULL.
+static inline const char *sg_default_cainfo(void) { return curl_version_info(CURLVERSION_NOW)->cainfo; }
 static inline size_t sg_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 static inline CURLcode sg_easy_unpause(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
 static inline CURLcode sg_multi_msg_result(const CURLMsg *m) { return m->data.result; }

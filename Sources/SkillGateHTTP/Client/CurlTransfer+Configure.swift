@@ -13,6 +13,9 @@ enum ReceiveBuffer {
 /// keeps options across transfers, so a recycled handle is not reset (`curl_easy_reset` and
 /// setting everything again cost more per request than the whole request's own work).
 enum CurlHandleDefaults {
+    /// The CA bundle libcurl trusts by default (`CURLOPT_CAINFO` as built; `nil` when it was built without one).
+    static let caInfo: String? = sg_default_cainfo().map { String(cString: $0) }
+
     /// Configures a fresh easy handle. Returns the option libcurl refused, if any.
     static func apply(to easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration, receiveBufferBytes: Int) -> CURLoption? {
         var failed: CURLoption?
@@ -81,6 +84,8 @@ extension CurlTransfer {
         set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
         let multiplexable = negotiates && Self.isHTTPS(request.url)
         set(CURLOPT_PIPEWAIT, sg_easy_setopt_long(easy, CURLOPT_PIPEWAIT, multiplexable ? 1 : 0))
+        // The provider's private CA, or libcurl's built-in bundle again (a recycled handle keeps the last request's).
+        set(CURLOPT_CAINFO, sg_easy_setopt_str(easy, CURLOPT_CAINFO, request.caFile ?? CurlHandleDefaults.caInfo))
         // 0 is libcurl's default (300 s).
         let connect = request.timeouts.connect.map(\.curlMilliseconds) ?? 0
         set(CURLOPT_CONNECTTIMEOUT_MS, sg_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connect))

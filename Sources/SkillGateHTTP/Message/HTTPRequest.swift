@@ -37,6 +37,10 @@ public struct HTTPRequest: Sendable {
     public var reuseConnection = true
     /// HTTP/1.1, HTTP/2 through ALPN, or HTTP/2 over cleartext (`HTTPVersion`).
     public var httpVersion: HTTPVersion = .negotiated
+    /// A PEM file of the certificate authorities trusted for this request's TLS connection, in place of the system's
+    /// (libcurl `CURLOPT_CAINFO`): for upstreams whose certificate a private CA signed. `nil` keeps the system store.
+    /// A kept-alive connection is reused only by requests that trust the same file.
+    public var caFile: String?
 
     public init(method: String = "POST", url: String, headers: HTTPHeaders = [:], body: [UInt8] = [], timeouts: HTTPTimeouts = HTTPTimeouts(),
                 pin: HTTPAddressPin? = nil) {

@@ -31,6 +31,9 @@ public struct Deployment: Sendable, Hashable, CustomStringConvertible {
     public var timeouts: HTTPTimeouts
     /// The HTTP version of its requests (the provider's `http_version`).
     public var httpVersion: HTTPVersion = .negotiated
+    /// The certificate authorities its TLS connections trust instead of the system's (`providers.<id>.ca_file` in the
+    /// config), for a self-hosted upstream behind a private CA; `nil` for the system store.
+    public var caFile: String?
 
     public init(providerId: String, model: String, baseURL: String, auth: AuthStyle, apiKey: String? = nil,
                 extraHeaders: HTTPHeaders = [:], timeouts: HTTPTimeouts = HTTPTimeouts()) {

@@ -19,6 +19,7 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     public func complete(_ request: ChatRequest) async throws -> ChatResponse {
         var httpRequest = try format.makeRequest(request, deployment: deployment, stream: false)
         httpRequest.httpVersion = deployment.httpVersion
+        httpRequest.caFile = deployment.caFile
         let response: HTTPResponse
         do {
             response = try await http.send(httpRequest)
@@ -49,7 +50,7 @@ extension HTTPClientError {
                                 provider: provider)
         case .tls:
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,
-                                message: "TLS handshake with the provider failed (\(detail)); check the base_url scheme and the system CA certificates",
+                                message: "TLS handshake with the provider failed (\(detail)); check the base_url scheme, and if a private CA signed the provider's certificate, name its PEM file in the config's providers.\(provider).ca_file",
                                 provider: provider)
         case .connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
             return GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,

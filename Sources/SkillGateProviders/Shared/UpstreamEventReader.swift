@@ -108,6 +108,7 @@ final class UpstreamEventReader<Format: WireFormat>: Sendable {
     private func open(_ request: ChatRequest) async throws -> HTTPBodyReader {
         var httpRequest = try client.format.makeRequest(request, deployment: client.deployment, stream: true)
         httpRequest.httpVersion = client.deployment.httpVersion
+        httpRequest.caFile = client.deployment.caFile
         let response = try await client.http.stream(httpRequest)
         guard (200..<300).contains(response.status) else {
             let body = try await response.collectBody(limit: HTTPLLMClient<Format>.maxErrorBody)

@@ -77,6 +77,9 @@ public struct GatewayConfig: Sendable {
         public var baseURL: String?
         /// Replaces the catalog's key-store name.
         public var keyName: String?
+        /// The certificate authorities (a PEM file, absolute once loaded) that the provider's TLS connections trust
+        /// instead of the system's: a self-hosted upstream behind a private CA (`ca_file`).
+        public var caFile: String?
 
         public init(enabled: Bool = true, baseURL: String? = nil, keyName: String? = nil) {
             self.enabled = enabled

@@ -25,8 +25,10 @@ enum EmbedderFactory {
         let connect = min(Duration.seconds(config.upstreamTimeouts.connectSeconds), timeouts.connect ?? .seconds(5))
         var t = timeouts
         t.connect = connect
-        let deployment = Deployment(providerId: provider.id, model: model.id, baseURL: override?.baseURL ?? provider.baseURL,
+        var deployment = Deployment(providerId: provider.id, model: model.id, baseURL: override?.baseURL ?? provider.baseURL,
                                     auth: provider.auth, extraHeaders: provider.headers, timeouts: t)
+        deployment.httpVersion = provider.httpVersion
+        deployment.caFile = override?.caFile
         var endpoint = EmbeddingEndpoint(deployment: deployment, keyName: keyName,
                                          key: { keyName.flatMap { keys.secret(named: $0) } },
                                          inputs: inputs, dimensions: model.dimensions, http: http)

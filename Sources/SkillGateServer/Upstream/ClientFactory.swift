@@ -52,6 +52,7 @@ final class ClientFactory: Sendable {
                           timeouts: HTTPTimeouts(connect: .seconds(t.connectSeconds), firstByte: .seconds(t.firstByteSeconds),
                                                  idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds)))
         deployment.httpVersion = spec.httpVersion
+        deployment.caFile = override?.caFile
         return (deployment, lease)
     }
 

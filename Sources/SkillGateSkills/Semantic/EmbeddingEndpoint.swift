@@ -73,6 +73,8 @@ public struct EmbeddingEndpoint: Sendable {
               parseError: (Int, HTTPHeaders, [UInt8], Deployment) -> GatewayError) async throws(EmbeddingError) -> [UInt8] {
         var request = HTTPRequest(url: url, headers: d.requestHeaders(streaming: false), body: body.serializedBytes(), timeouts: d.timeouts)
         request.reuseConnection = reuseConnections
+        request.httpVersion = d.httpVersion
+        request.caFile = d.caFile
         let response: HTTPResponse
         do {
             response = try await http.send(request)

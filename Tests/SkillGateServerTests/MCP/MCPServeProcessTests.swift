@@ -28,6 +28,31 @@ import SkillGateTestSupport
         }
     }
 
+    /// A server that reads `initialize`, closes its stdin and only then answers: the gateway's next write (the
+    /// `initialized` notification) fails with EPIPE, before the gateway's HTTP server started. Before SIGPIPE was
+    /// ignored for stdio servers, `skillgate serve` died of it (exit 141) without a line in the log.
+    static let deafServer = #"""
+    read line; exec 0<&-
+    printf '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"sh"}}}\n'
+    sleep 5
+    """#
+
+    @Test func aServerThatClosesItsStdinLeavesTheGatewayServing() async throws {
+        let (path, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        config["mcp_servers"] = ["deaf": ["command": "/bin/sh", "args": ["-c", Self.deafServer]]]
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: path))
+
+        let process = try SpawnedProcess(try ServeProcessTests.binary(), ["serve", "--config", path])
+        defer { process.stop() }
+        #expect(await process.wait(for: "\"listening\""), "\(process.output)")
+        #expect(process.output.contains("deaf"), "the log does not name the server that failed: \(process.output)")
+        process.signal(SIGTERM)
+        #expect(await process.waitForExit())
+        #expect(process.exitCode == 0, "exit code \(String(describing: process.exitCode)) (nil: ended by a signal); log: \(process.output)")
+    }
+
     @Test func theGatewayLeavesNoMCPServerBehind() async throws {
         let (path, dir) = try ServeProcessTests.configFile()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -18,7 +18,12 @@ final class ChildProcess: Sendable {
 
     /// Starts `command` (looked up in `PATH` when it has no slash) with `arguments`, the gateway's
     /// environment plus `environment`, and the working directory of the gateway.
+    ///
+    /// Sets SIGPIPE to ignored for the process: a server that closed its stdin or exited must make `write` fail with
+    /// EPIPE, which says so, instead of killing the gateway (which connects its MCP servers before its HTTP server,
+    /// the other place that ignores SIGPIPE, starts).
     init(command: String, arguments: [String], environment: [(String, String)]) throws(MCPError) {
+        signal(SIGPIPE, SIG_IGN)
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         // Close-on-exec, so no other child (of this gateway or a parallel test) inherits these ends;
         // posix_spawn's dup2 clears the flag on the child's 0, 1 and 2.
