@@ -195,7 +195,7 @@ def main():
     parser.add_argument("--port-offset", type=int, default=0,
                         help="added to every port of the run (two runs on one machine must not share ports)")
     args = parser.parse_args()
-    global UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT
+    global UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT
     UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT = (
         p + args.port_offset for p in (UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT))
 

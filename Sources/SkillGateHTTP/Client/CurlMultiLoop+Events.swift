@@ -75,8 +75,13 @@ extension CurlMultiLoop {
 
     /// Arms the deadline timer for the earliest of the deadlines libcurl does not enforce, after
     /// failing the transfers whose deadline passed.
+    ///
+    /// Looks only when the timer fired or a transfer's deadlines may have moved earlier (`TransferNotices`): the look
+    /// visits every transfer, and the loop turns once per batch of socket events.
     func armDeadlineTimer(now: UInt64) {
-        guard let deadlineTimer else { return }
+        guard let deadlineTimer, deadlineDue || notices.deadlinesChanged else { return }
+        deadlineDue = false
+        notices.deadlinesChanged = false
         guard !active.isEmpty, let next = enforceDeadlines(now: now) else {
             if armedDeadline != nil {
                 event_del(deadlineTimer)
@@ -175,6 +180,7 @@ func curlDeadlineFired(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRa
     let loop = Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue()
     loop.sawActivity = true
     loop.armedDeadline = nil
+    loop.deadlineDue = true
     loop.scheduleTurnEnd()
 }
 

@@ -11,7 +11,7 @@ extension CurlMultiLoop {
         let streams = spec.delivery.streams
         guard let multi, let easy = (streams ? spareStreamHandles.popLast() : spareEasyHandles.popLast()) ?? newEasyHandle(for: spec)
         else { return false }
-        let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds())
+        let transfer = CurlTransfer(easy: easy, spec: spec, now: MonotonicClock.nanoseconds(), notices: notices)
         if let problem = transfer.configure(spec.request, configuration: configuration) {
             transfer.settle(problem)
             recycle(easy, streams: streams)
@@ -25,6 +25,7 @@ extension CurlMultiLoop {
             return false
         }
         active[ObjectIdentifier(spec.control)] = transfer
+        notices.deadlinesChanged = true
         return true
     }
 
@@ -41,6 +42,7 @@ extension CurlMultiLoop {
         guard let transfer = active[ObjectIdentifier(control)], transfer.pausedForConsumer else { return }
         transfer.pausedForConsumer = false
         transfer.lastActivity = MonotonicClock.nanoseconds()
+        notices.deadlinesChanged = true   // its idle clock runs again
         // May call the write callback (and pause again) right here; libcurl re-arms the socket
         // through the socket callback and its timer.
         _ = sg_easy_unpause(transfer.easy)
@@ -66,6 +68,7 @@ extension CurlMultiLoop {
             _ = curl_multi_remove_handle(multi, easy)
             recycle(easy, streams: transfer.delivery.streams)
         }
+        notices.releaseSentUploads()
     }
 
     /// A new easy handle with the options all transfers share, or nil after failing `spec`.

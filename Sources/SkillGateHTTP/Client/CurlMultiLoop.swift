@@ -83,6 +83,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Finished transfers' handles kept for reuse, by receive buffer: whole bodies and streams (`ReceiveBuffer`).
     var spareEasyHandles: [UnsafeMutableRawPointer] = []
     var spareStreamHandles: [UnsafeMutableRawPointer] = []
+    /// What the transfers report from libcurl's callbacks (heads, deadlines to look at, upload memory to free).
+    let notices: TransferNotices
+    /// The deadline timer fired: the loop looks at every transfer's deadlines at the end of its turn.
+    var deadlineDue = false
     /// One libevent event per socket libcurl asked to watch.
     var socketEvents: [Int32: OpaquePointer] = [:]
     /// When the deadline timer is due (monotonic ns), nil when it is not armed.
@@ -112,6 +116,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                  attachedTo eventLoop: EventLoop?, laneKey: UInt64) {
         self.configuration = configuration
         self.counters = counters
+        notices = TransferNotices(counters: counters)
         self.attachedLoop = eventLoop
         self.isLane = eventLoop != nil
         self.laneKey = laneKey

@@ -15,6 +15,8 @@ enum ReceiveBuffer {
 enum CurlHandleDefaults {
     /// The CA bundle libcurl trusts by default (`CURLOPT_CAINFO` as built; `nil` when it was built without one).
     static let caInfo: String? = sg_default_cainfo().map { String(cString: $0) }
+    /// libcurl's smallest upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`; its default is 64 KiB).
+    static let uploadBufferBytes = 16 * 1024
 
     /// Configures a fresh easy handle. Returns the option libcurl refused, if any.
     static func apply(to easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration, receiveBufferBytes: Int) -> CURLoption? {
@@ -26,7 +28,7 @@ enum CurlHandleDefaults {
         // libcurl's smallest upload buffer (the default is 64 KiB per handle): request bodies are handed over
         // whole (CURLOPT_POSTFIELDS), so the buffer only matters for memory, and a gateway holding thousands of
         // streams holds that many handles.
-        set(CURLOPT_UPLOAD_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, 16 * 1024))
+        set(CURLOPT_UPLOAD_BUFFERSIZE, sg_easy_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, uploadBufferBytes))
         // The receive buffer (`ReceiveBuffer`): set once per handle, because a recycled handle keeps the buffer of its
         // first transfer and libcurl 7.88 does not promise to resize it between transfers; the loop keeps streams'
         // handles apart from whole bodies'.

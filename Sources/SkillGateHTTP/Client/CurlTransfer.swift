@@ -27,8 +27,12 @@ final class CurlTransfer {
     var abortReason: HTTPClientError?
     private var settled = false
 
-    init(easy: UnsafeMutableRawPointer, spec: TransferSpec, now: UInt64) {
+    /// Told when the response head arrives.
+    private let notices: TransferNotices
+
+    init(easy: UnsafeMutableRawPointer, spec: TransferSpec, now: UInt64, notices: TransferNotices) {
         self.easy = easy
+        self.notices = notices
         self.control = spec.control
         self.delivery = spec.delivery
         self.startedAt = now
@@ -108,12 +112,15 @@ final class CurlTransfer {
             _ = sg_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
             status = code
         }
+        notices.headArrived(self, releasingUpload: delivery.streams && requestBody != nil)
         if case .stream(let channel) = delivery {
             channel.deliverHead(.init(status: status, headers: headers))
         }
     }
 
     var hasHead: Bool { headComplete }
+    /// The outcome was delivered; the easy handle goes back to the loop (and may serve another request).
+    var isSettled: Bool { settled }
 
     // MARK: outcome
 

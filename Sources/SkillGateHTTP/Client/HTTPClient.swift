@@ -62,6 +62,8 @@ public final class HTTPClient: Sendable {
 
     /// Transfers this client ran on server event loops' lanes so far (diagnostics, tests).
     public var transfersOnServerEventLoops: Int { counters.transfersOnServerLoops }
+    /// Streams whose request body and libcurl upload buffer were freed once their response head arrived.
+    var streamUploadsReleased: Int { counters.streamUploadsReleased }
 
     /// Sends `request` and returns the whole response. Non-2xx statuses are returned, not thrown.
     ///

@@ -4,6 +4,7 @@ import Synchronization
 final class HTTPClientCounters: Sendable {
     private let peakStreamBuffered = Atomic<Int>(0)
     private let laneTransfers = Atomic<Int>(0)
+    private let uploadReleases = Atomic<Int>(0)
 
     /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
     var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
@@ -21,4 +22,9 @@ final class HTTPClientCounters: Sendable {
     }
 
     func countLaneTransfer() { laneTransfers.add(1, ordering: .relaxed) }
+
+    /// Streams whose request body and upload buffer were freed once the head arrived (`UploadMemoryRelease`).
+    var streamUploadsReleased: Int { uploadReleases.load(ordering: .relaxed) }
+
+    func countUploadRelease() { uploadReleases.add(1, ordering: .relaxed) }
 }

@@ -89,7 +89,7 @@ extension GatewayConfig {
         limits = Limits()
         if let l = try r.optionalObject("limits") {
             try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds",
-                                     "max_connections", "max_connections_per_ip", "upstream_connections_per_host"])
+                                     "max_connections", "max_connections_per_ip", "upstream_connections_per_host", "listen_backlog"])
             if let v = try l.optionalInt("max_body_bytes") {
                 guard v > 0 else { throw l.error("max_body_bytes", "must be a positive number of bytes") }
                 limits.maxBodyBytes = v
@@ -107,6 +107,10 @@ extension GatewayConfig {
             if let v = try l.optionalInt("max_connections_per_ip") {
                 guard v >= 0 else { throw l.error("max_connections_per_ip", "must be 0 (no cap) or a positive number of connections") }
                 limits.maxConnectionsPerIP = v
+            }
+            if let v = try l.optionalInt("listen_backlog") {
+                guard v > 0 else { throw l.error("listen_backlog", "must be a positive number of connections (the kernel caps it at net.core.somaxconn)") }
+                limits.listenBacklog = v
             }
             if let v = try l.optionalInt("upstream_connections_per_host") {
                 guard v > 0 else { throw l.error("upstream_connections_per_host", "must be a positive number of connections") }

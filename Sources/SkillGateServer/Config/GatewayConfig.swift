@@ -134,6 +134,10 @@ public struct GatewayConfig: Sendable {
         /// request in flight needs its own, so this caps concurrent requests to a provider; requests beyond it wait
         /// for a free connection. Over HTTP/2 each connection carries up to 100 streams.
         public var upstreamConnectionsPerHost = 1024
+        /// Connections the kernel queues for the listening socket before the gateway accepts them (`listen(2)`'s
+        /// backlog; Linux caps it at `net.core.somaxconn`, 4096 by default). A burst beyond it is dropped or reset
+        /// by the kernel before the gateway sees it.
+        public var listenBacklog = 4096
         public init() {}
     }
 

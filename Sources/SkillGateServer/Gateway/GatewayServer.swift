@@ -28,6 +28,7 @@ public final class GatewayServer: Sendable {
         services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock, now: now)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
         serverConfig.reusePort = config.reusePort
+        serverConfig.backlog = config.limits.listenBacklog
         serverConfig.maxConnections = config.limits.maxConnections > 0 ? config.limits.maxConnections : nil
         serverConfig.maxConnectionsPerIP = config.limits.maxConnectionsPerIP > 0 ? config.limits.maxConnectionsPerIP : nil
         serverConfig.maxBodyBytes = config.limits.maxBodyBytes

@@ -57,6 +57,25 @@ import SkillGateTestSupport
         }
     }
 
+    /// The loop looks at deadlines only when its timer fires or a deadline may have moved earlier (decision 0037): a
+    /// head arriving after the first look starts the idle clock, which must be enforced at once, not when the long
+    /// first-byte deadline armed before it comes due.
+    @Test func idleTimeoutStartsWhenALateHeadArrives() async throws {
+        try await onOwnThread {
+            let server = try LoopbackServer(.delayedHead(1_500, then: .stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000)))
+            defer { server.stop() }
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 20_000, idle: 300))
+            let started = LoopbackSocket.now()
+            let response = try await ClientTestEnvironment.makeClient().stream(request)
+            var iterator = response.body.makeAsyncIterator()
+            #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
+            await expectFailure(.idleTimeout, within: 8_000) {
+                _ = try await iterator.next()
+            }
+            #expect(millisecondsBetween(started, LoopbackSocket.now()) < 9_000, "the idle timeout waited for the first-byte deadline")
+        }
+    }
+
     @Test func idleTimeoutInSend() async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.stallMidBody(firstPart: "{\"partial\":", declaredLength: 1_000))
