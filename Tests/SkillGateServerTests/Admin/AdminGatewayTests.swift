@@ -163,16 +163,29 @@ import SkillGateState
         #expect(tail.status == 200 && tail.headers["content-type"] == "text/event-stream")
         var received = "", posted = false, shutdown: Task<Bool, Never>?
         let started = ContinuousClock.now
-        for try await chunk in tail.body {
-            received += String(decoding: chunk, as: UTF8.self)
-            if !posted, received.contains("traffic tail open") {
-                posted = true
-                #expect(try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#).status == 200)
+        // When each step happened, for the failure message (a rare failure under load cut the tail mid-stream).
+        var steps: [String] = []
+        func step(_ name: String) { steps.append("\(name) at \(ContinuousClock.now - started)") }
+        do {
+            for try await chunk in tail.body {
+                received += String(decoding: chunk, as: UTF8.self)
+                if !posted, received.contains("traffic tail open") {
+                    posted = true
+                    step("tail open")
+                    #expect(try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#).status == 200)
+                    step("chat answered")
+                }
+                if shutdown == nil, received.contains("event: request") {
+                    step("request event")
+                    // The tail would hold the drain open until its grace ran out; the shutdown hook ends it at once.
+                    shutdown = Task { await h.server.server.shutdown(deadline: .seconds(20)) }
+                }
             }
-            if shutdown == nil, received.contains("event: request") {
-                // The tail would hold the drain open until its grace ran out; the shutdown hook ends it at once.
-                shutdown = Task { await h.server.server.shutdown(deadline: .seconds(20)) }
-            }
+        } catch {
+            step("tail failed")
+            Issue.record("the tail failed: \(error); steps: \(steps); received: \(received)")
+            await h.stop()
+            return
         }
         let clean = await shutdown?.value
         #expect(clean == true, "the tail ended before the drain's deadline")
