@@ -17,7 +17,39 @@ enum SocketDiagnostics {
             let watchers = fd.map(epollSetsWatching) ?? []
             return "server side \(states[f[3]] ?? f[3]), receive queue 0x\(queues.last ?? "?"), fd \(fd.map(String.init) ?? "none in this process"), in epoll sets \(watchers)"
         }
-        return "no server-side socket for client port \(clientPort)"
+        return "no server-side socket for client port \(clientPort); " + around(serverPort: serverPort, clientPort: clientPort, table: table)
+    }
+
+    /// When the server side is missing: the client's own socket, how many connections wait in the listening socket's
+    /// accept queue, and the kernel's counters of connections a full accept queue dropped.
+    private static func around(serverPort: Int, clientPort: Int, table: String) -> String {
+        let states = ["01": "ESTABLISHED", "02": "SYN_SENT", "03": "SYN_RECV", "04": "FIN_WAIT1", "05": "FIN_WAIT2",
+                      "06": "TIME_WAIT", "07": "CLOSE", "08": "CLOSE_WAIT", "09": "LAST_ACK", "0A": "LISTEN", "0B": "CLOSING"]
+        let server = String(format: ":%04X", serverPort), client = String(format: ":%04X", clientPort)
+        var parts: [String] = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard f.count > 9 else { continue }
+            let state = states[f[3]] ?? f[3]
+            if f[1].hasSuffix(client) {
+                parts.append("client socket \(f[1]) → \(f[2]) \(state)")
+            } else if f[1].hasSuffix(server), f[3] == "0A" {
+                let queues = f[4].split(separator: ":")
+                parts.append("listener \(f[1]) with 0x\(queues.last ?? "?") connections waiting to be accepted")
+            } else if f[1].hasSuffix(server) || f[2].hasSuffix(server) {
+                parts.append("\(f[1]) → \(f[2]) \(state)")
+            }
+        }
+        if let netstat = procText("/proc/net/netstat") {
+            let lines = netstat.split(separator: "\n").filter { $0.hasPrefix("TcpExt:") }
+            if lines.count == 2 {
+                let names = lines[0].split(separator: " "), values = lines[1].split(separator: " ")
+                for (name, value) in zip(names, values) where ["ListenOverflows", "ListenDrops", "TCPReqQFullDrop", "TCPReqQFullDoCookies"].contains(String(name)) {
+                    parts.append("\(name) \(value)")
+                }
+            }
+        }
+        return parts.isEmpty ? "no socket on either port" : parts.joined(separator: "; ")
     }
 
     /// A /proc file read to its end (they report a size of zero, so size-based reads come back empty).
