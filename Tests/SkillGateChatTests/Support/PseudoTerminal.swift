@@ -9,6 +9,11 @@ final class PseudoTerminal: Sendable {
     private let master: Int32
     private let collected = Mutex<[UInt8]>([])
     private let exitStatus = Mutex<Int32?>(nil)
+    /// Whether `master` is still open; writes and the close take it, so neither touches a closed descriptor whose
+    /// number another test may have been given meanwhile.
+    private let masterOpen = Mutex(true)
+    /// Signalled when the reader thread stopped reading `master`.
+    private let readerDone = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` and exactly `environment`. Linux only: /dev/ptmx and its ioctls.
     init(executable: String, arguments: [String], environment: [String: String]) throws {
@@ -55,14 +60,20 @@ final class PseudoTerminal: Sendable {
         }
         self.pid = pid
         self.master = master
-        let thread = Thread { [self] in readUntilClosed() }
+        let thread = Thread { [self] in
+            readUntilClosed()
+            readerDone.signal()
+        }
         thread.start()
     }
 
     /// Types `text` (use "\r" for Enter, "\u{03}" for Ctrl-C, "\u{04}" for Ctrl-D).
     func type(_ text: String) {
         let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { _ = Glibc.write(master, $0.baseAddress, $0.count) }
+        masterOpen.withLock { open in
+            guard open else { return }
+            bytes.withUnsafeBytes { _ = Glibc.write(master, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Everything printed so far.
@@ -98,7 +109,9 @@ final class PseudoTerminal: Sendable {
         return nil
     }
 
-    /// Kills the program if it still runs, reaps it and closes the pty.
+    /// Kills the program if it still runs, reaps it and closes the pty — once, and only after the reader thread has
+    /// stopped reading it (it sees EIO once the program is gone). Closing it under a running reader let the reader's
+    /// next `read` take whatever descriptor of another test got the same number.
     func terminate() {
         if exitStatus.withLock({ $0 }) == nil {
             kill(pid, SIGKILL)
@@ -106,7 +119,12 @@ final class PseudoTerminal: Sendable {
             waitpid(pid, &status, 0)
             exitStatus.withLock { $0 = -1 }
         }
-        close(master)
+        guard readerDone.wait(timeout: .now() + 10) == .success else { return }   // leaked rather than reused
+        readerDone.signal()   // a second terminate() passes too
+        masterOpen.withLock { open in
+            if open { close(master) }
+            open = false
+        }
     }
 
     private func readUntilClosed() {

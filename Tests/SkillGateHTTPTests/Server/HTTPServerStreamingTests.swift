@@ -9,6 +9,7 @@ struct HTTPServerStreamingTests {
     static func stage(_ server: HTTPServer, _ port: Int, _ client: RawHTTPClient, _ handlerRan: Bool) -> String {
         "handler ran: \(handlerRan); open connections \(server.statistics.openConnections), in flight \(server.inFlightRequestCount); "
             + SocketDiagnostics.serverSide(serverPort: port, clientPort: client.localPort)
+            + "; the client's descriptor: " + SocketDiagnostics.describe(descriptor: client.descriptor)
     }
 
     @Test func streamedChunksArriveInOrderAndConnectionStaysUsable() async throws {

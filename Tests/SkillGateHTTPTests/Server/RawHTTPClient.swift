@@ -46,6 +46,9 @@ final class RawHTTPClient: @unchecked Sendable {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
+    /// The descriptor (for diagnostics); -1 once closed.
+    var descriptor: Int32 { fd }
+
     /// The local port of the connection (for diagnostics), 0 when unknown.
     var localPort: Int {
         var address = sockaddr_in()

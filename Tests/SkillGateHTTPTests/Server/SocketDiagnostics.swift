@@ -52,11 +52,36 @@ enum SocketDiagnostics {
         return parts.isEmpty ? "no socket on either port" : parts.joined(separator: "; ")
     }
 
+    /// What descriptor `fd` of this process is now, and where the kernel lists its socket (a descriptor closed by
+    /// someone else and reused shows up as another socket, or as none).
+    static func describe(descriptor fd: Int32) -> String {
+        guard fd >= 0 else { return "closed" }
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)") else {
+            return "fd \(fd) is not open"
+        }
+        guard target.hasPrefix("socket:["), target.hasSuffix("]") else { return "fd \(fd) is \(target)" }
+        let inode = String(target.dropFirst(8).dropLast())
+        for table in ["tcp", "tcp6", "udp", "udp6", "unix"] {
+            guard let text = procText("/proc/net/" + table) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                let inodeColumn = table == "unix" ? 6 : 9
+                if f.count > inodeColumn, f[inodeColumn] == inode {
+                    return "fd \(fd) is \(table) socket \(table == "unix" ? f.suffix(1).joined() : f[1] + " → " + f[2] + " state " + f[3])"
+                }
+            }
+        }
+        return "fd \(fd) is \(target), in no /proc/net table"
+    }
+
     /// A /proc file read to its end (they report a size of zero, so size-based reads come back empty).
     private static func procText(_ path: String) -> String? {
+        // The file may vanish between opening and reading (a descriptor another test closed meanwhile):
+        // `readDataToEndOfFile` traps on that, `readToEnd` throws.
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let data = try? handle.readToEnd() else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     private static func descriptor(ofSocketInode inode: String) -> Int? {
