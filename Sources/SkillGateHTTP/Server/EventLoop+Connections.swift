@@ -8,6 +8,7 @@ extension EventLoop {
     /// the connection up and before any of its bytes are read.
     func newConnection(base: OpaquePointer) -> OpaquePointer? {
         guard let bufferevent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        shared.counters.acceptedConnections.add(1, ordering: .relaxed)
         evbuffer_add_cb(bufferevent_get_output(bufferevent), onConnectionOutputChanged, Unmanaged.passUnretained(self).toOpaque())
         let connection = Connection(loop: self, bufferevent: bufferevent)
         let argument = connection.argument

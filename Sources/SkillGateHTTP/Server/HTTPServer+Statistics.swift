@@ -18,6 +18,8 @@ extension HTTPServer {
         public var bodyTimeouts: Int
         /// `malloc_trim` runs after large request bodies were released.
         public var memoryTrims: Int
+        /// Connections accepted since the server started (admitted or not).
+        public var acceptedConnections: Int
     }
 }
 
@@ -29,5 +31,6 @@ final class ServerCounters: Sendable {
     let headerTimeouts = Atomic<Int>(0)
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
+    let acceptedConnections = Atomic<Int>(0)
 
 }

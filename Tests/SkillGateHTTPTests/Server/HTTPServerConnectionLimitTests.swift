@@ -35,6 +35,7 @@ struct HTTPServerConnectionLimitTests {
             #expect(closed)
             #expect(server.statistics.refusedOverTotal == 1)
             #expect(server.statistics.openConnections == 2)
+            #expect(server.statistics.acceptedConnections == 3, "two admitted and one refused")
             let closedPort = idle.last?.localPort ?? 0
             idle.removeLast()   // closes one
             let seen = await serverSettles { server.statistics.openConnections == 1 }

@@ -7,7 +7,9 @@ struct HTTPServerStreamingTests {
     /// Where a request that never reached its handler stopped (decision 0034's rare stall): the server's own counts and
     /// the server side of the client's connection as the kernel sees it.
     static func stage(_ server: HTTPServer, _ port: Int, _ client: RawHTTPClient, _ handlerRan: Bool) -> String {
-        "handler ran: \(handlerRan); open connections \(server.statistics.openConnections), in flight \(server.inFlightRequestCount); "
+        let s = server.statistics
+        return "handler ran: \(handlerRan); connections accepted \(s.acceptedConnections), open \(s.openConnections), refused "
+            + "\(s.refusedOverTotal + s.refusedOverPerIP + s.refusedAtHead), timed out \(s.headerTimeouts + s.bodyTimeouts); in flight \(server.inFlightRequestCount); "
             + SocketDiagnostics.serverSide(serverPort: port, clientPort: client.localPort)
             + "; the client's descriptor: " + SocketDiagnostics.describe(descriptor: client.descriptor)
     }
