@@ -74,7 +74,7 @@ static inline int sg_ev_peek_socket(int fd) {
     char byte;
     ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     if (n > 0) return 1;
-    if (n == 0) return 0;
+    if (n == 0) { errno = 0; return 0; }
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return -1;
     return 0;
 }

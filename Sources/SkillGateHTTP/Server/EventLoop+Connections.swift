@@ -175,7 +175,10 @@ extension EventLoop {
 
     /// evhttp is freeing the connection (client gone, error, timeout, answer with Connection: close, stop).
     func connectionClosed(_ connection: Connection) {
-        if let responder = connection.responder { responderConnectionClosed(responder) }
+        if let responder = connection.responder {
+            shared.counters.closedDuringRequest.add(1, ordering: .relaxed)
+            responderConnectionClosed(responder)
+        }
         replyFinished(on: connection)
         if connection.admitted {
             connection.admitted = false

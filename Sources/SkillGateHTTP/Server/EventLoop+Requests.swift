@@ -1,4 +1,5 @@
 import CEvent
+import Glibc
 
 /// Loop-thread side of one request: hand-off to a Task, replies, streams, and disconnects.
 extension EventLoop {
@@ -145,6 +146,8 @@ extension EventLoop {
         switch sg_ev_peek_socket(fd) {
         case 0:
             // EOF or error: free the connection now; its close callback cancels the handler.
+            shared.counters.closedOnPeerCheck.add(1, ordering: .relaxed)
+            shared.counters.lastPeerCheckErrno.store(Int(errno), ordering: .relaxed)
             if let connection = link.connection { evhttp_connection_free(connection) }
         case 1:
             // A pipelined next request: evhttp reads it after this reply. Stop watching (level-triggered).

@@ -20,6 +20,12 @@ extension HTTPServer {
         public var memoryTrims: Int
         /// Connections accepted since the server started (admitted or not).
         public var acceptedConnections: Int
+        /// Connections closed while a request was with its handler (the client left, a read or write failed, or the
+        /// server stopped); of those, `closedOnPeerCheck` were closed because a look at the socket found it at its end
+        /// or failing (`lastPeerCheckErrno`: the error that look saw, 0 for an orderly end).
+        public var closedDuringRequest: Int
+        public var closedOnPeerCheck: Int
+        public var lastPeerCheckErrno: Int
     }
 }
 
@@ -32,5 +38,8 @@ final class ServerCounters: Sendable {
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)
+    let closedDuringRequest = Atomic<Int>(0)
+    let closedOnPeerCheck = Atomic<Int>(0)
+    let lastPeerCheckErrno = Atomic<Int>(0)
 
 }

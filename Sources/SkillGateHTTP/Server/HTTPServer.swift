@@ -153,7 +153,10 @@ public final class HTTPServer: Sendable {
                           refusedOverTotal: c.refusedOverTotal.load(ordering: .relaxed), refusedOverPerIP: c.refusedOverPerIP.load(ordering: .relaxed),
                           refusedAtHead: c.refusedAtHead.load(ordering: .relaxed), headerTimeouts: c.headerTimeouts.load(ordering: .relaxed),
                           bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed),
-                          acceptedConnections: c.acceptedConnections.load(ordering: .relaxed))
+                          acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
+                          closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),
+                          closedOnPeerCheck: c.closedOnPeerCheck.load(ordering: .relaxed),
+                          lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed))
     }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).

@@ -9,7 +9,9 @@ struct HTTPServerStreamingTests {
     static func stage(_ server: HTTPServer, _ port: Int, _ client: RawHTTPClient, _ handlerRan: Bool) -> String {
         let s = server.statistics
         return "handler ran: \(handlerRan); connections accepted \(s.acceptedConnections), open \(s.openConnections), refused "
-            + "\(s.refusedOverTotal + s.refusedOverPerIP + s.refusedAtHead), timed out \(s.headerTimeouts + s.bodyTimeouts); in flight \(server.inFlightRequestCount); "
+            + "\(s.refusedOverTotal + s.refusedAtHead + s.refusedOverPerIP), timed out \(s.headerTimeouts + s.bodyTimeouts), "
+            + "closed during a request \(s.closedDuringRequest) (by a peer check \(s.closedOnPeerCheck), errno \(s.lastPeerCheckErrno)); "
+            + "in flight \(server.inFlightRequestCount); "
             + SocketDiagnostics.serverSide(serverPort: port, clientPort: client.localPort)
             + "; the client's descriptor: " + SocketDiagnostics.describe(descriptor: client.descriptor)
     }
@@ -83,6 +85,9 @@ struct HTTPServerStreamingTests {
                 #expect(cancelled - closedAt < .milliseconds(500), "cancellation took \(cancelled - closedAt)")
             }
             #expect(await serverSettles { server.inFlightRequestCount == 0 }, "the disconnected request was never released")
+            // The close was found by the look at the socket and counted as a close during a request, an orderly end.
+            let after = server.statistics
+            #expect(after.closedDuringRequest == 1 && after.closedOnPeerCheck == 1 && after.lastPeerCheckErrno == 0, "\(after)")
         }
     }
 
