@@ -23,7 +23,7 @@ final class HTTPClientCounters: Sendable {
 
     func countLaneTransfer() { laneTransfers.add(1, ordering: .relaxed) }
 
-    /// Streams whose request body and upload buffer were freed once the head arrived (`UploadMemoryRelease`).
+    /// Streams whose request body and upload buffer were freed once the head arrived (`TransferNotices`).
     var streamUploadsReleased: Int { uploadReleases.load(ordering: .relaxed) }
 
     func countUploadRelease() { uploadReleases.add(1, ordering: .relaxed) }

@@ -21,10 +21,11 @@ extension HTTPServer {
         /// Connections accepted since the server started (admitted or not).
         public var acceptedConnections: Int
         /// Connections closed while a request was with its handler (the client left, a read or write failed, or the
-        /// server stopped); of those, `closedOnPeerCheck` were closed because a look at the socket found it at its end
-        /// or failing (`lastPeerCheckErrno`: the error that look saw, 0 for an orderly end).
+        /// server stopped).
         public var closedDuringRequest: Int
+        /// Of those, the ones closed because a look at the socket found it at its end or failing.
         public var closedOnPeerCheck: Int
+        /// The error the last such look saw (0 for an orderly end of the stream).
         public var lastPeerCheckErrno: Int
     }
 }

@@ -14,6 +14,8 @@ import SkillGateCore
         #expect(c.keyFile.hasSuffix("state/keys/keys.json"))
         #expect(c.scenarios["chat"] != nil)
         #expect(c.limits.maxBodyBytes == 4 * 1024 * 1024)
+        #expect(c.limits.listenBacklog == 4096)
+        #expect(try load(#"{"limits":{"listen_backlog":128}}"#).limits.listenBacklog == 128)
     }
 
     @Test(arguments: [("[::1]:9000", "::1", 9000), ("0.0.0.0:0", "0.0.0.0", 0), ("localhost:8080", "localhost", 8080)])
@@ -29,6 +31,7 @@ import SkillGateCore
         (#"{"tiers":{"medium":[]}}"#, "$.tiers.medium", "unknown key"),
         (#"{"providers":{"openai":{"base_url":"api.openai.com"}}}"#, "$.providers.openai.base_url", "http"),
         (#"{"limits":{"max_body_bytes":-1}}"#, "$.limits.max_body_bytes", "positive"),
+        (#"{"limits":{"listen_backlog":0}}"#, "$.limits.listen_backlog", "somaxconn"),
         (#"{"default_scenario":"x"}"#, "$.default_scenario", "not defined"),
         (#"{"scenarios":{"chat":{"skill_packs":["cal"]}}}"#, "$.scenarios.chat.skill_packs", "not defined"),
         (#"{"scenarios":{"chat":{"max_visible_skills":"5"}}}"#, "$.scenarios.chat.max_visible_skills", "expected an integer"),
