@@ -79,6 +79,17 @@ static inline int sg_ev_peek_socket(int fd) {
     return 0;
 }
 
+/// What a socket looks like now: 0 at its end, 1 with bytes to read, 2 open with nothing to read, or -errno
+/// (-EBADF: the descriptor was already closed).
+static inline int sg_ev_socket_state(int fd) {
+    char byte;
+    ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return 1;
+    if (n == 0) return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 2;
+    return -errno;
+}
+
 /// Writes `len` bytes without blocking and without SIGPIPE (best effort: a canned reply before closing).
 static inline long sg_ev_send_now(int fd, const void *bytes, size_t len) {
     return (long)send(fd, bytes, len, MSG_DONTWAIT | MSG_NOSIGNAL);

@@ -178,6 +178,13 @@ extension EventLoop {
         if let responder = connection.responder {
             shared.counters.closedDuringRequest.add(1, ordering: .relaxed)
             responderConnectionClosed(responder)
+        } else if connection.phase != .accepting {
+            // evhttp calls this before it closes the socket: how the socket looks says why (decision 0034).
+            let state = Int(sg_ev_socket_state(bufferevent_getfd(connection.bufferevent)))
+            if state != 0 {
+                shared.counters.closedBeforeHandler.add(1, ordering: .relaxed)
+                shared.counters.lastClosedBeforeHandlerState.store(state, ordering: .relaxed)
+            }
         }
         replyFinished(on: connection)
         if connection.admitted {

@@ -27,6 +27,12 @@ extension HTTPServer {
         public var closedOnPeerCheck: Int
         /// The error the last such look saw (0 for an orderly end of the stream).
         public var lastPeerCheckErrno: Int
+        /// Connections evhttp closed before a request reached the handler while the client had not ended its side
+        /// (its timeouts, a malformed request, a read error, the server stopping).
+        public var closedBeforeHandler: Int
+        /// The socket of the last of those as it was then: 1 bytes waiting, 2 open and idle, or -errno (-9, EBADF: the
+        /// descriptor had already been closed by someone else).
+        public var lastClosedBeforeHandlerState: Int
     }
 }
 
@@ -42,5 +48,7 @@ final class ServerCounters: Sendable {
     let closedDuringRequest = Atomic<Int>(0)
     let closedOnPeerCheck = Atomic<Int>(0)
     let lastPeerCheckErrno = Atomic<Int>(0)
+    let closedBeforeHandler = Atomic<Int>(0)
+    let lastClosedBeforeHandlerState = Atomic<Int>(0)
 
 }

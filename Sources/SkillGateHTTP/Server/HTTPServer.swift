@@ -156,7 +156,9 @@ public final class HTTPServer: Sendable {
                           acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
                           closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),
                           closedOnPeerCheck: c.closedOnPeerCheck.load(ordering: .relaxed),
-                          lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed))
+                          lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed),
+                          closedBeforeHandler: c.closedBeforeHandler.load(ordering: .relaxed),
+                          lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed))
     }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).

@@ -36,6 +36,9 @@ struct HTTPServerDeadlineTests {
             #expect(answer.hasPrefix("HTTP/1.1 408"), "answer: \(answer)")
             #expect(lasted < .seconds(3), "the connection lasted \(lasted) with a 1 s header deadline")
             #expect(server.statistics.headerTimeouts == 1)
+            // Closed by the server before a request reached the handler, the client's side still open.
+            let s = server.statistics
+            #expect(s.closedBeforeHandler == 1 && [1, 2].contains(s.lastClosedBeforeHandlerState), "\(s)")
         }
     }
 

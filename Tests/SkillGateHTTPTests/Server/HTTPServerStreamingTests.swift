@@ -10,7 +10,8 @@ struct HTTPServerStreamingTests {
         let s = server.statistics
         return "handler ran: \(handlerRan); connections accepted \(s.acceptedConnections), open \(s.openConnections), refused "
             + "\(s.refusedOverTotal + s.refusedAtHead + s.refusedOverPerIP), timed out \(s.headerTimeouts + s.bodyTimeouts), "
-            + "closed during a request \(s.closedDuringRequest) (by a peer check \(s.closedOnPeerCheck), errno \(s.lastPeerCheckErrno)); "
+            + "closed during a request \(s.closedDuringRequest) (by a peer check \(s.closedOnPeerCheck), errno \(s.lastPeerCheckErrno)), "
+            + "closed before the handler \(s.closedBeforeHandler) (last socket state \(s.lastClosedBeforeHandlerState)); "
             + "in flight \(server.inFlightRequestCount); "
             + SocketDiagnostics.serverSide(serverPort: port, clientPort: client.localPort)
             + "; the client's descriptor: " + SocketDiagnostics.describe(descriptor: client.descriptor)
