@@ -23,7 +23,12 @@ extension EventLoop {
         // Keeps the bufferevent's memory valid until `admit` even if evhttp gives up on the connection first.
         bufferevent_incref(bufferevent)
         connections[ObjectIdentifier(connection)] = connection
-        event_active(step, Int32(EV_TIMEOUT), 0)
+        if let delay = configuration.admissionDelayForTests {
+            var timeout = sg_ev_timeval_ms(Int64(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000))
+            event_add(step, &timeout)
+        } else {
+            event_active(step, Int32(EV_TIMEOUT), 0)
+        }
         if shared.balance.update(loop: index, openConnections: connections.count) { pauseAccepting() }
         return bufferevent
     }
@@ -62,6 +67,11 @@ extension EventLoop {
             evhttp_connection_free(evcon)
             return
         }
+        completeAdmission(connection, evcon: evcon)
+    }
+
+    /// The admitted connection's bookkeeping: its close callback, and the hooks of the request evhttp reads.
+    private func completeAdmission(_ connection: Connection, evcon: OpaquePointer) {
         connection.admitted = true
         evhttp_connection_set_closecb(evcon, onConnectionClosed, connection.argument)
         guard sg_evhttp_connection_closecb_arg(evcon) == connection.argument else {
@@ -69,6 +79,25 @@ extension EventLoop {
         }
         connection.phase = .waiting
         hookCurrentRequest(connection)
+    }
+
+    /// A request evhttp completed before its connection's admission step ran — libevent may run evhttp's read of a
+    /// new connection first when the loop is busy (decision 0034: such requests were answered 503 "could not set this
+    /// connection up"). Admits the connection now, as the step would. Nil when the connection is unknown or the
+    /// limits refuse it; the caller then answers 503 and the step, later, finds the connection gone.
+    func admitAhead(of evcon: OpaquePointer) -> Connection? {
+        let bufferevent = evhttp_connection_get_bufferevent(evcon)
+        guard let connection = connections.values.first(where: { $0.phase == .accepting && $0.bufferevent == bufferevent }) else {
+            return nil
+        }
+        let peer = Self.peerAddress(of: evcon)
+        guard shared.limiter.admit(peer) == .admitted else { return nil }
+        bufferevent_decref(connection.bufferevent)
+        connection.evcon = evcon
+        connection.peerAddress = peer
+        shared.counters.admittedAhead.add(1, ordering: .relaxed)
+        completeAdmission(connection, evcon: evcon)
+        return connection
     }
 
     /// Installs the header and completion callbacks on the request evhttp is about to read.

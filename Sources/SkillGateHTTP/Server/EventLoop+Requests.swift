@@ -6,7 +6,7 @@ extension EventLoop {
     /// evhttp finished reading a request (head and body).
     func handleRequest(_ req: OpaquePointer) {
         guard let connection = evhttp_request_get_connection(req) else { return }
-        guard let tracked = trackedConnection(connection) else {
+        guard let tracked = trackedConnection(connection) ?? admitAhead(of: connection) else {
             sendErrorNow(req, status: 503, message: "The server could not set this connection up (out of memory?); retry on a new connection.")
             return
         }

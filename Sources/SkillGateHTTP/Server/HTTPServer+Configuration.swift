@@ -54,6 +54,9 @@ extension HTTPServer {
         public var outputHighWaterBytes: Int
         /// Listen backlog of each listening socket.
         public var backlog: Int
+        /// Tests only: a new connection's admission step runs this long after accept instead of next, so a request can
+        /// complete before it (as it can on a loaded machine). `nil` in production.
+        var admissionDelayForTests: Duration?
         /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
         public var memoryTrimThreshold: Int = 1024 * 1024
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.

@@ -20,6 +20,9 @@ extension HTTPServer {
         public var memoryTrims: Int
         /// Connections accepted since the server started (admitted or not).
         public var acceptedConnections: Int
+        /// Of the admitted connections, those whose first request was complete before their admission step ran
+        /// (admitted on the spot when the request was handed over).
+        public var admittedAhead: Int
         /// Connections closed while a request was with its handler (the client left, a read or write failed, or the
         /// server stopped).
         public var closedDuringRequest: Int
@@ -45,6 +48,7 @@ final class ServerCounters: Sendable {
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)
+    let admittedAhead = Atomic<Int>(0)
     let closedDuringRequest = Atomic<Int>(0)
     let closedOnPeerCheck = Atomic<Int>(0)
     let lastPeerCheckErrno = Atomic<Int>(0)

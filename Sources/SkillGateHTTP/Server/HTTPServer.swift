@@ -154,6 +154,7 @@ public final class HTTPServer: Sendable {
                           refusedAtHead: c.refusedAtHead.load(ordering: .relaxed), headerTimeouts: c.headerTimeouts.load(ordering: .relaxed),
                           bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed),
                           acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
+                          admittedAhead: c.admittedAhead.load(ordering: .relaxed),
                           closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),
                           closedOnPeerCheck: c.closedOnPeerCheck.load(ordering: .relaxed),
                           lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed),
