@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateAPITests", dependencies: ["SkillGateAPI"], swiftSettings: strictSwift),
         // Against a real gateway in-process (hence the server modules) and loopback stubs.
-        .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP"],
+        .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP", "SkillGateTestSupport"],
                     swiftSettings: strictSwift),
         .testTarget(name: "SkillGateChatTests", dependencies: ["SkillGateChat", "SkillGateClient", "SkillGateHTTP"], swiftSettings: strictSwift),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import SkillGateClient
 import Testing
+import SkillGateTestSupport
 
 /// Each kind of `SkillGateClientError`, from a real gateway where it can give it, else from a stub.
 @Suite(.serialized) struct SkillGateClientErrorTests {

@@ -2,6 +2,7 @@ import Foundation
 import SkillGateCore
 import SkillGateSkills
 import SkillGateServer
+import SkillGateTestSupport
 
 /// A real gateway on 127.0.0.1 (ephemeral port) with the offline demo model, a temporary state
 /// directory and client tokens, set up like `Config/skillgate.json`: scenario `chat` (no skills)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SkillGateHTTP
+import SkillGateTestSupport
 @testable import SkillGateServer
 
 /// Fallbacks and retries through the real gateway against upstream doubles on loopback.
@@ -89,9 +90,8 @@ import SkillGateHTTP
     }
 
     @Test func aRefusedConnectionFallsBack() async throws {
-        let gone = try UpstreamDouble([R.text])
-        let base = gone.baseURL
-        await gone.stop()
+        // A port nothing listens on and no test running in parallel can take.
+        let base = "http://127.0.0.1:\(try ClosedPort.make())/v1"
         let b = try UpstreamDouble([R.text])
         let gw = try ResilienceGateway(providers: [("up-a", base), ("up-b", b.baseURL)], tier: ["up-a/m", "up-b/m"])
         let r = try await gw.send(ResilienceGateway.body(model: "light"))

@@ -49,9 +49,9 @@ import SkillGateTestSupport
     }
 
     @Test func withTheEmbeddingServerStoppedTheRequestIsRankedLexicallyAndSaysWhy() async throws {
-        let embeddings = try EmbeddingDouble()
-        let url = embeddings.baseURL
-        await embeddings.stop()
+        // A port nothing listens on and no test running in parallel can take (a stopped double's port could be
+        // reused by another test's server, whose answer then reads as malformed embeddings).
+        let url = "http://127.0.0.1:\(try ClosedPort.make())/v1"
         // A refused connection fails at once; the long timeout only leaves room for a busy machine.
         let h = try H(config: Self.config(timeoutMs: 60_000), script: ["light-native": .text("Sent.")],
                       providers: ["emb": TopicVectors.catalogFile(id: "emb", baseURL: url)])

@@ -2,8 +2,9 @@ import Foundation
 
 /// A loopback TCP port nothing listens on: a socket bound to it that never listens and stays open for the rest of
 /// the test process, so no test running in parallel can bind the port meanwhile (connections to it are refused).
-enum ClosedPort {
-    static func make() throws -> Int {
+public enum ClosedPort {
+    /// Binds a fresh loopback port (never listening, never closed) and returns its number.
+    public static func make() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
         var address = sockaddr_in()
