@@ -84,7 +84,7 @@ let package = Package(
                 swiftSettings: strictSwift),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders", "SkillGateTestSupport"], swiftSettings: strictSwift),
-        .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting"], swiftSettings: strictSwift),
+        .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateAPITests", dependencies: ["SkillGateAPI"], swiftSettings: strictSwift),
         // Against a real gateway in-process (hence the server modules) and loopback stubs.
         .testTarget(name: "SkillGateClientTests", dependencies: ["SkillGateClient", "SkillGateServer", "SkillGateSkills", "SkillGateCore", "SkillGateHTTP", "SkillGateTestSupport"],

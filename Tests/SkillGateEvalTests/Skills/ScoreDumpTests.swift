@@ -1,16 +1,21 @@
 import Foundation
 import Testing
+import SkillGateTestSupport
 import SkillGateCore
 import SkillGateSkills
 @testable import SkillGateEval
 
 /// `eval skills --dump-scores`: the lines hold what offline tuning needs, and the scores are the ranking's own.
 @Suite struct ScoreDumpTests {
-    @Test func eachRequestHasItsScorePerToolAndTheTextsAnEmbeddingModelSees() throws {
-        let corpus = try SkillsCorpus.load(directory: CorpusShapeTests.root + "/skills")
-        let requests = Array(try corpus.split("dev").prefix(12))
-        let candidates = SkillsEvaluation.candidates(corpus)
-        let lines = SkillsEvaluation.scoreDump(requests, candidates).split(separator: 0x0A).map { try? JSONValue.parse(Array($0)) }
+    @Test func eachRequestHasItsScorePerToolAndTheTextsAnEmbeddingModelSees() async throws {
+        // Loading the corpus and scoring it is seconds of work in a debug build: done on a thread of its own.
+        let (requests, candidates, dump) = try await offThePool {
+            let corpus = try SkillsCorpus.load(directory: CorpusShapeTests.root + "/skills")
+            let requests = Array(try corpus.split("dev").prefix(12))
+            let candidates = SkillsEvaluation.candidates(corpus)
+            return (requests, candidates, SkillsEvaluation.scoreDump(requests, candidates))
+        }
+        let lines = dump.split(separator: 0x0A).map { try? JSONValue.parse(Array($0)) }
         #expect(lines.count == requests.count + 1)
         let first = lines[0]
         let tools = try #require(first?["tools"]?.arrayValue)

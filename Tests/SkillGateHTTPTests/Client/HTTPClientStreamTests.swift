@@ -9,7 +9,7 @@ import Testing
         let chunks = ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"]
         // The server holds the body back until the test has the head: no timing assumptions.
         let gate = LoopbackGate(), heldBack = LoopbackGate()
-        let server = try LoopbackServer(.chunkedAfterGate(chunks, gate: gate, timeoutMs: 10_000, heldBack: heldBack,
+        let server = try LoopbackServer(.chunkedAfterGate(chunks, gate: gate, timeoutMs: 60_000, heldBack: heldBack,
                                                           headers: [("Content-Type", "text/event-stream")]))
         defer { server.stop() }
         let client = ClientTestEnvironment.makeClient()

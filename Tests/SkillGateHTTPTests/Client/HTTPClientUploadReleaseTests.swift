@@ -6,7 +6,7 @@ import Testing
 @Suite struct HTTPClientUploadReleaseTests {
     @Test func aStreamsRequestBodyIsFreedOnceItsHeadArrivedAndTheStreamStillCompletes() async throws {
         let gate = LoopbackGate(), heldBack = LoopbackGate()
-        let server = try LoopbackServer(.chunkedAfterGate(["data: one\n\n", "data: [DONE]\n\n"], gate: gate, timeoutMs: 10_000, heldBack: heldBack,
+        let server = try LoopbackServer(.chunkedAfterGate(["data: one\n\n", "data: [DONE]\n\n"], gate: gate, timeoutMs: 60_000, heldBack: heldBack,
                                                           headers: [("Content-Type", "text/event-stream")]))
         defer { server.stop() }
         let client = ClientTestEnvironment.makeClient()

@@ -73,8 +73,13 @@ struct HTTPServerStreamingTests {
                 cancelledAt.set(.now)
             }
         }) { server, port in
-            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
-            client.send(rawGET("/slow"))
+            // Connected and sent on one thread: a connection left idle between the two (the test task waiting for a
+            // busy cooperative pool) would meet the server's idle timeout before its request.
+            let client = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/slow"))
+                return client
+            }
             _ = await started.wait()
             try await Task.sleep(for: .milliseconds(100))
             let stage = Self.stage(server, port, client, started.value != nil)
@@ -181,8 +186,11 @@ struct HTTPServerStreamingTests {
                 outcome.set("other: \(error)")
             }
         }) { server, port in
-            let client = try await RawHTTPClient.blocking { try RawHTTPClient(port: port) }
-            client.send(rawGET("/flood"))
+            let client = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/flood"))
+                return client
+            }
             // Wait until the writer stops making progress (socket buffers full, write suspended).
             // Bounded (30 s): a writer that never starts must fail the test, not hang the run.
             var last = -1

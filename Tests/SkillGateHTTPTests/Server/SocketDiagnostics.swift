@@ -20,6 +20,18 @@ enum SocketDiagnostics {
         return "no server-side socket for client port \(clientPort); " + around(serverPort: serverPort, clientPort: clientPort, table: table)
     }
 
+    /// The inode of the socket listening on loopback `port`, nil when none listens. A test that checks a stopped
+    /// server's listener is gone compares inodes: another test's server may have been given the port meanwhile.
+    static func listenerInode(port: Int) -> String? {
+        guard let table = procText("/proc/net/tcp") else { return nil }
+        let local = String(format: "0100007F:%04X", port)
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            if f.count > 9, f[1] == local, f[3] == "0A" { return f[9] }
+        }
+        return nil
+    }
+
     /// When the server side is missing: the client's own socket, how many connections wait in the listening socket's
     /// accept queue, and the kernel's counters of connections a full accept queue dropped.
     private static func around(serverPort: Int, clientPort: Int, table: String) -> String {

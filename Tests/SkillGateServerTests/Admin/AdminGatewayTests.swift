@@ -183,7 +183,7 @@ import SkillGateState
             }
         } catch {
             step("tail failed")
-            Issue.record("the tail failed: \(error); steps: \(steps); received: \(received)")
+            Issue.record("the tail failed: \(error); steps: \(steps); received: \(received); server: \(h.server.server.statistics)")
             await h.stop()
             return
         }
