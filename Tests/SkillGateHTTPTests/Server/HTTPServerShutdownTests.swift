@@ -35,12 +35,15 @@ struct HTTPServerShutdownTests {
         let begin = clock.now
         // The handler answers 300 ms after shutdown began, so its reply is written while draining.
         gate.open(afterMilliseconds: 300)
-        await server.shutdown(deadline: .seconds(5))
+        // A long deadline, and a bound far below it: the drain polls on the cooperative pool, which a parallel run's
+        // first seconds keep busy with other tests' synchronous work (4.4 s were measured once against a 3 s bound).
+        let clean = await server.shutdown(deadline: .seconds(30))
         let took = clock.now - begin
         let finished = try await response
         #expect(finished?.bodyText == "done")
         #expect(finished?.header("Connection")?.lowercased() == "close")
-        #expect(took < .seconds(3), "shutdown waited \(took) although the only request finished after 300 ms")
+        #expect(clean, "the drain ran into its deadline although the only request finished after 300 ms")
+        #expect(took < .seconds(15), "shutdown waited \(took) although the only request finished after 300 ms")
         // The listener is closed. (A connection attempt proves nothing: a server of a test running in parallel may
         // have been given the freed port already.)
         let after = SocketDiagnostics.listenerInode(port: port)
