@@ -41,6 +41,8 @@ final class Connection {
     var head: HTTPRequestHead?
     /// The responder of the request with the handler, told when the connection closes.
     var responder: HTTPResponder?
+    /// A streamed reply is being written, so the connection has no read timeout (`EventLoop.suspendReadTimeout`).
+    var readTimeoutSuspended = false
 
     init(loop: EventLoop, bufferevent: OpaquePointer) {
         self.loop = loop

@@ -173,6 +173,7 @@ extension EventLoop {
     /// An answer was written out; evhttp reads the next request on the connection (or closes it).
     func requestCompleted(_ connection: Connection) {
         replyFinished(on: connection)
+        restoreReadTimeout(on: connection)
         connection.stopDeadline()
         connection.head = nil
         // A pipelined next head may already be buffered: its clock starts now.

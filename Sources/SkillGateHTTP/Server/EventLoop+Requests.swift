@@ -79,6 +79,7 @@ extension EventLoop {
         addHeaders(headers, to: req, keepContentLength: true)
         link.bodyless = link.isHead || !Self.statusAllowsBody(status)
         evhttp_send_reply_start(req, Int32(status), nil)
+        if let connection = link.owner { suspendReadTimeout(on: connection) }
     }
 
     func sendChunk(_ responder: HTTPResponder, _ bytes: [UInt8]) {
