@@ -23,8 +23,9 @@ final class ResilienceGateway: Sendable {
     ///   - resilience: the `resilience` config section as JSON text.
     ///   - keys: when set, every provider authenticates with `Authorization: Bearer` from the key pool
     ///     `UP_KEY` (`UP_KEY`, `UP_KEY_2`, ...), and these keys are stored in the key file.
+    ///   - limits: the `limits` config section as JSON text.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
-         clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = []) throws {
+         clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}") throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
@@ -39,7 +40,7 @@ final class ResilienceGateway: Sendable {
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
          "tiers":{"light":[\#(tierJSON)]},"default_model":"light",
          "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":5,"total_seconds":30},
-         "resilience":\#(resilience)}
+         "resilience":\#(resilience),"limits":\#(limits)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")

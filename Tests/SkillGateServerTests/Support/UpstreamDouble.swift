@@ -17,6 +17,8 @@ final class UpstreamDouble: HTTPHandler {
         /// `200` with `contentType`, `prefix` of the body, then the connection is closed (the server
         /// stops: later requests get "connection refused").
         case dropAfter(prefix: [UInt8], contentType: String)
+        /// An SSE reply that goes quiet for `pause` after its first `after` events (a model thinking mid-stream).
+        case ssePaused([UInt8], after: Int, pause: Duration)
     }
 
     /// One request as the double saw it.
@@ -73,6 +75,13 @@ final class UpstreamDouble: HTTPHandler {
         case .sse(let bytes):
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             for event in Self.events(bytes) { try? await responder.write(event) }
+            responder.end()
+        case .ssePaused(let bytes, let after, let pause):
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for (index, event) in Self.events(bytes).enumerated() {
+                if index == after { try? await Task.sleep(for: pause) }
+                try? await responder.write(event)
+            }
             responder.end()
         case .delayed(let delay, let next):
             try? await Task.sleep(for: delay)
