@@ -49,4 +49,29 @@ import Testing
             #expect(closedAfter < .seconds(5), "the idle connection was not closed by the keep-alive timeout (\(closedAfter))")
         }
     }
+
+    /// Before any reply: a handler that takes longer than the read timeouts to answer (a slow model, a stream waiting
+    /// for its first event) is not cut either; evhttp does not read while the handler works.
+    @Test func aSlowAnswerIsNotCutByTheReadTimeouts() async throws {
+        try await withTestServer({ $0.headerTimeout = .milliseconds(500); $0.idleKeepAliveTimeout = .milliseconds(500) }, handler: { request, responder in
+            try? await Task.sleep(for: .milliseconds(1500))
+            if request.path == "/stream" {
+                try? await responder.startStream(status: 200, headers: [:])
+                try? await responder.write(Array("first".utf8))
+            } else {
+                responder.respond(status: 200, headers: [:], body: Array("whole".utf8))
+            }
+        }) { _, port in
+            let (whole, stream) = try await RawHTTPClient.blocking { () -> (String?, String?) in
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send(rawGET("/whole"))
+                let whole = client.readResponse()?.bodyText
+                let second = try RawHTTPClient(port: port, receiveTimeout: 10)
+                second.send(rawGET("/stream"))
+                return (whole, second.readResponse()?.bodyText)
+            }
+            #expect(whole == "whole")
+            #expect(stream == "first")
+        }
+    }
 }
