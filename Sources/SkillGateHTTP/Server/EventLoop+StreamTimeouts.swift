@@ -24,7 +24,8 @@ extension EventLoop {
         bufferevent_set_timeouts(connection.bufferevent, &read, &write)
     }
 
-    private var inactivityTimeval: timeval {
+    /// `Configuration.connectionInactivityTimeout` as libevent takes it.
+    var inactivityTimeval: timeval {
         let (seconds, attoseconds) = configuration.connectionInactivityTimeout.components
         return sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }

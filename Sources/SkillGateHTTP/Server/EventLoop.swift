@@ -132,8 +132,7 @@ final class EventLoop: @unchecked Sendable {
     private func configure() {
         evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        let (seconds, attoseconds) = configuration.connectionInactivityTimeout.components
-        var timeout = sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        var timeout = inactivityTimeval
         evhttp_set_timeout_tv(http, &timeout)
         let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
