@@ -54,5 +54,4 @@ final class ServerCounters: Sendable {
     let lastPeerCheckErrno = Atomic<Int>(0)
     let closedBeforeHandler = Atomic<Int>(0)
     let lastClosedBeforeHandlerState = Atomic<Int>(0)
-
 }

@@ -2,6 +2,7 @@ import SkillGateCore
 import SkillGateHTTP
 import Synchronization
 import Testing
+import SkillGateTestSupport
 @testable import SkillGateSkills
 
 /// The streamable-HTTP client against `MCPHTTPDouble`: the lifecycle, sessions, SSE answers, and

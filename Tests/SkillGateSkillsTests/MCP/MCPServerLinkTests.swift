@@ -3,6 +3,7 @@ import SkillGateCore
 import SkillGateHTTP
 import Synchronization
 import Testing
+import SkillGateTestSupport
 @testable import SkillGateSkills
 
 /// The link that keeps one MCP server connected: skills from its tools, a down server's clear

@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateProviders

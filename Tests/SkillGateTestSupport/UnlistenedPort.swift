@@ -2,11 +2,13 @@ import Glibc
 
 /// A loopback port that refuses connections for as long as this value lives: a socket bound to it that never
 /// listens. Stopping a server instead would free its port for any test running in parallel to bind.
-final class UnlistenedPort: @unchecked Sendable {
-    let port: Int
+public final class UnlistenedPort: @unchecked Sendable {
+    /// The refusing port.
+    public let port: Int
     private let fd: Int32
 
-    init() throws {
+    /// Binds a fresh loopback port without listening on it.
+    public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw UnlistenedPortError() }
         var address = sockaddr_in()
@@ -29,4 +31,5 @@ final class UnlistenedPort: @unchecked Sendable {
     deinit { close(fd) }
 }
 
-struct UnlistenedPortError: Error {}
+/// The socket could not be made or bound.
+public struct UnlistenedPortError: Error {}
