@@ -6,7 +6,12 @@ public struct ToolDefinition: Sendable, Hashable {
     public var description: String?
     /// JSON Schema of the arguments object; passed through to providers unchanged
     /// (except where a wire format needs it sanitised).
-    public var parameters: JSONValue
+    public var schema: ToolSchema
+    /// The schema as a tree (`schema.value`); setting it replaces the schema.
+    public var parameters: JSONValue {
+        get { schema.value }
+        set { schema = ToolSchema(newValue) }
+    }
     /// Whether the provider should enforce the schema strictly (OpenAI `strict`).
     public var strict: Bool?
     /// A prompt-cache breakpoint after this tool (Anthropic `cache_control`).
@@ -16,7 +21,16 @@ public struct ToolDefinition: Sendable, Hashable {
                 cacheControl: CacheControl? = nil) {
         self.name = name
         self.description = description
-        self.parameters = parameters
+        self.schema = ToolSchema(parameters)
+        self.strict = strict
+        self.cacheControl = cacheControl
+    }
+
+    /// A tool whose schema is already a `ToolSchema` (one kept as text by an inbound decoder).
+    public init(name: String, description: String? = nil, schema: ToolSchema, strict: Bool? = nil, cacheControl: CacheControl? = nil) {
+        self.name = name
+        self.description = description
+        self.schema = schema
         self.strict = strict
         self.cacheControl = cacheControl
     }

@@ -24,16 +24,21 @@ public struct OpenAIChatInboundRequest: Sendable, Hashable {
 extension OpenAIChatFormat {
     /// Decodes and validates an inbound request body.
     public static func decodeInboundRequest(_ body: [UInt8]) throws -> OpenAIChatInboundRequest {
-        let json: JSONValue
-        do { json = try JSONValue.parse(body) } catch {
+        let parsed: OpenAIChatInboundBody
+        do { parsed = try OpenAIChatInboundBody.parse(body) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"messages\":[...]}")
         }
-        return try decodeInboundRequest(json: json)
+        return try decodeInboundRequest(json: parsed.json, schemas: parsed.schemas)
     }
 
     /// Decodes an already parsed request body (a surface that reads fields of its own first, such
     /// as the agent surface's `scenario`, parses once).
     public static func decodeInboundRequest(json: JSONValue) throws -> OpenAIChatInboundRequest {
+        try decodeInboundRequest(json: json, schemas: [])
+    }
+
+    /// `schemas[i]`, when present, is the schema of `tools[i]`, captured as text by `OpenAIChatInboundBody`.
+    static func decodeInboundRequest(json: JSONValue, schemas: [ToolSchema?]) throws -> OpenAIChatInboundRequest {
         guard json.objectValue != nil else {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
         }
@@ -55,7 +60,7 @@ extension OpenAIChatFormat {
             throw GatewayError.invalidRequest("`messages` is empty; send at least one user message", param: "messages")
         }
         let messages = try InboundMessages.decode(wireMessages)
-        let tools = try decodeTools(json["tools"])
+        let tools = try decodeTools(json["tools"], schemas: schemas)
         let toolChoice = try decodeToolChoice(json["tool_choice"], tools: tools)
 
         var request = ChatRequest(model: model, messages: messages, tools: tools, toolChoice: toolChoice)
@@ -86,7 +91,7 @@ extension OpenAIChatFormat {
         return OpenAIChatInboundRequest(request: request, stream: stream, includeUsage: includeUsage)
     }
 
-    private static func decodeTools(_ value: JSONValue?) throws -> [ToolDefinition] {
+    private static func decodeTools(_ value: JSONValue?, schemas: [ToolSchema?]) throws -> [ToolDefinition] {
         switch value {
         case nil, .null?: return []
         case .array(let items)?:
@@ -108,7 +113,8 @@ extension OpenAIChatFormat {
                                           strict: try InboundField.optionalBool(function, "strict", at: "\(param).function.strict"))
                 switch function["parameters"] {
                 case nil, .null?: break
-                case let p? where p.objectValue != nil: tool.parameters = p
+                case let p? where p.objectValue != nil:
+                    if i < schemas.count, let schema = schemas[i] { tool.schema = schema } else { tool.parameters = p }
                 case let other:
                     throw InboundField.wrongType("\(param).function.parameters", expected: "a JSON Schema object", got: other)
                 }

@@ -9,93 +9,16 @@ import SkillGateCore
 ///   newlines; images inside tool results and the `isError` flag have no field and are dropped.
 /// - `tool_choice` and `parallel_tool_calls` are only sent together with `tools` (OpenAI rejects them alone).
 extension OpenAIChatFormat {
-    /// The request body for `request`, addressed to `model`.
+    /// The request body for `request`, addressed to `model`, as a tree: `requestBytes` parsed, so the two
+    /// can never disagree (the gateway sends `requestBytes`; the tree is for callers that inspect a body).
     public func requestBody(_ request: ChatRequest, model: String, stream: Bool, useMaxCompletionTokens: Bool = false) -> JSONValue {
-        var body = JSONObject()
-        body.append("model", .string(model))
-        var messages: [JSONValue] = []
-        messages.reserveCapacity(request.messages.count)
-        for message in request.messages { Self.appendWireMessages(for: message, to: &messages) }
-        body.append("messages", .array(messages))
-        if !request.tools.isEmpty {
-            body.append("tools", .array(request.tools.map(Self.wireTool)))
-            if let choice = request.toolChoice { body.append("tool_choice", Self.wireToolChoice(choice)) }
-            if let parallel = request.parallelToolCalls { body.append("parallel_tool_calls", .bool(parallel)) }
-        }
-        if let maxTokens = request.maxTokens {
-            body.append(useMaxCompletionTokens ? "max_completion_tokens" : "max_tokens", .int(maxTokens))
-        }
-        if let t = request.temperature { body.append("temperature", .double(t)) }
-        if let p = request.topP { body.append("top_p", .double(p)) }
-        if !request.stopSequences.isEmpty { body.append("stop", .array(request.stopSequences.map(JSONValue.string))) }
-        body.append("response_format", ifPresent: request.responseFormat)
-        if let user = request.user { body.append("user", .string(user)) }
-        if let key = request.promptCacheKey { body.append("prompt_cache_key", .string(key)) }
-        body.append("stream", .bool(stream))
-        if stream && includeStreamUsage { body.append("stream_options", ["include_usage": true]) }
-        return .object(body)
-    }
-
-    /// Appends the wire message(s) for one canonical message: tool results split into one
-    /// `tool` message each, in order, around the message's other content.
-    static func appendWireMessages(for message: Message, to out: inout [JSONValue]) {
-        var rest: [ContentBlock] = []
-        for block in message.content {
-            if case .toolResult(let result) = block {
-                if !rest.isEmpty { out.append(wireMessage(role: message.role, rest)); rest.removeAll() }
-                out.append(["role": "tool", "tool_call_id": .string(result.callId), "content": .string(result.text)])
-            } else {
-                rest.append(block)
-            }
-        }
-        if !rest.isEmpty || message.content.isEmpty { out.append(wireMessage(role: message.role, rest)) }
-    }
-
-    private static func wireMessage(role: Role, _ blocks: [ContentBlock]) -> JSONValue {
-        var m = JSONObject()
-        switch role {
-        case .system:
-            m.append("role", "system")
-            m.append("content", .string(blocks.compactMap(\.text).joined(separator: "\n\n")))
-        case .user, .tool:
-            m.append("role", "user")
-            m.append("content", userContent(blocks))
-        case .assistant:
-            m.append("role", "assistant")
-            let text = blocks.compactMap(\.text).joined()
-            let calls = blocks.compactMap(\.toolCall)
-            m.append("content", text.isEmpty && !calls.isEmpty ? .null : .string(text))
-            if !calls.isEmpty { m.append("tool_calls", .array(calls.map(wireToolCall))) }
-        }
-        return .object(m)
-    }
-
-    /// A plain string for a single text block; content parts otherwise.
-    private static func userContent(_ blocks: [ContentBlock]) -> JSONValue {
-        if blocks.count == 1, case .text(let t) = blocks[0] { return .string(t) }
-        var parts: [JSONValue] = []
-        for block in blocks {
-            switch block {
-            case .text(let t): parts.append(["type": "text", "text": .string(t)])
-            case .image(let source): parts.append(["type": "image_url", "image_url": ["url": .string(source.urlString)]])
-            case .toolCall, .toolResult, .thinking: continue
-            }
-        }
-        return .array(parts)
+        let bytes = requestBytes(request, model: model, stream: stream, useMaxCompletionTokens: useMaxCompletionTokens)
+        return (try? JSONValue.parse(bytes)) ?? .null
     }
 
     static func wireToolCall(_ call: ToolCall) -> JSONValue {
         ["id": .string(call.id), "type": "function",
          "function": ["name": .string(call.name), "arguments": .string(call.arguments.isEmpty ? "{}" : call.arguments)]]
-    }
-
-    static func wireTool(_ tool: ToolDefinition) -> JSONValue {
-        var function = JSONObject()
-        function.append("name", .string(tool.name))
-        if let d = tool.description { function.append("description", .string(d)) }
-        function.append("parameters", tool.parameters)
-        if let strict = tool.strict { function.append("strict", .bool(strict)) }
-        return ["type": "function", "function": .object(function)]
     }
 
     static func wireToolChoice(_ choice: ToolChoice) -> JSONValue {

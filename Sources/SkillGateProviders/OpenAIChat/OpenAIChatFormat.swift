@@ -42,11 +42,11 @@ public struct OpenAIChatFormat: WireFormat {
                 "the request has no messages; send at least one user message", param: "messages")
         }
         let model = deployment.model.isEmpty ? request.model : deployment.model
-        let body = requestBody(request, model: model, stream: stream,
-                               useMaxCompletionTokens: usesMaxCompletionTokens(providerId: deployment.providerId))
+        let body = requestBytes(request, model: model, stream: stream,
+                                useMaxCompletionTokens: usesMaxCompletionTokens(providerId: deployment.providerId))
         return HTTPRequest(url: deployment.baseURL + "/chat/completions",
                            headers: deployment.requestHeaders(streaming: stream),
-                           body: body.serializedBytes(), timeouts: deployment.timeouts)
+                           body: body, timeouts: deployment.timeouts)
     }
 
     public func parseResponse(_ body: [UInt8], deployment: Deployment) throws -> ChatResponse {

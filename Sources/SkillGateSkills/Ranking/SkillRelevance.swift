@@ -10,18 +10,22 @@ public struct SkillCandidate: Sendable, Hashable {
     /// The tool's parameter schema: its property names, descriptions and enumerated values are a
     /// field of the document ("city", "due date", "celsius" say what a tool is for too). Read only
     /// when the document is built, so a cached candidate costs nothing extra per request.
-    public var parameters: JSONValue?
+    public var schema: ToolSchema?
+    /// The schema as a tree (built on each call from a schema kept as text).
+    public var parameters: JSONValue? { schema?.value }
 
     public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil, parameters: JSONValue? = nil) {
         self.name = name
         self.description = description
         self.metadata = metadata
-        self.parameters = parameters
+        self.schema = parameters.map(ToolSchema.init)
     }
 
-    /// A candidate from a tool definition: its name, description and parameters.
+    /// A candidate from a tool definition: its name, description and schema (not parsed here: a candidate
+    /// whose document is cached never needs it).
     public init(tool: ToolDefinition, metadata: SkillMetadata? = nil) {
-        self.init(name: tool.name, description: tool.description, metadata: metadata, parameters: tool.parameters)
+        self.init(name: tool.name, description: tool.description, metadata: metadata)
+        self.schema = tool.schema
     }
 
     /// The parameters as searchable text (`nil` when there are none).

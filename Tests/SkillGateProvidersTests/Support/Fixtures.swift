@@ -14,6 +14,11 @@ enum Fixtures {
         Array(try Data(contentsOf: root.appendingPathComponent(relativePath)))
     }
 
+    /// The bytes of `relativePath` from the repository's root (e.g. `Bench/proxy/request.json`).
+    static func repositoryBytes(_ relativePath: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(relativePath)))
+    }
+
     /// The text of `relativePath`.
     static func text(_ relativePath: String) throws -> String {
         String(decoding: try bytes(relativePath), as: UTF8.self)

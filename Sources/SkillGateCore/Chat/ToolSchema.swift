@@ -1,0 +1,92 @@
+/// A tool's parameter schema: a JSON Schema object.
+///
+/// A schema decoded from a client's request is kept as its compact JSON text — byte for byte what
+/// serialising its tree would give — so a request passed on to a provider copies those bytes instead of
+/// building a tree and writing it out again (tool schemas are most of a tool-using request's JSON).
+/// The tree is built only when someone asks for `value` (a format that rewrites schemas, argument
+/// validation, skill ranking). Equality and hashing do not depend on which form a schema is kept in.
+public struct ToolSchema: Sendable, Hashable {
+    private enum Storage: Sendable {
+        case tree(JSONValue)
+        /// Compact JSON text, equal to the serialisation of its tree.
+        case text([UInt8])
+    }
+
+    private let storage: Storage
+
+    /// A schema from its tree.
+    public init(_ value: JSONValue) { storage = .tree(value) }
+
+    /// A schema from the source bytes of a JSON object that a `JSONCursor` has already checked
+    /// (`JSONCursor.readObjectBytes`). Whitespace between tokens is dropped; a schema with an escape in
+    /// one of its strings is parsed instead, since its compact text is not a plain copy of the input.
+    public init(checkedObject bytes: UnsafeBufferPointer<UInt8>) {
+        if let text = Self.compacted(bytes) {
+            storage = .text(text)
+        } else {
+            storage = .tree((try? JSONValue.parse(bytes)) ?? .object(JSONObject()))
+        }
+    }
+
+    /// The schema as a tree (built from the text on each call when the schema is kept as text).
+    public var value: JSONValue {
+        switch storage {
+        case .tree(let value): return value
+        case .text(let text): return (try? JSONValue.parse(text)) ?? .object(JSONObject())
+        }
+    }
+
+    /// Whether the schema is kept as text (for tests and benchmarks).
+    public var isText: Bool { if case .text = storage { return true } else { return false } }
+
+    /// Appends the compact JSON text of the schema to `out`.
+    public func write(to out: inout [UInt8]) {
+        switch storage {
+        case .tree(let value): value.write(to: &out)
+        case .text(let text): out.append(contentsOf: text)
+        }
+    }
+
+    /// The compact JSON text (a copy of the text when kept as text).
+    public var compactText: [UInt8] {
+        switch storage {
+        case .tree(let value): return value.serializedBytes()
+        case .text(let text): return text
+        }
+    }
+
+    public static func == (a: ToolSchema, b: ToolSchema) -> Bool {
+        switch (a.storage, b.storage) {
+        case (.tree(let x), .tree(let y)): return x == y
+        case (.text(let x), .text(let y)): return x == y
+        default: return a.compactText == b.compactText   // the serialisation of a tree is one-to-one
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(compactText) }
+
+    /// `bytes` without whitespace between tokens, or `nil` when a string in it has an escape.
+    static func compacted(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var escaped = false
+        let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
+            var inString = false
+            var n = 0
+            for b in bytes {
+                if inString {
+                    if b == UInt8(ascii: "\\") { escaped = true; break }
+                    if b == UInt8(ascii: "\"") { inString = false }
+                } else {
+                    switch b {
+                    case 0x20, 0x0A, 0x0D, 0x09: continue
+                    case UInt8(ascii: "\""): inString = true
+                    default: break
+                    }
+                }
+                out[n] = b
+                n += 1
+            }
+            count = n
+        }
+        return escaped ? nil : out
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+@testable import SkillGateCore
+
+/// `ToolSchema` keeps a checked object as compact text only when that text is exactly its tree's
+/// serialisation, and a schema is the same value whichever form it is kept in.
+@Suite struct ToolSchemaTests {
+    /// The schema of the object at the start of `text`, read the way the inbound decoder reads one.
+    static func schema(_ text: [UInt8]) throws -> ToolSchema {
+        try text.withUnsafeBufferPointer { buffer in
+            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> ToolSchema in
+                guard let bytes = try c.readObjectBytes() else { return ToolSchema(.null) }
+                return ToolSchema(checkedObject: bytes)
+            }
+        }
+    }
+
+    static let pretty: [String] = [
+        #"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#,
+        "{ \"type\" : \"object\",\n  \"properties\": {\n\t\"city\": { \"type\": \"string\", \"enum\": [ \"Paris\" , \"Rome\" ] }\r\n  },\n  \"required\": [\"city\"] }",
+        #"{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 2.50e3}}, "additionalProperties": false}"#,
+        #"{"description": "spaces inside strings stay: a , b : c { } [ ]", "x": [ ]  , "y" : { } }"#,
+        #"{"ville": "Zürich — 東京", "nested": [[[{"deep": [true, false, null]}]]]}"#,
+        "{}",
+    ]
+
+    @Test(arguments: pretty)
+    func aPlainSchemaIsKeptAsItsCompactTree(text: String) throws {
+        let schema = try Self.schema(Array(text.utf8))
+        let tree = try JSONValue.parse(text)
+        #expect(schema.isText)
+        #expect(schema.compactText == tree.serializedBytes())
+        #expect(schema.value == tree)
+        var written: [UInt8] = [0x5B]
+        schema.write(to: &written)
+        #expect(written == [0x5B] + tree.serializedBytes())
+    }
+
+    static let escaped: [String] = [
+        #"{"description": "say \"hi\""}"#,
+        #"{"a\u0062c": 1}"#,
+        #"{"path": "C:\\temp\/x", "tab": "a\tb"}"#,
+        #"{"emoji": "\ud83d\ude00"}"#,
+    ]
+
+    @Test(arguments: escaped)
+    func aSchemaWithAnEscapeIsParsedInstead(text: String) throws {
+        let schema = try Self.schema(Array(text.utf8))
+        let tree = try JSONValue.parse(text)
+        #expect(!schema.isText)
+        #expect(schema.value == tree)
+        #expect(schema.compactText == tree.serializedBytes())
+    }
+
+    @Test func equalityAndHashingDoNotDependOnTheForm() throws {
+        let text = Array(Self.pretty[1].utf8)
+        let kept = try Self.schema(text)
+        let built = ToolSchema(try JSONValue.parse(text))
+        #expect(kept.isText && !built.isText)
+        #expect(kept == built && built == kept)
+        #expect(kept.hashValue == built.hashValue)
+        let other = ToolSchema(["type": "object"])
+        #expect(kept != other && other != kept)
+        #expect(try Self.schema(Array(Self.pretty[0].utf8)) != kept)
+    }
+
+    @Test func aToolKeepsTheSchemaItIsGivenAndATreeReplacesIt() throws {
+        let kept = try Self.schema(Array(Self.pretty[1].utf8))
+        var tool = ToolDefinition(name: "weather", schema: kept)
+        #expect(tool.schema.isText)
+        #expect(tool.parameters == kept.value)
+        #expect(tool == ToolDefinition(name: "weather", parameters: kept.value))
+        var object = try #require(tool.parameters.objectValue)
+        object["title"] = "Weather"
+        tool.parameters = .object(object)
+        #expect(!tool.schema.isText)
+        #expect(tool.parameters["title"] == "Weather")
+        #expect(tool.parameters["properties"] == kept.value["properties"])
+    }
+
+    /// Generated objects, with random whitespace and every escape: whichever form a schema is kept in,
+    /// its text is the tree's serialisation and its value the tree; both forms occur.
+    @Test(arguments: [UInt64(3), 7, 11])
+    func generatedObjectsKeepTheirValue(seed: UInt64) async throws {
+        var generator = JSONDocumentGenerator(seed: seed)
+        var kept = (text: 0, tree: 0)
+        for _ in 0..<300 {
+            let document = generator.document().bytes
+            let tree = try JSONValue.parse(document)
+            guard tree.objectValue != nil else { continue }
+            let start = document.firstIndex(of: UInt8(ascii: "{"))!
+            let schema = try Self.schema(Array(document[start...]))
+            #expect(schema.compactText == tree.serializedBytes(), "\(String(decoding: document, as: UTF8.self))")
+            #expect(schema.value == tree)
+            #expect(schema == ToolSchema(tree))
+            if schema.isText { kept.text += 1 } else { kept.tree += 1 }
+        }
+        #expect(kept.text > 0 && kept.tree > 0, "\(kept)")
+    }
+}
