@@ -28,9 +28,25 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public static func sameName(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
+        // Native strings (all of ours) compare over their contiguous bytes; the iterator pair below is
+        // several times slower and was a visible share of a request's instructions.
+        if let same = x.withContiguousStorageIfAvailable({ p in
+            y.withContiguousStorageIfAvailable { q in sameName(p, q) }
+        }), let same { return same }
         for (p, q) in zip(x, y) where p != q {
             let lp = (p >= 0x41 && p <= 0x5A) ? p | 0x20 : p
             let lq = (q >= 0x41 && q <= 0x5A) ? q | 0x20 : q
+            if lp != lq { return false }
+        }
+        return true
+    }
+
+    /// `sameName` over two byte buffers of equal length.
+    @inline(__always)
+    private static func sameName(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in 0..<p.count where p[i] != q[i] {
+            let lp = (p[i] >= 0x41 && p[i] <= 0x5A) ? p[i] | 0x20 : p[i]
+            let lq = (q[i] >= 0x41 && q[i] <= 0x5A) ? q[i] | 0x20 : q[i]
             if lp != lq { return false }
         }
         return true
