@@ -18,9 +18,9 @@ func runJSONBench() async throws {
     report("write request.json (Foundation, reference)", writeRef, unit: "µs")
 }
 
-/// The 2,374-byte request of `Bench/harness/request.json` (or `$SKILLGATE_BENCH_REQUEST`).
+/// The 2,030-byte request of `Bench/proxy/request.json` (or `$SKILLGATE_BENCH_REQUEST`).
 func benchRequestBody() throws -> [UInt8] {
     let path = ProcessInfo.processInfo.environment["SKILLGATE_BENCH_REQUEST"]
-        ?? FileManager.default.currentDirectoryPath + "/Bench/harness/request.json"
+        ?? FileManager.default.currentDirectoryPath + "/Bench/proxy/request.json"
     return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
 }

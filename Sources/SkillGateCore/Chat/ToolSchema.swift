@@ -67,23 +67,30 @@ public struct ToolSchema: Sendable, Hashable {
 
     /// `bytes` without whitespace between tokens, or `nil` when a string in it has an escape.
     static func compacted(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let base = bytes.baseAddress else { return [] }
+        let end = bytes.count
         var escaped = false
-        let out = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
-            var inString = false
-            var n = 0
-            for b in bytes {
-                if inString {
-                    if b == UInt8(ascii: "\\") { escaped = true; break }
-                    if b == UInt8(ascii: "\"") { inString = false }
-                } else {
-                    switch b {
-                    case 0x20, 0x0A, 0x0D, 0x09: continue
-                    case UInt8(ascii: "\""): inString = true
-                    default: break
-                    }
+        let out = [UInt8](unsafeUninitializedCapacity: end) { out, count in
+            let to = out.baseAddress!
+            var i = 0, n = 0
+            while i < end {
+                let b = base[i]
+                if b == UInt8(ascii: "\"") {
+                    // A string is copied whole, up to its closing quote, found a word at a time; the input
+                    // was checked, so the only other byte that can stop the scan is an escape's backslash.
+                    var high: UInt8 = 0
+                    let close = ByteScan.jsonStringStop(in: base, from: i + 1, to: end, high: &high)
+                    guard close < end, base[close] == UInt8(ascii: "\"") else { escaped = true; break }
+                    (to + n).update(from: base + i, count: close + 1 - i)
+                    n += close + 1 - i
+                    i = close + 1
+                    continue
                 }
-                out[n] = b
-                n += 1
+                i += 1
+                switch b {
+                case 0x20, 0x0A, 0x0D, 0x09: continue
+                default: to[n] = b; n += 1
+                }
             }
             count = n
         }

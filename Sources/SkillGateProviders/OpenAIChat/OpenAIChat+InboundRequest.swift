@@ -96,27 +96,27 @@ extension OpenAIChatFormat {
         case nil, .null?: return []
         case .array(let items)?:
             return try items.enumerated().map { i, item in
-                let param = "tools[\(i)]"
-                guard item.objectValue != nil else { throw InboundField.wrongType(param, expected: "an object", got: item) }
+                let param = { "tools[\(i)]" }
+                guard item.objectValue != nil else { throw InboundField.wrongType(param(), expected: "an object", got: item) }
                 if let type = item["type"]?.stringValue, type != "function" {
-                    throw GatewayError.invalidRequest("`\(param).type` is \"\(type)\"; SkillGate supports only \"function\" tools", param: "\(param).type")
+                    throw GatewayError.invalidRequest("`\(param()).type` is \"\(type)\"; SkillGate supports only \"function\" tools", param: "\(param()).type")
                 }
                 guard let function = item["function"], function.objectValue != nil else {
-                    throw InboundField.wrongType("\(param).function", expected: "an object with name, description and parameters", got: item["function"])
+                    throw InboundField.wrongType("\(param()).function", expected: "an object with name, description and parameters", got: item["function"])
                 }
-                let name = try InboundField.requiredString(function, "name", at: "\(param).function.name")
+                let name = try InboundField.requiredString(function, "name", at: "\(param()).function.name")
                 guard !name.isEmpty else {
-                    throw GatewayError.invalidRequest("`\(param).function.name` is empty; give the tool a name", param: "\(param).function.name")
+                    throw GatewayError.invalidRequest("`\(param()).function.name` is empty; give the tool a name", param: "\(param()).function.name")
                 }
                 var tool = ToolDefinition(name: name,
-                                          description: try InboundField.optionalString(function, "description", at: "\(param).function.description"),
-                                          strict: try InboundField.optionalBool(function, "strict", at: "\(param).function.strict"))
+                                          description: try InboundField.optionalString(function, "description", at: "\(param()).function.description"),
+                                          strict: try InboundField.optionalBool(function, "strict", at: "\(param()).function.strict"))
                 switch function["parameters"] {
                 case nil, .null?: break
                 case let p? where p.objectValue != nil:
                     if i < schemas.count, let schema = schemas[i] { tool.schema = schema } else { tool.parameters = p }
                 case let other:
-                    throw InboundField.wrongType("\(param).function.parameters", expected: "a JSON Schema object", got: other)
+                    throw InboundField.wrongType("\(param()).function.parameters", expected: "a JSON Schema object", got: other)
                 }
                 return tool
             }
