@@ -43,13 +43,13 @@ func runResponsesBench() async throws {
     _ = line("responses: echo of the request (once per answer)") { _ = object(decoded) }
     let made = object(decoded)
     _ = line("chat: whole answer alone") {
-        _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: "mock/mock-model", created: 1_767_225_600).serializedBytes()
+        _ = OpenAIChatFormat.encodeInboundResponseBytes(answer, id: "chatcmpl-x", model: "mock/mock-model", created: 1_767_225_600)
     }
     _ = line("responses: whole answer alone") { _ = OpenAIResponsesFormat.responseBody(answer, object: made) }
     _ = line("responses: the conversation's JSON alone") { _ = conversation(decoded, answer) }
     let chatWhole = try line("chat: decode + whole answer") {
         let inbound = try OpenAIChatFormat.decodeInboundRequest(chatBody)
-        _ = OpenAIChatFormat.encodeInboundResponse(answer, id: "chatcmpl-x", model: inbound.request.model, created: 1_767_225_600).serializedBytes()
+        _ = OpenAIChatFormat.encodeInboundResponseBytes(answer, id: "chatcmpl-x", model: inbound.request.model, created: 1_767_225_600)
     }
     let responsesWhole = try line("responses: decode + whole answer") {
         let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)

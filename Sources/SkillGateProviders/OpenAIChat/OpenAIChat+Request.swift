@@ -16,11 +16,6 @@ extension OpenAIChatFormat {
         return (try? JSONValue.parse(bytes)) ?? .null
     }
 
-    static func wireToolCall(_ call: ToolCall) -> JSONValue {
-        ["id": .string(call.id), "type": "function",
-         "function": ["name": .string(call.name), "arguments": .string(call.arguments.isEmpty ? "{}" : call.arguments)]]
-    }
-
     static func wireToolChoice(_ choice: ToolChoice) -> JSONValue {
         switch choice {
         case .auto: return "auto"

@@ -105,3 +105,31 @@ struct OpenAIChatTreeReference {
         }
     }
 }
+
+/// The `chat.completion` body as it was built before decision 0039, as a tree: the oracle for
+/// `OpenAIChatFormat.encodeInboundResponseBytes`.
+enum OpenAIChatResponseTreeReference {
+    static func encode(_ response: ChatResponse, id: String, model: String, created: Int) -> JSONValue {
+        var message = JSONObject()
+        message.append("role", "assistant")
+        let text = response.text
+        let calls = response.toolCalls
+        if response.finishReason == .refusal {
+            message.append("content", .null)
+            message.append("refusal", .string(text))
+        } else {
+            message.append("content", text.isEmpty && !calls.isEmpty ? .null : .string(text))
+            message.append("refusal", .null)
+        }
+        let reasoning = response.content.compactMap { block -> String? in
+            if case .thinking(let t) = block, !t.text.isEmpty { return t.text } else { return nil }
+        }.joined()
+        if !reasoning.isEmpty { message.append("reasoning_content", .string(reasoning)) }
+        if !calls.isEmpty { message.append("tool_calls", .array(calls.map(OpenAIChatTreeReference.wireToolCall))) }
+
+        let choice: JSONValue = ["index": 0, "message": .object(message), "logprobs": nil,
+                                 "finish_reason": .string(OpenAIChatFormat.wireFinishReason(response.finishReason))]
+        return ["id": .string(id), "object": "chat.completion", "created": .int(created), "model": .string(model),
+                "choices": [choice], "usage": OpenAIChatFormat.wireUsage(response.usage)]
+    }
+}

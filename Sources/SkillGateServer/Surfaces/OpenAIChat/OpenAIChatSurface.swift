@@ -15,7 +15,7 @@ struct OpenAIChatSurface: ChatSurface {
     }
 
     func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
-        OpenAIChatFormat.encodeInboundResponse(response, id: id, model: model, created: created).serializedBytes()
+        OpenAIChatFormat.encodeInboundResponseBytes(response, id: id, model: model, created: created)
     }
 
     func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder {
