@@ -11,7 +11,7 @@ enum InboundMessages {
         messages.reserveCapacity(wire.count)
         var toolNames: [String: String] = [:]
         for (i, m) in wire.enumerated() {
-            let param = { "messages[\(i)]" }
+            func param() -> String { "messages[\(i)]" }
             guard m.objectValue != nil else { throw InboundField.wrongType(param(), expected: "an object with role and content", got: m) }
             let role = try InboundField.requiredString(m, "role", at: "\(param()).role")
             switch role {

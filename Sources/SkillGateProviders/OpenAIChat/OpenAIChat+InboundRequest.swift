@@ -96,7 +96,7 @@ extension OpenAIChatFormat {
         case nil, .null?: return []
         case .array(let items)?:
             return try items.enumerated().map { i, item in
-                let param = { "tools[\(i)]" }
+                func param() -> String { "tools[\(i)]" }
                 guard item.objectValue != nil else { throw InboundField.wrongType(param(), expected: "an object", got: item) }
                 if let type = item["type"]?.stringValue, type != "function" {
                     throw GatewayError.invalidRequest("`\(param()).type` is \"\(type)\"; SkillGate supports only \"function\" tools", param: "\(param()).type")

@@ -112,7 +112,10 @@ struct HTTPServerShutdownTests {
         let clock = ContinuousClock()
         let begin = clock.now
         await server.shutdown(deadline: .milliseconds(200))
-        #expect(clock.now - begin < .seconds(2))
+        // Far below the handler's 30 s, which a shutdown that waited for it would take; not 2 s, because this task's
+        // resumption can wait seconds for the cooperative pool in a parallel run's first seconds (decision 0034:
+        // 2.17 s was seen once in 12 stress iterations).
+        #expect(clock.now - begin < .seconds(15))
         #expect(await cancelled.wait() == true)
         #expect(try await outcome)
     }
