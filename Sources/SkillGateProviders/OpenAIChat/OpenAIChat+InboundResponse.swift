@@ -34,20 +34,7 @@ extension OpenAIChatFormat {
             out += #","reasoning_content":"#.utf8
             JSONValue.writeString(reasoning, to: &out)
         }
-        if !calls.isEmpty {
-            out += #","tool_calls":["#.utf8
-            for (i, call) in calls.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                out += #"{"id":"#.utf8
-                JSONValue.writeString(call.id, to: &out)
-                out += #","type":"function","function":{"name":"#.utf8
-                JSONValue.writeString(call.name, to: &out)
-                out += #","arguments":"#.utf8
-                JSONValue.writeString(call.arguments.isEmpty ? "{}" : call.arguments, to: &out)
-                out += "}}".utf8
-            }
-            out.append(UInt8(ascii: "]"))
-        }
+        writeToolCalls(calls, to: &out)
         out += #"},"logprobs":null,"finish_reason":"#.utf8
         JSONValue.writeString(wireFinishReason(response.finishReason), to: &out)
         out += #"}],"usage":"#.utf8

@@ -85,22 +85,26 @@ extension OpenAIChatFormat {
             let text = blocks.compactMap(\.text).joined()
             let calls = blocks.compactMap(\.toolCall)
             if text.isEmpty && !calls.isEmpty { out += "null".utf8 } else { JSONValue.writeString(text, to: &out) }
-            if !calls.isEmpty {
-                out += #","tool_calls":["#.utf8
-                for (i, call) in calls.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
-                    out += #"{"id":"#.utf8
-                    JSONValue.writeString(call.id, to: &out)
-                    out += #","type":"function","function":{"name":"#.utf8
-                    JSONValue.writeString(call.name, to: &out)
-                    out += #","arguments":"#.utf8
-                    JSONValue.writeString(call.arguments.isEmpty ? "{}" : call.arguments, to: &out)
-                    out += "}}".utf8
-                }
-                out.append(UInt8(ascii: "]"))
-            }
+            writeToolCalls(calls, to: &out)
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"tool_calls":[...]` for an assistant message (request history or answer); nothing without calls.
+    static func writeToolCalls(_ calls: [ToolCall], to out: inout [UInt8]) {
+        guard !calls.isEmpty else { return }
+        out += #","tool_calls":["#.utf8
+        for (i, call) in calls.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += #"{"id":"#.utf8
+            JSONValue.writeString(call.id, to: &out)
+            out += #","type":"function","function":{"name":"#.utf8
+            JSONValue.writeString(call.name, to: &out)
+            out += #","arguments":"#.utf8
+            JSONValue.writeString(call.arguments.isEmpty ? "{}" : call.arguments, to: &out)
+            out += "}}".utf8
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// A plain string for a single text block; content parts otherwise.
