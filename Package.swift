@@ -46,7 +46,11 @@ let package = Package(
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
         // SkillPacks, relevance ranking (lexical and semantic), argument validation.
-        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders"], swiftSettings: strictSwift),
+        // The built-in word-vector table for skill ranking without an embedding server (decision 0040): the
+        // bytes of data/word-vectors.bin, assembled into read-only data (`.incbin`, found on the header search path).
+        // DWARF 4: clang's default (5) for the assembled file makes Debian's valgrind 3.19 crash reading the binary.
+        .target(name: "CWordVectors", exclude: ["data"], cSettings: [.headerSearchPath("data"), .unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "CWordVectors"], swiftSettings: strictSwift),
         // Provider key file, token crypto and token text format.
         .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL"], swiftSettings: strictSwift),
         // Embedded SQLite state store (tokens, usage, notes, embedding cache), the PostgreSQL store for several

@@ -3,17 +3,22 @@ import SkillGateProviders
 
 extension GatewayConfig {
     /// The `skill_ranking` section: how skills are ranked when a scenario shows only
-    /// `max_visible_skills` of them. Without it the ranking is lexical (BM25).
+    /// `max_visible_skills` of them. Without it: BM25 fused with the built-in word vectors.
     ///
     /// ```json
     /// "skill_ranking": {"embeddings": {"model": "local-e5/multilingual-e5-small", "timeout_ms": 300}}
+    /// "skill_ranking": {"word_vectors": false}
     /// ```
     public struct SkillRanking: Sendable, Hashable {
-        /// Semantic ranking with an embedding model, fused with BM25; `nil` = lexical only.
+        /// Semantic ranking with an embedding model, fused with BM25; `nil` = no embedding model.
         public var embeddings: Embeddings?
+        /// Whether the built-in word vectors are fused with BM25 when there is no embedding model or it
+        /// fails (`word_vectors`, default `true`; `false` = BM25 alone there).
+        public var wordVectors: Bool
 
-        public init(embeddings: Embeddings? = nil) {
+        public init(embeddings: Embeddings? = nil, wordVectors: Bool = true) {
             self.embeddings = embeddings
+            self.wordVectors = wordVectors
         }
     }
 
@@ -39,8 +44,9 @@ extension GatewayConfig {
     /// Reads the `skill_ranking` object (`nil` = lexical ranking).
     static func parseSkillRanking(_ r: JSONReader?) throws(JSONShapeError) -> SkillRanking {
         guard let r else { return SkillRanking() }
-        try r.rejectUnknownKeys(["embeddings", "$comment"])
-        guard let e = try r.optionalObject("embeddings") else { return SkillRanking() }
+        try r.rejectUnknownKeys(["embeddings", "word_vectors", "$comment"])
+        let wordVectors = try r.optionalBool("word_vectors") ?? true
+        guard let e = try r.optionalObject("embeddings") else { return SkillRanking(wordVectors: wordVectors) }
         try e.rejectUnknownKeys(["model", "timeout_ms", "query_prefix", "document_prefix", "$comment"])
         let model = try e.string("model")
         guard let slash = model.firstIndex(of: "/"), slash != model.startIndex, model.index(after: slash) != model.endIndex else {
@@ -51,7 +57,8 @@ extension GatewayConfig {
             throw e.error("timeout_ms", "must be between 1 and 60000 milliseconds (how long a request waits for embeddings before ranking lexically)")
         }
         return SkillRanking(embeddings: Embeddings(model: model, timeoutMs: timeout, queryPrefix: try e.optionalString("query_prefix"),
-                                                   documentPrefix: try e.optionalString("document_prefix")))
+                                                   documentPrefix: try e.optionalString("document_prefix")),
+                            wordVectors: wordVectors)
     }
 
     /// Checks `skill_ranking.embeddings.model` against the catalog: a known, enabled provider

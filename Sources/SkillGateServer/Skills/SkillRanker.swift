@@ -6,8 +6,10 @@ import SkillGateSkills
 import SkillGateState
 
 /// Ranks skills by relevance to a conversation and keeps the top `limit`: BM25, fused with the
-/// similarities of an embedding model when `skill_ranking.embeddings` is configured. The one entry
-/// point for the gateway's skill policy and for offline evaluation.
+/// similarities of an embedding model when `skill_ranking.embeddings` is configured, and otherwise
+/// (or when that model fails) with those of the built-in word vectors (`skill_ranking.word_vectors`,
+/// on by default; decision 0040). The one entry point for the gateway's skill policy and for offline
+/// evaluation.
 ///
 /// With embeddings, a ranking costs one query embedding (skill vectors are cached in memory and in
 /// the state store) and never waits longer than `timeout_ms`: on a timeout or an error it ranks
@@ -16,6 +18,8 @@ import SkillGateState
 public struct SkillRanker: Sendable {
     /// The embedding side; `nil` when ranking is lexical only.
     public let scorer: SemanticScorer?
+    /// The built-in word vectors fused with BM25 when no embedding model answers; `nil`: BM25 alone.
+    public let wordVectors: WordVectorScorer?
     /// How cuts were ranked since start.
     public let counters = SkillRankingCounters()
     /// Tokenised skill documents for BM25, across calls.
@@ -34,30 +38,44 @@ public struct SkillRanker: Sendable {
     /// A ranker for `config` over an already loaded `catalog`.
     public init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
         try config.validateSkillRanking(against: catalog)
+        let wordVectors = config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil
         guard let settings = config.skillRanking.embeddings else {
-            self.init(scorer: nil)
+            self.init(scorer: nil, wordVectors: wordVectors)
             return
         }
         let embedder = try EmbedderFactory.embedder(for: settings, config: config, catalog: catalog, keys: keys, http: http)
         let cache = EmbeddingCache(store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
-        self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)))
+        self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)),
+                  wordVectors: wordVectors)
     }
 
-    /// A ranker over `scorer` (`nil`: lexical only).
-    public init(scorer: SemanticScorer?) {
+    /// A ranker over `scorer` (`nil`: no embedding model) and `wordVectors` (`nil`: BM25 alone when
+    /// there is no embedding model or it fails).
+    public init(scorer: SemanticScorer?, wordVectors: WordVectorScorer? = WordVectorScorer.builtIn) {
         self.scorer = scorer
+        self.wordVectors = wordVectors
     }
 
-    /// A lexical-only ranker.
+    /// A ranker without an embedding model: BM25 fused with the built-in word vectors.
     public static var lexical: SkillRanker { SkillRanker(scorer: nil) }
+
+    /// A ranker by BM25 alone (no embedding model, no word vectors).
+    public static var bm25: SkillRanker { SkillRanker(scorer: nil, wordVectors: nil) }
 
     /// Keeps at most `limit` of `candidates` (every name in `pinned`, then the most relevant to the
     /// last user turns of `messages`), in the candidates' order. Asks the embedding model only when
     /// something has to be cut.
     public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
         let query = SkillRelevance.query(from: messages)
-        let lexical = { SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents) }
-        guard candidates.count > limit else { return SkillRanking(cut: lexical(), mode: .lexical) }
+        let lexical = { [wordVectors, documents] in
+            let entries = documents.entries(for: candidates)
+            let vectors = wordVectors?.similarities(messages: messages, candidates: candidates, identities: entries.identities)
+            return SkillRelevance.select(candidates, documents: entries.documents, query: query, limit: limit, pinned: pinned,
+                                         semantic: vectors, lexicalWeight: WordVectorScorer.lexicalWeight)
+        }
+        guard candidates.count > limit else {
+            return SkillRanking(cut: SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents), mode: .lexical)
+        }
         let text = SkillRelevance.semanticQuery(from: messages)
         guard let scorer, !text.isEmpty else { return counted(SkillRanking(cut: lexical(), mode: .lexical)) }
 

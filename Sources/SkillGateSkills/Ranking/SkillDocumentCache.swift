@@ -19,9 +19,16 @@ public final class SkillDocumentCache: Sendable {
         var name: String
         var description: String?
         var document: SkillDocument
+        /// Unique among the entries this cache ever made (see `entries(for:)`).
+        var identity: Int
     }
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private struct State: Sendable {
+        var map: [Int: Entry] = [:]
+        var nextIdentity = 0
+    }
+
+    private let entries = Mutex(State())
     /// The most documents kept.
     public let capacity: Int
 
@@ -32,30 +39,43 @@ public final class SkillDocumentCache: Sendable {
     /// The documents of `candidates`, in order, from the cache or built (and cached). Metadata is
     /// not part of the key: it comes from config, which does not change while a cache lives.
     public func documents(for candidates: [SkillCandidate]) -> [SkillDocument] {
+        entries(for: candidates).documents
+    }
+
+    /// The documents of `candidates`, and for each an identity: a number this cache gives one (name,
+    /// description) and never reuses for another, so an array of identities names a set of skills
+    /// without comparing their texts again (`WordVectorScorer` keys its per-set vectors by it).
+    public func entries(for candidates: [SkillCandidate]) -> (documents: [SkillDocument], identities: [Int]) {
         let keys = candidates.map(Self.key)
-        var found: [SkillDocument?] = entries.withLock { map in
+        var found: [Entry?] = entries.withLock { state in
             zip(keys, candidates).map { key, c in
-                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
-                return e.document
+                guard let e = state.map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
+                return e
             }
         }
-        var missing: [(Int, Entry)] = []
+        var missing: [Int] = []
+        var built: [Int: SkillDocument] = [:]
         for i in candidates.indices where found[i] == nil {
-            let document = candidates[i].document
-            found[i] = document
-            missing.append((keys[i], Entry(name: candidates[i].name, description: candidates[i].description, document: document)))
+            missing.append(i)
+            built[i] = candidates[i].document
         }
         if !missing.isEmpty {
-            entries.withLock { map in
-                if map.count + missing.count > capacity { map.removeAll(keepingCapacity: true) }
-                for (key, entry) in missing { map[key] = entry }
+            entries.withLock { state in
+                if state.map.count + missing.count > capacity { state.map.removeAll(keepingCapacity: true) }
+                for i in missing {
+                    let entry = Entry(name: candidates[i].name, description: candidates[i].description, document: built[i]!,
+                                      identity: state.nextIdentity)
+                    state.nextIdentity += 1
+                    state.map[keys[i]] = entry
+                    found[i] = entry
+                }
             }
         }
-        return found.map { $0! }
+        return (found.map { $0!.document }, found.map { $0!.identity })
     }
 
     /// How many documents are cached.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.map.count } }
 
     /// A cheap key: the name, the description's length and its first and last 32 bytes (a hit is
     /// confirmed byte for byte, so a collision only costs a rebuild).

@@ -137,12 +137,21 @@ public enum SkillRelevance {
     /// `cache` keeps the documents of candidates seen before (pass one that lives across requests).
     /// `semantic`, when given, holds one similarity per candidate (same order) from an embedding
     /// model; it is fused with the lexical scores (`RelevanceFusion`).
+    /// `lexicalWeight` is BM25's share of the fused score.
     public static func select(_ candidates: [SkillCandidate], query: RelevanceQuery, limit: Int, pinned: Set<String>,
-                              cache: SkillDocumentCache? = nil, semantic: [Double]? = nil) -> RelevanceCut {
-        let documents = cache?.documents(for: candidates) ?? candidates.map(\.document)
+                              cache: SkillDocumentCache? = nil, semantic: [Double]? = nil,
+                              lexicalWeight: Double = RelevanceFusion.lexicalWeight) -> RelevanceCut {
+        select(candidates, documents: cache?.documents(for: candidates) ?? candidates.map(\.document), query: query, limit: limit,
+               pinned: pinned, semantic: semantic, lexicalWeight: lexicalWeight)
+    }
+
+    /// `select` over the candidates' documents, already looked up (`SkillDocumentCache.entries(for:)`).
+    public static func select(_ candidates: [SkillCandidate], documents: [SkillDocument], query: RelevanceQuery, limit: Int,
+                              pinned: Set<String>, semantic: [Double]? = nil,
+                              lexicalWeight: Double = RelevanceFusion.lexicalWeight) -> RelevanceCut {
         let lexical = BM25().scores(documents: documents, query: query)
         let blind = semantic == nil && !lexical.contains { $0 > 0 }
-        let scores = semantic.map { RelevanceFusion.fuse(lexical: lexical, semantic: $0) } ?? lexical
+        let scores = semantic.map { RelevanceFusion.fuse(lexical: lexical, semantic: $0, lexicalWeight: lexicalWeight) } ?? lexical
         var byName: [String: Double] = [:]
         for (c, s) in zip(candidates, scores) { byName[c.name] = s }
         guard candidates.count > limit else {
@@ -177,20 +186,26 @@ extension SkillRelevance {
     /// them), newest first, then the name of the tool the model called last, if any (as words:
     /// "get weather forecast"), separated by newlines.
     public static func semanticQuery(from messages: [Message]) -> String {
-        var parts: [String] = []
+        let parts = semanticQueryParts(from: messages)
+        return (parts.turns + (parts.lastCall.map { [$0] } ?? [])).joined(separator: "\n")
+    }
+
+    /// The parts of `semanticQuery`: up to `turnWeights.count` user turns with text, newest first,
+    /// and the name of the tool called last (as words), if any.
+    public static func semanticQueryParts(from messages: [Message]) -> (turns: [String], lastCall: String?) {
+        var turns: [String] = []
         var lastCall: String?
         for message in messages.reversed() {
-            if message.role == .assistant, lastCall == nil, parts.count < turnWeights.count,
+            if message.role == .assistant, lastCall == nil, turns.count < turnWeights.count,
                let call = message.content.last(where: { $0.toolCall != nil })?.toolCall {
                 lastCall = call.name.split(whereSeparator: { $0 == "_" || $0 == "-" }).joined(separator: " ")
             }
             guard message.role == .user else { continue }
             let text = message.text
             if text.isEmpty { continue }
-            parts.append(text)
-            if parts.count == turnWeights.count { break }
+            turns.append(text)
+            if turns.count == turnWeights.count { break }
         }
-        if let lastCall { parts.append(lastCall) }
-        return parts.joined(separator: "\n")
+        return (turns, lastCall)
     }
 }

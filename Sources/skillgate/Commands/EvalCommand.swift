@@ -9,8 +9,8 @@ import SkillGateServer
 enum EvalCommand {
     static let help = """
     Usage: skillgate eval routing [--config PATH] [--corpus DIR] [--split dev|test|all] [--misses]
-           skillgate eval skills  [--config PATH] [--corpus DIR] [--split dev|test|all] [--k N] [--lexical] [--misses]
-                                  [--dump-scores FILE]
+           skillgate eval skills  [--config PATH] [--corpus DIR] [--split dev|test|all] [--k N] [--lexical | --bm25]
+                                  [--misses] [--dump-scores FILE]
 
     routing  Decides light or strong for every labelled prompt of the corpus (default
              Tests/Eval/routing) with the config's router (routing.model), and prints agreement
@@ -19,7 +19,8 @@ enum EvalCommand {
              and prints recall@k (the expected tools all among the k shown) for English, Chinese,
              cross-lingual and follow-up requests, the mean number of tools shown, how often the cut
              was blind, and the time per decision. Uses the config's skill_ranking (embeddings)
-             unless --lexical.
+             unless --lexical (BM25 fused with the built-in word vectors, as without an embedding
+             model) or --bm25 (BM25 alone).
     --split  dev (tune on it), test (report it; the default), or all. --misses lists the misses.
     --dump-scores FILE  writes, instead of the report, one JSON line per request with its BM25
              score per tool and the texts an embedding model would see (for tuning offline, on dev).
@@ -27,7 +28,7 @@ enum EvalCommand {
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Arguments(raw, options: ["--config", "--corpus", "--split", "--k", "--dump-scores"], flags: ["--lexical", "--misses"])
+        let args = try Arguments(raw, options: ["--config", "--corpus", "--split", "--k", "--dump-scores"], flags: ["--lexical", "--bm25", "--misses"])
         if args.wantsHelp { print(help); return 0 }
         let split = args.value("--split") ?? "test"
         switch args.positionals.first {

@@ -9,7 +9,8 @@ import SkillGateServer
 import SkillGateSkills
 
 /// `skillgate eval skills`: recall@k of skill selection on the labelled corpus, with the config's
-/// ranking (hybrid when `skill_ranking.embeddings` is set) or BM25 alone (`--lexical`).
+/// ranking (hybrid when `skill_ranking.embeddings` is set), without the embedding model (`--lexical`:
+/// BM25 and the built-in word vectors), or BM25 alone (`--bm25`).
 enum SkillsEvalCommand {
     static func run(_ args: Arguments, split: String) async throws -> Int32 {
         let k = try args.value("--k").map { v in
@@ -23,8 +24,10 @@ enum SkillsEvalCommand {
         let http = HTTPClient()
         defer { http.shutdown() }
         let ranker: SkillRanker
-        if args.flags.contains("--lexical") {
-            ranker = .lexical
+        if args.flags.contains("--bm25") {
+            ranker = .bm25
+        } else if args.flags.contains("--lexical") {
+            ranker = SkillRanker(scorer: nil, wordVectors: config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil)
         } else {
             // Vectors are cached in memory only: an evaluation must not depend on an earlier run's cache.
             ranker = try SkillRanker(config: config, keys: try KeyStore(path: config.keyFile), stateStore: nil, http: http)
@@ -38,7 +41,8 @@ enum SkillsEvalCommand {
             let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
             return .init(kept: ranking.cut.kept, blind: ranking.cut.blind, ranking: ranking.mode.label)
         }
-        let mode = ranker.scorer == nil ? "lexical" : "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
+        let mode = ranker.scorer != nil ? "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
+            : ranker.wordVectors != nil ? "lexical (bm25 + word vectors)" : "bm25"
         print(e.render(title: "skills: \(requests.count) requests, \(candidates.count) tools, split \(split), ranking \(mode)",
                        listMisses: args.flags.contains("--misses")), terminator: "")
         return 0

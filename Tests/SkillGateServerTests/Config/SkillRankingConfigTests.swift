@@ -14,9 +14,12 @@ import SkillGateProviders
         return config
     }
 
-    @Test func withoutTheSectionRankingIsLexical() throws {
-        #expect(try load("{}").skillRanking.embeddings == nil)
+    @Test func withoutTheSectionRankingIsLexicalWithWordVectors() throws {
+        #expect(try load("{}").skillRanking == GatewayConfig.SkillRanking(embeddings: nil, wordVectors: true))
         #expect(try load(#"{"skill_ranking":{}}"#).skillRanking.embeddings == nil)
+        #expect(try load(#"{"skill_ranking":{"word_vectors":false}}"#).skillRanking == GatewayConfig.SkillRanking(wordVectors: false))
+        let both = try load(#"{"skill_ranking":{"word_vectors":false,"embeddings":{"model":"local-e5/multilingual-e5-small"}}}"#)
+        #expect(both.skillRanking.wordVectors == false && both.skillRanking.embeddings != nil)
     }
 
     @Test func theEmbeddingsSectionReadsModelTimeoutAndPrefixes() throws {
@@ -30,6 +33,7 @@ import SkillGateProviders
 
     @Test(arguments: [
         (#"{"skill_ranking":{"embedings":{}}}"#, "$.skill_ranking.embedings", "unknown key"),
+        (#"{"skill_ranking":{"word_vectors":"off"}}"#, "$.skill_ranking.word_vectors", "expected true or false"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout":300}}}"#, "$.skill_ranking.embeddings.timeout", "unknown key"),
         (#"{"skill_ranking":{"embeddings":{}}}"#, "$.skill_ranking.embeddings.model", "required field is missing"),
         (#"{"skill_ranking":{"embeddings":{"model":"multilingual-e5-small"}}}"#, "$.skill_ranking.embeddings.model", "expected provider/model"),

@@ -13,7 +13,10 @@ import SkillGateSkills
                   "assistant":{"skill_packs":["weather","office"],"max_visible_skills":3},
                   "strict":{"skill_packs":["weather"],"disallowed_tools":"reject"}}}
     """#
-    static let policy = SkillPolicy(config: try! SkillConfigTests.load(config))
+    /// BM25 alone, so the cuts below are BM25's (ties to the first declared).
+    static let policy = SkillPolicy(config: try! SkillConfigTests.load(config), ranker: .bm25)
+    /// As the gateway ranks without an embedding model: BM25 and the built-in word vectors.
+    static let wordVectorPolicy = SkillPolicy(config: try! SkillConfigTests.load(config))
 
     static func tools(_ names: [String]) -> [ToolDefinition] {
         names.map { ToolDefinition(name: $0, description: "Tool \($0.replacingOccurrences(of: "_", with: " "))") }
@@ -77,6 +80,19 @@ import SkillGateSkills
         #expect(r.tools.map(\.name) == ["get_weather", "current_time", "send_email"])
         #expect(d.cut == ["create_event", "list_events", "translate_text", "calculator"])
         #expect(d.header == "visible=get_weather,current_time,send_email; cut=create_event,list_events,translate_text,calculator; max=3; ranking=lexical")
+    }
+
+    /// The default ranking without an embedding model: a request that shares no word (and no concept)
+    /// with any tool still reaches the right one through the word vectors, and the cut is not blind.
+    @Test func withoutASharedWordTheWordVectorsFindTheTool() async throws {
+        let names = ["send_email", "create_event", "list_events", "translate_text", "calculator", "get_weather", "current_time"]
+        var bm25 = request(names, "will it rain in Lisbon tomorrow?")
+        let blind = try await Self.policy.apply(to: &bm25, scenario: "assistant")
+        #expect(blind.header?.hasSuffix("ranking=lexical; blind") == true, "\(blind.header ?? "")")
+        var r = request(names, "will it rain in Lisbon tomorrow?")
+        let d = try await Self.wordVectorPolicy.apply(to: &r, scenario: "assistant")
+        #expect(r.tools.map(\.name).contains("get_weather"))
+        #expect(d.header?.hasSuffix("ranking=lexical") == true, "\(d.header ?? "")")
     }
 
     @Test func chineseQueryUsesConfigKeywords() async throws {

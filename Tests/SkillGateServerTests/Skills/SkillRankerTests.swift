@@ -39,7 +39,7 @@ final class TopicEmbedder: TextEmbedder {
     static let chinese = [Message(role: .user, text: "明天北京会下雨吗？")]
 
     @Test func aChineseQueryKeepsTheEnglishWeatherToolWithEmbeddings() async {
-        let lexical = await SkillRanker.lexical.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
+        let lexical = await SkillRanker.bm25.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(lexical.mode == .lexical && lexical.cut.blind && !lexical.cut.kept.contains("get_weather"))
         let embedder = TopicEmbedder()
         let ranker = SkillRanker(scorer: SemanticScorer(embedder: embedder, timeout: .seconds(60)))
@@ -49,6 +49,13 @@ final class TopicEmbedder: TextEmbedder {
         #expect(hybrid.fallbackReason == nil && hybrid.semanticMilliseconds != nil)
         #expect(embedder.calls == 2, "one document batch, one query")
         #expect(ranker.counters.hybrid == 1 && ranker.counters.fallbacks == 0)
+    }
+
+    @Test func withoutAModelTheWordVectorsKeepTheEnglishWeatherToolForAChineseQuery() async {
+        let r = await SkillRanker.lexical.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
+        #expect(r.mode == .lexical && !r.cut.blind)
+        #expect(r.cut.kept.contains("get_weather"), "\(r.cut.scores)")
+        #expect(SkillRanker.lexical.wordVectors != nil && SkillRanker.bm25.wordVectors == nil)
     }
 
     @Test func nothingToCutNeverAsksTheModel() async {
@@ -89,6 +96,9 @@ final class TopicEmbedder: TextEmbedder {
         let r = await ranker.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(r.mode == .lexicalFallback(reason: "embeddings_http_401"))
         #expect(r.fallbackMessage == failure.description)
-        #expect(r.cut.blind)
+        #expect(!r.cut.blind && r.cut.kept.contains("get_weather"), "the fallback ranks with the word vectors: \(r.cut.scores)")
+        let bm25Only = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(failure: failure), timeout: .seconds(60)), wordVectors: nil)
+        let blind = await bm25Only.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
+        #expect(blind.mode == .lexicalFallback(reason: "embeddings_http_401") && blind.cut.blind)
     }
 }

@@ -115,9 +115,25 @@ import SkillGateCore
 
     @Test func theCacheStartsOverWhenFull() {
         let cache = SkillDocumentCache(capacity: 4)
-        _ = cache.documents(for: Array(Self.candidates.prefix(3)))
-        _ = cache.documents(for: Array(Self.candidates.suffix(3)))
+        let before = cache.entries(for: Array(Self.candidates.prefix(3))).identities
+        let after = cache.entries(for: Array(Self.candidates.suffix(3))).identities
         #expect(cache.count == 3)
+        #expect(Set(before).isDisjoint(with: after), "identities are never reused, even after starting over: \(before) \(after)")
+    }
+
+    /// Identities name (name, description) pairs: the same pair keeps its identity from request to request
+    /// (whatever the order), a changed description gets a new one.
+    @Test func identitiesNameEachSkillAcrossRequests() {
+        let cache = SkillDocumentCache(capacity: 100)
+        let first = cache.entries(for: Self.candidates)
+        #expect(Set(first.identities).count == Self.candidates.count)
+        #expect(first.documents == Self.candidates.map(\.document))
+        let again = cache.entries(for: Self.candidates.reversed())
+        #expect(again.identities == first.identities.reversed())
+        var changed = Self.candidates
+        changed[0].description = "Something else entirely"
+        let third = cache.entries(for: changed).identities
+        #expect(third[0] != first.identities[0] && Array(third.dropFirst()) == Array(first.identities.dropFirst()))
     }
 
     @Test func bm25PrefersRarerTermsAndShorterDocuments() {

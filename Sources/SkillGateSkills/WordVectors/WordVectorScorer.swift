@@ -1,0 +1,235 @@
+import SkillGateCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Similarities between a conversation and skills from static word vectors (decision 0040): a text's
+/// vector is the sum of its words' vectors, each weighted by how rare the word is among the skills
+/// being ranked (a word every skill has says nothing about which one is meant), and skills are
+/// compared with the conversation by cosine. No server and no network: the table is built into the
+/// binary, so it works where no embedding model is configured and when one fails.
+///
+/// It reaches what words alone cannot — "will it rain this weekend" meets a weather forecast, and
+/// "明天会下雨吗" meets an English description — though less surely than a sentence embedding model.
+/// The skills' vectors depend on the whole set being ranked (the weights), so they are cached per
+/// set of skills: a client that declares the same tools on every request pays only for its query.
+public final class WordVectorScorer: Sendable {
+    /// BM25's share when these similarities are fused with it (chosen on the evaluation corpus's dev split).
+    public static let lexicalWeight = 0.35
+
+    /// The weight of the user turns in the query, latest first. Even: the query is the text an
+    /// embedding model would see (`SkillRelevance.semanticQuery`), and on the corpus's dev split
+    /// decaying weights (1, ½, ¼ as BM25 uses) lost two follow-ups and gained nothing.
+    public static let turnWeights: [Float] = [1, 1, 1]
+    /// The weight of the words of the tool the model called last.
+    public static let lastCallWeight: Float = 1
+
+    /// The table the vectors come from.
+    public let table: WordVectorTable
+    /// The most skill sets kept (when full, the cache starts over).
+    public let capacity: Int
+    private let skillSets = Mutex<[Int: SkillSet]>([:])
+
+    /// A scorer over `table`.
+    public init(table: WordVectorTable, capacity: Int = 64) {
+        self.table = table
+        self.capacity = capacity
+    }
+
+    /// A scorer over the built-in table (`nil` if the binary's table is unusable).
+    public static let builtIn: WordVectorScorer? = WordVectorTable.builtIn.map { WordVectorScorer(table: $0) }
+
+    /// One cosine similarity per candidate (same order), or `nil` when no word of the conversation's
+    /// recent user turns is in the table (nothing to compare). `identities` (from
+    /// `SkillDocumentCache.entries(for:)`) name the candidates, so finding this set's cached vectors
+    /// costs no text comparison; without them the candidates' texts are compared.
+    public func similarities(messages: [Message], candidates: [SkillCandidate], identities: [Int]? = nil) -> [Double]? {
+        let parts = SkillRelevance.semanticQueryParts(from: messages)
+        var query: [(text: String, weight: Float)] = []
+        for (i, turn) in parts.turns.enumerated() { query.append((turn, Self.turnWeights[min(i, Self.turnWeights.count - 1)])) }
+        if let call = parts.lastCall { query.append((call, Self.lastCallWeight)) }
+        return similarities(query: query, candidates: candidates, identities: identities)
+    }
+
+    /// One cosine similarity per candidate between `query` (texts with weights) and each candidate's
+    /// `embeddingText`; `nil` when no query word is in the table.
+    public func similarities(query: [(text: String, weight: Float)], candidates: [SkillCandidate], identities: [Int]? = nil) -> [Double]? {
+        guard !candidates.isEmpty else { return [] }
+        let set = skillSet(for: candidates, identities: identities?.count == candidates.count ? identities : nil)
+        let dimensions = table.dimensions
+        var q = [Float](repeating: 0, count: dimensions)
+        var found = false
+        q.withUnsafeMutableBufferPointer { sum in
+            for (text, weight) in query {
+                WordVectorTokens.forEach(in: text) { token in
+                    guard let i = table.index(of: token) else { return }
+                    found = true
+                    table.accumulate(i, weight: weight * set.weight(of: i), into: sum)
+                }
+            }
+        }
+        guard found else { return nil }
+        let norm = Self.norm(q)
+        guard norm > 0 else { return nil }
+        return set.vectors.withUnsafeBufferPointer { rows in
+            q.withUnsafeBufferPointer { query in
+                (0..<candidates.count).map { c in
+                    Double(Self.dot(UnsafeBufferPointer(rebasing: rows[(c * dimensions)..<((c + 1) * dimensions)]), query) / norm)
+                }
+            }
+        }
+    }
+
+    /// How many skill sets are cached.
+    public var cachedSets: Int { skillSets.withLock { $0.count } }
+
+    /// The vectors of `candidates`' texts and the word weights of the set, cached by the candidates'
+    /// identities when given, else by what the texts are made of (name, description, keywords: hashed
+    /// as bytes and confirmed byte for byte on a hit), so a request that declares the same tools builds
+    /// no text.
+    private func skillSet(for candidates: [SkillCandidate], identities: [Int]?) -> SkillSet {
+        var hasher = Hasher()
+        if let identities {
+            hasher.combine(0)
+            for i in identities { hasher.combine(i) }
+        } else {
+            hasher.combine(1)
+            for c in candidates { SkillSetKey.combine(c, into: &hasher) }
+        }
+        let key = hasher.finalize()
+        let hit = skillSets.withLock { $0[key] }
+        if let hit {
+            if let identities, hit.identities == identities { return hit }
+            if identities == nil, hit.identities == nil, SkillSetKey.same(hit.candidates, candidates) { return hit }
+        }
+        let built = SkillSet(candidates: candidates, identities: identities, table: table)
+        skillSets.withLock { sets in
+            if sets.count >= capacity { sets.removeAll(keepingCapacity: true) }
+            sets[key] = built
+        }
+        return built
+    }
+
+    /// The dot product of two vectors of equal length, eight lanes at a time.
+    static func dot(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>) -> Float {
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
+        var lanes = SIMD8<Float>()
+        var i = 0
+        while i + 8 <= a.count {
+            lanes += UnsafeRawPointer(pa + i).loadUnaligned(as: SIMD8<Float>.self) * UnsafeRawPointer(pb + i).loadUnaligned(as: SIMD8<Float>.self)
+            i += 8
+        }
+        var sum = lanes.sum()
+        while i < a.count {
+            sum += a[i] * b[i]
+            i += 1
+        }
+        return sum
+    }
+
+    static func norm(_ v: [Float]) -> Float {
+        var s: Float = 0
+        for x in v { s += x * x }
+        return s.squareRoot()
+    }
+}
+
+/// The skills of one ranking as word vectors see them: each word's weight (inverse document
+/// frequency over these skills: `ln(1 + n / (1 + df))`) and each skill's unit vector.
+struct SkillSet: Sendable {
+    /// The candidates the set was built from (what `SkillSetKey.same` compares).
+    let candidates: [SkillCandidate]
+    /// Their `SkillDocumentCache` identities, when the set is keyed by them.
+    let identities: [Int]?
+    let texts: [String]
+    /// Table index → number of skills whose text has the word.
+    let documentFrequency: [Int: Int]
+    /// `texts.count` rows of `dimensions` floats, each of unit length (or zero: no word in the table).
+    let vectors: [Float]
+
+    init(candidates: [SkillCandidate], identities: [Int]?, table: WordVectorTable) {
+        self.candidates = candidates
+        self.identities = identities
+        let texts = candidates.map(\.embeddingText)
+        self.texts = texts
+        var df: [Int: Int] = [:]
+        var words: [[Int]] = []
+        for text in texts {
+            var indices: [Int] = []
+            WordVectorTokens.forEach(in: text) { token in
+                if let i = table.index(of: token) { indices.append(i) }
+            }
+            for i in Set(indices) { df[i, default: 0] += 1 }
+            words.append(indices)
+        }
+        documentFrequency = df
+        let dimensions = table.dimensions
+        var vectors = [Float](repeating: 0, count: texts.count * dimensions)
+        let n = Float(texts.count)
+        vectors.withUnsafeMutableBufferPointer { all in
+            for (row, indices) in words.enumerated() {
+                let sum = UnsafeMutableBufferPointer(rebasing: all[(row * dimensions)..<((row + 1) * dimensions)])
+                for i in indices { table.accumulate(i, weight: Self.weight(df[i] ?? 0, skills: n), into: sum) }
+                var s: Float = 0
+                for x in sum { s += x * x }
+                if s > 0 {
+                    let inverse = 1 / s.squareRoot()
+                    for d in sum.indices { sum[d] *= inverse }
+                }
+            }
+        }
+        self.vectors = vectors
+    }
+
+    /// The weight of table word `index` in this set.
+    func weight(of index: Int) -> Float {
+        Self.weight(documentFrequency[index] ?? 0, skills: Float(texts.count))
+    }
+
+    static func weight(_ documentFrequency: Int, skills: Float) -> Float {
+        logf(1 + skills / Float(1 + documentFrequency))
+    }
+}
+
+/// What a skill's `embeddingText` is made of, hashed and compared as UTF-8 bytes (Swift's `String`
+/// hashing and equality normalise Unicode, which costs more than the ranking for Chinese text).
+enum SkillSetKey {
+    /// A cheap key: each text's length and its first and last 16 bytes (a hit is confirmed byte for
+    /// byte by `same`, so a collision only costs a rebuild).
+    static func combine(_ c: SkillCandidate, into hasher: inout Hasher) {
+        func bytes(_ s: String?) {
+            guard var s else { hasher.combine(-1); return }
+            s.withUTF8 { b in
+                hasher.combine(b.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b.prefix(16))))
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b.suffix(16))))
+            }
+        }
+        bytes(c.name)
+        bytes(c.description ?? c.metadata?.description)
+        for k in c.metadata?.keywords ?? [] { bytes(k) }
+    }
+
+    static func same(_ a: [SkillCandidate], _ b: [SkillCandidate]) -> Bool {
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) {
+            guard same(x.name, y.name),
+                  same(x.description ?? x.metadata?.description, y.description ?? y.metadata?.description),
+                  (x.metadata?.keywords ?? []).elementsEqual(y.metadata?.keywords ?? [], by: { same($0, $1) })
+            else { return false }
+        }
+        return true
+    }
+
+    private static func same(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (var a?, var b?):
+            return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+        default: return false
+        }
+    }
+}
