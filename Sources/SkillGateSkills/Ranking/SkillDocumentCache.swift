@@ -95,7 +95,8 @@ public final class SkillDocumentCache: Sendable {
         return hasher.finalize()
     }
 
-    private static func same(_ a: String?, _ b: String?) -> Bool {
+    /// Whether two optional strings have the same UTF-8 bytes (no Unicode normalisation).
+    static func same(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (var a?, var b?):
