@@ -1,6 +1,6 @@
 import SkillGateCore
 
-/// Chat Completions response body → ChatResponse.
+/// Chat Completions response body → ChatResponse, read without a tree (`OpenAIChatCompletionBody`).
 ///
 /// Uses choice 0 when the provider returned several (`n > 1`). Content may be a string or, from
 /// some compatible servers, an array of text parts. `refusal` text becomes a text block (and the
@@ -10,51 +10,41 @@ extension OpenAIChatFormat {
     /// Parses a successful non-streaming body. Throws a `GatewayError` naming `provider` when the
     /// body is not a chat completion (or is an error object sent with status 200).
     public static func parseCompletion(_ body: [UInt8], provider: String) throws -> ChatResponse {
-        let json: JSONValue
-        do { json = try JSONValue.parse(body) } catch {
+        let read: OpenAIChatCompletionBody
+        do { read = try OpenAIChatCompletionBody.read(body) } catch {
             throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).unreadableSuccessBody(body, syntax: error)
         }
-        if let error = json["error"], !error.isNull {
-            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(json, midStream: false)
+        if read.isError {
+            // Rare: an error object sent with status 200, mapped from the tree as a stream's error is.
+            throw OpenAIChatErrorMapper(provider: provider, apiKey: nil).inStreamError(try JSONValue.parse(body), midStream: false)
         }
-        guard let choices = json["choices"]?.arrayValue else {
+        guard read.choices != nil else {
             throw GatewayError.upstreamProtocol(
                 "the answer has no \"choices\" array, so it is not a chat completion; check that the provider's base URL points at an OpenAI-compatible /v1 endpoint",
                 provider: provider, upstreamStatus: 200)
         }
-        guard let choice = choices.first(where: { ($0["index"]?.intValue ?? 0) == 0 }) ?? choices.first,
-              let message = choice["message"], message.objectValue != nil else {
+        guard let choice = read.chosen, let message = choice.message else {
             throw GatewayError.upstreamProtocol(
                 "the answer has no choices[0].message; the provider returned no answer — retry, or try another model",
                 provider: provider, upstreamStatus: 200)
         }
         var content: [ContentBlock] = []
-        if let reasoning = (message["reasoning_content"] ?? message["reasoning"])?.stringValue, !reasoning.isEmpty {
+        if let reasoning = message.reasoning, !reasoning.isEmpty {
             content.append(.thinking(Thinking(text: reasoning)))
         }
-        let text = contentText(message["content"])
-        if !text.isEmpty { content.append(.text(text)) }
+        if !message.content.isEmpty { content.append(.text(message.content)) }
         var refused = false
-        if let refusal = message["refusal"]?.stringValue, !refusal.isEmpty {
+        if let refusal = message.refusal, !refusal.isEmpty {
             refused = true
             content.append(.text(refusal))
         }
-        for (i, call) in (message["tool_calls"]?.arrayValue ?? []).enumerated() {
-            let function = call["function"]
-            content.append(.toolCall(ToolCall(
-                id: call["id"]?.stringValue ?? "call_\(i)",
-                name: function?["name"]?.stringValue ?? "",
-                arguments: argumentsText(function?["arguments"]))))
-        }
-        if let legacy = message["function_call"], legacy.objectValue != nil {
-            content.append(.toolCall(ToolCall(id: "call_0", name: legacy["name"]?.stringValue ?? "",
-                                              arguments: argumentsText(legacy["arguments"]))))
-        }
-        let hasCalls = content.contains { $0.toolCall != nil }
+        for call in message.toolCalls { content.append(.toolCall(call)) }
+        if let legacy = message.functionCall { content.append(.toolCall(legacy)) }
+        let hasCalls = !message.toolCalls.isEmpty || message.functionCall != nil
         return ChatResponse(
-            id: json["id"]?.stringValue ?? "", model: json["model"]?.stringValue ?? "", content: content,
-            finishReason: finishReason(wire: choice["finish_reason"]?.stringValue, hasToolCalls: hasCalls, refused: refused),
-            usage: json["usage"].map(usage(wire:)) ?? Usage())
+            id: read.id ?? "", model: read.model ?? "", content: content,
+            finishReason: finishReason(wire: choice.finishReason, hasToolCalls: hasCalls, refused: refused),
+            usage: read.usage ?? Usage())
     }
 
     /// Text of a `content` that is a string, null, or an array of `{type:"text",text}` parts.
