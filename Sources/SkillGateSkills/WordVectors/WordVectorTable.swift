@@ -33,21 +33,36 @@ public struct WordVectorTable: @unchecked Sendable {
     public let dimensions: Int
     private let offsetsStart: Int, blobStart: Int, scalesStart: Int, rowsStart: Int
 
-    /// The table assembled into the executable (`Sources/CWordVectors/data/word-vectors.bin`),
-    /// checked once; `nil` only if that file was replaced by something that is not a table.
+    /// The table assembled into the executable (`Sources/CWordVectors/data/word-vectors.bin`); `nil`
+    /// only if that file was replaced by something that is not a table. Its header and size are
+    /// checked here; the order of its words is checked by the tests (`WordVectorTableTests`), not at
+    /// every start, which would read a megabyte of pages an idle gateway never needs.
     public static let builtIn: WordVectorTable? = {
         let bytes = UnsafeRawBufferPointer(start: skillgate_word_vectors_bytes(), count: skillgate_word_vectors_count())
-        return try? WordVectorTable(validating: bytes, owner: nil)
+        return try? WordVectorTable(validating: bytes, owner: nil, checkingWords: false)
     }()
+
+    /// Whether every word is non-empty and the words ascend bytewise (what lookups rely on).
+    public var wordsAreInOrder: Bool {
+        var previous = offset(0)
+        for i in 1...count {
+            let next = offset(i)
+            guard next > previous else { return false }
+            previous = next
+        }
+        guard offset(0) == 0, blobStart + offset(count) <= scalesStart else { return false }
+        for i in 1..<count where compare(word: i - 1, with: word(i)) >= 0 { return false }
+        return true
+    }
 
     /// A table over a copy of `bytes` (for tables built in tests or loaded from a file).
     /// - Throws: `WordVectorTableError` when the bytes are not a well-formed table.
     public init(bytes: [UInt8]) throws(WordVectorTableError) {
         let owner = OwnedBytes(bytes)
-        try self.init(validating: UnsafeRawBufferPointer(start: owner.pointer, count: bytes.count), owner: owner)
+        try self.init(validating: UnsafeRawBufferPointer(start: owner.pointer, count: bytes.count), owner: owner, checkingWords: true)
     }
 
-    private init(validating bytes: UnsafeRawBufferPointer, owner: OwnedBytes?) throws(WordVectorTableError) {
+    private init(validating bytes: UnsafeRawBufferPointer, owner: OwnedBytes?, checkingWords: Bool) throws(WordVectorTableError) {
         func fail(_ why: String) -> WordVectorTableError { WordVectorTableError(message: why) }
         guard let base = bytes.baseAddress, bytes.count >= 16 else { throw fail("shorter than its 16-byte header") }
         guard Array(bytes[0..<8]) == Array("SGWV0002".utf8) else { throw fail("does not start with \"SGWV0002\" (format 2)") }
@@ -58,14 +73,16 @@ public struct WordVectorTable: @unchecked Sendable {
         let blobStart = offsetsStart + 4 * (count + 1)
         guard blobStart <= bytes.count else { throw fail("ends inside its word offsets") }
         func offset(_ i: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: offsetsStart + 4 * i, as: UInt32.self).littleEndian) }
-        var previous = offset(0)
-        guard previous == 0 else { throw fail("its first word does not start at 0") }
-        for i in 1...count {
-            let next = offset(i)
-            guard next > previous else { throw fail("word \(i - 1) is empty or out of order") }
-            previous = next
+        guard offset(0) == 0 else { throw fail("its first word does not start at 0") }
+        if checkingWords {
+            var previous = 0
+            for i in 1...count {
+                let next = offset(i)
+                guard next > previous else { throw fail("word \(i - 1) is empty or out of order") }
+                previous = next
+            }
         }
-        let blobLength = previous
+        let blobLength = offset(count)
         let scalesStart = blobStart + (blobLength + 3) / 4 * 4
         let rowsStart = scalesStart + 4 * count
         guard rowsStart + count * dimensions / 2 == bytes.count else {
@@ -79,8 +96,10 @@ public struct WordVectorTable: @unchecked Sendable {
         self.blobStart = blobStart
         self.scalesStart = scalesStart
         self.rowsStart = rowsStart
-        for i in 1..<count where compare(word: i - 1, with: word(i)) >= 0 {
-            throw fail("words \(i - 1) and \(i) are not in ascending byte order")
+        if checkingWords {
+            for i in 1..<count where compare(word: i - 1, with: word(i)) >= 0 {
+                throw fail("words \(i - 1) and \(i) are not in ascending byte order")
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import SkillGateSkills
 
     @Test func theBuiltInTableLoadsWithItsWordsAndUnitVectors() throws {
         let table = try #require(WordVectorTable.builtIn, "the table assembled into the binary must load")
+        #expect(table.wordsAreInOrder, "the built-in table's order is checked here, not at start")
         #expect(table.count > 100_000)
         #expect(table.dimensions == 256)
         for word in ["weather", "reminder", "inbox", "friday", "天", "天气", "提醒", "闹钟"] {
@@ -46,7 +47,7 @@ import SkillGateSkills
             ("天气", [0, 0, 0, 1]), ("天", [0, 0, 1, 1]), ("zebra", [-1, 0, 0, 0.5]),
         ]
         let table = try SmallWordVectorTable.table(entries)
-        #expect(table.count == entries.count && table.dimensions == 4)
+        #expect(table.count == entries.count && table.dimensions == 4 && table.wordsAreInOrder)
         for (word, vector) in entries {
             let i = try #require(table.index(of: word), "\(word)")
             let norm = Self.cosine(vector, vector).squareRoot()
