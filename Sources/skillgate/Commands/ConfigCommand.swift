@@ -42,10 +42,11 @@ enum ConfigCommand {
             print("  \(tier.rawValue + String(repeating: " ", count: max(0, 10 - tier.rawValue.count))) \((config.tiers[tier] ?? []).joined(separator: ", "))")
         }
         print("  scenarios  \(config.scenarios.keys.sorted().joined(separator: ", ")) (default \(config.defaultScenario))")
+        let withoutModel = config.skillRanking.wordVectors ? "BM25 + built-in word vectors" : "BM25"
         if let e = config.skillRanking.embeddings {
-            print("  ranking    hybrid: BM25 + \(e.model) (timeout \(e.timeoutMs) ms)")
+            print("  ranking    hybrid: BM25 + \(e.model) (timeout \(e.timeoutMs) ms; without it: \(withoutModel))")
         } else {
-            print("  ranking    lexical (BM25)")
+            print("  ranking    lexical (\(withoutModel))")
         }
         return 0
     }
