@@ -6,8 +6,9 @@ import SkillGateCore
 /// times more, mostly in allocations for fields nobody reads (`system_fingerprint`,
 /// `obfuscation`, `logprobs`, the repeated `id`).
 ///
-/// Members of an unexpected type are ignored, as a lookup in a tree would ignore them; a key that
-/// occurs twice counts with its last occurrence.
+/// Members of an unexpected type are ignored, as a lookup in a tree would ignore them. A key that
+/// occurs twice counts with its last occurrence, unlike the tree (first); `usage`'s members are read
+/// by the same reader as a whole answer's (`OpenAIChatCompletionBody.readUsage`), first occurrence.
 struct OpenAIChatChunk {
     struct ToolCallDelta {
         var index: Int?
@@ -48,7 +49,7 @@ struct OpenAIChatChunk {
             case "id" where header: id = try c.readString()
             case "model" where header: model = try c.readString()
             case "choices": _ = try c.readArray { (c) throws(JSONSyntaxError) in try readChoice(&c) }
-            case "usage": usage = try Self.readUsage(&c)
+            case "usage": usage = try OpenAIChatCompletionBody.readUsage(&c)
             case "error": isError = c.kind != .null
             default: break
             }
@@ -113,29 +114,5 @@ struct OpenAIChatChunk {
             }
         }
         return isObject ? call : nil
-    }
-
-    /// `usage` as `OpenAIChatFormat.usage(wire:)` reads it; `nil` when it is not an object.
-    private static func readUsage(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Usage? {
-        var usage = Usage()
-        var cacheHit: Int?
-        var cached: Int?
-        let isObject = try cursor.readObject { (c, key) throws(JSONSyntaxError) in
-            switch key {
-            case "prompt_tokens": usage.inputTokens = try c.readInt() ?? 0
-            case "completion_tokens": usage.outputTokens = try c.readInt() ?? 0
-            case "prompt_cache_hit_tokens": cacheHit = try c.readInt()
-            case "prompt_tokens_details":
-                _ = try c.readObject { (c, key) throws(JSONSyntaxError) in if key == "cached_tokens" { cached = try c.readInt() } }
-            case "completion_tokens_details":
-                _ = try c.readObject { (c, key) throws(JSONSyntaxError) in
-                    if key == "reasoning_tokens" { usage.reasoningTokens = try c.readInt() ?? 0 }
-                }
-            default: break
-            }
-        }
-        guard isObject else { return nil }
-        usage.cachedInputTokens = cached ?? cacheHit ?? 0
-        return usage
     }
 }

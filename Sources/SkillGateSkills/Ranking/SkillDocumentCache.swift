@@ -19,16 +19,15 @@ public final class SkillDocumentCache: Sendable {
         var name: String
         var description: String?
         var document: SkillDocument
-        /// Unique among the entries this cache ever made (see `entries(for:)`).
+        /// Unique in the process (see `entries(for:)`).
         var identity: Int
     }
 
-    private struct State: Sendable {
-        var map: [Int: Entry] = [:]
-        var nextIdentity = 0
-    }
+    /// Identities come from one counter for every cache in the process, so two rankers' caches can
+    /// share a consumer of identities (the built-in `WordVectorScorer`) without their numbers meeting.
+    private static let nextIdentity = Atomic<Int>(0)
 
-    private let entries = Mutex(State())
+    private let entries = Mutex<[Int: Entry]>([:])
     /// The most documents kept.
     public let capacity: Int
 
@@ -42,40 +41,35 @@ public final class SkillDocumentCache: Sendable {
         entries(for: candidates).documents
     }
 
-    /// The documents of `candidates`, and for each an identity: a number this cache gives one (name,
-    /// description) and never reuses for another, so an array of identities names a set of skills
-    /// without comparing their texts again (`WordVectorScorer` keys its per-set vectors by it).
+    /// The documents of `candidates`, and for each an identity: a number given to one (name,
+    /// description) of one cache and never to anything else in the process, so an array of identities
+    /// names a set of skills without comparing their texts again (`WordVectorScorer` keys its per-set
+    /// vectors by it). A document built again after the cache starts over gets a new identity.
     public func entries(for candidates: [SkillCandidate]) -> (documents: [SkillDocument], identities: [Int]) {
         let keys = candidates.map(Self.key)
-        var found: [Entry?] = entries.withLock { state in
+        var found: [Entry?] = entries.withLock { map in
             zip(keys, candidates).map { key, c in
-                guard let e = state.map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
+                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
                 return e
             }
         }
         var missing: [Int] = []
-        var built: [Int: SkillDocument] = [:]
         for i in candidates.indices where found[i] == nil {
             missing.append(i)
-            built[i] = candidates[i].document
+            found[i] = Entry(name: candidates[i].name, description: candidates[i].description, document: candidates[i].document,
+                             identity: Self.nextIdentity.add(1, ordering: .relaxed).oldValue)
         }
         if !missing.isEmpty {
-            entries.withLock { state in
-                if state.map.count + missing.count > capacity { state.map.removeAll(keepingCapacity: true) }
-                for i in missing {
-                    let entry = Entry(name: candidates[i].name, description: candidates[i].description, document: built[i]!,
-                                      identity: state.nextIdentity)
-                    state.nextIdentity += 1
-                    state.map[keys[i]] = entry
-                    found[i] = entry
-                }
+            entries.withLock { map in
+                if map.count + missing.count > capacity { map.removeAll(keepingCapacity: true) }
+                for i in missing { map[keys[i]] = found[i] }
             }
         }
         return (found.map { $0!.document }, found.map { $0!.identity })
     }
 
     /// How many documents are cached.
-    public var count: Int { entries.withLock { $0.map.count } }
+    public var count: Int { entries.withLock { $0.count } }
 
     /// A cheap key: the name, the description's length and its first and last 32 bytes (a hit is
     /// confirmed byte for byte, so a collision only costs a rebuild).
@@ -95,8 +89,7 @@ public final class SkillDocumentCache: Sendable {
         return hasher.finalize()
     }
 
-    /// Whether two optional strings have the same UTF-8 bytes (no Unicode normalisation).
-    static func same(_ a: String?, _ b: String?) -> Bool {
+    private static func same(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (var a?, var b?):

@@ -186,26 +186,20 @@ extension SkillRelevance {
     /// them), newest first, then the name of the tool the model called last, if any (as words:
     /// "get weather forecast"), separated by newlines.
     public static func semanticQuery(from messages: [Message]) -> String {
-        let parts = semanticQueryParts(from: messages)
-        return (parts.turns + (parts.lastCall.map { [$0] } ?? [])).joined(separator: "\n")
-    }
-
-    /// The parts of `semanticQuery`: up to `turnWeights.count` user turns with text, newest first,
-    /// and the name of the tool called last (as words), if any.
-    public static func semanticQueryParts(from messages: [Message]) -> (turns: [String], lastCall: String?) {
-        var turns: [String] = []
+        var parts: [String] = []
         var lastCall: String?
         for message in messages.reversed() {
-            if message.role == .assistant, lastCall == nil, turns.count < turnWeights.count,
+            if message.role == .assistant, lastCall == nil, parts.count < turnWeights.count,
                let call = message.content.last(where: { $0.toolCall != nil })?.toolCall {
                 lastCall = call.name.split(whereSeparator: { $0 == "_" || $0 == "-" }).joined(separator: " ")
             }
             guard message.role == .user else { continue }
             let text = message.text
             if text.isEmpty { continue }
-            turns.append(text)
-            if turns.count == turnWeights.count { break }
+            parts.append(text)
+            if parts.count == turnWeights.count { break }
         }
-        return (turns, lastCall)
+        if let lastCall { parts.append(lastCall) }
+        return parts.joined(separator: "\n")
     }
 }

@@ -15,18 +15,13 @@ public final class WordVectorScorer: Sendable {
     /// BM25's share when these similarities are fused with it (chosen on the evaluation corpus's dev split).
     public static let lexicalWeight = 0.35
 
-    /// The weight of the user turns in the query, latest first. Even: the query is the text an
-    /// embedding model would see (`SkillRelevance.semanticQuery`), and on the corpus's dev split
-    /// decaying weights (1, ½, ¼ as BM25 uses) lost two follow-ups and gained nothing.
-    public static let turnWeights: [Float] = [1, 1, 1]
-    /// The weight of the words of the tool the model called last.
-    public static let lastCallWeight: Float = 1
-
     /// The table the vectors come from.
     public let table: WordVectorTable
     /// The most skill sets kept (when full, the cache starts over).
     public let capacity: Int
     private let skillSets = Mutex<[Int: SkillSet]>([:])
+    /// Identities for callers that bring none (`similarities` without `identities`).
+    private let documents = SkillDocumentCache()
 
     /// A scorer over `table`.
     public init(table: WordVectorTable, capacity: Int = 64) {
@@ -38,22 +33,22 @@ public final class WordVectorScorer: Sendable {
     public static let builtIn: WordVectorScorer? = WordVectorTable.builtIn.map { WordVectorScorer(table: $0) }
 
     /// One cosine similarity per candidate (same order), or `nil` when no word of the conversation's
-    /// recent user turns is in the table (nothing to compare). `identities` (from
-    /// `SkillDocumentCache.entries(for:)`) name the candidates, so finding this set's cached vectors
-    /// costs no text comparison; without them the candidates' texts are compared.
+    /// recent turns is in the table (nothing to compare). The query is the text an embedding model
+    /// would see (`SkillRelevance.semanticQuery`: the last user turns and the tool called last), every
+    /// part weighing the same (on the corpus's dev split, turns decaying as BM25's do lost two follow-ups
+    /// and gained nothing). `identities` (from `SkillDocumentCache.entries(for:)`) name the candidates,
+    /// so this set's cached vectors are found without comparing texts; without them the scorer's own
+    /// document cache names them.
     public func similarities(messages: [Message], candidates: [SkillCandidate], identities: [Int]? = nil) -> [Double]? {
-        let parts = SkillRelevance.semanticQueryParts(from: messages)
-        var query: [(text: String, weight: Float)] = []
-        for (i, turn) in parts.turns.enumerated() { query.append((turn, Self.turnWeights[min(i, Self.turnWeights.count - 1)])) }
-        if let call = parts.lastCall { query.append((call, Self.lastCallWeight)) }
-        return similarities(query: query, candidates: candidates, identities: identities)
+        similarities(query: [(SkillRelevance.semanticQuery(from: messages), 1)], candidates: candidates, identities: identities)
     }
 
     /// One cosine similarity per candidate between `query` (texts with weights) and each candidate's
     /// `embeddingText`; `nil` when no query word is in the table.
     public func similarities(query: [(text: String, weight: Float)], candidates: [SkillCandidate], identities: [Int]? = nil) -> [Double]? {
         guard !candidates.isEmpty else { return [] }
-        let set = skillSet(for: candidates, identities: identities?.count == candidates.count ? identities : nil)
+        let names = identities?.count == candidates.count ? identities! : documents.entries(for: candidates).identities
+        let set = skillSet(for: candidates, identities: names)
         let dimensions = table.dimensions
         var q = [Float](repeating: 0, count: dimensions)
         var found = false
@@ -82,24 +77,12 @@ public final class WordVectorScorer: Sendable {
     public var cachedSets: Int { skillSets.withLock { $0.count } }
 
     /// The vectors of `candidates`' texts and the word weights of the set, cached by the candidates'
-    /// identities when given, else by what the texts are made of (name, description, keywords: hashed
-    /// as bytes and confirmed byte for byte on a hit), so a request that declares the same tools builds
-    /// no text.
-    private func skillSet(for candidates: [SkillCandidate], identities: [Int]?) -> SkillSet {
+    /// identities, so a request that declares the same tools builds no text.
+    private func skillSet(for candidates: [SkillCandidate], identities: [Int]) -> SkillSet {
         var hasher = Hasher()
-        if let identities {
-            hasher.combine(0)
-            for i in identities { hasher.combine(i) }
-        } else {
-            hasher.combine(1)
-            for c in candidates { SkillSetKey.combine(c, into: &hasher) }
-        }
+        for i in identities { hasher.combine(i) }
         let key = hasher.finalize()
-        let hit = skillSets.withLock { $0[key] }
-        if let hit {
-            if let identities, hit.identities == identities { return hit }
-            if identities == nil, hit.identities == nil, SkillSetKey.same(hit.candidates, candidates) { return hit }
-        }
+        if let hit = skillSets.withLock({ $0[key] }), hit.identities == identities { return hit }
         let built = SkillSet(candidates: candidates, identities: identities, table: table)
         skillSets.withLock { sets in
             if sets.count >= capacity { sets.removeAll(keepingCapacity: true) }

@@ -44,13 +44,7 @@ public struct WordVectorTable: @unchecked Sendable {
 
     /// Whether every word is non-empty and the words ascend bytewise (what lookups rely on).
     public var wordsAreInOrder: Bool {
-        var previous = offset(0)
-        for i in 1...count {
-            let next = offset(i)
-            guard next > previous else { return false }
-            previous = next
-        }
-        guard offset(0) == 0, blobStart + offset(count) <= scalesStart else { return false }
+        for i in 1...count where offset(i) <= offset(i - 1) { return false }
         for i in 1..<count where compare(word: i - 1, with: word(i)) >= 0 { return false }
         return true
     }
@@ -74,14 +68,6 @@ public struct WordVectorTable: @unchecked Sendable {
         guard blobStart <= bytes.count else { throw fail("ends inside its word offsets") }
         func offset(_ i: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: offsetsStart + 4 * i, as: UInt32.self).littleEndian) }
         guard offset(0) == 0 else { throw fail("its first word does not start at 0") }
-        if checkingWords {
-            var previous = 0
-            for i in 1...count {
-                let next = offset(i)
-                guard next > previous else { throw fail("word \(i - 1) is empty or out of order") }
-                previous = next
-            }
-        }
         let blobLength = offset(count)
         let scalesStart = blobStart + (blobLength + 3) / 4 * 4
         let rowsStart = scalesStart + 4 * count
@@ -96,10 +82,8 @@ public struct WordVectorTable: @unchecked Sendable {
         self.blobStart = blobStart
         self.scalesStart = scalesStart
         self.rowsStart = rowsStart
-        if checkingWords {
-            for i in 1..<count where compare(word: i - 1, with: word(i)) >= 0 {
-                throw fail("words \(i - 1) and \(i) are not in ascending byte order")
-            }
+        if checkingWords, !wordsAreInOrder {
+            throw fail("has an empty word, or words not in ascending byte order")
         }
     }
 

@@ -13,21 +13,9 @@ import SkillGateCore
      "text":{"format":{"type":"json_schema","name":"n","schema":{"type":"object"}}},"reasoning":{"effort":"low"},"max_output_tokens":9}
     """#.utf8)
 
-    /// A small deterministic generator (SplitMix64), so a failure reproduces.
-    struct Mix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func mangledBodiesDecodeOrThrowAndRender() throws {
         #expect(throws: Never.self) { _ = try OpenAIResponsesFormat.decodeInboundRequest(Self.body) }
-        var rng = Mix(state: 28)
+        var rng = SplitMix(seed: 28)
         let pieces: [[UInt8]] = ["null", "[]", "{}", "\"x\"", "1e999", "-0", "[[[[", "{\"type\":\"message\"}", "\"\\ud800\""].map { Array($0.utf8) }
         let deployment = Deployment(providerId: "p", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         var decoded = 0
