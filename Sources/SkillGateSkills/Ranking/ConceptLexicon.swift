@@ -4,7 +4,7 @@
 /// at 7" meets a tool described as "set an alarm", and "提醒我" meets "Create a reminder".
 ///
 /// The groups (`ConceptLexicon+Groups.swift`) were written from general knowledge, without the
-/// evaluation corpus; docs/decisions/0018-learned-router-and-lexical-skill-ranking.md says why a
+/// evaluation corpus; docs/decisions/0018-learned-router-and-skill-ranking-quality.md says why a
 /// thesaurus and how it is kept honest.
 enum ConceptLexicon {
     /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → group ids.
