@@ -13,7 +13,7 @@ import Synchronization
 /// set of skills: a client that declares the same tools on every request pays only for its query.
 public final class WordVectorScorer: Sendable {
     /// BM25's share when these similarities are fused with it (chosen on the evaluation corpus's dev split).
-    public static let lexicalWeight = 0.35
+    public static let lexicalWeight = 0.55
 
     /// The table the vectors come from.
     public let table: WordVectorTable
