@@ -9,7 +9,8 @@
 /// - Han, Hiragana, Katakana and Hangul runs yield each character and each adjacent pair
 ///   (`天气预报` → `天 气 预 报 天气 气预 预报`): Chinese has no spaces, and bigrams match words
 ///   while single characters keep recall for one-character words.
-/// - A few English function words are dropped (they only add noise to short queries).
+/// - A few English function words are dropped (they only add noise to short queries), and so are
+///   Chinese function characters standing alone (`chineseStopCharacters`; they stay in pairs).
 ///
 /// ASCII is handled byte-wise (no Unicode property lookups); other scripts through scalar properties.
 public enum SkillTokenizer {
@@ -44,6 +45,12 @@ public enum SkillTokenizer {
         "i", "you", "your", "please", "can", "could", "would", "with", "at", "by", "this", "that", "what", "do",
     ]
     static let stopWordKeys: Set<Int> = Set(stopWords.map(SkillDocument.key))
+
+    /// Chinese function characters (particles, pronouns, prepositions, auxiliaries): alone they say
+    /// nothing about which tool is meant, yet every request and every Chinese description has them,
+    /// so they matched any Chinese tool with any Chinese request. They still count inside pairs
+    /// (`下单`, `点菜`); only the single character is dropped.
+    static let chineseStopCharacters: Set<Unicode.Scalar> = Set("的了着过和与及或把被给跟到在上下里中个一也都就还又我你您他她它们是有吗呢吧啊呀嘛这那些哪能会要想请帮让对从向为用等可以之其而所将很太最再才不没多少好去来做看说点儿".unicodeScalars)
 
     /// The words symbols stand for (already stems: the stemmer leaves them unchanged).
     static let percent = Array("percent".utf8)
@@ -173,8 +180,10 @@ struct TermScanner {
         for i in cjkRun.indices {
             gram.removeAll(keepingCapacity: true)
             UTF8.encode(cjkRun[i]) { gram.append($0) }
-            let one = gram
-            one.withUnsafeBufferPointer { emit($0) }
+            if !SkillTokenizer.chineseStopCharacters.contains(cjkRun[i]) {
+                let one = gram
+                one.withUnsafeBufferPointer { emit($0) }
+            }
             if i + 1 < cjkRun.count {
                 UTF8.encode(cjkRun[i + 1]) { gram.append($0) }
                 let two = gram

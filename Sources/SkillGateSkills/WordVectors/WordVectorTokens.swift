@@ -1,8 +1,9 @@
 /// The words of a text as the word-vector table is keyed: runs of ASCII letters, lower-cased (no
 /// stemming: the table holds inflected forms), and for Chinese each Han character and each
 /// adjacent pair (`天气预报` → `天 气 预 报 天气 气预 预报`; the table has common characters and
-/// two-character words, so pairs that are not words simply miss). Digits, punctuation and other
-/// scripts separate words and are not looked up.
+/// two-character words, so pairs that are not words simply miss). A Chinese function character
+/// (`SkillTokenizer.chineseStopCharacters`: 的, 了, 我, 吗, …) is looked up only inside pairs, never
+/// alone. Digits, punctuation and other scripts separate words and are not looked up.
 public enum WordVectorTokens {
     /// The longest English word looked up (longer runs are skipped, not truncated).
     static let maxWordBytes = 32
@@ -39,7 +40,9 @@ public enum WordVectorTokens {
             }
             // Han characters in this range are three UTF-8 bytes.
             let han = (UInt8(0xE0 | (v >> 12)), UInt8(0x80 | ((v >> 6) & 0x3F)), UInt8(0x80 | (v & 0x3F)))
-            withUnsafeBytes(of: han) { body(UnsafeRawBufferPointer(rebasing: $0[0..<3])) }
+            if !SkillTokenizer.chineseStopCharacters.contains(scalar) {
+                withUnsafeBytes(of: han) { body(UnsafeRawBufferPointer(rebasing: $0[0..<3])) }
+            }
             if let p = previousHan {
                 let pair = (p.0, p.1, p.2, han.0, han.1, han.2)
                 withUnsafeBytes(of: pair) { body(UnsafeRawBufferPointer(rebasing: $0[0..<6])) }

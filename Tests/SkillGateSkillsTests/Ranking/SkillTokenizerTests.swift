@@ -40,6 +40,23 @@ import Testing
         #expect(SkillTokenizer.terms("What is the weather, please?", concepts: false) == ["weath"])
     }
 
+    @Test func chineseFunctionCharactersCountOnlyInsidePairs() {
+        #expect(SkillTokenizer.terms("我的日历", concepts: false) == ["我的", "的日", "日", "日历", "历"])
+        #expect(SkillTokenizer.terms("下单", concepts: false) == ["下单", "单"])
+    }
+
+    @Test func aChineseRequestDoesNotMatchAChineseToolThroughFunctionCharactersAlone() {
+        // Before, 我, 的 and 和 alone gave the Chinese tool a score for a request about something else.
+        let tools = [
+            SkillCandidate(name: "query_credit_card_bill", description: "查询我的信用卡账单和还款日"),
+            SkillCandidate(name: "play_song", description: "Play a song by title or artist."),
+        ]
+        let terms = SkillTokenizer.terms("帮我和他放一首歌", concepts: false)
+        for function in ["我", "和", "的"] { #expect(!terms.contains(function)) }
+        let shared = Set(tools[0].terms).intersection(terms)
+        #expect(shared.isEmpty, "shared terms: \(shared)")
+    }
+
     @Test(arguments: [
         (["remind", "reminder", "reminders", "reminded", "reminding"], "remind"),
         (["book", "booking", "booked", "books"], "book"),
