@@ -3,12 +3,16 @@
 /// group's concept term wherever it occurs, in tool documents and in queries alike, so "wake me up
 /// at 7" meets a tool described as "set an alarm", and "提醒我" meets "Create a reminder".
 ///
-/// The groups (`ConceptLexicon+Groups.swift`) were written from general knowledge, without the
-/// evaluation corpus; docs/decisions/0018-learned-router-and-skill-ranking-quality.md says why a
-/// thesaurus and how it is kept honest.
+/// Broader links (`ConceptLexicon+Broader.swift`) add a general topic to specific words, as a
+/// thesaurus's "broader term" does: "rain", "snow" and "下雪" also count as *weather*, so "will it
+/// rain this weekend" meets a tool described as "Get the weather forecast".
+///
+/// The groups (`ConceptLexicon+Groups.swift`) and the links were written from general knowledge,
+/// without the evaluation corpus; docs/decisions/0018-learned-router-and-skill-ranking-quality.md
+/// says why a thesaurus and how it is kept honest.
 enum ConceptLexicon {
     /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → group ids.
-    static let table: [Int: [Int32]] = build(groups)
+    static let table: [Int: [Int32]] = build(groups, broader: broader)
     /// The concept term of each group, by id.
     static let conceptKeys: [Int] = (0..<groupCount).map(conceptKey)
 
@@ -21,25 +25,61 @@ enum ConceptLexicon {
     /// The key of `conceptTerm(id)`.
     static func conceptKey(_ id: Int) -> Int { SkillDocument.key(conceptTerm(id)) }
 
-    static func build(_ text: String) -> [Int: [Int32]] {
+    /// The word table of `text` (one group a line), with the `broader` links applied: for each line
+    /// `TOPIC: word word …`, every word listed — with its whole group if it is in one — also adds
+    /// the concept of the group(s) that contain `TOPIC`. A link whose topic is in no group is ignored.
+    static func build(_ text: String, broader: String = "") -> [Int: [Int32]] {
         var table: [Int: [Int32]] = [:]
+        var groupKeys: [[Int]] = []
         for (id, line) in text.split(separator: "\n").enumerated() {
             let concept = Int32(id)
+            var keysOfGroup: [Int] = []
             for term in line.split(separator: " ") {
-                var scanner = TermScanner(keepStrings: false, expandConcepts: false)
-                scanner.scan(String(term))
-                // An English word gives its stem's key; a Chinese word its characters and
-                // bigrams, of which the whole word is wanted: key it directly.
-                let keys: [Int]
-                if term.utf8.allSatisfy({ $0 < 0x80 }) {
-                    keys = scanner.keys
-                } else {
-                    var t = String(term)
-                    keys = [t.withUTF8 { SkillDocument.key($0) }]
+                for key in keys(of: term) {
+                    keysOfGroup.append(key)
+                    if !(table[key]?.contains(concept) ?? false) { table[key, default: []].append(concept) }
                 }
-                for key in keys where !(table[key]?.contains(concept) ?? false) { table[key, default: []].append(concept) }
+            }
+            groupKeys.append(keysOfGroup)
+        }
+        let ownConcepts = table
+        for line in broader.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let topics = keys(of: line[..<colon]).flatMap { ownConcepts[$0] ?? [] }
+            guard !topics.isEmpty else { continue }
+            for word in line[line.index(after: colon)...].split(separator: " ") {
+                for key in keys(of: word) {
+                    let linked = ownConcepts[key].map { $0.flatMap { groupKeys[Int($0)] } } ?? [key]
+                    for k in linked {
+                        for topic in topics where !(table[k]?.contains(topic) ?? false) { table[k, default: []].append(topic) }
+                    }
+                }
             }
         }
         return table
+    }
+
+    /// The keys a lexicon word stands for: an English word (or two-word phrase) its stems' keys; a
+    /// Chinese word the key of the whole word (the tokenizer's characters and bigrams are not wanted).
+    private static func keys(of term: Substring) -> [Int] {
+        let trimmed = term.trimmingSpaces
+        guard !trimmed.isEmpty else { return [] }
+        if trimmed.utf8.allSatisfy({ $0 < 0x80 }) {
+            var scanner = TermScanner(keepStrings: false, expandConcepts: false)
+            scanner.scan(String(trimmed))
+            return scanner.keys
+        }
+        var t = String(trimmed)
+        return [t.withUTF8 { SkillDocument.key($0) }]
+    }
+}
+
+private extension Substring {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
     }
 }

@@ -4,8 +4,8 @@
 /// means "no shared term"; similarities min–max, since embedding models place unrelated texts well
 /// above 0), then mixed: `lexicalWeight × lexical + (1 − lexicalWeight) × semantic`.
 public enum RelevanceFusion {
-    /// The lexical share of the fused score (tuned on the evaluation corpus's dev split).
-    public static let lexicalWeight = 0.2
+    /// The lexical share of the fused score (tuned on the evaluation corpus's dev split; decision 0018).
+    public static let lexicalWeight = 0.3
 
     /// The fused scores; `semantic` must have one entry per lexical score (extra or missing
     /// entries count as the lowest similarity).

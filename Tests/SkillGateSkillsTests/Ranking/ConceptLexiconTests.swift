@@ -38,4 +38,31 @@ import Testing
         let q = SkillRelevance.query(from: [.init(role: .user, text: "wake me up at 6 tomorrow")])
         #expect(SkillRelevance.select(tools, query: q, limit: 1, pinned: []).kept == ["set_alarm"])
     }
+
+    @Test func aBroaderLinkGivesTheWordAndItsWholeGroupTheTopic() {
+        let table = ConceptLexicon.build("rain drizzle 下雨\nweather forecast 天气\nsnow", broader: "weather: rain 冰雹 nowhere\nunknown: snow")
+        func concepts(_ word: String) -> Set<Int32> {
+            let key = SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
+            return Set(table[key] ?? [])
+        }
+        #expect(concepts("rain") == [0, 1])
+        #expect(concepts("drizzle") == [0, 1], "the whole group of a linked word")
+        #expect(concepts("下雨") == [0, 1])
+        #expect(concepts("冰雹") == [1], "a word in no group gets the topic alone")
+        #expect(concepts("weather") == [1] && concepts("forecast") == [1], "links go one way")
+        #expect(concepts("snow") == [2], "a topic in no group links nothing")
+    }
+
+    @Test func theShippedBroaderLinksNameTopicsThatExist() {
+        for line in ConceptLexicon.broader.split(separator: "\n") {
+            let topic = line.split(separator: ":")[0]
+            let word = String(topic)
+            let key = SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
+            #expect(ConceptLexicon.table[key] != nil, "broader topic \(topic) is in no group")
+        }
+    }
+
+    @Test func rainMeetsAWeatherForecast() {
+        #expect(!concepts("will it rain this weekend").isDisjoint(with: concepts("Get the daily weather forecast")))
+    }
 }
