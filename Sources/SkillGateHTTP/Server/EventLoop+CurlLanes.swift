@@ -1,3 +1,4 @@
+import CEvent
 import Glibc
 
 /// The event loop whose thread is running, if any: set by `EventLoop.run` for its thread's life.
@@ -38,6 +39,45 @@ extension EventLoop {
     /// A lane stopped (its client shut down or was released and its transfers finished).
     func curlLaneStopped(_ lane: CurlMultiLoop) {
         if curlLanes[lane.laneKey] === lane { curlLanes[lane.laneKey] = nil }
+    }
+
+    /// Spins through the wait for the answer of the loop's only upstream transfer, when such waits have lately been
+    /// shorter than the lane's spin window (`SpinRule`, `HTTPClient.Configuration.spinWindow`): a local upstream
+    /// answers within tens of microseconds, less than it costs to put the thread to sleep in `epoll_wait` and wake it
+    /// again (on a virtual machine, more than the request's own work; decision 0041).
+    /// Each look is one non-blocking turn of the loop, so a client's bytes are served meanwhile. Returns whether the
+    /// answer came (false: the loop should block). A wait longer than the window turns spinning off until waits are
+    /// short again, so remote providers, streams and busy loops (more than one transfer) never spin.
+    func spinThroughShortAnswerWait() -> Bool {
+        var only: CurlMultiLoop?
+        for lane in curlLanes.values where !lane.active.isEmpty {
+            guard only == nil, lane.active.count == 1 else { return false }
+            only = lane
+        }
+        guard let lane = only else { return false }
+        let now = MonotonicClock.nanoseconds()
+        guard lane.answerSpin.waitStarted(at: now, window: lane.configuration.spinWindow) else { return false }
+        lane.sawActivity = false
+        let deadline = now &+ lane.answerSpin.window
+        repeat {
+            event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
+            if lane.sawActivity || stopped { return spun() }
+            // Another thread runnable on this core (the upstream, the client) goes first: on a machine with few cores
+            // the spin must not delay what it waits for.
+            sched_yield()
+        } while MonotonicClock.nanoseconds() < deadline
+        lane.answerSpin.timedOut()
+        return spinTimedOut()
+    }
+
+    private func spun() -> Bool {
+        shared.counters.spunAnswerWaits.add(1, ordering: .relaxed)
+        return true
+    }
+
+    private func spinTimedOut() -> Bool {
+        shared.counters.spinTimeouts.add(1, ordering: .relaxed)
+        return false
     }
 
     /// As the loop exits: fails the transfers its lanes still run and frees their events, before the base goes.

@@ -164,7 +164,14 @@ final class EventLoop: @unchecked Sendable {
     private func run() {
         ThreadName.set("sg-http-\(index)")
         CurrentEventLoop.set(self)
-        event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+        // One turn at a time (not one call that runs until a break), so the loop can spin through a short wait for
+        // an upstream answer instead of sleeping (`spinThroughShortAnswerWait`). The stop command breaks the turn it
+        // runs in and sets `stopped`.
+        while !stopped && event_base_got_break(base) == 0 {
+            if !spinThroughShortAnswerWait() {
+                event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
+            }
+        }
         stopped = true
         // Transfers still running fail now; their tasks' jobs go to the global executor below.
         stopCurlLanes()

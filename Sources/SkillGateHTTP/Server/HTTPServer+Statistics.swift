@@ -36,6 +36,11 @@ extension HTTPServer {
         /// The socket of the last of those as it was then: 1 bytes waiting, 2 open and idle, or -errno (-9, EBADF: the
         /// descriptor had already been closed by someone else).
         public var lastClosedBeforeHandlerState: Int
+        /// Waits for an upstream answer the loops spun through instead of sleeping (the answer came within the spin
+        /// window, `HTTPClient.Configuration.spinWindow`).
+        public var spunAnswerWaits: Int = 0
+        /// Spins for an answer that ended without it (each turns spinning off until waits are short again).
+        public var spinTimeouts: Int = 0
     }
 }
 
@@ -54,4 +59,6 @@ final class ServerCounters: Sendable {
     let lastPeerCheckErrno = Atomic<Int>(0)
     let closedBeforeHandler = Atomic<Int>(0)
     let lastClosedBeforeHandlerState = Atomic<Int>(0)
+    let spunAnswerWaits = Atomic<Int>(0)
+    let spinTimeouts = Atomic<Int>(0)
 }

@@ -159,7 +159,8 @@ public final class HTTPServer: Sendable {
                           closedOnPeerCheck: c.closedOnPeerCheck.load(ordering: .relaxed),
                           lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed),
                           closedBeforeHandler: c.closedBeforeHandler.load(ordering: .relaxed),
-                          lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed))
+                          lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed),
+                          spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed))
     }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).

@@ -1,0 +1,69 @@
+@testable import SkillGateHTTP
+import Testing
+
+/// A server loop spins through a short wait for the answer of a handler's only upstream request instead of sleeping
+/// (`EventLoop.spinThroughShortAnswerWait`, decision 0041). Spinning must keep every answer right, happen for a fast
+/// upstream, and never happen for an upstream slower than the window.
+@Suite struct HTTPServerSpinTests {
+    /// A handler that forwards `GET /` to `upstream` with `client` and answers with the upstream's body.
+    private static func forwarding(_ client: HTTPClient, to upstream: LoopbackServer) -> @Sendable (HTTPServerRequest, HTTPResponder) async -> Void {
+        { _, responder in
+            let answer = try? await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+            responder.respond(status: answer == nil ? 502 : 200, headers: [:], body: answer?.body ?? [])
+        }
+    }
+
+    /// `count` requests one after another on one keep-alive connection; the bodies received.
+    private static func sequentialBodies(port: Int, count: Int) async throws -> [String] {
+        try await RawHTTPClient.blocking {
+            let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+            var bodies: [String] = []
+            for _ in 0..<count {
+                raw.send(rawGET("/"))
+                bodies.append(raw.readResponse()?.bodyText ?? "<no answer>")
+            }
+            return bodies
+        }
+    }
+
+    @Test func aFastUpstreamIsSpunForAndEveryAnswerIsRight() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "fast"))
+        defer { upstream.stop() }
+        // The longest window, so that a loaded test machine's answers still come within it most of the time.
+        var configuration = HTTPClient.Configuration()
+        configuration.spinWindow = .milliseconds(1)
+        let client = ClientTestEnvironment.makeClient(configuration)
+        try await withTestServer(handler: Self.forwarding(client, to: upstream)) { server, port in
+            let bodies = try await Self.sequentialBodies(port: port, count: 60)
+            #expect(bodies == Array(repeating: "fast", count: 60))
+            let statistics = server.statistics
+            #expect(statistics.spunAnswerWaits > 0, "\(statistics)")
+        }
+        #expect(client.transfersOnServerEventLoops == 60)
+    }
+
+    @Test func anUpstreamSlowerThanTheWindowIsNeverSpunFor() async throws {
+        let upstream = try LoopbackServer(.delayedHead(20, then: .fixed(body: "slow")))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()  // 50 µs window
+        try await withTestServer(handler: Self.forwarding(client, to: upstream)) { server, port in
+            let bodies = try await Self.sequentialBodies(port: port, count: 8)
+            #expect(bodies == Array(repeating: "slow", count: 8))
+            #expect(server.statistics.spunAnswerWaits == 0, "\(server.statistics)")
+        }
+    }
+
+    @Test func aZeroWindowTurnsSpinningOff() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "fast"))
+        defer { upstream.stop() }
+        var configuration = HTTPClient.Configuration()
+        configuration.spinWindow = .zero
+        let client = ClientTestEnvironment.makeClient(configuration)
+        try await withTestServer(handler: Self.forwarding(client, to: upstream)) { server, port in
+            let bodies = try await Self.sequentialBodies(port: port, count: 20)
+            #expect(bodies == Array(repeating: "fast", count: 20))
+            let statistics = server.statistics
+            #expect(statistics.spunAnswerWaits == 0 && statistics.spinTimeouts == 0, "\(statistics)")
+        }
+    }
+}
