@@ -12,7 +12,7 @@
 /// says why a thesaurus and how it is kept honest.
 enum ConceptLexicon {
     /// Word key (`SkillDocument.key` of the stemmed English word or of the Chinese word) → group ids.
-    static let table: [Int: [Int32]] = build(groups, broader: broader)
+    static let table: [Int: [Int32]] = build(groups, broader: broader + "\n" + colloquial)
     /// The concept term of each group, by id.
     static let conceptKeys: [Int] = (0..<groupCount).map(conceptKey)
 

@@ -21,8 +21,8 @@ struct LocalE5GatewayTests {
         ToolDefinition(name: "get_stock_price", description: "Get the latest stock price for a ticker symbol"),
         ToolDefinition(name: "get_weather", description: "Get the current weather and the forecast for a city"),
     ]
-    /// "Will it be cold in Beijing tomorrow?": no word of it is in the thesaurus, so BM25 alone finds nothing.
-    static let question = "明天北京冷不冷？"
+    /// "Will it be sunny and hot in Beijing tomorrow?": no word of it is in the thesaurus, so BM25 alone finds nothing.
+    static let question = "明天北京晒不晒？"
 
     @Test func aChineseQuestionKeepsTheEnglishWeatherToolWhereBM25AloneWouldNot() async throws {
         let url = try #require(LocalE5.url)

@@ -86,10 +86,10 @@ import SkillGateSkills
     /// with any tool still reaches the right one through the word vectors, and the cut is not blind.
     @Test func withoutASharedWordTheWordVectorsFindTheTool() async throws {
         let names = ["send_email", "create_event", "list_events", "translate_text", "calculator", "get_weather", "current_time"]
-        var bm25 = request(names, "any showers in Lisbon tomorrow?")
+        var bm25 = request(names, "stormy in Lisbon tomorrow?")
         let blind = try await Self.policy.apply(to: &bm25, scenario: "assistant")
         #expect(blind.header?.hasSuffix("ranking=lexical; blind") == true, "\(blind.header ?? "")")
-        var r = request(names, "any showers in Lisbon tomorrow?")
+        var r = request(names, "stormy in Lisbon tomorrow?")
         let d = try await Self.wordVectorPolicy.apply(to: &r, scenario: "assistant")
         #expect(r.tools.map(\.name).contains("get_weather"))
         #expect(d.header?.hasSuffix("ranking=lexical") == true, "\(d.header ?? "")")

@@ -36,8 +36,8 @@ final class TopicEmbedder: TextEmbedder {
         SkillCandidate(name: "translate_text", description: "Translate text between languages"),
         SkillCandidate(name: "get_weather", description: "Current weather and forecast for a city"),
     ]
-    /// "Will it be cold in Beijing tomorrow?": no word of it is in the thesaurus, so BM25 finds nothing.
-    static let chinese = [Message(role: .user, text: "明天北京冷不冷？")]
+    /// "Will it be sunny and hot in Beijing tomorrow?": no word of it is in the thesaurus, so BM25 finds nothing.
+    static let chinese = [Message(role: .user, text: "明天北京晒不晒？")]
 
     @Test func aChineseQueryKeepsTheEnglishWeatherToolWithEmbeddings() async {
         let lexical = await SkillRanker.bm25.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])

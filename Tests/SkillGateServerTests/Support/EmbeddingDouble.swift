@@ -55,7 +55,7 @@ final class EmbeddingDouble: HTTPHandler {
 enum TopicVectors {
     static func vector(_ text: String) -> [Float] {
         let t = text.lowercased()
-        if ["weather", "forecast", "天气", "下雨", "气温", "冷不冷"].contains(where: t.contains) { return [1, 0.1, 0] }
+        if ["weather", "forecast", "天气", "下雨", "气温", "晒不晒"].contains(where: t.contains) { return [1, 0.1, 0] }
         if ["mail", "邮件"].contains(where: t.contains) { return [0, 1, 0.1] }
         return [0.1, 0, 1]
     }
