@@ -5,9 +5,11 @@
 ///
 /// Broader links (`ConceptLexicon+Broader.swift`) add a general topic to specific words, as a
 /// thesaurus's "broader term" does: "rain", "snow" and "下雪" also count as *weather*, so "will it
-/// rain this weekend" meets a tool described as "Get the weather forecast".
+/// rain this weekend" meets a tool described as "Get the weather forecast". Colloquial words
+/// (`ConceptLexicon+Colloquial.swift`: "tunes", "tmrw", "打个车"), in the same format, count as the
+/// group they stand for.
 ///
-/// The groups (`ConceptLexicon+Groups.swift`) and the links were written from general knowledge,
+/// The groups (`ConceptLexicon+Groups.swift`), the links and the colloquial words were written from general knowledge,
 /// without the evaluation corpus; docs/decisions/0018-learned-router-and-skill-ranking-quality.md
 /// says why a thesaurus and how it is kept honest.
 enum ConceptLexicon {

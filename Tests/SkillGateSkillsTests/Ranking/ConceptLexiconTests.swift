@@ -53,16 +53,23 @@ import Testing
         #expect(concepts("snow") == [2], "a topic in no group links nothing")
     }
 
-    @Test func theShippedBroaderLinksNameTopicsThatExist() {
-        for line in ConceptLexicon.broader.split(separator: "\n") {
+    @Test(arguments: [ConceptLexicon.broader, ConceptLexicon.colloquial])
+    func theShippedLinksNameTopicsThatExist(_ links: String) {
+        for line in links.split(separator: "\n") {
             let topic = line.split(separator: ":")[0]
             let word = String(topic)
             let key = SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
-            #expect(ConceptLexicon.table[key] != nil, "broader topic \(topic) is in no group")
+            #expect(ConceptLexicon.table[key] != nil, "topic \(topic) is in no group")
         }
     }
 
     @Test func rainMeetsAWeatherForecast() {
         #expect(!concepts("will it rain this weekend").isDisjoint(with: concepts("Get the daily weather forecast")))
+    }
+
+    @Test func aColloquialWordMeetsTheToolsWord() {
+        #expect(!concepts("put on some tunes").isDisjoint(with: concepts("Play music from the user's library")))
+        #expect(!concepts("tmrw").isDisjoint(with: concepts("tomorrow")))
+        #expect(concepts("zebra tunes").count == concepts("tunes").count, "an unknown word adds nothing")
     }
 }
