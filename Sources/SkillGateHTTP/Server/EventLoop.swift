@@ -166,8 +166,8 @@ final class EventLoop: @unchecked Sendable {
         CurrentEventLoop.set(self)
         // One turn at a time (not one call that runs until a break), so the loop can spin through a short wait for
         // an upstream answer instead of sleeping (`spinThroughShortAnswerWait`). The stop command breaks the turn it
-        // runs in and sets `stopped`.
-        while !stopped && event_base_got_break(base) == 0 {
+        // runs in and sets `stopped` (the loop's only break).
+        while !stopped {
             if !spinThroughShortAnswerWait() {
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }

@@ -64,24 +64,13 @@ enum ConceptLexicon {
     /// The keys a lexicon word stands for: an English word (or two-word phrase) its stems' keys; a
     /// Chinese word the key of the whole word (the tokenizer's characters and bigrams are not wanted).
     private static func keys(of term: Substring) -> [Int] {
-        let trimmed = term.trimmingSpaces
-        guard !trimmed.isEmpty else { return [] }
-        if trimmed.utf8.allSatisfy({ $0 < 0x80 }) {
+        guard !term.isEmpty else { return [] }
+        if term.utf8.allSatisfy({ $0 < 0x80 }) {
             var scanner = TermScanner(keepStrings: false, expandConcepts: false)
-            scanner.scan(String(trimmed))
+            scanner.scan(String(term))
             return scanner.keys
         }
-        var t = String(trimmed)
+        var t = String(term)
         return [t.withUTF8 { SkillDocument.key($0) }]
-    }
-}
-
-private extension Substring {
-    /// Without leading and trailing spaces.
-    var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return s
     }
 }
