@@ -108,6 +108,31 @@ import SkillGateTestSupport
         #expect(queueing < .milliseconds(200))
     }
 
+    @Test func aFullBatchIsWrittenBeforeTheInterval() async throws {
+        // A minute-long interval and a batch of 8: the eighth record wakes the writer, so the rows land long before the
+        // interval; the seven before it alone do not.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        let ledger = UsageLedger(store: store, flushInterval: .seconds(60), batchSize: 8)
+        _ = try store.withConnection { db in
+            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
+        }
+        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
+        entry.tokenId = "tok_0000000000000000"
+        entry.status = 200
+        let row = UsageRecord.rows(for: entry, outcome: "ok")
+        #expect(row.count == 1)
+        for _ in 0..<7 { ledger.record(row) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(ledger.stats.written == 0)
+        ledger.record(row)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ledger.stats.written < 8 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(ledger.stats.written == 8)
+        ledger.close()
+    }
+
     @Test func theLedgerAndMetricsHoldNoSecrets() async throws {
         let h = try TeamHarness()
         _ = try await h.post("/v1/chat/completions", Self.chat)
