@@ -5,7 +5,7 @@ alternate between them (which one goes first alternates too), so the machine's d
 throughput ratios with their quartiles: the figure to read.
 
 Usage: python3 Bench/proxy/ab.py --a .build/release/skillgate --b /path/to/previous/skillgate
-       [--rounds 12] [--duration 3] [--connections 1,32]
+       [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream]
 Bench/run.sh installs wrk and nginx (with the echo module) first; run it once if they are missing.
 """
 import argparse
@@ -29,6 +29,8 @@ def main():
     parser.add_argument("--duration", type=int, default=3, help="seconds of each run")
     parser.add_argument("--connections", default="1,32")
     parser.add_argument("--out", default="/tmp/skillgate-ab")
+    parser.add_argument("--body", default="plain", choices=["plain", "stream"],
+                        help="the request: a whole answer, or a stream of 19 events sent at once by the mock")
     args = parser.parse_args()
     work = os.path.abspath(args.out)
     for sub in ["logs", "tmp"]:
@@ -43,20 +45,20 @@ def main():
         builds = []
         for name, binary, port in (("A", args.a, bench.GATEWAY_PORT), ("B", args.b, bench.GATEWAY_PORT + 50)):
             process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port)
-            builds.append((name, process, urls["plain"], token))
+            builds.append((name, process, urls[args.body], token))
         for _, _, url, token in builds:
-            measure.run_wrk(url, BODY["plain"], token, 8, 2, lua)  # warm-up
+            measure.run_wrk(url, BODY[args.body], token, 8, 2, lua)  # warm-up
         runs = {(name, c): [] for name, *_ in builds for c in connections}
         for round_index in range(args.rounds):
             for c in connections:
                 for name, process, url, token in builds if round_index % 2 == 0 else builds[::-1]:
                     pids = measure.process_tree(process.pid)
                     cpu0 = measure.cpu_seconds(pids)
-                    r = measure.run_wrk(url, BODY["plain"], token, c, args.duration, lua)
+                    r = measure.run_wrk(url, BODY[args.body], token, c, args.duration, lua)
                     n = max(1, r["requests"])
                     runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
                                             "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
-        print(f"A = {args.a}\nB = {args.b}\n{args.rounds} rounds × {args.duration} s, alternating\n")
+        print(f"A = {args.a}\nB = {args.b}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n")
         print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
         for c in connections:
             for name in ("A", "B"):

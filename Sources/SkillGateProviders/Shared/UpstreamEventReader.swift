@@ -9,34 +9,17 @@ import Synchronization
 ///
 /// One consumer at a time (an `AsyncThrowingStream`'s iterator); its steps may run in different tasks one after the
 /// other (a stream is opened by the request's setup task and relayed by its handler's).
+///
+/// Its state is not generic over the format (the translator is held as `any WireStreamTranslator`): the reader's
+/// methods run unspecialised behind `LLMClient`, and types nested in a generic class would be looked up in the
+/// runtime's metadata cache on every lock and every event (~5 % of a streamed request's instructions, callgrind).
 final class UpstreamEventReader<Format: WireFormat>: Sendable {
-    private enum Phase {
-        case unopened(ChatRequest)
-        case opening
-        case open(HTTPBodyReader, Format.StreamTranslator)
-        case finished
-    }
-
-    private struct State {
-        var phase: Phase
-        var pending: [ChatStreamEvent] = []
-        var nextPending = 0
-    }
-
-    /// What `next()` does after looking at the state under the lock.
-    private enum Step {
-        case deliver(ChatStreamEvent)
-        case end
-        case open(ChatRequest)
-        case read(HTTPBodyReader)
-    }
-
     private let client: HTTPLLMClient<Format>
-    private let state: Mutex<State>
+    private let state: Mutex<UpstreamReadState>
 
     init(client: HTTPLLMClient<Format>, request: ChatRequest) {
         self.client = client
-        state = Mutex(State(phase: .unopened(request)))
+        state = Mutex(UpstreamReadState(phase: .unopened(request)))
     }
 
     /// The next event, or nil once the stream ended.
@@ -67,7 +50,7 @@ final class UpstreamEventReader<Format: WireFormat>: Sendable {
         }
     }
 
-    private func step() -> Step {
+    private func step() -> UpstreamReadStep {
         state.withLock { s in
             if s.nextPending < s.pending.count {
                 let event = s.pending[s.nextPending]
@@ -90,6 +73,9 @@ final class UpstreamEventReader<Format: WireFormat>: Sendable {
     private func translate(_ chunk: [UInt8]?) throws {
         try state.withLock { s in
             guard case .open(let reader, var translator) = s.phase else { return }
+            // The phase lets go of the translator while it is fed, so it is mutated in place rather than copied
+            // (its buffers with it); a throw leaves the phase for `next()` to finish.
+            s.phase = .opening
             s.pending.removeAll(keepingCapacity: true)
             s.nextPending = 0
             if let chunk {
@@ -117,4 +103,27 @@ final class UpstreamEventReader<Format: WireFormat>: Sendable {
         }
         return response.bodyReader
     }
+}
+
+/// Where an `UpstreamEventReader` is: not yet sent, being sent, reading the body, or done.
+private enum UpstreamReadPhase {
+    case unopened(ChatRequest)
+    case opening
+    case open(HTTPBodyReader, any WireStreamTranslator)
+    case finished
+}
+
+/// An `UpstreamEventReader`'s state under its lock: the phase and the events translated but not yet delivered.
+private struct UpstreamReadState {
+    var phase: UpstreamReadPhase
+    var pending: [ChatStreamEvent] = []
+    var nextPending = 0
+}
+
+/// What `UpstreamEventReader.next()` does after looking at the state under the lock.
+private enum UpstreamReadStep {
+    case deliver(ChatStreamEvent)
+    case end
+    case open(ChatRequest)
+    case read(HTTPBodyReader)
 }
