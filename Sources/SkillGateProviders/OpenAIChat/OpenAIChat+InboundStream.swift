@@ -15,6 +15,9 @@ public struct OpenAIChatStreamEncoder: Sendable {
 
     private var sentRole = false
     private var usage = Usage()
+    /// What every chunk with a choice starts with, written once: `data: {"id":…,"object":"chat.completion.chunk",
+    /// "created":…,"model":…,"choices":[{"index":0,"delta":` — the same bytes `JSONValue.write` gives for them.
+    private let choicePrefix: [UInt8]
 
     /// `id`, `model` and `created` (Unix seconds) are written into every chunk.
     public init(id: String, model: String, created: Int, includeUsage: Bool) {
@@ -22,6 +25,14 @@ public struct OpenAIChatStreamEncoder: Sendable {
         self.model = model
         self.created = created
         self.includeUsage = includeUsage
+        var prefix = Array("data: {\"id\":".utf8)
+        JSONValue.writeString(id, to: &prefix)
+        prefix += Array(",\"object\":\"chat.completion.chunk\",\"created\":".utf8)
+        JSONValue.int(created).write(to: &prefix)
+        prefix += Array(",\"model\":".utf8)
+        JSONValue.writeString(model, to: &prefix)
+        prefix += Array(",\"choices\":[{\"index\":0,\"delta\":".utf8)
+        choicePrefix = prefix
     }
 
     /// The SSE bytes for one event (empty for events the format has no field for).
@@ -32,10 +43,10 @@ public struct OpenAIChatStreamEncoder: Sendable {
             appendRoleChunkIfNeeded(&out)
         case .textDelta(let text):
             appendRoleChunkIfNeeded(&out)
-            append(delta: ["content": .string(text)], to: &out)
+            append(text: text, field: "content", to: &out)
         case .thinkingDelta(let text):
             appendRoleChunkIfNeeded(&out)
-            append(delta: ["reasoning_content": .string(text)], to: &out)
+            append(text: text, field: "reasoning_content", to: &out)
         case .toolCallStart(let ordinal, let callId, let name):
             appendRoleChunkIfNeeded(&out)
             let call: JSONValue = ["index": .int(ordinal), "id": .string(callId), "type": "function",
@@ -83,11 +94,28 @@ public struct OpenAIChatStreamEncoder: Sendable {
         ["id": .string(id), "object": "chat.completion.chunk", "created": .int(created), "model": .string(model)]
     }
 
+    /// One chunk whose delta is `delta`: the same bytes as encoding the whole chunk as a `JSONValue`, without
+    /// building its header and choice as trees for every event.
     private func append(delta: JSONObject, finishReason: String? = nil, to out: inout [UInt8]) {
-        var chunk = header()
-        let choice: JSONValue = ["index": 0, "delta": .object(delta), "logprobs": nil,
-                                 "finish_reason": finishReason.map(JSONValue.string) ?? .null]
-        chunk.append("choices", [choice])
-        out += SSEEncoder.encodeJSON(.object(chunk))
+        out += choicePrefix
+        JSONValue.object(delta).write(to: &out)
+        appendChoiceEnd(finishReason: finishReason, to: &out)
+    }
+
+    /// A text delta (`{"content":"…"}` or `{"reasoning_content":"…"}`), the event a stream is mostly made of.
+    private func append(text: String, field: StaticString, to out: inout [UInt8]) {
+        out += choicePrefix
+        out.append(contentsOf: "{\"".utf8)
+        field.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: "\":".utf8)
+        JSONValue.writeString(text, to: &out)
+        out.append(0x7D)
+        appendChoiceEnd(finishReason: nil, to: &out)
+    }
+
+    private func appendChoiceEnd(finishReason: String?, to out: inout [UInt8]) {
+        out.append(contentsOf: ",\"logprobs\":null,\"finish_reason\":".utf8)
+        if let finishReason { JSONValue.writeString(finishReason, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: "}]}\n\n".utf8)
     }
 }

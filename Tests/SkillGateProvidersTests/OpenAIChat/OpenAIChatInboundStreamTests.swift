@@ -62,6 +62,26 @@ import SkillGateHTTP
         #expect(usageChunk["usage"]?["total_tokens"] == 160)
     }
 
+    /// The chunks written from a precomputed prefix are byte for byte what encoding each whole chunk as a tree gives,
+    /// with text, ids and models that need escaping.
+    @Test(arguments: ["Hello\nworld \"quoted\" \\ \u{1}\t", "你好，世界 🌍", "", "</script>\u{2028}"])
+    func chunksAreTheBytesOfTheWholeChunkAsATree(text: String) throws {
+        let id = "chatcmpl-\"odd\"\n", model = "mock/模型"
+        var encoder = OpenAIChatStreamEncoder(id: id, model: model, created: 1_700_000_123, includeUsage: false)
+        func chunk(_ delta: JSONObject, finish: String? = nil) -> [UInt8] {
+            var header: JSONObject = ["id": .string(id), "object": "chat.completion.chunk", "created": .int(1_700_000_123),
+                                      "model": .string(model)]
+            header.append("choices", [["index": 0, "delta": .object(delta), "logprobs": nil,
+                                       "finish_reason": finish.map(JSONValue.string) ?? .null]])
+            return SSEEncoder.encodeJSON(.object(header))
+        }
+        #expect(encoder.encode(.textDelta(text)) == chunk(["role": "assistant", "content": ""]) + chunk(["content": .string(text)]))
+        #expect(encoder.encode(.thinkingDelta(text)) == chunk(["reasoning_content": .string(text)]))
+        #expect(encoder.encode(.toolCallArgumentsDelta(ordinal: 2, fragment: text))
+                == chunk(["tool_calls": [["index": 2, "function": ["arguments": .string(text)]]]]))
+        #expect(encoder.encode(.finish(.stop)) == chunk([:], finish: "stop"))
+    }
+
     @Test func withoutIncludeUsageThereIsNoUsageChunk() throws {
         let text = String(decoding: Self.encode(Self.textAnswer, includeUsage: false), as: UTF8.self)
         #expect(!text.contains("\"usage\""))
