@@ -75,7 +75,9 @@ public final class GatewayServices: Sendable {
             log.event(problem, level: "warn")
         }
         ledger = config.ledger.enabled
-            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs), maxQueued: config.ledger.maxQueued) { problem, count in
+            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs),
+                          batchSize: config.postgresURL == nil ? UsageLedger.embeddedBatch : UsageLedger.sharedDatabaseBatch,
+                          maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")
             }
             : nil
