@@ -61,7 +61,8 @@ extension EventLoop {
         let deadline = now &+ lane.answerSpin.window
         repeat {
             event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
-            if lane.sawActivity || stopped { return spun() }
+            if stopped { return true }
+            if lane.sawActivity { return spun() }
             // Another thread runnable on this core (the upstream, the client) goes first: on a machine with few cores
             // the spin must not delay what it waits for.
             sched_yield()

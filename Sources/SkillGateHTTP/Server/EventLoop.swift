@@ -172,7 +172,6 @@ final class EventLoop: @unchecked Sendable {
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
         }
-        stopped = true
         // Transfers still running fail now; their tasks' jobs go to the global executor below.
         stopCurlLanes()
         CurrentEventLoop.set(nil)

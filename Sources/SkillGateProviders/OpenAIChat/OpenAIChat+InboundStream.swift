@@ -25,12 +25,9 @@ public struct OpenAIChatStreamEncoder: Sendable {
         self.model = model
         self.created = created
         self.includeUsage = includeUsage
-        var prefix = Array("data: {\"id\":".utf8)
-        JSONValue.writeString(id, to: &prefix)
-        prefix += Array(",\"object\":\"chat.completion.chunk\",\"created\":".utf8)
-        JSONValue.int(created).write(to: &prefix)
-        prefix += Array(",\"model\":".utf8)
-        JSONValue.writeString(model, to: &prefix)
+        var prefix = Array("data: ".utf8)
+        JSONValue.object(Self.header(id: id, model: model, created: created)).write(to: &prefix)
+        prefix.removeLast()  // the header object's `}`: the choices follow inside it
         prefix += Array(",\"choices\":[{\"index\":0,\"delta\":".utf8)
         choicePrefix = prefix
     }
@@ -70,7 +67,7 @@ public struct OpenAIChatStreamEncoder: Sendable {
     public mutating func finish() -> [UInt8] {
         var out: [UInt8] = []
         if includeUsage {
-            var chunk = header()
+            var chunk = Self.header(id: id, model: model, created: created)
             chunk.append("choices", [])
             chunk.append("usage", OpenAIChatFormat.wireUsage(usage))
             out += SSEEncoder.encodeJSON(.object(chunk))
@@ -90,7 +87,8 @@ public struct OpenAIChatStreamEncoder: Sendable {
         append(delta: ["role": "assistant", "content": ""], to: &out)
     }
 
-    private func header() -> JSONObject {
+    /// The fields every chunk starts with.
+    private static func header(id: String, model: String, created: Int) -> JSONObject {
         ["id": .string(id), "object": "chat.completion.chunk", "created": .int(created), "model": .string(model)]
     }
 

@@ -32,6 +32,9 @@ enum ConceptLexicon {
     /// the concept of the group(s) that contain `TOPIC`. A link whose topic is in no group is ignored.
     static func build(_ text: String, broader: String = "") -> [Int: [Int32]] {
         var table: [Int: [Int32]] = [:]
+        func add(_ concept: Int32, to key: Int) {
+            if !(table[key]?.contains(concept) ?? false) { table[key, default: []].append(concept) }
+        }
         var groupKeys: [[Int]] = []
         for (id, line) in text.split(separator: "\n").enumerated() {
             let concept = Int32(id)
@@ -39,7 +42,7 @@ enum ConceptLexicon {
             for term in line.split(separator: " ") {
                 for key in keys(of: term) {
                     keysOfGroup.append(key)
-                    if !(table[key]?.contains(concept) ?? false) { table[key, default: []].append(concept) }
+                    add(concept, to: key)
                 }
             }
             groupKeys.append(keysOfGroup)
@@ -52,9 +55,7 @@ enum ConceptLexicon {
             for word in line[line.index(after: colon)...].split(separator: " ") {
                 for key in keys(of: word) {
                     let linked = ownConcepts[key].map { $0.flatMap { groupKeys[Int($0)] } } ?? [key]
-                    for k in linked {
-                        for topic in topics where !(table[k]?.contains(topic) ?? false) { table[k, default: []].append(topic) }
-                    }
+                    for k in linked { for topic in topics { add(topic, to: k) } }
                 }
             }
         }

@@ -39,12 +39,14 @@ import Testing
         #expect(SkillRelevance.select(tools, query: q, limit: 1, pinned: []).kept == ["set_alarm"])
     }
 
+    /// A lexicon word's key as the table holds it: an English word's stem, a Chinese word whole.
+    private static func lexiconKey(_ word: String) -> Int {
+        SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
+    }
+
     @Test func aBroaderLinkGivesTheWordAndItsWholeGroupTheTopic() {
         let table = ConceptLexicon.build("rain drizzle 下雨\nweather forecast 天气\nsnow", broader: "weather: rain 冰雹 nowhere\nunknown: snow")
-        func concepts(_ word: String) -> Set<Int32> {
-            let key = SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
-            return Set(table[key] ?? [])
-        }
+        func concepts(_ word: String) -> Set<Int32> { Set(table[Self.lexiconKey(word)] ?? []) }
         #expect(concepts("rain") == [0, 1])
         #expect(concepts("drizzle") == [0, 1], "the whole group of a linked word")
         #expect(concepts("下雨") == [0, 1])
@@ -57,9 +59,7 @@ import Testing
     func theShippedLinksNameTopicsThatExist(_ links: String) {
         for line in links.split(separator: "\n") {
             let topic = line.split(separator: ":")[0]
-            let word = String(topic)
-            let key = SkillDocument.key(word.utf8.allSatisfy({ $0 < 0x80 }) ? SkillTokenizer.terms(word, concepts: false)[0] : word)
-            #expect(ConceptLexicon.table[key] != nil, "topic \(topic) is in no group")
+            #expect(ConceptLexicon.table[Self.lexiconKey(String(topic))] != nil, "topic \(topic) is in no group")
         }
     }
 
