@@ -10,6 +10,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("responses-store", runResponsesStoreBench),
     ("anthropic-messages", runAnthropicBench),
     ("tokens", runTokenBench),
+    ("ledger", runLedgerBench),
     ("gemini", runGeminiBench),
     ("http-client", runHTTPClientBench),
     ("router", runRouterBench),

@@ -14,6 +14,10 @@ public struct ToolSchema: Sendable, Hashable {
 
     private let storage: Storage
 
+    /// The schema of a tool that takes no arguments: `{"type":"object","properties":{}}` (what a tool declared without
+    /// `parameters` gets).
+    public static let emptyObject = ToolSchema(["type": "object", "properties": [:]])
+
     /// A schema from its tree.
     public init(_ value: JSONValue) { storage = .tree(value) }
 

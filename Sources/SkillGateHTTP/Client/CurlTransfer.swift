@@ -67,6 +67,7 @@ final class CurlTransfer {
         if end > 5, text[0] == 0x48, text[1] == 0x54, text[2] == 0x54, text[3] == 0x50, text[4] == 0x2F {  // "HTTP/"
             status = Self.parseStatus(text)
             headers = HTTPHeaders()
+            headers.reserveCapacity(12)
             return line.count
         }
         guard let colon = text.firstIndex(of: 0x3A) else { return line.count }

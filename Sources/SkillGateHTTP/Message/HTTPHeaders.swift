@@ -52,6 +52,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return true
     }
 
+    /// Room for `count` fields without growing (a request's or response's headers are built one by one on every
+    /// request; each growth is an allocation and a copy).
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Appends a field (keeps existing fields of the same name).
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
 

@@ -192,8 +192,9 @@ extension EventLoop {
         let output = evhttp_request_get_output_headers(req)
         for field in headers {
             if Self.isFramingHeader(field.name, keepContentLength: keepContentLength) { continue }
-            // evhttp refuses values containing CR/LF (no header injection); such a field is dropped.
-            _ = evhttp_add_header(output, field.name, field.value)
+            // evhttp refuses values containing CR/LF (no header injection); such a field is dropped. `withCString`
+            // puts a short name or value on the stack, where passing the String would copy it to the heap.
+            _ = field.name.withCString { name in field.value.withCString { value in evhttp_add_header(output, name, value) } }
         }
         if draining { _ = evhttp_add_header(output, "Connection", "close") }
     }

@@ -11,6 +11,7 @@ enum EvhttpRequestReader {
             if let q = evhttp_uri_get_query(uri) { query = String(cString: q) }
         }
         var headers = HTTPHeaders()
+        headers.reserveCapacity(8)
         if let list = evhttp_request_get_input_headers(req) {
             var item = sg_ev_keyvalq_first(list)
             while let field = item {

@@ -19,6 +19,7 @@ struct OpenAIChatInboundBody {
         try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
             try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
                 var members: [JSONObject.Member] = []
+                members.reserveCapacity(12)   // model, messages, tools, and a few settings: one allocation
                 var schemas: [ToolSchema?]?
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
                     // The first `tools` only: a tree lookup finds the first of duplicated keys too.
@@ -43,14 +44,18 @@ struct OpenAIChatInboundBody {
     /// when it is an object; `nil`, consuming nothing, when `tools` is not an array.
     private static func readTools(_ c: inout JSONCursor, schemas: inout [ToolSchema?]) throws(JSONSyntaxError) -> JSONValue? {
         var elements: [JSONValue] = []
+        elements.reserveCapacity(8)
+        schemas.reserveCapacity(8)
         let isArray = try c.readArray { (c) throws(JSONSyntaxError) in
             var schema: ToolSchema?
             var tool: [JSONObject.Member] = []
+            tool.reserveCapacity(2)   // type, function
             var seenFunction = false
             let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
                 if !seenFunction, key == "function" {
                     seenFunction = true
                     var function: [JSONObject.Member] = []
+                    function.reserveCapacity(4)   // name, description, parameters, strict
                     var seenParameters = false
                     let isFunctionObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
                         if !seenParameters, key == "parameters" {

@@ -108,17 +108,18 @@ extension OpenAIChatFormat {
                 guard !name.isEmpty else {
                     throw GatewayError.invalidRequest("`\(param()).function.name` is empty; give the tool a name", param: "\(param()).function.name")
                 }
-                var tool = ToolDefinition(name: name,
-                                          description: try InboundField.optionalString(function, "description", at: "\(param()).function.description"),
-                                          strict: try InboundField.optionalBool(function, "strict", at: "\(param()).function.strict"))
+                let description = try InboundField.optionalString(function, "description", at: "\(param()).function.description")
+                let strict = try InboundField.optionalBool(function, "strict", at: "\(param()).function.strict")
+                // The schema is chosen before the tool is built: building it with the default schema and then replacing
+                // that built a tree per tool for nothing.
+                let schema: ToolSchema
                 switch function["parameters"] {
-                case nil, .null?: break
-                case let p? where p.objectValue != nil:
-                    if i < schemas.count, let schema = schemas[i] { tool.schema = schema } else { tool.parameters = p }
+                case nil, .null?: schema = .emptyObject
+                case let p? where p.objectValue != nil: schema = (i < schemas.count ? schemas[i] : nil) ?? ToolSchema(p)
                 case let other:
                     throw InboundField.wrongType("\(param()).function.parameters", expected: "a JSON Schema object", got: other)
                 }
-                return tool
+                return ToolDefinition(name: name, description: description, schema: schema, strict: strict)
             }
         case let other: throw InboundField.wrongType("tools", expected: "an array of tools", got: other)
         }

@@ -55,6 +55,12 @@ extension OpenAIChatFormat {
     /// each, in order, around the message's other content.
     private static func writeWireMessages(for message: Message, to out: inout [UInt8], first: inout Bool) {
         func separate() { if first { first = false } else { out.append(UInt8(ascii: ",")) } }
+        // Most messages hold no tool result: written as they are, without copying their blocks aside.
+        if !message.content.contains(where: { if case .toolResult = $0 { true } else { false } }) {
+            separate()
+            writeWireMessage(role: message.role, message.content, to: &out)
+            return
+        }
         var rest: [ContentBlock] = []
         for block in message.content {
             if case .toolResult(let result) = block {
@@ -76,12 +82,20 @@ extension OpenAIChatFormat {
         switch role {
         case .system:
             out += #"{"role":"system","content":"#.utf8
-            JSONValue.writeString(blocks.compactMap(\.text).joined(separator: "\n\n"), to: &out)
+            if blocks.count == 1, case .text(let text) = blocks[0] {
+                JSONValue.writeString(text, to: &out)   // the usual system prompt: no array, no joined copy
+            } else {
+                JSONValue.writeString(blocks.compactMap(\.text).joined(separator: "\n\n"), to: &out)
+            }
         case .user, .tool:
             out += #"{"role":"user","content":"#.utf8
             writeUserContent(blocks, to: &out)
         case .assistant:
             out += #"{"role":"assistant","content":"#.utf8
+            if blocks.count == 1, case .text(let text) = blocks[0] {
+                JSONValue.writeString(text, to: &out)   // an earlier answer without tool calls
+                break
+            }
             let text = blocks.compactMap(\.text).joined()
             let calls = blocks.compactMap(\.toolCall)
             if text.isEmpty && !calls.isEmpty { out += "null".utf8 } else { JSONValue.writeString(text, to: &out) }

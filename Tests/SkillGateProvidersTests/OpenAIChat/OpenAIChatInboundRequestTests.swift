@@ -27,6 +27,24 @@ import SkillGateCore
         #expect(result == ToolResult(callId: "call_ZR5UUuTt3pf61kjwAJIYdVMj", name: "get_capital", text: "London"))
     }
 
+    /// A tool declared without `parameters` (or with `null`) gets the empty object schema, and one with a schema keeps
+    /// it, whether it was captured as text or not; the tool is the one `ToolDefinition` builds from the same fields.
+    @Test(arguments: [
+        (#"{"type":"function","function":{"name":"ping"}}"#, ToolDefinition(name: "ping")),
+        (#"{"type":"function","function":{"name":"ping","description":"Check","parameters":null,"strict":true}}"#,
+         ToolDefinition(name: "ping", description: "Check", strict: true)),
+        (#"{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}"#,
+         ToolDefinition(name: "f", parameters: ["type": "object", "properties": ["q": ["type": "string"]]])),
+        (#"{"type":"function","function":{"name":"f","parameters":{"type":"object","description":"a \"quoted\" schema"}}}"#,
+         ToolDefinition(name: "f", parameters: ["type": "object", "description": "a \"quoted\" schema"])),
+    ])
+    func toolSchemasDecode(tool: String, expected: ToolDefinition) throws {
+        let body = #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":["# + tool + "]}"
+        let decoded = try OpenAIChatFormat.decodeInboundRequest(Array(body.utf8)).request.tools
+        #expect(decoded == [expected])
+        #expect(decoded.first?.parameters == expected.parameters)
+    }
+
     @Test func developerRoleAndScalarFieldsDecode() throws {
         let body = #"{"model":"m","messages":[{"role":"developer","content":[{"type":"text","text":"Be brief."}]},{"role":"user","content":"hi"}],"max_tokens":512,"temperature":0.2,"stop":"END","user":"u"}"#
         let r = try OpenAIChatFormat.decodeInboundRequest(Array(body.utf8)).request

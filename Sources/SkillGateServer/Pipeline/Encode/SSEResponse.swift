@@ -36,7 +36,10 @@ enum ResponseHeaders {
     /// `content-type`, `x-request-id`, and what was decided: `x-skillgate-provider`, `-model`,
     /// `-route`, `-skills`.
     static func common(_ ctx: RequestContext, contentType: String = "application/json") -> HTTPHeaders {
-        var h: HTTPHeaders = ["content-type": contentType, "x-request-id": ctx.requestId]
+        var h = HTTPHeaders()
+        h.reserveCapacity(8)
+        h.add("content-type", contentType)
+        h.add("x-request-id", ctx.requestId)
         if let p = ctx.log.provider { h.add("x-skillgate-provider", p) }
         if let m = ctx.log.model { h.add("x-skillgate-model", m) }
         if let r = ctx.log.route { h.add("x-skillgate-route", r) }
