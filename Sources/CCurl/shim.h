@@ -6,17 +6,24 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 // A lane's own epoll set for libcurl's sockets (decision 0035). struct epoll_event is packed on x86_64, so Swift
 // goes through these. Level-triggered.
 static inline int sg_lane_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
-/// Watches `fd` for `readable`/`writable` (both 0: forget it). Adds or modifies as needed.
-static inline int sg_lane_epoll_watch(int ep, int fd, int readable, int writable) {
-    if (!readable && !writable) {
-        if (epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL) == 0 || errno == ENOENT || errno == EBADF) return 0;
-        return -1;
-    }
+/// Registers `fd` for `readable`/`writable`; if it is registered already, changes its events instead.
+static inline int sg_lane_epoll_add(int ep, int fd, int readable, int writable) {
+    struct epoll_event ev;
+    ev.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
+    ev.data.u64 = 0;
+    ev.data.fd = fd;
+    if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0) return 0;
+    if (errno != EEXIST) return -1;
+    return epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
+}
+/// Changes the events of registered `fd`; if it is not registered (its descriptor was closed), registers it.
+static inline int sg_lane_epoll_modify(int ep, int fd, int readable, int writable) {
     struct epoll_event ev;
     ev.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
     ev.data.u64 = 0;
@@ -24,6 +31,17 @@ static inline int sg_lane_epoll_watch(int ep, int fd, int readable, int writable
     if (epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev) == 0) return 0;
     if (errno != ENOENT) return -1;
     return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+/// Forgets `fd` (already gone is fine).
+static inline int sg_lane_epoll_remove(int ep, int fd) {
+    if (epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL) == 0 || errno == ENOENT || errno == EBADF) return 0;
+    return -1;
+}
+/// What open file `fd` refers to (its inode; 0 when `fd` is not open): tells a descriptor number that was closed and
+/// reused from the one registered under it.
+static inline unsigned long long sg_descriptor_identity(int fd) {
+    struct stat st;
+    return fstat(fd, &st) == 0 ? (unsigned long long)st.st_ino : 0;
 }
 /// Ready sockets without waiting: fills `fds` and `flags` (CURL_CSELECT_*), returns how many (or -1).
 static inline int sg_lane_epoll_ready(int ep, int *fds, int *flags, int max) {

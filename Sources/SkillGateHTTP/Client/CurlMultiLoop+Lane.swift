@@ -32,12 +32,28 @@ extension CurlMultiLoop {
 }
 
 extension CurlMultiLoop {
-    /// libcurl wants `fd` watched for `what`, or forgotten: in the lane's own epoll set.
+    /// libcurl wants `fd` watched for `what`, or forgotten: in the lane's own epoll set, where a socket libcurl stops
+    /// watching between two transfers stays parked (`LaneSocketRegistry`).
     func watchOnLane(_ fd: Int32, _ what: Int32) {
-        let readable: Int32 = what != CURL_POLL_REMOVE && what & CURL_POLL_IN != 0 ? 1 : 0
-        let writable: Int32 = what != CURL_POLL_REMOVE && what & CURL_POLL_OUT != 0 ? 1 : 0
+        var interest: LaneSocketRegistry.Interest = 0
+        if what != CURL_POLL_REMOVE {
+            if what & CURL_POLL_IN != 0 { interest |= LaneSocketRegistry.readable }
+            if what & CURL_POLL_OUT != 0 { interest |= LaneSocketRegistry.writable }
+        }
+        let reusedBefore = laneSockets.reused
+        let action = laneSockets.watch(fd, for: interest) { UInt64(sg_descriptor_identity(fd)) }
+        if laneSockets.reused > reusedBefore { counters.countLaneSocketReuse() }
         // A failure leaves the socket unwatched; libcurl's own timeouts then end its transfer with an error.
-        _ = sg_lane_epoll_watch(laneEpoll, fd, readable, writable)
+        switch action {
+        case .none: break
+        case .add(let interest): _ = sg_lane_epoll_add(laneEpoll, fd, Self.flag(interest, LaneSocketRegistry.readable), Self.flag(interest, LaneSocketRegistry.writable))
+        case .modify(let interest): _ = sg_lane_epoll_modify(laneEpoll, fd, Self.flag(interest, LaneSocketRegistry.readable), Self.flag(interest, LaneSocketRegistry.writable))
+        case .remove: _ = sg_lane_epoll_remove(laneEpoll, fd)
+        }
+    }
+
+    private static func flag(_ interest: LaneSocketRegistry.Interest, _ bit: LaneSocketRegistry.Interest) -> Int32 {
+        interest & bit != 0 ? 1 : 0
     }
 
     /// The lane's epoll set has ready sockets: hands each to libcurl. Runs for every batch of upstream reads, so the
@@ -51,7 +67,15 @@ extension CurlMultiLoop {
             while !stopped {
                 let count = Int(sg_lane_epoll_ready(laneEpoll, fds, flags, Int32(batch)))
                 guard count > 0 else { break }
-                for i in 0..<count where !stopped { socketAction(fds[i], flags[i]) }
+                for i in 0..<count where !stopped {
+                    // A parked socket has no transfer: the upstream closed the pooled connection (or sent something
+                    // unasked). It leaves the set; libcurl sees the connection's state when it next uses it.
+                    if laneSockets.eventOnParkedSocket(fds[i]) {
+                        _ = sg_lane_epoll_remove(laneEpoll, fds[i])
+                        continue
+                    }
+                    socketAction(fds[i], flags[i])
+                }
                 if count < batch { break }
             }
         }

@@ -62,6 +62,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     var turnEndPending = false
     /// A lane's epoll set of libcurl's sockets (-1 for a loop with a thread), and its event on the base.
     var laneEpoll: Int32 = -1
+    /// What the lane's epoll set holds (loop thread only).
+    var laneSockets = LaneSocketRegistry()
     var laneEpollEvent: OpaquePointer?
     /// True from a submission until the loop takes the queue. Only a hint for the loop's spin for
     /// the next request (see `spinThroughShortWait`): the wake event carries the submission either way.

@@ -64,6 +64,8 @@ public final class HTTPClient: Sendable {
     public var transfersOnServerEventLoops: Int { counters.transfersOnServerLoops }
     /// Streams whose request body and libcurl upload buffer were freed once their response head arrived.
     var streamUploadsReleased: Int { counters.streamUploadsReleased }
+    /// Lane transfers that found their pooled connection's socket still registered (`LaneSocketRegistry`).
+    var laneSocketsReused: Int { counters.laneSocketsReused }
 
     /// Sends `request` and returns the whole response. Non-2xx statuses are returned, not thrown.
     ///

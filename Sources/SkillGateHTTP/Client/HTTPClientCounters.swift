@@ -5,6 +5,7 @@ final class HTTPClientCounters: Sendable {
     private let peakStreamBuffered = Atomic<Int>(0)
     private let laneTransfers = Atomic<Int>(0)
     private let uploadReleases = Atomic<Int>(0)
+    private let laneSocketReuses = Atomic<Int>(0)
 
     /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
     var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }
@@ -27,4 +28,10 @@ final class HTTPClientCounters: Sendable {
     var streamUploadsReleased: Int { uploadReleases.load(ordering: .relaxed) }
 
     func countUploadRelease() { uploadReleases.add(1, ordering: .relaxed) }
+
+    /// Transfers whose socket was still registered on its lane from the connection's previous transfer
+    /// (`LaneSocketRegistry`): no system call to watch it again.
+    var laneSocketsReused: Int { laneSocketReuses.load(ordering: .relaxed) }
+
+    func countLaneSocketReuse() { laneSocketReuses.add(1, ordering: .relaxed) }
 }

@@ -88,6 +88,57 @@ import Testing
         #expect(client.transfersOnServerEventLoops == 0)
     }
 
+    /// A handler that GETs `upstream` and answers with its body (or 502 when the call failed).
+    private static func relaying(_ client: HTTPClient, _ upstream: LoopbackServer) -> @Sendable (HTTPServerRequest, HTTPResponder) async -> Void {
+        { _, responder in
+            let answer = try? await client.send(HTTPRequest(method: "GET", url: upstream.url()))
+            responder.respond(status: answer == nil ? 502 : 200, headers: [:], body: answer?.body ?? [])
+        }
+    }
+
+    /// A pooled connection's socket stays registered on its lane between transfers (decision 0042): one after another,
+    /// requests whose answers come late enough for libcurl to watch the socket are all answered on one upstream
+    /// connection, and every transfer after the first takes the registration back without a system call.
+    @Test func sequentialTransfersTakeTheirSocketsRegistrationBack() async throws {
+        let upstream = try LoopbackServer(.delayedHead(5, then: .fixed(body: "late")))
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        try await withTestServer({ $0.loops = 1 }, handler: Self.relaying(client, upstream)) { _, port in
+            for _ in 0..<5 {
+                let response = try await Self.get(port: port)
+                #expect(response?.bodyText == "late")
+            }
+        }
+        #expect(upstream.acceptedConnections == 1)
+        #expect(client.transfersOnServerEventLoops == 5)
+        #expect(client.laneSocketsReused == 4)
+    }
+
+    /// An upstream that closes each pooled connection soon after answering: the closed socket, parked on the lane,
+    /// becomes readable with nobody watching it; the lane drops it, and every next request is answered on a new
+    /// connection (whose descriptor may get the closed one's number) instead of stalling.
+    @Test func aParkedSocketTheUpstreamClosesIsDroppedAndTheNextRequestIsAnswered() async throws {
+        let closing = LoopbackHandler { request, connection in
+            guard connection.pause(milliseconds: 5) else { return }
+            LoopbackHandler.fixed(body: "then closed").respond(request, connection)
+            _ = connection.pause(milliseconds: 20)
+            connection.closeAfterResponse()
+        }
+        let upstream = try LoopbackServer(closing)
+        defer { upstream.stop() }
+        let client = ClientTestEnvironment.makeClient()
+        try await withTestServer({ $0.loops = 1 }, handler: Self.relaying(client, upstream)) { _, port in
+            for _ in 0..<4 {
+                let response = try await Self.get(port: port)
+                #expect(response?.status == 200)
+                #expect(response?.bodyText == "then closed")
+                try await Task.sleep(for: .milliseconds(80))   // the upstream closes meanwhile
+            }
+        }
+        #expect(upstream.acceptedConnections == 4)
+        #expect(client.transfersOnServerEventLoops == 4)
+    }
+
     @Test func stoppingTheServerFailsTheLanesTransfersInFlight() async throws {
         let upstream = try LoopbackServer(.delayedHead(60_000))
         defer { upstream.stop() }
