@@ -177,9 +177,10 @@ extension EventLoop {
 
     /// `Transfer-Encoding` is always evhttp's to set; `Content-Length` unless `keepContentLength`.
     static func isFramingHeader(_ name: String, keepContentLength: Bool) -> Bool {
+        // `sameName` compares without lowercasing a copy (a 17-byte name such as `x-skillgate-model` is a heap string).
         switch name.utf8.count {
-        case 14: return !keepContentLength && name.lowercased() == "content-length"
-        case 17: return name.lowercased() == "transfer-encoding"
+        case 14: return !keepContentLength && HTTPHeaders.sameName(name, "content-length")
+        case 17: return HTTPHeaders.sameName(name, "transfer-encoding")
         default: return false
         }
     }
