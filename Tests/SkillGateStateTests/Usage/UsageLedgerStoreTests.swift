@@ -41,6 +41,68 @@ import SkillGateCore
         }
     }
 
+    /// A record whose every column differs with `i` (nil where a column may be empty), so a value bound to the wrong
+    /// parameter shows.
+    static func distinct(_ i: Int) -> UsageRecord {
+        var r = UsageRecord(occurredAt: Date(millisecondsSince1970: 1_780_000_000_000 + Int64(i) * 1_000), tokenId: nil,
+                            requestId: "req_\(i)", scenario: i % 4 == 0 ? nil : "scenario-\(i % 3)", provider: "p\(i % 5)",
+                            model: "p\(i % 5)/m\(i)",
+                            usage: Usage(inputTokens: i, outputTokens: 2 * i, cachedInputTokens: 3 * i, cacheWriteTokens: 4 * i,
+                                         reasoningTokens: 5 * i),
+                            costMicrodollars: i % 6 == 0 ? nil : Int64(7 * i), durationMilliseconds: 8 * i, outcome: i % 2 == 0 ? "ok" : "upstream_timeout")
+        r.kind = [UsageRecord.Kind.request, .run, .call][i % 3]
+        r.callIndex = i % 3 == 2 ? i : 0
+        r.tokenName = "token-\(i % 2)"
+        r.surface = i % 7 == 0 ? nil : "openai"
+        r.stream = i % 2 == 1
+        r.status = 200 + i
+        r.attempts = i % 4
+        r.skillsRun = i % 3 == 1 ? ["calculator", "skill-\(i)"] : []
+        return r
+    }
+
+    /// The rows read back in insertion order, as the records they were written from.
+    static func storedRecords(_ store: SQLiteStateStore) throws -> [UsageRecord] {
+        try store.withConnection { db in
+            try db.statement("""
+                SELECT occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens, cached_input_tokens,
+                       cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index, token_name, surface,
+                       stream, status, attempts, skills_run
+                FROM usage_records ORDER BY id
+                """).rows { row in
+                    var r = UsageRecord(occurredAt: Date(millisecondsSince1970: row.int64(0)), tokenId: row.optionalText(1),
+                                        requestId: row.optionalText(2), scenario: row.optionalText(3), provider: row.optionalText(4),
+                                        model: row.optionalText(5),
+                                        usage: Usage(inputTokens: Int(row.int64(6)), outputTokens: Int(row.int64(7)),
+                                                     cachedInputTokens: Int(row.int64(8)), cacheWriteTokens: Int(row.int64(9)),
+                                                     reasoningTokens: Int(row.int64(10))),
+                                        costMicrodollars: row.optionalInt64(11), durationMilliseconds: Int(row.int64(12)), outcome: row.text(13))
+                    r.kind = UsageRecord.Kind(rawValue: row.text(14)) ?? .request
+                    r.callIndex = Int(row.int64(15))
+                    r.tokenName = row.optionalText(16)
+                    r.surface = row.optionalText(17)
+                    r.stream = row.int64(18) != 0
+                    r.status = Int(row.int64(19))
+                    r.attempts = Int(row.int64(20))
+                    let skills = try? JSONValue.parse(row.text(21))
+                    r.skillsRun = skills?.arrayValue?.compactMap(\.stringValue) ?? ["unreadable"]
+                    return r
+                }
+        }
+    }
+
+    /// A batch goes in as multi-row statements of `rowsPerInsert` rows and one for the rest: every column of every row
+    /// comes back as it was written, on both sides of each statement's boundary.
+    @Test(arguments: [1, SQLiteStateStore.rowsPerInsert - 1, SQLiteStateStore.rowsPerInsert, SQLiteStateStore.rowsPerInsert + 1, 70])
+    func everyColumnOfABatchIsStored(count: Int) throws {
+        try Self.withStore { store in
+            let records = (0..<count).map(Self.distinct)
+            try store.recordUsage(records)
+            try store.recordUsage([Self.distinct(count)])
+            #expect(try Self.storedRecords(store) == records + [Self.distinct(count)])
+        }
+    }
+
     @Test func tokenLimitsAreStoredAndUpdated() throws {
         try Self.withStore { store in
             let service = TokenService(store: store)
