@@ -37,11 +37,13 @@ static inline int sg_lane_epoll_remove(int ep, int fd) {
     if (epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL) == 0 || errno == ENOENT || errno == EBADF) return 0;
     return -1;
 }
-/// What open file `fd` refers to (its inode; 0 when `fd` is not open): tells a descriptor number that was closed and
-/// reused from the one registered under it.
+/// What open socket `fd` refers to (its inode, unique per socket): tells a descriptor number that was closed and
+/// reused from the one registered under it. 0 when `fd` is not open or not a socket: an eventfd or other anonymous
+/// file shares one inode with every other, so it could not be told apart and is never parked.
 static inline unsigned long long sg_descriptor_identity(int fd) {
     struct stat st;
-    return fstat(fd, &st) == 0 ? (unsigned long long)st.st_ino : 0;
+    if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) return 0;
+    return (unsigned long long)st.st_ino;
 }
 /// Ready sockets without waiting: fills `fds` and `flags` (CURL_CSELECT_*), returns how many (or -1).
 static inline int sg_lane_epoll_ready(int ep, int *fds, int *flags, int max) {

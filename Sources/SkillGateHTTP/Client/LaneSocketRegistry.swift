@@ -11,7 +11,8 @@
 /// - libcurl closes it (pooled connections are closed without a word to the socket callback): the kernel drops a
 ///   closed descriptor from every epoll set, and the number may come back for a new socket. A parked entry therefore
 ///   remembers the open file it was made for (`identity`), and taking it back first checks that the number still
-///   refers to that file.
+///   refers to that file. Only sockets have such an identity (`sg_descriptor_identity`): another descriptor libcurl
+///   watches (an eventfd of its resolver, in newer releases) is removed when it is no longer watched, never parked.
 ///
 /// Pure bookkeeping: it says which epoll operation to make; the lane makes it (`CurlMultiLoop.watchOnLane`).
 struct LaneSocketRegistry {

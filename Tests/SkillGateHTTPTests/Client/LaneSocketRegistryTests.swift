@@ -1,3 +1,5 @@
+import CCurl
+import Glibc
 @testable import SkillGateHTTP
 import Testing
 
@@ -111,5 +113,29 @@ import Testing
         #expect(registry.eventOnParkedSocket(8) == false)
         #expect(registry.eventOnParkedSocket(7) == true)
         #expect(registry.count == 1)
+    }
+}
+
+/// `sg_descriptor_identity`: a socket's inode, and 0 for what cannot be told apart from another file of its kind or is
+/// not open (so such a descriptor is never parked).
+@Suite struct DescriptorIdentityTests {
+    @Test func socketsHaveDistinctIdentitiesAndOtherDescriptorsNone() {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        let first = sg_descriptor_identity(pair[0]), second = sg_descriptor_identity(pair[1])
+        #expect(first != 0 && second != 0 && first != second)
+
+        // An epoll set is an anonymous file, like libcurl's eventfds: one inode shared by all of them.
+        let anonymous = sg_lane_epoll_create()
+        #expect(anonymous >= 0)
+        #expect(sg_descriptor_identity(anonymous) == 0)
+        close(anonymous)
+
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(pipe(&pipeEnds) == 0)
+        #expect(sg_descriptor_identity(pipeEnds[0]) == 0)
+        close(pipeEnds[0]); close(pipeEnds[1])
+        #expect(sg_descriptor_identity(pipeEnds[0]) == 0)   // closed
     }
 }
