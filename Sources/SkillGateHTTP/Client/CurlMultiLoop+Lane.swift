@@ -41,7 +41,7 @@ extension CurlMultiLoop {
             if what & CURL_POLL_OUT != 0 { interest |= LaneSocketRegistry.writable }
         }
         let reusedBefore = laneSockets.reused
-        let action = laneSockets.watch(fd, for: interest) { UInt64(sg_descriptor_identity(fd)) }
+        let action = laneSockets.watch(fd, for: interest) { LaneSocketRegistry.identity(of: fd) }
         if laneSockets.reused > reusedBefore { counters.countLaneSocketReuse() }
         // A failure leaves the socket unwatched; libcurl's own timeouts then end its transfer with an error.
         switch action {
@@ -93,4 +93,9 @@ func curlLaneSocketsReady(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutabl
 func curlLaneTurnEnded(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
     guard let argument else { return }
     Unmanaged<CurlMultiLoop>.fromOpaque(argument).takeUnretainedValue().laneTurnEnded()
+}
+
+extension LaneSocketRegistry {
+    /// Which open socket `fd` refers to (`sg_descriptor_identity`); 0 when it is not open or not a socket.
+    static func identity(of fd: Int32) -> UInt64 { UInt64(sg_descriptor_identity(fd)) }
 }

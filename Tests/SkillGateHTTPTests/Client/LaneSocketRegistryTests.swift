@@ -1,4 +1,3 @@
-import CCurl
 import Glibc
 @testable import SkillGateHTTP
 import Testing
@@ -116,26 +115,21 @@ import Testing
     }
 }
 
-/// `sg_descriptor_identity`: a socket's inode, and 0 for what cannot be told apart from another file of its kind or is
-/// not open (so such a descriptor is never parked).
+/// `LaneSocketRegistry.identity(of:)`: a socket's inode, and 0 for any descriptor that is not a socket (libcurl's
+/// eventfds share one anonymous inode, so only sockets can be told apart) or is not open: such a descriptor is never
+/// parked.
 @Suite struct DescriptorIdentityTests {
     @Test func socketsHaveDistinctIdentitiesAndOtherDescriptorsNone() {
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[0]); close(pair[1]) }
-        let first = sg_descriptor_identity(pair[0]), second = sg_descriptor_identity(pair[1])
+        let first = LaneSocketRegistry.identity(of: pair[0]), second = LaneSocketRegistry.identity(of: pair[1])
         #expect(first != 0 && second != 0 && first != second)
-
-        // An epoll set is an anonymous file, like libcurl's eventfds: one inode shared by all of them.
-        let anonymous = sg_lane_epoll_create()
-        #expect(anonymous >= 0)
-        #expect(sg_descriptor_identity(anonymous) == 0)
-        close(anonymous)
 
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        #expect(sg_descriptor_identity(pipeEnds[0]) == 0)
+        #expect(LaneSocketRegistry.identity(of: pipeEnds[0]) == 0)
         close(pipeEnds[0]); close(pipeEnds[1])
-        #expect(sg_descriptor_identity(pipeEnds[0]) == 0)   // closed
+        #expect(LaneSocketRegistry.identity(of: pipeEnds[0]) == 0)   // closed
     }
 }
