@@ -12,25 +12,17 @@
 // A lane's own epoll set for libcurl's sockets (decision 0035). struct epoll_event is packed on x86_64, so Swift
 // goes through these. Level-triggered.
 static inline int sg_lane_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
-/// Registers `fd` for `readable`/`writable`; if it is registered already, changes its events instead.
-static inline int sg_lane_epoll_add(int ep, int fd, int readable, int writable) {
+/// Watches `fd` for `readable`/`writable`: modifies its registration when `registered`, else adds one; either way
+/// falls back to the other operation when the set disagrees (already there, or gone with a closed descriptor).
+static inline int sg_lane_epoll_set(int ep, int fd, int readable, int writable, int registered) {
     struct epoll_event ev;
     ev.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
     ev.data.u64 = 0;
     ev.data.fd = fd;
-    if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0) return 0;
-    if (errno != EEXIST) return -1;
-    return epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
-}
-/// Changes the events of registered `fd`; if it is not registered (its descriptor was closed), registers it.
-static inline int sg_lane_epoll_modify(int ep, int fd, int readable, int writable) {
-    struct epoll_event ev;
-    ev.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
-    ev.data.u64 = 0;
-    ev.data.fd = fd;
-    if (epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev) == 0) return 0;
-    if (errno != ENOENT) return -1;
-    return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+    int first = registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(ep, first, fd, &ev) == 0) return 0;
+    if (errno != (registered ? ENOENT : EEXIST)) return -1;
+    return epoll_ctl(ep, registered ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev);
 }
 /// Forgets `fd` (already gone is fine).
 static inline int sg_lane_epoll_remove(int ep, int fd) {

@@ -39,7 +39,7 @@ func report(_ name: String, _ value: Double, unit: String, target: String = "") 
 }
 
 extension String {
-    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+    func leftPad(_ n: Int, with pad: Character = " ") -> String { count >= n ? self : String(repeating: pad, count: n - count) + self }
 }
 
 /// CPU time (user + system) of the whole process so far, in microseconds: with a client and a

@@ -19,7 +19,7 @@ func runLedgerBench() async throws {
         (0..<batch).map { _ in
             sequence += 1
             var record = UsageRecord(occurredAt: start.addingTimeInterval(Double(sequence) / 5_000), tokenId: token.id,
-                                     requestId: "req_" + String(sequence, radix: 16).leftPadZeros(24), scenario: "chat",
+                                     requestId: "req_" + String(sequence, radix: 16).leftPad(24, with: "0"), scenario: "chat",
                                      provider: "mock", model: "mock-model",
                                      usage: Usage(inputTokens: 388, outputTokens: 24), costMicrodollars: 412,
                                      durationMilliseconds: 1, outcome: "ok")
@@ -30,11 +30,14 @@ func runLedgerBench() async throws {
             return record
         }
     }
-    // The batches are built before each measurement (41 of them: a warm-up and five rounds of eight), so only
-    // the writes are timed.
-    func batches() -> IndexingIterator<[[UsageRecord]]> { (0..<41).map { _ in records() }.makeIterator() }
+    // The batches are built before each measurement (as many as `measureCPUMicros` runs: its warm-up and five
+    // rounds), so only the writes are timed.
+    let iterations = 8
+    func batches() -> IndexingIterator<[[UsageRecord]]> {
+        (0..<(max(1, iterations / 10) + 5 * iterations)).map { _ in records() }.makeIterator()
+    }
     var ledgerBatches = batches()
-    let ledger = try measureCPUMicros(iterations: 8) { try store.recordUsage(ledgerBatches.next()!) } / Double(batch)
+    let ledger = try measureCPUMicros(iterations: iterations) { try store.recordUsage(ledgerBatches.next()!) } / Double(batch)
 
     try store.withConnection { db in
         try db.execute("""
@@ -43,7 +46,7 @@ func runLedgerBench() async throws {
             """)
     }
     var bareBatches = batches()
-    let bare = try measureCPUMicros(iterations: 8) {
+    let bare = try measureCPUMicros(iterations: iterations) {
         let rows = bareBatches.next()!
         try store.withConnection { db in
             try db.transaction {
@@ -61,8 +64,4 @@ func runLedgerBench() async throws {
     } / Double(batch)
     report("bare SQLite row, 10 columns (reference)", bare, unit: "µs")
     report("ledger row, batches of \(batch), with totals", ledger, unit: "µs")
-}
-
-private extension String {
-    func leftPadZeros(_ n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }

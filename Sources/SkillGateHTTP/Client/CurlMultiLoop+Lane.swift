@@ -46,14 +46,16 @@ extension CurlMultiLoop {
         // A failure leaves the socket unwatched; libcurl's own timeouts then end its transfer with an error.
         switch action {
         case .none: break
-        case .add(let interest): _ = sg_lane_epoll_add(laneEpoll, fd, Self.flag(interest, LaneSocketRegistry.readable), Self.flag(interest, LaneSocketRegistry.writable))
-        case .modify(let interest): _ = sg_lane_epoll_modify(laneEpoll, fd, Self.flag(interest, LaneSocketRegistry.readable), Self.flag(interest, LaneSocketRegistry.writable))
+        case .add(let interest): setOnLane(fd, interest, registered: false)
+        case .modify(let interest): setOnLane(fd, interest, registered: true)
         case .remove: _ = sg_lane_epoll_remove(laneEpoll, fd)
         }
     }
 
-    private static func flag(_ interest: LaneSocketRegistry.Interest, _ bit: LaneSocketRegistry.Interest) -> Int32 {
-        interest & bit != 0 ? 1 : 0
+    private func setOnLane(_ fd: Int32, _ interest: LaneSocketRegistry.Interest, registered: Bool) {
+        let readable: Int32 = interest & LaneSocketRegistry.readable != 0 ? 1 : 0
+        let writable: Int32 = interest & LaneSocketRegistry.writable != 0 ? 1 : 0
+        _ = sg_lane_epoll_set(laneEpoll, fd, readable, writable, registered ? 1 : 0)
     }
 
     /// The lane's epoll set has ready sockets: hands each to libcurl. Runs for every batch of upstream reads, so the
