@@ -8,6 +8,7 @@ extension GatewayConfig {
     /// ```json
     /// "skill_ranking": {"embeddings": {"model": "local-e5/multilingual-e5-small", "timeout_ms": 300}}
     /// "skill_ranking": {"word_vectors": false}
+    /// "skill_ranking": {"selector": {"model": "light", "candidates": 15, "timeout_ms": 2000}}
     /// ```
     public struct SkillRanking: Sendable, Hashable {
         /// Semantic ranking with an embedding model, fused with BM25; `nil` = no embedding model.
@@ -15,10 +16,33 @@ extension GatewayConfig {
         /// Whether the built-in word vectors are fused with BM25 when there is no embedding model or it
         /// fails (`word_vectors`, default `true`; `false` = BM25 alone there).
         public var wordVectors: Bool
+        /// A chat model that picks the visible skills from the ranking's top candidates; `nil` = the
+        /// ranking alone decides.
+        public var selector: Selector?
 
-        public init(embeddings: Embeddings? = nil, wordVectors: Bool = true) {
+        public init(embeddings: Embeddings? = nil, wordVectors: Bool = true, selector: Selector? = nil) {
             self.embeddings = embeddings
             self.wordVectors = wordVectors
+            self.selector = selector
+        }
+    }
+
+    /// `skill_ranking.selector`: after ranking, one short call to a chat model chooses the skills to
+    /// show from the top `candidates` (decision 0043). On a timeout, an error or an answer that is
+    /// not the asked-for JSON, the ranking's own cut stands.
+    public struct Selector: Sendable, Hashable {
+        /// A model reference as a request's `model` takes it: a tier (`light`, the default), an alias,
+        /// `provider/model` or a bare model id. Its targets are tried in order within the timeout.
+        public var model: String
+        /// How many of the best-ranked skills the model chooses from. Default 15.
+        public var candidates: Int
+        /// How long a request waits for the choice before the ranking's cut is used. Default 2000 ms.
+        public var timeoutMs: Int
+
+        public init(model: String = "light", candidates: Int = 15, timeoutMs: Int = 2000) {
+            self.model = model
+            self.candidates = candidates
+            self.timeoutMs = timeoutMs
         }
     }
 
@@ -44,9 +68,10 @@ extension GatewayConfig {
     /// Reads the `skill_ranking` object (`nil` = lexical ranking).
     static func parseSkillRanking(_ r: JSONReader?) throws(JSONShapeError) -> SkillRanking {
         guard let r else { return SkillRanking() }
-        try r.rejectUnknownKeys(["embeddings", "word_vectors", "$comment"])
+        try r.rejectUnknownKeys(["embeddings", "word_vectors", "selector", "$comment"])
         let wordVectors = try r.optionalBool("word_vectors") ?? true
-        guard let e = try r.optionalObject("embeddings") else { return SkillRanking(wordVectors: wordVectors) }
+        let selector = try parseSelector(try r.optionalObject("selector"))
+        guard let e = try r.optionalObject("embeddings") else { return SkillRanking(wordVectors: wordVectors, selector: selector) }
         try e.rejectUnknownKeys(["model", "timeout_ms", "query_prefix", "document_prefix", "$comment"])
         let model = try e.string("model")
         guard let slash = model.firstIndex(of: "/"), slash != model.startIndex, model.index(after: slash) != model.endIndex else {
@@ -58,7 +83,27 @@ extension GatewayConfig {
         }
         return SkillRanking(embeddings: Embeddings(model: model, timeoutMs: timeout, queryPrefix: try e.optionalString("query_prefix"),
                                                    documentPrefix: try e.optionalString("document_prefix")),
-                            wordVectors: wordVectors)
+                            wordVectors: wordVectors, selector: selector)
+    }
+
+    /// Reads `skill_ranking.selector` (`nil` when absent).
+    private static func parseSelector(_ r: JSONReader?) throws(JSONShapeError) -> Selector? {
+        guard let r else { return nil }
+        try r.rejectUnknownKeys(["model", "candidates", "timeout_ms", "$comment"])
+        let defaults = Selector()
+        let model = try r.optionalString("model") ?? defaults.model
+        guard !model.trimmingSpacesAndTabs().isEmpty else {
+            throw r.error("model", "must name a chat model: a tier (\"light\"), an alias or provider/model")
+        }
+        let candidates = try r.optionalInt("candidates") ?? defaults.candidates
+        guard (2...100).contains(candidates) else {
+            throw r.error("candidates", "must be between 2 and 100 (how many of the best-ranked skills the selector model chooses from)")
+        }
+        let timeout = try r.optionalInt("timeout_ms") ?? defaults.timeoutMs
+        guard (1...60_000).contains(timeout) else {
+            throw r.error("timeout_ms", "must be between 1 and 60000 milliseconds (how long a request waits for the selector before using the ranking's cut)")
+        }
+        return Selector(model: model, candidates: candidates, timeoutMs: timeout)
     }
 
     /// Checks `skill_ranking.embeddings.model` against the catalog: a known, enabled provider

@@ -48,6 +48,13 @@ extension GatewayConfig {
         }
         for name in resilience.weights.keys.sorted() { try chatOnly(name, at: "$.resilience.weights.\(name)") }
         try validateResilience(against: catalog)
+        if let selector = skillRanking.selector {
+            guard selector.model != "auto" else {
+                throw JSONShapeError(file: sourceFile, path: "$.skill_ranking.selector.model",
+                                     message: "\"auto\" would route the selector's own call; name a tier (\"light\"), an alias or a provider/model")
+            }
+            try check(selector.model, at: "$.skill_ranking.selector.model")
+        }
         try validateSkillRanking(against: catalog)
     }
 }

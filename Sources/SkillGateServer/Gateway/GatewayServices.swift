@@ -95,7 +95,8 @@ public final class GatewayServices: Sendable {
         } else {
             consoleAssets = nil
         }
-        skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http))
+        skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http,
+                                                                       clients: clients))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }

@@ -22,9 +22,10 @@ struct SkillDecision: Sendable, Hashable {
     /// How the relevance cut was ranked; `nil` when nothing had to be cut.
     var ranking: SkillRanking?
 
-    /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; blind; escalated=empty_answer`; `nil`
-    /// when there is nothing to say. `ranking=` appears when a cut was ranked, `blind` when it was
-    /// made without any signal (the kept skills are just the first declared).
+    /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; blind; selector=chose; escalated=empty_answer`;
+    /// `nil` when there is nothing to say. `ranking=` appears when a cut was ranked, `blind` when it was
+    /// made without any signal (the kept skills are just the first declared), `selector=` when a
+    /// selector model was asked (`chose`, or `failed(<reason>)` when the ranking's cut stood).
     var header: String? {
         guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
         var parts = ["visible=" + visible.joined(separator: ",")]
@@ -34,6 +35,7 @@ struct SkillDecision: Sendable, Hashable {
         if let ranking {
             parts.append("ranking=" + ranking.mode.label)
             if ranking.cut.blind { parts.append("blind") }
+            if let selection = ranking.selection { parts.append("selector=" + selection.label) }
         }
         if let escalatedBecause { parts.append("escalated=" + escalatedBecause) }
         return parts.joined(separator: "; ")
@@ -41,7 +43,9 @@ struct SkillDecision: Sendable, Hashable {
 
     /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`; with a ranked cut
     /// `skills_ranking`, and `skills_ranking_reason` / `skills_ranking_error` after a fallback,
-    /// `skills_embeddings_ms`, `skills_blind`).
+    /// `skills_embeddings_ms`, `skills_blind`; with a selector `skills_selector` (`chose` / `failed`),
+    /// `skills_selector_reason`, `skills_selector_error`, `skills_selector_model`, `skills_selector_chosen`,
+    /// its tokens and `skills_selector_ms`).
     func appendLogFields(to o: inout JSONObject) {
         guard declared > 0 || !serverSkills.isEmpty else { return }
         o.append("skills_visible", .array(visible.map(JSONValue.string)))
@@ -54,5 +58,16 @@ struct SkillDecision: Sendable, Hashable {
         o.append("skills_ranking_error", ifPresent: ranking.fallbackMessage.map(JSONValue.string))
         o.append("skills_embeddings_ms", ifPresent: ranking.semanticMilliseconds.map { .double($0) })
         if ranking.cut.blind { o.append("skills_blind", true) }
+        guard let selection = ranking.selection else { return }
+        o.append("skills_selector", .string(selection.failureReason == nil ? "chose" : "failed"))
+        o.append("skills_selector_reason", ifPresent: selection.failureReason.map(JSONValue.string))
+        o.append("skills_selector_error", ifPresent: selection.message.map(JSONValue.string))
+        o.append("skills_selector_model", ifPresent: selection.model.map(JSONValue.string))
+        if selection.failureReason == nil { o.append("skills_selector_chosen", .array(selection.chosen.map(JSONValue.string))) }
+        if let usage = selection.usage {
+            o.append("skills_selector_input_tokens", .int(usage.inputTokens))
+            o.append("skills_selector_output_tokens", .int(usage.outputTokens))
+        }
+        o.append("skills_selector_ms", .double(selection.milliseconds))
     }
 }

@@ -15,6 +15,10 @@ import SkillGateState
 /// the state store) and never waits longer than `timeout_ms`: on a timeout or an error it ranks
 /// with BM25 alone and says why (`SkillRanking.mode`). Nothing is embedded when nothing has to be
 /// cut (`candidates.count <= limit`).
+///
+/// With `skill_ranking.selector`, a chat model then chooses from the ranking's best candidates in one
+/// short call (`SkillSelector`); its choices take the slots first and the ranking fills the rest. On a
+/// timeout or error the ranking's own cut stands.
 public struct SkillRanker: Sendable {
     /// The embedding side; `nil` when ranking is lexical only.
     public let scorer: SemanticScorer?
@@ -24,6 +28,10 @@ public struct SkillRanker: Sendable {
     public let counters = SkillRankingCounters()
     /// Tokenised skill documents for BM25, across calls.
     let documents = SkillDocumentCache()
+    /// The chat model that picks among the top candidates; `nil` = the ranking decides alone.
+    let selector: SkillSelector?
+    /// `skill_ranking.selector` when a selector model is asked; `nil` otherwise.
+    public var selectorSettings: GatewayConfig.Selector? { selector?.settings }
 
     /// A ranker for `config`: loads the provider catalog from `config.providersDirectory`, checks
     /// `skill_ranking` against it, and takes the embedding model's key from `keys` (as chat
@@ -37,23 +45,55 @@ public struct SkillRanker: Sendable {
 
     /// A ranker for `config` over an already loaded `catalog`.
     public init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
+        try self.init(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http, clients: nil)
+    }
+
+    /// A ranker whose selector (if configured) calls its model through `clients` (the gateway's, so
+    /// the selector shares key pools); `nil` makes a factory of its own.
+    init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient,
+         clients: ClientFactory?) throws {
         try config.validateSkillRanking(against: catalog)
         let wordVectors = config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil
+        let selector = try config.skillRanking.selector.map { settings in
+            try Self.makeSelector(settings, config: config, catalog: catalog, clients: clients ?? ClientFactory(config: config, keys: keys, http: http))
+        }
         guard let settings = config.skillRanking.embeddings else {
-            self.init(scorer: nil, wordVectors: wordVectors)
+            self.init(scorer: nil, wordVectors: wordVectors, selector: selector)
             return
         }
         let embedder = try EmbedderFactory.embedder(for: settings, config: config, catalog: catalog, keys: keys, http: http)
         let cache = EmbeddingCache(store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
         self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)),
-                  wordVectors: wordVectors)
+                  wordVectors: wordVectors, selector: selector)
     }
 
     /// A ranker over `scorer` (`nil`: no embedding model) and `wordVectors` (`nil`: BM25 alone when
     /// there is no embedding model or it fails).
     public init(scorer: SemanticScorer?, wordVectors: WordVectorScorer? = WordVectorScorer.builtIn) {
+        self.init(scorer: scorer, wordVectors: wordVectors, selector: nil)
+    }
+
+    init(scorer: SemanticScorer?, wordVectors: WordVectorScorer?, selector: SkillSelector?) {
         self.scorer = scorer
         self.wordVectors = wordVectors
+        self.selector = selector
+    }
+
+    /// The selector for `settings`: its model resolved once, each call through `clients`.
+    private static func makeSelector(_ settings: GatewayConfig.Selector, config: GatewayConfig, catalog: ProviderCatalog,
+                                     clients: ClientFactory) throws -> SkillSelector {
+        let targets: [RouteTarget]
+        do {
+            targets = try RoutingTable(config: config, catalog: catalog).resolve(settings.model).targets
+        } catch {
+            throw JSONShapeError(file: config.sourceFile, path: "$.skill_ranking.selector.model",
+                                 message: "\(error.message) (the selector's model)")
+        }
+        return SkillSelector(settings: settings, targets: targets) { target, request in
+            let upstream = try clients.client(for: target)
+            defer { upstream.key?.release() }
+            return try await upstream.llm.complete(request)
+        }
     }
 
     /// A ranker without an embedding model: BM25 fused with the built-in word vectors.
@@ -66,6 +106,47 @@ public struct SkillRanker: Sendable {
     /// last user turns of `messages`), in the candidates' order. Asks the embedding model only when
     /// something has to be cut.
     public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
+        var ranking = await rank(candidates, messages: messages, limit: limit, pinned: pinned)
+        guard let selector, candidates.count > limit else { return ranking }
+        let ranked = Self.rankedOrder(candidates, scores: ranking.cut.scores, excluding: pinned)
+        let slots = limit - candidates.count(where: { pinned.contains($0.name) })
+        guard slots > 0, ranked.count > slots else { return ranking }  // pinned skills alone fill the cut
+        let offered = ranked.prefix(selector.settings.candidates).map { candidates[$0] }
+        let selection = await selector.choose(from: offered, messages: messages, limit: limit)
+        counters.count(selection)
+        if !selection.chosen.isEmpty {
+            ranking.cut = Self.merge(ranking.cut, candidates: candidates, ranked: ranked, pinned: pinned, limit: limit, chosen: selection.chosen)
+        }
+        ranking.selection = selection
+        return ranking
+    }
+
+    /// The non-pinned candidates' indices, best score first (ties: declared first), as
+    /// `SkillRelevance.select` orders them.
+    static func rankedOrder(_ candidates: [SkillCandidate], scores: [String: Double], excluding pinned: Set<String>) -> [Int] {
+        let score = candidates.map { scores[$0.name] ?? 0 }
+        return candidates.indices.filter { !pinned.contains(candidates[$0].name) }
+            .sorted { score[$0] != score[$1] ? score[$0] > score[$1] : $0 < $1 }
+    }
+
+    /// The cut with the selector's choices first: pinned skills, then `chosen` (in its order), then the
+    /// best-ranked of the rest, up to `limit`. Kept names stay in declaration order; cut ones in ranking
+    /// order. A cut the selector chose for is never blind.
+    static func merge(_ cut: RelevanceCut, candidates: [SkillCandidate], ranked: [Int], pinned: Set<String>, limit: Int,
+                      chosen: [String]) -> RelevanceCut {
+        let slots = max(0, limit - candidates.count(where: { pinned.contains($0.name) }))
+        var keep = Set(chosen.filter { !pinned.contains($0) }.prefix(slots))
+        for i in ranked where keep.count < slots { keep.insert(candidates[i].name) }
+        keep.formUnion(pinned)
+        var merged = cut
+        merged.kept = candidates.map(\.name).filter { keep.contains($0) }
+        merged.cut = ranked.map { candidates[$0].name }.filter { !keep.contains($0) }
+        merged.blind = false
+        return merged
+    }
+
+    /// The ranking's own cut (BM25 with embeddings or word vectors), before any selector.
+    private func rank(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
         let query = SkillRelevance.query(from: messages)
         let lexical = { [wordVectors, documents] in
             let entries = documents.entries(for: candidates)

@@ -38,6 +38,9 @@ public struct SkillRanking: Sendable, Hashable {
     public var fallbackMessage: String?
     /// Time spent waiting for similarities, when an embedding model was asked.
     public var semanticMilliseconds: Double?
+    /// What the selector model chose (or why it did not), when `skill_ranking.selector` is on and
+    /// something was cut.
+    public var selection: SkillSelection?
 
     public init(cut: RelevanceCut, mode: SkillRankingMode, fallbackMessage: String? = nil, semanticMilliseconds: Double? = nil) {
         self.cut = cut

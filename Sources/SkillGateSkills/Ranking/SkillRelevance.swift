@@ -86,6 +86,13 @@ public struct RelevanceCut: Sendable, Hashable {
     /// Whether the cut was made without any signal: no candidate matched the conversation and no
     /// semantic scores were given, so the kept skills are simply the first declared.
     public var blind: Bool = false
+
+    public init(kept: [String], cut: [String], scores: [String: Double], blind: Bool = false) {
+        self.kept = kept
+        self.cut = cut
+        self.scores = scores
+        self.blind = blind
+    }
 }
 
 /// Ranks skills by relevance to the conversation and keeps the top k (pinned always kept).

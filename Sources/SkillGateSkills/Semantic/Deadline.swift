@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// Runs work against a deadline without waiting for the work to notice it.
-enum Deadline {
+/// Runs work against a deadline without waiting for the work to notice it (the embedding scorer's
+/// and the skill selector's timeouts).
+public enum Deadline {
     private static let timerQueue = DispatchQueue(label: "sg-deadline")
 
     /// The result of `work`, or `nil` when `timeout` passes first or the calling task is
@@ -14,7 +15,7 @@ enum Deadline {
     /// root queue), while a serial queue runs on an overcommitting one. So the deadline fires even
     /// when every pool thread is busy (blocking skills, CPU-heavy work) and resumes the caller on its
     /// own executor (a handler's event loop).
-    static func run<T: Sendable>(within timeout: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
+    public static func run<T: Sendable>(within timeout: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
         let gate = DeadlineGate<T>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in

@@ -10,7 +10,8 @@ import SkillGateSkills
 
 /// `skillgate eval skills`: recall@k of skill selection on the labelled corpus, with the config's
 /// ranking (hybrid when `skill_ranking.embeddings` is set), without the embedding model (`--lexical`:
-/// BM25 and the built-in word vectors), or BM25 alone (`--bm25`).
+/// BM25 and the built-in word vectors), or BM25 alone (`--bm25`). With `skill_ranking.selector` in the
+/// config (and neither flag), the selector model chooses too: each request costs one chat call.
 enum SkillsEvalCommand {
     static func run(_ args: Arguments, split: String) async throws -> Int32 {
         let k = try args.value("--k").map { v in
@@ -39,10 +40,12 @@ enum SkillsEvalCommand {
         if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
         let e = await SkillsEvaluation.run(requests, k: k) { r in
             let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
-            return .init(kept: ranking.cut.kept, blind: ranking.cut.blind, ranking: ranking.mode.label)
+            return .init(kept: ranking.cut.kept, blind: ranking.cut.blind,
+                         ranking: ranking.mode.label + (ranking.selection.map { " + selector=" + $0.label } ?? ""))
         }
-        let mode = ranker.scorer != nil ? "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
+        var mode = ranker.scorer != nil ? "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
             : ranker.wordVectors != nil ? "lexical (bm25 + word vectors)" : "bm25"
+        if let selector = ranker.selectorSettings { mode += " + selector (\(selector.model), top \(selector.candidates))" }
         print(e.render(title: "skills: \(requests.count) requests, \(candidates.count) tools, split \(split), ranking \(mode)",
                        listMisses: args.flags.contains("--misses")), terminator: "")
         return 0

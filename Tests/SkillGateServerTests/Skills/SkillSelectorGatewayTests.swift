@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateKeys
+@testable import SkillGateServer
+
+/// `skill_ranking.selector` through a real gateway: the selector's call and the chat both go to the
+/// OpenAI-compatible upstream double, the selector to the strong tier's model, the chat to the light one.
+@Suite struct SkillSelectorGatewayTests {
+    typealias H = SkillsGatewayHarness
+
+    static let config = #"""
+    "skill_packs":{"office":["send_email","create_event","translate_text","get_weather"]},
+    "scenarios":{"chat":{"skill_packs":["office"],"max_visible_skills":1}},
+    "skill_ranking":{"selector":{"model":"strong","candidates":3,"timeout_ms":60000}}
+    """#
+
+    static let tools = SemanticRankingGatewayTests.tools
+
+    @Test func theSelectorsChoiceIsWhatTheModelSees() async throws {
+        // The ranking alone keeps send_email for "email Bob"; the selector's choice replaces it, which shows
+        // the choice (not the ranking) decided.
+        let h = try H(config: Self.config, script: ["light-native": .text("Done."), "strong-native": .text(#"{"tools": ["create_event"]}"#)])
+        let r = try await h.chat(H.request("email Bob and put the review on my calendar", tools: Self.tools, model: "light"))
+        await h.stop()
+        #expect(r.status == 200)
+        let header = try #require(r.headers["x-skillgate-skills"])
+        #expect(header.hasPrefix("visible=create_event; cut=") && header.hasSuffix("max=1; ranking=lexical; selector=chose"), "\(header)")
+        let requests = h.upstream.requests
+        #expect(h.upstream.models == ["strong-native", "light-native"])
+        // The selector's call: no tools, instructions first, three numbered candidates.
+        let selectorCall = try #require(requests.first)
+        #expect(selectorCall["tools"] == nil && selectorCall["temperature"]?.doubleValue == 0)
+        let prompt = selectorCall["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue } ?? []
+        #expect(prompt.count == 2 && prompt[0].contains("Reply with JSON only"))
+        #expect(prompt.count == 2 && prompt[1].contains("user: email Bob and put the review on my calendar") && prompt[1].contains("\n3. ") && !prompt[1].contains("\n4. "))
+        #expect(requests.last?["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } == ["create_event"])
+        let line = try #require(h.logLines().first)
+        #expect(line["skills_selector"] == "chose" && line["skills_selector_chosen"] == ["create_event"])
+        #expect(line["skills_selector_model"] == "up/strong-native" && line["skills_selector_ms"]?.doubleValue != nil)
+        #expect(line["model"] == "up/light-native", "the request's own model is unchanged")
+        #expect(h.gateway.services.skillRanker.counters.selected == 1)
+    }
+
+    @Test func aSelectorThatDoesNotAnswerInJSONLeavesTheRankingsCut() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Sent."), "strong-native": .text("You should use the email tool.")])
+        let r = try await h.chat(H.request("email Bob the report", tools: Self.tools, model: "light"))
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(r.headers["x-skillgate-skills"]?.hasPrefix("visible=send_email; cut=") == true)
+        #expect(r.headers["x-skillgate-skills"]?.hasSuffix("ranking=lexical; selector=failed(selector_unparsable)") == true, "\(r.headers["x-skillgate-skills"] ?? "")")
+        let line = try #require(h.logLines().first)
+        #expect(line["skills_selector"] == "failed" && line["skills_selector_reason"] == "selector_unparsable")
+        #expect(h.gateway.services.skillRanker.counters.selectorFailures == 1)
+    }
+
+    @Test func aSelectorTierWithoutModelsStopsTheRankerFromBeingBuilt() throws {
+        let dir = NSTemporaryDirectory() + "skillgate-selector-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Valid for the config check (a tier name), but the strong tier has nothing to call.
+        let config = try GatewayConfig(json: try JSONValue.parse(#"{"tiers":{"light":["demo/demo-light"],"strong":[]},"default_model":"light","skill_ranking":{"selector":{"model":"strong"}}}"#),
+                                       file: "test.json", baseDirectory: ModelResolverTests.repoRoot.path)
+        try config.validate(against: ModelResolverTests.catalog)
+        let http = HTTPClient()
+        defer { http.shutdown() }
+        #expect {
+            _ = try SkillRanker(config: config, catalog: ModelResolverTests.catalog, keys: try KeyStore(path: dir + "/keys.json"), stateStore: nil, http: http)
+        } throws: { error in
+            guard let e = error as? JSONShapeError else { return false }
+            return e.path == "$.skill_ranking.selector.model" && e.message.contains("tier \"strong\" has no usable models") && e.message.contains("selector")
+        }
+    }
+}
