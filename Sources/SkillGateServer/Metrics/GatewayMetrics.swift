@@ -30,6 +30,12 @@ final class GatewayMetrics: Sendable {
                                        labels: ["scenario"])
         var skills = MetricFamily("skillgate_skill_runs_total", .counter, "Server-side skill runs by skill and outcome (ok, error).",
                                   labels: ["skill", "outcome"])
+        var skillCuts = MetricFamily("skillgate_skill_cuts_total", .counter,
+                                     "Relevance cuts of the visible skills, by how they were ranked (hybrid, lexical, lexical_fallback: the embedding model failed or was late).",
+                                     labels: ["ranking"])
+        var selections = MetricFamily("skillgate_skill_selector_total", .counter,
+                                      "Selector model calls by outcome (chose, or why the ranking's cut was used: selector_timeout, selector_http_<status>, selector_failed, selector_unparsable, cancelled).",
+                                      labels: ["outcome"])
         var rejections = MetricFamily("skillgate_limit_rejections_total", .counter, "Requests refused by a limit or budget, by limit and scope (token, scenario).",
                                       labels: ["limit", "scope"])
         var inFlight = MetricFamily("skillgate_in_flight_requests", .gauge, "Requests being answered now.")
@@ -59,6 +65,17 @@ final class GatewayMetrics: Sendable {
         }
 
         /// Attempts by outcome, key failures, cooldown skips, and a fallback each time the deployment changed.
+        /// A relevance cut, and the selector's call when one was made (its tokens count under its model).
+        mutating func countSkillCut(_ ranking: SkillRanking) {
+            skillCuts.add(1, [ranking.mode.name])
+            guard let selection = ranking.selection else { return }
+            selections.add(1, [selection.failureReason ?? "chose"])
+            if let usage = selection.usage, let model = selection.model {
+                tokens.add(Double(usage.inputTokens), [model, "input"])
+                tokens.add(Double(usage.outputTokens), [model, "output"])
+            }
+        }
+
         mutating func countAttempts(_ records: [AttemptRecord], scenario: String) {
             var last: String?
             for a in records {
@@ -141,6 +158,7 @@ final class GatewayMetrics: Sendable {
                 f.countAttempts(e.attemptRecords, scenario: scenario)
             }
             if e.escalations > 0 { f.escalations.add(Double(e.escalations), [scenario]) }
+            if let ranking = e.skills?.ranking { f.countSkillCut(ranking) }
         }
     }
 
@@ -162,7 +180,7 @@ final class GatewayMetrics: Sendable {
         var out = ""
         out.reserveCapacity(8192)
         for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.keyFailures, f.escalations, f.skills,
-                       f.rejections, f.inFlight, f.inFlightStreams] {
+                       f.skillCuts, f.selections, f.rejections, f.inFlight, f.inFlightStreams] {
             family.render(into: &out)
         }
         return out

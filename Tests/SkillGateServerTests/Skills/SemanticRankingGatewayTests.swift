@@ -65,6 +65,7 @@ import SkillGateTestSupport
         #expect(line["skills_ranking_error"]?.stringValue?.contains("emb/topics") == true)
         #expect((line["skills_embeddings_ms"]?.doubleValue ?? .infinity) < 30_000, "failed at once, not at the embedding timeout")
         #expect(h.gateway.services.skillRanker.counters.fallbacks == 1)
+        #expect(h.gateway.services.renderMetrics().contains(#"skillgate_skill_cuts_total{ranking="lexical_fallback"} 1"#))
     }
 
     @Test func aStallingEmbeddingServerCostsAtMostTheTimeout() async throws {

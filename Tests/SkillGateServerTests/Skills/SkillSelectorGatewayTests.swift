@@ -41,6 +41,14 @@ import SkillGateKeys
         #expect(line["skills_selector_model"] == "up/strong-native" && line["skills_selector_ms"]?.doubleValue != nil)
         #expect(line["model"] == "up/light-native", "the request's own model is unchanged")
         #expect(h.gateway.services.skillRanker.counters.selected == 1)
+        // Counted before the log line was written (account stage).
+        let metrics = h.gateway.services.renderMetrics()
+        #expect(metrics.contains(#"skillgate_skill_cuts_total{ranking="lexical"} 1"#), "\(metrics)")
+        #expect(metrics.contains(#"skillgate_skill_selector_total{outcome="chose"} 1"#))
+        // The selector's tokens count under its own model; the chat's under the light one.
+        #expect(line["skills_selector_input_tokens"] == 5 && line["skills_selector_output_tokens"] == 3)
+        #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="input"} 5"#))
+        #expect(metrics.contains(#"skillgate_tokens_total{model="up/light-native",direction="input"} 5"#))
     }
 
     @Test func aSelectorThatDoesNotAnswerInJSONLeavesTheRankingsCut() async throws {
@@ -53,6 +61,7 @@ import SkillGateKeys
         let line = try #require(h.logLines().first)
         #expect(line["skills_selector"] == "failed" && line["skills_selector_reason"] == "selector_unparsable")
         #expect(h.gateway.services.skillRanker.counters.selectorFailures == 1)
+        #expect(h.gateway.services.renderMetrics().contains(#"skillgate_skill_selector_total{outcome="selector_unparsable"} 1"#))
     }
 
     @Test func aSelectorTierWithoutModelsStopsTheRankerFromBeingBuilt() throws {
