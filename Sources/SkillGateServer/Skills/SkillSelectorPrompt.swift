@@ -66,34 +66,46 @@ enum SkillSelectorPrompt {
 
     /// The names of `offered` that `answer` chooses, in its order, without repeats: read from the
     /// JSON object `{"tools": [...]}` (or a bare array), also inside a Markdown code fence or after
-    /// a sentence. Names are matched exactly, then ignoring case; unknown names are dropped.
-    /// `nil` when the answer holds no such JSON.
+    /// a sentence. Names are matched exactly, then ignoring case, then without a copied list number
+    /// (`"3. get_weather"`); a number (`3` or `"3"`) is a position in the numbered list. Unknown names
+    /// are dropped. `nil` when the answer holds no such JSON.
     static func chosenNames(in answer: String, offered: [String]) -> [String]? {
-        guard let names = jsonNames(in: answer) else { return nil }
-        let exact = Set(offered)
+        guard let items = jsonItems(in: answer) else { return nil }
         var byLowercase: [String: String] = [:]
         for name in offered { byLowercase[name.lowercased()] = byLowercase[name.lowercased()] ?? name }
+        func position(_ n: Int) -> String? { n >= 1 && n <= offered.count ? offered[n - 1] : nil }
+        func match(_ raw: String) -> String? {
+            let text = raw.trimmingSpacesAndTabs()
+            if let name = byLowercase[text.lowercased()] { return name }
+            let digits = text.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let n = Int(digits) else { return nil }
+            let rest = text.dropFirst(digits.count)
+            if rest.isEmpty { return position(n) }
+            guard let mark = rest.first, mark == "." || mark == ")" else { return nil }
+            return byLowercase[String(rest.dropFirst()).trimmingSpacesAndTabs().lowercased()]
+        }
         var seen = Set<String>()
         var out: [String] = []
-        for raw in names {
-            let name = raw.trimmingSpacesAndTabs()
-            guard let match = exact.contains(name) ? name : byLowercase[name.lowercased()], seen.insert(match).inserted else { continue }
-            out.append(match)
+        for item in items {
+            let chosen = item.stringValue.flatMap { offered.contains($0) ? $0 : match($0) } ?? item.intValue.flatMap(position)
+            guard let chosen, seen.insert(chosen).inserted else { continue }
+            out.append(chosen)
         }
         return out
     }
 
-    /// The strings of the answer's `tools` array (or of a bare top-level array of strings).
-    private static func jsonNames(in answer: String) -> [String]? {
+    /// The items of the answer's `tools` array (or of a bare top-level array), when every one is a
+    /// string or an integer.
+    private static func jsonItems(in answer: String) -> [JSONValue]? {
         let bytes = Array(answer.utf8)
         var start = 0
         while let open = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) {
             let close: UInt8 = bytes[open] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             // The longest candidate first: the last matching bracket closes the outermost value.
             if let end = bytes.lastIndex(of: close), end > open, let value = try? JSONValue.parse(Array(bytes[open...end])) {
-                if let list = value["tools"]?.arrayValue ?? value.arrayValue {
-                    let strings = list.compactMap(\.stringValue)
-                    if strings.count == list.count { return strings }
+                if let list = value["tools"]?.arrayValue ?? value.arrayValue,
+                   list.allSatisfy({ $0.stringValue != nil || $0.intValue != nil }) {
+                    return list
                 }
                 // A whole JSON value without a `tools` list: nothing inside it counts either.
                 start = end + 1

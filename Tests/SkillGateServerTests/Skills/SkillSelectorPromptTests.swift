@@ -16,6 +16,9 @@ import SkillGateSkills
         (#"{"tools": ["Get_Weather", " send_email "]}"#, ["get_weather", "send_email"]),
         (#"{"tools": ["get_weather", "book_flight", "get_weather"]}"#, ["get_weather"]),
         (#"{"reasoning": "the user asks about rain", "tools": ["get_weather"]}"#, ["get_weather"]),
+        // The list's numbers: as positions, or copied in front of a name.
+        (#"{"tools": [2, "3", 9, 0]}"#, ["set_reminder", "send_email"]),
+        (#"{"tools": ["1. get_weather", "3) send_email", "4. get_weather", "2.set_reminder"]}"#, ["get_weather", "send_email", "set_reminder"]),
     ])
     func theChosenNamesAreReadFromTheAnswer(_ answer: String, _ expected: [String]) {
         #expect(SkillSelectorPrompt.chosenNames(in: answer, offered: Self.offered) == expected)
@@ -25,7 +28,9 @@ import SkillGateSkills
         "get_weather",
         "I would show the weather tool.",
         #"{"tools": "get_weather"}"#,
-        #"{"tools": ["get_weather", 3]}"#,
+        #"{"tools": ["get_weather", 2.5]}"#,
+        #"{"tools": ["get_weather", null]}"#,
+        #"{"tools": [["get_weather"]]}"#,
         #"{"tool": ["get_weather"]}"#,
         "{\"tools\": [\"get_weather\"",
         "",
