@@ -107,7 +107,8 @@ public struct SkillRanker: Sendable {
     /// something has to be cut.
     public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
         var ranking = await rank(candidates, messages: messages, limit: limit, pinned: pinned)
-        guard let selector, candidates.count > limit else { return ranking }
+        // Without a user turn there is nothing to choose for (MCP's tools/list ranks without a conversation).
+        guard let selector, candidates.count > limit, messages.contains(where: { $0.role == .user && !$0.text.isEmpty }) else { return ranking }
         let ranked = Self.rankedOrder(candidates, scores: ranking.cut.scores, excluding: pinned)
         let slots = limit - candidates.count(where: { pinned.contains($0.name) })
         guard slots > 0, ranked.count > slots else { return ranking }  // pinned skills alone fill the cut

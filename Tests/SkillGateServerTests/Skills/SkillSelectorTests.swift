@@ -101,7 +101,11 @@ final class SelectorModelDouble: Sendable {
         let double = SelectorModelDouble([:])
         let r = await Self.ranker(double).select(Array(Self.candidates.prefix(3)), messages: Self.messages, limit: 3, pinned: [])
         let pinnedFill = await Self.ranker(double).select(Self.candidates, messages: Self.messages, limit: 2, pinned: ["get_weather", "calculate"])
-        #expect(r.selection == nil && pinnedFill.selection == nil && double.requests.isEmpty)
+        // MCP's tools/list ranks without a conversation; a turn of tool results only has no text either.
+        let empty = await Self.ranker(double).select(Self.candidates, messages: [], limit: 3, pinned: [])
+        let results = await Self.ranker(double).select(Self.candidates, messages: [Message(role: .user, content: [.toolResult(ToolResult(callId: "c", content: [.text("ok")]))])], limit: 3, pinned: [])
+        #expect(r.selection == nil && pinnedFill.selection == nil && empty.selection == nil && results.selection == nil)
+        #expect(double.requests.isEmpty)
         #expect(pinnedFill.cut.kept == ["get_weather", "calculate"])
     }
 
