@@ -54,6 +54,11 @@ extension GatewayConfig {
                                      message: "\"auto\" would route the selector's own call; name a tier (\"light\"), an alias or a provider/model")
             }
             try check(selector.model, at: "$.skill_ranking.selector.model")
+            do {
+                _ = try RoutingTable(config: self, catalog: catalog).resolve(selector.model)
+            } catch {
+                throw JSONShapeError(file: sourceFile, path: "$.skill_ranking.selector.model", message: "\(error.message) (the selector's model)")
+            }
         }
         try validateSkillRanking(against: catalog)
     }

@@ -33,10 +33,10 @@ import SkillGateProviders
 
     @Test func theSelectorSectionReadsModelCandidatesAndTimeoutWithDefaults() throws {
         #expect(try load("{}").skillRanking.selector == nil)
-        #expect(try load(#"{"skill_ranking":{"selector":{}}}"#).skillRanking.selector == GatewayConfig.Selector(model: "light", candidates: 15, timeoutMs: 2000))
+        #expect(try load(#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{}}}"#).skillRanking.selector == GatewayConfig.Selector(model: "light", candidates: 15, timeoutMs: 2000))
         let c = try load(#"{"skill_ranking":{"selector":{"model":"openai/gpt-6-luna","candidates":8,"timeout_ms":900},"word_vectors":false}}"#)
         #expect(c.skillRanking == GatewayConfig.SkillRanking(wordVectors: false, selector: GatewayConfig.Selector(model: "openai/gpt-6-luna", candidates: 8, timeoutMs: 900)))
-        let both = try load(#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"selector":{"model":"strong"}}}"#)
+        let both = try load(#"{"tiers":{"strong":["openai/gpt-6-luna"]},"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"selector":{"model":"strong"}}}"#)
         #expect(both.skillRanking.embeddings != nil && both.skillRanking.selector?.model == "strong")
     }
 
@@ -47,9 +47,10 @@ import SkillGateProviders
         (#"{"skill_ranking":{"selector":{"model":"auto"}}}"#, "$.skill_ranking.selector.model", "would route the selector's own call"),
         (#"{"skill_ranking":{"selector":{"model":"nope/model"}}}"#, "$.skill_ranking.selector.model", "is not a tier, an alias or a provider/model"),
         (#"{"skill_ranking":{"selector":{"model":"local-e5/multilingual-e5-small"}}}"#, "$.skill_ranking.selector.model", "is an embedding model"),
-        (#"{"skill_ranking":{"selector":{"candidates":1}}}"#, "$.skill_ranking.selector.candidates", "between 2 and 100"),
-        (#"{"skill_ranking":{"selector":{"candidates":101}}}"#, "$.skill_ranking.selector.candidates", "between 2 and 100"),
-        (#"{"skill_ranking":{"selector":{"timeout_ms":0}}}"#, "$.skill_ranking.selector.timeout_ms", "between 1 and 60000"),
+        (#"{"tiers":{"strong":[]},"skill_ranking":{"selector":{"model":"strong"}}}"#, "$.skill_ranking.selector.model", "tier \"strong\" has no usable models"),
+        (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{"candidates":1}}}"#, "$.skill_ranking.selector.candidates", "between 2 and 100"),
+        (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{"candidates":101}}}"#, "$.skill_ranking.selector.candidates", "between 2 and 100"),
+        (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{"timeout_ms":0}}}"#, "$.skill_ranking.selector.timeout_ms", "between 1 and 60000"),
         (#"{"skill_ranking":{"selector":"light"}}"#, "$.skill_ranking.selector", "expected an object"),
         (#"{"skill_ranking":{"word_vectors":"off"}}"#, "$.skill_ranking.word_vectors", "expected true or false"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout":300}}}"#, "$.skill_ranking.embeddings.timeout", "unknown key"),
