@@ -47,6 +47,7 @@ enum FuzzTargets {
         "gemini-upstream": UpstreamTarget<GeminiUpstream>.self,
         "prompt-tools": PromptToolsTarget.self,
         "validator": ValidatorTarget.self,
+        "selector": SelectorTarget.self,
     ]
 }
 

@@ -113,7 +113,7 @@ public struct SkillRanker: Sendable {
         let slots = limit - candidates.count(where: { pinned.contains($0.name) })
         guard slots > 0, ranked.count > slots else { return ranking }  // pinned skills alone fill the cut
         let offered = ranked.prefix(selector.settings.candidates).map { candidates[$0] }
-        let selection = await selector.choose(from: offered, messages: messages, limit: limit)
+        let selection = await selector.choose(from: offered, messages: messages, limit: slots)
         counters.count(selection)
         if !selection.chosen.isEmpty {
             ranking.cut = Self.merge(ranking.cut, candidates: candidates, ranked: ranked, pinned: pinned, limit: limit, chosen: selection.chosen)

@@ -94,12 +94,20 @@ enum SkillSelectorPrompt {
         return out
     }
 
+    /// The most of an answer that is read: the asked-for JSON is a few hundred bytes, and a provider
+    /// that ignores `max_tokens` must not make the loop parse megabytes.
+    static let maxAnswerBytes = 16_384
+    /// The most opening brackets tried as the start of the JSON (each try parses to the last closing one).
+    static let maxAttempts = 32
+
     /// The items of the answer's `tools` array (or of a bare top-level array), when every one is a
     /// string or an integer.
     private static func jsonItems(in answer: String) -> [JSONValue]? {
-        let bytes = Array(answer.utf8)
+        let bytes = Array(answer.utf8.prefix(maxAnswerBytes))
         var start = 0
-        while let open = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) {
+        var attempts = 0
+        while attempts < maxAttempts, let open = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) {
+            attempts += 1
             let close: UInt8 = bytes[open] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             // The longest candidate first: the last matching bracket closes the outermost value.
             if let end = bytes.lastIndex(of: close), end > open, let value = try? JSONValue.parse(Array(bytes[open...end])) {

@@ -39,6 +39,17 @@ import SkillGateSkills
         #expect(SkillSelectorPrompt.chosenNames(in: answer, offered: Self.offered) == nil)
     }
 
+    @Test func aHugeOrBracketHeavyAnswerIsReadOnlyInPart() {
+        // A provider that ignores max_tokens: the JSON after the first 16 KiB is not read.
+        let padded = String(repeating: "x", count: SkillSelectorPrompt.maxAnswerBytes) + #"{"tools": ["get_weather"]}"#
+        #expect(SkillSelectorPrompt.chosenNames(in: padded, offered: Self.offered) == nil)
+        // Many openings that never parse: at most 32 are tried, so the JSON after them is not reached.
+        let brackets = String(repeating: "{ ", count: SkillSelectorPrompt.maxAttempts) + #"{"tools": ["get_weather"]}"#
+        #expect(SkillSelectorPrompt.chosenNames(in: brackets, offered: Self.offered) == nil)
+        let fewer = String(repeating: "{ ", count: SkillSelectorPrompt.maxAttempts - 1) + #"{"tools": ["get_weather"]}"#
+        #expect(SkillSelectorPrompt.chosenNames(in: fewer, offered: Self.offered) == ["get_weather"])
+    }
+
     @Test func theRequestShowsTheRecentConversationAndTheNumberedCandidates() {
         let messages = [
             Message(role: .system, text: "You are a helpful assistant."),

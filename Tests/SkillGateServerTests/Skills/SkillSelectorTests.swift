@@ -80,9 +80,10 @@ final class SelectorModelDouble: Sendable {
         let double = SelectorModelDouble(["sel": .answer(#"{"tools": ["book_table", "calculate", "play_music", "get_weather"]}"#)])
         let r = await Self.ranker(double).select(Self.candidates, messages: Self.messages, limit: 3, pinned: ["send_email"])
         #expect(r.cut.kept == ["send_email", "book_table", "calculate"])
-        // The pinned skill is not offered; the model is told how many it may pick (the whole limit).
+        // The pinned skill is not offered, and the model is told it may pick the two free slots.
         let offered = double.requests.first.map { $0.messages[1].text } ?? ""
         #expect(!offered.contains("send_email") && offered.contains("play_music"))
+        #expect(double.requests.first?.messages[0].text.contains("at most 2 names") == true)
     }
 
     @Test func onlyTheTopCandidatesAreOfferedBestFirst() async {
