@@ -107,10 +107,22 @@ export function setup(root, { onUnauthorized }) {
         table('Skill packs', ['Pack', 'Skills', 'Pinned'], loaded.skill_packs.map((p) => [p.name, p.skills.join(', '), p.pinned.join(', ') || 'none'])),
         table('Server skills', ['Skill', 'Description', 'Needs confirmation'],
           loaded.server_skills.map((k) => [k.name, k.description, k.requires_confirmation ? 'yes' : 'no'])),
+        rankingTable(loaded.skill_ranking),
         table('Model health', ['Model', 'Failures in a row', 'Cooling down', 'In flight'],
           cooldowns.data.map((c) => [c.model, String(c.consecutive_failures),
             c.cooling_down ? `yes, ${Math.ceil(c.cooldown_remaining_ms / 1000)} s left` : 'no', String(c.in_flight)])));
     } catch (e) { handle(e); }
+  }
+
+  // How skills are ranked when a scenario cuts, and how the cuts since start were ranked.
+  function rankingTable(r) {
+    const ranking = r.ranking === 'hybrid' ? `hybrid: BM25 + ${r.embedding_model} (${r.embedding_timeout_ms} ms)` : 'lexical';
+    const without = r.word_vectors ? 'BM25 + built-in word vectors' : 'BM25';
+    const selector = r.selector ? `${r.selector.model}, top ${r.selector.candidates} (${r.selector.timeout_ms} ms)` : 'none';
+    const cuts = `hybrid ${r.cuts.hybrid}, lexical ${r.cuts.lexical}, fallback ${r.cuts.lexical_fallback}`;
+    const calls = r.selector ? `chose ${r.selector_calls.chose}, failed ${r.selector_calls.failed}` : '—';
+    return table('Skill ranking', ['Ranking', 'Without the model', 'Selector', 'Cuts since start', 'Selector calls'],
+      [[ranking, without, selector, cuts, calls]], { id: 'st-ranking' });
   }
 
   loadTokens();

@@ -144,6 +144,8 @@ def test_setup_creates_a_token_shown_once_and_revokes_it(browser, gateway, shot)
     wait(browser).until(lambda b: "Providers" in text_of(b, "#st-catalog"))
     catalog = text_of(browser, "#st-catalog")
     assert "not set (OPENAI_API_KEY)" in catalog and "none needed" in catalog and "get_weather" in catalog
+    ranking = text_of(browser, "#st-ranking")
+    assert "BM25 + built-in word vectors" in ranking and "Cuts since start" in ranking, ranking
     assert "sk-" not in browser.page_source
     shot("setup")
     revoke = '[data-revoke="ci-bot"]'

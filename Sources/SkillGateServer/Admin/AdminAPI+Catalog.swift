@@ -27,7 +27,26 @@ extension AdminAPI {
         var models: [JSONValue] = ["auto"]
         models += config.tiers.keys.map(\.rawValue).sorted().map(JSONValue.string)
         models += config.aliases.keys.sorted().map(JSONValue.string)
-        return ["scenarios": .array(scenarios), "skill_packs": .array(packs), "server_skills": .array(skills), "models": .array(models)]
+        return ["scenarios": .array(scenarios), "skill_packs": .array(packs), "server_skills": .array(skills), "models": .array(models),
+                "skill_ranking": skillRanking()]
+    }
+
+    /// How cuts are ranked (`skill_ranking` as loaded) and how they were ranked since start: whether the embedding
+    /// model or the selector is in use or falling back shows here without a metrics stack.
+    private func skillRanking() -> JSONValue {
+        let settings = services.config.skillRanking
+        let counters = services.skillRanker.counters
+        var o = JSONObject()
+        o.append("ranking", .string(settings.embeddings == nil ? "lexical" : "hybrid"))
+        o.append("embedding_model", settings.embeddings.map { .string($0.model) } ?? .null)
+        o.append("embedding_timeout_ms", settings.embeddings.map { .int($0.timeoutMs) } ?? .null)
+        o.append("word_vectors", .bool(settings.wordVectors))
+        o.append("selector", settings.selector.map { s in
+            ["model": .string(s.model), "candidates": .int(s.candidates), "timeout_ms": .int(s.timeoutMs)]
+        } ?? .null)
+        o.append("cuts", ["hybrid": .int(counters.hybrid), "lexical": .int(counters.lexical), "lexical_fallback": .int(counters.fallbacks)])
+        o.append("selector_calls", ["chose": .int(counters.selected), "failed": .int(counters.selectorFailures)])
+        return .object(o)
     }
 
     func providers() -> JSONValue {
