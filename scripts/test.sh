@@ -69,6 +69,10 @@ fi
 echo "== production deployment files" >&2
 ./Tests/Team/deploy-configs.sh
 
+# The optional allocator of README "Running in production" (Debian's libmimalloc2.0, installed when missing).
+echo "== gateway under mimalloc" >&2
+./Tests/Team/mimalloc.sh
+
 # An upstream behind a private CA over TLS and HTTP/2 (nginx with a throwaway CA): `providers.<id>.ca_file`.
 echo "== upstream over TLS with a private CA" >&2
 ./Tests/Upstream/tls-upstream.sh
