@@ -15,6 +15,7 @@ extension AdminAPI {
             o.append("default_model", .string(s.defaultModel ?? config.defaultModel))
             o.append("allowed_models", .array(s.allowedModels.map(JSONValue.string)))
             o.append("max_visible_skills", s.maxVisibleSkills.map { .int($0) } ?? .null)
+            o.append("skill_selector", .bool(config.skillRanking.selector != nil && s.skills.useSelector))
             o.append("limits", s.limits.json())
             return .object(o)
         }

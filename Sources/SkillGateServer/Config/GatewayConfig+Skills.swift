@@ -11,21 +11,26 @@ public enum DisallowedToolsMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A scenario's skill options beyond its packs and its cap (config keys `disallowed_tools`,
-/// `escalate`, `escalate_to`).
+/// `escalate`, `escalate_to`, `skill_selector`).
 public struct ScenarioSkillOptions: Sendable, Hashable {
     public var disallowedTools: DisallowedToolsMode
     /// Re-run on `escalateTo` when a model of another tier gives an unusable answer.
     public var escalate: Bool
     /// The tier escalation goes to (default `strong`).
     public var escalateTo: ModelTier
+    /// Whether this scenario's cuts ask `skill_ranking.selector` (default `true`; `false` keeps a latency-sensitive
+    /// scenario on the ranking alone). Nothing to ask without a configured selector.
+    public var useSelector: Bool
 
     /// The scenario keys read here.
-    static let keys: Set<String> = ["disallowed_tools", "escalate", "escalate_to"]
+    static let keys: Set<String> = ["disallowed_tools", "escalate", "escalate_to", "skill_selector"]
 
-    public init(disallowedTools: DisallowedToolsMode = .remove, escalate: Bool = false, escalateTo: ModelTier = .strong) {
+    public init(disallowedTools: DisallowedToolsMode = .remove, escalate: Bool = false, escalateTo: ModelTier = .strong,
+                useSelector: Bool = true) {
         self.disallowedTools = disallowedTools
         self.escalate = escalate
         self.escalateTo = escalateTo
+        self.useSelector = useSelector
     }
 
     init(reader s: JSONReader) throws(JSONShapeError) {
@@ -33,7 +38,8 @@ public struct ScenarioSkillOptions: Sendable, Hashable {
         let tier = try s.optionalEnum("escalate_to", ModelTier.allCases.map(\.rawValue))
         self.init(disallowedTools: mode.flatMap(DisallowedToolsMode.init(rawValue:)) ?? .remove,
                   escalate: try s.optionalBool("escalate") ?? false,
-                  escalateTo: tier.flatMap(ModelTier.init(rawValue:)) ?? .strong)
+                  escalateTo: tier.flatMap(ModelTier.init(rawValue:)) ?? .strong,
+                  useSelector: try s.optionalBool("skill_selector") ?? true)
         if tier != nil, !escalate {
             throw s.error("escalate_to", "has no effect unless \"escalate\" is true; set \"escalate\": true or remove it")
         }

@@ -70,7 +70,8 @@ struct SkillPolicy: Sendable {
             var pinned = rules.allowlist?.pinned ?? []
             if case .named(let name) = request.toolChoice { pinned.insert(name) }
             let ranking = await ranker.select(candidates.map { SkillCandidate(tool: $0, metadata: metadata[$0.name]) },
-                                              messages: request.messages, limit: limit, pinned: pinned)
+                                              messages: request.messages, limit: limit, pinned: pinned,
+                                              askSelector: rules.options.useSelector)
             decision.cut = ranking.cut.cut
             decision.ranking = ranking
             let kept = Set(ranking.cut.kept)

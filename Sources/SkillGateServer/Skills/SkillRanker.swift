@@ -104,11 +104,14 @@ public struct SkillRanker: Sendable {
 
     /// Keeps at most `limit` of `candidates` (every name in `pinned`, then the most relevant to the
     /// last user turns of `messages`), in the candidates' order. Asks the embedding model only when
-    /// something has to be cut.
-    public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>) async -> SkillRanking {
+    /// something has to be cut, and the selector model (if configured and `askSelector`) only when
+    /// something has to be cut for a conversation with user text.
+    public func select(_ candidates: [SkillCandidate], messages: [Message], limit: Int, pinned: Set<String>,
+                       askSelector: Bool = true) async -> SkillRanking {
         var ranking = await rank(candidates, messages: messages, limit: limit, pinned: pinned)
         // Without a user turn there is nothing to choose for (MCP's tools/list ranks without a conversation).
-        guard let selector, candidates.count > limit, messages.contains(where: { $0.role == .user && !$0.text.isEmpty }) else { return ranking }
+        guard askSelector, let selector, candidates.count > limit,
+              messages.contains(where: { $0.role == .user && !$0.text.isEmpty }) else { return ranking }
         let ranked = Self.rankedOrder(candidates, scores: ranking.cut.scores, excluding: pinned)
         let slots = limit - candidates.count(where: { pinned.contains($0.name) })
         guard slots > 0, ranked.count > slots else { return ranking }  // pinned skills alone fill the cut

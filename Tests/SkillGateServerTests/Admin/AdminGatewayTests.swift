@@ -148,6 +148,7 @@ import SkillGateState
         let scenarios = try Self.json(try await Self.send(h, "GET", "/admin/api/scenarios", token: admin))
         let support = try #require(scenarios["scenarios"]?.arrayValue?.first { $0["name"] == "support" })
         #expect(support["skill_packs"] == ["crm"] && support["max_visible_skills"]?.intValue == 3)
+        #expect(support["skill_selector"] == false, "no selector is configured")
         #expect(scenarios["server_skills"]?.arrayValue?.map { $0["name"] } == ["crm"])
         let ranking = try #require(scenarios["skill_ranking"])
         #expect(ranking["ranking"] == "lexical" && ranking["word_vectors"] == true && ranking["selector"] == .null && ranking["embedding_model"] == .null)

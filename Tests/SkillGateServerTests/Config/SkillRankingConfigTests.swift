@@ -38,6 +38,8 @@ import SkillGateProviders
         #expect(c.skillRanking == GatewayConfig.SkillRanking(wordVectors: false, selector: GatewayConfig.Selector(model: "openai/gpt-6-luna", candidates: 8, timeoutMs: 900)))
         let both = try load(#"{"tiers":{"strong":["openai/gpt-6-luna"]},"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"selector":{"model":"strong"}}}"#)
         #expect(both.skillRanking.embeddings != nil && both.skillRanking.selector?.model == "strong")
+        let scenarios = try load(#"{"scenarios":{"a":{},"b":{"skill_selector":false}},"default_scenario":"a"}"#).scenarios
+        #expect(scenarios["a"]?.skills.useSelector == true && scenarios["b"]?.skills.useSelector == false)
     }
 
     @Test(arguments: [
@@ -52,6 +54,7 @@ import SkillGateProviders
         (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{"candidates":101}}}"#, "$.skill_ranking.selector.candidates", "between 2 and 100"),
         (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"selector":{"timeout_ms":0}}}"#, "$.skill_ranking.selector.timeout_ms", "between 1 and 60000"),
         (#"{"skill_ranking":{"selector":"light"}}"#, "$.skill_ranking.selector", "expected an object"),
+        (#"{"scenarios":{"a":{"skill_selector":"no"}},"default_scenario":"a"}"#, "$.scenarios.a.skill_selector", "expected true or false"),
         (#"{"skill_ranking":{"word_vectors":"off"}}"#, "$.skill_ranking.word_vectors", "expected true or false"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout":300}}}"#, "$.skill_ranking.embeddings.timeout", "unknown key"),
         (#"{"skill_ranking":{"embeddings":{}}}"#, "$.skill_ranking.embeddings.model", "required field is missing"),

@@ -12,7 +12,8 @@ import SkillGateKeys
 
     static let config = #"""
     "skill_packs":{"office":["send_email","create_event","translate_text","get_weather"]},
-    "scenarios":{"chat":{"skill_packs":["office"],"max_visible_skills":1}},
+    "scenarios":{"chat":{"skill_packs":["office"],"max_visible_skills":1},
+                 "quick":{"skill_packs":["office"],"max_visible_skills":1,"skill_selector":false}},
     "skill_ranking":{"selector":{"model":"strong","candidates":3,"timeout_ms":60000}}
     """#
 
@@ -49,6 +50,17 @@ import SkillGateKeys
         #expect(line["skills_selector_input_tokens"] == 5 && line["skills_selector_output_tokens"] == 3)
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="input"} 5"#))
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/light-native",direction="input"} 5"#))
+    }
+
+    @Test func aScenarioThatTurnsTheSelectorOffIsRankedAlone() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Done."), "strong-native": .text(#"{"tools": ["create_event"]}"#)])
+        let r = try await h.chat(H.request("email Bob the report", tools: Self.tools, model: "light"), scenario: "quick")
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(r.headers["x-skillgate-skills"]?.hasPrefix("visible=send_email; cut=") == true)
+        #expect(r.headers["x-skillgate-skills"]?.hasSuffix("max=1; ranking=lexical") == true, "\(r.headers["x-skillgate-skills"] ?? "")")
+        #expect(h.upstream.models == ["light-native"], "the selector's model was not asked")
+        #expect(h.logLines().first?["skills_selector"] == nil)
     }
 
     @Test func aSelectorThatDoesNotAnswerInJSONLeavesTheRankingsCut() async throws {
