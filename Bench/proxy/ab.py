@@ -5,7 +5,8 @@ alternate between them (which one goes first alternates too), so the machine's d
 throughput ratios with their quartiles: the figure to read.
 
 Usage: python3 Bench/proxy/ab.py --a .build/release/skillgate --b /path/to/previous/skillgate
-       [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream]
+       [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream] [--a-preload LIB] [--b-preload LIB]
+An allocator A/B: the same binary as A and B, with --a-preload /usr/lib/x86_64-linux-gnu/libmimalloc.so.2.
 Bench/run.sh installs wrk and nginx (with the echo module) first; run it once if they are missing.
 """
 import argparse
@@ -29,6 +30,8 @@ def main():
     parser.add_argument("--duration", type=int, default=3, help="seconds of each run")
     parser.add_argument("--connections", default="1,32")
     parser.add_argument("--out", default="/tmp/skillgate-ab")
+    parser.add_argument("--a-preload", help="a shared library in A's LD_PRELOAD (e.g. another malloc)")
+    parser.add_argument("--b-preload", help="a shared library in B's LD_PRELOAD")
     parser.add_argument("--body", default="plain", choices=["plain", "stream"],
                         help="the request: a whole answer, or a stream of 19 events sent at once by the mock")
     args = parser.parse_args()
@@ -43,8 +46,9 @@ def main():
         mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, nofile))
         wait_for(f"http://127.0.0.1:{bench.UPSTREAM_PORT}/v1/models", mock)
         builds = []
-        for name, binary, port in (("A", args.a, bench.GATEWAY_PORT), ("B", args.b, bench.GATEWAY_PORT + 50)):
-            process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port)
+        for name, binary, port, preload in (("A", args.a, bench.GATEWAY_PORT, args.a_preload),
+                                            ("B", args.b, bench.GATEWAY_PORT + 50, args.b_preload)):
+            process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port, preload=preload)
             builds.append((name, process, urls[args.body], token))
         for _, _, url, token in builds:
             measure.run_wrk(url, BODY[args.body], token, 8, 2, lua)  # warm-up
@@ -58,7 +62,8 @@ def main():
                     n = max(1, r["requests"])
                     runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
                                             "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
-        print(f"A = {args.a}\nB = {args.b}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n")
+        with_preload = lambda path, lib: path + (f" (LD_PRELOAD={lib})" if lib else "")
+        print(f"A = {with_preload(args.a, args.a_preload)}\nB = {with_preload(args.b, args.b_preload)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n")
         print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
         for c in connections:
             for name in ("A", "B"):

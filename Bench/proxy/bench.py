@@ -99,9 +99,10 @@ def start_nginx(processes, work, name, conf):
     return processes.start(["nginx", "-p", work, "-c", path, "-g", "daemon off;"], os.path.join(work, f"{name}.log"))
 
 
-def start_gateway(processes, work, binary, name="skillgate", port=None, slow_over_tls=None):
+def start_gateway(processes, work, binary, name="skillgate", port=None, slow_over_tls=None, preload=None):
     """Starts `binary` as a gateway in front of the mock upstream (`name` keeps its files apart from another's).
-    `slow_over_tls=(port, ca_file)` sends the held-streams model to the upstream's TLS/HTTP/2 listener."""
+    `slow_over_tls=(port, ca_file)` sends the held-streams model to the upstream's TLS/HTTP/2 listener.
+    `preload` is a shared library put in LD_PRELOAD for the gateway alone (e.g. another malloc: decision 0042)."""
     port = port or GATEWAY_PORT
     state = os.path.join(work, "state" if name == "skillgate" else f"state-{name}")
     shutil.rmtree(state, ignore_errors=True)
@@ -122,7 +123,8 @@ def start_gateway(processes, work, binary, name="skillgate", port=None, slow_ove
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
                            capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    process = processes.start([binary, "serve", "--config", path], os.path.join(work, f"{name}.log"))
+    env = dict(os.environ, LD_PRELOAD=os.path.abspath(preload)) if preload else None
+    process = processes.start([binary, "serve", "--config", path], os.path.join(work, f"{name}.log"), env=env)
     wait_for(f"http://127.0.0.1:{port}/healthz", process)
     url = f"http://127.0.0.1:{port}/v1/chat/completions"
     return process, {kind: url for kind in BODY}, token
@@ -173,6 +175,8 @@ def main():
     parser.add_argument("--litellm", help="path of a `litellm` executable to add LiteLLM as a target")
     parser.add_argument("--baseline", help="path of another skillgate build to add as the target `baseline` (an A/B in "
                                            "the same run, e.g. the previous release)")
+    parser.add_argument("--preload", help="a shared library preloaded into the `skillgate` target only, e.g. "
+                                          "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2 (with --baseline: the same binary without it)")
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
@@ -239,7 +243,7 @@ def main():
                 targets.append(Target("nginx", proxy, urls, key))
             elif name == "skillgate":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.gateway),
-                                                     slow_over_tls=slow_over_tls)
+                                                     slow_over_tls=slow_over_tls, preload=args.preload)
                 targets.append(Target("skillgate", process, urls, token))
             elif name == "baseline":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.baseline), "baseline",
