@@ -110,6 +110,6 @@ struct ExecuteStage: Sendable {
             log.model = target.qualifiedName
         }
         let d = ContinuousClock.now - start
-        log.upstreamMs = (log.upstreamMs ?? 0) + Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        log.upstreamMs = (log.upstreamMs ?? 0) + d.inMilliseconds
     }
 }

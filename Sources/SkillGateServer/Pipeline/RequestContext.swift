@@ -30,7 +30,6 @@ struct RequestContext: Sendable {
 
     /// Milliseconds since the request arrived.
     var elapsedMs: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        (ContinuousClock.now - started).inMilliseconds
     }
 }

@@ -119,7 +119,7 @@ public struct SkillRanker: Sendable {
         let selection = await selector.choose(from: offered, messages: messages, limit: slots)
         counters.count(selection)
         if !selection.chosen.isEmpty {
-            ranking.cut = Self.merge(ranking.cut, candidates: candidates, ranked: ranked, pinned: pinned, limit: limit, chosen: selection.chosen)
+            ranking.cut = Self.merge(ranking.cut, candidates: candidates, ranked: ranked, pinned: pinned, slots: slots, chosen: selection.chosen)
         }
         ranking.selection = selection
         return ranking
@@ -134,11 +134,10 @@ public struct SkillRanker: Sendable {
     }
 
     /// The cut with the selector's choices first: pinned skills, then `chosen` (in its order), then the
-    /// best-ranked of the rest, up to `limit`. Kept names stay in declaration order; cut ones in ranking
-    /// order. A cut the selector chose for is never blind.
-    static func merge(_ cut: RelevanceCut, candidates: [SkillCandidate], ranked: [Int], pinned: Set<String>, limit: Int,
+    /// best-ranked of the rest (`ranked`, without the pinned ones), `slots` of them in all. Kept names stay in
+    /// declaration order; cut ones in ranking order. A cut the selector chose for is never blind.
+    static func merge(_ cut: RelevanceCut, candidates: [SkillCandidate], ranked: [Int], pinned: Set<String>, slots: Int,
                       chosen: [String]) -> RelevanceCut {
-        let slots = max(0, limit - candidates.count(where: { pinned.contains($0.name) }))
         var keep = Set(chosen.filter { !pinned.contains($0) }.prefix(slots))
         for i in ranked where keep.count < slots { keep.insert(candidates[i].name) }
         keep.formUnion(pinned)
@@ -167,7 +166,7 @@ public struct SkillRanker: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let result = await scorer.similarities(query: text, documents: candidates.map(\.embeddingText))
-        let ms = Self.milliseconds(clock.now - started)
+        let ms = (clock.now - started).logMilliseconds
         switch result {
         case .success(let similarities):
             let cut = SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents, semantic: similarities)
@@ -183,8 +182,4 @@ public struct SkillRanker: Sendable {
         return ranking
     }
 
-    private static func milliseconds(_ d: Duration) -> Double {
-        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        return (ms * 100).rounded() / 100
-    }
 }

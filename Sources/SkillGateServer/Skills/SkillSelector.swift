@@ -19,8 +19,8 @@ public struct SkillSelection: Sendable, Hashable {
     public var model: String?
     /// Tokens the call spent, when the model answered.
     public var usage: Usage?
-    /// Time from asking to the answer (or to giving up).
-    public var milliseconds: Double
+    /// Time from asking to the answer (or to giving up); set by `SkillSelector.choose`.
+    public var milliseconds: Double = 0
 
     /// The chosen names; empty after a failure.
     public var chosen: [String] {
@@ -73,17 +73,16 @@ struct SkillSelector: Sendable {
             await Self.ask(targets: targets, request: request, offered: offered, call: call)
         }
         var selection = answered ?? (Task.isCancelled
-            ? SkillSelection(outcome: .failed(reason: "cancelled"), message: "the request was cancelled", milliseconds: 0)
+            ? SkillSelection(outcome: .failed(reason: "cancelled"), message: "the request was cancelled")
             : SkillSelection(outcome: .failed(reason: "selector_timeout"),
-                             message: "\(settings.model) did not choose within \(settings.timeoutMs) ms (skill_ranking.selector.timeout_ms); the ranking's cut was used. Raise timeout_ms or name a faster model",
-                             milliseconds: 0))
-        selection.milliseconds = Self.milliseconds(clock.now - started)
+                             message: "\(settings.model) did not choose within \(settings.timeoutMs) ms (skill_ranking.selector.timeout_ms); the ranking's cut was used. Raise timeout_ms or name a faster model"))
+        selection.milliseconds = (clock.now - started).logMilliseconds
         return selection
     }
 
     /// Tries each target until one answers; the last failure otherwise.
     private static func ask(targets: [RouteTarget], request: ChatRequest, offered: [String], call: Call) async -> SkillSelection {
-        var failure = SkillSelection(outcome: .failed(reason: "selector_failed"), milliseconds: 0)
+        var failure = SkillSelection(outcome: .failed(reason: "selector_failed"))
         for target in targets {
             if Task.isCancelled { break }
             var attempt = request
@@ -93,25 +92,20 @@ struct SkillSelector: Sendable {
                 response = try await call(target, attempt)
             } catch let error as GatewayError {
                 failure = SkillSelection(outcome: .failed(reason: error.upstreamStatus.map { "selector_http_\($0)" } ?? "selector_failed"),
-                                         message: "selector model \(target.qualifiedName): \(error.message)", model: target.qualifiedName, milliseconds: 0)
+                                         message: "selector model \(target.qualifiedName): \(error.message)", model: target.qualifiedName)
                 continue
             } catch {
                 failure = SkillSelection(outcome: .failed(reason: "selector_failed"),
-                                         message: "selector model \(target.qualifiedName): \(error)", model: target.qualifiedName, milliseconds: 0)
+                                         message: "selector model \(target.qualifiedName): \(error)", model: target.qualifiedName)
                 continue
             }
             guard let names = SkillSelectorPrompt.chosenNames(in: response.text, offered: offered) else {
                 return SkillSelection(outcome: .failed(reason: "selector_unparsable"),
                                       message: "selector model \(target.qualifiedName) did not answer with {\"tools\": [...]}; the ranking's cut was used. Name a model that follows JSON instructions",
-                                      model: target.qualifiedName, usage: response.usage, milliseconds: 0)
+                                      model: target.qualifiedName, usage: response.usage)
             }
-            return SkillSelection(outcome: .chose(names), model: target.qualifiedName, usage: response.usage, milliseconds: 0)
+            return SkillSelection(outcome: .chose(names), model: target.qualifiedName, usage: response.usage)
         }
         return failure
-    }
-
-    private static func milliseconds(_ d: Duration) -> Double {
-        let ms = Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        return (ms * 100).rounded() / 100
     }
 }
