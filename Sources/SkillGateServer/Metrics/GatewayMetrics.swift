@@ -65,7 +65,7 @@ final class GatewayMetrics: Sendable {
         }
 
         /// Attempts by outcome, key failures, cooldown skips, and a fallback each time the deployment changed.
-        /// A relevance cut, and the selector's call when one was made (its tokens count under its model).
+        /// A relevance cut, and the selector's call when one was made (its tokens and cost count under its model).
         mutating func countSkillCut(_ ranking: SkillRanking) {
             skillCuts.add(1, [ranking.mode.name])
             guard let selection = ranking.selection else { return }
@@ -73,6 +73,7 @@ final class GatewayMetrics: Sendable {
             if let usage = selection.usage, let model = selection.model {
                 tokens.add(Double(usage.inputTokens), [model, "input"])
                 tokens.add(Double(usage.outputTokens), [model, "output"])
+                if let spent = selection.costUSD { cost.add(spent, [model]) }
             }
         }
 
@@ -137,11 +138,11 @@ final class GatewayMetrics: Sendable {
             f.duration.observe(e.totalMs / 1000, slot: slots.duration)
             if let ms = e.upstreamMs, let upstream = slots.upstream { f.upstream.observe(ms / 1000, slot: upstream) }
             if e.modelCalls.isEmpty {
-                if let usage = e.spentUsage {
+                if let usage = e.answersUsage {
                     f.tokens.add(Double(usage.inputTokens), slot: slots.inputTokens)
                     f.tokens.add(Double(usage.outputTokens), slot: slots.outputTokens)
                     f.cacheTokens(usage, model: model)
-                    if let cost = e.spentUSD { f.cost.add(cost, slot: slots.cost) }
+                    if let cost = e.answersCostUSD { f.cost.add(cost, slot: slots.cost) }
                 }
             } else {
                 for call in e.modelCalls {

@@ -46,16 +46,32 @@ struct RequestLogEntry: Sendable {
     /// Server-side skills an agent run executed.
     var skillsRun: [String] = []
 
-    /// Usage of the whole request: the answer's plus an escalated unusable answer's.
-    var spentUsage: Usage? {
+    /// Usage of the request's answers: the answer's plus an escalated unusable answer's (what the metrics count
+    /// under the request's model).
+    var answersUsage: Usage? {
         guard let unusableUsage else { return usage }
         return (usage ?? Usage()) + unusableUsage
     }
 
-    /// Cost of the whole request: the answer's plus an escalated unusable answer's.
-    var spentUSD: Double? {
+    /// Cost of the request's answers: the answer's plus an escalated unusable answer's.
+    var answersCostUSD: Double? {
         guard let unusableCostUSD else { return costUSD }
         return (costUSD ?? 0) + unusableCostUSD
+    }
+
+    /// The skill selector's call, when it answered (`skill_ranking.selector`; decision 0043).
+    var selection: SkillSelection? { skills?.ranking?.selection }
+
+    /// Usage of the whole request: its answers' and the skill selector's call (budgets and the usage ledger).
+    var spentUsage: Usage? {
+        guard let selected = selection?.usage else { return answersUsage }
+        return (answersUsage ?? Usage()) + selected
+    }
+
+    /// Cost of the whole request: its answers' and the skill selector's call.
+    var spentUSD: Double? {
+        guard let selected = selection?.costUSD else { return answersCostUSD }
+        return (answersCostUSD ?? 0) + selected
     }
 
     /// `ok`; the error kind of a request that failed (before or after its answer started); `client_gone` when the

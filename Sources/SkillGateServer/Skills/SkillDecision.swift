@@ -45,7 +45,7 @@ struct SkillDecision: Sendable, Hashable {
     /// `skills_ranking`, and `skills_ranking_reason` / `skills_ranking_error` after a fallback,
     /// `skills_embeddings_ms`, `skills_blind`; with a selector `skills_selector` (`chose` / `failed`),
     /// `skills_selector_reason`, `skills_selector_error`, `skills_selector_model`, `skills_selector_chosen`,
-    /// its tokens and `skills_selector_ms`).
+    /// its tokens, `skills_selector_cost_usd` and `skills_selector_ms`).
     func appendLogFields(to o: inout JSONObject) {
         guard declared > 0 || !serverSkills.isEmpty else { return }
         o.append("skills_visible", .array(visible.map(JSONValue.string)))
@@ -68,6 +68,7 @@ struct SkillDecision: Sendable, Hashable {
             o.append("skills_selector_input_tokens", .int(usage.inputTokens))
             o.append("skills_selector_output_tokens", .int(usage.outputTokens))
         }
+        o.append("skills_selector_cost_usd", ifPresent: selection.costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
         o.append("skills_selector_ms", .double(selection.milliseconds))
     }
 }

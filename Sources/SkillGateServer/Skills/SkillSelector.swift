@@ -19,6 +19,9 @@ public struct SkillSelection: Sendable, Hashable {
     public var model: String?
     /// Tokens the call spent, when the model answered.
     public var usage: Usage?
+    /// What those tokens cost at the catalog's price for the model (`nil` without a price or an answer).
+    /// Part of what the request spent: budgets, the usage ledger and `skillgate_cost_usd_total` count it.
+    public var costUSD: Double?
     /// Time from asking to the answer (or to giving up); set by `SkillSelector.choose`.
     public var milliseconds: Double = 0
 
@@ -102,9 +105,10 @@ struct SkillSelector: Sendable {
             guard let names = SkillSelectorPrompt.chosenNames(in: response.text, offered: offered) else {
                 return SkillSelection(outcome: .failed(reason: "selector_unparsable"),
                                       message: "selector model \(target.qualifiedName) did not answer with {\"tools\": [...]}; the ranking's cut was used. Name a model that follows JSON instructions",
-                                      model: target.qualifiedName, usage: response.usage)
+                                      model: target.qualifiedName, usage: response.usage, costUSD: target.model.price?.cost(of: response.usage))
             }
-            return SkillSelection(outcome: .chose(names), model: target.qualifiedName, usage: response.usage)
+            return SkillSelection(outcome: .chose(names), model: target.qualifiedName, usage: response.usage,
+                                  costUSD: target.model.price?.cost(of: response.usage))
         }
         return failure
     }

@@ -3,6 +3,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
+import SkillGateState
 @testable import SkillGateServer
 
 /// `skill_ranking.selector` through a real gateway: the selector's call and the chat both go to the
@@ -50,6 +51,38 @@ import SkillGateKeys
         #expect(line["skills_selector_input_tokens"] == 5 && line["skills_selector_output_tokens"] == 3)
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="input"} 5"#))
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/light-native",direction="input"} 5"#))
+    }
+
+    @Test func theSelectorsCallIsPartOfWhatTheRequestSpent() async throws {
+        // Each call spends 5 input and 3 output tokens: the selector's on the strong model (10 and 20 USD per
+        // million) costs 110 µ$, the answer on the light one (1 and 2) 11 µ$.
+        let h = try H(config: Self.config, script: ["light-native": .text("Done."), "strong-native": .text(#"{"tools": ["create_event"]}"#)],
+                      priced: true)
+        let r = try await h.chat(H.request("email Bob and put the review on my calendar", tools: Self.tools, model: "light"))
+        h.gateway.flushLedger()
+        let store = try #require(h.gateway.services.tokens.store as? SQLiteStateStore)
+        let rows = try store.withConnection { db in
+            try db.statement("SELECT kind, model, input_tokens, output_tokens, cost_microdollars FROM usage_records ORDER BY id").rows {
+                ($0.text(0), $0.text(1), Int($0.int64(2)), Int($0.int64(3)), Int($0.int64(4)))
+            }
+        }
+        let metrics = h.gateway.services.renderMetrics()
+        await h.stop()
+        #expect(r.status == 200)
+        let line = try #require(h.logLines().first)
+        #expect(line["cost_usd"]?.doubleValue == 0.000011, "the answer's own cost")
+        #expect(line["skills_selector_cost_usd"]?.doubleValue == 0.00011)
+        // The ledger's request row (budgets and the usage reports read it) holds both calls.
+        #expect(rows.count == 1 && rows[0].0 == "request" && rows[0].1 == "up/light-native", "\(rows)")
+        #expect(rows.first.map { [$0.2, $0.3, $0.4] } == [10, 6, 121], "\(rows)")
+        // The metrics count each call's cost under its own model.
+        func cost(_ model: String) -> Double? {
+            let prefix = #"skillgate_cost_usd_total{model=""# + model + #""} "#
+            return metrics.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) }
+        }
+        #expect(cost("up/strong-native").map { abs($0 - 0.00011) < 1e-12 } == true, "\(metrics)")
+        #expect(cost("up/light-native").map { abs($0 - 0.000011) < 1e-12 } == true, "\(metrics)")
+        #expect(metrics.contains(#"skillgate_tokens_total{model="up/light-native",direction="input"} 5"#), "the selector's tokens are not the answer's")
     }
 
     @Test func aScenarioThatTurnsTheSelectorOffIsRankedAlone() async throws {

@@ -18,8 +18,10 @@ final class SkillsGatewayHarness {
     let gatewayConfig: GatewayConfig
 
     /// `providers` adds catalog files (`id` → JSON) beside the upstream double's `up.json`.
-    /// `now` is the gateway's wall clock (limit windows, stored responses' expiry).
-    init(config: String, script: [String: ScriptedAnswer], providers: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// `now` is the gateway's wall clock (limit windows, stored responses' expiry). `priced` gives `light-native`
+    /// and `strong-native` catalog prices (USD per million tokens: 1 in and 2 out, and 10 in and 20 out).
+    init(config: String, script: [String: ScriptedAnswer], providers: [String: String] = [:], priced: Bool = false,
+         now: @escaping @Sendable () -> Date = { Date() }) throws {
         (upstream, upstreamServer, _) = try ScriptedUpstream.start(script)
         directory = NSTemporaryDirectory() + "skillgate-skills-\(UUID().uuidString)"
         let extraProviders = providers
@@ -27,9 +29,9 @@ final class SkillsGatewayHarness {
         try FileManager.default.createDirectory(atPath: providers, withIntermediateDirectories: true)
         let catalog = #"""
         {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
-         "models":[{"id":"light-native","tier":"light","tools":"native"},
+         "models":[{"id":"light-native","tier":"light","tools":"native"\#(priced ? #","price":{"input_per_mtok":1,"output_per_mtok":2}"# : "")},
                    {"id":"light-prompt","tier":"light","tools":"prompt"},
-                   {"id":"strong-native","tier":"strong","tools":"native"}]}
+                   {"id":"strong-native","tier":"strong","tools":"native"\#(priced ? #","price":{"input_per_mtok":10,"output_per_mtok":20}"# : "")}]}
         """#
         try catalog.write(toFile: providers + "/up.json", atomically: true, encoding: .utf8)
         for (id, json) in extraProviders { try json.write(toFile: providers + "/\(id).json", atomically: true, encoding: .utf8) }
