@@ -2,11 +2,16 @@ import SkillGateCore
 import SkillGateState
 
 extension UsageRecord {
-    /// The ledger rows of one finished request: one `request` row; for an agent run a `run` row with the sums and
-    /// one `call` row per model call. Nothing for requests without a token (health checks, 401s).
+    /// The ledger rows of one finished request. A request answered by one model call is one `request` row. A request
+    /// that made several model calls is a `run` row with the sums and one `call` row per model call: an agent run's
+    /// calls, and a chat whose skills a selector model chose (`skill_ranking.selector`) — its answer, then the
+    /// selector's call. So reports by token, scenario and day (which read request and run rows) count every call's
+    /// tokens and cost, and the report by model (request and call rows) counts each under the model that spent it.
+    /// Nothing for requests without a token (health checks, 401s).
     static func rows(for e: RequestLogEntry, outcome: String) -> [UsageRecord] {
         guard e.tokenId != nil else { return [] }
-        let isRun = e.agentIterations != nil || !e.modelCalls.isEmpty
+        let selection = e.selection.flatMap { $0.usage == nil ? nil : $0 }
+        let isRun = e.agentIterations != nil || !e.modelCalls.isEmpty || selection != nil
         var row = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: e.provider,
                               model: e.model, usage: e.spentUsage ?? Usage(), costMicrodollars: microdollars(e.spentUSD),
                               durationMilliseconds: Int(e.totalMs.rounded()), outcome: outcome)
@@ -21,10 +26,21 @@ extension UsageRecord {
             row.attempts += 1
         }
         row.skillsRun = e.skillsRun
-        guard !e.modelCalls.isEmpty else { return [row] }
+        guard isRun else { return [row] }
+        var calls = e.modelCalls
+        if calls.isEmpty, e.agentIterations == nil, let model = e.model {
+            // A chat's own answer (with an escalated unusable one), beside the selector's call.
+            calls.append(ModelCallUsage(provider: e.provider, model: model, usage: e.answersUsage, costUSD: e.answersCostUSD,
+                                        upstreamMs: e.upstreamMs ?? 0, attempts: row.attempts, outcome: outcome))
+        }
+        if let selection, let model = selection.model {
+            calls.append(ModelCallUsage(provider: model.split(separator: "/", maxSplits: 1).first.map(String.init), model: model,
+                                        usage: selection.usage, costUSD: selection.costUSD, upstreamMs: selection.milliseconds,
+                                        attempts: 1, outcome: selection.failureReason ?? "ok"))
+        }
         var rows = [row]
-        rows.reserveCapacity(1 + e.modelCalls.count)
-        for (i, call) in e.modelCalls.enumerated() {
+        rows.reserveCapacity(1 + calls.count)
+        for (i, call) in calls.enumerated() {
             var c = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: call.provider,
                                 model: call.model, usage: call.usage ?? Usage(), costMicrodollars: microdollars(call.costUSD),
                                 durationMilliseconds: Int(call.upstreamMs.rounded()), outcome: call.outcome)

@@ -3,10 +3,11 @@ import Glibc
 import Dispatch
 import SkillGateCore
 
-/// One row of the usage ledger: a finished request (`kind` `.request`), an agent run (`.run`: the sums of its
-/// model calls), or one model call of an agent run (`.call`, numbered by `callIndex`).
+/// One row of the usage ledger: a finished request answered by (at most) one model call (`kind` `.request`), a
+/// request that made several (`.run`: the sums of its model calls — an agent run, or a chat whose skills a selector
+/// model chose), or one model call of such a request (`.call`, numbered by `callIndex`).
 public struct UsageRecord: Sendable, Hashable {
-    /// A request answered by (at most) one model call, an agent run, or one model call inside an agent run.
+    /// A request answered by (at most) one model call, a request of several model calls, or one of those calls.
     public enum Kind: String, Sendable, Hashable {
         case request
         case run
@@ -29,7 +30,7 @@ public struct UsageRecord: Sendable, Hashable {
     /// status 200 was sent), or `client_gone`.
     public var outcome: String
     public var kind: Kind = .request
-    /// 1, 2, ... for the model calls of an agent run; 0 for request and run rows.
+    /// 1, 2, ... for the model calls of a run; 0 for request and run rows.
     public var callIndex = 0
     /// The token's name (kept in the row so reports need no join and survive a revocation).
     public var tokenName: String?

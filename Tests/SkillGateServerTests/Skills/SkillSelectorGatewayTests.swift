@@ -66,15 +66,20 @@ import SkillGateState
                 ($0.text(0), $0.text(1), Int($0.int64(2)), Int($0.int64(3)), Int($0.int64(4)))
             }
         }
+        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
         let metrics = h.gateway.services.renderMetrics()
         await h.stop()
         #expect(r.status == 200)
         let line = try #require(h.logLines().first)
         #expect(line["cost_usd"]?.doubleValue == 0.000011, "the answer's own cost")
         #expect(line["skills_selector_cost_usd"]?.doubleValue == 0.00011)
-        // The ledger's request row (budgets and the usage reports read it) holds both calls.
-        #expect(rows.count == 1 && rows[0].0 == "request" && rows[0].1 == "up/light-native", "\(rows)")
-        #expect(rows.first.map { [$0.2, $0.3, $0.4] } == [10, 6, 121], "\(rows)")
+        // Two model calls make a run row with the sums (budgets and the reports by token read it) and a row per call.
+        #expect(rows.map(\.0) == ["run", "call", "call"], "\(rows)")
+        #expect(rows.map(\.1) == ["up/light-native", "up/light-native", "up/strong-native"], "\(rows)")
+        #expect(rows.map { [$0.2, $0.3, $0.4] } == [[10, 6, 121], [5, 3, 11], [5, 3, 110]], "\(rows)")
+        #expect(byToken.map { [$0.requests, $0.inputTokens, Int($0.costMicrodollars)] } == [[1, 10, 121]], "\(byToken)")
+        #expect(Set(byModel.map { "\($0.key) \($0.requests) \($0.costMicrodollars)" }) == ["up/light-native 1 11", "up/strong-native 1 110"], "\(byModel)")
         // The metrics count each call's cost under its own model.
         func cost(_ model: String) -> Double? {
             let prefix = #"skillgate_cost_usd_total{model=""# + model + #""} "#
