@@ -59,7 +59,8 @@ struct RequestLogEntry: Sendable {
         return (costUSD ?? 0) + unusableCostUSD
     }
 
-    /// The skill selector's call, when it answered (`skill_ranking.selector`; decision 0043).
+    /// The skill selector's call, when one was made (`skill_ranking.selector`; decision 0043); its `usage` and `costUSD`
+    /// are set when the model answered.
     var selection: SkillSelection? { skills?.ranking?.selection }
 
     /// Usage of the whole request: its answers' and the skill selector's call (budgets and the usage ledger).
