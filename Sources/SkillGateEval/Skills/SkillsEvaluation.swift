@@ -11,12 +11,30 @@ public struct SkillsEvaluation: Sendable {
         public var blind: Bool
         /// `lexical`, `hybrid`, `lexical_fallback(...)`.
         public var ranking: String
+        /// Whether a selector model was asked (`skill_ranking.selector`), and what its call spent when it answered.
+        public var askedSelector: Bool
+        public var selectorUsage: Usage?
+        public var selectorCostUSD: Double?
 
-        public init(kept: [String], blind: Bool, ranking: String) {
+        public init(kept: [String], blind: Bool, ranking: String, askedSelector: Bool = false, selectorUsage: Usage? = nil,
+                    selectorCostUSD: Double? = nil) {
             self.kept = kept
             self.blind = blind
             self.ranking = ranking
+            self.askedSelector = askedSelector
+            self.selectorUsage = selectorUsage
+            self.selectorCostUSD = selectorCostUSD
         }
+    }
+
+    /// What the selector model's calls spent over the run: calls, the tokens of those that answered, and their
+    /// cost at catalog prices (`priced` counts the answered calls that had a price).
+    public struct SelectorSpend: Sendable {
+        public var calls = 0
+        public var answered = 0
+        public var usage = Usage()
+        public var costUSD = 0.0
+        public var priced = 0
     }
 
     public var k: Int
@@ -28,6 +46,7 @@ public struct SkillsEvaluation: Sendable {
     public var blind = 0
     public var rankings: [String: Int] = [:]
     public var misses: [(id: String, expected: [String], kept: [String])] = []
+    public var selector = SelectorSpend()
     /// Time per decision (the whole ranking call), in microseconds: median and 99th percentile.
     public var medianMicros = 0.0
     public var p99Micros = 0.0
@@ -41,8 +60,10 @@ public struct SkillsEvaluation: Sendable {
         corpus.tools.map { SkillCandidate(tool: $0.definition) }
     }
 
-    /// Runs `rank` on every request and tallies the outcomes.
-    public static func run(_ requests: [SkillsCorpus.Request], k: Int,
+    /// Runs `rank` on every request and tallies the outcomes. With `timingPass`, the times come from a second pass
+    /// (the first filled the caches — tool documents and vectors — as a long-running gateway has them); without it,
+    /// from the one pass, for rankings that cost money per call (a selector model): one call per request.
+    public static func run(_ requests: [SkillsCorpus.Request], k: Int, timingPass: Bool = true,
                            rank: (SkillsCorpus.Request) async -> Outcome) async -> SkillsEvaluation {
         var e = SkillsEvaluation(k: k)
         var times: [Double] = []
@@ -53,13 +74,13 @@ public struct SkillsEvaluation: Sendable {
             times.append(DecisionTiming.micros(clock.now - start))
             e.record(r, outcome)
         }
-        // Timing from a second pass: the first filled the caches (tool documents and vectors),
-        // as a long-running gateway has them.
-        times.removeAll()
-        for r in requests {
-            let start = clock.now
-            _ = await rank(r)
-            times.append(DecisionTiming.micros(clock.now - start))
+        if timingPass {
+            times.removeAll()
+            for r in requests {
+                let start = clock.now
+                _ = await rank(r)
+                times.append(DecisionTiming.micros(clock.now - start))
+            }
         }
         times.sort()
         if !times.isEmpty {
@@ -74,6 +95,17 @@ public struct SkillsEvaluation: Sendable {
         visibleTotal += o.kept.count
         if o.blind { blind += 1 }
         rankings[o.ranking, default: 0] += 1
+        if o.askedSelector {
+            selector.calls += 1
+            if let usage = o.selectorUsage {
+                selector.answered += 1
+                selector.usage = selector.usage + usage
+            }
+            if let cost = o.selectorCostUSD {
+                selector.costUSD += cost
+                selector.priced += 1
+            }
+        }
         guard !r.expected.isEmpty else { requestsWithoutTool += 1; return }
         let shown = Set(o.kept)
         let hit = r.expected.allSatisfy(shown.contains)
@@ -97,6 +129,7 @@ public struct SkillsEvaluation: Sendable {
         out += "blind cuts: \(blind) of \(decisions)\n"
         out += "ranking: " + rankings.keys.sorted().map { "\($0) \(rankings[$0]!)" }.joined(separator: ", ") + "\n"
         out += "per decision: \(EvalTable.fixed(medianMicros, 1)) µs median, \(EvalTable.fixed(p99Micros, 1)) µs p99 (caches warm)\n"
+        if selector.calls > 0 { out += selectorLine() }
         if listMisses && !misses.isEmpty {
             out += "\nmisses (id: expected -> shown)\n"
             for m in misses { out += "  \(m.id): \(m.expected.joined(separator: ",")) -> \(m.kept.joined(separator: ","))\n" }
@@ -106,6 +139,22 @@ public struct SkillsEvaluation: Sendable {
 }
 
 extension SkillsEvaluation {
+    /// `selector: 294 calls, 290 answered, mean 431 input + 12 output tokens, $0.0213 in all ($0.072 per 1,000 requests)`.
+    func selectorLine() -> String {
+        var line = "selector: \(selector.calls) calls, \(selector.answered) answered"
+        if selector.answered > 0 {
+            let n = Double(selector.answered)
+            line += ", mean \(EvalTable.fixed(Double(selector.usage.inputTokens) / n, 0)) input + "
+                + "\(EvalTable.fixed(Double(selector.usage.outputTokens) / n, 0)) output tokens"
+        }
+        if selector.priced == selector.answered, selector.answered > 0 {
+            line += ", $\(EvalTable.fixed(selector.costUSD, 4)) in all ($\(EvalTable.fixed(selector.costUSD * 1000 / Double(selector.calls), 3)) per 1,000 requests)"
+        } else if selector.answered > 0 {
+            line += "; no catalog price for the model, so no cost"
+        }
+        return line + "\n"
+    }
+
     /// For tuning offline (on dev): a first JSON line with the tools (`name`, and `text`, what an embedding model
     /// sees), then one line per request with its `id`, `split`, `category`, `lang`, `expected` tools, `semantic_query`
     /// (the text an embedding model sees) and `lexical`, its BM25 score per tool in the tools' order.

@@ -38,10 +38,13 @@ enum SkillsEvalCommand {
             return 0
         }
         if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
-        let e = await SkillsEvaluation.run(requests, k: k) { r in
+        // A selector model is asked once per request (its calls cost money): no second pass for the timing.
+        let e = await SkillsEvaluation.run(requests, k: k, timingPass: ranker.selectorSettings == nil) { r in
             let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
             return .init(kept: ranking.cut.kept, blind: ranking.cut.blind,
-                         ranking: ranking.mode.label + (ranking.selection.map { " + selector=" + $0.label } ?? ""))
+                         ranking: ranking.mode.label + (ranking.selection.map { " + selector=" + $0.label } ?? ""),
+                         askedSelector: ranking.selection != nil, selectorUsage: ranking.selection?.usage,
+                         selectorCostUSD: ranking.selection?.costUSD)
         }
         var mode = ranker.scorer != nil ? "hybrid (\(config.skillRanking.embeddings?.model ?? "?"))"
             : ranker.wordVectors != nil ? "lexical (bm25 + word vectors)" : "bm25"
