@@ -54,12 +54,18 @@ extension GatewayConfig {
                                      message: "\"auto\" would route the selector's own call; name a tier (\"light\"), an alias or a provider/model")
             }
             try check(selector.model, at: "$.skill_ranking.selector.model")
-            do {
-                _ = try RoutingTable(config: self, catalog: catalog).resolve(selector.model)
-            } catch {
-                throw JSONShapeError(file: sourceFile, path: "$.skill_ranking.selector.model", message: "\(error.message) (the selector's model)")
-            }
+            _ = try selectorTargets(selector, catalog: catalog)
         }
         try validateSkillRanking(against: catalog)
+    }
+
+    /// What `skill_ranking.selector.model` resolves to, in order of preference (decision 0043): checked at load and
+    /// resolved once by the ranker that calls it.
+    func selectorTargets(_ selector: Selector, catalog: ProviderCatalog) throws(JSONShapeError) -> [RouteTarget] {
+        do {
+            return try RoutingTable(config: self, catalog: catalog).resolve(selector.model).targets
+        } catch {
+            throw JSONShapeError(file: sourceFile, path: "$.skill_ranking.selector.model", message: "\(error.message) (the selector's model)")
+        }
     }
 }

@@ -64,7 +64,6 @@ final class GatewayMetrics: Sendable {
             if usage.cacheWriteTokens > 0 { tokens.add(Double(usage.cacheWriteTokens), [model, "cache_write"]) }
         }
 
-        /// Attempts by outcome, key failures, cooldown skips, and a fallback each time the deployment changed.
         /// A relevance cut, and the selector's call when one was made (its tokens and cost count under its model).
         mutating func countSkillCut(_ ranking: SkillRanking) {
             skillCuts.add(1, [ranking.mode.name])
@@ -77,6 +76,7 @@ final class GatewayMetrics: Sendable {
             }
         }
 
+        /// Attempts by outcome, key failures, cooldown skips, and a fallback each time the deployment changed.
         mutating func countAttempts(_ records: [AttemptRecord], scenario: String) {
             var last: String?
             for a in records {

@@ -82,14 +82,7 @@ public struct SkillRanker: Sendable {
     /// The selector for `settings`: its model resolved once, each call through `clients`.
     private static func makeSelector(_ settings: GatewayConfig.Selector, config: GatewayConfig, catalog: ProviderCatalog,
                                      clients: ClientFactory) throws -> SkillSelector {
-        let targets: [RouteTarget]
-        do {
-            targets = try RoutingTable(config: config, catalog: catalog).resolve(settings.model).targets
-        } catch {
-            throw JSONShapeError(file: config.sourceFile, path: "$.skill_ranking.selector.model",
-                                 message: "\(error.message) (the selector's model)")
-        }
-        return SkillSelector(settings: settings, targets: targets) { target, request in
+        SkillSelector(settings: settings, targets: try config.selectorTargets(settings, catalog: catalog)) { target, request in
             let upstream = try clients.client(for: target)
             defer { upstream.key?.release() }
             return try await upstream.llm.complete(request)
@@ -181,5 +174,4 @@ public struct SkillRanker: Sendable {
         counters.count(ranking.mode)
         return ranking
     }
-
 }
