@@ -74,7 +74,8 @@ import SkillGateProviders
         #expect(throws: JSONShapeError.self) { try resolver(#"{"providers":{"nope":{}}}"#) }
     }
 
-    @Test(arguments: ["Config/skillgate.json", "Config/examples/multi-provider.json", "Config/examples/assistant-scenarios.json"])
+    @Test(arguments: ["Config/skillgate.json", "Config/examples/multi-provider.json", "Config/examples/assistant-scenarios.json",
+                       "Tests/Eval/eval-hybrid.json", "Tests/Eval/eval-selector.json"])
     func shippedConfigsAreValid(_ path: String) throws {
         let config = try GatewayConfig.load(path: Self.repoRoot.appendingPathComponent(path).path)
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
