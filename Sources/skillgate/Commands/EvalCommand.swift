@@ -20,7 +20,8 @@ enum EvalCommand {
              cross-lingual and follow-up requests, the mean number of tools shown, how often the cut
              was blind, and the time per decision. Uses the config's skill_ranking (embeddings)
              unless --lexical (BM25 fused with the built-in word vectors, as without an embedding
-             model) or --bm25 (BM25 alone).
+             model) or --bm25 (BM25 alone). With skill_ranking.selector the model is asked once
+             per request, and a progress line goes to stderr every 25 requests.
     --split  dev (tune on it), test (report it; the default), or all. --misses lists the misses.
     --dump-scores FILE  writes, instead of the report, one JSON line per request with its BM25
              score per tool and the texts an embedding model would see (for tuning offline, on dev).

@@ -39,8 +39,11 @@ enum SkillsEvalCommand {
         }
         if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
         // A selector model is asked once per request (its calls cost money): no second pass for the timing.
+        // Its calls take seconds each, so progress goes to stderr (the report on stdout stays diffable).
+        let progress = ranker.selectorSettings.map { _ in SelectorProgress(total: requests.count, write: printErr) }
         let e = await SkillsEvaluation.run(requests, k: k, timingPass: ranker.selectorSettings == nil) { r in
             let ranking = await ranker.select(candidates, messages: r.messages, limit: k, pinned: [])
+            progress?.ranked(failed: ranking.selection?.failureReason != nil)
             return .init(kept: ranking.cut.kept, blind: ranking.cut.blind,
                          ranking: ranking.mode.label + (ranking.selection.map { " + selector=" + $0.label } ?? ""),
                          askedSelector: ranking.selection != nil, selectorUsage: ranking.selection?.usage,
