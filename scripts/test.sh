@@ -69,6 +69,10 @@ fi
 echo "== production deployment files" >&2
 ./Tests/Team/deploy-configs.sh
 
+# A SIGTERM sent the moment the gateway first answers stops it cleanly (decision 0044).
+echo "== stop right after start" >&2
+./Tests/Team/stop-right-after-start.sh
+
 # The optional allocator of README "Running in production" (Debian's libmimalloc2.0, installed when missing).
 echo "== gateway under mimalloc" >&2
 ./Tests/Team/mimalloc.sh

@@ -120,8 +120,15 @@ public final class GatewayServer: Sendable {
 
     /// Serves until one of `signals` (SIGTERM or SIGINT), then drains in-flight requests. Returns the exit
     /// status: 0 after a clean drain, 1 when requests were still running at the end of the grace period.
+    /// The signals are watched from this call on; `skillgate serve` arms a `SignalWatch` before `start()` instead.
     public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) async -> Int32 {
-        let stop = await server.runUntilSignal(signals, grace: .seconds(services.config.limits.shutdownGraceSeconds))
+        await runUntil(await SignalWatch.arm(signals))
+    }
+
+    /// Serves until `watch` catches a signal, then drains in-flight requests and stops every service. Returns the
+    /// exit status: 0 after a clean drain, 1 when requests were still running at the end of the grace period.
+    public func runUntil(_ watch: SignalWatch) async -> Int32 {
+        let stop = await server.runUntil(watch, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()

@@ -30,9 +30,12 @@ enum ServeCommand {
         OpenFileLimit.raiseToHardLimit()
         let server = try GatewayServer(config: config)
         await server.connectMCPServers()
+        // Armed before the listener opens: a SIGTERM sent as soon as the gateway answers is caught, never ignored.
+        let stopSignals = await SignalWatch.arm([SIGTERM, SIGINT])
         do {
             try server.start()
         } catch {
+            stopSignals.cancel()
             // The stdio MCP servers started above go with the gateway that could not serve.
             await server.stopMCPServers()
             guard let error = error as? HTTPServerError, error.kind == .addressInUse else { throw error }
@@ -43,6 +46,6 @@ enum ServeCommand {
             """)
             return 1
         }
-        return await server.runUntilSignal()
+        return await server.runUntil(stopSignals)
     }
 }

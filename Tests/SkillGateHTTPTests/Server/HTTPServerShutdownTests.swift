@@ -176,8 +176,9 @@ struct HTTPServerShutdownTests {
         let server = try Self.makeServer { _, responder in responder.respond(status: 204, headers: [:], body: []) }
         let port = server.boundPort
         let listener = try #require(SocketDiagnostics.listenerInode(port: port))
-        let received = Task { await server.runUntilSignal([SIGUSR2], grace: .milliseconds(200)) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Armed before the signal is sent, as `skillgate serve` arms before it listens: one signal is enough.
+        let watch = await SignalWatch.arm([SIGUSR2])
+        let received = Task { await server.runUntil(watch, grace: .milliseconds(200)) }
         kill(getpid(), SIGUSR2)
         let stop = await received.value
         #expect(stop.signal == SIGUSR2)
