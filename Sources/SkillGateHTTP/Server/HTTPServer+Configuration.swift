@@ -48,7 +48,7 @@ extension HTTPServer {
         public var bodyReadTimeout: Duration
         /// How long an idle keep-alive connection may wait for its next request (see `headerTimeout`).
         public var idleKeepAliveTimeout: Duration
-        /// Default grace period of `runUntilSignal()` for in-flight requests.
+        /// Default grace period of `runUntil(_:grace:)` for in-flight requests.
         public var shutdownGrace: Duration
         /// Streaming `write` suspends while more than this many bytes wait in a connection's output buffer.
         public var outputHighWaterBytes: Int

@@ -1,8 +1,5 @@
-import FoundationEssentials
-import Glibc
-
 extension HTTPServer {
-    /// How a server run by `runUntilSignal` ended.
+    /// How a server run by `runUntil(_:grace:)` ended.
     public struct Stop: Sendable, Hashable {
         /// The signal that stopped it.
         public var signal: Int32
@@ -20,17 +17,9 @@ extension HTTPServer {
         public var exitStatus: Int32 { drainedCleanly ? 0 : 1 }
     }
 
-    /// Waits for one of `signals` (default SIGTERM and SIGINT), then shuts down gracefully within `grace`
-    /// (default `configuration.shutdownGrace`). Returns the signal received and whether the drain was clean.
-    ///
-    /// The signals are watched only from this call on: a process that must not miss one sent as soon as it serves
-    /// arms a `SignalWatch` before `start()` and calls `runUntil(_:grace:)`.
-    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT], grace: Duration? = nil) async -> Stop {
-        await runUntil(await SignalWatch.arm(signals), grace: grace)
-    }
-
     /// Waits for `watch`'s first signal, stops watching, then shuts down gracefully within `grace` (default
-    /// `configuration.shutdownGrace`). Returns the signal received and whether the drain was clean.
+    /// `configuration.shutdownGrace`). Returns the signal received and whether the drain was clean. Arm the watch
+    /// before `start()`, so that a signal sent as soon as the server answers is caught (decision 0044).
     public func runUntil(_ watch: SignalWatch, grace: Duration? = nil) async -> Stop {
         let received = await watch.wait()
         watch.cancel()

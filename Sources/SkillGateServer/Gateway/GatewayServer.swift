@@ -118,15 +118,9 @@ public final class GatewayServer: Sendable {
     /// The port actually bound (useful with port 0).
     public var boundPort: Int { server.boundPort }
 
-    /// Serves until one of `signals` (SIGTERM or SIGINT), then drains in-flight requests. Returns the exit
-    /// status: 0 after a clean drain, 1 when requests were still running at the end of the grace period.
-    /// The signals are watched from this call on; `skillgate serve` arms a `SignalWatch` before `start()` instead.
-    public func runUntilSignal(_ signals: [Int32] = [SIGTERM, SIGINT]) async -> Int32 {
-        await runUntil(await SignalWatch.arm(signals))
-    }
-
-    /// Serves until `watch` catches a signal, then drains in-flight requests and stops every service. Returns the
-    /// exit status: 0 after a clean drain, 1 when requests were still running at the end of the grace period.
+    /// Serves until `watch` (armed before `start()`: decision 0044) catches a signal, then drains in-flight requests
+    /// and stops every service. Returns the exit status: 0 after a clean drain, 1 when requests were still running at
+    /// the end of the grace period.
     public func runUntil(_ watch: SignalWatch) async -> Int32 {
         let stop = await server.runUntil(watch, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
