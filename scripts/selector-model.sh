@@ -14,29 +14,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: $0 start|stop [PORT]" >&2; exit 2; }
-[ $# -ge 1 ] || usage
-command=$1
-port=${2:-8766}
-case "$port" in ''|*[!0-9]*) echo "error: PORT must be a number, got \"$port\"" >&2; exit 2 ;; esac
 venv=.venv-selector
 model_dir=.build/selector-model
 model="$model_dir/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 model_sha256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
-pidfile=".build/selector-model.$port.pid"
-logfile=".build/selector-model.$port.log"
-mkdir -p .build
-
-server_name="selector model"
 # shellcheck source=scripts/lib/local-server.sh
 . scripts/lib/local-server.sh
-
-answers() {
-  "$venv/bin/python" - "$port" <<'PY' >/dev/null 2>&1
-import sys, urllib.request
-urllib.request.urlopen("http://127.0.0.1:%s/v1/models" % sys.argv[1], timeout=2).read()
-PY
-}
+server_setup "selector model" selector-model 8766 /v1/models "$@"
 
 install() {
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
@@ -77,5 +61,5 @@ case "$command" in
       --host 127.0.0.1 --port "$port" --n_threads "${SKILLGATE_SELECTOR_THREADS:-2}" --n_ctx 4096
     ;;
   stop) server_stop ;;
-  *) usage ;;
+  *) server_usage ;;
 esac

@@ -1,8 +1,35 @@
 # Shared by scripts/e5-server.sh and scripts/selector-model.sh (sourced, not run): a local server started in
 # the background with its pid in a file, waited for until it answers, and stopped with TERM, then KILL.
 #
-# The caller sets `server_name` (for messages), `port`, `pidfile` and `logfile`, and defines `answers`
-# (status 0 once the server answers on 127.0.0.1:$port).
+# The caller sets `venv` (the virtualenv whose python checks the server), then calls `server_setup` with its
+# arguments, then `server_start` or `server_stop` by `$command`.
+
+server_usage() { echo "usage: $0 start|stop [PORT]" >&2; exit 2; }
+
+# server_setup NAME FILE_STEM DEFAULT_PORT HEALTH_PATH [start|stop [PORT]]: reads the command and port, and sets
+# `server_name` (for messages), `command`, `port`, `health_path`, and the pid and log files
+# .build/FILE_STEM.PORT.pid and .log.
+server_setup() {
+  server_name=$1
+  local stem=$2 default_port=$3
+  health_path=$4
+  shift 4
+  [ $# -ge 1 ] || server_usage
+  command=$1
+  port=${2:-$default_port}
+  case "$port" in ''|*[!0-9]*) echo "error: PORT must be a number, got \"$port\"" >&2; exit 2 ;; esac
+  pidfile=".build/$stem.$port.pid"
+  logfile=".build/$stem.$port.log"
+  mkdir -p .build
+}
+
+# Status 0 once the server answers GET $health_path on 127.0.0.1:$port.
+answers() {
+  "$venv/bin/python" - "$port" "$health_path" <<'PY' >/dev/null 2>&1
+import sys, urllib.request
+urllib.request.urlopen("http://127.0.0.1:%s%s" % (sys.argv[1], sys.argv[2]), timeout=2).read()
+PY
+}
 
 server_running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 

@@ -26,18 +26,20 @@ public final class SignalWatch: Sendable {
     /// delivered from when this returns is caught.
     public static func arm(_ signals: [Int32]) async -> SignalWatch {
         let watch = SignalWatch(signals: signals)
-        let registered = RegistrationCount(expected: signals.count)
-        await registered.wait { onRegistered in
-            watch.sources.withLock { sources in
-                for number in signals {
-                    signal(number, SIG_IGN)
-                    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                    source.setEventHandler { [waiter = watch.waiter] in waiter.deliver(number) }
-                    source.setRegistrationHandler { onRegistered() }
-                    source.resume()
-                    sources.append(source)
-                }
+        let registered = DispatchGroup()
+        watch.sources.withLock { sources in
+            for number in signals {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [waiter = watch.waiter] in waiter.deliver(number) }
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
+                source.resume()
+                sources.append(source)
             }
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            registered.notify(queue: .global()) { continuation.resume() }
         }
         return watch
     }
@@ -79,37 +81,5 @@ private final class FirstSignal: Sendable {
             }
             if let already { continuation.resume(returning: already) }
         }
-    }
-}
-
-/// Resumes one waiter once `expected` registrations were counted (from any thread, in any order).
-private final class RegistrationCount: Sendable {
-    private let state: Mutex<(left: Int, waiter: CheckedContinuation<Void, Never>?)>
-
-    init(expected: Int) {
-        state = Mutex((expected, nil))
-    }
-
-    /// Runs `start` with the callback each registration calls, and returns once all of them did.
-    func wait(_ start: (@escaping @Sendable () -> Void) -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { s -> Bool in
-                if s.left <= 0 { return true }
-                s.waiter = continuation
-                return false
-            }
-            if done { continuation.resume(); return }
-            start { [self] in self.registered() }
-        }
-    }
-
-    private func registered() {
-        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            s.left -= 1
-            guard s.left == 0 else { return nil }
-            defer { s.waiter = nil }
-            return s.waiter
-        }
-        waiter?.resume()
     }
 }
