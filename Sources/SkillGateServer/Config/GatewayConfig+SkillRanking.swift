@@ -9,6 +9,7 @@ extension GatewayConfig {
     /// "skill_ranking": {"embeddings": {"model": "local-e5/multilingual-e5-small", "timeout_ms": 300}}
     /// "skill_ranking": {"word_vectors": false}
     /// "skill_ranking": {"selector": {"model": "light", "candidates": 15, "timeout_ms": 2000}}
+    /// "skill_ranking": {"embeddings": {...}, "examples": {"model": "light"}}
     /// ```
     public struct SkillRanking: Sendable, Hashable {
         /// Semantic ranking with an embedding model, fused with BM25; `nil` = no embedding model.
@@ -19,11 +20,35 @@ extension GatewayConfig {
         /// A chat model that picks the visible skills from the ranking's top candidates; `nil` = the
         /// ranking alone decides.
         public var selector: Selector?
+        /// A chat model that writes example requests for each skill, compared with a request through the
+        /// embedding model (needs `embeddings`); `nil` = skills are compared by their descriptions only.
+        public var examples: Examples?
 
-        public init(embeddings: Embeddings? = nil, wordVectors: Bool = true, selector: Selector? = nil) {
+        public init(embeddings: Embeddings? = nil, wordVectors: Bool = true, selector: Selector? = nil, examples: Examples? = nil) {
             self.embeddings = embeddings
             self.wordVectors = wordVectors
             self.selector = selector
+            self.examples = examples
+        }
+    }
+
+    /// `skill_ranking.examples`: a chat model writes example requests (six English, six Chinese) for each
+    /// skill once, in the background, when the skill is first seen; they are kept in the state store by
+    /// a hash of the model and the skill's text. Once every candidate of a cut has examples, the
+    /// request's similarity to them is blended into the semantic score (decision 0045).
+    public struct Examples: Sendable, Hashable {
+        /// A model reference as a request's `model` takes it (a tier, an alias, `provider/model`); `light`
+        /// by default. Its targets are tried in order.
+        public var model: String
+        /// How long one skill's examples may take to write. Default 120000 ms: no request waits for it.
+        public var timeoutMs: Int
+        /// The examples' share of the semantic score (the descriptions' is the rest). Default 0.5.
+        public var weight: Double
+
+        public init(model: String = "light", timeoutMs: Int = 120_000, weight: Double = 0.5) {
+            self.model = model
+            self.timeoutMs = timeoutMs
+            self.weight = weight
         }
     }
 
@@ -68,10 +93,16 @@ extension GatewayConfig {
     /// Reads the `skill_ranking` object (`nil` = lexical ranking).
     static func parseSkillRanking(_ r: JSONReader?) throws(JSONShapeError) -> SkillRanking {
         guard let r else { return SkillRanking() }
-        try r.rejectUnknownKeys(["embeddings", "word_vectors", "selector", "$comment"])
+        try r.rejectUnknownKeys(["embeddings", "word_vectors", "selector", "examples", "$comment"])
         let wordVectors = try r.optionalBool("word_vectors") ?? true
         let selector = try parseSelector(try r.optionalObject("selector"))
-        guard let e = try r.optionalObject("embeddings") else { return SkillRanking(wordVectors: wordVectors, selector: selector) }
+        let examples = try parseExamples(try r.optionalObject("examples"))
+        guard let e = try r.optionalObject("embeddings") else {
+            if examples != nil {
+                throw r.error("examples", "needs \"embeddings\": example requests are compared with a request through an embedding model; add skill_ranking.embeddings or remove examples")
+            }
+            return SkillRanking(wordVectors: wordVectors, selector: selector)
+        }
         try e.rejectUnknownKeys(["model", "timeout_ms", "query_prefix", "document_prefix", "$comment"])
         let model = try e.string("model")
         guard let slash = model.firstIndex(of: "/"), slash != model.startIndex, model.index(after: slash) != model.endIndex else {
@@ -83,7 +114,27 @@ extension GatewayConfig {
         }
         return SkillRanking(embeddings: Embeddings(model: model, timeoutMs: timeout, queryPrefix: try e.optionalString("query_prefix"),
                                                    documentPrefix: try e.optionalString("document_prefix")),
-                            wordVectors: wordVectors, selector: selector)
+                            wordVectors: wordVectors, selector: selector, examples: examples)
+    }
+
+    /// Reads `skill_ranking.examples` (`nil` when absent).
+    private static func parseExamples(_ r: JSONReader?) throws(JSONShapeError) -> Examples? {
+        guard let r else { return nil }
+        try r.rejectUnknownKeys(["model", "timeout_ms", "weight", "$comment"])
+        let defaults = Examples()
+        let model = try r.optionalString("model") ?? defaults.model
+        guard !model.trimmingSpacesAndTabs().isEmpty, model != "auto" else {
+            throw r.error("model", "must name a chat model: a tier (\"light\"), an alias or provider/model (not \"auto\")")
+        }
+        let timeout = try r.optionalInt("timeout_ms") ?? defaults.timeoutMs
+        guard (1...600_000).contains(timeout) else {
+            throw r.error("timeout_ms", "must be between 1 and 600000 milliseconds (how long one skill's examples may take to write)")
+        }
+        let weight = try r.optionalDouble("weight") ?? defaults.weight
+        guard (0...1).contains(weight) else {
+            throw r.error("weight", "must be between 0 and 1 (the examples' share of the semantic score)")
+        }
+        return Examples(model: model, timeoutMs: timeout, weight: weight)
     }
 
     /// Reads `skill_ranking.selector` (`nil` when absent).

@@ -56,16 +56,25 @@ extension GatewayConfig {
             try check(selector.model, at: "$.skill_ranking.selector.model")
             _ = try selectorTargets(selector, catalog: catalog)
         }
+        if let examples = skillRanking.examples {
+            try check(examples.model, at: "$.skill_ranking.examples.model")
+            _ = try modelTargets(examples.model, at: "$.skill_ranking.examples.model", role: "the examples' writer", catalog: catalog)
+        }
         try validateSkillRanking(against: catalog)
     }
 
     /// What `skill_ranking.selector.model` resolves to, in order of preference (decision 0043): checked at load and
     /// resolved once by the ranker that calls it.
     func selectorTargets(_ selector: Selector, catalog: ProviderCatalog) throws(JSONShapeError) -> [RouteTarget] {
+        try modelTargets(selector.model, at: "$.skill_ranking.selector.model", role: "the selector's model", catalog: catalog)
+    }
+
+    /// What a model reference of `skill_ranking` resolves to, in order of preference.
+    func modelTargets(_ model: String, at path: String, role: String, catalog: ProviderCatalog) throws(JSONShapeError) -> [RouteTarget] {
         do {
-            return try RoutingTable(config: self, catalog: catalog).resolve(selector.model).targets
+            return try RoutingTable(config: self, catalog: catalog).resolve(model).targets
         } catch {
-            throw JSONShapeError(file: sourceFile, path: "$.skill_ranking.selector.model", message: "\(error.message) (the selector's model)")
+            throw JSONShapeError(file: sourceFile, path: path, message: "\(error.message) (\(role))")
         }
     }
 }

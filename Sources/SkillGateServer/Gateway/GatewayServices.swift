@@ -96,7 +96,7 @@ public final class GatewayServices: Sendable {
             consoleAssets = nil
         }
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http,
-                                                                       clients: clients))
+                                                                       clients: clients, examplesStore: stateStore))
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }

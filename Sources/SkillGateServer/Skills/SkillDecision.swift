@@ -22,10 +22,11 @@ struct SkillDecision: Sendable, Hashable {
     /// How the relevance cut was ranked; `nil` when nothing had to be cut.
     var ranking: SkillRanking?
 
-    /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; blind; selector=chose; escalated=empty_answer`;
+    /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; examples=used; blind; selector=chose; escalated=empty_answer`;
     /// `nil` when there is nothing to say. `ranking=` appears when a cut was ranked, `blind` when it was
     /// made without any signal (the kept skills are just the first declared), `selector=` when a
-    /// selector model was asked (`chose`, or `failed(<reason>)` when the ranking's cut stood).
+    /// selector model was asked (`chose`, or `failed(<reason>)` when the ranking's cut stood), `examples=`
+    /// with `skill_ranking.examples` (`used`, or `pending` while some skill's examples are being written).
     var header: String? {
         guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
         var parts = ["visible=" + visible.joined(separator: ",")]
@@ -34,6 +35,7 @@ struct SkillDecision: Sendable, Hashable {
         if let limit, declared > 0 || !serverSkills.isEmpty { parts.append("max=\(limit)") }
         if let ranking {
             parts.append("ranking=" + ranking.mode.label)
+            if let examples = ranking.examples { parts.append("examples=" + examples.rawValue) }
             if ranking.cut.blind { parts.append("blind") }
             if let selection = ranking.selection { parts.append("selector=" + selection.label) }
         }
@@ -43,7 +45,8 @@ struct SkillDecision: Sendable, Hashable {
 
     /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`; with a ranked cut
     /// `skills_ranking`, and `skills_ranking_reason` / `skills_ranking_error` after a fallback,
-    /// `skills_embeddings_ms`, `skills_blind`; with a selector `skills_selector` (`chose` / `failed`),
+    /// `skills_embeddings_ms`, `skills_blind`; with `skill_ranking.examples` `skills_examples` (`used` / `pending`);
+    /// with a selector `skills_selector` (`chose` / `failed`),
     /// `skills_selector_reason`, `skills_selector_error`, `skills_selector_model`, `skills_selector_chosen`,
     /// its tokens, `skills_selector_cost_usd` and `skills_selector_ms`).
     func appendLogFields(to o: inout JSONObject) {
@@ -58,6 +61,7 @@ struct SkillDecision: Sendable, Hashable {
         o.append("skills_ranking_error", ifPresent: ranking.fallbackMessage.map(JSONValue.string))
         o.append("skills_embeddings_ms", ifPresent: ranking.semanticMilliseconds.map { .double($0) })
         if ranking.cut.blind { o.append("skills_blind", true) }
+        o.append("skills_examples", ifPresent: ranking.examples.map { .string($0.rawValue) })
         guard let selection = ranking.selection else { return }
         o.append("skills_selector", .string(selection.failureReason == nil ? "chose" : "failed"))
         o.append("skills_selector_reason", ifPresent: selection.failureReason.map(JSONValue.string))

@@ -32,6 +32,8 @@ public struct SkillRanker: Sendable {
     let selector: SkillSelector?
     /// `skill_ranking.selector` when a selector model is asked; `nil` otherwise.
     public var selectorSettings: GatewayConfig.Selector? { selector?.settings }
+    /// The writer of the skills' example requests (`skill_ranking.examples`); `nil` = descriptions only.
+    let examples: SkillExampleWriter?
 
     /// A ranker for `config`: loads the provider catalog from `config.providersDirectory`, checks
     /// `skill_ranking` against it, and takes the embedding model's key from `keys` (as chat
@@ -43,19 +45,30 @@ public struct SkillRanker: Sendable {
                       keys: keys, stateStore: stateStore, http: http)
     }
 
-    /// A ranker for `config` over an already loaded `catalog`.
-    public init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
-        try self.init(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http, clients: nil)
+    /// A ranker that keeps skill vectors in `stateStore` and the skills' example requests
+    /// (`skill_ranking.examples`) in `examplesStore`: `skillgate eval skills` keeps vectors in memory
+    /// only, and the examples, which take a chat call per skill, across runs.
+    public init(config: GatewayConfig, keys: KeyStore, stateStore: SQLiteStateStore?, examplesStore: SQLiteStateStore?, http: HTTPClient) throws {
+        try self.init(config: config, catalog: try ProviderCatalog.load(directory: config.providersDirectory),
+                      keys: keys, stateStore: stateStore, http: http, clients: nil, examplesStore: examplesStore)
     }
 
-    /// A ranker whose selector (if configured) calls its model through `clients` (the gateway's, so
-    /// the selector shares key pools); `nil` makes a factory of its own.
+    /// A ranker for `config` over an already loaded `catalog`.
+    public init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient) throws {
+        try self.init(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http, clients: nil, examplesStore: stateStore)
+    }
+
+    /// A ranker whose selector and examples writer (if configured) call their models through `clients`
+    /// (the gateway's, so they share key pools); `nil` makes a factory of its own when one is needed.
+    /// The examples are kept in `examplesStore`.
     init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient,
-         clients: ClientFactory?) throws {
+         clients: ClientFactory?, examplesStore: SQLiteStateStore?) throws {
         try config.validateSkillRanking(against: catalog)
         let wordVectors = config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil
+        let callsModels = config.skillRanking.selector != nil || config.skillRanking.examples != nil
+        let factory = callsModels ? clients ?? ClientFactory(config: config, keys: keys, http: http) : nil
         let selector = try config.skillRanking.selector.map { settings in
-            try Self.makeSelector(settings, config: config, catalog: catalog, clients: clients ?? ClientFactory(config: config, keys: keys, http: http))
+            try Self.makeSelector(settings, config: config, catalog: catalog, clients: factory!)
         }
         guard let settings = config.skillRanking.embeddings else {
             self.init(scorer: nil, wordVectors: wordVectors, selector: selector)
@@ -63,8 +76,13 @@ public struct SkillRanker: Sendable {
         }
         let embedder = try EmbedderFactory.embedder(for: settings, config: config, catalog: catalog, keys: keys, http: http)
         let cache = EmbeddingCache(store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
+        let examples = try config.skillRanking.examples.map { settings in
+            SkillExampleWriter(settings: settings, targets: try config.modelTargets(settings.model, at: "$.skill_ranking.examples.model",
+                                                                                     role: "the examples' writer", catalog: catalog),
+                               store: examplesStore, call: Self.chatCall(factory!))
+        }
         self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)),
-                  wordVectors: wordVectors, selector: selector)
+                  wordVectors: wordVectors, selector: selector, examples: examples)
     }
 
     /// A ranker over `scorer` (`nil`: no embedding model) and `wordVectors` (`nil`: BM25 alone when
@@ -73,20 +91,38 @@ public struct SkillRanker: Sendable {
         self.init(scorer: scorer, wordVectors: wordVectors, selector: nil)
     }
 
-    init(scorer: SemanticScorer?, wordVectors: WordVectorScorer?, selector: SkillSelector?) {
+    init(scorer: SemanticScorer?, wordVectors: WordVectorScorer?, selector: SkillSelector?, examples: SkillExampleWriter? = nil) {
         self.scorer = scorer
         self.wordVectors = wordVectors
         self.selector = selector
+        self.examples = examples
     }
 
     /// The selector for `settings`: its model resolved once, each call through `clients`.
     private static func makeSelector(_ settings: GatewayConfig.Selector, config: GatewayConfig, catalog: ProviderCatalog,
                                      clients: ClientFactory) throws -> SkillSelector {
-        SkillSelector(settings: settings, targets: try config.selectorTargets(settings, catalog: catalog)) { target, request in
+        SkillSelector(settings: settings, targets: try config.selectorTargets(settings, catalog: catalog), call: chatCall(clients))
+    }
+
+    /// One chat completion through `clients` (its key released after the call).
+    private static func chatCall(_ clients: ClientFactory) -> @Sendable (RouteTarget, ChatRequest) async throws -> ChatResponse {
+        { target, request in
             let upstream = try clients.client(for: target)
             defer { upstream.key?.release() }
             return try await upstream.llm.complete(request)
         }
+    }
+
+    /// Writes the example requests of every candidate that has none (`skill_ranking.examples`), embeds
+    /// them, and returns when done (at once without examples configured): `(written, failed)` since
+    /// start, and the embedding model's error if it failed.
+    @discardableResult
+    public func writeExamples(for candidates: [SkillCandidate]) async -> (written: Int, failed: Int, embedding: EmbeddingError?) {
+        guard let examples, let scorer else { return (0, 0, nil) }
+        await examples.writeAll(candidates)
+        let counts = examples.counts
+        guard let lists = examples.examples(for: candidates) else { return (counts.written, counts.failed, nil) }
+        return (counts.written, counts.failed, await scorer.embedExamples(lists))
     }
 
     /// A ranker without an embedding model: BM25 fused with the built-in word vectors.
@@ -158,12 +194,19 @@ public struct SkillRanker: Sendable {
 
         let clock = ContinuousClock()
         let started = clock.now
-        let result = await scorer.similarities(query: text, documents: candidates.map(\.embeddingText))
+        let exampleLists = examples?.examples(for: candidates)
+        let result = await scorer.similarities(query: text, documents: candidates.map(\.embeddingText), examples: exampleLists)
         let ms = (clock.now - started).logMilliseconds
         switch result {
-        case .success(let similarities):
+        case .success(let scores):
+            var similarities = scores.documents
+            if let exampleScores = scores.examples, let weight = examples?.settings.weight {
+                similarities = RelevanceFusion.blend(scores.documents, exampleScores, secondWeight: weight)
+            }
             let cut = SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents, semantic: similarities)
-            return counted(SkillRanking(cut: cut, mode: .hybrid, semanticMilliseconds: ms))
+            var ranking = SkillRanking(cut: cut, mode: .hybrid, semanticMilliseconds: ms)
+            if examples != nil { ranking.examples = scores.examples != nil ? .used : .pending }
+            return counted(ranking)
         case .failure(let error):
             return counted(SkillRanking(cut: lexical(), mode: .lexicalFallback(reason: error.reason),
                                         fallbackMessage: error.description, semanticMilliseconds: ms))

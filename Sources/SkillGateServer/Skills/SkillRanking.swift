@@ -41,6 +41,15 @@ public struct SkillRanking: Sendable, Hashable {
     /// What the selector model chose (or why it did not), when `skill_ranking.selector` is on and
     /// something was cut.
     public var selection: SkillSelection?
+    /// With `skill_ranking.examples` and a hybrid ranking: whether the skills' example requests took part
+    /// (`used`), or some candidate's examples were still being written (`pending`).
+    public var examples: ExampleUse?
+
+    /// Whether a hybrid cut compared the request with the skills' example requests.
+    public enum ExampleUse: String, Sendable, Hashable {
+        case used
+        case pending
+    }
 
     public init(cut: RelevanceCut, mode: SkillRankingMode, fallbackMessage: String? = nil, semanticMilliseconds: Double? = nil) {
         self.cut = cut

@@ -20,3 +20,19 @@ public enum RelevanceFusion {
         }
     }
 }
+
+extension RelevanceFusion {
+    /// Two similarity lists of the same candidates as one: each min–max scaled to 0...1, then
+    /// `(1 − secondWeight) × first + secondWeight × second` (how the skill descriptions' and the example
+    /// requests' similarities make one semantic score; decision 0045).
+    public static func blend(_ first: [Double], _ second: [Double], secondWeight: Double) -> [Double] {
+        let a = minMax(first), b = minMax(second)
+        return a.indices.map { (1 - secondWeight) * a[$0] + secondWeight * (($0 < b.count) ? b[$0] : 0) }
+    }
+
+    /// `values` scaled to 0...1 (all 0 when they are equal).
+    static func minMax(_ values: [Double]) -> [Double] {
+        let lo = values.min() ?? 0, span = (values.max() ?? 0) - lo
+        return values.map { span > 0 ? ($0 - lo) / span : 0 }
+    }
+}

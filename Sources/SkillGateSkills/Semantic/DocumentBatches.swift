@@ -16,10 +16,11 @@ final class DocumentBatches: Sendable {
         self.cache = cache
     }
 
-    /// One vector per text, in order.
-    func vectors(for texts: [String]) async -> Result<[[Float]], EmbeddingError> {
+    /// One vector per text, in order, each embedded for `purpose` (skill descriptions as documents;
+    /// example requests, which are compared with a request, as queries).
+    func vectors(for texts: [String], as purpose: EmbeddingPurpose = .document) async -> Result<[[Float]], EmbeddingError> {
         let identity = embedder.identity
-        let keys = texts.map { EmbeddingKey(identity: identity, purpose: .document, text: $0) }
+        let keys = texts.map { EmbeddingKey(identity: identity, purpose: purpose, text: $0) }
         var found = cache.vectors(for: keys)
         var missing: [EmbeddingKey] = []
         var seen = Set<EmbeddingKey>()
@@ -62,13 +63,13 @@ final class DocumentBatches: Sendable {
         }
     }
 
-    /// Embeds `keys`' texts in one call (off the caller's event loop: the cache may write SQLite),
+    /// Embeds `keys`' texts (all of one purpose) in one call (off the caller's event loop: the cache may write SQLite),
     /// caches the vectors, and forgets the batch.
     private func start(_ keys: [EmbeddingKey]) -> Batch {
         Task(executorPreference: globalConcurrentExecutor) { [embedder, cache] in
             let result: Result<[EmbeddingKey: [Float]], EmbeddingError>
             do {
-                let vectors = try await embedder.embed(keys.map(\.text), as: .document)
+                let vectors = try await embedder.embed(keys.map(\.text), as: keys.first?.purpose ?? .document)
                 if vectors.count == keys.count {
                     let byKey = Dictionary(zip(keys, vectors), uniquingKeysWith: { a, _ in a })
                     cache.insert(byKey)

@@ -28,10 +28,17 @@ public final class SemanticScorer: Sendable {
     /// One similarity (cosine, -1...1) per document, in order; or why there are none: the model
     /// failed, or `timeout` passed (`EmbeddingError.Kind.timeout`).
     public func similarities(query: String, documents: [String]) async -> Result<[Double], EmbeddingError> {
+        await similarities(query: query, documents: documents, examples: nil).map(\.documents)
+    }
+
+    /// The documents' similarities and, when `examples` (one list of example requests per document) is
+    /// given, each document's `ExampleSimilarity` score too, all within `timeout`. Example requests are
+    /// embedded as queries and cached like the documents.
+    public func similarities(query: String, documents: [String], examples: [[String]]?) async -> Result<SemanticScores, EmbeddingError> {
         let model = embedder.modelName
         let timeout = self.timeout
         let outcome = await Deadline.run(within: timeout) { [self] in
-            await self.compute(query: query, documents: documents)
+            await self.compute(query: query, documents: documents, examples: examples)
         }
         if let outcome { return outcome }
         if Task.isCancelled {
@@ -42,25 +49,64 @@ public final class SemanticScorer: Sendable {
             message: "no similarities within \(Self.milliseconds(timeout)) ms (skill_ranking.embeddings.timeout_ms); ranked lexically. New skill descriptions keep embedding in the background; if this persists, raise timeout_ms or use a faster embedding model"))
     }
 
-    /// Query and document vectors, concurrently, then their similarities.
-    private func compute(query: String, documents: [String]) async -> Result<[Double], EmbeddingError> {
+    /// Query, document and example vectors, concurrently, then their similarities.
+    private func compute(query: String, documents: [String], examples: [[String]]?) async -> Result<SemanticScores, EmbeddingError> {
         async let queryVector = embedQuery(query)
+        async let exampleVectors = exampleVectors(examples)
         let documentVectors = await batches.vectors(for: documents)
         let q: [Float]
         switch await queryVector {
         case .success(let v): q = v
         case .failure(let e): return .failure(e)
         }
+        let documentScores: [Double]
         switch documentVectors {
         case .failure(let e): return .failure(e)
         case .success(let vectors):
             guard vectors.allSatisfy({ $0.count == q.count }) else {
                 return .failure(EmbeddingError.malformed("the query vector has \(q.count) dimensions and a cached document vector another length", model: embedder.modelName))
             }
-            guard let centering else { return .success(VectorMath.cosines(q, vectors)) }
-            let c = centering.center(query: q, queryText: query, documents: vectors, documentTexts: documents)
-            return .success(VectorMath.cosines(c.query, c.documents))
+            if let centering {
+                let c = centering.center(query: q, queryText: query, documents: vectors, documentTexts: documents)
+                documentScores = VectorMath.cosines(c.query, c.documents)
+            } else {
+                documentScores = VectorMath.cosines(q, vectors)
+            }
         }
+        guard let examples else { return .success(SemanticScores(documents: documentScores, examples: nil)) }
+        guard let flat = await exampleVectors else { return .success(SemanticScores(documents: documentScores, examples: nil)) }
+        guard flat.allSatisfy({ $0.count == q.count }) else {
+            return .failure(EmbeddingError.malformed("the query vector has \(q.count) dimensions and a cached example vector another length", model: embedder.modelName))
+        }
+        var next = 0
+        let grouped = examples.map { texts in
+            texts.map { text in
+                defer { next += 1 }
+                return (vector: flat[next], text: text)
+            }
+        }
+        return .success(SemanticScores(documents: documentScores,
+                                       examples: ExampleSimilarity.scores(query: q, queryText: query, examples: grouped)))
+    }
+
+    /// Embeds (and caches) every example request not cached yet, without a deadline: for warming up
+    /// before traffic. The model's error, if it fails.
+    public func embedExamples(_ examples: [[String]]) async -> EmbeddingError? {
+        if case .failure(let error) = await batches.vectors(for: examples.flatMap { $0 }, as: .query) { return error }
+        return nil
+    }
+
+    /// The vectors of every example request, in order, when all are cached. Otherwise `nil`, and the
+    /// missing ones are embedded in the background: a request never waits for a skill's examples to
+    /// be embedded (there are a dozen per skill), it is ranked by the descriptions meanwhile.
+    private func exampleVectors(_ examples: [[String]]?) async -> [[Float]]? {
+        guard let examples else { return nil }
+        let texts = examples.flatMap { $0 }
+        let identity = embedder.identity
+        let cached = cache.vectors(for: texts.map { EmbeddingKey(identity: identity, purpose: .query, text: $0) })
+        if cached.allSatisfy({ $0 != nil }) { return cached.map { $0! } }
+        Task(executorPreference: globalConcurrentExecutor) { [batches] in _ = await batches.vectors(for: texts, as: .query) }
+        return nil
     }
 
     private func embedQuery(_ text: String) async -> Result<[Float], EmbeddingError> {
@@ -78,6 +124,14 @@ public final class SemanticScorer: Sendable {
     private static func milliseconds(_ d: Duration) -> Int {
         Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
     }
+}
+
+/// What `SemanticScorer.similarities(query:documents:examples:)` found: one score per document.
+public struct SemanticScores: Sendable, Hashable {
+    /// Cosine similarities of the query with the documents (language-centred when centring is on).
+    public var documents: [Double]
+    /// `ExampleSimilarity` scores, when example requests were given.
+    public var examples: [Double]?
 }
 
 extension EmbeddingError {

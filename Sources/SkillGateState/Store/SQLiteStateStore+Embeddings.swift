@@ -27,15 +27,11 @@ extension SQLiteStateStore {
         guard !keys.isEmpty else { return [:] }
         var out: [String: [Float]] = [:]
         try withConnection { db in
-            // In chunks: SQLite limits the number of parameters of one statement.
-            for start in stride(from: 0, to: keys.count, by: 256) {
-                let chunk = Array(keys[start..<min(start + 256, keys.count)])
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try db.prepare("SELECT key, dimensions, vector FROM embedding_cache WHERE key IN (\(marks))")
-                    .rows(chunk.map(SQLiteValue.text)) { row in (row.text(0), Int(row.int64(1)), row.blob(2) ?? []) }
-                for (key, dimensions, blob) in rows {
-                    if let vector = Self.floats(blob), vector.count == dimensions { out[key] = vector }
-                }
+            let rows = try db.rows("SELECT key, dimensions, vector FROM embedding_cache WHERE key IN", keys: keys) { row in
+                (row.text(0), Int(row.int64(1)), row.blob(2) ?? [])
+            }
+            for (key, dimensions, blob) in rows {
+                if let vector = Self.floats(blob), vector.count == dimensions { out[key] = vector }
             }
         }
         return out

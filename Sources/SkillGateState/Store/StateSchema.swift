@@ -137,5 +137,16 @@ enum StateSchema {
         DROP INDEX usage_records_token_time;
         DROP INDEX usage_records_scenario_time;
         """,
+        // 9: example requests a chat model wrote for a skill (`skill_ranking.examples`, decision 0045), by a hash of
+        // the writing model and the skill's text, so they are written once per skill and survive restarts.
+        """
+        CREATE TABLE skill_examples (
+            key        TEXT PRIMARY KEY,
+            model      TEXT NOT NULL,
+            examples   TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX skill_examples_time ON skill_examples(created_at);
+        """,
     ]
 }

@@ -7,6 +7,7 @@ import SkillGateHTTP
 import SkillGateKeys
 import SkillGateServer
 import SkillGateSkills
+import SkillGateState
 
 /// `skillgate eval skills`: recall@k of skill selection on the labelled corpus, with the config's
 /// ranking (hybrid when `skill_ranking.embeddings` is set), without the embedding model (`--lexical`:
@@ -30,14 +31,26 @@ enum SkillsEvalCommand {
         } else if args.flags.contains("--lexical") {
             ranker = SkillRanker(scorer: nil, wordVectors: config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil)
         } else {
-            // Vectors are cached in memory only: an evaluation must not depend on an earlier run's cache.
-            ranker = try SkillRanker(config: config, keys: try KeyStore(path: config.keyFile), stateStore: nil, http: http)
+            // Vectors are cached in memory only: an evaluation must not depend on an earlier run's cache. The skills'
+            // example requests (`skill_ranking.examples`: a chat call per skill, at temperature 0) are kept in the
+            // config's state directory, so dev and test are ranked with the same examples.
+            let examplesStore = try config.skillRanking.examples.map { _ in try SQLiteStateStore(stateDirectory: config.stateDirectory) }
+            ranker = try SkillRanker(config: config, keys: try KeyStore(path: config.keyFile), stateStore: nil,
+                                     examplesStore: examplesStore, http: http)
         }
         if let path = args.value("--dump-scores") {
             try dumpScores(requests, candidates, to: path)
             return 0
         }
-        if ranker.scorer != nil { try await warmUp(ranker, candidates, k: k) }
+        if ranker.scorer != nil {
+            if let examples = config.skillRanking.examples {
+                printErr("writing example requests for skills without stored ones (\(examples.model), one chat call per skill)...")
+                let counts = await ranker.writeExamples(for: candidates)
+                printErr("examples: \(counts.written) skills written, \(counts.failed) failed"
+                         + (counts.embedding.map { "; embedding them failed: \($0.description)" } ?? ""))
+            }
+            try await warmUp(ranker, candidates, k: k)
+        }
         // A selector model is asked once per request (its calls cost money): no second pass for the timing.
         // Its calls take seconds each, so progress goes to stderr (the report on stdout stays diffable).
         let progress = ranker.selectorSettings.map { _ in SelectorProgress(total: requests.count, write: printErr) }
@@ -64,15 +77,15 @@ enum SkillsEvalCommand {
         }
     }
 
-    /// Embeds the catalog once before measuring (a gateway that has served these tools before has
-    /// their vectors), waiting up to a minute for the embedding server.
+    /// Embeds the catalog (and the skills' example requests) once before measuring (a gateway that has
+    /// served these tools before has their vectors), waiting up to a minute for the embedding server.
     static func warmUp(_ ranker: SkillRanker, _ candidates: [SkillCandidate], k: Int) async throws {
         let probe = [Message(role: .user, text: "warm up")]
         for _ in 0..<120 {
-            let r = await ranker.select(candidates, messages: probe, limit: k, pinned: [])
-            if r.usedSemantic { return }
+            let r = await ranker.select(candidates, messages: probe, limit: k, pinned: [], askSelector: false)
+            if r.usedSemantic && r.examples != .pending { return }
             try await Task.sleep(for: .milliseconds(500))
         }
-        throw RuntimeError(message: "the embedding model did not answer within a minute; is it running? (scripts/e5-server.sh start), or pass --lexical")
+        throw RuntimeError(message: "the embedding model did not answer within a minute (or some skill has no examples: see the line above); is it running? (scripts/e5-server.sh start), or pass --lexical")
     }
 }

@@ -42,7 +42,22 @@ import SkillGateProviders
         #expect(scenarios["a"]?.skills.useSelector == true && scenarios["b"]?.skills.useSelector == false)
     }
 
+    @Test func theExamplesSectionReadsModelTimeoutAndWeightWithDefaults() throws {
+        let e5 = #""embeddings":{"model":"local-e5/multilingual-e5-small"}"#
+        #expect(try load("{}").skillRanking.examples == nil)
+        #expect(try load(#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{\#(e5),"examples":{}}}"#).skillRanking.examples
+                == GatewayConfig.Examples(model: "light", timeoutMs: 120_000, weight: 0.5))
+        let c = try load(#"{"skill_ranking":{\#(e5),"examples":{"model":"openai/gpt-6-luna","timeout_ms":30000,"weight":0.25}}}"#)
+        #expect(c.skillRanking.examples == GatewayConfig.Examples(model: "openai/gpt-6-luna", timeoutMs: 30_000, weight: 0.25))
+    }
+
     @Test(arguments: [
+        (#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{"examples":{}}}"#, "$.skill_ranking.examples", "needs \"embeddings\""),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"auto"}}}"#, "$.skill_ranking.examples.model", "not \"auto\""),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"nope/model"}}}"#, "$.skill_ranking.examples.model", "is not a tier, an alias or a provider/model"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","weight":1.5}}}"#, "$.skill_ranking.examples.weight", "between 0 and 1"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","timeout_ms":0}}}"#, "$.skill_ranking.examples.timeout_ms", "between 1 and 600000"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"modle":"light"}}}"#, "$.skill_ranking.examples.modle", "unknown key"),
         (#"{"skill_ranking":{"embedings":{}}}"#, "$.skill_ranking.embedings", "unknown key"),
         (#"{"skill_ranking":{"selector":{"modle":"light"}}}"#, "$.skill_ranking.selector.modle", "unknown key"),
         (#"{"skill_ranking":{"selector":{"model":" "}}}"#, "$.skill_ranking.selector.model", "must name a chat model"),

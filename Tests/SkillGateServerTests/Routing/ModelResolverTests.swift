@@ -75,7 +75,8 @@ import SkillGateProviders
     }
 
     @Test(arguments: ["Config/skillgate.json", "Config/examples/multi-provider.json", "Config/examples/assistant-scenarios.json",
-                       "Tests/Eval/eval-hybrid.json", "Tests/Eval/eval-selector.json"])
+                       "Tests/Eval/eval-hybrid.json", "Tests/Eval/eval-selector.json",
+                       "Tests/Eval/eval-examples.json", "Tests/Eval/eval-examples-selector.json"])
     func shippedConfigsAreValid(_ path: String) throws {
         let config = try GatewayConfig.load(path: Self.repoRoot.appendingPathComponent(path).path)
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)

@@ -1,0 +1,174 @@
+import SkillGateCore
+import SkillGateKeys
+import SkillGateSkills
+import SkillGateState
+import Synchronization
+
+/// `skill_ranking.examples`: example requests for each skill, written once by a chat model and kept
+/// (in memory and in the state store) by a hash of the model and the skill's text (decision 0045).
+///
+/// No request waits for a model: `examples(for:)` answers from what is kept and, for skills without
+/// examples, queues them for one background worker that writes one skill at a time. Until every
+/// candidate of a cut has examples, the cut is ranked without them. A skill whose writing failed is
+/// tried again after `retryAfter`.
+final class SkillExampleWriter: Sendable {
+    /// One call to one target; the closure owns the client and its key.
+    typealias Call = @Sendable (RouteTarget, ChatRequest) async throws -> ChatResponse
+
+    let settings: GatewayConfig.Examples
+    /// What `settings.model` resolves to, in order of preference; never empty.
+    let targets: [RouteTarget]
+    private let call: Call
+    private let store: SQLiteStateStore?
+    /// How long a failed skill waits before it is queued again.
+    let retryAfter: Duration
+    /// The most skills whose examples are kept in memory (when full, memory starts over; the store keeps them).
+    let capacity: Int
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+
+    private struct State {
+        var memory: [String: [String]] = [:]
+        /// Each skill's key (building it parses the schema and hashes the text: not on every request).
+        var keys: [SkillCandidate: String] = [:]
+        var queue: [(key: String, skill: SkillCandidate)] = []
+        var queued: Set<String> = []
+        var failedAt: [String: ContinuousClock.Instant] = [:]
+        var working = false
+        var written = 0
+        var failed = 0
+        /// Continuations of `writeAll` callers, resumed when the queue is empty.
+        var idle: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(settings: GatewayConfig.Examples, targets: [RouteTarget], store: SQLiteStateStore?, retryAfter: Duration = .seconds(600),
+         capacity: Int = 4096, call: @escaping Call) {
+        precondition(!targets.isEmpty, "an examples writer needs a model")
+        self.settings = settings
+        self.targets = targets
+        self.store = store
+        self.retryAfter = retryAfter
+        self.capacity = max(1, capacity)
+        self.call = call
+    }
+
+    /// The key of `skill`'s examples: a hash of the writing model, the instructions and the skill's text.
+    func key(for skill: SkillCandidate) -> String {
+        if let known = state.withLock({ $0.keys[skill] }) { return known }
+        let key = SHA256Hash.hex(targets[0].qualifiedName + "\u{0}" + SkillExamplePrompt.instructions + "\u{0}" + SkillExamplePrompt.skillText(skill))
+        state.withLock { s in
+            if s.keys.count >= capacity { s.keys.removeAll(keepingCapacity: true) }
+            s.keys[skill] = key
+        }
+        return key
+    }
+
+    /// Every candidate's examples, in order, when all of them have some; otherwise `nil`, and the
+    /// candidates without examples are queued for writing.
+    func examples(for candidates: [SkillCandidate]) -> [[String]]? {
+        let keys = candidates.map(key(for:))
+        let (inMemory, known) = state.withLock { s in (keys.map { s.memory[$0] }, s.queued.union(s.failedAt.keys)) }
+        var found = inMemory
+        // Queued and failed skills are known to have none: the store is read only for skills not seen yet.
+        let missing = keys.indices.filter { found[$0] == nil && !known.contains(keys[$0]) }
+        if !missing.isEmpty, let store, let stored = try? store.skillExamples(keys: missing.map { keys[$0] }), !stored.isEmpty {
+            for i in missing { found[i] = stored[keys[i]] }
+            remember(stored)
+        }
+        let absent = keys.indices.filter { found[$0] == nil }
+        guard absent.isEmpty else {
+            enqueue(absent.map { (keys[$0], candidates[$0]) })
+            return nil
+        }
+        return found.map { $0! }
+    }
+
+    /// Writes the examples of every candidate that has none (in the background worker) and returns
+    /// when the queue is empty: for `skillgate eval skills` and for warming up before traffic.
+    func writeAll(_ candidates: [SkillCandidate]) async {
+        if examples(for: candidates) != nil { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { s in
+                if s.queue.isEmpty && !s.working { return true }
+                s.idle.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// How many skills' examples were written, and how many writes failed, since start.
+    var counts: (written: Int, failed: Int) { state.withLock { ($0.written, $0.failed) } }
+
+    private func remember(_ entries: [String: [String]]) {
+        state.withLock { s in
+            if s.memory.count + entries.count > capacity { s.memory.removeAll(keepingCapacity: true) }
+            for (key, examples) in entries { s.memory[key] = examples }
+        }
+    }
+
+    private func enqueue(_ skills: [(key: String, skill: SkillCandidate)]) {
+        let now = clock.now
+        let start = state.withLock { s -> Bool in
+            for item in skills where !s.queued.contains(item.key) {
+                if let failed = s.failedAt[item.key], now - failed < retryAfter { continue }
+                s.queued.insert(item.key)
+                s.queue.append(item)
+            }
+            guard !s.working, !s.queue.isEmpty else { return false }
+            s.working = true
+            return true
+        }
+        if start { Task(executorPreference: globalConcurrentExecutor) { await self.work() } }
+    }
+
+    /// Writes queued skills one at a time until the queue is empty, then wakes `writeAll`'s callers.
+    private func work() async {
+        while true {
+            let next = state.withLock { s -> (key: String, skill: SkillCandidate)? in
+                if s.queue.isEmpty { s.working = false; return nil }
+                return s.queue.removeFirst()
+            }
+            guard let item = next else { return }
+            let examples = await write(item.skill)
+            if !examples.isEmpty {
+                remember([item.key: examples])
+                try? store?.saveSkillExamples([StoredSkillExamples(key: item.key, model: targets[0].qualifiedName, examples: examples)])
+            }
+            let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>]? in
+                s.queued.remove(item.key)
+                if examples.isEmpty {
+                    s.failed += 1
+                    if s.failedAt.count >= capacity { s.failedAt.removeAll(keepingCapacity: true) }
+                    s.failedAt[item.key] = clock.now
+                } else {
+                    s.written += 1
+                    s.failedAt[item.key] = nil
+                }
+                guard s.queue.isEmpty else { return nil }
+                s.working = false
+                defer { s.idle = [] }
+                return s.idle
+            }
+            guard let waiting else { continue }
+            for continuation in waiting { continuation.resume() }
+            return
+        }
+    }
+
+    /// One skill's examples from the first target that answers with some within the timeout; none on failure.
+    private func write(_ skill: SkillCandidate) async -> [String] {
+        let request = SkillExamplePrompt.request(for: skill)
+        let answer = await Deadline.run(within: .milliseconds(settings.timeoutMs)) { [targets, call] () async -> [String] in
+            for target in targets {
+                var attempt = request
+                attempt.model = target.model.id
+                guard let response = try? await call(target, attempt) else { continue }
+                let examples = SkillExamplePrompt.examples(in: response.text)
+                if !examples.isEmpty { return examples }
+            }
+            return []
+        }
+        return answer ?? []
+    }
+}
