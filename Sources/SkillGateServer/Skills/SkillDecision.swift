@@ -45,7 +45,8 @@ struct SkillDecision: Sendable, Hashable {
 
     /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`; with a ranked cut
     /// `skills_ranking`, and `skills_ranking_reason` / `skills_ranking_error` after a fallback,
-    /// `skills_embeddings_ms`, `skills_blind`; with `skill_ranking.examples` `skills_examples` (`used` / `pending`);
+    /// `skills_embeddings_ms`, `skills_blind`; with `skill_ranking.examples` `skills_examples` (`used` / `pending`) and
+    /// `skills_examples_error` (why the latest skill's examples could not be written);
     /// with a selector `skills_selector` (`chose` / `failed`),
     /// `skills_selector_reason`, `skills_selector_error`, `skills_selector_model`, `skills_selector_chosen`,
     /// its tokens, `skills_selector_cost_usd` and `skills_selector_ms`).
@@ -62,6 +63,7 @@ struct SkillDecision: Sendable, Hashable {
         o.append("skills_embeddings_ms", ifPresent: ranking.semanticMilliseconds.map { .double($0) })
         if ranking.cut.blind { o.append("skills_blind", true) }
         o.append("skills_examples", ifPresent: ranking.examples.map { .string($0.rawValue) })
+        o.append("skills_examples_error", ifPresent: ranking.examplesError.map(JSONValue.string))
         guard let selection = ranking.selection else { return }
         o.append("skills_selector", .string(selection.failureReason == nil ? "chose" : "failed"))
         o.append("skills_selector_reason", ifPresent: selection.failureReason.map(JSONValue.string))

@@ -205,7 +205,10 @@ public struct SkillRanker: Sendable {
             }
             let cut = SkillRelevance.select(candidates, query: query, limit: limit, pinned: pinned, cache: documents, semantic: similarities)
             var ranking = SkillRanking(cut: cut, mode: .hybrid, semanticMilliseconds: ms)
-            if examples != nil { ranking.examples = scores.examples != nil ? .used : .pending }
+            if let examples {
+                ranking.examples = scores.examples != nil ? .used : .pending
+                if scores.examples == nil { ranking.examplesError = examples.lastFailure }
+            }
             return counted(ranking)
         case .failure(let error):
             return counted(SkillRanking(cut: lexical(), mode: .lexicalFallback(reason: error.reason),

@@ -44,6 +44,8 @@ public struct SkillRanking: Sendable, Hashable {
     /// With `skill_ranking.examples` and a hybrid ranking: whether the skills' example requests took part
     /// (`used`), or some candidate's examples were still being written (`pending`).
     public var examples: ExampleUse?
+    /// With `examples == .pending`: why the latest skill's examples could not be written, if that failed.
+    public var examplesError: String?
 
     /// Whether a hybrid cut compared the request with the skills' example requests.
     public enum ExampleUse: String, Sendable, Hashable {

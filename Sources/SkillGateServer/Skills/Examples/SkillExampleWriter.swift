@@ -37,6 +37,7 @@ final class SkillExampleWriter: Sendable {
         var working = false
         var written = 0
         var failed = 0
+        var lastFailure: String?
         /// Continuations of `writeAll` callers, resumed when the queue is empty.
         var idle: [CheckedContinuation<Void, Never>] = []
     }
@@ -144,6 +145,7 @@ final class SkillExampleWriter: Sendable {
                 } else {
                     s.written += 1
                     s.failedAt[item.key] = nil
+                    if s.failedAt.isEmpty { s.lastFailure = nil }
                 }
                 guard s.queue.isEmpty else { return nil }
                 s.working = false
@@ -156,19 +158,43 @@ final class SkillExampleWriter: Sendable {
         }
     }
 
-    /// One skill's examples from the first target that answers with some within the timeout; none on failure.
+    /// One skill's examples from the first target that answers with some within the timeout; none on
+    /// failure, which is then remembered as `lastFailure`.
     private func write(_ skill: SkillCandidate) async -> [String] {
         let request = SkillExamplePrompt.request(for: skill)
-        let answer = await Deadline.run(within: .milliseconds(settings.timeoutMs)) { [targets, call] () async -> [String] in
+        let answer = await Deadline.run(within: .milliseconds(settings.timeoutMs)) { [targets, call] () async -> Result<[String], Failure> in
+            var failure = Failure(message: "no target was asked")
             for target in targets {
                 var attempt = request
                 attempt.model = target.model.id
-                guard let response = try? await call(target, attempt) else { continue }
-                let examples = SkillExamplePrompt.examples(in: response.text)
-                if !examples.isEmpty { return examples }
+                do {
+                    let examples = SkillExamplePrompt.examples(in: try await call(target, attempt).text)
+                    if !examples.isEmpty { return .success(examples) }
+                    failure = Failure(message: "\(target.qualifiedName) answered without example requests; name a model that follows JSON instructions")
+                } catch let error as GatewayError {
+                    failure = Failure(message: "\(target.qualifiedName): \(error.message)")
+                } catch {
+                    failure = Failure(message: "\(target.qualifiedName): \(error)")
+                }
             }
+            return .failure(failure)
+        }
+        let outcome = answer ?? .failure(Failure(
+            message: "\(settings.model) wrote no examples within \(settings.timeoutMs) ms (skill_ranking.examples.timeout_ms); raise it or name a faster model"))
+        switch outcome {
+        case .success(let examples): return examples
+        case .failure(let failure):
+            state.withLock { $0.lastFailure = "skill \(skill.name): " + failure.message }
             return []
         }
-        return answer ?? []
     }
+
+    /// Why writing a skill's examples failed.
+    private struct Failure: Error {
+        var message: String
+    }
+
+    /// The latest failure to write a skill's examples, for the log of requests ranked without them
+    /// (`skills_examples_error`); `nil` once every skill that failed has been written.
+    var lastFailure: String? { state.withLock { $0.lastFailure } }
 }

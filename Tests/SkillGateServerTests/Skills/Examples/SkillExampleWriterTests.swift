@@ -161,6 +161,7 @@ final class ExampleModelDouble: Sendable {
         await patient.writeAll(Self.candidates)
         #expect(patient.counts.written == 5 && patient.counts.failed == 1)
         #expect(patient.examples(for: Self.candidates) == nil)
+        #expect(patient.lastFailure == "skill book_table: gen/m: upstream 500")
         await patient.writeAll(Self.candidates)
         #expect(model.calls.count == 6, "within the backoff the failed skill is not asked again")
 
@@ -169,6 +170,20 @@ final class ExampleModelDouble: Sendable {
         await writer.writeAll(Self.candidates)
         await writer.writeAll(Self.candidates)
         #expect(eager.calls.filter { $0.skill == "book_table" }.count == 2)
+    }
+
+    @Test func aRequestRankedWithoutExamplesLogsWhyTheyAreMissing() async {
+        let model = ExampleModelDouble(["gen": .fail])
+        let writer = model.writer()
+        let ranker = Self.ranker(writer)
+        await writer.writeAll(Self.candidates)
+        let r = await ranker.select(Self.candidates, messages: Self.request, limit: 2, pinned: [])
+        #expect(r.examples == .pending && r.examplesError?.hasPrefix("skill ") == true)
+        var decision = SkillDecision(declared: 6, limit: 2)
+        decision.ranking = r
+        var log = JSONObject()
+        decision.appendLogFields(to: &log)
+        #expect(log["skills_examples"] == "pending" && log["skills_examples_error"]?.stringValue?.contains("upstream 500") == true)
     }
 
     @Test func aFailingTargetIsFollowedByTheNext() async {
@@ -186,5 +201,6 @@ final class ExampleModelDouble: Sendable {
         await writer.writeAll(Array(Self.candidates.prefix(2)))
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(writer.counts.failed == 2 && writer.examples(for: Array(Self.candidates.prefix(2))) == nil)
+        #expect(writer.lastFailure?.contains("wrote no examples within 50 ms (skill_ranking.examples.timeout_ms); raise it") == true)
     }
 }
