@@ -48,6 +48,9 @@ enum ConfigCommand {
         } else {
             print("  ranking    lexical (\(withoutModel))")
         }
+        if let x = config.skillRanking.examples {
+            print("  examples   \(x.model) writes example requests once per skill (weight \(x.weight); until written: the descriptions alone)")
+        }
         if let s = config.skillRanking.selector {
             print("  selector   \(s.model) chooses among the top \(s.candidates) (timeout \(s.timeoutMs) ms; without it: the ranking's cut)")
         }
