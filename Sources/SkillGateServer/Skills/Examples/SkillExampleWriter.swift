@@ -24,6 +24,10 @@ final class SkillExampleWriter: Sendable {
     let retryAfter: Duration
     /// The most skills whose examples are kept in memory (when full, memory starts over; the store keeps them).
     let capacity: Int
+    /// The most skills waiting to be written; past it new skills are not queued (their cuts are ranked without
+    /// examples, and they are queued when a later request meets them with room in the queue). Clients declare
+    /// tools, so this bounds what a client sending ever-new descriptions can make the gateway spend at once.
+    let maxQueued: Int
     private let state = Mutex(State())
     private let clock = ContinuousClock()
 
@@ -43,17 +47,19 @@ final class SkillExampleWriter: Sendable {
     }
 
     init(settings: GatewayConfig.Examples, targets: [RouteTarget], store: SQLiteStateStore?, retryAfter: Duration = .seconds(600),
-         capacity: Int = 4096, call: @escaping Call) {
+         capacity: Int = 4096, maxQueued: Int = 1024, call: @escaping Call) {
         precondition(!targets.isEmpty, "an examples writer needs a model")
         self.settings = settings
         self.targets = targets
         self.store = store
         self.retryAfter = retryAfter
         self.capacity = max(1, capacity)
+        self.maxQueued = max(1, maxQueued)
         self.call = call
     }
 
-    /// The key of `skill`'s examples: a hash of the writing model, the instructions and the skill's text.
+    /// The key of `skill`'s examples: a hash of the configured model (its first target), the instructions and
+    /// the skill's text.
     func key(for skill: SkillCandidate) -> String {
         if let known = state.withLock({ $0.keys[skill] }) { return known }
         let key = SHA256Hash.hex(targets[0].qualifiedName + "\u{0}" + SkillExamplePrompt.instructions + "\u{0}" + SkillExamplePrompt.skillText(skill))
@@ -111,7 +117,7 @@ final class SkillExampleWriter: Sendable {
     private func enqueue(_ skills: [(key: String, skill: SkillCandidate)]) {
         let now = clock.now
         let start = state.withLock { s -> Bool in
-            for item in skills where !s.queued.contains(item.key) {
+            for item in skills where !s.queued.contains(item.key) && s.queue.count < maxQueued {
                 if let failed = s.failedAt[item.key], now - failed < retryAfter { continue }
                 s.queued.insert(item.key)
                 s.queue.append(item)

@@ -60,9 +60,10 @@ final class ExampleModelDouble: Sendable {
     }
 
     func writer(targets: [String] = ["gen"], store: SQLiteStateStore? = nil, timeoutMs: Int = 60_000,
-                retryAfter: Duration = .seconds(600)) -> SkillExampleWriter {
+                retryAfter: Duration = .seconds(600), maxQueued: Int = 1024) -> SkillExampleWriter {
         SkillExampleWriter(settings: GatewayConfig.Examples(model: "light", timeoutMs: timeoutMs, weight: 0.5),
-                           targets: targets.map { ResilienceFixtures.target($0) }, store: store, retryAfter: retryAfter) { [self] target, request in
+                           targets: targets.map { ResilienceFixtures.target($0) }, store: store, retryAfter: retryAfter,
+                           maxQueued: maxQueued) { [self] target, request in
             let text = request.messages.last?.text ?? ""
             let skill = String(text.split(separator: "\n").first?.dropFirst("name: ".count) ?? "")
             asked.withLock { $0.append((target.provider.id, skill)) }
@@ -184,6 +185,19 @@ final class ExampleModelDouble: Sendable {
         var log = JSONObject()
         decision.appendLogFields(to: &log)
         #expect(log["skills_examples"] == "pending" && log["skills_examples_error"]?.stringValue?.contains("upstream 500") == true)
+    }
+
+    @Test func theQueueIsBoundedAndSkillsLeftOutAreQueuedByALaterRequest() async {
+        // With room for two, a cut of six skills queues two; the rest are queued when later cuts meet them.
+        let model = ExampleModelDouble()
+        let writer = model.writer(maxQueued: 2)
+        await writer.writeAll(Self.candidates)
+        #expect(writer.counts.written == 2)
+        await writer.writeAll(Self.candidates)
+        #expect(writer.counts.written == 4)
+        await writer.writeAll(Self.candidates)
+        #expect(writer.counts.written == 6 && writer.examples(for: Self.candidates) != nil)
+        #expect(model.calls.count == 6)
     }
 
     @Test func aFailingTargetIsFollowedByTheNext() async {
