@@ -38,10 +38,22 @@ func runSkillsBench() async throws {
     let serialise = measureMicros(iterations: 2000) {
         for t in tools { _ = JSONValue.object(["name": .string(t.name), "description": .string(t.description ?? ""), "parameters": t.parameters]).serializedBytes() }
     }
+    // `skill_ranking.examples`: the request against 50 skills' dozen example requests each (384 dimensions, as
+    // multilingual-e5-small), half English, half Chinese; the vectors are cached, this is the per-request arithmetic.
+    var generator = SystemRandomNumberGenerator()
+    func vector() -> [Float] { (0..<384).map { _ in Float.random(in: -1...1, using: &generator) } }
+    let exampleVectors = (0..<50).map { _ in (0..<12).map { i in (vector: vector(), text: i < 6 ? "remind me at six tonight" : "今晚六点提醒我") } }
+    let requestVector = vector()
+    var scored = 0
+    let exampleScores = measureMicros(iterations: 500) {
+        scored = ExampleSimilarity.scores(query: requestVector, queryText: "don't let me forget the rent", examples: exampleVectors).count
+    }
+    precondition(scored == 50, "one score per skill")
     report("BM25 top-8 of 50 skills, documents cached", cut, unit: "µs")
     report("BM25 + word vectors top-8 of 50 skills, cached (the default without embeddings)", withVectors, unit: "µs")
     report("BM25 top-8 of 50 skills, cold (tokenise all)", cold, unit: "µs")
     report("serialise the 50 tool definitions (reference)", serialise, unit: "µs")
+    report("example scores of 50 skills × 12 examples, 384 dimensions (skill_ranking.examples)", exampleScores, unit: "µs")
 
     let schema: JSONValue = [
         "type": "object",

@@ -6,6 +6,10 @@
 /// request's script. Every skill has examples in both languages, so the centring compares what
 /// the texts say rather than which language they are in. Both sides are embedded as queries:
 /// request against request is the comparison embedding models are best at.
+///
+/// This runs on every ranked request over every candidate's dozen examples, so the centred vectors
+/// are never built: with `q` the centred request and `c` an example's centre,
+/// `(q · (e − c)) / (|q| |e − c|)` is computed from `q · e`, `q · c`, `e · c` and `|e|²`.
 public enum ExampleSimilarity {
     /// Fewer examples than this in one script: their mean is too rough a centre, so the mean of all
     /// examples stands in.
@@ -14,28 +18,79 @@ public enum ExampleSimilarity {
     /// One score per skill: `examples[i]` are skill `i`'s example vectors with their texts (for the
     /// script). A skill without examples gets the lowest score of the others.
     public static func scores(query: [Float], queryText: String, examples: [[(vector: [Float], text: String)]]) -> [Double] {
-        let flat = examples.flatMap { $0 }
-        guard let dims = flat.first?.vector.count, query.count == dims else { return examples.map { _ in 0 } }
-        let scripts = flat.map { LanguageCentering.script(of: $0.text) }
-        let all = LanguageCentering.mean(flat.map(\.vector))
-        var centre: [LanguageCentering.Script: [Double]] = [:]
-        for script in LanguageCentering.Script.allCases {
-            let group = flat.indices.filter { scripts[$0] == script }.map { flat[$0].vector }
-            centre[script] = group.count >= minimumPerScript ? LanguageCentering.mean(group) : all
+        let dims = query.count
+        let scripts = examples.map { skill in skill.map { LanguageCentering.script(of: $0.text).rawValue } }
+        guard examples.allSatisfy({ $0.allSatisfy { $0.vector.count == dims } }), examples.contains(where: { !$0.isEmpty }) else {
+            return examples.map { _ in 0 }
         }
-        let q = LanguageCentering.subtract(query, centre[LanguageCentering.script(of: queryText)]!)
+        // The centre of each script: the mean of its examples, or of all examples when it has too few.
+        let scriptCount = LanguageCentering.Script.allCases.count
+        var sums = [[Double]](repeating: [Double](repeating: 0, count: dims), count: scriptCount)
+        var counts = [Int](repeating: 0, count: scriptCount)
+        for (skill, skillScripts) in zip(examples, scripts) {
+            for (example, script) in zip(skill, skillScripts) {
+                counts[script] += 1
+                example.vector.withUnsafeBufferPointer { v in
+                    sums[script].withUnsafeMutableBufferPointer { s in for i in 0..<dims { s[i] += Double(v[i]) } }
+                }
+            }
+        }
+        let total = counts.reduce(0, +)
+        let centres: [[Float]] = (0..<scriptCount).map { script in
+            if counts[script] >= minimumPerScript { return sums[script].map { Float($0 / Double(counts[script])) } }
+            return (0..<dims).map { i in Float(sums.reduce(0) { $0 + $1[i] } / Double(total)) }
+        }
+        let q = LanguageCentering.subtract(query, centres[LanguageCentering.script(of: queryText).rawValue].map(Double.init))
+        let qNorm = VectorMath.norm(q)
+        let qDotCentre = centres.map { VectorMath.dot(q, $0) }
+        let centreNormSquared = centres.map { VectorMath.dot($0, $0) }
+
         var scores: [Double?] = []
-        var next = 0
-        for skill in examples {
+        for (skill, skillScripts) in zip(examples, scripts) {
             guard !skill.isEmpty else { scores.append(nil); continue }
             var sum = 0.0
-            for example in skill {
-                sum += VectorMath.cosines(q, [LanguageCentering.subtract(example.vector, centre[scripts[next]]!)])[0]
-                next += 1
+            for (example, script) in zip(skill, skillScripts) {
+                let d = dots(example.vector, q, centres[script])
+                let normSquared = d.ee - 2 * d.ec + centreNormSquared[script]
+                let n = qNorm * max(0, normSquared).squareRoot()
+                sum += n > 0 ? (d.eq - qDotCentre[script]) / n : 0
             }
             scores.append(sum / Double(skill.count))
         }
         let floor = scores.compactMap { $0 }.min() ?? 0
         return scores.map { $0 ?? floor }
+    }
+
+    /// `e · e`, `e · q` and `e · c` in one pass over `e` (all three of one length), eight lanes at a time.
+    static func dots(_ e: [Float], _ q: [Float], _ c: [Float]) -> (ee: Double, eq: Double, ec: Double) {
+        e.withUnsafeBufferPointer { e in
+            q.withUnsafeBufferPointer { q in
+                c.withUnsafeBufferPointer { c in
+                    var ee = SIMD8<Float>(), eq = SIMD8<Float>(), ec = SIMD8<Float>()
+                    var i = 0
+                    while i + 8 <= e.count {
+                        let ev = lanes(e, i), qv = lanes(q, i), cv = lanes(c, i)
+                        ee += ev * ev
+                        eq += ev * qv
+                        ec += ev * cv
+                        i += 8
+                    }
+                    var tail = (ee: ee.sum(), eq: eq.sum(), ec: ec.sum())
+                    while i < e.count {
+                        tail.ee += e[i] * e[i]
+                        tail.eq += e[i] * q[i]
+                        tail.ec += e[i] * c[i]
+                        i += 1
+                    }
+                    return (Double(tail.ee), Double(tail.eq), Double(tail.ec))
+                }
+            }
+        }
+    }
+
+    /// Eight floats of `v` from `offset` (which leaves at least eight).
+    @inline(__always)
+    private static func lanes(_ v: UnsafeBufferPointer<Float>, _ offset: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(v.baseAddress! + offset).loadUnaligned(as: SIMD8<Float>.self)
     }
 }

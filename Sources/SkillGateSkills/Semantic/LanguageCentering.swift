@@ -31,7 +31,10 @@ public final class LanguageCentering: Sendable {
         var cjk = 0, letters = 0
         for s in text.unicodeScalars {
             let v = s.value
-            if (v >= 0x4E00 && v <= 0x9FFF) || (v >= 0x3400 && v <= 0x4DBF) || (v >= 0x3040 && v <= 0x30FF) || (v >= 0xAC00 && v <= 0xD7AF) {
+            if v < 0x80 {
+                // ASCII without Unicode's property tables (this runs over every example request of every ranked cut).
+                if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { letters += 1 }
+            } else if (v >= 0x4E00 && v <= 0x9FFF) || (v >= 0x3400 && v <= 0x4DBF) || (v >= 0x3040 && v <= 0x30FF) || (v >= 0xAC00 && v <= 0xD7AF) {
                 cjk += 1; letters += 1
             } else if s.properties.isAlphabetic {
                 letters += 1

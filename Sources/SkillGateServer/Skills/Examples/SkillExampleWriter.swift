@@ -58,22 +58,26 @@ final class SkillExampleWriter: Sendable {
         self.call = call
     }
 
-    /// The key of `skill`'s examples: a hash of the configured model (its first target), the instructions and
-    /// the skill's text.
-    func key(for skill: SkillCandidate) -> String {
-        if let known = state.withLock({ $0.keys[skill] }) { return known }
-        let key = SHA256Hash.hex(targets[0].qualifiedName + "\u{0}" + SkillExamplePrompt.instructions + "\u{0}" + SkillExamplePrompt.skillText(skill))
-        state.withLock { s in
-            if s.keys.count >= capacity { s.keys.removeAll(keepingCapacity: true) }
-            s.keys[skill] = key
+    /// The keys of `skills`' examples: a hash of the configured model (its first target), the instructions and
+    /// each skill's text. Remembered per skill, so a request only looks them up (under one lock).
+    func keys(for skills: [SkillCandidate]) -> [String] {
+        var keys = state.withLock { s in skills.map { s.keys[$0] } }
+        let fresh = skills.indices.filter { keys[$0] == nil }
+        guard !fresh.isEmpty else { return keys.map { $0! } }
+        for i in fresh {
+            keys[i] = SHA256Hash.hex(targets[0].qualifiedName + "\u{0}" + SkillExamplePrompt.instructions + "\u{0}" + SkillExamplePrompt.skillText(skills[i]))
         }
-        return key
+        state.withLock { s in
+            if s.keys.count + fresh.count > capacity { s.keys.removeAll(keepingCapacity: true) }
+            for i in fresh { s.keys[skills[i]] = keys[i] }
+        }
+        return keys.map { $0! }
     }
 
     /// Every candidate's examples, in order, when all of them have some; otherwise `nil`, and the
     /// candidates without examples are queued for writing.
     func examples(for candidates: [SkillCandidate]) -> [[String]]? {
-        let keys = candidates.map(key(for:))
+        let keys = keys(for: candidates)
         let (inMemory, known) = state.withLock { s in (keys.map { s.memory[$0] }, s.queued.union(s.failedAt.keys)) }
         var found = inMemory
         // Queued and failed skills are known to have none: the store is read only for skills not seen yet.
