@@ -63,7 +63,8 @@ def main():
                     runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
                                             "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
         with_preload = lambda path, lib: path + (f" (LD_PRELOAD={lib})" if lib else "")
-        print(f"A = {with_preload(args.a, args.a_preload)}\nB = {with_preload(args.b, args.b_preload)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n")
+        print(f"A = {with_preload(args.a, args.a_preload)}\nB = {with_preload(args.b, args.b_preload)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n"
+              f"idle policy: {measure.idle_policy()}\n")
         print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
         for c in connections:
             for name in ("A", "B"):

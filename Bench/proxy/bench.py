@@ -198,6 +198,10 @@ def main():
     parser.add_argument("--surface-slice", type=int, default=1, help="seconds of each --surfaces run")
     parser.add_argument("--port-offset", type=int, default=0,
                         help="added to every port of the run (two runs on one machine must not share ports)")
+    parser.add_argument("--halt-poll-ns", type=int, default=None,
+                        help="poll an idle vCPU this long before halting it during the run (KVM guests' haltpoll "
+                             "driver, root; the kernel's default is 200000), then restore the machine's own value. "
+                             "Every target runs under it alike; the report names the policy (decision 0046)")
     args = parser.parse_args()
     global UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT
     UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT = (
@@ -210,7 +214,10 @@ def main():
     lua = os.path.join(HERE, "post.lua")
     processes = Processes()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    halt_polling = measure.HaltPolling(args.halt_poll_ns)
     try:
+        halt_polling.__enter__()
+        log(f"idle policy: {measure.idle_policy()}")
         names = ([n for n in args.targets.split(",") if n] + (["baseline"] if args.baseline else [])
                  + (["litellm"] if args.litellm else []))
         key = "sk-bench-local-only"
@@ -295,11 +302,13 @@ def main():
             gateway.held["rss_after_mb"] = round(measure.rss_mb(gateway.pids()), 1)
             log(f"   {gateway.held}")
         results = report.summarise(targets, args)
+        results["idle_policy"] = measure.idle_policy()
         json.dump(results, open(os.path.join(work, "results.json"), "w"), indent=2)
         print(report.render(results))
         log(f"results: {work}/results.json; logs in {work}")
     finally:
         processes.stop_all()
+        halt_polling.__exit__(None, None, None)
 
 
 if __name__ == "__main__":

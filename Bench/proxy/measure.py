@@ -151,3 +151,45 @@ def first_event_ms(url, body_file, token, n):
             conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     conn.close()
     return (statistics.median(firsts) if firsts else float("nan")), complete
+
+
+HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
+CPUIDLE = "/sys/devices/system/cpu/cpuidle"
+
+
+def idle_policy():
+    """How this machine's CPUs idle: the cpuidle driver and governor and, under the KVM guest's `haltpoll` driver,
+    how long an idle vCPU polls before it halts (`guest_halt_poll_ns`; the kernel's default is 200000, some hosts
+    set 0). A halted vCPU wakes slowly and cold, which moves every figure at one connection (decision 0046), so
+    each report names the policy it was measured under."""
+    def read(path):
+        try:
+            return open(path).read().strip()
+        except OSError:
+            return None
+    return {"driver": read(os.path.join(CPUIDLE, "current_driver")),
+            "governor": read(os.path.join(CPUIDLE, "current_governor_ro")) or read(os.path.join(CPUIDLE, "current_governor")),
+            "guest_halt_poll_ns": read(HALT_POLL)}
+
+
+class HaltPolling:
+    """Sets `guest_halt_poll_ns` for the length of a run and puts the machine's own value back after it
+    (`bench.py --halt-poll-ns`). Needs root and the `haltpoll` cpuidle driver; refuses clearly otherwise."""
+
+    def __init__(self, nanoseconds):
+        self.wanted, self.saved = nanoseconds, None
+
+    def __enter__(self):
+        if self.wanted is None:
+            return self
+        try:
+            self.saved = open(HALT_POLL).read().strip()
+            open(HALT_POLL, "w").write(str(self.wanted))
+        except OSError as error:
+            raise SystemExit(f"--halt-poll-ns needs the haltpoll cpuidle driver and root ({HALT_POLL}: {error}); "
+                             f"run without it to measure the machine as it is")
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            open(HALT_POLL, "w").write(self.saved)

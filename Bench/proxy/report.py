@@ -94,6 +94,11 @@ def render(results):
         if f.get("held_streams"):
             lines.append("")
             lines.append("held streams: " + ", ".join(f"{k} {v}" for k, v in f["held_streams"].items()))
+    policy = results.get("idle_policy")
+    if policy:
+        lines.append("")
+        lines.append(f"idle policy: cpuidle {policy['driver']} ({policy['governor']}), guest_halt_poll_ns "
+                     f"{policy['guest_halt_poll_ns'] if policy['guest_halt_poll_ns'] is not None else 'n/a'}")
     lines.append("")
     lines.append("targets (issue: hardening and speed)")
     for c in results["targets"]:
