@@ -44,11 +44,15 @@ extension GatewayConfig {
         public var timeoutMs: Int
         /// The examples' share of the semantic score (the descriptions' is the rest). Default 0.5.
         public var weight: Double
+        /// The most skills whose examples are written in any hour (default 600). Clients declare tools, so this
+        /// bounds what the gateway spends on a client that sends ever-new descriptions; past it, writing waits.
+        public var maxPerHour: Int
 
-        public init(model: String = "light", timeoutMs: Int = 120_000, weight: Double = 0.5) {
+        public init(model: String = "light", timeoutMs: Int = 120_000, weight: Double = 0.5, maxPerHour: Int = 600) {
             self.model = model
             self.timeoutMs = timeoutMs
             self.weight = weight
+            self.maxPerHour = maxPerHour
         }
     }
 
@@ -120,7 +124,7 @@ extension GatewayConfig {
     /// Reads `skill_ranking.examples` (`nil` when absent).
     private static func parseExamples(_ r: JSONReader?) throws(JSONShapeError) -> Examples? {
         guard let r else { return nil }
-        try r.rejectUnknownKeys(["model", "timeout_ms", "weight", "$comment"])
+        try r.rejectUnknownKeys(["model", "timeout_ms", "weight", "max_per_hour", "$comment"])
         let defaults = Examples()
         let model = try r.optionalString("model") ?? defaults.model
         guard !model.trimmingSpacesAndTabs().isEmpty, model != "auto" else {
@@ -134,7 +138,11 @@ extension GatewayConfig {
         guard (0...1).contains(weight) else {
             throw r.error("weight", "must be between 0 and 1 (the examples' share of the semantic score)")
         }
-        return Examples(model: model, timeoutMs: timeout, weight: weight)
+        let perHour = try r.optionalInt("max_per_hour") ?? defaults.maxPerHour
+        guard (1...100_000).contains(perHour) else {
+            throw r.error("max_per_hour", "must be between 1 and 100000 (the most skills whose examples are written in an hour)")
+        }
+        return Examples(model: model, timeoutMs: timeout, weight: weight, maxPerHour: perHour)
     }
 
     /// Reads `skill_ranking.selector` (`nil` when absent).

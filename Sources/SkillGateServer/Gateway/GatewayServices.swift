@@ -95,8 +95,12 @@ public final class GatewayServices: Sendable {
         } else {
             consoleAssets = nil
         }
+        let metrics = self.metrics
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http,
-                                                                       clients: clients, examplesStore: stateStore))
+                                                                       clients: clients, examplesStore: stateStore) { event in
+            metrics.countExampleWriting(event)
+            SkillExampleWriter.log(event, to: log)
+        })
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }

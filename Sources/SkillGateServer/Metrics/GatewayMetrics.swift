@@ -36,6 +36,9 @@ final class GatewayMetrics: Sendable {
         var selections = MetricFamily("skillgate_skill_selector_total", .counter,
                                       "Selector model calls by outcome (chose, or why the ranking's cut was used: selector_timeout, selector_http_<status>, selector_failed, selector_unparsable, cancelled).",
                                       labels: ["outcome"])
+        var examples = MetricFamily("skillgate_skill_examples_total", .counter,
+                                    "Skills whose example requests the gateway wrote (skill_ranking.examples), by outcome (written, failed); the writing calls' tokens and cost count under their model.",
+                                    labels: ["outcome"])
         var rejections = MetricFamily("skillgate_limit_rejections_total", .counter, "Requests refused by a limit or budget, by limit and scope (token, scenario).",
                                       labels: ["limit", "scope"])
         var inFlight = MetricFamily("skillgate_in_flight_requests", .gauge, "Requests being answered now.")
@@ -175,13 +178,31 @@ final class GatewayMetrics: Sendable {
         families.withLock { $0.rejections.add(1, [limit, scope]) }
     }
 
+    /// What the examples writer did (`skill_ranking.examples`): the gateway's own spend, charged to no client.
+    func countExampleWriting(_ event: SkillExampleWriter.Event) {
+        guard enabled else { return }
+        families.withLock { f in
+            switch event {
+            case .answered(let model, let usage, let cost):
+                f.tokens.add(Double(usage.inputTokens), [model, "input"])
+                f.tokens.add(Double(usage.outputTokens), [model, "output"])
+                f.cacheTokens(usage, model: model)
+                if let cost { f.cost.add(cost, [model]) }
+            case .finished(_, let failure):
+                f.examples.add(1, [failure == nil ? "written" : "failed"])
+            case .paused:
+                break
+            }
+        }
+    }
+
     /// Every family in the text exposition format.
     func render() -> String {
         let f = families.withLock { $0 }
         var out = ""
         out.reserveCapacity(8192)
         for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.keyFailures, f.escalations, f.skills,
-                       f.skillCuts, f.selections, f.rejections, f.inFlight, f.inFlightStreams] {
+                       f.skillCuts, f.selections, f.examples, f.rejections, f.inFlight, f.inFlightStreams] {
             family.render(into: &out)
         }
         return out

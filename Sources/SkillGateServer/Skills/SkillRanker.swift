@@ -60,9 +60,9 @@ public struct SkillRanker: Sendable {
 
     /// A ranker whose selector and examples writer (if configured) call their models through `clients`
     /// (the gateway's, so they share key pools); `nil` makes a factory of its own when one is needed.
-    /// The examples are kept in `examplesStore`.
+    /// The examples are kept in `examplesStore`; what writing them spends and how it went goes to `examplesEvents`.
     init(config: GatewayConfig, catalog: ProviderCatalog, keys: KeyStore, stateStore: SQLiteStateStore?, http: HTTPClient,
-         clients: ClientFactory?, examplesStore: SQLiteStateStore?) throws {
+         clients: ClientFactory?, examplesStore: SQLiteStateStore?, examplesEvents: SkillExampleWriter.EventSink? = nil) throws {
         try config.validateSkillRanking(against: catalog)
         let wordVectors = config.skillRanking.wordVectors ? WordVectorScorer.builtIn : nil
         let callsModels = config.skillRanking.selector != nil || config.skillRanking.examples != nil
@@ -79,7 +79,7 @@ public struct SkillRanker: Sendable {
         let examples = try config.skillRanking.examples.map { settings in
             SkillExampleWriter(settings: settings, targets: try config.modelTargets(settings.model, at: "$.skill_ranking.examples.model",
                                                                                      role: "the examples' writer", catalog: catalog),
-                               store: examplesStore, call: Self.chatCall(factory!))
+                               store: examplesStore, events: examplesEvents, call: Self.chatCall(factory!))
         }
         self.init(scorer: SemanticScorer(embedder: embedder, cache: cache, timeout: .milliseconds(settings.timeoutMs)),
                   wordVectors: wordVectors, selector: selector, examples: examples)

@@ -49,7 +49,7 @@ enum ConfigCommand {
             print("  ranking    lexical (\(withoutModel))")
         }
         if let x = config.skillRanking.examples {
-            print("  examples   \(x.model) writes example requests once per skill (weight \(x.weight); until written: the descriptions alone)")
+            print("  examples   \(x.model) writes example requests once per skill, at most \(x.maxPerHour) skills an hour (weight \(x.weight); until written: the descriptions alone)")
         }
         if let s = config.skillRanking.selector {
             print("  selector   \(s.model) chooses among the top \(s.candidates) (timeout \(s.timeoutMs) ms; without it: the ranking's cut)")

@@ -42,13 +42,13 @@ import SkillGateProviders
         #expect(scenarios["a"]?.skills.useSelector == true && scenarios["b"]?.skills.useSelector == false)
     }
 
-    @Test func theExamplesSectionReadsModelTimeoutAndWeightWithDefaults() throws {
+    @Test func theExamplesSectionReadsModelTimeoutWeightAndHourlyCapWithDefaults() throws {
         let e5 = #""embeddings":{"model":"local-e5/multilingual-e5-small"}"#
         #expect(try load("{}").skillRanking.examples == nil)
         #expect(try load(#"{"tiers":{"light":["openai/gpt-6-luna"]},"skill_ranking":{\#(e5),"examples":{}}}"#).skillRanking.examples
-                == GatewayConfig.Examples(model: "light", timeoutMs: 120_000, weight: 0.5))
-        let c = try load(#"{"skill_ranking":{\#(e5),"examples":{"model":"openai/gpt-6-luna","timeout_ms":30000,"weight":0.25}}}"#)
-        #expect(c.skillRanking.examples == GatewayConfig.Examples(model: "openai/gpt-6-luna", timeoutMs: 30_000, weight: 0.25))
+                == GatewayConfig.Examples(model: "light", timeoutMs: 120_000, weight: 0.5, maxPerHour: 600))
+        let c = try load(#"{"skill_ranking":{\#(e5),"examples":{"model":"openai/gpt-6-luna","timeout_ms":30000,"weight":0.25,"max_per_hour":40}}}"#)
+        #expect(c.skillRanking.examples == GatewayConfig.Examples(model: "openai/gpt-6-luna", timeoutMs: 30_000, weight: 0.25, maxPerHour: 40))
     }
 
     @Test(arguments: [
@@ -57,6 +57,8 @@ import SkillGateProviders
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"nope/model"}}}"#, "$.skill_ranking.examples.model", "is not a tier, an alias or a provider/model"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","weight":1.5}}}"#, "$.skill_ranking.examples.weight", "between 0 and 1"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","timeout_ms":0}}}"#, "$.skill_ranking.examples.timeout_ms", "between 1 and 600000"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","max_per_hour":0}}}"#, "$.skill_ranking.examples.max_per_hour", "between 1 and 100000"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"model":"openai/gpt-6-luna","max_per_hour":"many"}}}"#, "$.skill_ranking.examples.max_per_hour", "expected an integer"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small"},"examples":{"modle":"light"}}}"#, "$.skill_ranking.examples.modle", "unknown key"),
         (#"{"skill_ranking":{"embedings":{}}}"#, "$.skill_ranking.embedings", "unknown key"),
         (#"{"skill_ranking":{"selector":{"modle":"light"}}}"#, "$.skill_ranking.selector.modle", "unknown key"),

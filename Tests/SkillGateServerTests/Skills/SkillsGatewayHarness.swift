@@ -70,9 +70,18 @@ final class SkillsGatewayHarness {
 
     /// The request log lines written so far (or until `stop()`), parsed.
     func logLines() -> [JSONValue] {
+        allLogLines().filter { $0["request_id"] != nil }
+    }
+
+    /// The log's event lines (`"event": ...`, not requests) written so far (or until `stop()`), parsed.
+    func logEvents() -> [JSONValue] {
+        allLogLines().filter { $0["event"] != nil }
+    }
+
+    private func allLogLines() -> [JSONValue] {
         if finalLog == nil { gateway.flushLog() }
         let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
+        return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
     }
 
     func stop() async {

@@ -10,7 +10,8 @@ import Synchronization
 /// No request waits for a model: `examples(for:)` answers from what is kept and, for skills without
 /// examples, queues them for one background worker that writes one skill at a time. Until every
 /// candidate of a cut has examples, the cut is ranked without them. A skill whose writing failed is
-/// tried again after `retryAfter`.
+/// tried again after `retryAfter`. At most `settings.maxPerHour` skills are written in any hour; past it
+/// the worker waits. Every answered call and every finished skill is reported to `events` (metrics, log).
 final class SkillExampleWriter: Sendable {
     /// One call to one target; the closure owns the client and its key.
     typealias Call = @Sendable (RouteTarget, ChatRequest) async throws -> ChatResponse
@@ -28,7 +29,8 @@ final class SkillExampleWriter: Sendable {
     /// examples, and they are queued when a later request meets them with room in the queue). Clients declare
     /// tools, so this bounds what a client sending ever-new descriptions can make the gateway spend at once.
     let maxQueued: Int
-    private let state = Mutex(State())
+    private let events: EventSink?
+    private let state: Mutex<State>
     private let clock = ContinuousClock()
 
     private struct State {
@@ -42,12 +44,15 @@ final class SkillExampleWriter: Sendable {
         var written = 0
         var failed = 0
         var lastFailure: String?
+        var allowance: WriteAllowance
         /// Continuations of `writeAll` callers, resumed when the queue is empty.
         var idle: [CheckedContinuation<Void, Never>] = []
     }
 
+    /// - Parameter hour: the window `settings.maxPerHour` counts over (an hour; shorter in tests).
     init(settings: GatewayConfig.Examples, targets: [RouteTarget], store: SQLiteStateStore?, retryAfter: Duration = .seconds(600),
-         capacity: Int = 4096, maxQueued: Int = 1024, call: @escaping Call) {
+         capacity: Int = 4096, maxQueued: Int = 1024, hour: Duration = .seconds(3600), events: EventSink? = nil,
+         call: @escaping Call) {
         precondition(!targets.isEmpty, "an examples writer needs a model")
         self.settings = settings
         self.targets = targets
@@ -55,7 +60,9 @@ final class SkillExampleWriter: Sendable {
         self.retryAfter = retryAfter
         self.capacity = max(1, capacity)
         self.maxQueued = max(1, maxQueued)
+        self.events = events
         self.call = call
+        self.state = Mutex(State(allowance: WriteAllowance(limit: settings.maxPerHour, window: hour)))
     }
 
     /// The keys of `skills`' examples: a hash of the configured model (its first target), the instructions and
@@ -141,6 +148,7 @@ final class SkillExampleWriter: Sendable {
                 return s.queue.removeFirst()
             }
             guard let item = next else { return }
+            await waitForAllowance()
             let examples = await write(item.skill)
             if !examples.isEmpty {
                 remember([item.key: examples])
@@ -168,17 +176,32 @@ final class SkillExampleWriter: Sendable {
         }
     }
 
+    /// Waits until the hour has room for one more skill (`max_per_hour`), and takes it; says once per wait
+    /// that writing is paused.
+    private func waitForAllowance() async {
+        while true {
+            let now = clock.now
+            let (until, queued) = state.withLock { s in (s.allowance.take(at: now), s.queue.count + 1) }
+            guard let until else { return }
+            events?(.paused(queued: queued, seconds: (until - now) / .seconds(1)))
+            try? await clock.sleep(until: until)
+        }
+    }
+
     /// One skill's examples from the first target that answers with some within the timeout; none on
     /// failure, which is then remembered as `lastFailure`.
     private func write(_ skill: SkillCandidate) async -> [String] {
         let request = SkillExamplePrompt.request(for: skill)
-        let answer = await Deadline.run(within: .milliseconds(settings.timeoutMs)) { [targets, call] () async -> Result<[String], Failure> in
+        let answer = await Deadline.run(within: .milliseconds(settings.timeoutMs)) { [targets, call, events] () async -> Result<[String], Failure> in
             var failure = Failure(message: "no target was asked")
             for target in targets {
                 var attempt = request
                 attempt.model = target.model.id
                 do {
-                    let examples = SkillExamplePrompt.examples(in: try await call(target, attempt).text)
+                    let response = try await call(target, attempt)
+                    events?(.answered(model: target.qualifiedName, usage: response.usage,
+                                      costUSD: target.model.price?.cost(of: response.usage)))
+                    let examples = SkillExamplePrompt.examples(in: response.text)
                     if !examples.isEmpty { return .success(examples) }
                     failure = Failure(message: "\(target.qualifiedName) answered without example requests; name a model that follows JSON instructions")
                 } catch let error as GatewayError {
@@ -192,9 +215,12 @@ final class SkillExampleWriter: Sendable {
         let outcome = answer ?? .failure(Failure(
             message: "\(settings.model) wrote no examples within \(settings.timeoutMs) ms (skill_ranking.examples.timeout_ms); raise it or name a faster model"))
         switch outcome {
-        case .success(let examples): return examples
+        case .success(let examples):
+            events?(.finished(skill: skill.name, failure: nil))
+            return examples
         case .failure(let failure):
             state.withLock { $0.lastFailure = "skill \(skill.name): " + failure.message }
+            events?(.finished(skill: skill.name, failure: failure.message))
             return []
         }
     }

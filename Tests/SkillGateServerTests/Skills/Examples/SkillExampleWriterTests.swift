@@ -43,6 +43,7 @@ final class ExampleModelDouble: Sendable {
     /// Skills whose call fails whatever the target.
     let failing: Set<String>
     private let asked = Mutex<[(target: String, skill: String)]>([])
+    private let askedAt = Mutex<[ContinuousClock.Instant]>([])
 
     init(_ behaviours: [String: Behaviour] = [:], failing: Set<String> = []) {
         self.behaviours = behaviours
@@ -50,6 +51,8 @@ final class ExampleModelDouble: Sendable {
     }
 
     var calls: [(target: String, skill: String)] { asked.withLock { $0 } }
+    /// When each call came, in order.
+    var callTimes: [ContinuousClock.Instant] { askedAt.withLock { $0 } }
 
     static func examples(for skill: String) -> String {
         switch skill {
@@ -59,23 +62,38 @@ final class ExampleModelDouble: Sendable {
         }
     }
 
-    func writer(targets: [String] = ["gen"], store: SQLiteStateStore? = nil, timeoutMs: Int = 60_000,
-                retryAfter: Duration = .seconds(600), maxQueued: Int = 1024) -> SkillExampleWriter {
-        SkillExampleWriter(settings: GatewayConfig.Examples(model: "light", timeoutMs: timeoutMs, weight: 0.5),
-                           targets: targets.map { ResilienceFixtures.target($0) }, store: store, retryAfter: retryAfter,
-                           maxQueued: maxQueued) { [self] target, request in
+    /// What each answer reports spending.
+    static let usage = Usage(inputTokens: 120, outputTokens: 45)
+
+    func writer(targets: [RouteTarget], store: SQLiteStateStore? = nil, timeoutMs: Int = 60_000,
+                retryAfter: Duration = .seconds(600), maxQueued: Int = 1024, maxPerHour: Int = 600, hour: Duration = .seconds(3600),
+                events: SkillExampleWriter.EventSink? = nil) -> SkillExampleWriter {
+        SkillExampleWriter(settings: GatewayConfig.Examples(model: "light", timeoutMs: timeoutMs, weight: 0.5, maxPerHour: maxPerHour),
+                           targets: targets, store: store, retryAfter: retryAfter,
+                           maxQueued: maxQueued, hour: hour, events: events) { [self] target, request in
             let text = request.messages.last?.text ?? ""
             let skill = String(text.split(separator: "\n").first?.dropFirst("name: ".count) ?? "")
             asked.withLock { $0.append((target.provider.id, skill)) }
+            askedAt.withLock { $0.append(.now) }
             if failing.contains(skill) { throw ResilienceFixtures.serverError(target.provider.id) }
             switch behaviours[target.provider.id] ?? .answer {
-            case .answer: return ResilienceFixtures.text(Self.examples(for: skill))
+            case .answer: return Self.answer(Self.examples(for: skill))
             case .fail: throw ResilienceFixtures.serverError(target.provider.id)
             case .stall(let d):
                 try await Task.sleep(for: d)
-                return ResilienceFixtures.text(Self.examples(for: skill))
+                return Self.answer(Self.examples(for: skill))
             }
         }
+    }
+
+    func writer(targets: [String] = ["gen"], store: SQLiteStateStore? = nil, timeoutMs: Int = 60_000,
+                retryAfter: Duration = .seconds(600), maxQueued: Int = 1024) -> SkillExampleWriter {
+        writer(targets: targets.map { ResilienceFixtures.target($0) }, store: store, timeoutMs: timeoutMs, retryAfter: retryAfter,
+               maxQueued: maxQueued)
+    }
+
+    private static func answer(_ text: String) -> ChatResponse {
+        ChatResponse(id: "r", model: "m", content: [.text(text)], finishReason: .stop, usage: usage)
     }
 }
 

@@ -37,6 +37,7 @@ import SkillGateTestSupport
             try await Task.sleep(for: .milliseconds(50))
         }
         let stored = try (h.gateway.services.tokens.store as? SQLiteStateStore)?.skillExampleCount()
+        let metrics = h.gateway.services.metrics.render()
         await h.stop()
         await embeddings.stop()
         #expect(last.status == 200 && last.headers["x-skillgate-skills"]?.hasSuffix("ranking=hybrid; examples=used") == true,
@@ -54,5 +55,40 @@ import SkillGateTestSupport
         #expect(embeddings.requests.filter { $0["input_type"] == "query" && ($0["input"]?.arrayValue?.count ?? 0) == 3 }.count == 1)
         let lines = h.logLines()
         #expect(lines.first?["skills_examples"] == "pending" && lines.last?["skills_examples"] == "used")
+
+        // The writing is the gateway's own spend: counted in the metrics under the writer's model and logged, skill by skill.
+        // (The double reports 5 prompt and 3 completion tokens per answer; the chats' own tokens count under up/light-native.)
+        #expect(metrics.contains(#"skillgate_skill_examples_total{outcome="written"} \#(tools.count)"#), "\(metrics)")
+        #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="input"} \#(5 * tools.count)"#), "\(metrics)")
+        #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="output"} \#(3 * tools.count)"#), "\(metrics)")
+        let events = h.logEvents()
+        let written = events.filter { $0["event"] == "skill_examples_written" }.compactMap { $0["skill"]?.stringValue }
+        #expect(Set(written) == Set(tools.map(\.name)) && written.count == tools.count)
+        let spent = events.filter { $0["event"] == "skill_examples_call" }
+        #expect(spent.count == tools.count && spent.allSatisfy { $0["input_tokens"] == 5 && $0["output_tokens"] == 3 })
+    }
+
+    @Test func pastTheHourlyCapTheLogWarnsOnceAndTheRestWait() async throws {
+        let embeddings = try EmbeddingDouble()
+        let capped = Self.config.replacingOccurrences(of: #""timeout_ms":60000}}"#, with: #""timeout_ms":60000,"max_per_hour":1}}"#)
+        #expect(capped != Self.config)
+        let h = try H(config: capped, script: ["light-native": .text("Done."), "strong-native": .text(Self.answer)],
+                      providers: ["emb": TopicVectors.catalogFile(id: "emb", baseURL: embeddings.baseURL)])
+        let tools = SemanticRankingGatewayTests.tools
+        let first = try await h.chat(H.request("email Bob the report", tools: tools, model: "light"))
+        var paused: [JSONValue] = []
+        for _ in 0..<400 where paused.isEmpty {
+            try await Task.sleep(for: .milliseconds(25))
+            paused = h.logEvents().filter { $0["event"] == "skill_examples_paused" }
+        }
+        let written = h.gateway.services.skillRanker.examples?.counts.written
+        await h.stop()
+        await embeddings.stop()
+        #expect(first.status == 200)
+        #expect(written == 1, "one skill an hour")
+        #expect(paused.count == 1 && paused.first?["level"] == "warn" && paused.first?["queued"] == .int(tools.count - 1), "\(paused)")
+        #expect((paused.first?["resumes_in_s"]?.intValue ?? 0) > 3500)
+        #expect(paused.first?["error"]?.stringValue?.contains("max_per_hour") == true)
+        #expect(h.upstream.requests.filter { $0["response_format"] != nil }.count == 1)
     }
 }

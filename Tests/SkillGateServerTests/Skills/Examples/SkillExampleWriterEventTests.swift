@@ -1,0 +1,84 @@
+import Testing
+import Synchronization
+import SkillGateCore
+import SkillGateProviders
+import SkillGateSkills
+@testable import SkillGateServer
+
+/// What the examples writer reports (`SkillExampleWriter.Event`) and the hourly cap (`max_per_hour`).
+@Suite struct SkillExampleWriterEventTests {
+    /// Collects a writer's events.
+    final class Events: Sendable {
+        private let seen = Mutex<[(event: SkillExampleWriter.Event, at: ContinuousClock.Instant)]>([])
+        var all: [SkillExampleWriter.Event] { seen.withLock { $0.map(\.event) } }
+        var sink: SkillExampleWriter.EventSink { { [self] event in seen.withLock { $0.append((event, .now)) } } }
+        /// When each skill finished, in order.
+        var finishedAt: [ContinuousClock.Instant] {
+            seen.withLock { $0.compactMap { if case .finished = $0.event { $0.at } else { nil } } }
+        }
+    }
+
+    static func pricedTarget(_ provider: String) -> RouteTarget {
+        let model = ModelSpec(id: "m", tier: .light, contextWindow: 8000, price: ModelPrice(inputPerMTok: 1, outputPerMTok: 4))
+        let spec = ProviderSpec(id: provider, displayName: provider, wireFormat: .openAIChat, baseURL: "http://127.0.0.1:9/v1", auth: .none,
+                                models: [model])
+        return RouteTarget(provider: spec, model: model)
+    }
+
+    @Test func everyAnswerReportsItsModelTokensAndCostAndEverySkillHowItEnded() async {
+        let events = Events()
+        let model = ExampleModelDouble(failing: ["book_table"])
+        let writer = model.writer(targets: [Self.pricedTarget("gen")], events: events.sink)
+        let skills = Array(SkillExampleWriterTests.candidates.prefix(5))
+        await writer.writeAll(skills)
+
+        let answered = events.all.filter { if case .answered = $0 { true } else { false } }
+        let cost = (120.0 * 1 + 45.0 * 4) / 1_000_000
+        #expect(answered.count == 4, "the failed call spent nothing it could report")
+        #expect(answered.allSatisfy { $0 == .answered(model: "gen/m", usage: ExampleModelDouble.usage, costUSD: cost) }, "\(answered)")
+        let finished = events.all.compactMap { if case .finished(let skill, let failure) = $0 { (skill, failure) } else { nil } }
+        #expect(finished.map(\.0) == skills.map(\.name), "one outcome per skill, in order")
+        #expect(finished.filter { $0.1 == nil }.count == 4)
+        let failure = finished.first { $0.0 == "book_table" }?.1
+        #expect(failure?.contains("gen/m") == true, "names the target: \(failure ?? "")")
+    }
+
+    @Test func pastMaxPerHourWritingWaitsForTheHourAndSaysSo() async {
+        let events = Events()
+        let model = ExampleModelDouble()
+        let hour = Duration.seconds(1)
+        let writer = model.writer(targets: [ResilienceFixtures.target("gen")], maxPerHour: 2, hour: hour, events: events.sink)
+        let skills = Array(SkillExampleWriterTests.candidates.prefix(4))
+        await writer.writeAll(skills)
+
+        #expect(writer.counts.written == 4 && model.calls.count == 4)
+        // At most two writes start in any window, so each call comes about a window after the one two before it. The
+        // model is called a little after its write's start (a task is started for the timeout; on a loaded machine up
+        // to ~0.1 s later), hence the slack; without the cap the calls come milliseconds apart.
+        let times = model.callTimes
+        for i in 2..<times.count {
+            #expect(times[i] - times[i - 2] >= hour * 0.6, "call \(i) came \(times[i] - times[i - 2]) after call \(i - 2)")
+        }
+        // Each wait is said once, with what waits and for how long. (Writes slower than the window need no wait.)
+        let paused = events.all.compactMap { if case .paused(let queued, let seconds) = $0 { (queued, seconds) } else { nil } }
+        #expect(paused.count <= 2, "\(paused)")
+        #expect(paused.allSatisfy { ($0.0 == 1 || $0.0 == 2) && $0.1 > 0 && $0.1 <= 1 }, "\(paused)")
+    }
+
+    @Test func theMetricsCountTheWritersSpendUnderItsModelAndTheSkillsByOutcome() {
+        let metrics = GatewayMetrics()
+        metrics.countExampleWriting(.answered(model: "gen/m", usage: Usage(inputTokens: 120, outputTokens: 45, cachedInputTokens: 20), costUSD: 0.25))
+        metrics.countExampleWriting(.finished(skill: "send_email", failure: nil))
+        metrics.countExampleWriting(.finished(skill: "book_table", failure: "gen/m: 500"))
+        metrics.countExampleWriting(.paused(queued: 3, seconds: 12))
+        let text = metrics.render()
+        for line in [#"skillgate_skill_examples_total{outcome="written"} 1"#, #"skillgate_skill_examples_total{outcome="failed"} 1"#,
+                     #"skillgate_tokens_total{model="gen/m",direction="input"} 120"#, #"skillgate_tokens_total{model="gen/m",direction="output"} 45"#,
+                     #"skillgate_tokens_total{model="gen/m",direction="cached_input"} 20"#, #"skillgate_cost_usd_total{model="gen/m"} 0.25"#] {
+            #expect(text.contains(line), "\(line) in \(text)")
+        }
+        let off = GatewayMetrics(enabled: false)
+        off.countExampleWriting(.finished(skill: "send_email", failure: nil))
+        #expect(!off.render().contains("outcome=\"written\""))
+    }
+}
