@@ -85,12 +85,17 @@ extension GatewayConfig {
         /// Replace the catalog model's `query_prefix` / `document_prefix` (`""` = none).
         public var queryPrefix: String?
         public var documentPrefix: String?
+        /// How many vectors (descriptions, and example requests: a dozen per skill) are kept in memory; past it the
+        /// cache starts over and vectors are read back from the state store. Default 4096 (~1.5 KB each at 384
+        /// dimensions, ~6 MB): about 300 skills with examples, or 4,000 without.
+        public var cacheVectors: Int
 
-        public init(model: String, timeoutMs: Int = 300, queryPrefix: String? = nil, documentPrefix: String? = nil) {
+        public init(model: String, timeoutMs: Int = 300, queryPrefix: String? = nil, documentPrefix: String? = nil, cacheVectors: Int = 4096) {
             self.model = model
             self.timeoutMs = timeoutMs
             self.queryPrefix = queryPrefix
             self.documentPrefix = documentPrefix
+            self.cacheVectors = cacheVectors
         }
     }
 
@@ -107,7 +112,7 @@ extension GatewayConfig {
             }
             return SkillRanking(wordVectors: wordVectors, selector: selector)
         }
-        try e.rejectUnknownKeys(["model", "timeout_ms", "query_prefix", "document_prefix", "$comment"])
+        try e.rejectUnknownKeys(["model", "timeout_ms", "query_prefix", "document_prefix", "cache_vectors", "$comment"])
         let model = try e.string("model")
         guard let slash = model.firstIndex(of: "/"), slash != model.startIndex, model.index(after: slash) != model.endIndex else {
             throw e.error("model", "expected provider/model of an embedding model in the catalog (e.g. \"local-e5/multilingual-e5-small\"), got \"\(model)\"")
@@ -116,8 +121,12 @@ extension GatewayConfig {
         guard (1...60_000).contains(timeout) else {
             throw e.error("timeout_ms", "must be between 1 and 60000 milliseconds (how long a request waits for embeddings before ranking lexically)")
         }
+        let cacheVectors = try e.optionalInt("cache_vectors") ?? 4096
+        guard (64...1_048_576).contains(cacheVectors) else {
+            throw e.error("cache_vectors", "must be between 64 and 1048576 (how many skill and example vectors are kept in memory; ~1.5 KB each at 384 dimensions)")
+        }
         return SkillRanking(embeddings: Embeddings(model: model, timeoutMs: timeout, queryPrefix: try e.optionalString("query_prefix"),
-                                                   documentPrefix: try e.optionalString("document_prefix")),
+                                                   documentPrefix: try e.optionalString("document_prefix"), cacheVectors: cacheVectors),
                             wordVectors: wordVectors, selector: selector, examples: examples)
     }
 

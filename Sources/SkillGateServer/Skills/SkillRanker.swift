@@ -75,7 +75,7 @@ public struct SkillRanker: Sendable {
             return
         }
         let embedder = try EmbedderFactory.embedder(for: settings, config: config, catalog: catalog, keys: keys, http: http)
-        let cache = EmbeddingCache(store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
+        let cache = EmbeddingCache(capacity: settings.cacheVectors, store: stateStore.map { SQLiteEmbeddingStore(store: $0) })
         let examples = try config.skillRanking.examples.map { settings in
             SkillExampleWriter(settings: settings, targets: try config.modelTargets(settings.model, at: "$.skill_ranking.examples.model",
                                                                                      role: "the examples' writer", catalog: catalog),

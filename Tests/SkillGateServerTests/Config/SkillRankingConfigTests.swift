@@ -28,7 +28,10 @@ import SkillGateProviders
         """#)
         #expect(c.skillRanking.embeddings == GatewayConfig.Embeddings(model: "local-e5/multilingual-e5-small", timeoutMs: 250,
                                                                        queryPrefix: "query: ", documentPrefix: ""))
-        #expect(try load(#"{"skill_ranking":{"embeddings":{"model":"openai/text-embedding-3-small"}}}"#).skillRanking.embeddings?.timeoutMs == 300)
+        let defaults = try load(#"{"skill_ranking":{"embeddings":{"model":"openai/text-embedding-3-small"}}}"#).skillRanking.embeddings
+        #expect(defaults?.timeoutMs == 300 && defaults?.cacheVectors == 4096)
+        #expect(try load(#"{"skill_ranking":{"embeddings":{"model":"openai/text-embedding-3-small","cache_vectors":50000}}}"#)
+            .skillRanking.embeddings?.cacheVectors == 50_000)
     }
 
     @Test func theSelectorSectionReadsModelCandidatesAndTimeoutWithDefaults() throws {
@@ -75,6 +78,7 @@ import SkillGateProviders
         (#"{"skill_ranking":{"word_vectors":"off"}}"#, "$.skill_ranking.word_vectors", "expected true or false"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout":300}}}"#, "$.skill_ranking.embeddings.timeout", "unknown key"),
         (#"{"skill_ranking":{"embeddings":{}}}"#, "$.skill_ranking.embeddings.model", "required field is missing"),
+        (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","cache_vectors":10}}}"#, "$.skill_ranking.embeddings.cache_vectors", "between 64 and 1048576"),
         (#"{"skill_ranking":{"embeddings":{"model":"multilingual-e5-small"}}}"#, "$.skill_ranking.embeddings.model", "expected provider/model"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout_ms":0}}}"#, "$.skill_ranking.embeddings.timeout_ms", "between 1 and 60000"),
         (#"{"skill_ranking":{"embeddings":{"model":"local-e5/multilingual-e5-small","timeout_ms":"300"}}}"#, "$.skill_ranking.embeddings.timeout_ms", "expected an integer"),

@@ -48,6 +48,20 @@ import SkillGateTestSupport
         #expect(h.gateway.services.skillRanker.counters.hybrid == 2)
     }
 
+    @Test func theScorerKeepsAsManyVectorsInMemoryAsConfigured() async throws {
+        let embeddings = try EmbeddingDouble()
+        let sized = Self.config(timeoutMs: 60_000).replacingOccurrences(of: #""timeout_ms":60000}"#, with: #""timeout_ms":60000,"cache_vectors":20000}"#)
+        let h = try H(config: sized, script: ["light-native": .text("Rain.")],
+                      providers: ["emb": TopicVectors.catalogFile(id: "emb", baseURL: embeddings.baseURL)])
+        let plain = try H(config: Self.config(timeoutMs: 60_000), script: ["light-native": .text("Rain.")],
+                          providers: ["emb": TopicVectors.catalogFile(id: "emb", baseURL: embeddings.baseURL)])
+        let capacities = (h.gateway.services.skillRanker.scorer?.cache.capacity, plain.gateway.services.skillRanker.scorer?.cache.capacity)
+        await h.stop()
+        await plain.stop()
+        await embeddings.stop()
+        #expect(capacities.0 == 20_000 && capacities.1 == 4096)
+    }
+
     @Test func withTheEmbeddingServerStoppedTheRequestIsRankedLexicallyAndSaysWhy() async throws {
         // A port nothing listens on and no test running in parallel can take (a stopped double's port could be
         // reused by another test's server, whose answer then reads as malformed embeddings).
