@@ -43,7 +43,6 @@ final class ExampleModelDouble: Sendable {
     /// Skills whose call fails whatever the target.
     let failing: Set<String>
     private let asked = Mutex<[(target: String, skill: String)]>([])
-    private let askedAt = Mutex<[ContinuousClock.Instant]>([])
 
     init(_ behaviours: [String: Behaviour] = [:], failing: Set<String> = []) {
         self.behaviours = behaviours
@@ -51,8 +50,6 @@ final class ExampleModelDouble: Sendable {
     }
 
     var calls: [(target: String, skill: String)] { asked.withLock { $0 } }
-    /// When each call came, in order.
-    var callTimes: [ContinuousClock.Instant] { askedAt.withLock { $0 } }
 
     static func examples(for skill: String) -> String {
         switch skill {
@@ -74,7 +71,6 @@ final class ExampleModelDouble: Sendable {
             let text = request.messages.last?.text ?? ""
             let skill = String(text.split(separator: "\n").first?.dropFirst("name: ".count) ?? "")
             asked.withLock { $0.append((target.provider.id, skill)) }
-            askedAt.withLock { $0.append(.now) }
             if failing.contains(skill) { throw ResilienceFixtures.serverError(target.provider.id) }
             switch behaviours[target.provider.id] ?? .answer {
             case .answer: return Self.answer(Self.examples(for: skill))
