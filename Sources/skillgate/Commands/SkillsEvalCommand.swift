@@ -44,7 +44,8 @@ enum SkillsEvalCommand {
         }
         if ranker.scorer != nil {
             if let examples = config.skillRanking.examples {
-                printErr("writing example requests for skills without stored ones (\(examples.model), one chat call per skill)...")
+                printErr("writing example requests for skills without stored ones (\(examples.model), one chat call per skill, "
+                         + "at most \(examples.maxPerHour) skills an hour: skill_ranking.examples.max_per_hour)...")
                 let counts = await ranker.writeExamples(for: candidates)
                 printErr("examples: \(counts.written) skills written, \(counts.failed) failed"
                          + (counts.embedding.map { "; embedding them failed: \($0.description)" } ?? ""))
