@@ -93,7 +93,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value of member `key`; setting `nil` removes it, setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for m in members where m.key == key { return m.value }
+            // Keys of another length are passed over without a string comparison (most members of a lookup).
+            let length = key.utf8.count
+            for i in members.indices where members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
             return nil
         }
         set {

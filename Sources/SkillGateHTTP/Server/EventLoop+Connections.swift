@@ -120,7 +120,7 @@ extension EventLoop {
         connection.stopDeadline()
         connection.phase = .handling
         guard let evcon = connection.evcon else { return -1 }
-        guard let head = EvhttpRequestReader.head(req, connection: evcon) else {
+        guard var head = EvhttpRequestReader.head(req, connection: evcon) else {
             return refuse(connection, req, status: 400,
                           message: "A request header contains a control character; remove raw control bytes from header names and values.")
         }
@@ -136,6 +136,8 @@ extension EventLoop {
             switch gate(head) {
             case .accept:
                 break
+            case .admit(let admission):
+                head.admission = admission
             case .acceptWithBodyLimit(let bytes):
                 limit = min(limit, max(0, bytes))
             case .reject(let status, let headers, let body):

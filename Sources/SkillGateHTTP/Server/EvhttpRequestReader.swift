@@ -27,7 +27,7 @@ enum EvhttpRequestReader {
     /// The request of `head` with the body evhttp read for `req` (copied out of its buffer).
     static func request(_ head: HTTPRequestHead, body req: OpaquePointer) -> HTTPServerRequest {
         HTTPServerRequest(method: head.method, path: head.path, query: head.query, headers: head.headers,
-                          body: body(of: req), remoteAddress: head.remoteAddress)
+                          body: body(of: req), remoteAddress: head.remoteAddress, admission: head.admission)
     }
 
     /// No control characters other than horizontal tab (RFC 9110 field-value / token rules).

@@ -10,6 +10,8 @@ public struct HTTPRequestHead: Sendable {
     public var headers: HTTPHeaders
     /// The peer as `address:port`.
     public var remoteAddress: String
+    /// What the `headGate` learned while admitting this request (`HTTPHeadDecision.admit`); nil before it ran.
+    public var admission: (any HTTPAdmission)?
 
     /// A head as the server reads it (tests build their own to exercise a `headGate`).
     public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:], remoteAddress: String = "") {
@@ -25,6 +27,9 @@ public struct HTTPRequestHead: Sendable {
 public enum HTTPHeadDecision: Sendable {
     /// Read the body, up to `Configuration.maxBodyBytes`, and hand the request to the handler.
     case accept
+    /// `accept`, and hand `admission` to the handler with the request (`HTTPServerRequest.admission`): what the gate
+    /// found out (the caller it authenticated), so the handler need not find it out again.
+    case admit(any HTTPAdmission)
     /// Read at most this many body bytes (more is refused with 413), then hand the request to the handler:
     /// for requests that are not authenticated yet but are allowed through (health checks, 404s).
     case acceptWithBodyLimit(Int)
@@ -32,3 +37,7 @@ public enum HTTPHeadDecision: Sendable {
     /// the connection.
     case reject(status: Int, headers: HTTPHeaders, body: [UInt8])
 }
+
+/// What a `headGate` found out about a request it let through (for a gateway: the caller its token names), handed to
+/// the handler with that request only. The server never looks inside; the handler casts it to its own type.
+public protocol HTTPAdmission: AnyObject, Sendable {}

@@ -18,15 +18,18 @@ public struct HTTPServerRequest: Sendable {
     private var bodyStorage: RequestBodyStorage
     /// The peer as `address:port` (`127.0.0.1:53122`).
     public var remoteAddress: String
+    /// What the server's `headGate` found out while admitting this request (`HTTPHeadDecision.admit`), else nil.
+    public var admission: (any HTTPAdmission)?
 
     public init(method: String, path: String, query: String? = nil, headers: HTTPHeaders = [:],
-                body: [UInt8] = [], remoteAddress: String = "") {
+                body: [UInt8] = [], remoteAddress: String = "", admission: (any HTTPAdmission)? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         bodyStorage = RequestBodyStorage(body)
         self.remoteAddress = remoteAddress
+        self.admission = admission
     }
 
     /// Frees the body once it has been decoded, for a handler that runs long after (a held stream): the event loop

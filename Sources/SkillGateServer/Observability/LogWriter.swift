@@ -99,7 +99,7 @@ final class LogWriter: Sendable {
                 continue
             }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(lines.count * 400)
+            bytes.reserveCapacity(lines.count * 640)   // a request's line is 400–600 bytes
             for line in lines { append(line, to: &bytes) }
             if dropped > 0 {
                 append(.event(["time": .string(RequestLog.timestamp(Date())), "level": "warn",

@@ -10,8 +10,9 @@ extension RequestLogEntry {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
             out.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }

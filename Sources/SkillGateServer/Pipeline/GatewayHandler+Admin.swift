@@ -6,7 +6,7 @@ extension GatewayHandler {
     /// `/admin/api/...`: an admin token (401 without a valid token, 403 with an ordinary one), then the route.
     func admin(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         do {
-            let client = try authentication.authenticate(request.headers)
+            let client = try authentication.authenticate(request)
             // No token id: admin requests are logged, never ledger rows (they cost nothing and would crowd reports).
             ctx.log.tokenName = client.name
             try client.requireAdmin()

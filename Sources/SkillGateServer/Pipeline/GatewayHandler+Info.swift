@@ -18,7 +18,7 @@ extension GatewayHandler {
     /// `GET /v1/models`: the models and aliases the token may use, in the OpenAI list shape.
     func models(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
         do {
-            let client = try authentication.authenticate(request.headers)
+            let client = try authentication.authenticate(request)
             ctx.log.tokenName = client.name
             try client.requireChat()
             let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)

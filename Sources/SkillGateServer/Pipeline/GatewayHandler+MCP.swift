@@ -13,7 +13,7 @@ extension GatewayHandler {
         let shape = MCPErrorShape()
         ctx.log.surface = shape.name
         do {
-            let client = try authentication.authenticate(request.headers)
+            let client = try authentication.authenticate(request)
             ctx.log.tokenName = client.name
             ctx.log.tokenId = client.tokenId
             if let version = request.headers["mcp-protocol-version"], !MCPProtocol.versions.contains(version) {

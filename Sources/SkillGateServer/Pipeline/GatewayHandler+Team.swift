@@ -6,7 +6,7 @@ extension GatewayHandler {
     /// left, and when each resets.
     func limitsStatus(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
         do {
-            let client = try authentication.authenticate(request.headers)
+            let client = try authentication.authenticate(request)
             ctx.log.tokenName = client.name
             try client.requireChat()
             respondJSON(200, limits.status(for: client), &ctx)

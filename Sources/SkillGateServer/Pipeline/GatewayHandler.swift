@@ -130,7 +130,7 @@ public final class GatewayHandler: HTTPHandler {
     @inline(never)
     private func authenticateAndDecode(_ request: HTTPServerRequest, _ surface: any Surface,
                                        _ ctx: inout RequestContext) throws -> (AuthenticatedClient, SurfaceRequest) {
-        let client = try authentication.authenticate(request.headers)
+        let client = try authentication.authenticate(request)
         ctx.log.tokenName = client.name
         ctx.log.tokenId = client.tokenId
         try client.requireChat()

@@ -105,6 +105,13 @@ public final class TokenService: Sendable {
         return try lookupChecked(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
     }
 
+    /// The token of `grant` as the store holds it now (its record may have changed since), or nil when it was revoked:
+    /// for a request authenticated at its head and checked again when it runs. The same cached lookup as
+    /// `checkedGrant`, without hashing the token text again or noting a second use.
+    public func checkedRegrant(_ grant: TokenGrant) throws(TokenStoreUnavailable) -> TokenGrant? {
+        try lookupChecked(hash: grant.hash, noteUse: false).map { TokenGrant(token: $0, hash: grant.hash) }
+    }
+
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
     /// runs) and must stop when their token is revoked. The same cached lookup as `authenticate`:
     /// a revocation through this service is seen at once, one by another process within

@@ -84,4 +84,31 @@ struct HTTPServerHeadGateTests {
             #expect(second?.status == 401)
         }
     }
+
+    /// What the gate found out (`.admit`) reaches the handler with that request only, never with the next request on
+    /// the same keep-alive connection.
+    @Test func anAdmissionGoesWithItsOwnRequestOnly() async throws {
+        final class Caller: HTTPAdmission {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        let gate: @Sendable (HTTPRequestHead) -> HTTPHeadDecision = { head in
+            if let name = head.headers["x-caller"] { return .admit(Caller(name)) }
+            return .accept
+        }
+        try await withTestServer({ $0.headGate = gate; $0.loops = 1 }, handler: { request, responder in
+            responder.respond(status: 200, headers: [:], body: Array(((request.admission as? Caller)?.name ?? "none").utf8))
+        }) { _, port in
+            let answers = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /a HTTP/1.1\r\nHost: x\r\nx-caller: alice\r\n\r\n")
+                let first = client.readResponse()
+                client.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+                let second = client.readResponse()
+                client.send("GET /c HTTP/1.1\r\nHost: x\r\nx-caller: bob\r\n\r\n")
+                return [first, second, client.readResponse()].map { $0?.bodyText }
+            }
+            #expect(answers == ["alice", "none", "bob"])
+        }
+    }
 }

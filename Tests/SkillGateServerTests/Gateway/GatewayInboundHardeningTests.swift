@@ -44,6 +44,29 @@ import SkillGateHTTP
         #expect(r.status == 200)
     }
 
+    /// The head gate's check is handed on with the request, not trusted blindly: a token revoked after its request's
+    /// head was admitted and before its body arrived is refused when the request runs.
+    @Test func tokenRevokedBetweenHeadAndBodyIsRefusedWhenTheRequestRuns() async throws {
+        let h = try Harness()
+        let port = h.server.boundPort
+        let tokens = h.server.services.tokens
+        let body = GatewayLoopbackTests.chat
+        let answer = try await RawSocket.run {
+            let socket = try RawSocket(port: port, receiveTimeout: 1)
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(h.token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+            Thread.sleep(forTimeInterval: 0.3)   // the head gate runs as soon as the head is in
+            _ = try tokens.revoke(name: "test-app")
+            socket.send(body)
+            return socket.readAll()
+        }
+        let statistics = h.server.serverStatistics
+        await h.stop()
+        #expect(statistics.refusedAtHead == 0, "the head gate refused the head: the revocation came too early to test this")
+        #expect(answer.text.hasPrefix("HTTP/1.1 401"), "\(answer.text.prefix(300))")
+        #expect(answer.text.contains("invalid or revoked SkillGate token"))
+    }
+
     @Test func healthEndpointsTakeNoLargeBody() async throws {
         let h = try Harness()
         let port = h.server.boundPort

@@ -45,17 +45,35 @@ struct AuthenticateStage: Sendable {
         return String(value.dropFirst(7)).trimmingSpacesAndTabs()
     }
 
+    /// Authenticates `request`. A request the head gate admitted (`AdmittedCaller`) is not authenticated twice: its
+    /// token is looked up again by hash (the cached lookup, so a revocation since the head is seen), and the caller
+    /// is the token's record as it is now.
+    func authenticate(_ request: HTTPServerRequest) throws(GatewayError) -> AuthenticatedClient {
+        guard let admitted = request.admission as? AdmittedCaller else { return try authenticate(request.headers) }
+        return client(try checked { () throws(TokenStoreUnavailable) in try tokens.checkedRegrant(admitted.grant) })
+    }
+
     /// Authenticates `Authorization: Bearer <token>` or `x-api-key: <token>` (what the Anthropic SDK sends).
     func authenticate(_ headers: HTTPHeaders) throws(GatewayError) -> AuthenticatedClient {
+        client(try grant(headers))
+    }
+
+    /// The grant of the token in `headers` (`authenticate`), for the head gate to hand on.
+    func grant(_ headers: HTTPHeaders) throws(GatewayError) -> TokenGrant {
         var presented = headers["authorization"].flatMap(Self.bearerToken)
         if presented == nil || presented?.isEmpty == true { presented = headers["x-api-key"] }
         guard let token = presented, !token.isEmpty else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
         }
+        return try checked { () throws(TokenStoreUnavailable) in try tokens.checkedGrant(for: token) }
+    }
+
+    /// The grant `lookup` finds; 401 when there is none, 503 when the token store cannot be read.
+    private func checked(_ lookup: () throws(TokenStoreUnavailable) -> TokenGrant?) throws(GatewayError) -> TokenGrant {
         let found: TokenGrant?
         do {
-            found = try tokens.checkedGrant(for: token)
+            found = try lookup()
         } catch {
             throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "SkillGate cannot reach its state database to check the token; retry in a few seconds (the operator should check the database behind state.postgres_url or state_dir)", retryAfter: 2)
         }
@@ -63,8 +81,19 @@ struct AuthenticateStage: Sendable {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
         }
+        return grant
+    }
+
+    private func client(_ grant: TokenGrant) -> AuthenticatedClient {
         let record = grant.token
         return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: AccessScope(scenarios: record.scenarios, models: record.models),
                                    recheck: TokenRecheck(tokens: tokens, grant: grant), admin: record.admin, chat: record.chat)
     }
+}
+
+/// The caller the head gate authenticated (`HeadGate`), handed to the pipeline with its request
+/// (`HTTPServerRequest.admission`) so the token is not hashed and noted twice.
+final class AdmittedCaller: HTTPAdmission {
+    let grant: TokenGrant
+    init(grant: TokenGrant) { self.grant = grant }
 }

@@ -7,9 +7,10 @@ import SkillGateHTTP
 /// without reading the body, so a client without a token cannot make the gateway buffer megabytes.
 /// Endpoints without authentication (health, readiness, 404s, 405s) may send only a small body.
 ///
-/// The check is the pipeline's own (`AuthenticateStage`, the same token service and cache); the pipeline
-/// authenticates again when the request runs (a cache hit), so the identity it uses is never carried
-/// across from here. Runs on the event loop: a cache miss reads SQLite there, as the pipeline does.
+/// The check is the pipeline's own (`AuthenticateStage`, the same token service and cache). The grant goes on with
+/// the request (`AdmittedCaller`): when the request runs, the pipeline looks its token up again by hash (a cache hit),
+/// so a revocation or a changed record since the head is seen, without hashing the token a second time.
+/// Runs on the event loop: a cache miss reads SQLite there, as the pipeline does.
 struct HeadGate: Sendable {
     /// The most body bytes a request to an endpoint without authentication may send.
     static let unauthenticatedBodyBytes = 16 * 1024
@@ -25,8 +26,7 @@ struct HeadGate: Sendable {
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
         do {
-            _ = try authentication.authenticate(head.headers)
-            return .accept
+            return .admit(AdmittedCaller(grant: try authentication.grant(head.headers)))
         } catch {
             return refuse(error, head)
         }
