@@ -198,6 +198,7 @@ extension EventLoop {
             _ = field.name.withCString { name in field.value.withCString { value in evhttp_add_header(output, name, value) } }
         }
         if draining { _ = evhttp_add_header(output, "Connection", "close") }
+        if headers["Date"] == nil { _ = dateCache.withCurrent { evhttp_add_header(output, "Date", $0) } }
     }
 
     /// Answers on the loop thread without involving a handler.

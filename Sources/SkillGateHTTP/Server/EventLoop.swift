@@ -59,6 +59,8 @@ final class EventLoop: @unchecked Sendable {
     private(set) var stopped = false
     /// Lanes of HTTP clients on this loop, by client id (`EventLoop+CurlLanes.swift`). Loop thread only.
     var curlLanes: [UInt64: CurlMultiLoop] = [:]
+    /// The `Date` header of this loop's responses, formatted once a second.
+    var dateCache = HTTPDateCache()
     /// Set on the loop thread once the listening socket is closed.
     var draining = false
     /// Set while EvhttpErrorRewriter edits an output buffer (its own edits re-enter the buffer callback).
