@@ -5,6 +5,16 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The gateway's own modules: a nonisolated async function runs where its caller runs (`nonisolated(nonsending)`)
+/// instead of hopping to the generic executor on entry and after every await. The gateway has no actors, so each
+/// hop led back to the same executor (the request's event loop); a request made ~29 of them (decision 0047). The
+/// modules apps link (SkillGateAPI, SkillGateClient, SkillGateChat) keep the default, so a client called from the
+/// main actor still leaves it. Changing this setting changes the modules' ABI: build clean afterwards
+/// (`swift package clean`), since an incremental build can keep objects compiled against the other ABI.
+let serverSwift: [SwiftSetting] = strictSwift + [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+
 let package = Package(
     name: "SkillGate",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -36,44 +46,44 @@ let package = Package(
         // The Swift client for apps. URLSession on Apple platforms; on Linux SkillGateHTTP (libcurl),
         // because URLSession there cannot stream a response body.
         .target(name: "SkillGateClient", dependencies: ["SkillGateAPI", .target(name: "SkillGateHTTP", condition: .when(platforms: [.linux]))],
-                swiftSettings: strictSwift),
+                swiftSettings: serverSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
-        .target(name: "SkillGateCore", swiftSettings: strictSwift),
+        .target(name: "SkillGateCore", swiftSettings: serverSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
         .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: strictSwift),
         // Wire-format adapters and the provider catalog.
-        .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: strictSwift),
-        .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: strictSwift),
+        .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: serverSwift),
+        .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: serverSwift),
         // SkillPacks, relevance ranking (lexical and semantic), argument validation.
         // The built-in word-vector table for skill ranking without an embedding server (decision 0040): the
         // bytes of data/word-vectors.bin, assembled into read-only data (`.incbin`, found on the header search path).
         // DWARF 4: clang's default (5) for the assembled file makes Debian's valgrind 3.19 crash reading the binary.
         .target(name: "CWordVectors", exclude: ["data"], cSettings: [.headerSearchPath("data"), .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "CWordVectors"], swiftSettings: strictSwift),
+        .target(name: "SkillGateSkills", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "CWordVectors"], swiftSettings: serverSwift),
         // Provider key file, token crypto and token text format.
-        .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL"], swiftSettings: strictSwift),
+        .target(name: "SkillGateKeys", dependencies: ["SkillGateCore", "COpenSSL"], swiftSettings: serverSwift),
         // Embedded SQLite state store (tokens, usage, notes, embedding cache), the PostgreSQL store for several
         // instances (tokens, usage), and the token service.
-        .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite", "CPostgres"], swiftSettings: strictSwift),
+        .target(name: "SkillGateState", dependencies: ["SkillGateCore", "SkillGateKeys", "CSQLite", "CPostgres"], swiftSettings: serverSwift),
 
         // The gateway: config, inbound surfaces, auth, routing, logs.
         .target(name: "SkillGateServer", dependencies: ["SkillGateAPI", "SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills"],
-                swiftSettings: strictSwift),
+                swiftSettings: serverSwift),
 
         // The terminal chat over /v1/agent (through SkillGateClient): rendering, the command interpreter, the loop.
         .target(name: "SkillGateChat", dependencies: ["SkillGateClient"], swiftSettings: strictSwift),
 
         // Evaluation of the routing and skill-selection decisions on the labelled corpus (Tests/Eval).
-        .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: strictSwift),
+        .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: serverSwift),
 
         // The command-line tool: serve, keys, tokens, config check, providers.
         .executableTarget(name: "skillgate", dependencies: ["SkillGateServer", "SkillGateKeys", "SkillGateState", "SkillGateProviders", "SkillGateHTTP", "SkillGateChat", "SkillGateClient", "SkillGateEval", "SkillGateRouting"],
-                          swiftSettings: strictSwift),
+                          swiftSettings: serverSwift),
 
         // Benchmarks that print figures: swift run -c release skillgate-bench
         .executableTarget(name: "skillgate-bench", dependencies: ["SkillGateCore", "SkillGateHTTP", "SkillGateProviders", "SkillGateKeys", "SkillGateState", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"],
-                          swiftSettings: strictSwift),
+                          swiftSettings: serverSwift),
 
         .testTarget(name: "SkillGateCoreTests", dependencies: ["SkillGateCore", "SkillGateTestSupport"], swiftSettings: strictSwift),
         // Sets the test process's proxy variables before `main` (Tests/CTestProxyEnvironment/proxy_environment.c).

@@ -49,7 +49,7 @@ struct UpstreamStream {
             if event == nil { finish() }
         } else {
             do {
-                event = try await iterator?.next()
+                event = try await iterator?.next(isolation: #isolation)
                 if event == nil { finish() }
             } catch {
                 finish()
