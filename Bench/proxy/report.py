@@ -39,8 +39,8 @@ def _checks(figures):
     gateway, nginx = figures.get("skillgate"), figures.get("nginx")
     checks = []
 
-    def check(what, value, limit, ok):
-        checks.append({"target": what, "value": value, "limit": limit, "met": bool(ok)})
+    def check(what, value, limit, ok, note=None):
+        checks.append({"target": what, "value": value, "limit": limit, "met": bool(ok), **({"note": note} if note else {})})
 
     if not gateway:
         return checks
@@ -51,9 +51,14 @@ def _checks(figures):
     if "added_p50_ms" in g1:
         check("added p50 at 1 connection (ms)", round(g1["added_p50_ms"], 3), "<= 0.15", g1["added_p50_ms"] <= 0.15)
     if nginx and "added_p99_ms" in g1 and "added_p99_ms" in nginx["load"].get(1, {}):
-        limit = 1.5 * max(nginx["load"][1]["added_p99_ms"], 0.0)
+        nginx_added = nginx["load"][1]["added_p99_ms"]
+        limit = 1.5 * max(nginx_added, 0.0)
+        # nginx's p99 below the direct path's own means the run's one-connection tail was noise larger than a proxy hop:
+        # the target still counts as written, and the report says why its limit is zero.
+        note = (f"nginx's own added p99 was {nginx_added:+.3f} ms: this run's tail noise exceeded a proxy hop"
+                if nginx_added <= 0 else None)
         check("added p99 at 1 connection (ms)", round(g1["added_p99_ms"], 3), f"<= 1.5 × nginx = {limit:.3f}",
-              g1["added_p99_ms"] <= limit)
+              g1["added_p99_ms"] <= limit, note)
     if "added_first_event_ms" in gateway:
         check("first streamed event after direct (ms)", round(gateway["added_first_event_ms"], 3), "<= 0.3",
               gateway["added_first_event_ms"] <= 0.3)
@@ -102,5 +107,6 @@ def render(results):
     lines.append("")
     lines.append("targets (issue: hardening and speed)")
     for c in results["targets"]:
-        lines.append(f"  [{'met' if c['met'] else 'MISSED':>6}] {c['target']}: {c['value']} (target {c['limit']})")
+        lines.append(f"  [{'met' if c['met'] else 'MISSED':>6}] {c['target']}: {c['value']} (target {c['limit']})"
+                     + (f"; {c['note']}" if c.get("note") else ""))
     return "\n".join(lines)
