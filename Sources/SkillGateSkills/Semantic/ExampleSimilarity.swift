@@ -35,10 +35,10 @@ public enum ExampleSimilarity {
                 }
             }
         }
-        let total = counts.reduce(0, +)
+        let total = Double(counts.reduce(0, +))
+        let all = (0..<dims).map { i in Float(sums.reduce(0) { $0 + $1[i] } / total) }
         let centres: [[Float]] = (0..<scriptCount).map { script in
-            if counts[script] >= minimumPerScript { return sums[script].map { Float($0 / Double(counts[script])) } }
-            return (0..<dims).map { i in Float(sums.reduce(0) { $0 + $1[i] } / Double(total)) }
+            counts[script] >= minimumPerScript ? sums[script].map { Float($0 / Double(counts[script])) } : all
         }
         let q = LanguageCentering.subtract(query, centres[LanguageCentering.script(of: queryText).rawValue].map(Double.init))
         let qNorm = VectorMath.norm(q)

@@ -117,11 +117,7 @@ public final class TokenService: Sendable {
     /// a revocation through this service is seen at once, one by another process within
     /// `cacheLifetime`. False when the store cannot be read (failing closed). No last-used write.
     public func isStillValid(_ grant: TokenGrant) -> Bool {
-        lookup(hash: grant.hash, noteUse: false) != nil
-    }
-
-    private func lookup(hash: String, noteUse: Bool) -> ClientToken? {
-        (try? lookupChecked(hash: hash, noteUse: noteUse)) ?? nil
+        ((try? checkedRegrant(grant)) ?? nil) != nil
     }
 
     private func lookupChecked(hash: String, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
