@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEvent", pkgConfig: "libevent", providers: [.apt(["libevent-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // No library: the sched_setattr/sched_getattr system calls, which glibc does not wrap (decision 0048).
+        .systemLibrary(name: "CScheduling"),
 
         // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
         // no other SkillGate module): the one definition the gateway encodes and clients decode.
@@ -49,7 +51,7 @@ let package = Package(
                 swiftSettings: serverSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
-        .target(name: "SkillGateCore", swiftSettings: serverSwift),
+        .target(name: "SkillGateCore", dependencies: ["CScheduling"], swiftSettings: serverSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
         .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: strictSwift),
         // Wire-format adapters and the provider catalog.

@@ -14,16 +14,17 @@ public enum DetachedThread {
     }
 
     /// Runs `body` on a new detached thread named `name` (as `top -H`, `perf` and `/proc` show it; at most 15
-    /// bytes are kept) with the system's default stack size; returns false when the system refuses to create
-    /// one (out of threads or memory).
+    /// bytes are kept) with the system's default stack size, scheduled as `scheduling` says; returns false when the
+    /// system refuses to create one (out of threads or memory).
     @discardableResult
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func start(name: String, scheduling: ThreadScheduling = .normal, _ body: @escaping @Sendable () -> Void) -> Bool {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(Body {
             ThreadName.set(name)
+            scheduling.applyToCurrentThread()
             body()
         }).toOpaque()
         #if canImport(Glibc)

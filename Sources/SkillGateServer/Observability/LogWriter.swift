@@ -41,7 +41,7 @@ final class LogWriter: Sendable {
         self.fd = fd
         self.capacity = capacity
         lingerMicroseconds = UInt32(linger.components.seconds * 1_000_000 + linger.components.attoseconds / 1_000_000_000_000)
-        DetachedThread.start(name: "sg-log") { [self] in run() }
+        DetachedThread.start(name: "sg-log", scheduling: .background) { [self] in run() }
     }
 
     /// Queues `line`; never blocks.

@@ -57,7 +57,7 @@ final class UsageLedger: Sendable {
         self.batchSize = batchSize
         self.maxQueued = maxQueued
         self.onProblem = onProblem
-        DetachedThread.start(name: "sg-ledger") { [self] in run() }
+        DetachedThread.start(name: "sg-ledger", scheduling: .background) { [self] in run() }
     }
 
     /// Queues `records` (one request's); never blocks on the store.

@@ -66,7 +66,7 @@ final class ResponseArchive: Sendable {
             return (!p.writing, false)
         }
         if full { warn("response \(id) was not kept: \(Self.maxPending) answers wait for the state store, which is failing or slow") }
-        if start { DetachedThread.start(name: "sg-responses") { [self] in run() } }
+        if start { DetachedThread.start(name: "sg-responses", scheduling: .background) { [self] in run() } }
     }
 
     /// The conversation of response `id` of token `tokenId`; a 404 in the Responses shape when it is
