@@ -96,10 +96,13 @@ public final class GatewayServices: Sendable {
             consoleAssets = nil
         }
         let metrics = self.metrics
+        let ledger = self.ledger
         skills = SkillPolicy(config: config, ranker: try SkillRanker(config: config, catalog: catalog, keys: keys, stateStore: stateStore, http: http,
                                                                        clients: clients, examplesStore: stateStore) { event in
             metrics.countExampleWriting(event)
             SkillExampleWriter.log(event, to: log)
+            // The gateway's own spend goes into the ledger beside the clients' (decision 0049).
+            if case .recorded(let row) = event { ledger?.record([row]) }
         })
         executor = RouteExecutor(settings: config.resilience, clock: clock) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)

@@ -190,7 +190,7 @@ final class GatewayMetrics: Sendable {
                 if let cost { f.cost.add(cost, [model]) }
             case .finished(_, let failure):
                 f.examples.add(1, [failure == nil ? "written" : "failed"])
-            case .paused:
+            case .paused, .recorded:
                 break
             }
         }

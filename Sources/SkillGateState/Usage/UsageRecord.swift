@@ -5,13 +5,18 @@ import SkillGateCore
 
 /// One row of the usage ledger: a finished request answered by (at most) one model call (`kind` `.request`), a
 /// request that made several (`.run`: the sums of its model calls — an agent run, or a chat whose skills a selector
-/// model chose), or one model call of such a request (`.call`, numbered by `callIndex`).
+/// model chose), or one model call of such a request (`.call`, numbered by `callIndex`); or a model call the gateway
+/// made on its own account (`.examples`).
 public struct UsageRecord: Sendable, Hashable {
-    /// A request answered by (at most) one model call, a request of several model calls, or one of those calls.
+    /// A request answered by (at most) one model call, a request of several model calls, one of those calls, or a
+    /// call of the gateway's own.
     public enum Kind: String, Sendable, Hashable {
         case request
         case run
         case call
+        /// One call writing a skill's example requests (`skill_ranking.examples`, decision 0045): no client's token,
+        /// scenario or budget is charged, so it is the operator's spend, kept with the rest (decision 0049).
+        case examples
     }
 
     public var occurredAt: Date

@@ -54,7 +54,7 @@ extension UsageGrouping {
     /// for a row's UTC day (`YYYY-MM-DD`).
     func reportSQL(day: String) -> (key: String, rows: String) {
         switch self {
-        case .token: ("coalesce(token_name, token_id, '-')", "kind != 'call'")
+        case .token: ("coalesce(token_name, token_id, CASE kind WHEN 'examples' THEN '(skill examples)' ELSE '-' END)", "kind != 'call'")
         case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
         case .day: (day, "kind != 'call'")
         // Each model call under its own model: an agent run's calls, and every request that is no agent run.

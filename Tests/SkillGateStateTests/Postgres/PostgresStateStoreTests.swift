@@ -44,6 +44,14 @@ struct PostgresStateStoreTests {
         try await offThePool { try Self.ledgerLikeSQLite() }
     }
 
+    /// A call of the gateway's own (decision 0049): no token, no scenario, its own name in the report by token.
+    static var gatewaysOwnCall: UsageRecord {
+        var row = UsageLedgerStoreTests.row(.examples, model: "p/light", input: 4, cost: 40)
+        row.tokenName = nil
+        row.scenario = nil
+        return row
+    }
+
     static func ledgerLikeSQLite() throws {
         let db = try PostgresTestDatabase()
         defer { db.drop() }
@@ -58,12 +66,14 @@ struct PostgresStateStoreTests {
                 UsageLedgerStoreTests.row(.call, model: "p/light", input: 10, cost: 100),
                 UsageLedgerStoreTests.row(.call, model: "p/strong", input: 20, cost: 200),
                 UsageLedgerStoreTests.row(.request, model: "p/light", input: 5, cost: 50, outcome: "upstream_timeout", day: 1),
+                Self.gatewaysOwnCall,
             ])
-            #expect(try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)).costMicrodollars == 350)
+            #expect(try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)).costMicrodollars == 390)
             #expect(try store.usageSummary(scenario: "chat", since: Date(millisecondsSince1970: 0)).requests == 2)
             for by in UsageGrouping.allCases { reports.append(try store.usageReport(since: Date(millisecondsSince1970: 0), by: by)) }
             for by in UsageGrouping.allCases { perDay.append(try store.usageReportPerDay(since: Date(millisecondsSince1970: 0), by: by)) }
         }
+        #expect(reports[0].contains { $0.key == "(skill examples)" && $0.costMicrodollars == 40 }, "\(reports[0])")
         #expect(Array(reports[0..<4]) == Array(reports[4..<8]), "PostgreSQL and SQLite give the same reports")
         #expect(Array(perDay[0..<4]) == Array(perDay[4..<8]), "and the same reports per day")
     }

@@ -41,6 +41,31 @@ import SkillGateCore
         }
     }
 
+    /// The gateway's own calls (writing skill examples, decision 0049): in the gateway-wide sums and reports, under their
+    /// own name when grouped by token, and in no token's or scenario's totals.
+    @Test func theGatewaysOwnCallsAreReportedUnderTheirOwnNameAndChargedToNoToken() throws {
+        try Self.withStore { store in
+            var own = UsageRecord(occurredAt: Date(millisecondsSince1970: 1_780_000_000_000), provider: "p", model: "m",
+                                  usage: Usage(inputTokens: 7, outputTokens: 3), costMicrodollars: 40)
+            own.kind = .examples
+            var client = Self.row(.request, model: "m", input: 5, cost: 50)
+            client.tokenId = "tok_a"
+            _ = try store.withConnection { db in
+                try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_a', 'app', 'h', 0)")
+            }
+            try store.recordUsage([own, client])
+            let since = Date(millisecondsSince1970: 0)
+            let byToken = try store.usageReport(since: since, by: .token)
+            #expect(byToken.map(\.key) == ["app", "(skill examples)"], "\(byToken)")
+            #expect(byToken.last?.costMicrodollars == 40 && byToken.last?.inputTokens == 7)
+            #expect(try store.usageReport(since: since, by: .model).first { $0.key == "m" }?.requests == 2)
+            #expect(try store.usageSummary(tokenId: nil, since: since).costMicrodollars == 90, "gateway-wide: every spend")
+            let today = Date(millisecondsSince1970: 1_780_000_000_000 - 1_780_000_000_000 % 86_400_000)
+            #expect(try store.usageSummary(tokenId: "tok_a", since: today).costMicrodollars == 50, "the token's budget: its own requests only")
+            #expect(try store.usageSummary(scenario: "chat", since: today).costMicrodollars == 50)
+        }
+    }
+
     /// A record whose every column differs with `i` (nil where a column may be empty), so a value bound to the wrong
     /// parameter shows.
     static func distinct(_ i: Int) -> UsageRecord {

@@ -1,4 +1,5 @@
 import SkillGateCore
+import SkillGateState
 
 extension SkillExampleWriter {
     /// What the writer did, for the gateway's metrics and log: the writing is the gateway's own spend
@@ -11,6 +12,9 @@ extension SkillExampleWriter {
         case finished(skill: String, failure: String?)
         /// `max_per_hour` skills were written in the last hour; writing waits until `seconds` from now.
         case paused(queued: Int, seconds: Double)
+        /// One writing call ended, answered or failed: its usage-ledger row (kind `examples`, no token or
+        /// scenario; decision 0049).
+        case recorded(UsageRecord)
     }
 
     /// Receives the writer's events (on its background task; must not block).
@@ -38,6 +42,8 @@ extension SkillExampleWriter {
                 "error": .string("skill_ranking.examples.max_per_hour skills were written in the last hour; the rest wait. "
                                  + "Raise max_per_hour if clients really declare this many new tools, or check which client sends ever-new tool descriptions"),
             ], level: "warn")
+        case .recorded:
+            break   // the ledger's row; `.answered` and `.finished` already say it in the log
         }
     }
 }

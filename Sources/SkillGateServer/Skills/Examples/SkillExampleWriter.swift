@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SkillGateCore
 import SkillGateKeys
 import SkillGateSkills
@@ -197,16 +198,21 @@ final class SkillExampleWriter: Sendable {
             for target in targets {
                 var attempt = request
                 attempt.model = target.model.id
+                let started = ContinuousClock.now
                 do {
                     let response = try await call(target, attempt)
-                    events?(.answered(model: target.qualifiedName, usage: response.usage,
-                                      costUSD: target.model.price?.cost(of: response.usage)))
+                    let cost = target.model.price?.cost(of: response.usage)
+                    events?(.answered(model: target.qualifiedName, usage: response.usage, costUSD: cost))
+                    events?(.recorded(Self.ledgerRow(target, started: started, usage: response.usage, costUSD: cost, outcome: "ok")))
                     let examples = SkillExamplePrompt.examples(in: response.text)
                     if !examples.isEmpty { return .success(examples) }
                     failure = Failure(message: "\(target.qualifiedName) answered without example requests; name a model that follows JSON instructions")
                 } catch let error as GatewayError {
+                    events?(.recorded(Self.ledgerRow(target, started: started, outcome: error.kind.rawValue)))
                     failure = Failure(message: "\(target.qualifiedName): \(error.message)")
                 } catch {
+                    let outcome = error is CancellationError ? GatewayError.Kind.cancelled : .internalError
+                    events?(.recorded(Self.ledgerRow(target, started: started, outcome: outcome.rawValue)))
                     failure = Failure(message: "\(target.qualifiedName): \(error)")
                 }
             }
@@ -223,6 +229,17 @@ final class SkillExampleWriter: Sendable {
             events?(.finished(skill: skill.name, failure: failure.message))
             return []
         }
+    }
+
+    /// The usage-ledger row of one writing call that started at `started` (decision 0049).
+    private static func ledgerRow(_ target: RouteTarget, started: ContinuousClock.Instant, usage: Usage = Usage(), costUSD: Double? = nil,
+                                  outcome: String) -> UsageRecord {
+        var row = UsageRecord(occurredAt: Date(), provider: target.provider.id, model: target.model.id, usage: usage,
+                              costMicrodollars: UsageRecord.microdollars(costUSD),
+                              durationMilliseconds: Int((ContinuousClock.now - started) / .milliseconds(1)), outcome: outcome)
+        row.kind = .examples
+        row.attempts = 1
+        return row
     }
 
     /// Why writing a skill's examples failed.

@@ -3,6 +3,7 @@ import Synchronization
 import SkillGateCore
 import SkillGateProviders
 import SkillGateSkills
+import SkillGateState
 @testable import SkillGateServer
 
 /// What the examples writer reports (`SkillExampleWriter.Event`) and the hourly cap (`max_per_hour`).
@@ -41,6 +42,16 @@ import SkillGateSkills
         #expect(finished.filter { $0.1 == nil }.count == 4)
         let failure = finished.first { $0.0 == "book_table" }?.1
         #expect(failure?.contains("gen/m") == true, "names the target: \(failure ?? "")")
+
+        // Every call, answered or failed, as a usage-ledger row of the gateway's own (decision 0049).
+        let rows = events.all.compactMap { if case .recorded(let row) = $0 { row } else { nil } }
+        #expect(rows.count == 5, "\(rows)")
+        #expect(rows.allSatisfy { $0.kind == .examples && $0.provider == "gen" && $0.model == "m" && $0.tokenId == nil && $0.scenario == nil })
+        let answeredRows = rows.filter { $0.outcome == "ok" }
+        #expect(answeredRows.count == 4 && answeredRows.allSatisfy { $0.usage == ExampleModelDouble.usage && $0.costMicrodollars == 300 })
+        let failedRows = rows.filter { $0.outcome != "ok" }
+        #expect(failedRows.count == 1 && failedRows.first?.outcome == GatewayError.Kind.upstreamError.rawValue && failedRows.first?.costMicrodollars == nil,
+                "\(failedRows)")
     }
 
     @Test func pastMaxPerHourWritingWaitsForTheHourAndSaysSo() async throws {

@@ -36,9 +36,10 @@ import SkillGateTestSupport
             if last.headers["x-skillgate-skills"]?.hasSuffix("examples=used") == true { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let stored = try (h.gateway.services.tokens.store as? SQLiteStateStore)?.skillExampleCount()
+        let store = try #require(h.gateway.services.tokens.store as? SQLiteStateStore)
+        let stored = try store.skillExampleCount()
         let metrics = h.gateway.services.metrics.render()
-        await h.stop()
+        await h.stop()   // closes the usage ledger: what was queued is written
         await embeddings.stop()
         #expect(last.status == 200 && last.headers["x-skillgate-skills"]?.hasSuffix("ranking=hybrid; examples=used") == true,
                 "\(last.headers["x-skillgate-skills"] ?? "")")
@@ -66,6 +67,14 @@ import SkillGateTestSupport
         #expect(Set(written) == Set(tools.map(\.name)) && written.count == tools.count)
         let spent = events.filter { $0["event"] == "skill_examples_call" }
         #expect(spent.count == tools.count && spent.allSatisfy { $0["input_tokens"] == 5 && $0["output_tokens"] == 3 })
+
+        // And in the usage ledger, beside the clients' requests (decision 0049): a row per writing call, under no token.
+        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let own = byToken.first { $0.key == "(skill examples)" }
+        #expect(own?.requests == tools.count && own?.errors == 0, "\(byToken)")
+        #expect(own?.inputTokens == 5 * tools.count && own?.outputTokens == 3 * tools.count, "\(byToken)")
+        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
+        #expect(byModel.first { $0.key == "strong-native" }?.requests == tools.count, "\(byModel)")
     }
 
     @Test func pastTheHourlyCapTheLogWarnsOnceAndTheRestWait() async throws {
