@@ -19,4 +19,4 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 ./scripts/install-deps.sh
-swift build -c release --product skillgate --static-swift-stdlib
+./scripts/build-release.sh

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./Bench/install-tools.sh
 # The binary the quick start ships (scripts/run.sh), so a run measures what users run, not whatever was built last.
-swift build -c release --product skillgate --static-swift-stdlib
+./scripts/build-release.sh
 extra=()
 if [ "${LITELLM:-0}" = 1 ]; then
   [ -x .venv-bench/bin/litellm ] || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q -r Bench/litellm-requirements.txt; }

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift build -c release --product skillgate --static-swift-stdlib
+./scripts/build-release.sh
 BIN=.build/release/skillgate
 if ! $BIN tokens list 2>/dev/null | grep -q "active"; then
   token=$($BIN tokens create --name quickstart 2>/dev/null)
