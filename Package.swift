@@ -48,12 +48,12 @@ let package = Package(
         // The Swift client for apps. URLSession on Apple platforms; on Linux SkillGateHTTP (libcurl),
         // because URLSession there cannot stream a response body.
         .target(name: "SkillGateClient", dependencies: ["SkillGateAPI", .target(name: "SkillGateHTTP", condition: .when(platforms: [.linux]))],
-                swiftSettings: serverSwift),
+                swiftSettings: strictSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", dependencies: ["CScheduling"], swiftSettings: serverSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
-        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: strictSwift),
+        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent"], swiftSettings: serverSwift),
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: serverSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: serverSwift),
