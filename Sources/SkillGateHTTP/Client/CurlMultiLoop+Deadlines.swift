@@ -47,6 +47,7 @@ extension CurlMultiLoop {
             }
         }
         for (control, error) in expired { remove(control, reason: error) }
+        if let own = http1?.enforceDeadlines(now: now) { nextDeadline = min(nextDeadline, own) }
         return nextDeadline == .max ? nil : nextDeadline
     }
 }

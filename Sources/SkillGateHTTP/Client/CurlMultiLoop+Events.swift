@@ -82,7 +82,7 @@ extension CurlMultiLoop {
         guard let deadlineTimer, deadlineDue || notices.deadlinesChanged else { return }
         deadlineDue = false
         notices.deadlinesChanged = false
-        guard !active.isEmpty, let next = enforceDeadlines(now: now) else {
+        guard transferCount > 0, let next = enforceDeadlines(now: now) else {
             if armedDeadline != nil {
                 event_del(deadlineTimer)
                 armedDeadline = nil
@@ -110,7 +110,7 @@ extension CurlMultiLoop {
     func spinThroughShortWait() -> Bool {
         guard let base else { return false }
         let now = MonotonicClock.nanoseconds()
-        if active.isEmpty, nextRequestSpin.waitStarted(at: now, window: configuration.spinWindow) {
+        if transferCount == 0, nextRequestSpin.waitStarted(at: now, window: configuration.spinWindow) {
             let deadline = now &+ nextRequestSpin.window
             repeat {
                 if commandsPending.load(ordering: .acquiring) {
@@ -122,7 +122,7 @@ extension CurlMultiLoop {
             nextRequestSpin.timedOut()
             return false
         }
-        if active.count == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
+        if transferCount == 1, answerSpin.waitStarted(at: now, window: configuration.spinWindow) {
             sawActivity = false
             let deadline = now &+ answerSpin.window
             repeat {

@@ -8,6 +8,10 @@ extension CurlMultiLoop {
             spec.delivery.fail(.cancelledByTask)
             return false
         }
+        if let http1, let target = HTTP1Target(spec.request) {
+            http1.start(spec, target: target)
+            return false
+        }
         let streams = spec.delivery.streams
         guard let multi, let easy = (streams ? spareStreamHandles.popLast() : spareEasyHandles.popLast()) ?? newEasyHandle(for: spec)
         else { return false }
@@ -32,6 +36,7 @@ extension CurlMultiLoop {
     /// Removes a transfer before it finished (cancelled, or one of our own timeouts). For
     /// HTTP/1.1 this closes its connection at once, so the upstream sees the close.
     func remove(_ control: TransferControl, reason: HTTPClientError) {
+        if let http1, http1.remove(control, reason: reason) { return }
         guard let multi, let transfer = active.removeValue(forKey: ObjectIdentifier(control)) else { return }
         _ = curl_multi_remove_handle(multi, transfer.easy)
         transfer.settle(reason)
@@ -39,6 +44,7 @@ extension CurlMultiLoop {
     }
 
     func resume(_ control: TransferControl) {
+        if let http1, http1.resume(control) { return }
         guard let transfer = active[ObjectIdentifier(control)], transfer.pausedForConsumer else { return }
         transfer.pausedForConsumer = false
         transfer.lastActivity = MonotonicClock.nanoseconds()
@@ -61,7 +67,7 @@ extension CurlMultiLoop {
             guard let pointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
             active.removeValue(forKey: ObjectIdentifier(transfer.control))
-            if active.isEmpty { answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
+            if transferCount == 0 { answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
             let error = code == CURLE_OK ? nil : (transfer.abortReason ?? HTTPClientError(curlCode: code, transfer: transfer))
             // The waiting task first, the bookkeeping after: the task's thread wakes meanwhile.
             transfer.settle(error)

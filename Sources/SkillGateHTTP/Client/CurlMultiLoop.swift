@@ -82,6 +82,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var multiCleanedUp = false
     private var batch: [Command] = []
     var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// The own HTTP/1.1 client, for the plain `http://` requests it can carry (decision 0051); nil when the
+    /// configuration turns it off, or once the loop stopped.
+    var http1: HTTP1Engine?
+    /// Transfers running on libcurl and on the own HTTP/1.1 client.
+    var transferCount: Int { active.count + (http1?.transferCount ?? 0) }
     /// Finished transfers' handles kept for reuse, by receive buffer: whole bodies and streams (`ReceiveBuffer`).
     var spareEasyHandles: [UnsafeMutableRawPointer] = []
     var spareStreamHandles: [UnsafeMutableRawPointer] = []
@@ -130,6 +135,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         startupFailure = failure
         if let base, let multi {
             let me = Unmanaged.passUnretained(self).toOpaque()
+            if configuration.usesOwnHTTP1Client { http1 = HTTP1Engine(loop: self, base: base, configuration: configuration) }
             wakeEvent = event_new(base, -1, 0, curlLoopWoken, me)
             curlTimer = event_new(base, -1, 0, curlTimerFired, me)
             deadlineTimer = event_new(base, -1, 0, curlDeadlineFired, me)
@@ -228,7 +234,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
             if stopped { break }
-            if draining, active.isEmpty, closeQueueIfEmpty() {
+            if draining, transferCount == 0, closeQueueIfEmpty() {
                 stopAll()
                 break
             }
@@ -253,7 +259,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         for command in batch {
             switch command {
             case .add(let spec):
-                if active.isEmpty { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
+                if transferCount == 0 { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
                 added = add(spec) || added
             case .cancel(let control): remove(control, reason: .cancelledByTask)
             case .resume(let control): resume(control)
@@ -280,7 +286,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// A lane: finishes a drain whose transfers are done. Returns whether the lane stopped.
     func finishDrainIfIdle() -> Bool {
-        guard draining, !stopped, active.isEmpty,
+        guard draining, !stopped, transferCount == 0,
               closeQueueIfEmpty() else { return false }
         stopAll()
         detachFromEventLoop()
@@ -316,6 +322,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func stopAll(failingWith reason: HTTPClientError = .shutDown) {
+        // Its sockets' events go before the base does.
+        http1?.stopAll(failingWith: reason)
+        http1 = nil
         guard let multi, !multiCleanedUp else { return }
         for transfer in active.values {
             _ = curl_multi_remove_handle(multi, transfer.easy)

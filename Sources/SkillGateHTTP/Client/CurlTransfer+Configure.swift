@@ -103,13 +103,9 @@ extension CurlTransfer {
 
         // Request headers go to libcurl only; they are never logged (they carry provider keys).
         // A User-Agent among them replaces the configured one (libcurl sends the custom header).
+        if let problem = request.headerProblem { return problem }
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
         for field in request.headers {
-            if field.name.utf8.contains(where: { $0 == 0x3A || $0 == 0x0D || $0 == 0x0A || $0 == 0 }) || field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-                curl_slist_free_all(list)
-                return HTTPClientError(kind: .invalidRequest,
-                                       detail: "header field \"\(field.name)\" contains a colon or line break in its name or a line break in its value; remove it")
-            }
             list = curl_slist_append(list, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
         headerList = list
@@ -131,10 +127,8 @@ extension CurlTransfer {
     /// The method options. Each branch sets the method last, because `CURLOPT_POSTFIELDS` and
     /// `CURLOPT_NOBODY` change libcurl's method as a side effect.
     private func configureMethod(_ request: HTTPRequest, set: (CURLoption, CURLcode) -> Void) -> HTTPClientError? {
+        if let problem = request.methodProblem { return problem }
         let method = request.method.uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            return HTTPClientError(kind: .invalidRequest, detail: "HTTP method \"\(request.method)\" is not a token; use GET, POST, ...")
-        }
         set(CURLOPT_CUSTOMREQUEST, sg_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, nil))
         set(CURLOPT_POSTFIELDS, sg_easy_setopt_ptr(easy, CURLOPT_POSTFIELDS, nil))
         set(CURLOPT_POSTFIELDSIZE_LARGE, sg_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, -1))

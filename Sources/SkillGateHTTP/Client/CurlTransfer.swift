@@ -85,9 +85,7 @@ final class CurlTransfer {
         switch delivery {
         case .collect(_, let limit):
             if collected.count + bytes.count > limit {
-                abortReason = HTTPClientError(
-                    kind: .transport,
-                    detail: "the response body exceeded maxResponseBytes (\(limit) bytes); raise HTTPClient.Configuration.maxResponseBytes or use stream(_:)")
+                abortReason = .responseTooLarge(limit: limit)
                 return 0
             }
             collected.append(contentsOf: bytes)

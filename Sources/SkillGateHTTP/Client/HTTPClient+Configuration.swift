@@ -28,12 +28,17 @@ extension HTTPClient {
         /// (decision 0035). Each loop then has its own connection pool, and `maxConnections` is shared out over the
         /// server's loops (rounded up). Requests made elsewhere always use the client's own thread.
         public var usesServerEventLoops: Bool
+        /// Carry plain `http://` requests to numeric (or pinned) addresses on SkillGate's own HTTP/1.1 client instead of
+        /// libcurl (decision 0051): the same timeouts, pooling and errors for a fraction of libcurl's work per request.
+        /// TLS, HTTP/2, names that need DNS and proxied requests always use libcurl.
+        public var usesOwnHTTP1Client: Bool
 
         public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,
                     userAgent: String = "SkillGate/1.0", prefersHTTP2: Bool = true,
                     streamBufferBytes: Int = 256 * 1024, spinWindow: Duration = .microseconds(50),
-                    usesServerEventLoops: Bool = true) {
+                    usesServerEventLoops: Bool = true, usesOwnHTTP1Client: Bool = true) {
             self.usesServerEventLoops = usesServerEventLoops
+            self.usesOwnHTTP1Client = usesOwnHTTP1Client
             self.spinWindow = max(.zero, min(spinWindow, .milliseconds(1)))
             self.maxConnections = max(1, maxConnections)
             self.maxResponseBytes = max(0, maxResponseBytes)

@@ -64,6 +64,8 @@ public final class HTTPClient: Sendable {
     public var transfersOnServerEventLoops: Int { counters.transfersOnServerLoops }
     /// Streams whose request body and libcurl upload buffer were freed once their response head arrived.
     var streamUploadsReleased: Int { counters.streamUploadsReleased }
+    /// Transfers the own HTTP/1.1 client carried instead of libcurl (decision 0051; diagnostics, tests).
+    var transfersOnOwnHTTP1Client: Int { counters.transfersOnOwnHTTP1Client }
     /// Lane transfers that found their pooled connection's socket still registered (`LaneSocketRegistry`).
     var laneSocketsReused: Int { counters.laneSocketsReused }
 

@@ -6,6 +6,12 @@ final class HTTPClientCounters: Sendable {
     private let laneTransfers = Atomic<Int>(0)
     private let uploadReleases = Atomic<Int>(0)
     private let laneSocketReuses = Atomic<Int>(0)
+    private let ownHTTP1Transfers = Atomic<Int>(0)
+
+    /// Transfers the own HTTP/1.1 client carried instead of libcurl (decision 0051).
+    var transfersOnOwnHTTP1Client: Int { ownHTTP1Transfers.load(ordering: .relaxed) }
+
+    func countOwnHTTP1Transfer() { ownHTTP1Transfers.add(1, ordering: .relaxed) }
 
     /// Most bytes any streamed body of this client held unread (diagnostics for bounded buffering).
     var peakStreamBufferedBytes: Int { peakStreamBuffered.load(ordering: .relaxed) }

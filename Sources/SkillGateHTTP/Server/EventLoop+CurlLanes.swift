@@ -50,8 +50,8 @@ extension EventLoop {
     /// short again, so remote providers, streams and busy loops (more than one transfer) never spin.
     func spinThroughShortAnswerWait() -> Bool {
         var only: CurlMultiLoop?
-        for lane in curlLanes.values where !lane.active.isEmpty {
-            guard only == nil, lane.active.count == 1 else { return false }
+        for lane in curlLanes.values where lane.transferCount > 0 {
+            guard only == nil, lane.transferCount == 1 else { return false }
             only = lane
         }
         guard let lane = only else { return false }

@@ -5,11 +5,11 @@ import SkillGateTestSupport
 /// Cancelling the task, or dropping the body stream, removes the transfer at once: the loopback
 /// server sees its connection close within 100 ms.
 @Suite struct HTTPClientCancellationTests {
-    @Test func cancellingTheConsumingTaskClosesTheConnection() async throws {
+    @Test(arguments: ClientEngine.allCases) func cancellingTheConsumingTaskClosesTheConnection(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.drip(intervalMs: 20))
             defer { server.stop() }
-            let client = ClientTestEnvironment.makeClient()
+            let client = ClientTestEnvironment.makeClient(engine)
             let firstChunk = AsyncStream<Void>.makeStream()
             let consumer = Task {
                 let response = try await client.stream(HTTPRequest(method: "GET", url: server.url()))
@@ -30,11 +30,11 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func droppingTheBodyStreamClosesTheConnection() async throws {
+    @Test(arguments: ClientEngine.allCases) func droppingTheBodyStreamClosesTheConnection(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.drip(intervalMs: 20))
             defer { server.stop() }
-            let client = ClientTestEnvironment.makeClient()
+            let client = ClientTestEnvironment.makeClient(engine)
             var response: HTTPStreamingResponse? = try await client.stream(HTTPRequest(method: "GET", url: server.url()))
             for try await _ in response!.body { break }
             let droppedAt = LoopbackSocket.now()
@@ -44,11 +44,11 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func cancellingSendWhileWaitingForTheHeadClosesTheConnection() async throws {
+    @Test(arguments: ClientEngine.allCases) func cancellingSendWhileWaitingForTheHeadClosesTheConnection(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.delayedHead(5_000))
             defer { server.stop() }
-            let client = ClientTestEnvironment.makeClient()
+            let client = ClientTestEnvironment.makeClient(engine)
             let task = Task { try await client.send(HTTPRequest(method: "GET", url: server.url())) }
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             let cancelledAt = LoopbackSocket.now()
@@ -60,10 +60,10 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func alreadyCancelledTaskNeverSendsTheRequest() async throws {
+    @Test(arguments: ClientEngine.allCases) func alreadyCancelledTaskNeverSendsTheRequest(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed())
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(HTTPRequest(method: "GET", url: server.url()))

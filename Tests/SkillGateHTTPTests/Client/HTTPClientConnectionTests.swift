@@ -3,20 +3,20 @@ import Testing
 @testable import SkillGateHTTP
 
 @Suite struct HTTPClientConnectionTests {
-    @Test func sequentialRequestsReuseOneConnection() async throws {
+    @Test(arguments: ClientEngine.allCases) func sequentialRequestsReuseOneConnection(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed(body: "pong"))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         for _ in 0..<20 {
             #expect(try await client.send(HTTPRequest(method: "GET", url: server.url())).body == Array("pong".utf8))
         }
         #expect(server.acceptedConnections == 1)
     }
 
-    @Test func hundredConcurrentRequestsStayWithinThePool() async throws {
+    @Test(arguments: ClientEngine.allCases) func hundredConcurrentRequestsStayWithinThePool(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.delayedHead(5, then: .fixed(body: "pong")))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 4))
+        let client = ClientTestEnvironment.makeClient(engine, .init(maxConnections: 4))
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<100 {
                 group.addTask { try await client.send(HTTPRequest(method: "GET", url: server.url("/\(i)"))).status }
@@ -33,10 +33,10 @@ import Testing
     /// libcurl honours `http_proxy` from the environment (set once for this test target, see
     /// `ClientTestEnvironment`): the request for an unresolvable host succeeds only through the
     /// loopback proxy, which receives it in absolute form.
-    @Test func requestGoesThroughProxyFromEnvironment() async throws {
+    @Test(arguments: ClientEngine.allCases) func requestGoesThroughProxyFromEnvironment(_ engine: ClientEngine) async throws {
         let proxy = try ClientTestEnvironment.proxy.get()
         let host = ClientTestEnvironment.proxyOnlyHost
-        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: "http://\(host)/v1/models"))
+        let response = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(method: "GET", url: "http://\(host)/v1/models"))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "GET http://\(host)/v1/models\n")
         #expect(proxy.requests.contains { $0.target == "http://\(host)/v1/models" && $0.header("host") == host })
@@ -44,12 +44,12 @@ import Testing
 
     /// `HTTPS_PROXY` from the environment: an https:// request opens a CONNECT tunnel through the
     /// loopback proxy (which then drops the tunnel, so the TLS handshake fails).
-    @Test func httpsRequestTunnelsThroughProxyFromEnvironment() async throws {
+    @Test(arguments: ClientEngine.allCases) func httpsRequestTunnelsThroughProxyFromEnvironment(_ engine: ClientEngine) async throws {
         let proxy = try ClientTestEnvironment.proxy.get()
         let host = ClientTestEnvironment.proxyOnlyHost
         let request = HTTPRequest(method: "GET", url: "https://\(host)/v1/models",
                                   timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(5), idle: .seconds(5), total: .seconds(10)))
-        let error = await #expect(throws: HTTPClientError.self) { _ = try await ClientTestEnvironment.makeClient().send(request) }
+        let error = await #expect(throws: HTTPClientError.self) { _ = try await ClientTestEnvironment.makeClient(engine).send(request) }
         #expect(error?.kind == .tls || error?.kind == .transport, "got \(String(describing: error))")
         #expect(proxy.requests.contains { $0.method == "CONNECT" && $0.target == "\(host):443" })
     }

@@ -98,11 +98,12 @@ import Testing
 
     /// A pooled connection's socket stays registered on its lane between transfers (decision 0042): one after another,
     /// requests whose answers come late enough for libcurl to watch the socket are all answered on one upstream
-    /// connection, and every transfer after the first takes the registration back without a system call.
+    /// connection, and every transfer after the first takes the registration back without a system call. (libcurl's
+    /// sockets only: the own HTTP/1.1 client's stay watched by their own events.)
     @Test func sequentialTransfersTakeTheirSocketsRegistrationBack() async throws {
         let upstream = try LoopbackServer(.delayedHead(5, then: .fixed(body: "late")))
         defer { upstream.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(.init(usesOwnHTTP1Client: false))
         try await withTestServer({ $0.loops = 1 }, handler: Self.relaying(client, upstream)) { _, port in
             for _ in 0..<5 {
                 let response = try await Self.get(port: port)

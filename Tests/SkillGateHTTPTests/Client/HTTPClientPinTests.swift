@@ -4,10 +4,10 @@ import Testing
 /// `HTTPRequest.pin`: libcurl connects to the pinned address instead of resolving the host, and
 /// bypasses the proxy (the test environment routes every other host through a proxy stand-in).
 @Suite struct HTTPClientPinTests {
-    @Test func connectsToThePinnedAddressWithoutResolvingOrProxying() async throws {
+    @Test(arguments: ClientEngine.allCases) func connectsToThePinnedAddressWithoutResolvingOrProxying(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed(body: "pinned"))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         let host = "skillgate-pin-test.invalid"
         let request = HTTPRequest(method: "GET", url: "http://\(host):\(server.port)/x",
                                   pin: HTTPAddressPin(host: host, port: server.port, addresses: ["127.0.0.1"]))

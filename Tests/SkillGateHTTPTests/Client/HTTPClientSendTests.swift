@@ -5,10 +5,10 @@ import Testing
 @testable import SkillGateHTTP
 
 @Suite struct HTTPClientSendTests {
-    @Test func returnsStatusHeadersAndBody() async throws {
+    @Test(arguments: ClientEngine.allCases) func returnsStatusHeadersAndBody(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed(headers: [("X-Upstream", "yes")], body: "hello"))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         let response = try await client.send(HTTPRequest(method: "GET", url: server.url("/v1/models")))
         #expect(response.status == 200)
         #expect(response.headers["x-upstream"] == "yes")
@@ -16,20 +16,21 @@ import Testing
         #expect(server.requests.first?.target == "/v1/models")
     }
 
-    @Test(arguments: [(404, "Not Found"), (429, "Too Many Requests"), (500, "Internal Server Error")])
-    func returnsNon2xxInsteadOfThrowing(status: Int, reason: String) async throws {
+    @Test(arguments: ClientEngine.allCases, [404, 429, 500])
+    func returnsNon2xxInsteadOfThrowing(_ engine: ClientEngine, status: Int) async throws {
+        let reason = [404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"][status] ?? ""
         let body = #"{"error":{"message":"nope"}}"#
         let server = try LoopbackServer(.fixed(status: status, reason: reason, body: body))
         defer { server.stop() }
-        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(url: server.url()))
+        let response = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(url: server.url()))
         #expect(response.status == status)
         #expect(String(decoding: response.body, as: UTF8.self) == body)
     }
 
-    @Test func postsBodyAndHeadersAndUserAgent() async throws {
+    @Test(arguments: ClientEngine.allCases) func postsBodyAndHeadersAndUserAgent(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.echo)
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(userAgent: "SkillGateTest/9"))
+        let client = ClientTestEnvironment.makeClient(engine, .init(userAgent: "SkillGateTest/9"))
         let payload = Array(#"{"model":"m","messages":[]}"#.utf8)
         let response = try await client.send(HTTPRequest(
             url: server.url("/v1/chat/completions"),
@@ -42,21 +43,21 @@ import Testing
         #expect(seen.header("expect") == nil)
     }
 
-    @Test func customMethodIsSent() async throws {
+    @Test(arguments: ClientEngine.allCases) func customMethodIsSent(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.echo)
         defer { server.stop() }
-        let response = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "DELETE", url: server.url("/x")))
+        let response = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(method: "DELETE", url: server.url("/x")))
         #expect(response.body == Array("DELETE /x\n".utf8))
     }
 
-    @Test func refusedConnectionIsConnectError() async throws {
+    @Test(arguments: ClientEngine.allCases) func refusedConnectionIsConnectError(_ engine: ClientEngine) async throws {
         // Bound but not listening: connects are refused, and no other test can take the port meanwhile
         // (a stopped LoopbackServer's port could be queued on its closing listener, or reused).
         let (fd, port) = try LoopbackSocket.refusingPort()
         defer { close(fd) }
         let url = "http://127.0.0.1:\(port)/"
         let error = await #expect(throws: HTTPClientError.self) {
-            _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(method: "GET", url: url))
+            _ = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(method: "GET", url: url))
         }
         #expect(error?.kind == .connect)
     }
@@ -69,30 +70,30 @@ import Testing
         #expect(error?.kind == .invalidRequest, "got \(String(describing: error))")
     }
 
-    @Test func headerWithLineBreakIsRejected() async throws {
+    @Test(arguments: ClientEngine.allCases) func headerWithLineBreakIsRejected(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed())
         defer { server.stop() }
         let error = await #expect(throws: HTTPClientError.self) {
-            _ = try await ClientTestEnvironment.makeClient().send(HTTPRequest(url: server.url(), headers: ["X-Evil": "a\r\nInjected: 1"]))
+            _ = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(url: server.url(), headers: ["X-Evil": "a\r\nInjected: 1"]))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(server.requests.isEmpty)
     }
 
-    @Test func bodyOverMaxResponseBytesFails() async throws {
+    @Test(arguments: ClientEngine.allCases) func bodyOverMaxResponseBytesFails(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.bulk(totalBytes: 200_000))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(maxResponseBytes: 50_000))
+        let client = ClientTestEnvironment.makeClient(engine, .init(maxResponseBytes: 50_000))
         let error = await #expect(throws: HTTPClientError.self) {
             _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
         }
         #expect(error?.detail.contains("maxResponseBytes") == true)
     }
 
-    @Test func shutdownIsIdempotentAndFailsLaterRequests() async throws {
+    @Test(arguments: ClientEngine.allCases) func shutdownIsIdempotentAndFailsLaterRequests(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed())
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
         client.shutdown()
         #expect(await server.firstPeerClose(within: .seconds(5)) != nil, "the pooled connection stayed open after shutdown")

@@ -23,9 +23,9 @@ import Testing
         }
     }
 
-    @Test func upstreamConnectionsAreCloseOnExec() async throws {
+    @Test(arguments: ClientEngine.allCases) func upstreamConnectionsAreCloseOnExec(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.drip(intervalMs: 20))
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         // A stream under way holds its connection open: find it by its peer.
         let response = try await client.stream(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/"))
         #expect(response.status == 200)

@@ -5,14 +5,14 @@ import Testing
 @testable import SkillGateHTTP
 
 @Suite struct HTTPClientStreamTests {
-    @Test func deliversHeadBeforeBodyAndChunksInOrder() async throws {
+    @Test(arguments: ClientEngine.allCases) func deliversHeadBeforeBodyAndChunksInOrder(_ engine: ClientEngine) async throws {
         let chunks = ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"]
         // The server holds the body back until the test has the head: no timing assumptions.
         let gate = LoopbackGate(), heldBack = LoopbackGate()
         let server = try LoopbackServer(.chunkedAfterGate(chunks, gate: gate, timeoutMs: 60_000, heldBack: heldBack,
                                                           headers: [("Content-Type", "text/event-stream")]))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient()
+        let client = ClientTestEnvironment.makeClient(engine)
         let response = try await client.stream(HTTPRequest(url: server.url("/stream")))
         gate.raise()
         #expect(response.status == 200)
@@ -23,30 +23,30 @@ import Testing
         #expect(String(decoding: received, as: UTF8.self) == chunks.joined())
     }
 
-    @Test func emptyBodyEndsTheStream() async throws {
+    @Test(arguments: ClientEngine.allCases) func emptyBodyEndsTheStream(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed(status: 204, reason: "No Content", body: ""))
         defer { server.stop() }
-        let response = try await ClientTestEnvironment.makeClient().stream(HTTPRequest(method: "GET", url: server.url()))
+        let response = try await ClientTestEnvironment.makeClient(engine).stream(HTTPRequest(method: "GET", url: server.url()))
         #expect(response.status == 204)
         #expect(try await response.collectBody().isEmpty)
     }
 
-    @Test func errorStatusStreamsItsBody() async throws {
+    @Test(arguments: ClientEngine.allCases) func errorStatusStreamsItsBody(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.fixed(status: 401, reason: "Unauthorized", body: #"{"error":"bad key"}"#))
         defer { server.stop() }
-        let response = try await ClientTestEnvironment.makeClient().stream(HTTPRequest(url: server.url()))
+        let response = try await ClientTestEnvironment.makeClient(engine).stream(HTTPRequest(url: server.url()))
         #expect(response.status == 401)
         #expect(String(decoding: try await response.collectBody(), as: UTF8.self) == #"{"error":"bad key"}"#)
     }
 
     /// A slow consumer pauses the transfer: the client never buffers much more than its
     /// `streamBufferBytes`, the server is held back, and every byte still arrives intact.
-    @Test func slowConsumerPausesTransferWithBoundedBuffer() async throws {
+    @Test(arguments: ClientEngine.allCases) func slowConsumerPausesTransferWithBoundedBuffer(_ engine: ClientEngine) async throws {
         let total = 64 * 1024 * 1024
         let server = try LoopbackServer(.bulk(totalBytes: total))
         defer { server.stop() }
         let capacity = 64 * 1024
-        let client = ClientTestEnvironment.makeClient(.init(streamBufferBytes: capacity))
+        let client = ClientTestEnvironment.makeClient(engine, .init(streamBufferBytes: capacity))
         let response = try await client.stream(HTTPRequest(method: "GET", url: server.url()))
         var iterator = response.body.makeAsyncIterator()
         var received = try await iterator.next() ?? []
@@ -69,11 +69,11 @@ import Testing
 
     /// Many streams at once through a small pool and a small buffer: the ones read to the end get
     /// every byte, the ones abandoned early end without disturbing the others.
-    @Test func concurrentStreamsWithEarlyExitsStayIndependent() async throws {
+    @Test(arguments: ClientEngine.allCases) func concurrentStreamsWithEarlyExitsStayIndependent(_ engine: ClientEngine) async throws {
         let total = 512 * 1024
         let server = try LoopbackServer(.bulk(totalBytes: total))
         defer { server.stop() }
-        let client = ClientTestEnvironment.makeClient(.init(maxConnections: 4, streamBufferBytes: 16 * 1024))
+        let client = ClientTestEnvironment.makeClient(engine, .init(maxConnections: 4, streamBufferBytes: 16 * 1024))
         let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for i in 0..<24 {
                 group.addTask {

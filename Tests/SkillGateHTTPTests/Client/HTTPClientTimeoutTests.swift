@@ -20,35 +20,35 @@ import SkillGateTestSupport
         #expect(millisecondsBetween(started, LoopbackSocket.now()) < maxMs)
     }
 
-    @Test func connectTimeout() async throws {
+    @Test(arguments: ClientEngine.allCases) func connectTimeout(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let listener = try SaturatedListener()
             let request = HTTPRequest(method: "GET", url: "http://127.0.0.1:\(listener.port)/", timeouts: timeouts(connect: 200))
             await expectFailure(.connectTimeout, within: 5_000) {
-                _ = try await ClientTestEnvironment.makeClient().send(request)
+                _ = try await ClientTestEnvironment.makeClient(engine).send(request)
             }
             withExtendedLifetime(listener) {}
         }
     }
 
-    @Test func firstByteTimeout() async throws {
+    @Test(arguments: ClientEngine.allCases) func firstByteTimeout(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.delayedHead(3_000))
             defer { server.stop() }
             let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 200))
             await expectFailure(.firstByteTimeout, within: 5_000) {
-                _ = try await ClientTestEnvironment.makeClient().stream(request)
+                _ = try await ClientTestEnvironment.makeClient(engine).stream(request)
             }
             #expect(await server.firstPeerClose(within: .seconds(5)) != nil)
         }
     }
 
-    @Test func idleTimeoutWhileStreaming() async throws {
+    @Test(arguments: ClientEngine.allCases) func idleTimeoutWhileStreaming(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000))
             defer { server.stop() }
             let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
-            let response = try await ClientTestEnvironment.makeClient().stream(request)
+            let response = try await ClientTestEnvironment.makeClient(engine).stream(request)
             var iterator = response.body.makeAsyncIterator()
             #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
             await expectFailure(.idleTimeout, within: 5_000) {
@@ -60,13 +60,13 @@ import SkillGateTestSupport
     /// The loop looks at deadlines only when its timer fires or a deadline may have moved earlier (decision 0037): a
     /// head arriving after the first look starts the idle clock, which must be enforced at once, not when the long
     /// first-byte deadline armed before it comes due.
-    @Test func idleTimeoutStartsWhenALateHeadArrives() async throws {
+    @Test(arguments: ClientEngine.allCases) func idleTimeoutStartsWhenALateHeadArrives(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.delayedHead(1_500, then: .stallMidBody(firstPart: "data: partial\n\n", declaredLength: 1_000)))
             defer { server.stop() }
             let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(firstByte: 20_000, idle: 300))
             let started = LoopbackSocket.now()
-            let response = try await ClientTestEnvironment.makeClient().stream(request)
+            let response = try await ClientTestEnvironment.makeClient(engine).stream(request)
             var iterator = response.body.makeAsyncIterator()
             #expect(try await iterator.next() == Array("data: partial\n\n".utf8))
             await expectFailure(.idleTimeout, within: 8_000) {
@@ -76,25 +76,25 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func idleTimeoutInSend() async throws {
+    @Test(arguments: ClientEngine.allCases) func idleTimeoutInSend(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.stallMidBody(firstPart: "{\"partial\":", declaredLength: 1_000))
             defer { server.stop() }
             let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200))
             await expectFailure(.idleTimeout, within: 5_000) {
-                _ = try await ClientTestEnvironment.makeClient().send(request)
+                _ = try await ClientTestEnvironment.makeClient(engine).send(request)
             }
         }
     }
 
-    @Test func totalTimeoutWhileBodyKeepsFlowing() async throws {
+    @Test(arguments: ClientEngine.allCases) func totalTimeoutWhileBodyKeepsFlowing(_ engine: ClientEngine) async throws {
         try await onOwnThread {
             let server = try LoopbackServer(.drip(intervalMs: 30))
             defer { server.stop() }
             // Chunks every 30 ms never trip the 200 ms idle timeout; the 400 ms total does.
             let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(idle: 200, total: 400))
             await expectFailure(.totalTimeout, within: 5_000) {
-                let response = try await ClientTestEnvironment.makeClient().stream(request)
+                let response = try await ClientTestEnvironment.makeClient(engine).stream(request)
                 for try await _ in response.body {}
             }
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CTestProxyEnvironment
+import Testing
 @testable import SkillGateHTTP
 
 /// Process-wide setup for tests that create an `HTTPClient`. libcurl reads the proxy variables from the
@@ -26,6 +27,22 @@ enum ClientTestEnvironment {
         _ = proxy
         return HTTPClient(configuration: configuration)
     }
+
+    /// A client whose plain `http://` requests to the test servers go through `engine`.
+    static func makeClient(_ engine: ClientEngine, _ configuration: HTTPClient.Configuration = .init()) -> HTTPClient {
+        var configuration = configuration
+        configuration.usesOwnHTTP1Client = engine == .ownHTTP1
+        return makeClient(configuration)
+    }
+}
+
+/// Which client carries a test's plain `http://` requests: the client's contract (statuses, timeouts, cancellation,
+/// pooling, limits) is the same on both (decision 0051), so the fault tests run on each.
+enum ClientEngine: String, CaseIterable, CustomTestStringConvertible {
+    case libcurl
+    case ownHTTP1
+
+    var testDescription: String { rawValue }
 }
 
 /// Milliseconds between two monotonic timestamps.

@@ -1,0 +1,244 @@
+import CEvent
+import CSockets
+import Glibc
+
+/// SkillGate's own HTTP/1.1 client for plain `http://` upstreams (decision 0051), run by a `CurlMultiLoop` on its
+/// event base next to libcurl: the loop hands it every request `HTTP1Target` accepts, libcurl keeps the rest (TLS,
+/// HTTP/2, names that need DNS, proxies). It exists for speed: libcurl spends about a quarter of a proxied request's
+/// instructions parsing the URL again, printing the request head byte by byte and setting up its state machine
+/// (decision 0050), where a local upstream's whole exchange is a few hundred bytes.
+///
+/// It keeps what the fault suite asks of libcurl: connect, first-byte, idle and total timeouts; cancellation closing
+/// the connection at once; a kept-alive connection found dead before any answer byte replaced once by a fresh one;
+/// `Connection: close`, chunked and close-delimited bodies; the response size limit; pinned addresses (tried in order);
+/// the connection cap per endpoint, with requests beyond it waiting for a free connection. Loop thread only.
+final class HTTP1Engine {
+    unowned let loop: CurlMultiLoop
+    let base: OpaquePointer
+    let configuration: HTTPClient.Configuration
+    /// Running transfers, by their control.
+    var transfers: [ObjectIdentifier: HTTP1Transfer] = [:]
+    /// Open sockets (connecting, busy or idle), by descriptor.
+    var connections: [Int32: HTTP1Connection] = [:]
+    /// Kept-alive connections waiting for a request, most recently used last.
+    var idle: [HTTP1Target.Endpoint: [HTTP1Connection]] = [:]
+    var idleCount = 0
+    /// Open connections per endpoint (the cap is `configuration.maxConnections`).
+    var openCount: [HTTP1Target.Endpoint: Int] = [:]
+    /// Transfers waiting for a connection to their endpoint, oldest first.
+    var waiting: [HTTP1Target.Endpoint: [HTTP1Transfer]] = [:]
+    /// Where every socket read lands before it is decoded (one per loop: reads never overlap).
+    let readBuffer: UnsafeMutableRawBufferPointer
+
+    static let readBufferBytes = 64 * 1024
+
+    init(loop: CurlMultiLoop, base: OpaquePointer, configuration: HTTPClient.Configuration) {
+        self.loop = loop
+        self.base = base
+        self.configuration = configuration
+        readBuffer = .allocate(byteCount: Self.readBufferBytes, alignment: 16)
+    }
+
+    deinit {
+        closeAll()
+        readBuffer.deallocate()
+    }
+
+    var transferCount: Int { transfers.count }
+
+    // MARK: commands
+
+    /// Starts `spec` towards `target`.
+    func start(_ spec: TransferSpec, target: HTTP1Target) {
+        if spec.control.isCancelled { return spec.delivery.fail(.cancelledByTask) }
+        if let problem = spec.request.methodProblem ?? spec.request.headerProblem { return spec.delivery.fail(problem) }
+        let transfer = HTTP1Transfer(spec: spec, target: target, userAgent: configuration.userAgent, now: MonotonicClock.nanoseconds())
+        transfers[ObjectIdentifier(spec.control)] = transfer
+        loop.counters.countOwnHTTP1Transfer()
+        loop.notices.deadlinesChanged = true
+        dispatch(transfer)
+    }
+
+    /// Ends a running transfer with `reason` (cancelled, or past a deadline); closes its connection so the upstream
+    /// sees the close. Returns whether the transfer was this engine's.
+    @discardableResult
+    func remove(_ control: TransferControl, reason: HTTPClientError) -> Bool {
+        guard let transfer = transfers[ObjectIdentifier(control)] else { return false }
+        fail(transfer, reason)
+        return true
+    }
+
+    /// Resumes a stream whose consumer caught up. Returns whether the transfer was this engine's.
+    func resume(_ control: TransferControl) -> Bool {
+        guard let transfer = transfers[ObjectIdentifier(control)] else { return false }
+        guard transfer.pausedForConsumer, let connection = transfer.connection else { return true }
+        transfer.pausedForConsumer = false
+        transfer.lastActivity = MonotonicClock.nanoseconds()
+        loop.notices.deadlinesChanged = true
+        let pending = connection.unread
+        connection.unread = []
+        if pending.isEmpty {
+            connection.watch(Int16(EV_READ))
+        } else {
+            pending.withUnsafeBytes { decode(connection, transfer, $0) }
+        }
+        return true
+    }
+
+    /// Fails every transfer with `reason` and closes every connection (the loop stops).
+    func stopAll(failingWith reason: HTTPClientError) {
+        let running = Array(transfers.values)
+        transfers.removeAll()
+        waiting.removeAll()
+        closeAll()
+        for transfer in running { transfer.settle(reason) }
+    }
+
+    private func closeAll() {
+        for connection in connections.values { connection.close() }
+        connections.removeAll()
+        idle.removeAll()
+        idleCount = 0
+        openCount.removeAll()
+    }
+
+    // MARK: connections
+
+    /// Gives `transfer` a connection: a kept-alive one, a new one, or a place in its endpoint's queue.
+    func dispatch(_ transfer: HTTP1Transfer) {
+        let endpoint = transfer.target.endpoint
+        if let connection = idle[endpoint]?.popLast() {
+            idleCount -= 1
+            attach(transfer, to: connection)
+            send(connection)
+        } else if openCount[endpoint, default: 0] < configuration.maxConnections {
+            connect(transfer, from: 0)
+        } else {
+            waiting[endpoint, default: []].append(transfer)
+        }
+    }
+
+    /// Opens a connection for `transfer` to the first of its endpoint's addresses from `index` that takes one.
+    func connect(_ transfer: HTTP1Transfer, from index: Int) {
+        let endpoint = transfer.target.endpoint
+        var index = index
+        var failure: Int32 = 0
+        while index < endpoint.addresses.count {
+            var inProgress: Int32 = 0
+            let fd = sg_tcp_connect_start(endpoint.addresses[index], Int32(endpoint.port), &inProgress)
+            if fd < 0 {
+                failure = errno
+                index += 1
+                continue
+            }
+            guard let connection = HTTP1Connection(fd: fd, endpoint: endpoint, addressIndex: index, engine: self, base: base,
+                                                   connecting: inProgress != 0, now: MonotonicClock.nanoseconds()) else {
+                return fail(transfer, HTTPClientError(kind: .transport,
+                    detail: "libevent could not watch a new upstream socket (out of memory?); retry later"))
+            }
+            connections[fd] = connection
+            openCount[endpoint, default: 0] += 1
+            attach(transfer, to: connection)
+            if connection.connecting {
+                connection.watch(Int16(EV_WRITE))
+            } else {
+                connection.watch(Int16(EV_READ))
+                send(connection)
+            }
+            return
+        }
+        fail(transfer, .couldNotConnect(endpoint, errno: failure))
+    }
+
+    func attach(_ transfer: HTTP1Transfer, to connection: HTTP1Connection) {
+        connection.transfer = transfer
+        connection.sentBytes = 0
+        transfer.connection = connection
+    }
+
+    /// Closes `connection` and forgets it; its endpoint may then open another for a waiting transfer.
+    func discard(_ connection: HTTP1Connection) {
+        guard connection.isOpen else { return }
+        if connection.transfer == nil, var pool = idle[connection.endpoint], let at = pool.firstIndex(where: { $0 === connection }) {
+            pool.remove(at: at)
+            idle[connection.endpoint] = pool
+            idleCount -= 1
+        }
+        connection.transfer?.connection = nil
+        connection.transfer = nil
+        connection.close()
+        connections.removeValue(forKey: connection.fd)
+        openCount[connection.endpoint, default: 1] -= 1
+        if openCount[connection.endpoint] == 0 { openCount.removeValue(forKey: connection.endpoint) }
+        serveWaiting(connection.endpoint)
+    }
+
+    /// A connection finished its transfer and may carry another: the oldest waiting request for its endpoint takes
+    /// it, else it joins the pool (unless the pool is full).
+    func release(_ connection: HTTP1Connection) {
+        connection.transfer = nil
+        if var queue = waiting[connection.endpoint], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiting[connection.endpoint] = queue.isEmpty ? nil : queue
+            attach(next, to: connection)
+            send(connection)
+            return
+        }
+        guard idleCount < configuration.maxConnections else { return discard(connection) }
+        connection.watch(Int16(EV_READ))   // a close (or stray bytes) while idle retires it
+        idle[connection.endpoint, default: []].append(connection)
+        idleCount += 1
+    }
+
+    /// Starts waiting transfers of `endpoint` while it has room for new connections.
+    private func serveWaiting(_ endpoint: HTTP1Target.Endpoint) {
+        while var queue = waiting[endpoint], !queue.isEmpty, openCount[endpoint, default: 0] < configuration.maxConnections {
+            let next = queue.removeFirst()
+            waiting[endpoint] = queue.isEmpty ? nil : queue
+            connect(next, from: 0)
+        }
+    }
+
+    // MARK: outcomes
+
+    /// The whole response arrived: delivers it, then keeps or closes the connection.
+    func complete(_ transfer: HTTP1Transfer, on connection: HTTP1Connection, strayBytes: Bool) {
+        transfers.removeValue(forKey: ObjectIdentifier(transfer.control))
+        transfer.connection = nil
+        connection.transfer = nil
+        connection.served += 1
+        transferEnded()
+        transfer.settle(nil)
+        if transfer.decoder.keepsConnection, transfer.reusesConnection, !strayBytes, connection.unread.isEmpty {
+            release(connection)
+        } else {
+            discard(connection)
+        }
+    }
+
+    /// Ends `transfer` with `error`, closing its connection (or taking it out of its queue).
+    func fail(_ transfer: HTTP1Transfer, _ error: HTTPClientError) {
+        guard transfers.removeValue(forKey: ObjectIdentifier(transfer.control)) != nil else { return }
+        if let connection = transfer.connection {
+            discard(connection)
+        } else if var queue = waiting[transfer.target.endpoint], let at = queue.firstIndex(where: { $0 === transfer }) {
+            queue.remove(at: at)
+            waiting[transfer.target.endpoint] = queue.isEmpty ? nil : queue
+        }
+        transferEnded()
+        transfer.settle(error)
+    }
+
+    private func transferEnded() {
+        if loop.transferCount == 0 { loop.answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
+    }
+}
+
+extension HTTPClientError {
+    static func couldNotConnect(_ endpoint: HTTP1Target.Endpoint, errno code: Int32) -> HTTPClientError {
+        let reason = code == 0 ? "no address to try" : String(cString: strerror(code))
+        let addresses = endpoint.addresses.joined(separator: ", ")
+        return HTTPClientError(kind: .connect,
+            detail: "could not connect to \(addresses) port \(endpoint.port) (\(reason)); check the host name, port, proxy settings and that the upstream is up")
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+import Testing
+@testable import SkillGateHTTP
+
+/// What the own HTTP/1.1 client does beyond the contract both clients share (decision 0051): the shared fault tests
+/// run on it too (`ClientEngine`); these cover its own retry, address and framing paths against real sockets.
+@Suite struct HTTP1EngineTests {
+    /// Answers the first request of every connection; reads the second and closes without a word (a kept-alive
+    /// connection the upstream gave up on just as it was reused).
+    static func answersOnlyFirstRequestPerConnection() -> LoopbackHandler {
+        let served = Mutex<[Int32: Int]>([:])
+        return LoopbackHandler { _, connection in
+            let count = served.withLock { seen -> Int in
+                seen[connection.fd, default: 0] += 1
+                return seen[connection.fd]!
+            }
+            if count == 1 {
+                LoopbackHandler.fixed(body: "first").respond(.init(method: "", target: "", headers: [], body: []), connection)
+            } else {
+                connection.closeAfterResponse()
+            }
+        }
+    }
+
+    @Test func aReusedConnectionDroppedBeforeAnyAnswerIsReplacedOnceByAFreshOne() async throws {
+        let server = try LoopbackServer(Self.answersOnlyFirstRequestPerConnection())
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        #expect(try await client.send(HTTPRequest(method: "GET", url: server.url("/a"))).status == 200)
+        let second = try await client.send(HTTPRequest(method: "GET", url: server.url("/b")))
+        #expect(String(decoding: second.body, as: UTF8.self) == "first")
+        #expect(server.acceptedConnections == 2)
+        #expect(server.requests.map(\.target) == ["/a", "/b", "/b"])
+        #expect(client.transfersOnOwnHTTP1Client == 2)
+    }
+
+    @Test func aFreshConnectionDroppedBeforeAnyAnswerFailsWithoutARetry() async throws {
+        let server = try LoopbackServer(LoopbackHandler { _, connection in connection.closeAfterResponse() })
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        let error = await #expect(throws: HTTPClientError.self) { _ = try await client.send(HTTPRequest(url: server.url())) }
+        #expect(error?.kind == .transport)
+        #expect(error?.detail.contains("no complete response head arrived") == true, "\(String(describing: error))")
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func pinnedAddressesAreTriedInOrderUntilOneAccepts() async throws {
+        let server = try LoopbackServer(.echo)
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        var request = HTTPRequest(method: "GET", url: "http://upstream.test:\(server.port)/v1/models")
+        // Nothing listens on 127.0.0.2 at this port: refused, so the second address serves.
+        request.pin = HTTPAddressPin(host: "upstream.test", port: server.port, addresses: ["127.0.0.2", "127.0.0.1"])
+        let response = try await client.send(request)
+        #expect(String(decoding: response.body, as: UTF8.self) == "GET /v1/models\n")
+        #expect(server.requests.first?.header("host") == "upstream.test:\(server.port)")
+        #expect(client.transfersOnOwnHTTP1Client == 1)
+
+        request.pin = HTTPAddressPin(host: "upstream.test", port: server.port, addresses: ["127.0.0.2", "127.0.0.3"])
+        let error = await #expect(throws: HTTPClientError.self) { _ = try await client.send(request) }
+        #expect(error?.kind == .connect)
+        #expect(error?.detail.contains("127.0.0.2, 127.0.0.3 port \(server.port)") == true, "\(String(describing: error))")
+    }
+
+    /// An interim 100 Continue, then a body delimited by the connection's close: delivered whole, and the connection
+    /// is not reused.
+    @Test func aCloseDelimitedBodyAfterAnInterimHeadIsDeliveredAndItsConnectionRetired() async throws {
+        let server = try LoopbackServer(LoopbackHandler { _, connection in
+            connection.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the close")
+            connection.closeAfterResponse()
+        })
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        for _ in 0..<2 {
+            let response = try await client.send(HTTPRequest(url: server.url(), body: Array("{}".utf8)))
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "until the close")
+        }
+        #expect(server.acceptedConnections == 2)
+    }
+
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc",
+        "HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 0\r\n\r\n",
+        "SSH-2.0-OpenSSH_9.2\r\n\r\n",
+    ])
+    func anAnswerThatIsNotValidHTTPFailsTheRequestAndRetiresTheConnection(_ answer: String) async throws {
+        let server = try LoopbackServer(LoopbackHandler { _, connection in connection.write(answer) })
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        for _ in 0..<2 {
+            let error = await #expect(throws: HTTPClientError.self) { _ = try await client.send(HTTPRequest(method: "GET", url: server.url())) }
+            #expect(error?.kind == .transport)
+            #expect(error?.detail.contains("not valid HTTP/1.1") == true, "\(String(describing: error))")
+        }
+        #expect(server.acceptedConnections == 2)
+    }
+
+    @Test func aChunkedStreamArrivesChunkByChunkOnTheOwnClient() async throws {
+        let server = try LoopbackServer(.chunked(["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"], delayMs: 20,
+                                                 headers: [("Content-Type", "text/event-stream")]))
+        defer { server.stop() }
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        let response = try await client.stream(HTTPRequest(url: server.url(), body: Array("{}".utf8)))
+        var chunks: [String] = []
+        for try await chunk in response.body { chunks.append(String(decoding: chunk, as: UTF8.self)) }
+        #expect(chunks == ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"])
+        #expect(client.transfersOnOwnHTTP1Client == 1)
+    }
+}
