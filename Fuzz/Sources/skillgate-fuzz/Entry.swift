@@ -41,6 +41,7 @@ enum FuzzTargets {
     static let all: [String: FuzzTarget.Type] = [
         "json": JSONTarget.self,
         "sse": SSETarget.self,
+        "http1-response": HTTP1ResponseTarget.self,
         "inbound": InboundTarget.self,
         "openai-upstream": UpstreamTarget<OpenAIUpstream>.self,
         "anthropic-upstream": UpstreamTarget<AnthropicUpstream>.self,

@@ -9,6 +9,12 @@ extension HTTPRequest {
         return nil
     }
 
+    /// The method in upper case, as sent; the common already-upper-case method is returned as it is, without the
+    /// Unicode-aware `uppercased()`.
+    var upperCaseMethod: String {
+        method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
+    }
+
     /// Why a header field cannot be sent (a colon or line break in its name, a line break or NUL in its value), nil
     /// when all can.
     var headerProblem: HTTPClientError? {

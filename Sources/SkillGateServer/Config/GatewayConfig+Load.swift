@@ -7,7 +7,7 @@ import SkillGateState
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "reuse_port", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
+                                       "reuse_port", "upstream_http1", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
                                        "responses",
                                        "skill_ranking", "mcp_servers", "$comment"]
 
@@ -38,6 +38,12 @@ extension GatewayConfig {
         self.host = host
         self.port = port
         reusePort = try r.optionalBool("reuse_port") ?? false
+        switch try r.optionalString("upstream_http1") ?? "own" {
+        case "own": ownHTTP1Client = true
+        case "libcurl": ownHTTP1Client = false
+        default:
+            throw r.error("upstream_http1", "must be \"own\" (SkillGate's HTTP/1.1 client for plain http:// upstreams, the default) or \"libcurl\"")
+        }
         let stateDir = try r.optionalString("state_dir") ?? "../state"
         stateDirectory = resolve(stateDir)
         let keyFilePath = try r.optionalString("key_file")

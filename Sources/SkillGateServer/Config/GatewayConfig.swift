@@ -15,6 +15,10 @@ public struct GatewayConfig: Sendable {
     /// `reuse_port`: share the listen address with other processes that set it too (SO_REUSEPORT; the
     /// kernel splits connections between them). Off: a second gateway on the address fails to start.
     public var reusePort = false
+    /// `upstream_http1`: `"own"` (the default) carries plain `http://` upstream requests to numeric addresses on
+    /// SkillGate's own HTTP/1.1 client; `"libcurl"` sends every request through libcurl (decision 0051). TLS
+    /// upstreams always use libcurl.
+    public var ownHTTP1Client = true
     /// Directory for the SQLite state store (tokens, usage).
     public var stateDirectory: String
     /// The provider key file (0600 in a 0700 directory).

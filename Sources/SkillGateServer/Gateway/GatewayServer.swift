@@ -24,7 +24,8 @@ public final class GatewayServer: Sendable {
     /// `now` is the wall clock of limit windows and budgets (tests pass their own).
     public init(config: GatewayConfig, logFD: Int32 = 2, clock: any ResilienceClock = SystemResilienceClock(), serverSkills: SkillRegistry? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
-        http = HTTPClient(configuration: .init(maxConnections: config.limits.upstreamConnectionsPerHost))
+        http = HTTPClient(configuration: .init(maxConnections: config.limits.upstreamConnectionsPerHost,
+                                               usesOwnHTTP1Client: config.ownHTTP1Client))
         services = try GatewayServices(config: config, http: http, logFD: logFD, clock: clock, now: now)
         var serverConfig = HTTPServer.Configuration(host: config.host, port: config.port)
         serverConfig.reusePort = config.reusePort

@@ -16,6 +16,8 @@ import SkillGateCore
         #expect(c.limits.maxBodyBytes == 4 * 1024 * 1024)
         #expect(c.limits.listenBacklog == 4096)
         #expect(try load(#"{"limits":{"listen_backlog":128}}"#).limits.listenBacklog == 128)
+        #expect(c.ownHTTP1Client)
+        #expect(try !load(#"{"upstream_http1":"libcurl"}"#).ownHTTP1Client)
     }
 
     @Test(arguments: [("[::1]:9000", "::1", 9000), ("0.0.0.0:0", "0.0.0.0", 0), ("localhost:8080", "localhost", 8080)])
@@ -27,6 +29,7 @@ import SkillGateCore
     @Test(arguments: [
         (#"{"lisen":"x"}"#, "$.lisen", "unknown key"),
         (#"{"listen":"nope"}"#, "$.listen", "HOST:PORT"),
+        (#"{"upstream_http1":"curl"}"#, "$.upstream_http1", "\"own\""),
         (#"{"tiers":{"light":"demo/demo"}}"#, "$.tiers.light", "expected an array of strings"),
         (#"{"tiers":{"medium":[]}}"#, "$.tiers.medium", "unknown key"),
         (#"{"providers":{"openai":{"base_url":"api.openai.com"}}}"#, "$.providers.openai.base_url", "http"),

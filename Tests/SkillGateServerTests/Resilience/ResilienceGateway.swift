@@ -24,8 +24,10 @@ final class ResilienceGateway: Sendable {
     ///   - keys: when set, every provider authenticates with `Authorization: Bearer` from the key pool
     ///     `UP_KEY` (`UP_KEY`, `UP_KEY_2`, ...), and these keys are stored in the key file.
     ///   - limits: the `limits` config section as JSON text.
+    ///   - upstreamHTTP1: the `upstream_http1` setting, nil to leave it out.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
-         clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}") throws {
+         clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
+         upstreamHTTP1: String? = nil) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
@@ -40,7 +42,7 @@ final class ResilienceGateway: Sendable {
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
          "tiers":{"light":[\#(tierJSON)]},"default_model":"light",
          "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":5,"total_seconds":30},
-         "resilience":\#(resilience),"limits":\#(limits)}
+         \#(upstreamHTTP1.map { #""upstream_http1":"\#($0)","# } ?? "")"resilience":\#(resilience),"limits":\#(limits)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")

@@ -10,7 +10,8 @@ import Glibc
 /// an epoll set of their own on a lane, decision 0035).
 final class HTTP1Connection {
     let fd: Int32
-    let endpoint: HTTP1Target.Endpoint
+    /// Its endpoint's pool.
+    let pool: HTTP1Pool
     /// Which of the endpoint's addresses it connects to (the next ones are tried when this one refuses).
     let addressIndex: Int
     unowned let engine: HTTP1Engine
@@ -29,10 +30,10 @@ final class HTTP1Connection {
     private(set) var isOpen = true
 
     /// Wraps a connecting (or connected) socket; nil when libevent could not make its event (the socket is closed).
-    init?(fd: Int32, endpoint: HTTP1Target.Endpoint, addressIndex: Int, engine: HTTP1Engine, base: OpaquePointer,
+    init?(fd: Int32, pool: HTTP1Pool, addressIndex: Int, engine: HTTP1Engine, base: OpaquePointer,
           connecting: Bool, now: UInt64) {
         self.fd = fd
-        self.endpoint = endpoint
+        self.pool = pool
         self.addressIndex = addressIndex
         self.engine = engine
         self.connecting = connecting

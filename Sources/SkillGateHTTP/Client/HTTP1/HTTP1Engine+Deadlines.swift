@@ -18,7 +18,7 @@ extension HTTP1Engine {
             if let total = t.total, check(transfer.startedAt &+ total, .totalTimeout(total), transfer) { continue }
             if let connection = transfer.connection, connection.connecting {
                 if let connect = t.connect {
-                    _ = check(connection.openedAt &+ connect, .connectTimeout(connect, connection.endpoint), transfer)
+                    _ = check(connection.openedAt &+ connect, .connectTimeout(connect, connection.pool.endpoint), transfer)
                 }
             } else if !transfer.hasHead {
                 // The first-byte clock starts when the request's first byte goes out (not while it waits for a

@@ -28,10 +28,10 @@ extension HTTP1Engine {
         guard let transfer = connection.transfer else { return discard(connection) }
         let next = connection.addressIndex + 1
         discard(connection)
-        if next < transfer.target.endpoint.addresses.count {
+        if next < transfer.pool.endpoint.addresses.count {
             connect(transfer, from: next)
         } else {
-            fail(transfer, .couldNotConnect(transfer.target.endpoint, errno: error))
+            fail(transfer, .couldNotConnect(transfer.pool.endpoint, errno: error))
         }
     }
 
@@ -145,7 +145,7 @@ extension HTTP1Engine {
             connection.transfer = nil
             transfer.connection = nil
             // First in its endpoint's queue: the connection's place goes to it as the connection is closed.
-            waiting[transfer.target.endpoint, default: []].insert(transfer, at: 0)
+            transfer.pool.waiting.insert(transfer, at: 0)
             return discard(connection)
         }
         let reason = code == 0 ? "the upstream closed the connection" : String(cString: strerror(code))

@@ -20,13 +20,10 @@ final class HTTP1Engine {
     var transfers: [ObjectIdentifier: HTTP1Transfer] = [:]
     /// Open sockets (connecting, busy or idle), by descriptor.
     var connections: [Int32: HTTP1Connection] = [:]
-    /// Kept-alive connections waiting for a request, most recently used last.
-    var idle: [HTTP1Target.Endpoint: [HTTP1Connection]] = [:]
+    /// Each endpoint's connections and queue, found once per request (`HTTP1Pool`).
+    var pools: [HTTP1Target.Endpoint: HTTP1Pool] = [:]
+    /// Kept-alive connections waiting for a request, over all pools (at most `configuration.maxConnections`).
     var idleCount = 0
-    /// Open connections per endpoint (the cap is `configuration.maxConnections`).
-    var openCount: [HTTP1Target.Endpoint: Int] = [:]
-    /// Transfers waiting for a connection to their endpoint, oldest first.
-    var waiting: [HTTP1Target.Endpoint: [HTTP1Transfer]] = [:]
     /// Where every socket read lands before it is decoded (one per loop: reads never overlap).
     let readBuffer: UnsafeMutableRawBufferPointer
 
@@ -52,7 +49,9 @@ final class HTTP1Engine {
     func start(_ spec: TransferSpec, target: HTTP1Target) {
         if spec.control.isCancelled { return spec.delivery.fail(.cancelledByTask) }
         if let problem = spec.request.methodProblem ?? spec.request.headerProblem { return spec.delivery.fail(problem) }
-        let transfer = HTTP1Transfer(spec: spec, target: target, userAgent: configuration.userAgent, now: MonotonicClock.nanoseconds())
+        let pool = pools[target.endpoint] ?? newPool(for: target.endpoint)
+        let transfer = HTTP1Transfer(spec: spec, target: target, pool: pool, userAgent: configuration.userAgent,
+                                     now: MonotonicClock.nanoseconds())
         transfers[ObjectIdentifier(spec.control)] = transfer
         loop.counters.countOwnHTTP1Transfer()
         loop.notices.deadlinesChanged = true
@@ -89,7 +88,6 @@ final class HTTP1Engine {
     func stopAll(failingWith reason: HTTPClientError) {
         let running = Array(transfers.values)
         transfers.removeAll()
-        waiting.removeAll()
         closeAll()
         for transfer in running { transfer.settle(reason) }
     }
@@ -97,47 +95,56 @@ final class HTTP1Engine {
     private func closeAll() {
         for connection in connections.values { connection.close() }
         connections.removeAll()
-        idle.removeAll()
+        pools.removeAll()
         idleCount = 0
-        openCount.removeAll()
+    }
+
+    private func newPool(for endpoint: HTTP1Target.Endpoint) -> HTTP1Pool {
+        // Pools of endpoints with nothing open and nothing waiting go, so a gateway calling many upstreams over its
+        // life does not keep one per address.
+        if pools.count >= 64 { pools = pools.filter { !$0.value.isUnused } }
+        let pool = HTTP1Pool(endpoint: endpoint)
+        pools[endpoint] = pool
+        return pool
     }
 
     // MARK: connections
 
-    /// Gives `transfer` a connection: a kept-alive one, a new one, or a place in its endpoint's queue.
+    /// Gives `transfer` a connection: a kept-alive one, a new one, or a place in its pool's queue.
     func dispatch(_ transfer: HTTP1Transfer) {
-        let endpoint = transfer.target.endpoint
-        if let connection = idle[endpoint]?.popLast() {
+        let pool = transfer.pool
+        if let connection = pool.idle.popLast() {
             idleCount -= 1
             attach(transfer, to: connection)
             send(connection)
-        } else if openCount[endpoint, default: 0] < configuration.maxConnections {
+        } else if pool.open < configuration.maxConnections {
             connect(transfer, from: 0)
         } else {
-            waiting[endpoint, default: []].append(transfer)
+            pool.waiting.append(transfer)
         }
     }
 
     /// Opens a connection for `transfer` to the first of its endpoint's addresses from `index` that takes one.
     func connect(_ transfer: HTTP1Transfer, from index: Int) {
-        let endpoint = transfer.target.endpoint
+        let pool = transfer.pool
+        let addresses = pool.endpoint.addresses
         var index = index
         var failure: Int32 = 0
-        while index < endpoint.addresses.count {
+        while index < addresses.count {
             var inProgress: Int32 = 0
-            let fd = sg_tcp_connect_start(endpoint.addresses[index], Int32(endpoint.port), &inProgress)
+            let fd = sg_tcp_connect_start(addresses[index], Int32(pool.endpoint.port), &inProgress)
             if fd < 0 {
                 failure = errno
                 index += 1
                 continue
             }
-            guard let connection = HTTP1Connection(fd: fd, endpoint: endpoint, addressIndex: index, engine: self, base: base,
+            guard let connection = HTTP1Connection(fd: fd, pool: pool, addressIndex: index, engine: self, base: base,
                                                    connecting: inProgress != 0, now: MonotonicClock.nanoseconds()) else {
                 return fail(transfer, HTTPClientError(kind: .transport,
                     detail: "libevent could not watch a new upstream socket (out of memory?); retry later"))
             }
             connections[fd] = connection
-            openCount[endpoint, default: 0] += 1
+            pool.open += 1
             attach(transfer, to: connection)
             if connection.connecting {
                 connection.watch(Int16(EV_WRITE))
@@ -147,7 +154,7 @@ final class HTTP1Engine {
             }
             return
         }
-        fail(transfer, .couldNotConnect(endpoint, errno: failure))
+        fail(transfer, .couldNotConnect(pool.endpoint, errno: failure))
     }
 
     func attach(_ transfer: HTTP1Transfer, to connection: HTTP1Connection) {
@@ -156,47 +163,39 @@ final class HTTP1Engine {
         transfer.connection = connection
     }
 
-    /// Closes `connection` and forgets it; its endpoint may then open another for a waiting transfer.
+    /// Closes `connection` and forgets it; its pool may then open another for a waiting transfer.
     func discard(_ connection: HTTP1Connection) {
         guard connection.isOpen else { return }
-        if connection.transfer == nil, var pool = idle[connection.endpoint], let at = pool.firstIndex(where: { $0 === connection }) {
-            pool.remove(at: at)
-            idle[connection.endpoint] = pool
+        let pool = connection.pool
+        if connection.transfer == nil, let at = pool.idle.firstIndex(where: { $0 === connection }) {
+            pool.idle.remove(at: at)
             idleCount -= 1
         }
         connection.transfer?.connection = nil
         connection.transfer = nil
         connection.close()
         connections.removeValue(forKey: connection.fd)
-        openCount[connection.endpoint, default: 1] -= 1
-        if openCount[connection.endpoint] == 0 { openCount.removeValue(forKey: connection.endpoint) }
-        serveWaiting(connection.endpoint)
+        pool.open -= 1
+        // Starts waiting transfers while the pool has room for new connections.
+        while !pool.waiting.isEmpty, pool.open < configuration.maxConnections {
+            connect(pool.waiting.removeFirst(), from: 0)
+        }
     }
 
     /// A connection finished its transfer and may carry another: the oldest waiting request for its endpoint takes
-    /// it, else it joins the pool (unless the pool is full).
+    /// it, else it joins the pool (unless the engine's idle connections are at the cap).
     func release(_ connection: HTTP1Connection) {
         connection.transfer = nil
-        if var queue = waiting[connection.endpoint], !queue.isEmpty {
-            let next = queue.removeFirst()
-            waiting[connection.endpoint] = queue.isEmpty ? nil : queue
-            attach(next, to: connection)
+        let pool = connection.pool
+        if !pool.waiting.isEmpty {
+            attach(pool.waiting.removeFirst(), to: connection)
             send(connection)
             return
         }
         guard idleCount < configuration.maxConnections else { return discard(connection) }
         connection.watch(Int16(EV_READ))   // a close (or stray bytes) while idle retires it
-        idle[connection.endpoint, default: []].append(connection)
+        pool.idle.append(connection)
         idleCount += 1
-    }
-
-    /// Starts waiting transfers of `endpoint` while it has room for new connections.
-    private func serveWaiting(_ endpoint: HTTP1Target.Endpoint) {
-        while var queue = waiting[endpoint], !queue.isEmpty, openCount[endpoint, default: 0] < configuration.maxConnections {
-            let next = queue.removeFirst()
-            waiting[endpoint] = queue.isEmpty ? nil : queue
-            connect(next, from: 0)
-        }
     }
 
     // MARK: outcomes
@@ -221,9 +220,8 @@ final class HTTP1Engine {
         guard transfers.removeValue(forKey: ObjectIdentifier(transfer.control)) != nil else { return }
         if let connection = transfer.connection {
             discard(connection)
-        } else if var queue = waiting[transfer.target.endpoint], let at = queue.firstIndex(where: { $0 === transfer }) {
-            queue.remove(at: at)
-            waiting[transfer.target.endpoint] = queue.isEmpty ? nil : queue
+        } else if let at = transfer.pool.waiting.firstIndex(where: { $0 === transfer }) {
+            transfer.pool.waiting.remove(at: at)
         }
         transferEnded()
         transfer.settle(error)
@@ -232,6 +230,22 @@ final class HTTP1Engine {
     private func transferEnded() {
         if loop.transferCount == 0 { loop.answerSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
     }
+}
+
+/// One endpoint's connections: those waiting idle for a request, how many are open, and the requests waiting for one.
+/// Loop thread only.
+final class HTTP1Pool {
+    let endpoint: HTTP1Target.Endpoint
+    /// Kept-alive connections, most recently used last (taken first: its socket and caches are warm).
+    var idle: [HTTP1Connection] = []
+    /// Open connections (connecting, busy or idle); at most `configuration.maxConnections`.
+    var open = 0
+    /// Transfers waiting for a connection, oldest first.
+    var waiting: [HTTP1Transfer] = []
+
+    init(endpoint: HTTP1Target.Endpoint) { self.endpoint = endpoint }
+
+    var isUnused: Bool { open == 0 && waiting.isEmpty }
 }
 
 extension HTTPClientError {

@@ -5,27 +5,25 @@
 /// Call after `HTTPRequest.methodProblem` and `headerProblem` found nothing.
 enum HTTP1RequestEncoder {
     static func encode(_ request: HTTPRequest, target: HTTP1Target, userAgent: String) -> [UInt8] {
-        let method = request.method.uppercased()
+        let method = request.upperCaseMethod
         let sendsBody = !(method == "HEAD" || (method == "GET" && request.body.isEmpty))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160 + request.headers.count * 48 + (sendsBody ? request.body.count : 0))
         bytes.append(contentsOf: method.utf8)
         bytes.append(0x20)
-        bytes.append(contentsOf: target.requestTarget.utf8)
+        target.appendRequestTarget(to: &bytes)
         bytes.append(contentsOf: " HTTP/1.1\r\n".utf8)
-        var ownHost = false
-        var ownAgent = false
-        var ownAccept = false
-        for field in request.headers {
-            if HTTPHeaders.sameName(field.name, "host") { ownHost = true }
-            else if HTTPHeaders.sameName(field.name, "user-agent") { ownAgent = true }
-            else if HTTPHeaders.sameName(field.name, "accept") { ownAccept = true }
+        var own = Defaults()
+        for field in request.headers { own.note(field.name) }
+        if !own.host {
+            bytes.append(contentsOf: "Host: ".utf8)
+            target.appendAuthority(to: &bytes)
+            bytes.append(contentsOf: "\r\n".utf8)
         }
-        if !ownHost { line(&bytes, "Host", target.authority) }
-        if !ownAgent, !userAgent.isEmpty { line(&bytes, "User-Agent", userAgent[...]) }
-        if !ownAccept { bytes.append(contentsOf: "Accept: */*\r\n".utf8) }
-        for field in request.headers where !isFraming(field.name) {
-            line(&bytes, field.name, field.value[...])
+        if !own.userAgent, !userAgent.isEmpty { line(&bytes, "User-Agent", userAgent) }
+        if !own.accept { bytes.append(contentsOf: "Accept: */*\r\n".utf8) }
+        for field in request.headers where !(own.framing && isFraming(field.name)) {
+            line(&bytes, field.name, field.value)
         }
         if sendsBody {
             bytes.append(contentsOf: "Content-Length: ".utf8)
@@ -37,7 +35,27 @@ enum HTTP1RequestEncoder {
         return bytes
     }
 
-    private static func line(_ bytes: inout [UInt8], _ name: String, _ value: Substring) {
+    /// Which defaults the request's own fields replace, and whether it has framing fields to drop. Names are compared
+    /// only when their length matches, so a request pays little for the look.
+    private struct Defaults {
+        var host = false
+        var userAgent = false
+        var accept = false
+        var framing = false
+
+        mutating func note(_ name: String) {
+            switch name.utf8.count {
+            case 4: host = host || HTTPHeaders.sameName(name, "host")
+            case 10: userAgent = userAgent || HTTPHeaders.sameName(name, "user-agent")
+            case 6: accept = accept || HTTPHeaders.sameName(name, "accept")
+            case 14, 17: framing = true
+            default: break
+            }
+            if name.utf8.count == 6 { framing = true }   // Expect
+        }
+    }
+
+    private static func line(_ bytes: inout [UInt8], _ name: String, _ value: String) {
         bytes.append(contentsOf: name.utf8)
         bytes.append(0x3A)
         if !value.isEmpty {

@@ -4,6 +4,8 @@ final class HTTP1Transfer {
     let control: TransferControl
     let delivery: TransferDelivery
     let target: HTTP1Target
+    /// Its endpoint's connections and queue.
+    let pool: HTTP1Pool
     let reusesConnection: Bool
     /// A stream with a request body: freeing that body once the head arrived is counted (`streamUploadsReleased`).
     let countsUploadRelease: Bool
@@ -29,17 +31,18 @@ final class HTTP1Transfer {
     private(set) var isSettled = false
     var hasHead: Bool { decoder.hasHead }
 
-    init(spec: TransferSpec, target: HTTP1Target, userAgent: String, now: UInt64) {
+    init(spec: TransferSpec, target: HTTP1Target, pool: HTTP1Pool, userAgent: String, now: UInt64) {
         control = spec.control
         delivery = spec.delivery
         self.target = target
+        self.pool = pool
         reusesConnection = spec.request.reuseConnection
         countsUploadRelease = spec.delivery.streams && !spec.request.body.isEmpty
         timeouts = ResolvedTimeouts(spec.request.timeouts)
         startedAt = now
         lastActivity = now
         outgoing = HTTP1RequestEncoder.encode(spec.request, target: target, userAgent: userAgent)
-        decoder = HTTP1ResponseDecoder(bodyExpected: spec.request.method.uppercased() != "HEAD")
+        decoder = HTTP1ResponseDecoder(bodyExpected: spec.request.upperCaseMethod != "HEAD")
     }
 
     /// The final response head arrived.

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Instructions per proxied request, by shared object, under callgrind (decisions 0047, 0050, 0051).
+
+Starts the benchmark's mock upstream (nginx) and one gateway built from BINARY inside valgrind, warms it with W
+plain chat requests, then counts N more and prints the instructions per request of each object (the gateway's own
+code, libcurl, glibc, libevent, ...). SQLite is left out by default: the usage ledger's batches land in random
+requests' windows and swamp small differences (decision 0047). Needs valgrind (Bench/install-tools.sh installs it).
+
+    python3 Bench/profile/callgrind_request.py BINARY [--requests 200] [--warm 50] [--with-sqlite]
+"""
+import argparse
+import collections
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "proxy"))
+import bench  # noqa: E402
+import upstream  # noqa: E402
+
+
+def post(port, token, body):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("POST", "/v1/chat/completions", body=body,
+                       headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    if response.status != 200:
+        raise SystemExit(f"the gateway answered {response.status}")
+
+
+def self_cost_by_object(path):
+    """Sums callgrind's self cost per object (ob=) from a dump, following its name compression."""
+    names, totals, current = {}, collections.Counter(), "?"
+    in_call = False
+    for line in open(path, errors="replace"):
+        if line.startswith("ob=") or line.startswith("cob="):
+            # Either names an object the first time its id appears; only ob= says where the next costs belong.
+            match = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
+            name = line.strip().split("=", 1)[1]
+            if match:
+                if match.group(2):
+                    names[match.group(1)] = match.group(2)
+                name = names.get(match.group(1), "?")
+            if line.startswith("ob="):
+                current = name
+            continue
+        if line.startswith("calls="):
+            in_call = True   # the next cost line is inclusive cost of the call, not self cost
+            continue
+        if line and (line[0].isdigit() or line[0] in "+-*"):
+            if in_call:
+                in_call = False
+                continue
+            parts = line.split()
+            if len(parts) >= 2 and parts[1].isdigit():
+                totals[current] += int(parts[1])
+    return totals
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--warm", type=int, default=50)
+    parser.add_argument("--with-sqlite", action="store_true")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="sg-callgrind-")
+    for sub in ["logs", "tmp"]:
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    processes = bench.Processes()
+    try:
+        bench.start_nginx(processes, work, "upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, 4096, 1.0, None))
+        wrapper = os.path.join(work, "valgrind-skillgate")
+        open(wrapper, "w").write(
+            "#!/bin/sh\nif [ \"$1\" = serve ]; then exec valgrind --tool=callgrind --dump-instr=no "
+            f"--callgrind-out-file={work}/callgrind.out %q \"$@\"; fi\nexec {os.path.abspath(args.binary)} \"$@\"\n"
+            .replace("%q", os.path.abspath(args.binary)))
+        os.chmod(wrapper, 0o755)
+        process, _, token = bench.start_gateway(processes, work, wrapper)
+        body = open(bench.BODY["plain"], "rb").read()
+        for _ in range(args.warm):
+            post(bench.GATEWAY_PORT, token, body)
+        subprocess.run(["callgrind_control", "-z", str(process.pid)], check=True, capture_output=True)
+        for _ in range(args.requests):
+            post(bench.GATEWAY_PORT, token, body)
+        time.sleep(0.5)
+        subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
+        dumps = sorted(p for p in os.listdir(work) if p.startswith("callgrind.out") and p != "callgrind.out")
+        totals = self_cost_by_object(os.path.join(work, dumps[-1]))
+        rows = [(name, cost) for name, cost in totals.items() if args.with_sqlite or "sqlite" not in name]
+        total = sum(cost for _, cost in rows)
+        print(f"{args.requests} whole answers after {args.warm} to warm up; instructions per request"
+              + ("" if args.with_sqlite else " (SQLite left out)"))
+        for name, cost in sorted(rows, key=lambda r: -r[1])[:12]:
+            print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name)}")
+        print(f"  {total / args.requests / 1000:8.1f}k  in all")
+    finally:
+        processes.stop_all()
+        if not os.environ.get("SKILLGATE_KEEP_WORK"): shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
