@@ -202,13 +202,16 @@ final class HTTP1Engine {
 
     /// The whole response arrived: delivers it, then keeps or closes the connection.
     func complete(_ transfer: HTTP1Transfer, on connection: HTTP1Connection, strayBytes: Bool) {
+        // An upstream may answer before it read the whole request (a 413 to a large body): the rest of the request
+        // would then be read as the next one, so such a connection is closed, not kept.
+        let requestSent = connection.sentBytes == transfer.outgoing.count
         transfers.removeValue(forKey: ObjectIdentifier(transfer.control))
         transfer.connection = nil
         connection.transfer = nil
         connection.served += 1
         transferEnded()
         transfer.settle(nil)
-        if transfer.decoder.keepsConnection, transfer.reusesConnection, !strayBytes, connection.unread.isEmpty {
+        if transfer.decoder.keepsConnection, transfer.reusesConnection, requestSent, !strayBytes, connection.unread.isEmpty {
             release(connection)
         } else {
             discard(connection)

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import SkillGateHTTP
@@ -106,5 +107,61 @@ import Testing
         for try await chunk in response.body { chunks.append(String(decoding: chunk, as: UTF8.self)) }
         #expect(chunks == ["data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"])
         #expect(client.transfersOnOwnHTTP1Client == 1)
+    }
+}
+
+/// An upstream that answers 413 as soon as it has a request's head, before reading its body, then reads (and drops)
+/// whatever comes until the client closes: how long that took tells whether the client kept the connection.
+final class EarlyAnswerUpstream: @unchecked Sendable {
+    let port: Int
+    private let listenFD: Int32
+    private let closedAfter = Mutex<Double?>(nil)
+
+    init() throws {
+        (listenFD, port) = try LoopbackSocket.listen(backlog: 4)
+        let fd = listenFD
+        Thread { [self] in
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while !received.contains(0x0A) || !String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
+                let n = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                guard n > 0 else { return }
+                received += chunk[0..<n]
+            }
+            _ = LoopbackSocket.writeAll(connection, Array("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n".utf8))
+            let answeredAt = LoopbackSocket.now()
+            var timeout = timeval(tv_sec: 3, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            while chunk.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
+            self.closedAfter.withLock { $0 = millisecondsBetween(answeredAt, LoopbackSocket.now()) }
+        }.start()
+    }
+
+    deinit { close(listenFD) }
+
+    /// Milliseconds from the answer until the client's close (or the 3 s read timeout) once the server saw either.
+    func millisecondsUntilClose() async -> Double? {
+        for _ in 0..<400 {
+            if let value = closedAfter.withLock({ $0 }) { return value }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}
+
+extension HTTP1EngineTests {
+    /// An answer that arrives before the whole request was sent (a 413 to a large body) leaves the rest of the request
+    /// unsent: the connection is closed at once instead of being pooled out of step.
+    @Test func aConnectionAnsweredBeforeTheRequestWasSentIsClosedNotKept() async throws {
+        let upstream = try EarlyAnswerUpstream()
+        let client = ClientTestEnvironment.makeClient(.ownHTTP1)
+        let body = [UInt8](repeating: 0x61, count: 32 * 1024 * 1024)
+        let response = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(upstream.port)/upload", body: body))
+        #expect(response.status == 413)
+        let closedAfter = await upstream.millisecondsUntilClose()
+        #expect((closedAfter ?? .infinity) < 1000, "the client kept the connection for \(String(describing: closedAfter)) ms")
     }
 }
