@@ -44,7 +44,8 @@ struct HTTPServerMemoryTests {
 
     /// The measurement: 50 connections each sending ~4 MiB at once. Without the trim the process
     /// kept ~200 MB more after the burst; with it the growth that stays is a fraction of that.
-    @Test func aBurstOfLargeBodiesGivesItsMemoryBack() async throws {
+    @Test(.disabled(if: AddressSanitizer.isActive, "AddressSanitizer's quarantine keeps freed memory resident by design"))
+    func aBurstOfLargeBodiesGivesItsMemoryBack() async throws {
         let body = [UInt8](repeating: 0x62, count: 4 * 1024 * 1024 - 4096)
         try await withTestServer({ $0.maxBodyBytes = 4 * 1024 * 1024 }, handler: Self.count) { server, port in
             _ = try await Self.post(body, port: port)   // warm up: first-use allocations are not the burst's

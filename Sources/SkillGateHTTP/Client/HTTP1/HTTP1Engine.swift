@@ -89,12 +89,24 @@ final class HTTP1Engine {
         let running = Array(transfers.values)
         transfers.removeAll()
         closeAll()
-        for transfer in running { transfer.settle(reason) }
+        for transfer in running {
+            transfer.connection = nil
+            transfer.settle(reason)
+        }
     }
 
+    /// Closes every connection and breaks the references between connections, transfers and pools (they point at
+    /// each other while in use), so all of them are freed.
     private func closeAll() {
-        for connection in connections.values { connection.close() }
+        for connection in connections.values {
+            connection.close()
+            connection.transfer = nil
+        }
         connections.removeAll()
+        for pool in pools.values {
+            pool.idle.removeAll()
+            pool.waiting.removeAll()
+        }
         pools.removeAll()
         idleCount = 0
     }
