@@ -44,7 +44,7 @@ struct HTTPServerMemoryTests {
 
     /// The measurement: 50 connections each sending ~4 MiB at once. Without the trim the process
     /// kept ~200 MB more after the burst; with it the growth that stays is a fraction of that.
-    @Test(.disabled(if: AddressSanitizer.isActive, "AddressSanitizer's quarantine keeps freed memory resident by design"))
+    @Test(.disabled(if: Sanitizers.keepFreedMemory, "a sanitizer's allocator keeps freed memory resident by design"))
     func aBurstOfLargeBodiesGivesItsMemoryBack() async throws {
         let body = [UInt8](repeating: 0x62, count: 4 * 1024 * 1024 - 4096)
         try await withTestServer({ $0.maxBodyBytes = 4 * 1024 * 1024 }, handler: Self.count) { server, port in
