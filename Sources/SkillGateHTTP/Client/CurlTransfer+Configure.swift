@@ -45,6 +45,8 @@ enum CurlHandleDefaults {
         let version = configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
         set(CURLOPT_HTTP_VERSION, sg_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
         set(CURLOPT_USERAGENT, sg_easy_setopt_str(easy, CURLOPT_USERAGENT, configuration.userAgent))
+        let idleSeconds = Int((configuration.maxIdleConnectionAge + .nanoseconds(999_999_999)).components.seconds)
+        set(CURLOPT_MAXAGE_CONN, sg_easy_setopt_long(easy, CURLOPT_MAXAGE_CONN, max(1, idleSeconds)))
         return failed
     }
 

@@ -32,11 +32,18 @@ extension HTTPClient {
         /// libcurl (decision 0051): the same timeouts, pooling and errors for a fraction of libcurl's work per request.
         /// TLS, HTTP/2, names that need DNS and proxied requests always use libcurl.
         public var usesOwnHTTP1Client: Bool
+        /// A kept-alive connection idle for longer than this is closed instead of carrying the next request
+        /// (`CURLOPT_MAXAGE_CONN`, whole seconds, at least one, for libcurl). A firewall or NAT between the gateway and
+        /// its upstream may forget a quiet flow without telling either side; a request sent on such a connection would
+        /// wait for TCP's retransmissions to give up. libcurl's default is 118 s.
+        public var maxIdleConnectionAge: Duration
 
         public init(maxConnections: Int = 32, maxResponseBytes: Int = 32 * 1024 * 1024,
                     userAgent: String = "SkillGate/1.0", prefersHTTP2: Bool = true,
                     streamBufferBytes: Int = 256 * 1024, spinWindow: Duration = .microseconds(50),
-                    usesServerEventLoops: Bool = true, usesOwnHTTP1Client: Bool = true) {
+                    usesServerEventLoops: Bool = true, usesOwnHTTP1Client: Bool = true,
+                    maxIdleConnectionAge: Duration = .seconds(118)) {
+            self.maxIdleConnectionAge = max(.zero, maxIdleConnectionAge)
             self.usesServerEventLoops = usesServerEventLoops
             self.usesOwnHTTP1Client = usesOwnHTTP1Client
             self.spinWindow = max(.zero, min(spinWindow, .milliseconds(1)))

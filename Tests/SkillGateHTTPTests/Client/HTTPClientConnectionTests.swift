@@ -13,6 +13,21 @@ import Testing
         #expect(server.acceptedConnections == 1)
     }
 
+    /// A kept-alive connection idle for longer than `maxIdleConnectionAge` is closed, not reused (a middlebox may have
+    /// forgotten it). (Reuse within the age is `sequentialRequestsReuseOneConnection`, at the default age: a short age
+    /// cannot be asserted there, because a busy machine may leave the test's task unscheduled for longer.) libcurl
+    /// counts the age in whole seconds.
+    @Test(arguments: ClientEngine.allCases) func aConnectionIdleTooLongIsReplaced(_ engine: ClientEngine) async throws {
+        let server = try LoopbackServer(.fixed())
+        defer { server.stop() }
+        let age: Duration = engine == .libcurl ? .seconds(1) : .milliseconds(100)
+        let client = ClientTestEnvironment.makeClient(engine, .init(maxIdleConnectionAge: age))
+        #expect(try await client.send(HTTPRequest(method: "GET", url: server.url())).status == 200)
+        try await Task.sleep(for: age * 2.5)
+        #expect(try await client.send(HTTPRequest(method: "GET", url: server.url())).status == 200)
+        #expect(server.acceptedConnections == 2)
+    }
+
     @Test(arguments: ClientEngine.allCases) func hundredConcurrentRequestsStayWithinThePool(_ engine: ClientEngine) async throws {
         let server = try LoopbackServer(.delayedHead(5, then: .fixed(body: "pong")))
         defer { server.stop() }

@@ -27,6 +27,8 @@ final class HTTP1Connection {
     var unread: [UInt8] = []
     /// Requests it answered completely (a connection that served one is a reused one).
     var served = 0
+    /// When it last went back to its pool (monotonic ns).
+    var idleSince: UInt64 = 0
     private(set) var isOpen = true
 
     /// Wraps a connecting (or connected) socket; nil when libevent could not make its event (the socket is closed).

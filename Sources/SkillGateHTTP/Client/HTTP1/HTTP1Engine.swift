@@ -28,11 +28,14 @@ final class HTTP1Engine {
     let readBuffer: UnsafeMutableRawBufferPointer
 
     static let readBufferBytes = 64 * 1024
+    /// `configuration.maxIdleConnectionAge` in nanoseconds.
+    let maxIdleNanoseconds: UInt64
 
     init(loop: CurlMultiLoop, base: OpaquePointer, configuration: HTTPClient.Configuration) {
         self.loop = loop
         self.base = base
         self.configuration = configuration
+        maxIdleNanoseconds = configuration.maxIdleConnectionAge.clampedNanoseconds
         readBuffer = .allocate(byteCount: Self.readBufferBytes, alignment: 16)
     }
 
@@ -125,8 +128,7 @@ final class HTTP1Engine {
     /// Gives `transfer` a connection: a kept-alive one, a new one, or a place in its pool's queue.
     func dispatch(_ transfer: HTTP1Transfer) {
         let pool = transfer.pool
-        if let connection = pool.idle.popLast() {
-            idleCount -= 1
+        if let connection = takeIdle(from: pool) {
             attach(transfer, to: connection)
             send(connection)
         } else if pool.open < configuration.maxConnections {
@@ -169,6 +171,21 @@ final class HTTP1Engine {
         fail(transfer, .couldNotConnect(pool.endpoint, errno: failure))
     }
 
+    /// The most recently used idle connection of `pool` that has not been idle too long; older ones are closed
+    /// (`maxIdleConnectionAge`: a middlebox may have forgotten their flow). The pool is ordered by last use, so those
+    /// are at its front, and the newest says whether any is fresh.
+    private func takeIdle(from pool: HTTP1Pool) -> HTTP1Connection? {
+        guard let newest = pool.idle.last else { return nil }
+        let now = MonotonicClock.nanoseconds()
+        if now &- newest.idleSince > maxIdleNanoseconds {
+            for connection in pool.idle { discard(connection) }
+            return nil
+        }
+        while let oldest = pool.idle.first, now &- oldest.idleSince > maxIdleNanoseconds { discard(oldest) }
+        idleCount -= 1
+        return pool.idle.popLast()
+    }
+
     func attach(_ transfer: HTTP1Transfer, to connection: HTTP1Connection) {
         connection.transfer = transfer
         connection.sentBytes = 0
@@ -206,6 +223,7 @@ final class HTTP1Engine {
         }
         guard idleCount < configuration.maxConnections else { return discard(connection) }
         connection.watch(Int16(EV_READ))   // a close (or stray bytes) while idle retires it
+        connection.idleSince = MonotonicClock.nanoseconds()
         pool.idle.append(connection)
         idleCount += 1
     }
