@@ -2,7 +2,8 @@ import CCurl
 
 /// Adding, removing, resuming and collecting transfers, and the spare easy handles. Loop thread only.
 extension CurlMultiLoop {
-    /// Starts a transfer; returns whether it was added to the multi handle.
+    /// Starts a transfer: on the own HTTP/1.1 client when it takes the request (`HTTP1Target`), else on libcurl.
+    /// Returns whether it was added to the multi handle (libcurl then needs a call to start it).
     func add(_ spec: TransferSpec) -> Bool {
         if spec.control.isCancelled {
             spec.delivery.fail(.cancelledByTask)

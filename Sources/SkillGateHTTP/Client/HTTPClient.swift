@@ -9,6 +9,9 @@ import Synchronization
 /// proxying a request needs no thread hand-off. Connections are pooled
 /// and kept alive, HTTP/2 is negotiated over TLS where the server offers it, and the proxy
 /// environment variables (`http_proxy`, `HTTPS_PROXY`, `NO_PROXY`) are honoured by libcurl.
+/// Plain `http://` requests to numeric (or pinned) addresses with no proxy in the way go through the client's own
+/// HTTP/1.1 engine on the same loops instead (`Client/HTTP1/`, decision 0051; `Configuration.usesOwnHTTP1Client`),
+/// with the same timeouts, pooling, cancellation and errors.
 /// Request headers are never logged.
 ///
 /// Releasing the client lets the requests and streamed bodies in flight finish before its thread
