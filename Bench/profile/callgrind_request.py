@@ -72,6 +72,8 @@ def main():
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--warm", type=int, default=50)
     parser.add_argument("--with-sqlite", action="store_true")
+    parser.add_argument("--body", default="plain", choices=["plain", "stream"],
+                        help="whole answers, or streamed ones (the mock's events all at once)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="sg-callgrind-")
     for sub in ["logs", "tmp"]:
@@ -86,7 +88,7 @@ def main():
             .replace("%q", os.path.abspath(args.binary)))
         os.chmod(wrapper, 0o755)
         process, _, token = bench.start_gateway(processes, work, wrapper)
-        body = open(bench.BODY["plain"], "rb").read()
+        body = open(bench.BODY[args.body], "rb").read()
         for _ in range(args.warm):
             post(bench.GATEWAY_PORT, token, body)
         subprocess.run(["callgrind_control", "-z", str(process.pid)], check=True, capture_output=True)
@@ -98,14 +100,17 @@ def main():
         totals = self_cost_by_object(os.path.join(work, dumps[-1]))
         rows = [(name, cost) for name, cost in totals.items() if args.with_sqlite or "sqlite" not in name]
         total = sum(cost for _, cost in rows)
-        print(f"{args.requests} whole answers after {args.warm} to warm up; instructions per request"
+        print(f"{args.requests} {'whole answers' if args.body == 'plain' else 'streamed answers'} after {args.warm} to warm up; instructions per request"
               + ("" if args.with_sqlite else " (SQLite left out)"))
         for name, cost in sorted(rows, key=lambda r: -r[1])[:12]:
             print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name)}")
         print(f"  {total / args.requests / 1000:8.1f}k  in all")
     finally:
         processes.stop_all()
-        if not os.environ.get("SKILLGATE_KEEP_WORK"): shutil.rmtree(work, ignore_errors=True)
+        if os.environ.get("SKILLGATE_KEEP_WORK"):
+            print(f"callgrind dumps kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -79,6 +80,16 @@ class Processes:
                 os.killpg(process.pid, signal.SIGKILL)
 
 
+def require_free_port(port, what):
+    """Refuses to start `what` on a port something already answers on: a leftover gateway from an earlier run would
+    answer the health check in its place (and reject this run's token)."""
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise RuntimeError(f"127.0.0.1:{port} is already in use, so {what} cannot listen there; stop the process "
+                               f"holding it (an earlier benchmark run?) or pass --port-offset")
+
+
 def wait_for(url, process, seconds=30, token=None):
     deadline = time.time() + seconds
     while time.time() < deadline:
@@ -104,6 +115,7 @@ def start_gateway(processes, work, binary, name="skillgate", port=None, slow_ove
     `slow_over_tls=(port, ca_file)` sends the held-streams model to the upstream's TLS/HTTP/2 listener.
     `preload` is a shared library put in LD_PRELOAD for the gateway alone (e.g. another malloc: decision 0042)."""
     port = port or GATEWAY_PORT
+    require_free_port(port, f"the gateway `{name}`")
     state = os.path.join(work, "state" if name == "skillgate" else f"state-{name}")
     shutil.rmtree(state, ignore_errors=True)
     config = {"listen": f"127.0.0.1:{port}", "state_dir": state,
