@@ -22,7 +22,13 @@ esac
 shift
 jobs=()
 [[ -n ${SKILLGATE_SANITIZE_JOBS:-} ]] && jobs=(-j "$SKILLGATE_SANITIZE_JOBS")
-swift build --build-tests --sanitize="$kind" --scratch-path ".build-$kind" "${jobs[@]}"
+if ! swift build --build-tests --sanitize="$kind" --scratch-path ".build-$kind" "${jobs[@]}"; then
+  # SwiftPM's incremental build can keep objects that still call a public initialiser's old default-argument
+  # generators ("undefined reference to ...fA_") after its signature changed; a clean debug directory builds.
+  echo "== the build failed; retrying once from a clean .build-$kind/$(uname -m)-unknown-linux-gnu/debug" >&2
+  rm -rf ".build-$kind/$(uname -m)-unknown-linux-gnu/debug"
+  swift build --build-tests --sanitize="$kind" --scratch-path ".build-$kind" "${jobs[@]}"
+fi
 log=".build-$kind/sanitize.log"
 status=0
 swift test --skip-build --sanitize="$kind" --scratch-path ".build-$kind" --no-parallel "$@" 2>&1 | tee "$log" || status=$?

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 /// Runs a program on a fresh pseudo-terminal, as a session leader whose controlling terminal is
 /// that pty — so typing Ctrl-C (byte 0x03) raises SIGINT in it, exactly as in a real terminal.
@@ -92,6 +93,15 @@ final class PseudoTerminal: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Waits for the program to exit and expects `status`; a mismatch records what the program last printed (a crash
+    /// report, a sanitizer's report, an error message), which the status alone does not say.
+    func expectExit(_ status: Int32, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let exited = await waitForExit()
+        #expect(exited == status,
+                "exit status \(exited.map(String.init) ?? "none (killed or still running)"), expected \(status); the terminal's last output:\n\(screen.suffix(3000))",
+                sourceLocation: sourceLocation)
     }
 
     /// Waits for the program to exit and returns its exit status (nil: killed by a signal or timed out).

@@ -56,7 +56,7 @@ struct ChatPTYTests {
             #expect(messages[3]["content"]?.stringValue?.hasPrefix("Once upon") == true)
 
             chat.type("/quit\r")
-            #expect(await chat.waitForExit() == 0)
+            await chat.expectExit(0)
         } catch {
             chat.terminate()
             await server.stop()
@@ -80,7 +80,7 @@ struct ChatPTYTests {
         at = try await chat.waitFor("> ", after: at)
         #expect(!chat.screen.contains("half a questhalf"), "the typed text was echoed twice")
         chat.type("\u{03}")  // on the empty prompt: leaves
-        #expect(await chat.waitForExit() == 0)
+        await chat.expectExit(0)
     }
 
     @Test func lineEditingBackspaceAndCtrlU() async throws {
@@ -95,7 +95,7 @@ struct ChatPTYTests {
         try await chat.waitFor("> ", after: at)
         #expect(server.requests.first?["messages"]?.arrayValue?.last?["content"]?.stringValue == "time!")
         chat.type("/quit\r")
-        #expect(await chat.waitForExit() == 0)
+        await chat.expectExit(0)
         await server.stop()
     }
 
@@ -108,7 +108,7 @@ struct ChatPTYTests {
         chat.type("/help\r")
         try await chat.waitFor("/scenario NAME")
         chat.type("\u{04}")
-        #expect(await chat.waitForExit() == 0)
+        await chat.expectExit(0)
     }
 
     @Test func missingTokenSaysHowToCreateOne() async throws {
@@ -116,6 +116,6 @@ struct ChatPTYTests {
                                       environment: ["TERM": "dumb"])
         defer { chat.terminate() }
         try await chat.waitFor("skillgate tokens create --name me")
-        #expect(await chat.waitForExit() == 2)
+        await chat.expectExit(2)
     }
 }
