@@ -5,7 +5,7 @@ alternate between them (which one goes first alternates too), so the machine's d
 throughput ratios with their quartiles: the figure to read.
 
 Usage: python3 Bench/proxy/ab.py --a .build/release/skillgate --b /path/to/previous/skillgate
-       [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream] [--a-preload LIB] [--b-preload LIB]
+       [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream|paced] [--a-preload LIB] [--b-preload LIB]
 An allocator A/B: the same binary as A and B, with --a-preload /usr/lib/x86_64-linux-gnu/libmimalloc.so.2.
 Bench/run.sh installs wrk and nginx (with the echo module) first; run it once if they are missing.
 """
@@ -32,7 +32,7 @@ def main():
     parser.add_argument("--out", default="/tmp/skillgate-ab")
     parser.add_argument("--a-preload", help="a shared library in A's LD_PRELOAD (e.g. another malloc)")
     parser.add_argument("--b-preload", help="a shared library in B's LD_PRELOAD")
-    parser.add_argument("--body", default="plain", choices=["plain", "stream"],
+    parser.add_argument("--body", default="plain", choices=["plain", "stream", "paced"],
                         help="the request: a whole answer, or a stream of 19 events sent at once by the mock")
     args = parser.parse_args()
     work = os.path.abspath(args.out)

@@ -9,6 +9,7 @@
 // set through the public API with the one read here before trusting the mirror on a connection.
 
 #include <event2/event.h>
+#include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/http.h>
 
@@ -63,6 +64,30 @@ static inline struct evhttp_connection *sg_evhttp_connection_of(struct buffereve
     void *arg = NULL;
     bufferevent_getcb(bev, NULL, NULL, NULL, &arg);
     return (struct evhttp_connection *)arg;
+}
+
+/// Runs the pending write of a socket bufferevent in the current loop iteration instead of after the next poll
+/// (decision 0053). When evhttp queues a reply, the bufferevent adds its write event (`EPOLLOUT`) and libevent writes
+/// once epoll reports the socket writable: one more loop iteration, with an `epoll_ctl` before it and another after.
+/// Activated here, from inside the loop, the write event's own callback (libevent's `bufferevent_writecb`) runs before
+/// the loop polls again, so evhttp sees the same callbacks in the same order, only sooner; with the base's changelist
+/// on, the add and the delete of `EPOLLOUT` cancel out.
+///
+/// `struct bufferevent` (event2/bufferevent_struct.h, the same in every 2.x release) starts with two pointers and its
+/// read event, and the write event follows. That header is not included: it would make `struct event` a complete type
+/// for Swift (see SG_EV_STRUCT_EVENT_SIZE). The event found there is used only if it is this bufferevent's write event
+/// (its callback argument is the bufferevent and it watches for writing), writing is enabled, output waits and the
+/// event is pending: a bufferevent that did not ask to write is never made to. Loop thread only. Returns 1 when it
+/// activated the write.
+static inline int sg_bufferevent_write_now(struct bufferevent *bev) {
+    if (bev == NULL) return 0;
+    struct event *write = (struct event *)((char *)bev + 2 * sizeof(void *) + event_get_struct_event_size());
+    if (event_get_callback_arg(write) != (void *)bev || (event_get_events(write) & EV_WRITE) == 0) return 0;
+    if ((bufferevent_get_enabled(bev) & EV_WRITE) == 0) return 0;
+    if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) return 0;
+    if (!event_pending(write, EV_WRITE, NULL)) return 0;
+    event_active(write, EV_WRITE, 1);
+    return 1;
 }
 
 #endif

@@ -43,6 +43,9 @@ final class Connection {
     var responder: HTTPResponder?
     /// A streamed reply is being written, so the connection has no read timeout (`EventLoop.suspendReadTimeout`).
     var readTimeoutSuspended = false
+    /// Reply bytes were queued in the current batch of loop jobs; they are written before the loop polls again
+    /// (`EventLoop.writeQueuedReplies`).
+    var writeDue = false
 
     init(loop: EventLoop, bufferevent: OpaquePointer) {
         self.loop = loop

@@ -68,9 +68,11 @@ extension EventLoop {
         if !body.isEmpty && !link.isHead && Self.statusAllowsBody(status) {
             body.withUnsafeBytes { _ = evbuffer_add(evhttp_request_get_output_buffer(req), $0.baseAddress, $0.count) }
         }
-        replyHandedOver(on: link.owner)
+        let owner = link.owner
+        replyHandedOver(on: owner)
         detach(responder)
         evhttp_send_reply(req, Int32(status), nil, nil)
+        queueWrite(on: owner)
     }
 
     func startStream(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders) {
@@ -80,6 +82,7 @@ extension EventLoop {
         link.bodyless = link.isHead || !Self.statusAllowsBody(status)
         evhttp_send_reply_start(req, Int32(status), nil)
         if let connection = link.owner { suspendReadTimeout(on: connection) }
+        queueWrite(on: link.owner)
     }
 
     func sendChunk(_ responder: HTTPResponder, _ bytes: [UInt8]) {
@@ -95,13 +98,16 @@ extension EventLoop {
         evhttp_send_reply_chunk_with_cb(req, scratch, onOutputDrained, link.callbackArgument)
         let left = evbuffer_get_length(scratch)
         if left > 0 { evbuffer_drain(scratch, left) }
+        queueWrite(on: link.owner)
     }
 
     func endStream(_ responder: HTTPResponder) {
         guard let req = responder.link.request else { return }
-        replyHandedOver(on: responder.link.owner)
+        let owner = responder.link.owner
+        replyHandedOver(on: owner)
         detach(responder)
         evhttp_send_reply_end(req)
+        queueWrite(on: owner)
     }
 
     /// A reply's last bytes were handed to evhttp, which writes them out later: until they are written (or the

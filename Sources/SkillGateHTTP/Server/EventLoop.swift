@@ -80,6 +80,8 @@ final class EventLoop: @unchecked Sendable {
     private var spareJobs: [LoopJob] = []
     /// Open connections, by identity (loop thread only).
     var connections: [ObjectIdentifier: Connection] = [:]
+    /// Connections whose reply bytes the current batch of jobs queued (`writeQueuedReplies`). Loop thread only.
+    var writesDue: [Connection] = []
     private let exit = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Sets up the loop around an already listening socket `fd`; the thread starts with `start()`.
@@ -171,6 +173,7 @@ final class EventLoop: @unchecked Sendable {
         // runs in and sets `stopped` (the loop's only break).
         while !stopped {
             if !spinThroughShortAnswerWait() {
+                shared.counters.loopTurns.add(1, ordering: .relaxed)
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
         }
@@ -251,6 +254,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         spareJobs.removeAll(keepingCapacity: true)
+        if !writesDue.isEmpty { writeQueuedReplies() }
     }
 
     private func perform(_ job: LoopJob) {

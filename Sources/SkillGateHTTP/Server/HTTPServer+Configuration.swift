@@ -57,6 +57,10 @@ extension HTTPServer {
         /// Tests only: a new connection's admission step runs this long after accept instead of next, so a request can
         /// complete before it (as it can on a loaded machine). `nil` in production.
         var admissionDelayForTests: Duration?
+        /// Whether a reply (or a stream's chunk) queued by a handler is written in the loop iteration that queued it,
+        /// instead of after the next poll for the socket's writability (decision 0053). On by default; off only to
+        /// compare the two.
+        public var writesRepliesAtOnce = true
         /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
         public var memoryTrimThreshold: Int = 1024 * 1024
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.

@@ -41,6 +41,10 @@ extension HTTPServer {
         public var spunAnswerWaits: Int = 0
         /// Spins for an answer that ended without it (each turns spinning off until waits are short again).
         public var spinTimeouts: Int = 0
+        /// Iterations of the event loops that waited for events (the spin's non-blocking ones not counted).
+        public var loopTurns: Int = 0
+        /// Replies and stream chunks written in the loop iteration that queued them (`writesRepliesAtOnce`).
+        public var repliesWrittenAtOnce: Int = 0
     }
 }
 
@@ -61,4 +65,6 @@ final class ServerCounters: Sendable {
     let lastClosedBeforeHandlerState = Atomic<Int>(0)
     let spunAnswerWaits = Atomic<Int>(0)
     let spinTimeouts = Atomic<Int>(0)
+    let loopTurns = Atomic<Int>(0)
+    let repliesWrittenAtOnce = Atomic<Int>(0)
 }

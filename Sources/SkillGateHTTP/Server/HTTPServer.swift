@@ -160,7 +160,9 @@ public final class HTTPServer: Sendable {
                           lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed),
                           closedBeforeHandler: c.closedBeforeHandler.load(ordering: .relaxed),
                           lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed),
-                          spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed))
+                          spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed),
+                          loopTurns: c.loopTurns.load(ordering: .relaxed),
+                          repliesWrittenAtOnce: c.repliesWrittenAtOnce.load(ordering: .relaxed))
     }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).
