@@ -65,6 +65,5 @@ final class ServerCounters: Sendable {
     let lastClosedBeforeHandlerState = Atomic<Int>(0)
     let spunAnswerWaits = Atomic<Int>(0)
     let spinTimeouts = Atomic<Int>(0)
-    let loopTurns = Atomic<Int>(0)
     let repliesWrittenAtOnce = Atomic<Int>(0)
 }

@@ -161,7 +161,7 @@ public final class HTTPServer: Sendable {
                           closedBeforeHandler: c.closedBeforeHandler.load(ordering: .relaxed),
                           lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed),
                           spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed),
-                          loopTurns: c.loopTurns.load(ordering: .relaxed),
+                          loopTurns: state.withLock { $0.loops }.reduce(0) { $0 + $1.turns.load(ordering: .relaxed) },
                           repliesWrittenAtOnce: c.repliesWrittenAtOnce.load(ordering: .relaxed))
     }
 
