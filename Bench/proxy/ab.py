@@ -33,7 +33,7 @@ def main():
     parser.add_argument("--a-preload", help="a shared library in A's LD_PRELOAD (e.g. another malloc)")
     parser.add_argument("--b-preload", help="a shared library in B's LD_PRELOAD")
     parser.add_argument("--body", default="plain", choices=["plain", "stream", "paced"],
-                        help="the request: a whole answer, or a stream of 19 events sent at once by the mock")
+                        help="the request: a whole answer, a stream of 19 events sent at once by the mock, or paced 10 ms apart")
     args = parser.parse_args()
     work = os.path.abspath(args.out)
     for sub in ["logs", "tmp"]:

@@ -230,8 +230,9 @@ def main():
     try:
         halt_polling.__enter__()
         log(f"idle policy: {measure.idle_policy()}")
-        names = ([n for n in args.targets.split(",") if n] + (["baseline"] if args.baseline else [])
-                 + (["litellm"] if args.litellm else []))
+        # A target named in --targets and added by --baseline or --litellm runs once.
+        names = list(dict.fromkeys([n for n in args.targets.split(",") if n] + (["baseline"] if args.baseline else [])
+                                   + (["litellm"] if args.litellm else [])))
         key = "sk-bench-local-only"
         slow_over_tls, tls = None, None
         if args.held_upstream == "tls":
