@@ -110,10 +110,11 @@ def start_nginx(processes, work, name, conf):
     return processes.start(["nginx", "-p", work, "-c", path, "-g", "daemon off;"], os.path.join(work, f"{name}.log"))
 
 
-def start_gateway(processes, work, binary, name="skillgate", port=None, slow_over_tls=None, preload=None):
+def start_gateway(processes, work, binary, name="skillgate", port=None, slow_over_tls=None, preload=None, extra_config=None):
     """Starts `binary` as a gateway in front of the mock upstream (`name` keeps its files apart from another's).
     `slow_over_tls=(port, ca_file)` sends the held-streams model to the upstream's TLS/HTTP/2 listener.
-    `preload` is a shared library put in LD_PRELOAD for the gateway alone (e.g. another malloc: decision 0042)."""
+    `preload` is a shared library put in LD_PRELOAD for the gateway alone (e.g. another malloc: decision 0042).
+    `extra_config` is merged into the top level of the gateway's config (e.g. {"warm_code": false})."""
     port = port or GATEWAY_PORT
     require_free_port(port, f"the gateway `{name}`")
     state = os.path.join(work, "state" if name == "skillgate" else f"state-{name}")
@@ -131,6 +132,7 @@ def start_gateway(processes, work, binary, name="skillgate", port=None, slow_ove
     if slow_over_tls:
         tls_port, ca_file = slow_over_tls
         config.setdefault("providers", {})["mock-slow"] = {"base_url": f"https://127.0.0.1:{tls_port}/slow/v1", "ca_file": ca_file}
+    config.update(extra_config or {})
     path = os.path.join(work, f"{name}.json")
     json.dump(config, open(path, "w"), indent=2)
     token = subprocess.run([binary, "tokens", "create", "--config", path, "--name", "bench"], check=True,
@@ -189,6 +191,9 @@ def main():
                                            "the same run, e.g. the previous release)")
     parser.add_argument("--preload", help="a shared library preloaded into the `skillgate` target only, e.g. "
                                           "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2 (with --baseline: the same binary without it)")
+    parser.add_argument("--baseline-config", type=json.loads, default=None, metavar="JSON",
+                        help="top-level config keys for the `baseline` target, e.g. '{\"warm_code\": false}'; with it and "
+                             "no --baseline, the baseline is the same binary as --gateway (an A/B of one setting)")
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
@@ -219,6 +224,8 @@ def main():
     UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT = (
         p + args.port_offset for p in (UPSTREAM_PORT, NGINX_PORT, GATEWAY_PORT, LITELLM_PORT, UPSTREAM_TLS_PORT))
 
+    if args.baseline_config is not None and not args.baseline:
+        args.baseline = args.gateway
     nofile = held_streams.raise_file_limit()
     work = os.path.abspath(args.out)
     for sub in ["logs", "tmp"]:
@@ -267,7 +274,7 @@ def main():
                 targets.append(Target("skillgate", process, urls, token))
             elif name == "baseline":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.baseline), "baseline",
-                                                     GATEWAY_PORT + 50)
+                                                     GATEWAY_PORT + 50, extra_config=args.baseline_config)
                 targets.append(Target("baseline", process, urls, token))
             elif name == "litellm":
                 process, urls = start_litellm(processes, work, args.litellm, key)
