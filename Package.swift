@@ -43,6 +43,7 @@ let package = Package(
         .systemLibrary(name: "CScheduling"),
         // No library: non-blocking TCP connects to numeric addresses for the own HTTP/1.1 client (decision 0051).
         .systemLibrary(name: "CSockets"),
+        .systemLibrary(name: "CCodeWarming"),
 
         // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
         // no other SkillGate module): the one definition the gateway encodes and clients decode.
@@ -55,7 +56,7 @@ let package = Package(
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
         .target(name: "SkillGateCore", dependencies: ["CScheduling"], swiftSettings: serverSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
-        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent", "CSockets"], swiftSettings: serverSwift),
+        .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent", "CSockets", "CCodeWarming"], swiftSettings: serverSwift),
         // Wire-format adapters and the provider catalog.
         .target(name: "SkillGateProviders", dependencies: ["SkillGateCore", "SkillGateHTTP"], swiftSettings: serverSwift),
         .target(name: "SkillGateRouting", dependencies: ["SkillGateCore"], swiftSettings: serverSwift),

@@ -117,6 +117,7 @@ extension EventLoop {
     /// A request's head is parsed and no body byte is read yet. Returns 0 to let evhttp read the body,
     /// or -1 after answering a refused request: evhttp then frees the connection without reading on.
     func requestHead(_ connection: Connection, _ req: OpaquePointer) -> Int32 {
+        warmCodeIfSlept()
         connection.stopDeadline()
         connection.phase = .handling
         guard let evcon = connection.evcon else { return -1 }

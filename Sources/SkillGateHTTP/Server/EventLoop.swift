@@ -75,6 +75,10 @@ final class EventLoop: @unchecked Sendable {
     /// Iterations of this loop that waited for events (`HTTPServer.Statistics.loopTurns`): written by this loop's
     /// thread only, so it is not a cache line the loops share.
     let turns = Atomic<Int>(0)
+    /// When this loop's current blocking turn began to wait (monotonic nanoseconds), and whether the turn has already
+    /// decided about warming the code: `EventLoop+CodeWarming.swift`, loop thread only.
+    var sleepStartedAt: UInt64 = 0
+    var warmingDecided = false
 
     private let queue = Mutex(JobQueue())
     /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the
@@ -177,6 +181,7 @@ final class EventLoop: @unchecked Sendable {
         while !stopped {
             if !spinThroughShortAnswerWait() {
                 turns.add(1, ordering: .relaxed)
+                if configuration.codeWarmer != nil { startedSleeping() }
                 event_base_loop(base, EVLOOP_ONCE | EVLOOP_NO_EXIT_ON_EMPTY)
             }
         }

@@ -63,6 +63,12 @@ extension HTTPServer {
         public var writesRepliesAtOnce = true
         /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
         public var memoryTrimThreshold: Int = 1024 * 1024
+        /// Prefetches the request path's code into the CPU cache when a loop wakes from a sleep of at least
+        /// `codeWarmingAfterSleep`, before a request's head and before an upstream answer's first bytes (own HTTP/1.1
+        /// client) are handled (decision 0054). `nil` turns it off.
+        public var codeWarmer: CodeWarmer?
+        /// The shortest sleep after which a loop warms the code (a core that idled less still has it cached).
+        public var codeWarmingAfterSleep: Duration = .microseconds(50)
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.
         public var errorBody: ErrorBodyRenderer
         /// Extra headers on every error the server answers itself (the gateway adds `x-request-id`).

@@ -45,6 +45,8 @@ extension HTTPServer {
         public var loopTurns: Int = 0
         /// Replies and stream chunks written in the loop iteration that queued them (`writesRepliesAtOnce`).
         public var repliesWrittenAtOnce: Int = 0
+        /// Times a loop prefetched the hot code after sleeping (`codeWarmer`, decision 0054).
+        public var codeWarmings: Int = 0
     }
 }
 
@@ -66,4 +68,5 @@ final class ServerCounters: Sendable {
     let spunAnswerWaits = Atomic<Int>(0)
     let spinTimeouts = Atomic<Int>(0)
     let repliesWrittenAtOnce = Atomic<Int>(0)
+    let codeWarmings = Atomic<Int>(0)
 }

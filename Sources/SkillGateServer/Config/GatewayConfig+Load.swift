@@ -7,7 +7,7 @@ import SkillGateState
 
 extension GatewayConfig {
     static let topKeys: Set<String> = ["listen", "state_dir", "key_file", "providers_dir", "providers", "aliases", "tiers",
-                                       "reuse_port", "upstream_http1", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
+                                       "reuse_port", "upstream_http1", "warm_code", "default_model", "scenarios", "default_scenario", "skill_packs", "limits", "upstream_timeouts", "routing", "skills", "resilience", "server_skills", "agent",
                                        "responses",
                                        "skill_ranking", "mcp_servers", "$comment"]
 
@@ -44,6 +44,7 @@ extension GatewayConfig {
         default:
             throw r.error("upstream_http1", "must be \"own\" (SkillGate's HTTP/1.1 client for plain http:// upstreams, the default) or \"libcurl\"")
         }
+        warmCode = try r.optionalBool("warm_code") ?? true
         let stateDir = try r.optionalString("state_dir") ?? "../state"
         stateDirectory = resolve(stateDir)
         let keyFilePath = try r.optionalString("key_file")

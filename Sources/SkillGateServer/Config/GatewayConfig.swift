@@ -19,6 +19,9 @@ public struct GatewayConfig: Sendable {
     /// SkillGate's own HTTP/1.1 client; `"libcurl"` sends every request through libcurl (decision 0051). TLS
     /// upstreams always use libcurl.
     public var ownHTTP1Client = true
+    /// `warm_code`: when an event loop wakes from a sleep, prefetch the code a request runs through into the CPU
+    /// cache first (on by default; decision 0054).
+    public var warmCode = true
     /// Directory for the SQLite state store (tokens, usage).
     public var stateDirectory: String
     /// The provider key file (0600 in a 0700 directory).

@@ -36,6 +36,10 @@ public final class GatewayServer: Sendable {
         serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)
         serverConfig.bodyReadTimeout = .seconds(config.limits.bodyTimeoutSeconds)
         serverConfig.shutdownGrace = .seconds(config.limits.shutdownGraceSeconds)
+        if config.warmCode, let warmer = HotCode.warmer {
+            serverConfig.codeWarmer = warmer
+            services.log.event("code warming", ["placed": .string(warmer.resolution.description)])
+        }
         serverConfig.errorBody = { status, message in
             let kind: GatewayError.Kind = status == 413 ? .requestTooLarge : (status == 408 ? .timeout : (status >= 500 ? .internalError : .invalidRequest))
             let error = GatewayError(domain: status >= 500 ? .gateway : .caller, kind: kind, status: status, message: message)

@@ -18,6 +18,8 @@ import SkillGateCore
         #expect(try load(#"{"limits":{"listen_backlog":128}}"#).limits.listenBacklog == 128)
         #expect(c.ownHTTP1Client)
         #expect(try !load(#"{"upstream_http1":"libcurl"}"#).ownHTTP1Client)
+        #expect(c.warmCode)
+        #expect(try !load(#"{"warm_code":false}"#).warmCode)
     }
 
     @Test(arguments: [("[::1]:9000", "::1", 9000), ("0.0.0.0:0", "0.0.0.0", 0), ("localhost:8080", "localhost", 8080)])
@@ -30,6 +32,7 @@ import SkillGateCore
         (#"{"lisen":"x"}"#, "$.lisen", "unknown key"),
         (#"{"listen":"nope"}"#, "$.listen", "HOST:PORT"),
         (#"{"upstream_http1":"curl"}"#, "$.upstream_http1", "\"own\""),
+        (#"{"warm_code":"yes"}"#, "$.warm_code", "expected true or false"),
         (#"{"tiers":{"light":"demo/demo"}}"#, "$.tiers.light", "expected an array of strings"),
         (#"{"tiers":{"medium":[]}}"#, "$.tiers.medium", "unknown key"),
         (#"{"providers":{"openai":{"base_url":"api.openai.com"}}}"#, "$.providers.openai.base_url", "http"),

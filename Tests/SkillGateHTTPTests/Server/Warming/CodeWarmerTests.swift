@@ -1,0 +1,71 @@
+@testable import SkillGateHTTP
+import CEvent
+import Testing
+
+/// A function of this test executable with a plain C symbol, so a test can compare where the symbol table says it is
+/// with where the process has it.
+@_cdecl("sg_code_warming_probe")
+func codeWarmingProbe() -> Int32 { 7 }
+
+private let probeHash = HotCodeTable.symbolHash("sg_code_warming_probe".utf8)
+private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c) () -> Int32, to: UInt.self) }
+
+/// Placing the hot-code table in a running process (decision 0054): functions by symbol hash in the executable's own
+/// symbol table, libraries by build id, and only lines that lie in the code they name.
+@Suite struct CodeWarmerTests {
+    @Test func symbolTableLookupFindsWhereTheProcessHasTheFunction() throws {
+        let main = try #require(LoadedObject.all().first)
+        #expect(main.name.isEmpty, "the executable comes first")
+        let symbols = ELFFunctionSymbols.lookup([probeHash, 0x1234], in: "/proc/self/exe")
+        let probe = try #require(symbols[probeHash])
+        #expect(main.base + probe.address == probeAddress)
+        #expect(probe.size > 0)
+        #expect(symbols[0x1234] == nil)
+        #expect(main.text.contains(probeAddress))
+    }
+
+    @Test func unreadableOrForeignFilesGiveNoSymbols() {
+        #expect(ELFFunctionSymbols.lookup([probeHash], in: "/nonexistent/skillgate").isEmpty)
+        #expect(ELFFunctionSymbols.lookup([probeHash], in: "/proc/self/status").isEmpty)
+    }
+
+    @Test func librariesCarryTheirBuildIds() throws {
+        let loop = unsafeBitCast(event_base_loop as @convention(c) (OpaquePointer?, Int32) -> Int32, to: UInt.self)
+        let library = try #require(LoadedObject.all().dropFirst().first { $0.text.contains(loop) })
+        #expect(library.name.contains("libevent"), "\(library.name)")
+        #expect(library.buildID.count == 40, "a 20-byte GNU build id: \(library.buildID)")
+    }
+
+    @Test func placesWhatMatchesAndSkipsTheRest() throws {
+        let loop = unsafeBitCast(event_base_loop as @convention(c) (OpaquePointer?, Int32) -> Int32, to: UInt.self)
+        let libevent = try #require(LoadedObject.all().dropFirst().first { $0.text.contains(loop) })
+        let textLine = (libevent.text.lowerBound - libevent.base) / 64
+        let table = try HotCodeTable(parsing: """
+            F \(hex(probeHash)) 0,1-ffff
+            F 0000000000001234 0
+            L libevent \(libevent.buildID) \(String(textLine, radix: 16))
+            L libevent \(String(repeating: "0", count: 40)) 0
+            """)
+        let warmer = CodeWarmer(table: table)
+        #expect(warmer.resolution.functionsListed == 2)
+        #expect(warmer.resolution.functionsFound == 1)
+        #expect(warmer.resolution.librariesListed == 2)
+        #expect(warmer.resolution.librariesFound == 1)
+        // The probe's lines stop where the function ends (its size), not at the table's 0xffff.
+        let probe = try #require(ELFFunctionSymbols.lookup([probeHash], in: "/proc/self/exe")[probeHash])
+        let probeLines = Int(((probe.address & 63) + probe.size + 63) / 64)
+        #expect(warmer.resolution.lines == probeLines + 1, "\(warmer.resolution)")
+        warmer.warm()
+    }
+
+    @Test func placingParsesTrimsAndReports() throws {
+        let warmer = try CodeWarmer.placing("F \(hex(probeHash)) 0")
+        #expect(warmer.resolution.description == "1 of 1 hot functions and 0 of 0 libraries found, 1 code lines")
+        #expect(throws: HotCodeTableError.self) { try CodeWarmer.placing("F nothex 0") }
+    }
+
+    private func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
