@@ -20,8 +20,9 @@ public struct GatewayConfig: Sendable {
     /// upstreams always use libcurl.
     public var ownHTTP1Client = true
     /// `warm_code`: when an event loop wakes from a sleep, prefetch the code a request runs through into the CPU
-    /// cache first (on by default; decision 0054).
-    public var warmCode = true
+    /// cache first. Off by default: it helped a lightly loaded gateway and hurt one right after heavy load (decision
+    /// 0054).
+    public var warmCode = false
     /// Directory for the SQLite state store (tokens, usage).
     public var stateDirectory: String
     /// The provider key file (0600 in a 0700 directory).
