@@ -10,6 +10,7 @@ requests' windows and swamp small differences (decision 0047). Needs valgrind (B
 """
 import argparse
 import collections
+import contextlib
 import http.client
 import json
 import os
@@ -35,6 +36,47 @@ def post(port, token, body):
     connection.close()
     if response.status != 200:
         raise SystemExit(f"the gateway answered {response.status}")
+
+
+@contextlib.contextmanager
+def gateway_under_callgrind(binary, valgrind_options, prefix):
+    """Starts the benchmark's mock upstream and a gateway built from `binary` inside callgrind (`valgrind_options`
+    are callgrind's, e.g. "--dump-instr=no"); yields (work directory, gateway process, token). Stops both after, and
+    removes the work directory with the dumps unless SKILLGATE_KEEP_WORK is set (then it prints where it is)."""
+    binary = os.path.abspath(binary)
+    work = tempfile.mkdtemp(prefix=prefix)
+    for sub in ["logs", "tmp"]:
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    processes = bench.Processes()
+    try:
+        bench.start_nginx(processes, work, "upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, 4096, 1.0, None))
+        wrapper = os.path.join(work, "valgrind-skillgate")
+        open(wrapper, "w").write(
+            f"#!/bin/sh\nif [ \"$1\" = serve ]; then exec valgrind --tool=callgrind {valgrind_options} "
+            f"--callgrind-out-file={work}/callgrind.out {binary} \"$@\"; fi\nexec {binary} \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        process, _, token = bench.start_gateway(processes, work, wrapper)
+        yield work, process, token
+    finally:
+        processes.stop_all()
+        if os.environ.get("SKILLGATE_KEEP_WORK"):
+            print(f"callgrind dumps kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def record(process, token, bodies, warm, requests):
+    """Posts `warm` rounds of `bodies` (one request each), zeroes callgrind's counts, posts `requests` more rounds
+    and dumps them (callgrind.out.1, or callgrind.out.1-NN per thread)."""
+    for _ in range(warm):
+        for body in bodies:
+            post(bench.GATEWAY_PORT, token, body)
+    subprocess.run(["callgrind_control", "-z", str(process.pid)], check=True, capture_output=True)
+    for _ in range(requests):
+        for body in bodies:
+            post(bench.GATEWAY_PORT, token, body)
+    time.sleep(0.5)
+    subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
 
 
 def self_cost_by_object(path):
@@ -75,27 +117,8 @@ def main():
     parser.add_argument("--body", default="plain", choices=["plain", "stream"],
                         help="whole answers, or streamed ones (the mock's events all at once)")
     args = parser.parse_args()
-    work = tempfile.mkdtemp(prefix="sg-callgrind-")
-    for sub in ["logs", "tmp"]:
-        os.makedirs(os.path.join(work, sub), exist_ok=True)
-    processes = bench.Processes()
-    try:
-        bench.start_nginx(processes, work, "upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, 4096, 1.0, None))
-        wrapper = os.path.join(work, "valgrind-skillgate")
-        open(wrapper, "w").write(
-            "#!/bin/sh\nif [ \"$1\" = serve ]; then exec valgrind --tool=callgrind --dump-instr=no "
-            f"--callgrind-out-file={work}/callgrind.out %q \"$@\"; fi\nexec {os.path.abspath(args.binary)} \"$@\"\n"
-            .replace("%q", os.path.abspath(args.binary)))
-        os.chmod(wrapper, 0o755)
-        process, _, token = bench.start_gateway(processes, work, wrapper)
-        body = open(bench.BODY[args.body], "rb").read()
-        for _ in range(args.warm):
-            post(bench.GATEWAY_PORT, token, body)
-        subprocess.run(["callgrind_control", "-z", str(process.pid)], check=True, capture_output=True)
-        for _ in range(args.requests):
-            post(bench.GATEWAY_PORT, token, body)
-        time.sleep(0.5)
-        subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
+    with gateway_under_callgrind(args.binary, "--dump-instr=no", "sg-callgrind-") as (work, process, token):
+        record(process, token, [open(bench.BODY[args.body], "rb").read()], args.warm, args.requests)
         dumps = sorted(p for p in os.listdir(work) if p.startswith("callgrind.out") and p != "callgrind.out")
         totals = self_cost_by_object(os.path.join(work, dumps[-1]))
         rows = [(name, cost) for name, cost in totals.items() if args.with_sqlite or "sqlite" not in name]
@@ -105,13 +128,6 @@ def main():
         for name, cost in sorted(rows, key=lambda r: -r[1])[:12]:
             print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name)}")
         print(f"  {total / args.requests / 1000:8.1f}k  in all")
-    finally:
-        processes.stop_all()
-        if os.environ.get("SKILLGATE_KEEP_WORK"):
-            print(f"callgrind dumps kept in {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

@@ -17,18 +17,14 @@ import bisect
 import collections
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "proxy"))
 sys.path.insert(0, HERE)
 import bench  # noqa: E402
-import upstream  # noqa: E402
-from callgrind_request import post  # noqa: E402
+from callgrind_request import gateway_under_callgrind, record  # noqa: E402
 
 LOOP_MARKER = "$s13SkillGateHTTP9EventLoopC13runPostedJobsyyF"
 DEFAULT_OUT = os.path.join(HERE, "..", "..", "Sources", "SkillGateServer", "Gateway", "HotCode+Table.swift")
@@ -145,28 +141,9 @@ def main():
     parser.add_argument("--names", help="also write the functions' names, hashes and line counts to this file")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
-    work = tempfile.mkdtemp(prefix="sg-hotcode-")
-    for sub in ["logs", "tmp"]:
-        os.makedirs(os.path.join(work, sub), exist_ok=True)
-    processes = bench.Processes()
-    try:
-        bench.start_nginx(processes, work, "upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, 4096, 1.0, None))
-        wrapper = os.path.join(work, "valgrind-skillgate")
-        open(wrapper, "w").write(
-            "#!/bin/sh\nif [ \"$1\" = serve ]; then exec valgrind --tool=callgrind --dump-instr=yes --demangle=no "
-            f"--separate-threads=yes --callgrind-out-file={work}/callgrind.out {binary} \"$@\"; fi\nexec {binary} \"$@\"\n")
-        os.chmod(wrapper, 0o755)
-        process, _, token = bench.start_gateway(processes, work, wrapper)
-        bodies = [open(bench.BODY[kind], "rb").read() for kind in ("plain", "stream")]
-        for _ in range(args.warm):
-            for body in bodies:
-                post(bench.GATEWAY_PORT, token, body)
-        subprocess.run(["callgrind_control", "-z", str(process.pid)], check=True, capture_output=True)
-        for _ in range(args.requests):
-            for body in bodies:
-                post(bench.GATEWAY_PORT, token, body)
-        time.sleep(0.5)
-        subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
+    options = "--dump-instr=yes --demangle=no --separate-threads=yes"
+    with gateway_under_callgrind(binary, options, "sg-hotcode-") as (work, process, token):
+        record(process, token, [open(bench.BODY[kind], "rb").read() for kind in ("plain", "stream")], args.warm, args.requests)
         lines_by_object = collections.defaultdict(set)
         loops = 0
         for name in sorted(os.listdir(work)):
@@ -194,12 +171,6 @@ def main():
         open(args.out, "w").write(swift)
         print(f"{functions} functions ({function_lines} lines), libraries: "
               + ", ".join(f"{n} ({len(l)} lines)" for n, _, l in libraries) + f"; written to {os.path.relpath(args.out)}")
-    finally:
-        processes.stop_all()
-        if os.environ.get("SKILLGATE_KEEP_WORK"):
-            print(f"callgrind dumps kept in {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -36,9 +36,14 @@ public final class GatewayServer: Sendable {
         serverConfig.headerTimeout = .seconds(config.limits.headerTimeoutSeconds)
         serverConfig.bodyReadTimeout = .seconds(config.limits.bodyTimeoutSeconds)
         serverConfig.shutdownGrace = .seconds(config.limits.shutdownGraceSeconds)
-        if config.warmCode, let warmer = HotCode.warmer {
-            serverConfig.codeWarmer = warmer
-            services.log.event("code warming", ["placed": .string(warmer.resolution.description)])
+        if config.warmCode {
+            switch HotCode.warmer {
+            case .success(let warmer):
+                serverConfig.codeWarmer = warmer
+                services.log.event("code warming", ["placed": .string(warmer.resolution.description)])
+            case .failure(let error):
+                services.log.event("code warming off: the shipped table is malformed", ["error": .string(error.description)], level: "warn")
+            }
         }
         serverConfig.errorBody = { status, message in
             let kind: GatewayError.Kind = status == 413 ? .requestTooLarge : (status == 408 ? .timeout : (status >= 500 ? .internalError : .invalidRequest))

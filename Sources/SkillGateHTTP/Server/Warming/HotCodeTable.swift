@@ -65,9 +65,6 @@ public struct HotCodeTable: Sendable, Equatable {
         }
     }
 
-    /// How many lines the table lists in all.
-    public var lineCount: Int { lines.count }
-
     /// The 64-bit FNV-1a hash of a symbol name's bytes, as the table and `Bench/profile/hot_code.py` compute it.
     public static func symbolHash<Bytes: Sequence<UInt8>>(_ name: Bytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
