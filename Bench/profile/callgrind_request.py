@@ -39,9 +39,10 @@ def post(port, token, body):
 
 
 @contextlib.contextmanager
-def gateway_under_callgrind(binary, valgrind_options, prefix):
+def gateway_under_callgrind(binary, valgrind_options, prefix, extra_config=None):
     """Starts the benchmark's mock upstream and a gateway built from `binary` inside callgrind (`valgrind_options`
-    are callgrind's, e.g. "--dump-instr=no"); yields (work directory, gateway process, token). Stops both after, and
+    are callgrind's, e.g. "--dump-instr=no"; `extra_config` is merged into the gateway's config); yields
+    (work directory, gateway process, token). Stops both after, and
     removes the work directory with the dumps unless SKILLGATE_KEEP_WORK is set (then it prints where it is)."""
     binary = os.path.abspath(binary)
     work = tempfile.mkdtemp(prefix=prefix)
@@ -55,7 +56,7 @@ def gateway_under_callgrind(binary, valgrind_options, prefix):
             f"#!/bin/sh\nif [ \"$1\" = serve ]; then exec valgrind --tool=callgrind {valgrind_options} "
             f"--callgrind-out-file={work}/callgrind.out {binary} \"$@\"; fi\nexec {binary} \"$@\"\n")
         os.chmod(wrapper, 0o755)
-        process, _, token = bench.start_gateway(processes, work, wrapper)
+        process, _, token = bench.start_gateway(processes, work, wrapper, extra_config=extra_config)
         yield work, process, token
     finally:
         processes.stop_all()

@@ -194,6 +194,8 @@ def main():
     parser.add_argument("--baseline-config", type=json.loads, default=None, metavar="JSON",
                         help="top-level config keys for the `baseline` target, e.g. '{\"warm_code\": false}'; with it and "
                              "no --baseline, the baseline is the same binary as --gateway (an A/B of one setting)")
+    parser.add_argument("--gateway-config", type=json.loads, default=None, metavar="JSON",
+                        help="top-level config keys for the `skillgate` target, e.g. '{\"warm_code\": true}'")
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=3)
@@ -270,7 +272,8 @@ def main():
                 targets.append(Target("nginx", proxy, urls, key))
             elif name == "skillgate":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.gateway),
-                                                     slow_over_tls=slow_over_tls, preload=args.preload)
+                                                     slow_over_tls=slow_over_tls, preload=args.preload,
+                                                     extra_config=args.gateway_config)
                 targets.append(Target("skillgate", process, urls, token))
             elif name == "baseline":
                 process, urls, token = start_gateway(processes, work, os.path.abspath(args.baseline), "baseline",

@@ -121,19 +121,23 @@ def run_wrk(url, body_file, token, connections, duration_s, lua, threads=1):
     raise RuntimeError(f"wrk printed no result for {url}: {out.stdout[-400:]} {out.stderr[-400:]}")
 
 
-def first_event_ms(url, body_file, token, n):
-    """Median milliseconds from sending a streaming request to its first `data:` line, over `n` requests on
-    one keep-alive connection; also returns how many streams ended with `[DONE]`."""
-    body = open(body_file, "rb").read()
-    u = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-    headers = {"Content-Type": "application/json", "Authorization": "Bearer " + token,
-               "Accept": "text/event-stream"}
-    firsts, complete = [], 0
-    for _ in range(n):
+class FirstEventProbe:
+    """Streaming requests one at a time on one keep-alive connection, timing each from sending it to its first
+    `data:` line."""
+
+    def __init__(self, url, body_file, token):
+        self.body = open(body_file, "rb").read()
+        self.url = urllib.parse.urlsplit(url)
+        self.headers = {"Content-Type": "application/json", "Authorization": "Bearer " + token,
+                        "Accept": "text/event-stream"}
+        self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=30)
+        self.complete = 0
+
+    def once(self):
+        """Milliseconds to the first event of one stream (None if it had none)."""
         t0 = time.perf_counter()
-        conn.request("POST", u.path, body=body, headers=headers)
-        response = conn.getresponse()
+        self.conn.request("POST", self.url.path, body=self.body, headers=self.headers)
+        response = self.conn.getresponse()
         first = None
         while True:
             line = response.readline()
@@ -142,15 +146,24 @@ def first_event_ms(url, body_file, token, n):
             if line.startswith(b"data:"):
                 first = first or time.perf_counter()
                 if line.strip() == b"data: [DONE]":
-                    complete += 1
+                    self.complete += 1
         response.close()
-        if first:
-            firsts.append((first - t0) * 1000)
         if response.getheader("connection", "").lower() == "close":
-            conn.close()
-            conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
-    conn.close()
-    return (statistics.median(firsts) if firsts else float("nan")), complete
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=30)
+        return (first - t0) * 1000 if first else None
+
+    def close(self):
+        self.conn.close()
+
+
+def first_event_ms(url, body_file, token, n):
+    """Median milliseconds from sending a streaming request to its first `data:` line, over `n` requests on
+    one keep-alive connection; also returns how many streams ended with `[DONE]`."""
+    probe = FirstEventProbe(url, body_file, token)
+    firsts = [ms for ms in (probe.once() for _ in range(n)) if ms is not None]
+    probe.close()
+    return (statistics.median(firsts) if firsts else float("nan")), probe.complete
 
 
 HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"

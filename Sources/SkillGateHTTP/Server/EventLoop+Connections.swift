@@ -107,9 +107,11 @@ extension EventLoop {
         evhttp_request_set_on_complete_cb(req, onRequestComplete, connection.argument)
     }
 
-    /// Bytes arrived: the first one of a head starts the head's total deadline.
+    /// Bytes arrived: the first one of a head starts the head's total deadline, and the request's code is warmed
+    /// before evhttp parses the head (when the loop slept: `warmCodeIfSlept`).
     func connectionInput(_ connection: Connection) {
         guard connection.phase == .waiting else { return }
+        warmCodeIfSlept(.request)
         connection.phase = .head
         connection.startDeadline(configuration.headerTimeout)
     }
@@ -117,7 +119,7 @@ extension EventLoop {
     /// A request's head is parsed and no body byte is read yet. Returns 0 to let evhttp read the body,
     /// or -1 after answering a refused request: evhttp then frees the connection without reading on.
     func requestHead(_ connection: Connection, _ req: OpaquePointer) -> Int32 {
-        warmCodeIfSlept()
+        warmCodeIfSlept(.request)
         connection.stopDeadline()
         connection.phase = .handling
         guard let evcon = connection.evcon else { return -1 }

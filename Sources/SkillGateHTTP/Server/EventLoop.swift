@@ -75,10 +75,15 @@ final class EventLoop: @unchecked Sendable {
     /// Iterations of this loop that waited for events (`HTTPServer.Statistics.loopTurns`): written by this loop's
     /// thread only, so it is not a cache line the loops share.
     let turns = Atomic<Int>(0)
-    /// When this loop's current blocking turn began to wait (monotonic nanoseconds), and whether the turn has already
-    /// decided about warming the code: `EventLoop+CodeWarming.swift`, loop thread only.
+    /// When this loop's current blocking turn began to wait (monotonic nanoseconds), which phases of the hot code the
+    /// turn has already decided about warming (a bit per `HotCodeTable.Phase`), when each phase last ran or was warmed,
+    /// and whether the answer's code is due to be warmed while the loop waits for an upstream:
+    /// `EventLoop+CodeWarming.swift`, loop thread only.
     var sleepStartedAt: UInt64 = 0
-    var warmingDecided = false
+    var warmingDecided: UInt8 = 0
+    var requestCodeSeenAt: UInt64 = 0
+    var answerCodeSeenAt: UInt64 = 0
+    var answerWarmingDue = false
 
     private let queue = Mutex(JobQueue())
     /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the
@@ -179,6 +184,7 @@ final class EventLoop: @unchecked Sendable {
         // an upstream answer instead of sleeping (`spinThroughShortAnswerWait`). The stop command breaks the turn it
         // runs in and sets `stopped` (the loop's only break).
         while !stopped {
+            if answerWarmingDue { warmAnswerCodeWhileWaiting() }
             if !spinThroughShortAnswerWait() {
                 turns.add(1, ordering: .relaxed)
                 if configuration.codeWarmer != nil { startedSleeping() }

@@ -63,12 +63,15 @@ extension HTTPServer {
         public var writesRepliesAtOnce = true
         /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
         public var memoryTrimThreshold: Int = 1024 * 1024
-        /// Prefetches the request path's code into the CPU cache when a loop wakes from a sleep of at least
-        /// `codeWarmingAfterSleep`, before a request's head and before an upstream answer's first bytes (own HTTP/1.1
-        /// client) are handled (decision 0054). `nil` turns it off.
+        /// Prefetches the request path's code into the CPU cache (decisions 0054, 0055): the request's phase when a
+        /// request's head comes to a loop that slept, the answer's while that request's upstream transfer is awaited
+        /// and again when an upstream answer's first bytes (own HTTP/1.1 client) come after a sleep. `nil` turns it off.
         public var codeWarmer: CodeWarmer?
         /// The shortest sleep after which a loop warms the code (a core that idled less still has it cached).
         public var codeWarmingAfterSleep: Duration = .microseconds(50)
+        /// A phase of the code is warmed only if the loop last ran (or warmed) it at least this long ago: a loop
+        /// serving one client back to back sleeps between requests but still has the code it ran a moment ago.
+        public var codeRewarmAfter: Duration = .milliseconds(1)
         /// Renders server-generated errors. Default: `{"error":{"message":...,"type":...}}`.
         public var errorBody: ErrorBodyRenderer
         /// Extra headers on every error the server answers itself (the gateway adds `x-request-id`).

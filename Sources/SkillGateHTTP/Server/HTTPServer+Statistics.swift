@@ -45,8 +45,10 @@ extension HTTPServer {
         public var loopTurns: Int = 0
         /// Replies and stream chunks written in the loop iteration that queued them (`writesRepliesAtOnce`).
         public var repliesWrittenAtOnce: Int = 0
-        /// Times a loop prefetched the hot code after sleeping (`codeWarmer`, decision 0054).
+        /// Times a loop prefetched a phase of the hot code after sleeping (`codeWarmer`, decision 0054).
         public var codeWarmings: Int = 0
+        /// Times a loop prefetched the answer's code while waiting for an upstream (`codeWarmer`, decision 0054).
+        public var codeWarmingsAhead: Int = 0
     }
 }
 
@@ -69,4 +71,5 @@ final class ServerCounters: Sendable {
     let spinTimeouts = Atomic<Int>(0)
     let repliesWrittenAtOnce = Atomic<Int>(0)
     let codeWarmings = Atomic<Int>(0)
+    let codeWarmingsAhead = Atomic<Int>(0)
 }

@@ -44,7 +44,7 @@ extension GatewayConfig {
         default:
             throw r.error("upstream_http1", "must be \"own\" (SkillGate's HTTP/1.1 client for plain http:// upstreams, the default) or \"libcurl\"")
         }
-        warmCode = try r.optionalBool("warm_code") ?? false
+        warmCode = try r.optionalBool("warm_code") ?? true
         let stateDir = try r.optionalString("state_dir") ?? "../state"
         stateDirectory = resolve(stateDir)
         let keyFilePath = try r.optionalString("key_file")

@@ -19,10 +19,10 @@ public struct GatewayConfig: Sendable {
     /// SkillGate's own HTTP/1.1 client; `"libcurl"` sends every request through libcurl (decision 0051). TLS
     /// upstreams always use libcurl.
     public var ownHTTP1Client = true
-    /// `warm_code`: when an event loop wakes from a sleep, prefetch the code a request runs through into the CPU
-    /// cache first. Off by default: it helped a lightly loaded gateway and hurt one right after heavy load (decision
-    /// 0054).
-    public var warmCode = false
+    /// `warm_code`: when a request comes to an event loop that slept, prefetch the code it runs through into the CPU
+    /// cache first, and its answer's code while the upstream is awaited (decisions 0054, 0055). On by default: paired
+    /// runs brought the first streamed event 32–59 µs sooner, idle and after load alike, at no cost per request.
+    public var warmCode = true
     /// Directory for the SQLite state store (tokens, usage).
     public var stateDirectory: String
     /// The provider key file (0600 in a 0700 directory).

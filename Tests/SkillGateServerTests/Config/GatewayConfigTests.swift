@@ -18,8 +18,8 @@ import SkillGateCore
         #expect(try load(#"{"limits":{"listen_backlog":128}}"#).limits.listenBacklog == 128)
         #expect(c.ownHTTP1Client)
         #expect(try !load(#"{"upstream_http1":"libcurl"}"#).ownHTTP1Client)
-        #expect(!c.warmCode)
-        #expect(try load(#"{"warm_code":true}"#).warmCode)
+        #expect(c.warmCode)
+        #expect(try !load(#"{"warm_code":false}"#).warmCode)
     }
 
     @Test(arguments: [("[::1]:9000", "::1", 9000), ("0.0.0.0:0", "0.0.0.0", 0), ("localhost:8080", "localhost", 8080)])

@@ -73,7 +73,7 @@ extension HTTP1Engine {
             // Idle in the pool: the upstream closed it (or sent bytes nobody asked for). It cannot carry a request.
             return discard(connection)
         }
-        if !transfer.answerStarted { loop.attachedLoop?.warmCodeIfSlept() }
+        if !transfer.answerStarted { loop.attachedLoop?.warmCodeIfSlept(.answer) }
         let received = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if received > 0 {
             transfer.answerStarted = true

@@ -6,9 +6,10 @@ import Glibc
 ///
 /// A core that sat idle runs a request several times slower than a busy one: its caches lost the ~5,000 code lines the
 /// request path touches, and each is then fetched from memory one miss at a time. Prefetching the same lines costs a
-/// few microseconds because the fetches overlap. The lines come from a `HotCodeTable` measured on a release build;
-/// functions are found by name in the executable's own symbol table and libraries by build id, so a table taken from
-/// another build still places what it can and skips the rest (`resolution` says how much).
+/// few microseconds because the fetches overlap. The lines come from a `HotCodeTable` measured on a release build, in
+/// two phases (the request's way to the upstream, and the answer's way back), so that each warming fetches only the
+/// code about to run. Functions are found by name in the executable's own symbol table and libraries by build id, so a
+/// table taken from another build still places what it can and skips the rest (`resolution` says how much).
 public final class CodeWarmer: Sendable {
     /// How much of the table the running process could place.
     public struct Resolution: Sendable, Equatable, CustomStringConvertible {
@@ -16,48 +17,59 @@ public final class CodeWarmer: Sendable {
         public var functionsFound = 0
         public var librariesListed = 0
         public var librariesFound = 0
-        /// Code lines that `warm()` prefetches.
-        public var lines = 0
+        /// Code lines that `warm(.request)` prefetches.
+        public var requestLines = 0
+        /// Code lines that `warm(.answer)` prefetches.
+        public var answerLines = 0
 
         public var description: String {
-            "\(functionsFound) of \(functionsListed) hot functions and \(librariesFound) of \(librariesListed) libraries found, \(lines) code lines"
+            "\(functionsFound) of \(functionsListed) hot functions and \(librariesFound) of \(librariesListed) libraries found, "
+                + "\(requestLines) request and \(answerLines) answer code lines"
         }
     }
 
-    /// Absolute addresses of the code lines, in ascending order.
-    private let addresses: [UInt]
+    /// Absolute addresses of each phase's code lines, in ascending order (indexed like `HotCodeTable.Phase.allCases`).
+    private let addresses: [[UInt]]
     public let resolution: Resolution
 
     /// Places `table` in this process. `executable` is read for its symbol table (the running binary by default).
     public init(table: HotCodeTable, executable: String = "/proc/self/exe") {
-        var resolution = Resolution(functionsListed: table.functions.count, librariesListed: table.libraries.count)
-        var addresses: [UInt] = []
+        var resolution = Resolution(librariesListed: table.libraries.count)
+        var addresses = [[UInt]](repeating: [], count: HotCodeTable.Phase.allCases.count)
         let objects = LoadedObject.all()
+        let listed = Set(table.functions.map(\.symbolHash))
+        resolution.functionsListed = listed.count
         if let main = objects.first {
-            let symbols = ELFFunctionSymbols.lookup(Set(table.functions.map(\.symbolHash)), in: executable)
+            let symbols = ELFFunctionSymbols.lookup(listed, in: executable)
+            resolution.functionsFound = listed.count { symbols[$0] != nil }
             for function in table.functions {
                 guard let symbol = symbols[function.symbolHash] else { continue }
-                resolution.functionsFound += 1
                 // Lines are counted in whole cache lines from the one holding the symbol's first byte.
                 let first = (main.base &+ symbol.address) & ~UInt(63)
                 let span = (symbol.address & 63) + max(symbol.size, 1)
                 for line in table.lines[function.lines] where UInt(line) * 64 < span {
                     let address = first &+ UInt(line) * 64
-                    if main.text.contains(address) { addresses.append(address) }
+                    if main.text.contains(address) { addresses[function.phase.index].append(address) }
                 }
             }
         }
+        var librariesFound = Set<String>()
         for library in table.libraries {
             guard let object = objects.dropFirst().first(where: { $0.buildID == library.buildID }) else { continue }
-            resolution.librariesFound += 1
+            librariesFound.insert(library.buildID)
             for line in table.lines[library.lines] {
                 let address = object.base &+ UInt(line) * 64
-                if object.text.contains(address) { addresses.append(address) }
+                if object.text.contains(address) { addresses[library.phase.index].append(address) }
             }
         }
-        addresses.sort()
-        addresses = addresses.enumerated().compactMap { i, a in i > 0 && addresses[i - 1] == a ? nil : a }
-        resolution.lines = addresses.count
+        resolution.librariesListed = Set(table.libraries.map(\.buildID)).count
+        resolution.librariesFound = librariesFound.count
+        for phase in addresses.indices {
+            addresses[phase].sort()
+            addresses[phase] = addresses[phase].enumerated().compactMap { i, a in i > 0 && addresses[phase][i - 1] == a ? nil : a }
+        }
+        resolution.requestLines = addresses[HotCodeTable.Phase.request.index].count
+        resolution.answerLines = addresses[HotCodeTable.Phase.answer.index].count
         self.addresses = addresses
         self.resolution = resolution
     }
@@ -70,10 +82,15 @@ public final class CodeWarmer: Sendable {
         return warmer
     }
 
-    /// Prefetches every placed line (a few microseconds for a few thousand lines).
-    public func warm() {
-        addresses.withUnsafeBufferPointer { sg_prefetch_lines($0.baseAddress, $0.count) }
+    /// Prefetches every placed line of `phase` (a few microseconds for a few thousand lines).
+    public func warm(_ phase: HotCodeTable.Phase) {
+        addresses[phase.index].withUnsafeBufferPointer { sg_prefetch_lines($0.baseAddress, $0.count) }
     }
+}
+
+extension HotCodeTable.Phase {
+    /// The phase's position in `allCases`.
+    var index: Int { self == .request ? 0 : 1 }
 }
 
 /// An object mapped into this process: the executable (first) or a shared library.

@@ -45,22 +45,27 @@ private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c
             F 0000000000001234 0
             L libevent \(libevent.buildID) \(String(textLine, radix: 16))
             L libevent \(String(repeating: "0", count: 40)) 0
+            P answer
+            F \(hex(probeHash)) 0
+            L libevent \(libevent.buildID) \(String(textLine, radix: 16)),\(String(textLine + 1, radix: 16))
             """)
         let warmer = CodeWarmer(table: table)
-        #expect(warmer.resolution.functionsListed == 2)
+        #expect(warmer.resolution.functionsListed == 2, "a function listed in both phases counts once")
         #expect(warmer.resolution.functionsFound == 1)
         #expect(warmer.resolution.librariesListed == 2)
         #expect(warmer.resolution.librariesFound == 1)
         // The probe's lines stop where the function ends (its size), not at the table's 0xffff.
         let probe = try #require(ELFFunctionSymbols.lookup([probeHash], in: "/proc/self/exe")[probeHash])
         let probeLines = Int(((probe.address & 63) + probe.size + 63) / 64)
-        #expect(warmer.resolution.lines == probeLines + 1, "\(warmer.resolution)")
-        warmer.warm()
+        #expect(warmer.resolution.requestLines == probeLines + 1, "\(warmer.resolution)")
+        #expect(warmer.resolution.answerLines == 3, "\(warmer.resolution)")
+        warmer.warm(.request)
+        warmer.warm(.answer)
     }
 
     @Test func placingParsesTrimsAndReports() throws {
         let warmer = try CodeWarmer.placing("F \(hex(probeHash)) 0")
-        #expect(warmer.resolution.description == "1 of 1 hot functions and 0 of 0 libraries found, 1 code lines")
+        #expect(warmer.resolution.description == "1 of 1 hot functions and 0 of 0 libraries found, 1 request and 0 answer code lines")
         #expect(throws: HotCodeTableError.self) { try CodeWarmer.placing("F nothex 0") }
     }
 

@@ -15,13 +15,28 @@ import Testing
         #expect(table.lines == [0, 1, 2, 5, 0x10, 0x1e, 0x1f])
     }
 
+    @Test func entriesBelongToThePhaseAboveThem() throws {
+        let table = try HotCodeTable(parsing: """
+            F 0000000000000001 0
+            P answer
+            F 0000000000000001 1
+            L libexample.so.1 a1b2 2
+            P request
+            L libexample.so.1 a1b2 3
+            """)
+        #expect(table.functions.map(\.phase) == [.request, .answer], "entries before any P line are the request's")
+        #expect(table.libraries.map(\.phase) == [.answer, .request])
+        #expect(table.lines == [0, 1, 2, 3])
+    }
+
     @Test(arguments: [
         ("F 12 0", 1, "not a symbol hash"),
         ("\nF 00000000000000ff 3-1", 2, "not a hexadecimal line number or range"),
         ("F 00000000000000ff x", 1, "not a hexadecimal line number or range"),
         ("L libexample.so.1 a1b 0", 1, "not hexadecimal bytes"),
-        ("X something 0", 1, "expected \"F <symbol hash> <lines>\""),
-        ("F 00000000000000ff", 1, "expected \"F <symbol hash> <lines>\""),
+        ("X something 0", 1, "expected \"P <phase>\", \"F <symbol hash> <lines>\""),
+        ("F 00000000000000ff", 1, "expected \"P <phase>\", \"F <symbol hash> <lines>\""),
+        ("F 00000000000000ff 0\nP reply", 2, "\"reply\" is not a phase (request or answer)"),
     ])
     func rejectsMalformedEntriesNamingTheLine(text: String, line: Int, problem: String) {
         #expect {
