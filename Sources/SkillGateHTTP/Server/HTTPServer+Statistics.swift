@@ -45,9 +45,9 @@ extension HTTPServer {
         public var loopTurns: Int = 0
         /// Replies and stream chunks written in the loop iteration that queued them (`writesRepliesAtOnce`).
         public var repliesWrittenAtOnce: Int = 0
-        /// Times a loop prefetched a phase of the hot code after sleeping (`codeWarmer`, decision 0054).
+        /// Times a loop prefetched a phase of the hot code after sleeping (`codeWarmer`, decisions 0054, 0055).
         public var codeWarmings: Int = 0
-        /// Times a loop prefetched the answer's code while waiting for an upstream (`codeWarmer`, decision 0054).
+        /// Times a loop prefetched the answer's code while waiting for an upstream (`codeWarmer`, decision 0055).
         public var codeWarmingsAhead: Int = 0
     }
 }

@@ -34,7 +34,7 @@ public final class CodeWarmer: Sendable {
 
     /// Places `table` in this process. `executable` is read for its symbol table (the running binary by default).
     public init(table: HotCodeTable, executable: String = "/proc/self/exe") {
-        var resolution = Resolution(librariesListed: table.libraries.count)
+        var resolution = Resolution()
         var addresses = [[UInt]](repeating: [], count: HotCodeTable.Phase.allCases.count)
         let objects = LoadedObject.all()
         let listed = Set(table.functions.map(\.symbolHash))

@@ -31,6 +31,7 @@ public struct HotCodeTable: Sendable, Equatable {
         public var symbolHash: UInt64
         /// Its lines: a range of `HotCodeTable.lines`.
         public var lines: Range<Int>
+        /// The phase whose code these lines are.
         public var phase: Phase = .request
     }
 
@@ -42,6 +43,7 @@ public struct HotCodeTable: Sendable, Equatable {
         public var buildID: String
         /// Its lines: a range of `HotCodeTable.lines`.
         public var lines: Range<Int>
+        /// The phase whose code these lines are.
         public var phase: Phase = .request
     }
 
