@@ -151,15 +151,24 @@ def record_phases(process, token, bodies, warm, requests, delay_s):
         for body in bodies:
             post(bench.GATEWAY_PORT, token, body)
     control("-z")
-    phases = []
+    phases, failures = [], []
+
+    def send(body):
+        try:
+            post(bench.GATEWAY_PORT, token, body)
+        except BaseException as error:  # post() raises SystemExit on a status other than 200
+            failures.append(error)
+
     for _ in range(requests):
         for body in bodies:
-            request = threading.Thread(target=post, args=(bench.GATEWAY_PORT, token, body))
+            request = threading.Thread(target=send, args=(body,))
             request.start()
             time.sleep(delay_s / 2)
             control("-d")
             phases.append("request")
             request.join()
+            if failures:
+                raise SystemExit(f"a measured request failed ({failures[0]}); see the gateway's log")
             time.sleep(0.1)
             control("-d")
             phases.append("answer")
@@ -176,7 +185,7 @@ def main():
     parser.add_argument("--delay", type=float, default=0.4, help="seconds the upstream waits before answering; the "
                         "gateway under callgrind must have sent its upstream request within half of it")
     parser.add_argument("--out", default=DEFAULT_OUT)
-    parser.add_argument("--names", help="also write the functions' names, hashes and line counts to this file")
+    parser.add_argument("--names", help="also write the functions' hashes and names to this file")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     options = "--dump-instr=yes --demangle=no --separate-threads=yes"
