@@ -18,8 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
 import held_streams  # noqa: E402
 import measure  # noqa: E402
-import upstream  # noqa: E402
-from bench import BODY, Processes, start_nginx, wait_for  # noqa: E402
+from bench import BODY, Processes  # noqa: E402
 
 
 def main():
@@ -35,16 +34,13 @@ def main():
     parser.add_argument("--body", default="plain", choices=["plain", "stream", "paced"],
                         help="the request: a whole answer, a stream of 19 events sent at once by the mock, or paced 10 ms apart")
     args = parser.parse_args()
-    work = os.path.abspath(args.out)
-    for sub in ["logs", "tmp"]:
-        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    work = bench.work_directory(args.out)
     nofile = held_streams.raise_file_limit()
     lua = os.path.join(os.path.dirname(os.path.abspath(__file__)), "post.lua")
     connections = [int(c) for c in args.connections.split(",")]
     processes = Processes()
     try:
-        mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(bench.UPSTREAM_PORT, nofile))
-        wait_for(f"http://127.0.0.1:{bench.UPSTREAM_PORT}/v1/models", mock)
+        bench.start_mock_upstream(processes, work, nofile)
         builds = []
         for name, binary, port, preload in (("A", args.a, bench.GATEWAY_PORT, args.a_preload),
                                             ("B", args.b, bench.GATEWAY_PORT + 50, args.b_preload)):

@@ -104,6 +104,23 @@ def wait_for(url, process, seconds=30, token=None):
     raise RuntimeError(f"{url} did not answer within {seconds} s")
 
 
+def work_directory(path):
+    """Makes the run's work directory with the logs/ and tmp/ that nginx writes to (upstream.py's configurations);
+    returns its absolute path."""
+    work = os.path.abspath(path)
+    for sub in ["logs", "tmp"]:
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    return work
+
+
+def start_mock_upstream(processes, work, nofile, port=None):
+    """Starts the plain mock upstream (no TLS listener) and waits until it answers; returns its process."""
+    port = port or UPSTREAM_PORT
+    mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(port, nofile))
+    wait_for(f"http://127.0.0.1:{port}/v1/models", mock)
+    return mock
+
+
 def start_nginx(processes, work, name, conf):
     path = os.path.join(work, f"{name}.conf")
     open(path, "w").write(conf)

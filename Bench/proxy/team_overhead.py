@@ -27,8 +27,8 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import held_streams  # noqa: E402
 import measure  # noqa: E402
-import upstream  # noqa: E402
-from bench import Processes, wait_for, start_nginx, UPSTREAM_PORT, BODY, BENCH, log  # noqa: E402
+import bench  # noqa: E402
+from bench import Processes, wait_for, BODY, BENCH, log  # noqa: E402
 
 VARIANTS = [("sqlite-off", 18191), ("sqlite-on", 18192), ("postgres-off", 18193), ("postgres-on", 18194)]
 HIGH = {"requests_per_minute": 100_000_000, "tokens_per_minute": 1_000_000_000_000, "concurrent_requests": 100_000,
@@ -119,14 +119,11 @@ def main():
     args = parser.parse_args()
 
     nofile = held_streams.raise_file_limit()
-    work = os.path.abspath(args.out)
-    for sub in ["logs", "tmp"]:  # nginx's temp paths (upstream.mock_upstream_conf) live in tmp/
-        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    work = bench.work_directory(args.out)
     lua = os.path.join(os.path.dirname(os.path.abspath(__file__)), "post.lua")
     processes = Processes()
     try:
-        mock = start_nginx(processes, work, "mock-upstream", upstream.mock_upstream_conf(UPSTREAM_PORT, nofile))
-        wait_for(f"http://127.0.0.1:{UPSTREAM_PORT}/v1/models", mock)
+        bench.start_mock_upstream(processes, work, nofile)
         variants = [start_variant(processes, work, os.path.abspath(args.gateway), n, 18191 + i, args.postgres_url)
                     for i, n in enumerate(args.variants.split(","))]
         for v in variants:

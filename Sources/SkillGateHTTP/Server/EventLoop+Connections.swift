@@ -119,6 +119,8 @@ extension EventLoop {
     /// A request's head is parsed and no body byte is read yet. Returns 0 to let evhttp read the body,
     /// or -1 after answering a refused request: evhttp then frees the connection without reading on.
     func requestHead(_ connection: Connection, _ req: OpaquePointer) -> Int32 {
+        // Usually warmed already at the head's first bytes (`connectionInput`); a pipelined head whose bytes came
+        // while the previous request was handled is warmed here.
         warmCodeIfSlept(.request)
         connection.stopDeadline()
         connection.phase = .handling

@@ -64,10 +64,8 @@ public final class CodeWarmer: Sendable {
         }
         resolution.librariesListed = Set(table.libraries.map(\.buildID)).count
         resolution.librariesFound = librariesFound.count
-        for phase in addresses.indices {
-            addresses[phase].sort()
-            addresses[phase] = addresses[phase].enumerated().compactMap { i, a in i > 0 && addresses[phase][i - 1] == a ? nil : a }
-        }
+        // Functions that share a cache line list it each; one prefetch per line is enough.
+        addresses = addresses.map { Set($0).sorted() }
         resolution.requestLines = addresses[HotCodeTable.Phase.request.index].count
         resolution.answerLines = addresses[HotCodeTable.Phase.answer.index].count
         self.addresses = addresses
