@@ -137,6 +137,16 @@ public struct JSONCursor {
         return UnsafeBufferPointer(rebasing: buffer[start..<index])
     }
 
+    /// If the value at the cursor is an array, moves past it (checking it in full, as `readValue` would)
+    /// and returns its source bytes as they are; returns `nil`, consuming nothing, for any other value.
+    /// The bytes point into the document: copy them before `read` returns.
+    public mutating func readArrayBytes() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
+        guard next == UInt8(ascii: "[") else { return nil }
+        let start = index
+        try skipValue()
+        return UnsafeBufferPointer(rebasing: buffer[start..<index])
+    }
+
     /// The value at the cursor if it is a string; any other value is skipped and gives `nil`.
     public mutating func readString() throws(JSONSyntaxError) -> String? {
         guard next == UInt8(ascii: "\"") else { try skipValue(); return nil }

@@ -14,17 +14,37 @@ struct OpenAIChatInboundBody {
     var json: JSONValue
     /// Per element of `tools`, the schema captured from `function.parameters`, when it was an object.
     var schemas: [ToolSchema?] = []
+    /// The checked tools, when the cache had the `tools` array's bytes; the tree then has no `tools` member.
+    var cachedTools: [ToolDefinition]?
+    /// The `tools` array's bytes, when the cache was asked and did not have them: kept once the request decodes.
+    var uncachedToolBytes: [UInt8]?
 
-    static func parse(_ body: [UInt8]) throws(JSONSyntaxError) -> OpenAIChatInboundBody {
+    /// Parses `body`. With `toolCache`, the `tools` array is first looked up there by its bytes in `scope`.
+    static func parse(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws(JSONSyntaxError) -> OpenAIChatInboundBody {
         try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
             try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
                 var members: [JSONObject.Member] = []
                 members.reserveCapacity(12)   // model, messages, tools, and a few settings: one allocation
                 var schemas: [ToolSchema?]?
+                var cachedTools: [ToolDefinition]?
+                var uncachedToolBytes: [UInt8]?
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
                     // The first `tools` only: a tree lookup finds the first of duplicated keys too.
                     if schemas == nil, key == "tools" {
                         var found: [ToolSchema?] = []
+                        if let toolCache, let bytes = try c.readArrayBytes() {
+                            schemas = []
+                            if let tools = toolCache.tools(for: bytes, scope: scope) {
+                                cachedTools = tools
+                                return
+                            }
+                            // Already checked in full by `readArrayBytes`: read again from its own bytes.
+                            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try readTools(&c, schemas: &found) }
+                            if bytes.count <= toolCache.maxEntryBytes { uncachedToolBytes = Array(bytes) }
+                            schemas = found
+                            members.append(JSONObject.Member(key: "tools", value: tools ?? .array([])))
+                            return
+                        }
                         if let tools = try readTools(&c, schemas: &found) {
                             schemas = found
                             members.append(JSONObject.Member(key: "tools", value: tools))
@@ -35,7 +55,8 @@ struct OpenAIChatInboundBody {
                     members.append(JSONObject.Member(key: key.string, value: try c.readValue()))
                 }
                 guard isObject else { return OpenAIChatInboundBody(json: try c.readValue()) }
-                return OpenAIChatInboundBody(json: .object(JSONObject(members)), schemas: schemas ?? [])
+                return OpenAIChatInboundBody(json: .object(JSONObject(members)), schemas: schemas ?? [],
+                                             cachedTools: cachedTools, uncachedToolBytes: uncachedToolBytes)
             }
         }
     }

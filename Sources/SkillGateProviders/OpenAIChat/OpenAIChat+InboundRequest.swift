@@ -22,13 +22,19 @@ public struct OpenAIChatInboundRequest: Sendable, Hashable {
 /// and saying what it must be. Unknown top-level fields are ignored (SDKs send many optional ones);
 /// fields SkillGate cannot honour (`n` > 1, legacy `functions`) are refused rather than ignored.
 extension OpenAIChatFormat {
-    /// Decodes and validates an inbound request body.
-    public static func decodeInboundRequest(_ body: [UInt8]) throws -> OpenAIChatInboundRequest {
+    /// Decodes and validates an inbound request body. With `toolCache`, a `tools` array whose exact bytes were decoded
+    /// before in `scope` is taken from there instead of being read and checked again, and a new one is kept there once
+    /// the whole request decoded without error (`ToolListCache`).
+    public static func decodeInboundRequest(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws -> OpenAIChatInboundRequest {
         let parsed: OpenAIChatInboundBody
-        do { parsed = try OpenAIChatInboundBody.parse(body) } catch {
+        do { parsed = try OpenAIChatInboundBody.parse(body, toolCache: toolCache, scope: scope) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"messages\":[...]}")
         }
-        return try decodeInboundRequest(json: parsed.json, schemas: parsed.schemas)
+        let decoded = try decodeInboundRequest(json: parsed.json, schemas: parsed.schemas, cachedTools: parsed.cachedTools)
+        if let toolCache, let bytes = parsed.uncachedToolBytes {
+            toolCache.remember(decoded.request.tools, decodedFrom: bytes, scope: scope)
+        }
+        return decoded
     }
 
     /// Decodes an already parsed request body (a surface that reads fields of its own first, such
@@ -38,7 +44,8 @@ extension OpenAIChatFormat {
     }
 
     /// `schemas[i]`, when present, is the schema of `tools[i]`, captured as text by `OpenAIChatInboundBody`.
-    static func decodeInboundRequest(json: JSONValue, schemas: [ToolSchema?]) throws -> OpenAIChatInboundRequest {
+    /// `cachedTools`, when present, are the request's tools, taken from a `ToolListCache` (the tree has no `tools`).
+    static func decodeInboundRequest(json: JSONValue, schemas: [ToolSchema?], cachedTools: [ToolDefinition]? = nil) throws -> OpenAIChatInboundRequest {
         guard json.objectValue != nil else {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
         }
@@ -60,7 +67,7 @@ extension OpenAIChatFormat {
             throw GatewayError.invalidRequest("`messages` is empty; send at least one user message", param: "messages")
         }
         let messages = try InboundMessages.decode(wireMessages)
-        let tools = try decodeTools(json["tools"], schemas: schemas)
+        let tools = try cachedTools ?? decodeTools(json["tools"], schemas: schemas)
         let toolChoice = try decodeToolChoice(json["tool_choice"], tools: tools)
 
         var request = ChatRequest(model: model, messages: messages, tools: tools, toolChoice: toolChoice)

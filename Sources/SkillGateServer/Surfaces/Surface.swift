@@ -11,6 +11,10 @@ protocol Surface: ErrorShape {
     /// Decodes the HTTP body into a chat request and how to answer it.
     func decode(_ body: [UInt8]) throws -> SurfaceRequest
 
+    /// Decodes the body of `caller`'s request. A surface that keeps something per caller while decoding (the OpenAI
+    /// surface's checked tool lists) uses it; the default is `decode(_:)`.
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest
+
     /// Completes a decoded request with what the gateway keeps for the caller, before the prepare
     /// stage (the Responses API's `previous_response_id`). Most surfaces keep nothing: the default
     /// returns the request as it is.
@@ -22,6 +26,8 @@ protocol Surface: ErrorShape {
 }
 
 extension Surface {
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest { try decode(body) }
+
     func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest { request }
 }
 

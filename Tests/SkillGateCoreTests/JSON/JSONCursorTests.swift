@@ -113,4 +113,30 @@ import Testing
         _ = JSONTestReaders.viaCursor(Array(text.utf8)) { c in kind = c.kind }
         #expect(kind == nil)
     }
+
+    /// `readArrayBytes` checks an array in full (the parser's error for a bad one), returns its bytes as they are (a
+    /// parse of them gives the same value), and for any other value returns nil and consumes nothing.
+    @Test(arguments: documents)
+    func arrayBytesAreTheArrayAsWrittenAndCheckedAsTheParserChecks(_ text: String) {
+        let bytes = Array(text.utf8)
+        var captured: [UInt8]?
+        let result = JSONTestReaders.viaCursor(bytes) { (c) throws(JSONSyntaxError) -> JSONValue? in
+            if let array = try c.readArrayBytes() {
+                captured = Array(array)
+                return nil
+            }
+            return try c.readValue()
+        }
+        switch (JSONTestReaders.viaParse(bytes), result) {
+        case (.success(let value), .success(nil)):
+            #expect(value.arrayValue != nil)
+            #expect(captured.map { try? JSONValue.parse($0) } == value)
+            #expect(captured?.first == UInt8(ascii: "["))
+        case (.success(let value), .success(let read?)):
+            #expect(value.arrayValue == nil)
+            #expect(read == value)
+        case (.failure(let a), .failure(let b)): #expect(a == b)
+        case (let a, let b): Issue.record("parser \(a) but cursor \(String(describing: b))")
+        }
+    }
 }

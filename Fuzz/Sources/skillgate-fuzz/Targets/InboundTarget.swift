@@ -9,9 +9,13 @@ import SkillGateCore
 enum InboundTarget: FuzzTarget {
     static let surfaces: [any Surface] = [OpenAIChatSurface(), AnthropicMessagesSurface(), AgentSurface()]
 
+    /// Kept across inputs, so that a `tools` array an earlier input left there is taken from it (`ToolListCache`).
+    static let toolCache = ToolListCache(maxEntries: 8)
+
     static func run(_ data: [UInt8]) {
         guard let selector = data.first else { return }
         let body = Array(data.dropFirst())
+        if Int(selector) % surfaces.count == 0 { checkToolCache(body) }
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
         let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         for stream in [false, true] {
@@ -20,6 +24,22 @@ enum InboundTarget: FuzzTarget {
             _ = try? GeminiFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
         }
         _ = try? PromptToolsRenderer.prepare(decoded.chat)
+    }
+
+    /// With the tool cache, twice (a miss, then a hit if the request decoded), the OpenAI surface's decoder gives what
+    /// it gives without: the same request, or the same error.
+    static func checkToolCache(_ body: [UInt8]) {
+        func outcome(_ cache: ToolListCache?) -> Result<OpenAIChatInboundRequest, any Error> {
+            Result { try OpenAIChatFormat.decodeInboundRequest(body, toolCache: cache, scope: "fuzz") }
+        }
+        let without = outcome(nil)
+        for round in 0..<2 {
+            switch (outcome(toolCache), without) {
+            case (.success(let a), .success(let b)): invariant(a == b, "with the tool cache (round \(round)): \(a) != \(b)")
+            case (.failure(let a), .failure(let b)): invariant("\(a)" == "\(b)", "with the tool cache (round \(round)): \(a) != \(b)")
+            case (let a, let b): invariant(false, "with the tool cache (round \(round)): \(a), without: \(b)")
+            }
+        }
     }
 
     static func seeds(_ fixtures: Fixtures) -> [[UInt8]] {

@@ -14,6 +14,12 @@ struct OpenAIChatSurface: ChatSurface {
         return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: inbound.includeUsage)
     }
 
+    /// Takes a `tools` array the caller sent before, byte for byte, from the process's `ToolListCache` (per token).
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(body, toolCache: .shared, scope: caller.tokenId)
+        return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: inbound.includeUsage)
+    }
+
     func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
         OpenAIChatFormat.encodeInboundResponseBytes(response, id: id, model: model, created: created)
     }
