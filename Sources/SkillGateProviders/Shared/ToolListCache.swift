@@ -72,7 +72,7 @@ public final class ToolListCache: Sendable {
             s.buckets[key] = bucket
             s.entries += 1
             s.bytes += 2 * bytes.count
-            while s.entries > maxEntries || s.bytes > maxBytes { Self.evictLeastRecentlyUsed(&s) }
+            while s.entries > maxEntries || s.bytes > maxBytes, Self.evictLeastRecentlyUsed(&s) {}
         }
     }
 
@@ -81,18 +81,20 @@ public final class ToolListCache: Sendable {
         state.withLock { ($0.entries, $0.bytes, $0.hits, $0.misses) }
     }
 
-    private static func evictLeastRecentlyUsed(_ s: inout State) {
+    /// Removes the least recently used entry; false when there is none.
+    private static func evictLeastRecentlyUsed(_ s: inout State) -> Bool {
         var oldest: (key: Int, index: Int, lastUsed: UInt64)?
         for (key, bucket) in s.buckets {
             for (index, entry) in bucket.enumerated() where entry.lastUsed < oldest?.lastUsed ?? .max {
                 oldest = (key, index, entry.lastUsed)
             }
         }
-        guard let oldest, var bucket = s.buckets[oldest.key] else { return }
+        guard let oldest, var bucket = s.buckets[oldest.key] else { return false }
         let removed = bucket.remove(at: oldest.index)
         s.buckets[oldest.key] = bucket.isEmpty ? nil : bucket
         s.entries -= 1
         s.bytes -= 2 * removed.bytes.count
+        return true
     }
 
     private static func same(_ kept: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
