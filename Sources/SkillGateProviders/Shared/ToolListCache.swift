@@ -41,9 +41,6 @@ public final class ToolListCache: Sendable {
         state = Mutex(State())
     }
 
-    /// The process's cache, used by the OpenAI-compatible surface.
-    public static let shared = ToolListCache()
-
     /// The tools decoded earlier from exactly `bytes` in `scope`, if kept.
     public func tools(for bytes: UnsafeBufferPointer<UInt8>, scope: String) -> [ToolDefinition]? {
         guard !bytes.isEmpty, bytes.count <= maxEntryBytes else { return nil }

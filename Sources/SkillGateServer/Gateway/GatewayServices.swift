@@ -38,6 +38,8 @@ public final class GatewayServices: Sendable {
     let responses: ResponseArchive
     /// Finished requests for the console's Traffic view and `/admin/api/requests` (bounded; decision 0030).
     let traffic = TrafficBroadcaster()
+    /// Checked `tools` arrays by their bytes, per token (the OpenAI surface; decision 0057).
+    let toolLists = ToolListCache()
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
     let consoleAssets: ConsoleAssets?
 

@@ -43,7 +43,7 @@ struct MetricsHandler: HTTPHandler {
 }
 
 extension GatewayServices {
-    /// The metrics and the ledger's counters, in the text exposition format.
+    /// The metrics, the ledger's counters and the tool-list cache's, in the text exposition format.
     func renderMetrics() -> String {
         var out = metrics.render()
         if let stats = ledger?.stats {
@@ -54,6 +54,15 @@ extension GatewayServices {
             out += "# HELP skillgate_ledger_dropped_records_total Usage records dropped because the queue was full.\n# TYPE skillgate_ledger_dropped_records_total counter\n"
             out += "skillgate_ledger_dropped_records_total \(stats.dropped)\n"
         }
+        let tools = toolLists.statistics
+        out += "# HELP skillgate_tool_list_cache_lookups_total Lookups of a request's tools array in the checked tool-list cache, by result.\n"
+        out += "# TYPE skillgate_tool_list_cache_lookups_total counter\n"
+        out += "skillgate_tool_list_cache_lookups_total{result=\"hit\"} \(tools.hits)\n"
+        out += "skillgate_tool_list_cache_lookups_total{result=\"miss\"} \(tools.misses)\n"
+        out += "# HELP skillgate_tool_list_cache_entries Tool lists kept in the checked tool-list cache.\n# TYPE skillgate_tool_list_cache_entries gauge\n"
+        out += "skillgate_tool_list_cache_entries \(tools.entries)\n"
+        out += "# HELP skillgate_tool_list_cache_bytes Bytes the kept tool lists count against the cache's bound.\n# TYPE skillgate_tool_list_cache_bytes gauge\n"
+        out += "skillgate_tool_list_cache_bytes \(tools.bytes)\n"
         return out
     }
 }

@@ -134,7 +134,7 @@ public final class GatewayHandler: HTTPHandler {
         ctx.log.tokenName = client.name
         ctx.log.tokenId = client.tokenId
         try client.requireChat()
-        let decoded = try surface.decode(request.body, for: client)
+        let decoded = try surface.decode(request.body, for: client, toolLists: services.toolLists)
         request.releaseBody()   // decoded; a held stream would otherwise keep it (decision 0036)
         ctx.log.stream = decoded.stream
         services.metrics.started(stream: decoded.stream)

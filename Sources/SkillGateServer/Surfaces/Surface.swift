@@ -1,5 +1,6 @@
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateProviders
 
 /// An API shape clients speak to the gateway (OpenAI Chat Completions, Anthropic Messages, the
 /// agent event stream, ...): it decodes its requests into the wire-neutral model and encodes
@@ -11,9 +12,9 @@ protocol Surface: ErrorShape {
     /// Decodes the HTTP body into a chat request and how to answer it.
     func decode(_ body: [UInt8]) throws -> SurfaceRequest
 
-    /// Decodes the body of `caller`'s request. A surface that keeps something per caller while decoding (the OpenAI
-    /// surface's checked tool lists) uses it; the default is `decode(_:)`.
-    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest
+    /// Decodes the body of `caller`'s request. A surface that can take a `tools` array the caller sent before from
+    /// `toolLists` does (the OpenAI surface); the default is `decode(_:)`.
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest
 
     /// Completes a decoded request with what the gateway keeps for the caller, before the prepare
     /// stage (the Responses API's `previous_response_id`). Most surfaces keep nothing: the default
@@ -26,7 +27,7 @@ protocol Surface: ErrorShape {
 }
 
 extension Surface {
-    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest { try decode(body) }
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest { try decode(body) }
 
     func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest { request }
 }

@@ -34,6 +34,28 @@ import SkillGateTestSupport
         #expect(text.contains("# TYPE skillgate_ledger_written_records_total counter"))
     }
 
+    /// The same `tools` array sent twice by one token is read once and taken from the gateway's tool-list cache the
+    /// second time; another token's identical array is its own entry (decision 0057). `/metrics` shows the lookups.
+    @Test func aRepeatedToolListIsTakenFromTheCachePerToken() async throws {
+        let h = try TeamHarness()
+        let other = try h.server.services.tokens.create(name: "other-app", limits: TokenLimits()).token
+        let body = #"{"model":"light","messages":[{"role":"user","content":"Hello"}],"tools":[{"type":"function","function":{"name":"lookup","description":"Looks it up.","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}]}"#
+        let first = try await h.post("/v1/chat/completions", body)
+        let second = try await h.post("/v1/chat/completions", body)
+        let third = try await h.post("/v1/chat/completions", body, token: other)
+        let stats = h.server.services.toolLists.statistics
+        let metrics = String(decoding: try await h.get("/metrics").body, as: UTF8.self)
+        await h.stop()
+        #expect([first.status, second.status, third.status] == [Int](repeating: 200, count: 3))
+        #expect(second.body.count > 0)
+        #expect(stats.hits == 1)
+        #expect(stats.misses == 2)
+        #expect(stats.entries == 2)
+        #expect(metrics.contains("skillgate_tool_list_cache_lookups_total{result=\"hit\"} 1\n"), "\(metrics)")
+        #expect(metrics.contains("skillgate_tool_list_cache_lookups_total{result=\"miss\"} 2\n"))
+        #expect(metrics.contains("skillgate_tool_list_cache_entries 2\n"))
+    }
+
     @Test func aSeparateListenerServesMetricsAndTheMainOneSaysWhere() async throws {
         let h = try TeamHarness(extraConfig: #","metrics":{"listen":"127.0.0.1:0"}"#)
         _ = try await h.post("/v1/chat/completions", Self.chat)

@@ -14,9 +14,9 @@ struct OpenAIChatSurface: ChatSurface {
         return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: inbound.includeUsage)
     }
 
-    /// Takes a `tools` array the caller sent before, byte for byte, from the process's `ToolListCache` (per token).
-    func decode(_ body: [UInt8], for caller: AuthenticatedClient) throws -> SurfaceRequest {
-        let inbound = try OpenAIChatFormat.decodeInboundRequest(body, toolCache: .shared, scope: caller.tokenId)
+    /// Takes a `tools` array the caller sent before, byte for byte, from `toolLists` (scoped by the caller's token).
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest {
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(body, toolCache: toolLists, scope: caller.tokenId)
         return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: inbound.includeUsage)
     }
 
