@@ -46,23 +46,23 @@ extension GatewayServices {
     /// The metrics, the ledger's counters and the tool-list cache's, in the text exposition format.
     func renderMetrics() -> String {
         var out = metrics.render()
+        // Counters the ledger and the cache keep themselves, read now and written as families of their own.
+        func family(_ name: String, _ kind: MetricFamily.Kind, _ help: String, labels: [String] = [], _ series: [([String], Int)]) {
+            var family = MetricFamily(name, kind, help, labels: labels)
+            for (labelValues, value) in series { family.add(Double(value), labelValues) }
+            family.render(into: &out)
+        }
         if let stats = ledger?.stats {
-            out += "# HELP skillgate_ledger_queued_records Usage records waiting for the next batch write.\n# TYPE skillgate_ledger_queued_records gauge\n"
-            out += "skillgate_ledger_queued_records \(stats.queued)\n"
-            out += "# HELP skillgate_ledger_written_records_total Usage records written to the state store.\n# TYPE skillgate_ledger_written_records_total counter\n"
-            out += "skillgate_ledger_written_records_total \(stats.written)\n"
-            out += "# HELP skillgate_ledger_dropped_records_total Usage records dropped because the queue was full.\n# TYPE skillgate_ledger_dropped_records_total counter\n"
-            out += "skillgate_ledger_dropped_records_total \(stats.dropped)\n"
+            family("skillgate_ledger_queued_records", .gauge, "Usage records waiting for the next batch write.", [([], stats.queued)])
+            family("skillgate_ledger_written_records_total", .counter, "Usage records written to the state store.", [([], stats.written)])
+            family("skillgate_ledger_dropped_records_total", .counter, "Usage records dropped because the queue was full.", [([], stats.dropped)])
         }
         let tools = toolLists.statistics
-        out += "# HELP skillgate_tool_list_cache_lookups_total Lookups of a request's tools array in the checked tool-list cache, by result.\n"
-        out += "# TYPE skillgate_tool_list_cache_lookups_total counter\n"
-        out += "skillgate_tool_list_cache_lookups_total{result=\"hit\"} \(tools.hits)\n"
-        out += "skillgate_tool_list_cache_lookups_total{result=\"miss\"} \(tools.misses)\n"
-        out += "# HELP skillgate_tool_list_cache_entries Tool lists kept in the checked tool-list cache.\n# TYPE skillgate_tool_list_cache_entries gauge\n"
-        out += "skillgate_tool_list_cache_entries \(tools.entries)\n"
-        out += "# HELP skillgate_tool_list_cache_bytes Bytes the kept tool lists count against the cache's bound.\n# TYPE skillgate_tool_list_cache_bytes gauge\n"
-        out += "skillgate_tool_list_cache_bytes \(tools.bytes)\n"
+        family("skillgate_tool_list_cache_lookups_total", .counter,
+               "Lookups of a request's tools array in the checked tool-list cache, by result.", labels: ["result"],
+               [(["hit"], tools.hits), (["miss"], tools.misses)])
+        family("skillgate_tool_list_cache_entries", .gauge, "Tool lists kept in the checked tool-list cache.", [([], tools.entries)])
+        family("skillgate_tool_list_cache_bytes", .gauge, "Bytes the kept tool lists count against the cache's bound.", [([], tools.bytes)])
         return out
     }
 }
