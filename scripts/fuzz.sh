@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzzing targets (Fuzz/, a package of its own) and runs each for SECONDS (default 600),
 # one after the other, on one core each: ./scripts/fuzz.sh [seconds] [target...]
-# Targets: json sse http1-response inbound openai-upstream anthropic-upstream gemini-upstream prompt-tools validator selector
+# Targets: json sse http1-response http1-request inbound openai-upstream anthropic-upstream gemini-upstream prompt-tools validator selector
 # (all when none is named). Seeds are made from Tests/Fixtures and Tests/Conformance/recordings into
 # Fuzz/corpus/<target>/ (which keeps what the fuzzer adds); crashers go to Fuzz/crashers/<target>/;
 # logs to Fuzz/logs/. docs/decisions/0025-fuzzing-and-sanitizers.md says why and how.
@@ -11,7 +11,7 @@ repo=$(pwd)
 
 seconds=600
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
-all=(json sse http1-response inbound openai-upstream anthropic-upstream gemini-upstream prompt-tools validator selector)
+all=(json sse http1-response http1-request inbound openai-upstream anthropic-upstream gemini-upstream prompt-tools validator selector)
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all[@]}")
 
@@ -19,7 +19,7 @@ max_len() {
   case $1 in
     json | prompt-tools | validator) echo 4096 ;;
     selector) echo 20000 ;;
-    sse | inbound | http1-response) echo 8192 ;;
+    sse | inbound | http1-response | http1-request) echo 8192 ;;
     *-upstream) echo 16384 ;;
     *) echo "unknown target: $1" >&2; exit 2 ;;
   esac

@@ -19,17 +19,7 @@
 
 #include <event2/event.h>
 #include <event2/thread.h>
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
-#include <event2/http.h>
-#include <event2/listener.h>
-#include <event2/keyvalq_struct.h>
 #include <event2/util.h>
-#include "evhttp_internals.h"
-
-// TAILQ walking for evhttp header lists (the macros are not importable into Swift).
-static inline struct evkeyval *sg_ev_keyvalq_first(struct evkeyvalq *q) { return q->tqh_first; }
-static inline struct evkeyval *sg_ev_keyval_next(struct evkeyval *kv) { return kv->next.tqe_next; }
 
 /// Creates a non-blocking TCP socket bound to host:port with SO_REUSEADDR and TCP_NODELAY (inherited by
 /// accepted sockets on Linux), listening with `backlog`. SO_REUSEPORT only when `reuse_port` is non-zero:
@@ -63,6 +53,49 @@ static inline int sg_ev_listen(const char *host, int port, int backlog, int reus
                                                   : ntohs(((struct sockaddr_in *)&bound)->sin_port);
     }
     return fd;
+}
+
+// accept4 is a GNU extension: declared here in case the C library's headers were read without _GNU_SOURCE.
+extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+/// Accepts one connection from a non-blocking listening socket as a non-blocking, close-on-exec socket. Writes the
+/// peer's numeric address (NUL-terminated, at most `address_len` bytes) and port. Returns the descriptor, or -errno
+/// (-EAGAIN: nothing waiting).
+static inline int sg_ev_accept(int listen_fd, char *address, size_t address_len, int *port) {
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof(peer);
+    int fd = accept4(listen_fd, (struct sockaddr *)&peer, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return -errno;
+    address[0] = 0;
+    *port = 0;
+    if (peer.ss_family == AF_INET6) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&peer;
+        inet_ntop(AF_INET6, &in6->sin6_addr, address, (socklen_t)address_len);
+        *port = ntohs(in6->sin6_port);
+    } else if (peer.ss_family == AF_INET) {
+        struct sockaddr_in *in4 = (struct sockaddr_in *)&peer;
+        inet_ntop(AF_INET, &in4->sin_addr, address, (socklen_t)address_len);
+        *port = ntohs(in4->sin_port);
+    }
+    return fd;
+}
+
+/// Reads into `buffer` without blocking. Returns the byte count, 0 at the peer's end of stream, or -errno.
+static inline long sg_ev_read(int fd, void *buffer, size_t len) {
+    for (;;) {
+        ssize_t n = recv(fd, buffer, len, 0);
+        if (n >= 0) return (long)n;
+        if (errno != EINTR) return -(long)errno;
+    }
+}
+
+/// Writes without blocking and without SIGPIPE. Returns the byte count or -errno (-EAGAIN: the socket buffer is full).
+static inline long sg_ev_write(int fd, const void *bytes, size_t len) {
+    for (;;) {
+        ssize_t n = send(fd, bytes, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n >= 0) return (long)n;
+        if (errno != EINTR) return -(long)errno;
+    }
 }
 
 /// A second descriptor for a listening socket (close-on-exec), so each event loop owns and closes its own.

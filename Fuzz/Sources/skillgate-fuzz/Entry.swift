@@ -42,6 +42,7 @@ enum FuzzTargets {
         "json": JSONTarget.self,
         "sse": SSETarget.self,
         "http1-response": HTTP1ResponseTarget.self,
+        "http1-request": HTTP1RequestTarget.self,
         "inbound": InboundTarget.self,
         "openai-upstream": UpstreamTarget<OpenAIUpstream>.self,
         "anthropic-upstream": UpstreamTarget<AnthropicUpstream>.self,

@@ -1,78 +1,112 @@
 import CEvent
+import Glibc
 
-/// One accepted connection, from accept to close (loop thread only).
+/// One accepted, admitted connection, from accept to close (loop thread only).
 ///
-/// evhttp owns the socket and parses; this adds what evhttp 2.1 lacks: admission against the connection
-/// caps, a look at each request's head before its body is read (framing checks and the `headGate`),
-/// and total deadlines for a head and for a body (evhttp's own timer is reset by every byte). The event
-/// loop owns it (its `connections` table) from the moment evhttp asks for the connection's bufferevent
-/// until evhttp frees the connection; libevent callbacks get it as an unretained pointer.
+/// The loop reads the socket itself and parses each request (`EventLoop+Reading.swift`), hands it to a handler, and
+/// writes the reply bytes it builds (`EventLoop+Requests.swift`, `EventLoop+Writes.swift`). One timer serves whichever
+/// deadline the phase has: the idle keep-alive wait, a head's or a body's total deadline, or a stalled write. The event
+/// loop owns the connection (its `connections` table) until `EventLoop.close(_:)`; libevent callbacks get it as an
+/// unretained pointer.
 final class Connection {
     enum Phase {
-        /// Accepted; not yet admitted.
-        case accepting
         /// Waiting for the first byte of a request head (idle keep-alive).
         case waiting
         /// Reading a request head (its total deadline runs).
         case head
         /// Reading a request body (its total deadline runs).
         case body
-        /// A request is with the handler, or being answered.
+        /// A request is with the handler, or its reply is being written.
         case handling
+        /// Closed: its events are freed and its descriptor closed.
+        case closed
+    }
+
+    /// How the body of the request being read is framed, and how much of it is left.
+    enum BodyReader {
+        case length(remaining: Int)
+        case chunked(ChunkedBodyDecoder)
     }
 
     unowned let loop: EventLoop
-    let bufferevent: OpaquePointer
+    let fd: Int32
+    /// The peer's IP address (no port), as counted by the limiter.
+    let peerAddress: String
+    /// The peer as `address:port`.
+    let remoteAddress: String
+    var phase = Phase.waiting
     /// The unretained pointer libevent callbacks get.
     var argument: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    var evcon: OpaquePointer?
-    /// The peer's IP address (no port), as counted by the limiter.
-    var peerAddress = ""
-    var admitted = false
-    /// A reply was handed to evhttp and is not written out yet (see `EventLoop.replyFinished`).
-    var replyUnflushed = false
-    var phase = Phase.accepting
-    /// Runs once after accept (admission) and after each answered request (the next request's hooks).
-    var step: OpaquePointer?
-    /// The total deadline of the head or body being read.
-    var deadline: OpaquePointer?
-    var inputCallback: OpaquePointer?
-    /// The head read at header time, reused when the request is handed to the handler.
-    var head: HTTPRequestHead?
-    /// The responder of the request with the handler, told when the connection closes.
+
+    /// Readable (or closed by the peer): reads a request, or checks on the peer while a handler works.
+    var readEvent: OpaquePointer?
+    /// Writable again after a write that did not go through whole; made on the first such write.
+    var writeEvent: OpaquePointer?
+    /// The deadline of the current phase.
+    var timer: OpaquePointer?
+    /// Reading is off: a pipelined request came while one is with its handler (it waits in the kernel until then).
+    var readPaused = false
+
+    /// Bytes read and not yet used: a head that has not all arrived, or a request pipelined behind the current one.
+    var input: [UInt8] = []
+    /// How far `input` was searched for the end of a head.
+    var headScanned = 0
+    /// The head of the request whose body is being read.
+    var head: ParsedRequestHead?
+    /// What the gate learned about the request whose body is being read.
+    var admission: (any HTTPAdmission)?
+    var bodyReader: BodyReader?
+    var body: [UInt8] = []
+    var bodyLimit = 0
+
+    /// The responder of the request with its handler, told when the connection closes.
     var responder: HTTPResponder?
-    /// A streamed reply is being written, so the connection has no read timeout (`EventLoop.suspendReadTimeout`).
-    var readTimeoutSuspended = false
-    /// Reply bytes were queued in the current batch of loop jobs; they are written before the loop polls again
-    /// (`EventLoop.writeQueuedReplies`).
+    /// Reply bytes not yet written, from `outputSent` on.
+    var output: [UInt8] = []
+    var outputSent = 0
+    /// The current reply was handed over whole; once its bytes are written the next request is read (or the connection
+    /// closes).
+    var replyEnded = false
+    /// The connection closes once the current reply is written.
+    var closeAfterReply = false
+    /// Reply bytes were queued in the current batch of loop jobs (`EventLoop.writeQueuedReplies`).
     var writeDue = false
 
-    init(loop: EventLoop, bufferevent: OpaquePointer) {
+    init(loop: EventLoop, fd: Int32, peerAddress: String, port: Int) {
         self.loop = loop
-        self.bufferevent = bufferevent
+        self.fd = fd
+        self.peerAddress = peerAddress
+        remoteAddress = "\(peerAddress):\(port)"
     }
 
-    /// Starts (or restarts) the total deadline.
-    func startDeadline(_ duration: Duration) {
-        guard let deadline else { return }
+    /// Starts (or restarts) the phase's deadline.
+    func startTimer(_ duration: Duration) {
+        guard let timer else { return }
         let (seconds, attoseconds) = duration.components
         var timeout = sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        event_add(deadline, &timeout)
+        event_add(timer, &timeout)
     }
 
-    func stopDeadline() {
-        if let deadline { event_del(deadline) }
+    func stopTimer() {
+        if let timer { event_del(timer) }
     }
 
-    /// Frees the libevent objects this connection added (its events, its input-buffer callback).
+    /// Frees the connection's events and closes its descriptor.
     func release() {
-        if let step { event_free(step) }
-        if let deadline { event_free(deadline) }
-        if let inputCallback { evbuffer_remove_cb_entry(bufferevent_get_input(bufferevent), inputCallback) }
-        step = nil
-        deadline = nil
-        inputCallback = nil
+        if let readEvent { event_free(readEvent) }
+        if let writeEvent { event_free(writeEvent) }
+        if let timer { event_free(timer) }
+        readEvent = nil
+        writeEvent = nil
+        timer = nil
+        Glibc.close(fd)
+        phase = .closed
         responder = nil
         head = nil
+        admission = nil
+        bodyReader = nil
+        input = []
+        body = []
+        output = []
     }
 }

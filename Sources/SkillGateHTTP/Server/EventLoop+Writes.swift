@@ -1,32 +1,89 @@
 import CEvent
+import Glibc
 
-/// Replies written in the loop iteration that queued them (decision 0053).
+/// Writing reply bytes (decision 0053, 0058).
 ///
-/// evhttp queues a reply in the connection's bufferevent, which adds its write event; libevent writes once the next
-/// poll reports the socket writable. That is one more loop iteration per reply and per stream chunk, with an
-/// `epoll_ctl` adding `EPOLLOUT` before it and another removing it after. Instead, the connections a batch of jobs
-/// queued bytes on are collected, and once the batch is done their bufferevents' write events are activated directly:
-/// libevent runs each bufferevent's own write callback before it polls again (evhttp sees the same callbacks in the
-/// same order, only sooner), and the changelist (`EventLoop.makeBase`) cancels the add against the delete
-/// (`sg_bufferevent_write_now` in CEvent/evhttp_internals.h).
+/// Jobs only append to a connection's output; once the batch of jobs is done, each connection that got bytes is
+/// written with one `send` before the loop polls again, so a reply and a stream's chunks queued together go out in one
+/// system call and no reply waits for a poll. What the socket does not take is written when it reports writable; while
+/// bytes wait, the connection's timer cuts off a client that stopped reading.
 extension EventLoop {
     /// Notes that a job queued reply bytes on `connection`.
-    func queueWrite(on connection: Connection?) {
-        guard configuration.writesRepliesAtOnce, let connection, !connection.writeDue else { return }
+    func queueWrite(on connection: Connection) {
+        guard !connection.writeDue else { return }
+        if !configuration.writesRepliesAtOnce {
+            // Compared against in tests and benchmarks: wait for the poll to report the socket writable.
+            watchWritable(connection)
+            return
+        }
         connection.writeDue = true
         writesDue.append(connection)
     }
 
-    /// After a batch of jobs: starts the writes it queued, on the connections still open.
+    /// After a batch of jobs: writes what it queued, on the connections still open.
     func writeQueuedReplies() {
         var written = 0
         for connection in writesDue {
             connection.writeDue = false
-            // A connection closed during the batch is gone from the table, and evhttp freed its bufferevent.
-            guard connections[ObjectIdentifier(connection)] === connection else { continue }
-            written += Int(sg_bufferevent_write_now(connection.bufferevent))
+            guard connection.phase != .closed else { continue }
+            written += 1
+            flush(connection)
         }
         writesDue.removeAll(keepingCapacity: true)
         if written > 0 { shared.counters.repliesWrittenAtOnce.add(written, ordering: .relaxed) }
+    }
+
+    /// The socket is writable again.
+    func connectionWritable(_ connection: Connection) {
+        flush(connection)
+    }
+
+    /// Writes as much of the connection's output as the socket takes. When all of it went out: the responder hears its
+    /// chunks were written, and a finished reply completes the request.
+    func flush(_ connection: Connection) {
+        let pending = connection.output.count - connection.outputSent
+        if pending > 0 {
+            let sent = connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
+            if sent < 0 {
+                if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) {
+                    watchWritable(connection)
+                    return
+                }
+                close(connection)   // the client is gone (reset, broken pipe)
+                return
+            }
+            connection.outputSent += sent
+            if sent < pending {
+                watchWritable(connection)
+                return
+            }
+        }
+        // Everything is out.
+        if connection.output.capacity > Self.keptOutputCapacity {
+            connection.output = []
+        } else {
+            connection.output.removeAll(keepingCapacity: true)
+        }
+        connection.outputSent = 0
+        if let writeEvent = connection.writeEvent { event_del(writeEvent) }
+        if connection.phase == .handling { connection.stopTimer() }
+        outputDrained(connection)
+        if connection.replyEnded && connection.phase == .handling { requestCompleted(connection) }
+    }
+
+    /// Output capacity a connection keeps between replies (larger buffers are freed once written).
+    static let keptOutputCapacity = 16 * 1024
+
+    /// Waits for the socket to take more; the stall deadline starts (or restarts: progress was made).
+    private func watchWritable(_ connection: Connection) {
+        if connection.writeEvent == nil {
+            connection.writeEvent = event_new(base, connection.fd, Int16(EV_WRITE | EV_PERSIST), onConnectionWritable, connection.argument)
+        }
+        guard let writeEvent = connection.writeEvent else {
+            close(connection)   // out of memory: the reply cannot be finished
+            return
+        }
+        event_add(writeEvent, nil)
+        connection.startTimer(configuration.writeStallTimeout)
     }
 }

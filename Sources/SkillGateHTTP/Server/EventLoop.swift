@@ -29,7 +29,8 @@ struct LoopShared: Sendable {
     let loopCount: Int
 }
 
-/// One libevent `event_base` + `evhttp` on its own thread, accepting on its descriptor of the listening socket.
+/// One libevent `event_base` on its own thread, accepting on its descriptor of the listening socket and serving
+/// HTTP/1.1 on the connections it accepted (`Connection`; decision 0058).
 ///
 /// The C pointers are touched only on the loop thread (after `start()`); other threads talk to the loop
 /// through `post(_:)`, which appends to a Mutex-guarded queue and wakes the loop with `event_active`.
@@ -48,14 +49,15 @@ final class EventLoop: @unchecked Sendable {
     let handler: any HTTPHandler
     let shared: LoopShared
     let base: OpaquePointer
-    let http: OpaquePointer
-    /// Reusable evbuffer for stream chunks (evhttp moves its contents out).
-    let scratch: OpaquePointer
+    /// Where every connection of this loop reads to (`EventLoop+Reading.swift`).
+    let readBuffer: UnsafeMutableRawBufferPointer
     private var wakeEvent: OpaquePointer?
-    private var boundSocket: OpaquePointer?
+    /// This loop's descriptor of the listening socket, until it stops accepting.
+    var listeningSocket: Int32?
+    /// Readable listening socket: connections to accept.
+    var listenEvent: OpaquePointer?
     /// Re-enables accepting after `AcceptBalance.pause`.
-    private var resumeAcceptEvent: OpaquePointer?
-    private var httpFreed = false
+    var resumeAcceptEvent: OpaquePointer?
     private(set) var stopped = false
     /// Lanes of HTTP clients on this loop, by client id (`EventLoop+CurlLanes.swift`). Loop thread only.
     var curlLanes: [UInt64: CurlMultiLoop] = [:]
@@ -63,14 +65,12 @@ final class EventLoop: @unchecked Sendable {
     var dateCache = HTTPDateCache()
     /// Set on the loop thread once the listening socket is closed.
     var draining = false
-    /// Set while EvhttpErrorRewriter edits an output buffer (its own edits re-enter the buffer callback).
-    var rewritingOutput = false
     let drainingAcknowledged = Atomic<Bool>(false)
     /// Requests handed to a handler and not yet answered or closed.
     let inFlight = Atomic<Int>(0)
     /// Handlers that have not returned yet (they may go on after their reply: logs, usage).
     let runningHandlers = Atomic<Int>(0)
-    /// Replies handed to evhttp whose last bytes are not written out yet.
+    /// Replies whose last bytes are queued and not written out yet.
     let unflushedReplies = Atomic<Int>(0)
     /// Iterations of this loop that waited for events (`HTTPServer.Statistics.loopTurns`): written by this loop's
     /// thread only, so it is not a cache line the loops share.
@@ -102,75 +102,38 @@ final class EventLoop: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.shared = shared
-        guard sg_evhttp_internals_supported() != 0 else {
-            throw HTTPServerError(kind: .eventLoopSetupFailed,
-                                  message: "SkillGate needs libevent 2.1.8 to 2.1.12 (found \(String(cString: event_get_version()))) to check requests before reading their bodies; install that release (Debian/Ubuntu: libevent-dev 2.1).")
-        }
         guard EventLoop.threadingReady, let base = EventLoop.makeBase() else {
             throw HTTPServerError(kind: .eventLoopSetupFailed,
                                   message: "libevent could not create an event loop (event_base_new failed); check the process's file descriptor limit (ulimit -n).")
         }
-        guard let http = evhttp_new(base), let scratch = evbuffer_new() else {
-            event_base_free(base)
-            throw HTTPServerError(kind: .eventLoopSetupFailed,
-                                  message: "libevent could not create the HTTP server (evhttp_new failed); check available memory and the file descriptor limit.")
-        }
         self.base = base
-        self.http = http
-        self.scratch = scratch
-        configure()
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferBytes, alignment: 16)
+        listeningSocket = fd
         let argument = Unmanaged.passUnretained(self).toOpaque()
-        evhttp_set_gencb(http, onHTTPRequest, argument)
-        evhttp_set_bevcb(http, onNewConnectionBufferevent, argument)
         wakeEvent = event_new(base, -1, 0, onLoopWake, argument)
         resumeAcceptEvent = event_new(base, -1, 0, onResumeAccepting, argument)
-        boundSocket = evhttp_accept_socket_with_handle(http, fd)
-        guard wakeEvent != nil, resumeAcceptEvent != nil, boundSocket != nil else {
+        listenEvent = event_new(base, fd, Int16(EV_READ | EV_PERSIST), onListenerReadable, argument)
+        guard wakeEvent != nil, resumeAcceptEvent != nil, let listenEvent, event_add(listenEvent, nil) == 0 else {
             if let wakeEvent { event_free(wakeEvent) }
             if let resumeAcceptEvent { event_free(resumeAcceptEvent) }
-            evhttp_free(http)
-            evbuffer_free(scratch)
+            if let listenEvent { event_free(listenEvent) }
+            readBuffer.deallocate()
             event_base_free(base)
             throw HTTPServerError(kind: .eventLoopSetupFailed,
                                   message: "libevent could not accept on the listening socket; check the file descriptor limit (ulimit -n).")
         }
     }
 
-    /// An epoll base with the changelist on: the per-request watcher add/remove and evhttp's read/write
-    /// toggles on the same socket are merged into at most one `epoll_ctl` per loop iteration.
+    /// Bytes one read takes off a socket (a typical request arrives in one read).
+    static let readBufferBytes = 64 * 1024
+
+    /// An epoll base with the changelist on: adding and removing a socket's write watch within one loop iteration
+    /// (a reply the socket did not take whole, then did) costs at most one `epoll_ctl`.
     private static func makeBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return nil }
         defer { event_config_free(config) }
         _ = event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
         return event_base_new_with_config(config)
-    }
-
-    private func configure() {
-        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
-        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        var timeout = inactivityTimeval
-        evhttp_set_timeout_tv(http, &timeout)
-        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
-            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue | EVHTTP_REQ_PATCH.rawValue
-        evhttp_set_allowed_methods(http, UInt16(methods))
-        // No made-up text/html content type on replies that carry none.
-        evhttp_set_default_content_type(http, nil)
-    }
-
-    /// Loop thread, inside the accept callback: stops taking connections from the shared socket for
-    /// `AcceptBalance.pause` (libevent's accept loop checks after each connection whether its listener is still on).
-    func pauseAccepting() {
-        guard let boundSocket, let resumeAcceptEvent, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
-        evconnlistener_disable(listener)
-        let (seconds, attoseconds) = AcceptBalance.pause.components
-        var delay = sg_ev_timeval_ms(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        event_add(resumeAcceptEvent, &delay)
-    }
-
-    /// Loop thread: the pause is over.
-    func resumeAccepting() {
-        guard !draining, let boundSocket, let listener = evhttp_bound_socket_get_listener(boundSocket) else { return }
-        evconnlistener_enable(listener)
     }
 
     func start() {
@@ -207,8 +170,9 @@ final class EventLoop: @unchecked Sendable {
         wakeEvent = nil
         if let resumeAcceptEvent { event_free(resumeAcceptEvent) }
         resumeAcceptEvent = nil
-        if !httpFreed { evhttp_free(http) }
-        evbuffer_free(scratch)
+        stopListening()
+        closeAllConnections()
+        readBuffer.deallocate()
         event_base_free(base)
         let waiters = exit.withLock { e -> [CheckedContinuation<Void, Never>] in
             e.exited = true
@@ -271,6 +235,14 @@ final class EventLoop: @unchecked Sendable {
         if !writesDue.isEmpty { writeQueuedReplies() }
     }
 
+    /// Closes this loop's descriptor of the listening socket (the others' stay open until they stop too).
+    private func stopListening() {
+        if let listenEvent { event_free(listenEvent) }
+        listenEvent = nil
+        if let listeningSocket { Glibc.close(listeningSocket) }
+        listeningSocket = nil
+    }
+
     private func perform(_ job: LoopJob) {
         switch job {
         case .reply(let responder, let status, let headers, let body):
@@ -285,15 +257,12 @@ final class EventLoop: @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
         case .stopAccepting:
             if let resumeAcceptEvent { event_del(resumeAcceptEvent) }
-            if let boundSocket { evhttp_del_accept_socket(http, boundSocket) }
-            boundSocket = nil
+            stopListening()
             draining = true
             drainingAcknowledged.store(true, ordering: .releasing)
         case .stop:
             stopped = true
-            httpFreed = true
-            evhttp_free(http)   // closes every connection; their close callbacks forget them
-            forgetUnadmittedConnections()
+            closeAllConnections()
             event_base_loopbreak(base)
         }
     }

@@ -3,7 +3,7 @@ import Synchronization
 /// Sends the answer to one inbound request: either one `respond`, or `startStream`, `write`s and `end`.
 ///
 /// Safe to call from any task; calls for one request must come from one task at a time, in order.
-/// Nothing touches libevent here: each call posts a job to the connection's event loop thread.
+/// Nothing touches the connection here: each call posts a job to the connection's event loop thread.
 public final class HTTPResponder: Sendable {
     enum Phase { case idle, streaming, finished }
 
@@ -16,7 +16,7 @@ public final class HTTPResponder: Sendable {
     }
 
     let loop: EventLoop
-    /// libevent pointers of this request, touched only on the loop thread.
+    /// The loop's state of this request, touched only on the loop thread.
     let link = LoopLink()
     private let state = Mutex(State())
     private let highWaterBytes: Int
@@ -111,7 +111,7 @@ public final class HTTPResponder: Sendable {
 
     // MARK: Loop-thread notifications
 
-    /// `bytes` handed to libevent have all been written to the socket.
+    /// `bytes` queued on the connection have all been written to the socket.
     func outputDrained(_ bytes: Int) {
         let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
             s.queuedBytes -= bytes
@@ -133,22 +133,19 @@ public final class HTTPResponder: Sendable {
     }
 }
 
-/// The libevent side of one request. Confined to the owning event loop thread.
+/// The loop's side of one request. Confined to the owning event loop thread.
 final class LoopLink: @unchecked Sendable {
-    /// The `evhttp_request`; nil once the reply was handed to evhttp or the connection closed.
-    var request: OpaquePointer?
-    var connection: OpaquePointer?
-    /// The connection's bookkeeping, which tells this responder when the connection closes.
+    /// The connection the request came on; nil once the reply was handed over whole or the connection closed.
     var owner: Connection?
-    /// Watches the socket for the peer closing while the handler works.
-    var watcher: OpaquePointer?
     var task: Task<Void, Never>?
     /// A HEAD request: replies carry headers only.
     var isHead = false
+    /// The `y` of the request's `HTTP/1.y`.
+    var minorVersion = 1
     /// The open stream must not carry a body (HEAD, 1xx, 204, 304): chunks are dropped.
     var bodyless = false
-    /// Chunk bytes handed to evhttp since the output buffer last drained.
+    /// The open stream is sent with chunked transfer coding.
+    var chunked = false
+    /// Chunk bytes queued since the connection's output last drained.
     var handedBytes = 0
-    /// The retained responder passed as `void *` to libevent callbacks.
-    var callbackArgument: UnsafeMutableRawPointer?
 }

@@ -38,15 +38,11 @@ extension HTTPServer {
         public var maxHeaderBytes: Int
         /// Longest time a request head may take in total, from its first byte to its last; a slower client
         /// gets a 408 and the connection is closed, however steadily it trickles bytes.
-        ///
-        /// Besides these totals, evhttp 2.1 keeps one inactivity timeout per connection: the shortest of
-        /// `headerTimeout`, `bodyReadTimeout` and `idleKeepAliveTimeout` applies to every read (head, body,
-        /// idle keep-alive) and to writes that make no progress (a client that stops reading a stream).
         public var headerTimeout: Duration
         /// Longest time a request body may take in total, counted from the end of its head; a slower
         /// client gets a 408 and the connection is closed (see `headerTimeout`).
         public var bodyReadTimeout: Duration
-        /// How long an idle keep-alive connection may wait for its next request (see `headerTimeout`).
+        /// How long an idle keep-alive connection may wait for its next request; then it is closed quietly.
         public var idleKeepAliveTimeout: Duration
         /// Default grace period of `runUntil(_:grace:)` for in-flight requests.
         public var shutdownGrace: Duration
@@ -54,9 +50,6 @@ extension HTTPServer {
         public var outputHighWaterBytes: Int
         /// Listen backlog of each listening socket.
         public var backlog: Int
-        /// Tests only: a new connection's admission step runs this long after accept instead of next, so a request can
-        /// complete before it (as it can on a loaded machine). `nil` in production.
-        var admissionDelayForTests: Duration?
         /// Whether a reply (or a stream's chunk) queued by a handler is written in the loop iteration that queued it,
         /// instead of after the next poll for the socket's writability (decision 0053). On by default; off only to
         /// compare the two.
@@ -113,9 +106,9 @@ extension HTTPServer {
             }
         }
 
-        /// evhttp 2.1 keeps one inactivity timeout per connection for reading heads, bodies and idling
-        /// between requests; it is the shortest of the three configured ones.
-        var connectionInactivityTimeout: Duration {
+        /// How long reply bytes may wait for a client that does not read them before the connection is cut: the
+        /// shortest of the three timeouts above (a client that stops reading a stream holds its memory meanwhile).
+        var writeStallTimeout: Duration {
             min(headerTimeout, bodyReadTimeout, idleKeepAliveTimeout)
         }
     }

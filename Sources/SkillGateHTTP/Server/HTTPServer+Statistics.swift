@@ -20,9 +20,6 @@ extension HTTPServer {
         public var memoryTrims: Int
         /// Connections accepted since the server started (admitted or not).
         public var acceptedConnections: Int
-        /// Of the admitted connections, those whose first request was complete before their admission step ran
-        /// (admitted on the spot when the request was handed over).
-        public var admittedAhead: Int
         /// Connections closed while a request was with its handler (the client left, a read or write failed, or the
         /// server stopped).
         public var closedDuringRequest: Int
@@ -30,8 +27,8 @@ extension HTTPServer {
         public var closedOnPeerCheck: Int
         /// The error the last such look saw (0 for an orderly end of the stream).
         public var lastPeerCheckErrno: Int
-        /// Connections evhttp closed before a request reached the handler while the client had not ended its side
-        /// (its timeouts, a malformed request, a read error, the server stopping).
+        /// Connections the server closed before a request reached the handler while the client had not ended its side
+        /// (a deadline, a malformed request, a read error, the server stopping).
         public var closedBeforeHandler: Int
         /// The socket of the last of those as it was then: 1 bytes waiting, 2 open and idle, or -errno (-9, EBADF: the
         /// descriptor had already been closed by someone else).
@@ -61,7 +58,6 @@ final class ServerCounters: Sendable {
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)
-    let admittedAhead = Atomic<Int>(0)
     let closedDuringRequest = Atomic<Int>(0)
     let closedOnPeerCheck = Atomic<Int>(0)
     let lastPeerCheckErrno = Atomic<Int>(0)

@@ -4,22 +4,23 @@ import Glibc
 import Dispatch
 import Synchronization
 
-/// The inbound HTTP/1.1 server: libevent `evhttp` with one event loop thread per core, all accepting on one
-/// listening socket (or, with `reusePort`, each on its own SO_REUSEPORT socket). Every request runs its
+/// The inbound HTTP/1.1 server: one libevent event loop thread per core, each reading, parsing and writing its own
+/// connections (decision 0058), all accepting on one listening socket (or, with `reusePort`, each on its own SO_REUSEPORT socket). Every request runs its
 /// handler in a Swift Task whose preferred executor is the loop that received it (the NIO model: no thread switch to start the handler or to reply, and
 /// an awaited upstream response wakes the loop rather than a pool thread). Handlers must therefore not
 /// block; blocking work belongs in `withTaskExecutorPreference(globalConcurrentExecutor)` or on a thread
-/// of its own. Replies go to libevent through the loop's job queue.
+/// of its own. Replies go to the connection's loop through its job queue.
 ///
 /// Errors the server answers itself, all rendered with `Configuration.errorBody` and `Connection: close`:
 /// 400 (malformed request line or header, control characters in a header, bad Content-Length, header block
-/// over `maxHeaderBytes`), 413 (body over `maxBodyBytes`, or malformed chunked encoding — evhttp reports
-/// both as 413), 501 (unknown method, TRACE, CONNECT), 503 (a request arriving while draining),
+/// over `maxHeaderBytes`, malformed chunked encoding), 413 (body over `maxBodyBytes`), 417 (an `Expect` other than
+/// `100-continue`), 501 (unknown method, TRACE), 503 (a request arriving while draining),
 /// 500 (a handler returned without answering); at header time, before any body byte is read: 400/501 for
 /// body framing that parsers could disagree on (`RequestFraming`), and whatever `headGate` rejects;
 /// 408 when a head or body takes longer than `headerTimeout`/`bodyReadTimeout` in total; 503 to a
-/// connection over `maxConnections` or `maxConnectionsPerIP`. A client that goes silent mid-request is
-/// disconnected after the inactivity timeout without a response.
+/// connection over `maxConnections` or `maxConnectionsPerIP`. An idle keep-alive connection is closed after
+/// `idleKeepAliveTimeout`, and one whose client stops reading a reply after the stall timeout
+/// (`Configuration.writeStallTimeout`), both without a response.
 ///
 /// A client that disconnects is noticed while its handler works (EOF/RST on the socket) and while
 /// streaming; its Task is cancelled. Limits: a client that half-closes (`shutdown(SHUT_WR)`) after
@@ -51,7 +52,7 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(kind: .invalidConfiguration,
                                   message: "maxBodyBytes, maxHeaderBytes and outputHighWaterBytes must be positive; fix the server configuration.")
         }
-        guard configuration.connectionInactivityTimeout > .zero else {
+        guard configuration.writeStallTimeout > .zero else {
             throw HTTPServerError(kind: .invalidConfiguration,
                                   message: "headerTimeout, bodyReadTimeout and idleKeepAliveTimeout must be positive; fix the server configuration.")
         }
@@ -154,7 +155,6 @@ public final class HTTPServer: Sendable {
                           refusedAtHead: c.refusedAtHead.load(ordering: .relaxed), headerTimeouts: c.headerTimeouts.load(ordering: .relaxed),
                           bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed),
                           acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
-                          admittedAhead: c.admittedAhead.load(ordering: .relaxed),
                           closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),
                           closedOnPeerCheck: c.closedOnPeerCheck.load(ordering: .relaxed),
                           lastPeerCheckErrno: c.lastPeerCheckErrno.load(ordering: .relaxed),

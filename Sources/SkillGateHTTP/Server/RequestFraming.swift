@@ -1,9 +1,10 @@
 import SkillGateCore
 
-/// Checks a request head's body framing before evhttp reads a body. evhttp 2.1 takes the first of several
-/// `Content-Length` fields, parses the value with `strtoll` (so `+2` passes and an overflow saturates), and
-/// ignores a `Transfer-Encoding` other than exactly `chunked` — each a way for two parsers in a chain to
-/// disagree about where a request ends (request smuggling). RFC 9112 §6.3 makes them all errors.
+/// Checks a request head's body framing before any body byte is read. Several `Content-Length` fields, a signed,
+/// listed or overflowing value, `Transfer-Encoding` together with `Content-Length`, and a transfer coding other than
+/// exactly `chunked` are each a way for two parsers in a chain to disagree about where a request ends (request
+/// smuggling; evhttp 2.1, which the server used before decision 0058, let several of them through). RFC 9112 §6.3
+/// makes them all errors.
 enum RequestFraming {
     /// Why the head's framing is refused: a status (400, or 501 for a transfer coding other than chunked) and
     /// a message saying what to fix.

@@ -17,6 +17,6 @@ import Testing
         ("Content-Type", false, false),
     ])
     func framingHeadersAreRecognised(name: String, keepContentLength: Bool, isFraming: Bool) {
-        #expect(EventLoop.isFramingHeader(name, keepContentLength: keepContentLength) == isFraming)
+        #expect(ResponseHeadEncoder.isFramingField(name, keepContentLength: keepContentLength) == isFraming)
     }
 }

@@ -1,0 +1,239 @@
+import CEvent
+import Glibc
+
+/// Loop-thread reading of requests: bytes off the socket, the head parsed and checked before any body byte is read
+/// (framing, the `headGate`, the body limit), the body read by its length or de-chunked, then the request handed to
+/// its handler (`EventLoop+Requests.swift`).
+///
+/// Bytes are read into the loop's one read buffer and parsed there; only a head or body that has not all arrived, or a
+/// pipelined request, is copied into the connection (`Connection.input`, `Connection.body`), so an idle or held
+/// connection keeps no read buffer of its own.
+extension EventLoop {
+    /// The socket is readable, or the peer closed it.
+    func connectionReadable(_ connection: Connection) {
+        if connection.phase == .handling {
+            peerActivity(connection)
+            return
+        }
+        let count = sg_ev_read(connection.fd, readBuffer.baseAddress, readBuffer.count)
+        if count <= 0 {
+            if count == -Int(EAGAIN) || count == -Int(EWOULDBLOCK) { return }
+            // The client closed (or reset) the connection: between requests that is its way to end it.
+            close(connection, peerEnded: count == 0)
+            return
+        }
+        if connection.phase == .waiting { startHead(connection) }
+        let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+        if connection.input.isEmpty {
+            let used = consume(connection, bytes)
+            keep(UnsafeRawBufferPointer(rebasing: bytes[used...]), in: connection)
+        } else {
+            connection.input.append(contentsOf: bytes)
+            consumeInput(connection)
+        }
+    }
+
+    /// The first byte of a head came: its total deadline starts, and the request's code is warmed if the loop slept.
+    private func startHead(_ connection: Connection) {
+        warmCodeIfSlept(.request)
+        connection.phase = .head
+        connection.headScanned = 0
+        connection.startTimer(configuration.headerTimeout)
+    }
+
+    /// Runs the connection's buffered bytes through the request reader (after more arrived, or when a reply is done
+    /// and a pipelined request waits).
+    func consumeInput(_ connection: Connection) {
+        // Moved out while parsing: the reader may close the connection, which clears `input`.
+        var pending: [UInt8] = []
+        swap(&pending, &connection.input)
+        let used = pending.withUnsafeBytes { consume(connection, $0) }
+        guard connection.phase != .closed, used < pending.count else { return }
+        // `headScanned` counts from the start of the unread head, which is where the kept bytes begin.
+        if used > 0 { pending.removeFirst(used) }
+        connection.input = pending
+    }
+
+    /// Keeps bytes the reader did not use yet (a partial head, a pipelined request).
+    private func keep(_ bytes: UnsafeRawBufferPointer, in connection: Connection) {
+        guard !bytes.isEmpty, connection.phase != .closed else { return }
+        connection.input.append(contentsOf: bytes)
+    }
+
+    /// Reads as much of a request as `bytes` holds; returns how many of them it used. Stops when a request went to its
+    /// handler (the rest is a pipelined request) or the connection was closed.
+    private func consume(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            switch connection.phase {
+            case .head:
+                guard let end = readHead(connection, bytes, from: &offset) else { return offset }
+                offset = end
+            case .body:
+                offset += readBody(connection, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            case .waiting:
+                startHead(connection)
+            case .handling, .closed:
+                return offset
+            }
+        }
+        return offset
+    }
+
+    /// Looks for a complete head from `offset` (blank lines before it are skipped); returns the offset after it once it
+    /// was read and checked, nil when more bytes are needed or the connection was refused.
+    private func readHead(_ connection: Connection, _ bytes: UnsafeRawBufferPointer, from offset: inout Int) -> Int? {
+        if connection.headScanned == 0 {
+            offset += RequestHeadParser.blankLinePrefix(bytes, from: offset)
+            if offset == bytes.count { return nil }
+        }
+        guard let end = RequestHeadParser.endOfHead(bytes, start: offset, scanned: offset + connection.headScanned) else {
+            let pending = bytes.count - offset
+            if pending > configuration.maxHeaderBytes {
+                refuse(connection, status: 400, message: Self.headTooLargeMessage)
+                return nil
+            }
+            connection.headScanned = pending
+            return nil
+        }
+        connection.headScanned = 0
+        guard end - offset <= configuration.maxHeaderBytes else {
+            refuse(connection, status: 400, message: Self.headTooLargeMessage)
+            return nil
+        }
+        switch RequestHeadParser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) {
+        case .failure(let refusal):
+            refuse(connection, status: refusal.status, message: refusal.message)
+            return nil
+        case .success(let head):
+            headRead(connection, head)
+            return connection.phase == .closed ? nil : end
+        }
+    }
+
+    private static let headTooLargeMessage =
+        "The request head (request line and header fields) is over the server's size limit; send fewer or shorter header fields."
+
+    /// A head is read and no body byte is used yet: checks its framing, asks the `headGate`, and sets up the body's
+    /// reading (or hands a bodiless request over).
+    private func headRead(_ connection: Connection, _ parsed: ParsedRequestHead) {
+        connection.stopTimer()
+        var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
+                                   remoteAddress: connection.remoteAddress)
+        let framing: RequestFraming.Body
+        switch RequestFraming.check(parsed.headers) {
+        case .failure(let refusal):
+            shared.counters.refusedAtHead.add(1, ordering: .relaxed)
+            refuse(connection, status: refusal.status, message: refusal.message, isHead: parsed.isHead)
+            return
+        case .success(let body):
+            framing = parsed.isHead ? .none : body
+        }
+        var limit = configuration.maxBodyBytes
+        if let gate = configuration.headGate {
+            switch gate(head) {
+            case .accept:
+                break
+            case .admit(let admission):
+                head.admission = admission
+            case .acceptWithBodyLimit(let bytes):
+                limit = min(limit, max(0, bytes))
+            case .reject(let status, let headers, let body):
+                shared.counters.refusedAtHead.add(1, ordering: .relaxed)
+                refuse(connection, status: status, headers: headers, body: body, isHead: parsed.isHead)
+                return
+            }
+        }
+        if let expect = parsed.expect, !HTTPHeaders.sameName(expect, "100-continue") {
+            refuse(connection, status: 417, message: "Only `Expect: 100-continue` is understood; remove the Expect field or use 100-continue.",
+                   isHead: parsed.isHead)
+            return
+        }
+        connection.head = parsed
+        connection.admission = head.admission
+        connection.closeAfterReply = !parsed.keepAlive
+        switch framing {
+        case .none:
+            connection.body = []
+            dispatch(connection)
+        case .length(let length):
+            guard length <= limit else {
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes))
+                return
+            }
+            connection.body = []
+            connection.body.reserveCapacity(length)
+            connection.bodyReader = .length(remaining: length)
+            startBody(connection, limit: limit, expect: parsed.expect != nil && parsed.minorVersion >= 1)
+        case .chunked:
+            connection.body = []
+            connection.bodyReader = .chunked(ChunkedBodyDecoder())
+            startBody(connection, limit: limit, expect: parsed.expect != nil && parsed.minorVersion >= 1)
+        }
+    }
+
+    private func startBody(_ connection: Connection, limit: Int, expect: Bool) {
+        connection.bodyLimit = limit
+        connection.phase = .body
+        connection.startTimer(configuration.bodyReadTimeout)
+        // The client waits for a go-ahead before it sends the body (RFC 9110 §10.1.1).
+        if expect { _ = Self.continueLine.withUnsafeBytes { sg_ev_send_now(connection.fd, $0.baseAddress, $0.count) } }
+    }
+
+    private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    static func bodyTooLargeMessage(limit: Int) -> String {
+        "The request body is over this endpoint's size limit (at most \(limit) bytes; less where no token is needed); send a smaller body."
+    }
+
+    /// Takes body bytes from the start of `bytes`; returns how many it used.
+    private func readBody(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
+        switch connection.bodyReader {
+        case .length(let remaining):
+            let take = min(remaining, bytes.count)
+            connection.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+            if take == remaining {
+                connection.bodyReader = nil
+                dispatch(connection)
+            } else {
+                connection.bodyReader = .length(remaining: remaining - take)
+            }
+            return take
+        case .chunked(var decoder):
+            connection.bodyReader = nil   // no second reference to the decoder's state while it runs
+            switch decoder.decode(bytes, into: &connection.body, limit: connection.bodyLimit) {
+            case .needsMore:
+                connection.bodyReader = .chunked(decoder)
+                return bytes.count
+            case .finished(let used):
+                dispatch(connection)
+                return used
+            case .malformed:
+                refuse(connection, status: 400, message: "The chunked request body is malformed (chunk sizes are hex digits, each size line and chunk ends with CRLF); fix the encoding or send Content-Length.")
+                return bytes.count
+            case .tooLarge:
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes))
+                return bytes.count
+            }
+        case nil:
+            return 0
+        }
+    }
+
+    /// Peer activity while a handler works (the loop does not read then): the end of the stream or an error means the
+    /// client left (the connection closes and the handler is cancelled); bytes are a pipelined request, read after the
+    /// reply, so reading stops until then.
+    private func peerActivity(_ connection: Connection) {
+        switch sg_ev_peek_socket(connection.fd) {
+        case 0:
+            shared.counters.closedOnPeerCheck.add(1, ordering: .relaxed)
+            shared.counters.lastPeerCheckErrno.store(Int(errno), ordering: .relaxed)
+            close(connection)
+        case 1:
+            if let readEvent = connection.readEvent { event_del(readEvent) }
+            connection.readPaused = true
+        default:
+            break
+        }
+    }
+}

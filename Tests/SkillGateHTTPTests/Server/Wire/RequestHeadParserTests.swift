@@ -1,0 +1,94 @@
+@testable import SkillGateHTTP
+import Testing
+
+/// The request head parser (decision 0058): what it takes, what it refuses with which status, and where a head ends.
+@Suite struct RequestHeadParserTests {
+    private static func parse(_ text: String) -> Result<ParsedRequestHead, RequestHeadParser.Refusal> {
+        Array(text.utf8).withUnsafeBytes { RequestHeadParser.parse($0) }
+    }
+
+    @Test func aHeadGivesMethodPathQueryVersionAndFieldsInOrder() throws {
+        let head = try Self.parse("POST /v1/chat/completions?stream=1&x HTTP/1.1\r\nHost: gw\r\nX-A:  spaced value \t\r\nx-a: second\r\n").get()
+        #expect(head.method == "POST")
+        #expect(head.path == "/v1/chat/completions")
+        #expect(head.query == "stream=1&x")
+        #expect(head.minorVersion == 1)
+        #expect(head.keepAlive)
+        #expect(head.headers.fields.map(\.name) == ["Host", "X-A", "x-a"])
+        #expect(head.headers.values("x-a") == ["spaced value", "second"])
+    }
+
+    @Test(arguments: [
+        ("/", "/", nil), ("/p?", "/p", ""), ("/p#frag", "/p", nil), ("/p?q=1#frag", "/p", "q=1"),
+        ("http://host:8080/v1/models?a", "/v1/models", "a"), ("http://host", "/", nil), ("https://h?x", "/", "x"), ("*", "*", nil),
+    ] as [(String, String, String?)])
+    func targetsGiveTheirPathAndQuery(target: String, path: String, query: String?) throws {
+        let head = try Self.parse("OPTIONS \(target) HTTP/1.1\r\n").get()
+        #expect(head.path == path)
+        #expect(head.query == query)
+    }
+
+    @Test(arguments: [
+        ("HTTP/1.1", "", true), ("HTTP/1.1", "Connection: close", false), ("HTTP/1.1", "Connection: TE, Close", false),
+        ("HTTP/1.0", "", false), ("HTTP/1.0", "Connection: keep-alive", true), ("HTTP/1.0", "Connection: Keep-Alive, close", false),
+    ])
+    func persistenceFollowsTheVersionAndConnectionField(version: String, field: String, keepAlive: Bool) throws {
+        let head = try Self.parse("GET / \(version)\r\n\(field.isEmpty ? "" : field + "\r\n")").get()
+        #expect(head.keepAlive == keepAlive)
+    }
+
+    @Test func foldedLinesJoinThePreviousValueAndBareLineFeedsEndLines() throws {
+        let head = try Self.parse("GET / HTTP/1.1\nX-Long: one\n\t two\nHost: h\n").get()
+        #expect(head.headers["X-Long"] == "one two")
+        #expect(head.headers["Host"] == "h")
+    }
+
+    @Test(arguments: [
+        ("GARBAGE", 400), ("GET  HTTP/1.1", 400), ("GET /a b HTTP/1.1", 400), ("GET / HTTP/9.9", 400), ("GET / HTTP/2", 400),
+        ("GET / http/1.1", 400), ("G(T / HTTP/1.1", 400), ("GET relative HTTP/1.1", 400), ("GET /\u{7F} HTTP/1.1", 400),
+        ("BREW / HTTP/1.1", 501), ("TRACE / HTTP/1.1", 501), ("CONNECT host:443 HTTP/1.1", 400),
+        ("GET / HTTP/1.1\r\nNoColon", 400), ("GET / HTTP/1.1\r\nHost : x", 400), ("GET / HTTP/1.1\r\n: empty", 400),
+        ("GET / HTTP/1.1\r\n folded-first", 400), ("GET / HTTP/1.1\r\nX: a\u{01}b", 400), ("GET / HTTP/1.1\r\nX-\u{7F}: v", 400),
+        ("GET / HTTP/1.1\r\nX: a\rb", 400),
+    ])
+    func malformedHeadsAreRefused(text: String, status: Int) {
+        guard case .failure(let refusal) = Self.parse(text) else {
+            Issue.record("\(text.debugDescription) was taken")
+            return
+        }
+        #expect(refusal.status == status, "\(text.debugDescription): \(refusal.message)")
+        #expect(!refusal.message.isEmpty)
+    }
+
+    @Test func controlBytesInFieldsSayWhatToFix() {
+        guard case .failure(let refusal) = Self.parse("GET / HTTP/1.1\r\nX-Bad: \u{02}\r\n") else {
+            Issue.record("taken")
+            return
+        }
+        #expect(refusal.message == RequestHeadParser.controlCharacterMessage)
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\n\r\n", 18), ("GET / HTTP/1.1\n\n", 16), ("GET / HTTP/1.1\r\nA: b\r\n\r\nBODY", 24),
+        ("GET / HTTP/1.1\r\nA: b\r\n", nil), ("GET / HTTP/1.1\r\n\r", nil),
+    ] as [(String, Int?)])
+    func theEndOfAHeadIsFoundWholeAndScannedInSteps(text: String, end: Int?) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { all in
+            #expect(RequestHeadParser.endOfHead(all, start: 0, scanned: 0) == end)
+            // The same head arriving one byte at a time, each call resuming where the last stopped.
+            var scanned = 0
+            var found: Int?
+            for count in 1...all.count {
+                let prefix = UnsafeRawBufferPointer(rebasing: all[0..<count])
+                if let result = RequestHeadParser.endOfHead(prefix, start: 0, scanned: scanned) { found = result; break }
+                scanned = count
+            }
+            #expect(found == end)
+        }
+    }
+
+    @Test func blankLinesBeforeARequestLineAreSkipped() {
+        Array("\r\n\r\nGET".utf8).withUnsafeBytes { #expect(RequestHeadParser.blankLinePrefix($0, from: 0) == 4) }
+    }
+}

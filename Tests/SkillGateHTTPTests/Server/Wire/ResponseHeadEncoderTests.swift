@@ -1,0 +1,53 @@
+@testable import SkillGateHTTP
+import Testing
+
+/// Reply heads and chunk framing as the server writes them (decision 0058).
+@Suite struct ResponseHeadEncoderTests {
+    private static let date = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8)
+
+    private static func head(_ status: Int, _ headers: HTTPHeaders, _ framing: ResponseHeadEncoder.Framing,
+                             keep: Bool = false, connection: ResponseHeadEncoder.ConnectionField = .unsaid) -> String {
+        var out: [UInt8] = []
+        date.withUnsafeBytes {
+            ResponseHeadEncoder.appendHead(to: &out, status: status, headers: headers, framing: framing,
+                                           keepHandlerContentLength: keep, connection: connection, date: $0)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func aReplyHeadHasItsFieldsTheDateTheLengthAndTheConnection() {
+        #expect(Self.head(200, ["Content-Type": "application/json", "content-length": "99", "Transfer-Encoding": "gzip", "Connection": "x"],
+                          .length(12), connection: .close)
+                == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 12\r\nConnection: close\r\n\r\n")
+        #expect(Self.head(404, ["Date": "own"], .chunked, connection: .keepAlive)
+                == "HTTP/1.1 404 Not Found\r\nDate: own\r\nTransfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n")
+        #expect(Self.head(204, ["Content-Length": "5"], .none, keep: true)
+                == "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n")
+    }
+
+    @Test func fieldsThatWouldInjectLinesAreDropped() {
+        let text = Self.head(200, ["X-Ok": "1", "X-Bad": "a\r\nInjected: yes", "X\nBad": "v"], .length(0))
+        #expect(!text.contains("Injected"))
+        #expect(!text.contains("X\nBad"))
+        #expect(text.contains("X-Ok: 1\r\n"))
+    }
+
+    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (1_234_567_890_123, "1234567890123"), (Int.max, "\(Int.max)")])
+    func decimalsAreWritten(value: Int, text: String) {
+        var out: [UInt8] = []
+        ResponseHeadEncoder.appendDecimal(value, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == text)
+    }
+
+    @Test(arguments: [(1, "1"), (15, "f"), (16, "10"), (4096, "1000"), (65535, "ffff")])
+    func chunksCarryTheirHexSize(size: Int, hex: String) {
+        var out: [UInt8] = []
+        ResponseHeadEncoder.appendChunk([UInt8](repeating: 0x61, count: size), to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "\(hex)\r\n" + String(repeating: "a", count: size) + "\r\n")
+    }
+
+    @Test(arguments: [(200, "OK"), (413, "Payload Too Large"), (299, "Success"), (599, "Server Error"), (418, "Client Error")])
+    func statusesHaveAReasonPhrase(status: Int, phrase: String) {
+        #expect(ResponseHeadEncoder.reasonPhrase(status) == phrase)
+    }
+}
