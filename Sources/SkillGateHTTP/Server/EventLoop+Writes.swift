@@ -23,13 +23,20 @@ extension EventLoop {
     /// After a batch of jobs: writes what it queued, on the connections still open.
     func writeQueuedReplies() {
         var written = 0
-        for connection in writesDue {
-            connection.writeDue = false
-            guard connection.phase != .closed else { continue }
-            written += 1
-            flush(connection)
+        // Taken out first, until none is left: a flush that completes a request may read a pipelined one, which may
+        // queue more.
+        var due: [Connection] = []
+        while !writesDue.isEmpty {
+            swap(&due, &writesDue)
+            for connection in due {
+                connection.writeDue = false
+                guard connection.phase != .closed else { continue }
+                written += 1
+                flush(connection)
+            }
+            due.removeAll(keepingCapacity: true)
         }
-        writesDue.removeAll(keepingCapacity: true)
+        swap(&due, &writesDue)   // keeps the capacity
         if written > 0 { shared.counters.repliesWrittenAtOnce.add(written, ordering: .relaxed) }
     }
 
@@ -72,7 +79,7 @@ extension EventLoop {
     }
 
     /// Output capacity a connection keeps between replies (larger buffers are freed once written).
-    static let keptOutputCapacity = 16 * 1024
+    static let keptOutputCapacity = 4 * 1024
 
     /// Waits for the socket to take more; the stall deadline starts (or restarts: progress was made).
     private func watchWritable(_ connection: Connection) {
