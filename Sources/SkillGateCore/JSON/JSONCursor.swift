@@ -137,6 +137,23 @@ public struct JSONCursor {
         return UnsafeBufferPointer(rebasing: buffer[start..<index])
     }
 
+    /// The document's bytes from the cursor on (the cursor is at a value, whitespace before it skipped): for a caller
+    /// that recognises a value it checked in an earlier document by its exact bytes (`skipRecognisedValue`).
+    public var bytesAhead: UnsafeBufferPointer<UInt8> {
+        mutating get {
+            skipWhitespace()
+            return UnsafeBufferPointer(rebasing: buffer[index...])
+        }
+    }
+
+    /// Moves past the first `length` bytes of `bytesAhead`, which the caller recognised as exactly the bytes of a
+    /// complete value it checked before (an array `readArrayBytes` returned for an earlier document). The bytes of a
+    /// valid value decide where it ends, so the document then reads on exactly as if the value had been checked again.
+    public mutating func skipRecognisedValue(length: Int) {
+        precondition(length > 0 && index + length <= buffer.count, "a recognised value must lie within the document")
+        index += length
+    }
+
     /// If the value at the cursor is an array, moves past it (checking it in full, as `readValue` would)
     /// and returns its source bytes as they are; returns `nil`, consuming nothing, for any other value.
     /// The bytes point into the document: copy them before `read` returns.

@@ -32,6 +32,13 @@ struct OpenAIChatInboundBody {
                     // The first `tools` only: a tree lookup finds the first of duplicated keys too.
                     if schemas == nil, key == "tools" {
                         var found: [ToolSchema?] = []
+                        // A list this caller sent before: recognised by the bytes ahead, without reading them.
+                        if let toolCache, let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
+                            c.skipRecognisedValue(length: hit.length)
+                            schemas = []
+                            cachedTools = hit.tools
+                            return
+                        }
                         if let toolCache, let bytes = try c.readArrayBytes() {
                             schemas = []
                             if let tools = toolCache.tools(for: bytes, scope: scope) {

@@ -160,4 +160,29 @@ import SkillGateCore
         #expect(stats.hits + stats.misses == 8 * 200)
         if maxEntries >= bodies.count { #expect(stats.misses <= 8 * bodies.count) }
     }
+
+    /// A kept list is recognised at the start of the bytes ahead of the cursor, before they are read: the bytes of a
+    /// valid array decide where it ends, so what follows the list does not matter, and a list that differs anywhere,
+    /// or another scope's, is not taken. Lists shorter than the key's prefix are found only by their exact bytes.
+    @Test func aKeptListIsRecognisedAtTheStartOfTheBytesAhead() throws {
+        let cache = ToolListCache()
+        let list = Array(Self.threeTools.utf8)
+        let tools = try OpenAIChatFormat.decodeInboundRequest(Self.body(tools: Self.threeTools)).request.tools
+        cache.remember(tools, decodedFrom: list, scope: "t")
+        func ahead(_ bytes: [UInt8], scope: String = "t") -> Int? {
+            bytes.withUnsafeBufferPointer { cache.tools(atStartOf: $0, scope: scope)?.length }
+        }
+        #expect(ahead(list + Array(#","stream":true}"#.utf8)) == list.count)
+        #expect(ahead(list) == list.count)
+        #expect(ahead(list, scope: "other") == nil)
+        var changed = list
+        changed[list.count - 10] = UInt8(ascii: "x")
+        #expect(ahead(changed + Array("}".utf8)) == nil)
+        #expect(ahead(Array(list.dropLast())) == nil)
+        #expect(cache.statistics.hits == 2)
+        let short = Array(#"[{"type":"function","function":{"name":"s"}}]"#.utf8)
+        cache.remember(tools, decodedFrom: short, scope: "t")
+        #expect(ahead(short + Array(String(repeating: " ", count: 80).utf8)) == nil)
+        #expect(short.withUnsafeBufferPointer { cache.tools(for: $0, scope: "t") } != nil)
+    }
 }
