@@ -42,6 +42,8 @@ final class Connection {
     var readEvent: OpaquePointer?
     /// Writable again after a write that did not go through whole; made on the first such write.
     var writeEvent: OpaquePointer?
+    /// `writeEvent` is added: reply bytes wait for the socket.
+    var writeWatched = false
     /// The deadline of the current phase.
     var timer: OpaquePointer?
     /// Reading is off: a pipelined request came while one is with its handler (it waits in the kernel until then).

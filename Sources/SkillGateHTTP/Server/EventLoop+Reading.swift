@@ -162,7 +162,8 @@ extension EventLoop {
                 return
             }
             connection.body = []
-            connection.body.reserveCapacity(length)
+            // Room for the announced body up front (one allocation for a usual request); a large one grows as it comes.
+            connection.body.reserveCapacity(min(length, Self.bodyReservationBytes))
             connection.bodyReader = .length(remaining: length)
             startBody(connection, limit: limit, expect: parsed.expect != nil && parsed.minorVersion >= 1)
         case .chunked:
@@ -179,6 +180,9 @@ extension EventLoop {
         // The client waits for a go-ahead before it sends the body (RFC 9110 §10.1.1).
         if expect { _ = Self.continueLine.withUnsafeBytes { sg_ev_send_now(connection.fd, $0.baseAddress, $0.count) } }
     }
+
+    /// The most a body's announced length reserves before its bytes arrive.
+    static let bodyReservationBytes = 1 << 20
 
     private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 

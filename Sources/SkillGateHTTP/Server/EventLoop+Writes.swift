@@ -53,7 +53,7 @@ extension EventLoop {
             let sent = connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
             if sent < 0 {
                 if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) {
-                    watchWritable(connection)
+                    watchWritable(connection, progressed: false)
                     return
                 }
                 close(connection)   // the client is gone (reset, broken pipe)
@@ -61,7 +61,7 @@ extension EventLoop {
             }
             connection.outputSent += sent
             if sent < pending {
-                watchWritable(connection)
+                watchWritable(connection, progressed: sent > 0)
                 return
             }
         }
@@ -72,8 +72,11 @@ extension EventLoop {
             connection.output.removeAll(keepingCapacity: true)
         }
         connection.outputSent = 0
-        if let writeEvent = connection.writeEvent { event_del(writeEvent) }
-        if connection.phase == .handling { connection.stopTimer() }
+        if connection.writeWatched, let writeEvent = connection.writeEvent {
+            event_del(writeEvent)
+            connection.writeWatched = false
+            if connection.phase == .handling { connection.stopTimer() }
+        }
         outputDrained(connection)
         if connection.replyEnded && connection.phase == .handling { requestCompleted(connection) }
     }
@@ -81,8 +84,9 @@ extension EventLoop {
     /// Output capacity a connection keeps between replies (larger buffers are freed once written).
     static let keptOutputCapacity = 4 * 1024
 
-    /// Waits for the socket to take more; the stall deadline starts (or restarts: progress was made).
-    private func watchWritable(_ connection: Connection) {
+    /// Waits for the socket to take more. The stall deadline starts when the wait begins and restarts only when bytes
+    /// went out: a client that reads nothing is cut off after `writeStallTimeout` however often new chunks are queued.
+    private func watchWritable(_ connection: Connection, progressed: Bool = true) {
         if connection.writeEvent == nil {
             connection.writeEvent = event_new(base, connection.fd, Int16(EV_WRITE | EV_PERSIST), onConnectionWritable, connection.argument)
         }
@@ -90,7 +94,11 @@ extension EventLoop {
             close(connection)   // out of memory: the reply cannot be finished
             return
         }
-        event_add(writeEvent, nil)
+        guard !connection.writeWatched || progressed else { return }
+        if !connection.writeWatched {
+            event_add(writeEvent, nil)
+            connection.writeWatched = true
+        }
         connection.startTimer(configuration.writeStallTimeout)
     }
 }
