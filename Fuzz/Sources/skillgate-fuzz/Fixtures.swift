@@ -93,3 +93,15 @@ struct SeedWriter {
         return seeds.count
     }
 }
+
+/// `bytes` in chunked transfer coding, `piece` bytes a chunk, without the last chunk (seeds of the HTTP/1.1 targets).
+func chunked(_ bytes: [UInt8], piece: Int) -> [UInt8] {
+    var framed: [UInt8] = []
+    var rest = bytes[...]
+    while !rest.isEmpty {
+        let part = rest.prefix(piece)
+        framed += Array(String(part.count, radix: 16).utf8) + [13, 10] + part + [13, 10]
+        rest = rest.dropFirst(part.count)
+    }
+    return framed
+}

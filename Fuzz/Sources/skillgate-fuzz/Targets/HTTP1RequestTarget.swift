@@ -129,14 +129,9 @@ enum HTTP1RequestTarget: FuzzTarget {
         var seeds: [[UInt8]] = []
         for body in fixtures.documents().prefix(30) {
             seeds.append([3] + Array("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sg-x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-            var chunked = Array("POST /v1/messages?beta=true HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
-            var rest = body[...]
-            while !rest.isEmpty {
-                let piece = rest.prefix(61)
-                chunked += Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10]
-                rest = rest.dropFirst(piece.count)
-            }
-            seeds.append([3] + chunked + Array("0\r\nX-Trailer: 1\r\n\r\n".utf8) + Array("GET /v1/models HTTP/1.1\r\n\r\n".utf8))
+            let framed = Array("POST /v1/messages?beta=true HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+                + chunked(body, piece: 61)
+            seeds.append([3] + framed + Array("0\r\nX-Trailer: 1\r\n\r\n".utf8) + Array("GET /v1/models HTTP/1.1\r\n\r\n".utf8))
         }
         let edges = [
             "GET / HTTP/1.0\nConnection: keep-alive\n\n\r\nHEAD /h HTTP/1.1\r\nContent-Length: 3\r\n\r\n",

@@ -77,13 +77,8 @@ enum HTTP1ResponseTarget: FuzzTarget {
             seeds.append([0] + Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         }
         for stream in fixtures.streams().prefix(40) {
-            var framed = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
-            var rest = stream[...]
-            while !rest.isEmpty {
-                let piece = rest.prefix(97)
-                framed += Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10]
-                rest = rest.dropFirst(piece.count)
-            }
+            let framed = Array("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+                + chunked(stream, piece: 97)
             seeds.append([0] + framed + Array("0\r\n\r\n".utf8))
             seeds.append([2] + Array("HTTP/1.0 200 OK\r\n\r\n".utf8) + stream)
         }
