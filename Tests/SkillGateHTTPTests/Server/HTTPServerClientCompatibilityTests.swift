@@ -24,7 +24,7 @@ struct HTTPServerClientCompatibilityTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("sg-upload-\(UUID().uuidString)")
             try Data(count: 2 * 1024 * 1024).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            // curl sends `Expect: 100-continue` for a body this large; evhttp refuses from the head alone.
+            // curl sends `Expect: 100-continue` for a body this large; the server refuses from the head alone.
             let output = try await Self.curl(["-w", "\n%{http_code}", "--data-binary", "@\(file.path)",
                                               "http://127.0.0.1:\(port)/v1/chat/completions"])
             let lines = output.split(separator: "\n")

@@ -51,7 +51,7 @@ import Testing
     }
 
     /// Before any reply: a handler that takes longer than the read timeouts to answer (a slow model, a stream waiting
-    /// for its first event) is not cut either; evhttp does not read while the handler works.
+    /// for its first event) is not cut either; the server does not read while the handler works.
     @Test func aSlowAnswerIsNotCutByTheReadTimeouts() async throws {
         try await withTestServer({ $0.headerTimeout = .milliseconds(500); $0.idleKeepAliveTimeout = .milliseconds(500) }, handler: { request, responder in
             try? await Task.sleep(for: .milliseconds(1500))

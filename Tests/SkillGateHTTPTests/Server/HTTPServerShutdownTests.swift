@@ -56,8 +56,8 @@ struct HTTPServerShutdownTests {
     @Test func aReplyStillBeingWrittenIsSentWholeBeforeTheLoopsStop() async throws {
         let size = 32 * 1024 * 1024
         let replied = ServerTestFlag<Bool>()
-        // The client reads nothing for a while: a loaded parallel run once delayed its first read past evhttp's 10 s
-        // inactivity timeout, which (rightly) cut the unread answer off. That timeout is not what this test is about.
+        // The client reads nothing for a while: a loaded parallel run once delayed its first read past the 10 s
+        // write-stall timeout, which (rightly) cut the unread answer off. That timeout is not what this test is about.
         let server = try Self.makeServer(keepIdleConnectionsOpen) { _, responder in
             responder.respond(status: 200, headers: [:], body: [UInt8](repeating: 0x61, count: size))
             replied.set(true)

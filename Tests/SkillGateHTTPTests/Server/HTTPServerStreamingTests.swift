@@ -211,7 +211,7 @@ struct HTTPServerStreamingTests {
         let written = ServerTestFlag<Int>()
         let progress = ServerTestCounter()
         let total = 48 * 1024 * 1024
-        // Long timeouts: evhttp also cuts a write that makes no progress for 10 s, and a starved full run can pause
+        // Long timeouts: the server cuts a write that makes no progress for `writeStallTimeout`, and a starved full run can pause
         // this slow reader that long (decision 0034).
         try await withTestServer({ $0.outputHighWaterBytes = 64 * 1024; keepIdleConnectionsOpen(&$0) }, handler: { _, responder in
             do {

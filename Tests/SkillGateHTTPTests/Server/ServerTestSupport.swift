@@ -28,8 +28,9 @@ func withTestServer<T>(_ configure: (inout HTTPServer.Configuration) -> Void = {
 }
 
 /// For tests whose connections sit idle while the test goes on: idle connections must outlive the test, however slowly
-/// a loaded machine runs it. evhttp closes a connection that stays silent for the shortest of these timeouts (10 s by
-/// default), and in full parallel runs such tests took up to 29 s: the server closed their idle connections, which read
+/// a loaded machine runs it. The server closes an idle keep-alive connection after `idleKeepAliveTimeout` and cuts
+/// reply bytes left unread for the shortest of these timeouts (10 s by default; evhttp, before decision 0058, applied
+/// that one to every read), and in full parallel runs such tests took up to 29 s: the server closed their idle connections, which read
 /// as a close the server missed or as connections it never counted (decision 0034).
 func keepIdleConnectionsOpen(_ configuration: inout HTTPServer.Configuration) {
     configuration.headerTimeout = .seconds(300)

@@ -119,9 +119,9 @@ final class AgentGatewayHarness {
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
         let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
-        // Long connection timeouts: evhttp's one inactivity timeout (the shortest of them, 10 s by
-        // default) also cuts a quiet event stream, and a skill on the cooperative pool can be quiet
-        // for seconds while tests running in parallel keep the pool busy.
+        // Long connection timeouts: the write-stall timeout (the shortest of them, 10 s by default) cuts
+        // a stream whose client reads nothing, and a loaded parallel run can leave this test's client
+        // unscheduled for seconds.
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",

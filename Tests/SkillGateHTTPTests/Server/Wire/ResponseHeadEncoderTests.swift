@@ -50,4 +50,22 @@ import Testing
     func statusesHaveAReasonPhrase(status: Int, phrase: String) {
         #expect(ResponseHeadEncoder.reasonPhrase(status) == phrase)
     }
+
+    /// A handler's own framing fields never reach the wire: the server frames every reply itself, so a
+    /// `Transfer-Encoding`, or a `Content-Length` on a reply it measures, could only disagree with it. Names match in
+    /// any case, and nothing else is taken for one.
+    @Test(arguments: [
+        ("Content-Length", false, true),
+        ("content-length", false, true),
+        ("CONTENT-LENGTH", true, false),   // kept where the server does not measure the body (streams, HEAD)
+        ("Transfer-Encoding", false, true),
+        ("transfer-ENCODING", true, true),
+        ("x-skillgate-model", false, false),   // 17 bytes, like transfer-encoding
+        ("x-content-length", false, false),
+        ("content-lengthx", false, false),
+        ("Content-Type", false, false),
+    ])
+    func framingFieldsAreRecognised(name: String, keepContentLength: Bool, isFraming: Bool) {
+        #expect(ResponseHeadEncoder.isFramingField(name, keepContentLength: keepContentLength) == isFraming)
+    }
 }
