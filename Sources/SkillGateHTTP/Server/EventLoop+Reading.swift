@@ -87,7 +87,7 @@ extension EventLoop {
             offset += RequestHeadParser.blankLinePrefix(bytes, from: offset)
             if offset == bytes.count { return nil }
         }
-        guard let end = RequestHeadParser.endOfHead(bytes, start: offset, scanned: offset + connection.headScanned) else {
+        guard let end = HTTP1Head.end(of: bytes, from: offset, scanned: offset + connection.headScanned) else {
             let pending = bytes.count - offset
             if pending > configuration.maxHeaderBytes {
                 refuse(connection, status: 400, message: Self.headTooLargeMessage)

@@ -113,10 +113,7 @@ extension EventLoop {
     /// A handler's `Connection: close` closes the connection after its reply, as does shutting down.
     private func closeAfterReplyIfAsked(_ connection: Connection, _ headers: HTTPHeaders) {
         if draining { connection.closeAfterReply = true }
-        guard let value = headers["Connection"] else { return }
-        for token in value.utf8.split(separator: 0x2C) where HTTPHeaders.sameName(String(decoding: token, as: UTF8.self).trimmingSpacesAndTabs(), "close") {
-            connection.closeAfterReply = true
-        }
+        if let value = headers["Connection"], HTTP1Head.connectionTokens(value).close { connection.closeAfterReply = true }
     }
 
     private func appendHead(to connection: Connection, status: Int, headers: HTTPHeaders, framing: ResponseHeadEncoder.Framing,

@@ -50,7 +50,7 @@ enum HTTP1RequestTarget: FuzzTarget {
                     case .head(let scanned):
                         if scanned == 0 { offset += RequestHeadParser.blankLinePrefix(buffer, from: offset) }
                         guard offset < buffer.count else { return }
-                        guard let end = RequestHeadParser.endOfHead(buffer, start: offset, scanned: offset + scanned) else {
+                        guard let end = HTTP1Head.end(of: buffer, from: offset, scanned: offset + scanned) else {
                             if buffer.count - offset > 64 * 1024 { outcome.refusal = 400; return }
                             phase = .head(scanned: buffer.count - offset)
                             unread = Array(input[offset...])

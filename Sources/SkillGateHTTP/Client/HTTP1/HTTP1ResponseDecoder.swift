@@ -117,12 +117,12 @@ struct HTTP1ResponseDecoder {
 
     /// Decodes a head at `offset`. nil: incomplete. `.some(nil)`: an interim (1xx) head was skipped.
     private mutating func decodeHead(_ input: UnsafeRawBufferPointer, at offset: inout Int) throws(HTTP1DecodeError) -> Step?? {
-        guard let end = Self.endOfHead(input, from: offset) else {
+        guard let end = HTTP1Head.end(of: input, from: offset) else {
             if input.count - offset > Self.maxHeadBytes { throw .tooLarge("the response head is larger than \(Self.maxHeadBytes / 1024) KiB") }
             return nil
         }
         if end - offset > Self.maxHeadBytes { throw .tooLarge("the response head is larger than \(Self.maxHeadBytes / 1024) KiB") }
-        var lines = HeadLines(input: input, position: offset, end: end)
+        var lines = HTTP1Head.Lines(input, from: offset, to: end)
         guard let statusLine = lines.next() else { throw .malformed("the response has no status line") }
         let (minorVersion, status) = try Self.statusLine(input, statusLine)
         var headers = HTTPHeaders()
@@ -132,7 +132,7 @@ struct HTTP1ResponseDecoder {
             if input[line.lowerBound] == 0x20 || input[line.lowerBound] == 0x09 {
                 throw .malformed("the response head folds a field over several lines (obsolete line folding)")
             }
-            guard let colon = Self.firstIndex(of: 0x3A, in: input, line) else {
+            guard let colon = HTTP1Head.firstIndex(of: 0x3A, in: input, line) else {
                 throw .malformed("a response header line has no colon")
             }
             guard colon > line.lowerBound else { throw .malformed("a response header line has an empty name") }
@@ -194,45 +194,10 @@ struct HTTP1ResponseDecoder {
                 let last = value.split(separator: ",").last.map { $0.trimmingSpaces.lowercased() } ?? ""
                 chunked = last == "chunked"
             } else if HTTPHeaders.sameName(name, "connection") {
-                for token in value.split(separator: ",") {
-                    switch token.trimmingSpaces.lowercased() {
-                    case "close": connectionClose = true
-                    case "keep-alive": connectionKeepAlive = true
-                    default: break
-                    }
-                }
+                let tokens = HTTP1Head.connectionTokens(value)
+                connectionClose = connectionClose || tokens.close
+                connectionKeepAlive = connectionKeepAlive || tokens.keepAlive
             }
-        }
-    }
-
-    /// The offset just past the blank line that ends a head starting at `start` (CRLF or bare LF line ends).
-    private static func endOfHead(_ input: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var i = start
-        let count = input.count
-        while i < count {
-            guard let lf = firstIndex(of: 0x0A, in: input, i..<count) else { return nil }
-            // A line feed followed by another line feed, or by CR LF, ends the head.
-            if lf + 1 < count, input[lf + 1] == 0x0A { return lf + 2 }
-            if lf + 2 < count, input[lf + 1] == 0x0D, input[lf + 2] == 0x0A { return lf + 3 }
-            if lf + 1 >= count || (lf + 2 >= count && input[lf + 1] == 0x0D) { return nil }
-            i = lf + 1
-        }
-        return nil
-    }
-
-    /// The lines of a head, line ends stripped, up to (not including) its blank line.
-    private struct HeadLines {
-        let input: UnsafeRawBufferPointer
-        var position: Int
-        let end: Int
-
-        mutating func next() -> Range<Int>? {
-            guard position < end, let lf = HTTP1ResponseDecoder.firstIndex(of: 0x0A, in: input, position..<end) else { return nil }
-            var lineEnd = lf
-            if lineEnd > position, input[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            let line = position..<lineEnd
-            position = lf + 1
-            return line.isEmpty ? nil : line
         }
     }
 
@@ -263,7 +228,7 @@ struct HTTP1ResponseDecoder {
     /// Takes one line at `offset` (line end stripped); nil when it is incomplete.
     private func takeLine(_ input: UnsafeRawBufferPointer, at offset: inout Int) throws(HTTP1DecodeError) -> Range<Int>? {
         let limit = min(input.count, offset + Self.maxLineBytes + 2)
-        guard let lf = Self.firstIndex(of: 0x0A, in: input, offset..<limit) else {
+        guard let lf = HTTP1Head.firstIndex(of: 0x0A, in: input, offset..<limit) else {
             if input.count - offset > Self.maxLineBytes { throw .tooLarge("a chunk-size or trailer line is longer than \(Self.maxLineBytes / 1024) KiB") }
             return nil
         }
@@ -297,12 +262,6 @@ struct HTTP1ResponseDecoder {
         while i < line.upperBound, input[i] == 0x20 || input[i] == 0x09 { i += 1 }
         guard i == line.upperBound || input[i] == 0x3B else { throw .malformed("a chunk-size line has text after its size") }
         return size
-    }
-
-    static func firstIndex(of byte: UInt8, in input: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty, let base = input.baseAddress,
-              let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
     }
 }
 

@@ -1,4 +1,3 @@
-import Glibc
 import SkillGateCore
 
 /// A request head read off the wire: its request line and header fields, and what they say about the connection.
@@ -43,28 +42,9 @@ enum RequestHeadParser {
         return index - start
     }
 
-    /// The offset just past the empty line that ends a head starting at `start`, or nil when it has not all arrived.
-    /// `scanned` is how far an earlier call already looked (so a head trickled in byte by byte is scanned once).
-    static func endOfHead(_ bytes: UnsafeRawBufferPointer, start: Int, scanned: Int) -> Int? {
-        // A head ends with LF, optional CR, LF. Resume two bytes back so a terminator split across reads is found.
-        var index = max(start, scanned - 2)
-        let count = bytes.count
-        guard let base = bytes.baseAddress else { return nil }
-        while index < count {
-            guard let found = memchr(base + index, 0x0A, count - index) else { return nil }
-            let newline = base.distance(to: UnsafeRawPointer(found))
-            var next = newline + 1
-            if next < count && bytes[next] == 0x0D { next += 1 }
-            if next < count && bytes[next] == 0x0A { return next + 1 }
-            if next >= count { return nil }
-            index = newline + 1
-        }
-        return nil
-    }
-
     /// Parses the head in `bytes` (from a request line to, and without, the empty line that ends it).
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<ParsedRequestHead, Refusal> {
-        var lines = LineReader(bytes: bytes)
+        var lines = HTTP1Head.Lines(bytes)
         guard let requestLine = lines.next() else { return .failure(malformedRequestLine) }
         let start: ParsedRequestHead
         switch parseRequestLine(UnsafeRawBufferPointer(rebasing: bytes[requestLine])) {
@@ -76,7 +56,6 @@ enum RequestHeadParser {
         var connectionTokens: (close: Bool, keepAlive: Bool) = (false, false)
         while let line = lines.next() {
             let field = UnsafeRawBufferPointer(rebasing: bytes[line])
-            if field.isEmpty { break }
             if field[0] == 0x20 || field[0] == 0x09 {
                 // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value with one space.
                 guard let last = head.headers.fields.last else { return .failure(malformedField) }
@@ -93,7 +72,8 @@ enum RequestHeadParser {
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: field[0..<colon]), as: UTF8.self)
             switch colon {
             case 10 where HTTPHeaders.sameName(name, "connection"):
-                noteConnectionTokens(value, into: &connectionTokens)
+                let tokens = HTTP1Head.connectionTokens(value)
+                connectionTokens = (connectionTokens.close || tokens.close, connectionTokens.keepAlive || tokens.keepAlive)
             case 6 where HTTPHeaders.sameName(name, "expect"):
                 head.expect = value
             default:
@@ -184,14 +164,6 @@ enum RequestHeadParser {
         return String(decoding: UnsafeRawBufferPointer(rebasing: field[start..<end]), as: UTF8.self)
     }
 
-    private static func noteConnectionTokens(_ value: String, into tokens: inout (close: Bool, keepAlive: Bool)) {
-        for token in value.utf8.split(separator: 0x2C) {
-            let trimmed = String(decoding: token, as: UTF8.self).trimmingSpacesAndTabs()
-            if HTTPHeaders.sameName(trimmed, "close") { tokens.close = true }
-            if HTTPHeaders.sameName(trimmed, "keep-alive") { tokens.keepAlive = true }
-        }
-    }
-
     /// RFC 9110 `tchar`.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -199,20 +171,5 @@ enum RequestHeadParser {
         case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
         default: return false
         }
-    }
-}
-
-/// Lines of a head: each ends at LF, a CR before it dropped.
-private struct LineReader {
-    let bytes: UnsafeRawBufferPointer
-    var position = 0
-
-    mutating func next() -> Range<Int>? {
-        guard position < bytes.count else { return nil }
-        let start = position
-        var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-        position = min(bytes.count, end + 1)
-        if end > start && bytes[end - 1] == 0x0D { end -= 1 }
-        return start..<end
     }
 }

@@ -1,7 +1,7 @@
 @testable import SkillGateHTTP
 import Testing
 
-/// The request head parser (decision 0058): what it takes, what it refuses with which status, and where a head ends.
+/// The request head parser (decision 0058): what it takes and what it refuses with which status.
 @Suite struct RequestHeadParserTests {
     private static func parse(_ text: String) -> Result<ParsedRequestHead, RequestHeadParser.Refusal> {
         Array(text.utf8).withUnsafeBytes { RequestHeadParser.parse($0) }
@@ -66,26 +66,6 @@ import Testing
             return
         }
         #expect(refusal.message == RequestHeadParser.controlCharacterMessage)
-    }
-
-    @Test(arguments: [
-        ("GET / HTTP/1.1\r\n\r\n", 18), ("GET / HTTP/1.1\n\n", 16), ("GET / HTTP/1.1\r\nA: b\r\n\r\nBODY", 24),
-        ("GET / HTTP/1.1\r\nA: b\r\n", nil), ("GET / HTTP/1.1\r\n\r", nil),
-    ] as [(String, Int?)])
-    func theEndOfAHeadIsFoundWholeAndScannedInSteps(text: String, end: Int?) {
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { all in
-            #expect(RequestHeadParser.endOfHead(all, start: 0, scanned: 0) == end)
-            // The same head arriving one byte at a time, each call resuming where the last stopped.
-            var scanned = 0
-            var found: Int?
-            for count in 1...all.count {
-                let prefix = UnsafeRawBufferPointer(rebasing: all[0..<count])
-                if let result = RequestHeadParser.endOfHead(prefix, start: 0, scanned: scanned) { found = result; break }
-                scanned = count
-            }
-            #expect(found == end)
-        }
     }
 
     @Test func blankLinesBeforeARequestLineAreSkipped() {
