@@ -20,6 +20,33 @@ extension EventLoop {
         writesDue.append(connection)
     }
 
+    /// Hands a whole reply to the loop. When the loop serves this request alone and the reply comes from a task running
+    /// in the loop's batch of jobs (every gateway handler), the reply is put on its connection and sent before the task
+    /// goes on, so the client has its answer before the handler's accounting, logging and freeing of the request, which
+    /// used to run first. The request's completion (the idle timer, a pipelined next request) stays with the batch's
+    /// end (`writeQueuedReplies`), outside the task. Otherwise it is posted like every job: a busy loop writes its
+    /// replies together at the batch's end, which measured ~5 % more requests a second at 32 connections than sending
+    /// each between the handlers' work (decision 0059).
+    func postReply(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        guard configuration.writesRepliesAtOnce, CurrentEventLoop.loop === self, runningJobs, !stopped,
+              inFlight.load(ordering: .relaxed) == 1 else {
+            return post(.reply(responder, status: status, headers: headers, body: body))
+        }
+        guard let connection = responder.link.owner else { return }
+        sendReply(responder, status: status, headers: headers, body: body)
+        sendNow(connection)
+    }
+
+    /// Sends what the socket takes of a connection's queued output now. The rest, a failed send and the bookkeeping
+    /// of a finished reply are left to the batch's end, whose flush finds the connection still due.
+    private func sendNow(_ connection: Connection) {
+        guard connection.writeDue, connection.phase != .closed else { return }
+        let pending = connection.output.count - connection.outputSent
+        guard pending > 0 else { return }
+        let sent = connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
+        if sent > 0 { connection.outputSent += sent }
+    }
+
     /// After a batch of jobs: writes what it queued, on the connections still open.
     func writeQueuedReplies() {
         var written = 0

@@ -90,6 +90,9 @@ final class EventLoop: @unchecked Sendable {
     /// wake event only when this is zero after the queue closed.
     private let wakesInFlight = Atomic<Int>(0)
     private var spareJobs: [LoopJob] = []
+    /// Whether `runPostedJobs` is running its batch (loop thread only): a whole reply a task of the batch hands over
+    /// is sent at once (`postReply`), since the batch's end writes whatever it leaves.
+    private(set) var runningJobs = false
     /// Open connections, by identity (loop thread only).
     var connections: [ObjectIdentifier: Connection] = [:]
     /// Connections whose reply bytes the current batch of jobs queued (`writeQueuedReplies`). Loop thread only.
@@ -224,6 +227,7 @@ final class EventLoop: @unchecked Sendable {
             swap(&q.jobs, &spareJobs)
             q.wakeScheduled = false
         }
+        runningJobs = true
         for job in spareJobs {
             if !stopped {
                 perform(job)
@@ -231,6 +235,7 @@ final class EventLoop: @unchecked Sendable {
                 globalConcurrentExecutor.enqueue(ExecutorJob(task))   // a task must not be lost with the loop
             }
         }
+        runningJobs = false
         spareJobs.removeAll(keepingCapacity: true)
         if !writesDue.isEmpty { writeQueuedReplies() }
     }

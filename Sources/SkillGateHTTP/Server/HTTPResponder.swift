@@ -37,7 +37,7 @@ public final class HTTPResponder: Sendable {
             s.phase = .finished
             return !s.gone
         }
-        if send { loop.post(.reply(self, status: status, headers: headers, body: body)) }
+        if send { loop.postReply(self, status: status, headers: headers, body: body) }
     }
 
     /// Sends the reply head of a streamed (chunked) reply; follow with `write` and `end`.

@@ -1,4 +1,6 @@
 @testable import SkillGateHTTP
+import Glibc
+import Synchronization
 import Testing
 
 /// A reply or stream chunk a handler queues is written in the loop iteration that queued it (`writesRepliesAtOnce`,
@@ -54,5 +56,58 @@ import Testing
         // One turn per request is saved (the write no longer waits for a poll); half of that is required, so that a
         // loaded machine's extra turns (a request read in two parts, a timer) cannot fail the test.
         #expect(afterPoll.turns - atOnce.turns >= Self.requests / 2, "turns: \(atOnce.turns) at once, \(afterPoll.turns) after a poll")
+    }
+
+    /// Flags shared between a test's handler and its client.
+    private final class Flags: Sendable {
+        let clientHasAnswer = Atomic<Bool>(false)
+        let handlerSawAnswer = Atomic<Bool>(false)
+        let handlerDone = Atomic<Bool>(false)
+    }
+
+    /// A whole reply from a handler running on the loop is sent before the handler goes on (what the gateway does
+    /// after answering: accounting, the log line, freeing the request), not when its turn ends. The handler waits,
+    /// holding the loop, for the client to have read the answer: it sees it read. Before, the reply went out only
+    /// after the handler returned, so the wait always ran its 5 s out.
+    @Test func aWholeReplyIsSentBeforeTheHandlerGoesOn() async throws {
+        let flags = Flags()
+        try await withTestServer({ $0.loops = 1 }, handler: { _, responder in
+            responder.respond(status: 200, headers: ["Content-Type": "text/plain"], body: Array("answered".utf8))
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !flags.clientHasAnswer.load(ordering: .acquiring) && ContinuousClock.now < deadline { usleep(1_000) }
+            flags.handlerSawAnswer.store(flags.clientHasAnswer.load(ordering: .acquiring), ordering: .releasing)
+            flags.handlerDone.store(true, ordering: .releasing)
+        }) { _, port in
+            let body = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                let body = raw.readResponse()?.bodyText
+                flags.clientHasAnswer.store(true, ordering: .releasing)
+                return body
+            }
+            #expect(body == "answered")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !flags.handlerDone.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            let sawAnswer = flags.handlerSawAnswer.load(ordering: .acquiring)
+            #expect(sawAnswer, "the reply waited for the handler to return")
+        }
+    }
+
+    /// The reply sent from the handler's turn still completes the request at the batch's end: a keep-alive
+    /// connection's next requests, and pipelined ones sent in one write, are answered in order.
+    @Test func repliesSentFromTheHandlersTurnKeepTheConnectionsOrder() async throws {
+        try await withTestServer({ $0.loops = 1 }, handler: { request, responder in
+            responder.respond(status: 200, headers: ["Content-Type": "text/plain"], body: Array(request.path.utf8))
+        }) { _, port in
+            let bodies = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/one"))
+                var bodies = [raw.readResponse()?.bodyText ?? "<none>"]
+                raw.send(rawGET("/two") + rawGET("/three") + rawGET("/four"))
+                for _ in 0..<3 { bodies.append(raw.readResponse()?.bodyText ?? "<none>") }
+                return bodies
+            }
+            #expect(bodies == ["/one", "/two", "/three", "/four"])
+        }
     }
 }

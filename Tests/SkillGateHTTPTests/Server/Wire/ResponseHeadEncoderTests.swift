@@ -32,6 +32,20 @@ import Testing
         #expect(text.contains("X-Ok: 1\r\n"))
     }
 
+    /// The head is written into a buffer sized from its fields: a long field, a non-ASCII one and small ones (stored
+    /// inline in their `String`) come out whole and in order, after what was already in the output.
+    @Test func longNonASCIIAndSmallFieldsAreWrittenWhole() {
+        let long = String(repeating: "abc", count: 7_000)
+        var out = Array("before".utf8)
+        Self.date.withUnsafeBytes {
+            ResponseHeadEncoder.appendHead(to: &out, status: 599, headers: ["X-Long": long, "X-Name": "café ✓", "x": "1"],
+                                           framing: .length(Int.max), keepHandlerContentLength: false, connection: .keepAlive, date: $0)
+        }
+        #expect(String(decoding: out, as: UTF8.self)
+                == "beforeHTTP/1.1 599 Server Error\r\nX-Long: \(long)\r\nX-Name: café ✓\r\nx: 1\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                + "Content-Length: \(Int.max)\r\nConnection: keep-alive\r\n\r\n")
+    }
+
     @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (1_234_567_890_123, "1234567890123"), (Int.max, "\(Int.max)")])
     func decimalsAreWritten(value: Int, text: String) {
         var out: [UInt8] = []
