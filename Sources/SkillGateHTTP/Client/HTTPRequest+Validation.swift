@@ -25,9 +25,12 @@ extension HTTPRequest {
         return nil
     }
 
+    /// Over the fields' contiguous bytes: the `UTF8View` iterator cost ~1.8k instructions for a provider request's
+    /// five fields, on every upstream request.
     private static func breaksHead(_ field: HTTPHeaders.Field) -> Bool {
-        field.name.utf8.contains(where: { $0 == 0x3A || $0 == 0x0D || $0 == 0x0A || $0 == 0 })
-            || field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+        var name = field.name, value = field.value
+        let nameBreaks = name.withUTF8 { bytes in bytes.contains { $0 == 0x3A || $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
+        return nameBreaks || value.withUTF8 { bytes in bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
     }
 }
 

@@ -70,11 +70,19 @@ import Testing
         #expect(error?.kind == .invalidRequest, "got \(String(describing: error))")
     }
 
-    @Test(arguments: ClientEngine.allCases) func headerWithLineBreakIsRejected(_ engine: ClientEngine) async throws {
+    /// A field that could split the request head: a line break or NUL in a value, a colon, line break or NUL in a
+    /// name (a small inline `String` and a long heap one alike).
+    static let headBreakingFields: [(String, String)] = [
+        ("X-Evil", "a\r\nInjected: 1"), ("X-Evil", "a\nb"), ("X-Evil", "a\u{0}b"),
+        ("X-Evil", String(repeating: "v", count: 64) + "\r"), ("X:Evil", "v"), ("X-Ev\nil", "v"), ("X\u{0}", "v"),
+    ]
+
+    @Test(arguments: ClientEngine.allCases, headBreakingFields)
+    func headerWithLineBreakIsRejected(_ engine: ClientEngine, _ field: (String, String)) async throws {
         let server = try LoopbackServer(.fixed())
         defer { server.stop() }
         let error = await #expect(throws: HTTPClientError.self) {
-            _ = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(url: server.url(), headers: ["X-Evil": "a\r\nInjected: 1"]))
+            _ = try await ClientTestEnvironment.makeClient(engine).send(HTTPRequest(url: server.url(), headers: HTTPHeaders([field])))
         }
         #expect(error?.kind == .invalidRequest)
         #expect(server.requests.isEmpty)
