@@ -6,10 +6,13 @@ throughput ratios with their quartiles: the figure to read.
 
 Usage: python3 Bench/proxy/ab.py --a .build/release/skillgate --b /path/to/previous/skillgate
        [--rounds 12] [--duration 3] [--connections 1,32] [--body plain|stream|paced] [--a-preload LIB] [--b-preload LIB]
+       [--a-config JSON] [--b-config JSON]
 An allocator A/B: the same binary as A and B, with --a-preload /usr/lib/x86_64-linux-gnu/libmimalloc.so.2.
+A setting's A/B: the same binary, e.g. --a-config '{"ledger": {"enabled": false}}' (top-level config keys merged in).
 Bench/run.sh installs wrk and nginx (with the echo module) first; run it once if they are missing.
 """
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -31,6 +34,8 @@ def main():
     parser.add_argument("--out", default="/tmp/skillgate-ab")
     parser.add_argument("--a-preload", help="a shared library in A's LD_PRELOAD (e.g. another malloc)")
     parser.add_argument("--b-preload", help="a shared library in B's LD_PRELOAD")
+    parser.add_argument("--a-config", type=json.loads, default=None, metavar="JSON", help="top-level config keys for A")
+    parser.add_argument("--b-config", type=json.loads, default=None, metavar="JSON", help="top-level config keys for B")
     parser.add_argument("--body", default="plain", choices=["plain", "stream", "paced"],
                         help="the request: a whole answer, a stream of 19 events sent at once by the mock, or paced 10 ms apart")
     args = parser.parse_args()
@@ -42,9 +47,10 @@ def main():
     try:
         bench.start_mock_upstream(processes, work, nofile)
         builds = []
-        for name, binary, port, preload in (("A", args.a, bench.GATEWAY_PORT, args.a_preload),
-                                            ("B", args.b, bench.GATEWAY_PORT + 50, args.b_preload)):
-            process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port, preload=preload)
+        for name, binary, port, preload, config in (("A", args.a, bench.GATEWAY_PORT, args.a_preload, args.a_config),
+                                                    ("B", args.b, bench.GATEWAY_PORT + 50, args.b_preload, args.b_config)):
+            process, urls, token = bench.start_gateway(processes, work, os.path.abspath(binary), name, port, preload=preload,
+                                                       extra_config=config)
             builds.append((name, process, urls[args.body], token))
         for _, _, url, token in builds:
             measure.run_wrk(url, BODY[args.body], token, 8, 2, lua)  # warm-up
@@ -58,8 +64,9 @@ def main():
                     n = max(1, r["requests"])
                     runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
                                             "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
-        with_preload = lambda path, lib: path + (f" (LD_PRELOAD={lib})" if lib else "")
-        print(f"A = {with_preload(args.a, args.a_preload)}\nB = {with_preload(args.b, args.b_preload)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n"
+        with_preload = lambda path, lib, config: (path + (f" (LD_PRELOAD={lib})" if lib else "")
+                                                  + (f" with {json.dumps(config)}" if config else ""))
+        print(f"A = {with_preload(args.a, args.a_preload, args.a_config)}\nB = {with_preload(args.b, args.b_preload, args.b_config)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n"
               f"idle policy: {measure.idle_policy()}\n")
         print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
         for c in connections:

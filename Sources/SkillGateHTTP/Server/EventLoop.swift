@@ -91,8 +91,11 @@ final class EventLoop: @unchecked Sendable {
     private let wakesInFlight = Atomic<Int>(0)
     private var spareJobs: [LoopJob] = []
     /// Whether `runPostedJobs` is running its batch (loop thread only): a whole reply a task of the batch hands over
-    /// is sent at once (`postReply`), since the batch's end writes whatever it leaves.
+    /// may be held and sent at once (`HTTPResponder.respond`), since the batch's end writes whatever it leaves.
     private(set) var runningJobs = false
+    /// Responders holding a whole reply (`HTTPResponder.respond`); each is sent, at the latest, when the task job that
+    /// made it ends (the handler returned or suspended). Loop thread only.
+    var heldReplies: [HTTPResponder] = []
     /// Open connections, by identity (loop thread only).
     var connections: [ObjectIdentifier: Connection] = [:]
     /// Connections whose reply bytes the current batch of jobs queued (`writeQueuedReplies`). Loop thread only.
@@ -260,6 +263,7 @@ final class EventLoop: @unchecked Sendable {
             endStream(responder)
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
+            if !heldReplies.isEmpty { releaseHeldReplies() }
         case .stopAccepting:
             if let resumeAcceptEvent { event_del(resumeAcceptEvent) }
             stopListening()

@@ -13,6 +13,14 @@ public final class HTTPResponder: Sendable {
         /// Bytes posted to the loop but not yet written to the socket.
         var queuedBytes = 0
         var drainWaiter: CheckedContinuation<Void, any Error>?
+        /// A whole reply held for `releaseReply` (see `respond`).
+        var held: HeldReply?
+    }
+
+    struct HeldReply {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
     }
 
     let loop: EventLoop
@@ -31,13 +39,39 @@ public final class HTTPResponder: Sendable {
 
     /// Sends a complete reply with `Content-Length`. Ignored after the first reply or stream start,
     /// and when the client is gone.
+    ///
+    /// From a handler running on its connection's event loop with that request alone in flight, the reply is held
+    /// until the handler calls `releaseReply`, returns or suspends, and is then sent at once, before the handler goes on
+    /// (decision 0059): the handler decides what must be done before the client can see its answer (the gateway
+    /// frees the request's limit slot and queues its usage row) and what can wait until after (metrics, the log line,
+    /// freeing the request). From anywhere else the reply is posted to the loop, which writes it once its current batch
+    /// of jobs is done.
     public func respond(status: Int, headers: HTTPHeaders, body: [UInt8]) {
-        let send = state.withLock { s -> Bool in
-            guard s.phase == .idle else { return false }
+        let canHold = loop.canSendRepliesAtOnce
+        enum Step { case post, hold, drop }
+        let step = state.withLock { s -> Step in
+            guard s.phase == .idle else { return .drop }
             s.phase = .finished
-            return !s.gone
+            guard !s.gone else { return .drop }
+            guard canHold else { return .post }
+            s.held = HeldReply(status: status, headers: headers, body: body)
+            return .hold
         }
-        if send { loop.postReply(self, status: status, headers: headers, body: body) }
+        switch step {
+        case .post: loop.post(.reply(self, status: status, headers: headers, body: body))
+        case .hold: loop.heldReplies.append(self)   // on the loop thread (`canSendRepliesAtOnce`)
+        case .drop: break
+        }
+    }
+
+    /// Sends a reply `respond` held: the handler is done with what must happen before the client sees its answer.
+    /// Does nothing when no reply is held (a stream, a posted reply, or one already released).
+    public func releaseReply() {
+        guard let reply = state.withLock({ s -> HeldReply? in
+            defer { s.held = nil }
+            return s.held
+        }) else { return }
+        loop.sendReplyNow(self, status: reply.status, headers: reply.headers, body: reply.body)
     }
 
     /// Sends the reply head of a streamed (chunked) reply; follow with `write` and `end`.
@@ -105,7 +139,7 @@ public final class HTTPResponder: Sendable {
         case .streaming:
             end()
         case .finished:
-            break
+            releaseReply()
         }
     }
 
@@ -126,6 +160,7 @@ public final class HTTPResponder: Sendable {
     func markClientGone() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
             s.gone = true
+            s.held = nil
             defer { s.drainWaiter = nil }
             return s.drainWaiter
         }

@@ -11,11 +11,19 @@ extension GatewayConfig {
     public struct Ledger: Sendable, Hashable {
         /// `false` records nothing (budgets then count this process's spend only).
         public var enabled = true
-        /// How long records wait before their batch is written: the most a crash can lose.
-        public var flushIntervalMs = 1000
+        /// How long records wait before their batch is written: the most a crash can lose. Nil: the store's default
+        /// (`flushInterval(sharedDatabase:)`).
+        public var flushIntervalMs: Int?
         /// Records held in memory when the store cannot keep up or fails; beyond it they are dropped and counted.
         public var maxQueued = 100_000
         public init() {}
+
+        /// The batch window in milliseconds: the configured one, else 25 ms on the embedded SQLite file (a batch is a
+        /// burst of CPU beside the event loops, kept short: decision 0059) and 1 s on PostgreSQL (a batch there has a
+        /// fixed cost of ~1 ms: decision 0031).
+        public func flushInterval(sharedDatabase: Bool) -> Int {
+            flushIntervalMs ?? (sharedDatabase ? 1000 : 25)
+        }
     }
 
     /// Prometheus metrics (`metrics`).

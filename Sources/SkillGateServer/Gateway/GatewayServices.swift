@@ -77,7 +77,7 @@ public final class GatewayServices: Sendable {
             log.event(problem, level: "warn")
         }
         ledger = config.ledger.enabled
-            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushIntervalMs),
+            ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushInterval(sharedDatabase: config.postgresURL != nil)),
                           batchSize: config.postgresURL == nil ? UsageLedger.embeddedBatch : UsageLedger.sharedDatabaseBatch,
                           maxQueued: config.ledger.maxQueued) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")

@@ -15,7 +15,7 @@ enum UsageCommand {
     --by      group by token (default), model (each model call of an agent run under its model), scenario or day
     --json    one JSON object ({"since":...,"by":...,"rows":[...],"total":{...}}) instead of a table
 
-    The gateway writes usage in batches about once a second (ledger.flush_interval_ms), so the last second may be missing.
+    The gateway writes usage in batches (every 25 ms on SQLite, every second on PostgreSQL: ledger.flush_interval_ms), so the last moment may be missing.
     """
 
     static func run(_ raw: [String]) throws -> Int32 {

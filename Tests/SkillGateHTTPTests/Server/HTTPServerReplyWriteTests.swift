@@ -65,17 +65,15 @@ import Testing
         let handlerDone = Atomic<Bool>(false)
     }
 
-    /// A whole reply from a handler running on the loop is sent before the handler goes on (what the gateway does
-    /// after answering: accounting, the log line, freeing the request), not when its turn ends. The handler waits,
-    /// holding the loop, for the client to have read the answer: it sees it read. Before, the reply went out only
-    /// after the handler returned, so the wait always ran its 5 s out.
-    @Test func aWholeReplyIsSentBeforeTheHandlerGoesOn() async throws {
+    /// Runs one request whose handler calls `respond`, then `afterRespond`, which is handed a function telling whether
+    /// the client has read the answer yet; returns what `afterRespond` saw.
+    private static func clientHadAnswer(afterRespond: @escaping @Sendable (HTTPResponder, @escaping @Sendable () -> Bool) async -> Bool)
+        async throws -> Bool {
         let flags = Flags()
         try await withTestServer({ $0.loops = 1 }, handler: { _, responder in
             responder.respond(status: 200, headers: ["Content-Type": "text/plain"], body: Array("answered".utf8))
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !flags.clientHasAnswer.load(ordering: .acquiring) && ContinuousClock.now < deadline { usleep(1_000) }
-            flags.handlerSawAnswer.store(flags.clientHasAnswer.load(ordering: .acquiring), ordering: .releasing)
+            let saw = await afterRespond(responder) { flags.clientHasAnswer.load(ordering: .acquiring) }
+            flags.handlerSawAnswer.store(saw, ordering: .releasing)
             flags.handlerDone.store(true, ordering: .releasing)
         }) { _, port in
             let body = try await RawHTTPClient.blocking {
@@ -88,9 +86,45 @@ import Testing
             #expect(body == "answered")
             let deadline = ContinuousClock.now + .seconds(30)
             while !flags.handlerDone.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-            let sawAnswer = flags.handlerSawAnswer.load(ordering: .acquiring)
-            #expect(sawAnswer, "the reply waited for the handler to return")
         }
+        return flags.handlerSawAnswer.load(ordering: .acquiring)
+    }
+
+    /// Waits (up to `limit`, holding the loop) until `hasAnswer` holds; returns whether it did.
+    private static func waitHoldingTheLoop(_ limit: Duration, _ hasAnswer: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !hasAnswer() && ContinuousClock.now < deadline { usleep(1_000) }
+        return hasAnswer()
+    }
+
+    /// A whole reply from a handler running on the loop is sent when the handler releases it, before the handler goes
+    /// on (what the gateway does after that: metrics, the log line, freeing the request). The handler waits, holding
+    /// the loop, for the client to have read the answer: it sees it read. Before decision 0059 the reply went out only
+    /// after the handler returned, so the wait always ran its 5 s out.
+    @Test func aReleasedReplyIsSentBeforeTheHandlerGoesOn() async throws {
+        let saw = try await Self.clientHadAnswer { responder, hasAnswer in
+            responder.releaseReply()
+            return Self.waitHoldingTheLoop(.seconds(5), hasAnswer)
+        }
+        #expect(saw, "the released reply waited for the handler to return")
+    }
+
+    /// Until the handler releases it (the gateway first frees the request's limit slot and queues its usage), the
+    /// reply is held: 300 ms of the handler's own work pass without the client having it.
+    @Test func aReplyIsHeldUntilReleased() async throws {
+        let saw = try await Self.clientHadAnswer { _, hasAnswer in Self.waitHoldingTheLoop(.milliseconds(300), hasAnswer) }
+        #expect(!saw, "the reply went out before the handler released it")
+    }
+
+    /// A handler that suspends after `respond` without releasing the reply does not keep the client waiting: the reply
+    /// goes out when the handler's job ends.
+    @Test func aHeldReplyGoesOutWhenTheHandlerSuspends() async throws {
+        let saw = try await Self.clientHadAnswer { _, hasAnswer in
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !hasAnswer() && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            return hasAnswer()
+        }
+        #expect(saw, "the held reply waited for the handler to return")
     }
 
     /// The reply sent from the handler's turn still completes the request at the batch's end: a keep-alive

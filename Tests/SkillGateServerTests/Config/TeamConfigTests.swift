@@ -19,13 +19,16 @@ import SkillGateState
         #expect(c.tokenLimits == TokenLimits(requestsPerMinute: 60, budgetUSDPerDay: 5))
         #expect(c.scenarios["chat"]?.limits == TokenLimits(concurrentStreams: 3, budgetUSDPerMonth: 100.5))
         #expect(c.ledger.flushIntervalMs == 250)
+        #expect(c.ledger.flushInterval(sharedDatabase: false) == 250 && c.ledger.flushInterval(sharedDatabase: true) == 250)
         #expect(c.metrics.listen?.host == "127.0.0.1" && c.metrics.listen?.port == 9464)
     }
 
     @Test func defaultsLimitNothingAndServeMetricsOnTheMainListener() throws {
         let c = try load("{}")
         #expect(c.tokenLimits.isEmpty)
-        #expect(c.ledger.enabled && c.ledger.flushIntervalMs == 1000)
+        #expect(c.ledger.enabled && c.ledger.flushIntervalMs == nil)
+        // Short batches beside the event loops on SQLite, the fixed cost of a batch amortised on PostgreSQL.
+        #expect(c.ledger.flushInterval(sharedDatabase: false) == 25 && c.ledger.flushInterval(sharedDatabase: true) == 1000)
         #expect(c.metrics.enabled && c.metrics.listen == nil)
     }
 

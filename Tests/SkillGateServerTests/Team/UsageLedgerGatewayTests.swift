@@ -108,6 +108,33 @@ import SkillGateTestSupport
         #expect(queueing < .milliseconds(200))
     }
 
+    /// A writer with nothing queued sleeps until a record comes (it used to wake every interval, 40 times a second
+    /// at the embedded store's 25 ms), and a record that comes is written one interval later.
+    @Test func anIdleWriterSleepsUntilARecordComes() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10))
+        _ = try store.withConnection { db in
+            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        let idleWakes = ledger.stats.writerWakes
+        #expect(idleWakes == 0, "an idle writer woke \(idleWakes) times in 400 ms")
+        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
+        entry.tokenId = "tok_0000000000000000"
+        entry.status = 200
+        ledger.record(UsageRecord.rows(for: entry, outcome: "ok"))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ledger.stats.written < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ledger.stats.written == 1)
+        // Written, the writer goes back to sleep.
+        try await Task.sleep(for: .milliseconds(300))
+        let wakesAfter = ledger.stats.writerWakes
+        #expect(wakesAfter <= 3, "the writer woke \(wakesAfter) times around one record")
+        ledger.close()
+    }
+
     @Test func aFullBatchIsWrittenBeforeTheInterval() async throws {
         // A minute-long interval and a batch of 8: the eighth record wakes the writer, so the rows land long before the
         // interval; the seven before it alone do not.

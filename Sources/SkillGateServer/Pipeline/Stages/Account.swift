@@ -13,7 +13,9 @@ struct AccountStage: Sendable {
     /// The console's live Traffic tail (chat and agent requests only).
     let traffic: TrafficBroadcaster
 
-    /// Called once per request.
+    /// Called once per request. A whole reply the responder holds (`HTTPResponder.respond`) is sent once the request's
+    /// limit slot is free and its usage rows are queued, so a client that has its answer can send the next request
+    /// within its limits and find it in a usage report; the metrics, the traffic tail and the log line follow.
     func account(_ ctx: inout RequestContext) {
         ctx.log.totalMs = ctx.elapsedMs
         let outcome = ctx.log.outcome
@@ -21,12 +23,13 @@ struct AccountStage: Sendable {
             limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: UsageRecord.microdollars(ctx.log.spentUSD) ?? 0)
             ctx.limitTicket = nil
         }
+        ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
+        ctx.responder.releaseReply()
         if ctx.inFlight {
             metrics.ended(stream: ctx.log.stream)
             ctx.inFlight = false
         }
         if ctx.log.surface != nil { metrics.finished(ctx.log, outcome: outcome) }
-        ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
         if ctx.log.surface != nil { traffic.publish(TrafficEvent(ctx.log)) }
         log.write(ctx.log)
     }
