@@ -6,9 +6,16 @@ public protocol LLMClient: Sendable {
     /// Sends the request and streams the answer. Cancelling the consuming task cancels the upstream call.
     /// Errors are `GatewayError`s naming the provider.
     func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error>
+    /// The same stream, for one consumer pulling its events (what the gateway's relay does). By default the events of
+    /// `stream(_:)`; an adapter that reads its events on demand returns its reader (`ChatEventIterator(pulling:)`).
+    func events(_ request: ChatRequest) -> ChatEventIterator
 }
 
 extension LLMClient {
+    public func events(_ request: ChatRequest) -> ChatEventIterator {
+        ChatEventIterator(stream(request))
+    }
+
     /// Collects a stream into the equivalent complete response.
     public func collect(_ request: ChatRequest) async throws -> ChatResponse {
         var acc = ChatResponseAccumulator()

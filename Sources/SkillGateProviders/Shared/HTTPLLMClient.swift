@@ -38,6 +38,11 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         let reader = UpstreamEventReader(client: self, request: request)
         return AsyncThrowingStream { try await reader.next() }
     }
+
+    /// The reader itself, called directly by the consumer (no `AsyncThrowingStream` between: decision 0059).
+    public func events(_ request: ChatRequest) -> ChatEventIterator {
+        ChatEventIterator(pulling: UpstreamEventReader(client: self, request: request))
+    }
 }
 
 extension HTTPClientError {

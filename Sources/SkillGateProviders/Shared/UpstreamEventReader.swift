@@ -7,13 +7,13 @@ import Synchronization
 /// what one chunk translates to, so a stream consumed on a server event loop has its upstream transfer on that loop's
 /// lane too (decision 0035), and the transfer's bounded buffer is the only place events wait (decision 0036).
 ///
-/// One consumer at a time (an `AsyncThrowingStream`'s iterator); its steps may run in different tasks one after the
-/// other (a stream is opened by the request's setup task and relayed by its handler's).
+/// One consumer at a time (a `ChatEventIterator`, or an `AsyncThrowingStream`'s iterator); its steps may run in different
+/// tasks one after the other (a stream is opened by the request's setup task and relayed by its handler's).
 ///
 /// Its state is not generic over the format (the translator is held as `any WireStreamTranslator`): the reader's
 /// methods run unspecialised behind `LLMClient`, and types nested in a generic class would be looked up in the
 /// runtime's metadata cache on every lock and every event (~5 % of a streamed request's instructions, callgrind).
-final class UpstreamEventReader<Format: WireFormat>: Sendable {
+final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     private let client: HTTPLLMClient<Format>
     private let state: Mutex<UpstreamReadState>
 

@@ -48,7 +48,7 @@ final class RouteExecutor: Sendable {
     /// deployment; the caller relays the events (nothing is retried after this returns).
     func openStream(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> UpstreamStream {
         let (opened, target, lease) = try await run(request, plan: plan, attempts: &attempts) { llm, req in
-            var iterator = llm.stream(req).makeAsyncIterator()
+            var iterator = llm.events(req)
             let first = try await iterator.next()
             return FirstEvent(first: first, iterator: iterator)
         }
@@ -73,7 +73,7 @@ final class RouteExecutor: Sendable {
 
     private struct FirstEvent {
         var first: ChatStreamEvent?
-        var iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator
+        var iterator: ChatEventIterator
     }
 
     /// The attempt loop shared by both call styles. Returns the value of the first successful

@@ -11,7 +11,7 @@ struct UpstreamStream {
     let target: RouteTarget
     private var pending: ChatStreamEvent?
     private var started = false
-    private var iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator?
+    private var iterator: ChatEventIterator?
     private var replay: IndexingIterator<[ChatStreamEvent]>?
     private let lease: CallLease?
     private let affinity: ToolCallAffinity
@@ -19,7 +19,7 @@ struct UpstreamStream {
     /// and the scenario. Names only: a held stream does not keep the tools' schemas (decision 0036).
     var offered: (names: [String], lookup: Set<String>, scenario: String)?
 
-    init(target: RouteTarget, pending: ChatStreamEvent?, iterator: AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator,
+    init(target: RouteTarget, pending: ChatStreamEvent?, iterator: ChatEventIterator,
          lease: CallLease, affinity: ToolCallAffinity) {
         self.target = target
         self.pending = pending

@@ -1,0 +1,56 @@
+/// What pulls one streamed answer's events when an adapter reads them on demand (`LLMClient.events`): each `next()`
+/// runs in the consuming task, with nothing between it and the caller.
+public protocol ChatEventPuller: AnyObject, Sendable {
+    /// The next event, or nil once the stream ended. A throw ends the stream.
+    func next() async throws -> ChatStreamEvent?
+}
+
+/// One streamed answer's events for one consumer (`LLMClient.events`): either an `AsyncThrowingStream`'s iterator, or
+/// an adapter's own puller called directly.
+///
+/// The direct form exists for speed (decision 0059): `AsyncThrowingStream(unfolding:)` is not specialised for its
+/// element, so every stream it makes and every event it hands on looked up generic metadata in the runtime's cache,
+/// and wrapped the call in a cancellation handler of its own. It keeps that stream's rules: once the consuming task is
+/// cancelled, or the puller returned nil, `next()` returns nil without asking the puller again.
+public struct ChatEventIterator {
+    private enum Source {
+        case stream(AsyncThrowingStream<ChatStreamEvent, any Error>.AsyncIterator)
+        case puller(any ChatEventPuller)
+        case finished
+    }
+
+    private var source: Source
+
+    /// The events of `stream`.
+    public init(_ stream: AsyncThrowingStream<ChatStreamEvent, any Error>) {
+        source = .stream(stream.makeAsyncIterator())
+    }
+
+    /// The events `puller` reads, one per `next()`.
+    public init(pulling puller: any ChatEventPuller) {
+        source = .puller(puller)
+    }
+
+    /// The next event, or nil at the end (and from then on). Errors are the adapter's (`GatewayError`s).
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> ChatStreamEvent? {
+        switch source {
+        case .stream(var iterator):
+            do {
+                let event = try await iterator.next(isolation: actor)
+                source = .stream(iterator)
+                return event
+            } catch {
+                source = .stream(iterator)
+                throw error
+            }
+        case .puller(let puller):
+            guard !Task.isCancelled, let event = try await puller.next() else {
+                source = .finished
+                return nil
+            }
+            return event
+        case .finished:
+            return nil
+        }
+    }
+}
