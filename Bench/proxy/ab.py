@@ -64,9 +64,9 @@ def main():
                     n = max(1, r["requests"])
                     runs[(name, c)].append({"rps": r["requests"] / (r["duration_us"] / 1e6), "p50_us": r["p50_us"],
                                             "p99_us": r["p99_us"], "cpu_us": (measure.cpu_seconds(pids) - cpu0) * 1e6 / n})
-        with_preload = lambda path, lib, config: (path + (f" (LD_PRELOAD={lib})" if lib else "")
+        describe = lambda path, lib, config: (path + (f" (LD_PRELOAD={lib})" if lib else "")
                                                   + (f" with {json.dumps(config)}" if config else ""))
-        print(f"A = {with_preload(args.a, args.a_preload, args.a_config)}\nB = {with_preload(args.b, args.b_preload, args.b_config)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n"
+        print(f"A = {describe(args.a, args.a_preload, args.a_config)}\nB = {describe(args.b, args.b_preload, args.b_config)}\n{args.rounds} rounds × {args.duration} s, alternating, {args.body} requests\n"
               f"idle policy: {measure.idle_policy()}\n")
         print("| connections | build | req/s | p50 µs | p99 µs | CPU µs/req |\n|---|---|---:|---:|---:|---:|")
         for c in connections:

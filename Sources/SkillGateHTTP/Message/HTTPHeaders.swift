@@ -41,15 +41,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return true
     }
 
-    /// `sameName` over two byte buffers of equal length.
+    /// `sameName` over two byte buffers (a field name read off the wire, say).
     @inline(__always)
-    private static func sameName(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func sameName(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count == q.count else { return false }
         for i in 0..<p.count where p[i] != q[i] {
             let lp = (p[i] >= 0x41 && p[i] <= 0x5A) ? p[i] | 0x20 : p[i]
             let lq = (q[i] >= 0x41 && q[i] <= 0x5A) ? q[i] | 0x20 : q[i]
             if lp != lq { return false }
         }
         return true
+    }
+
+    /// `sameName` of a name's bytes and a literal name.
+    @inline(__always)
+    static func sameName(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        sameName(p, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
 
     /// Room for `count` fields without growing (a request's or response's headers are built one by one on every

@@ -54,10 +54,15 @@ extension EventLoop {
     /// of a finished reply are left to the batch's end, whose flush finds the connection still due.
     private func sendNow(_ connection: Connection) {
         guard connection.writeDue, connection.phase != .closed else { return }
-        let pending = connection.output.count - connection.outputSent
-        guard pending > 0 else { return }
-        let sent = connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
+        let sent = sendPending(connection)
         if sent > 0 { connection.outputSent += sent }
+    }
+
+    /// One `send` of the connection's unsent output: the bytes taken, or minus the error (0 when nothing waits).
+    private func sendPending(_ connection: Connection) -> Int {
+        let pending = connection.output.count - connection.outputSent
+        guard pending > 0 else { return 0 }
+        return connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
     }
 
     /// After a batch of jobs: writes what it queued, on the connections still open.
@@ -90,7 +95,7 @@ extension EventLoop {
     func flush(_ connection: Connection) {
         let pending = connection.output.count - connection.outputSent
         if pending > 0 {
-            let sent = connection.output.withUnsafeBytes { sg_ev_write(connection.fd, $0.baseAddress! + connection.outputSent, pending) }
+            let sent = sendPending(connection)
             if sent < 0 {
                 if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) {
                     watchWritable(connection, progressed: false)

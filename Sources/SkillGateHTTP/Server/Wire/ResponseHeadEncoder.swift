@@ -77,9 +77,8 @@ enum ResponseHeadEncoder {
         }
 
         mutating func write(_ text: String) {
-            if text.utf8.withContiguousStorageIfAvailable({ write($0) }) == nil {
-                for byte in text.utf8 { buffer[count] = byte; count += 1 }
-            }
+            var text = text
+            text.withUTF8 { write($0) }
         }
 
         mutating func writeDecimal(_ value: Int) {
@@ -99,8 +98,8 @@ enum ResponseHeadEncoder {
         private mutating func writeField(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
                                          keepHandlerContentLength: Bool, sawDate: inout Bool) {
             if ResponseHeadEncoder.isFramingField(name, keepContentLength: keepHandlerContentLength) { return }
-            if ResponseHeadEncoder.sameName(name, "connection") { return }
-            if ResponseHeadEncoder.sameName(name, "date") { sawDate = true }
+            if HTTPHeaders.sameName(name, "connection") { return }
+            if HTTPHeaders.sameName(name, "date") { sawDate = true }
             guard ResponseHeadEncoder.isSafe(name), ResponseHeadEncoder.isSafe(value) else { return }
             write(name)
             write(": ")
@@ -140,21 +139,10 @@ enum ResponseHeadEncoder {
     /// `isFramingField` over a name's bytes.
     static func isFramingField(_ name: UnsafeBufferPointer<UInt8>, keepContentLength: Bool) -> Bool {
         switch name.count {
-        case 14: return !keepContentLength && sameName(name, "content-length")
-        case 17: return sameName(name, "transfer-encoding")
+        case 14: return !keepContentLength && HTTPHeaders.sameName(name, "content-length")
+        case 17: return HTTPHeaders.sameName(name, "transfer-encoding")
         default: return false
         }
-    }
-
-    /// Whether `name` is `lowercase` in any ASCII case.
-    static func sameName(_ name: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard name.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = lowercase.utf8Start
-        for i in 0..<name.count {
-            let byte = name[i]
-            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected[i] { return false }
-        }
-        return true
     }
 
     static func reasonPhrase(_ status: Int) -> String {
