@@ -9,6 +9,7 @@
 #if defined(__linux__)
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -48,7 +49,20 @@ static inline uint64_t sg_time_slice_of(int32_t tid) {
     if (syscall(SYS_sched_getattr, (pid_t)tid, &attr, sizeof attr, 0) != 0) return 0;
     return attr.sched_runtime;
 }
+
+/// Sets the nice value of the calling thread alone (Linux keeps one per thread). Without privilege a thread can only
+/// raise it (lower its priority), and cannot lower it again. Returns 0 or an errno.
+static inline int sg_set_own_nice(int32_t nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice) == 0 ? 0 : errno;
+}
+
+/// The nice value of thread `tid` of this process (0: the calling thread).
+static inline int32_t sg_nice_of(int32_t tid) {
+    return getpriority(PRIO_PROCESS, (id_t)(tid == 0 ? syscall(SYS_gettid) : tid));
+}
 #else
+static inline int sg_set_own_nice(int32_t nice) { (void)nice; return 0; }
+static inline int32_t sg_nice_of(int32_t tid) { (void)tid; return 0; }
 static inline int sg_set_own_time_slice(uint64_t nanoseconds) { (void)nanoseconds; return 0; }
 static inline uint64_t sg_time_slice_of(int32_t tid) { (void)tid; return 0; }
 #endif

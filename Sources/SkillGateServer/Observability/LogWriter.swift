@@ -13,6 +13,10 @@ import Synchronization
 /// and writes at most about 200 times a second instead of once per request (each wake-up is a futex call on the loop thread and a
 /// context switch; at thousands of requests per second they cost more than the lines). A line reaches the log at
 /// most `linger` plus one write after its request ended; a crash loses at most those lines.
+///
+/// The writer runs at a lowered priority (`ThreadScheduling.lowPriorityBackground`, decision 0060), so its batches
+/// wait while a client, an upstream or an event loop wants the CPU; a batch of `catchUpLines` or more (the writer
+/// behind) is written at normal priority on a `CatchUpLane`.
 final class LogWriter: Sendable {
     /// One pending line: a request entry (formatted on the writer thread) or an event already built.
     enum Line: Sendable {
@@ -36,12 +40,14 @@ final class LogWriter: Sendable {
     private let lingerMicroseconds: UInt32
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
+    private let catchUp: CatchUpLane
 
     init(fd: Int32, capacity: Int = 50_000, linger: Duration = .milliseconds(5)) {
         self.fd = fd
         self.capacity = capacity
         lingerMicroseconds = UInt32(linger.components.seconds * 1_000_000 + linger.components.attoseconds / 1_000_000_000_000)
-        DetachedThread.start(name: "sg-log", scheduling: .background) { [self] in run() }
+        catchUp = CatchUpLane(name: "sg-log-catchup")
+        DetachedThread.start(name: "sg-log", scheduling: .lowPriorityBackground) { [self] in run() }
     }
 
     /// Queues `line`; never blocks.
@@ -87,32 +93,63 @@ final class LogWriter: Sendable {
             if idle { wake.wait() }
             // Let the lines of the requests finishing now gather: one wake-up and one write for all of them.
             if lingerMicroseconds > 0 { usleep(lingerMicroseconds) }
-            let (lines, dropped, closed) = queue.withLock { q -> ([Line], Int, Bool) in
-                let batch = q.pending
-                let dropped = q.dropped
-                q.pending.removeAll(keepingCapacity: true)
-                q.dropped = 0
-                return (batch, dropped, q.closed)
-            }
+            let (lines, dropped, closed) = takePending()
             if lines.isEmpty && dropped == 0 {
-                if closed { return }
+                if closed { return catchUp.close() }
                 continue
             }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(lines.count * 640)   // a request's line is 400–600 bytes
-            for line in lines { append(line, to: &bytes) }
-            if dropped > 0 {
-                append(.event(["time": .string(RequestLog.timestamp(Date())), "level": "warn",
-                               "event": "log lines dropped: the log's reader fell behind",
-                               "dropped": .int(dropped)]), to: &bytes)
+            guard lines.count >= Self.catchUpLines else {
+                write(lines, dropped: dropped)
+                continue
             }
-            writeAll(bytes)
-            queue.withLock {
-                $0.written += lines.count
-                $0.batches += 1
+            // Lines come faster than this low-priority thread writes them: write at normal priority, in order, until
+            // the batches are small again (decision 0060).
+            catchUp.run { [self] in
+                write(lines, dropped: dropped)
+                while true {
+                    let (more, moreDropped, _) = takePending()
+                    write(more, dropped: moreDropped)
+                    if more.count < Self.catchUpLines / 4 { break }
+                }
             }
         }
     }
+
+    /// Takes the pending lines and the count of lines dropped since the last batch.
+    private func takePending() -> (lines: [Line], dropped: Int, closed: Bool) {
+        queue.withLock { q -> ([Line], Int, Bool) in
+            let batch = q.pending
+            let dropped = q.dropped
+            q.pending.removeAll(keepingCapacity: true)
+            q.dropped = 0
+            return (batch, dropped, q.closed)
+        }
+    }
+
+    /// Formats `lines` (and a line telling of `dropped` ones) and writes them with one `write(2)` where it can.
+    private func write(_ lines: [Line], dropped: Int) {
+        guard !lines.isEmpty || dropped > 0 else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.count * 640)   // a request's line is 400–600 bytes
+        for line in lines { append(line, to: &bytes) }
+        if dropped > 0 {
+            append(.event(["time": .string(RequestLog.timestamp(Date())), "level": "warn",
+                           "event": "log lines dropped: the log's reader fell behind",
+                           "dropped": .int(dropped)]), to: &bytes)
+        }
+        writeAll(bytes)
+        queue.withLock {
+            $0.written += lines.count
+            $0.batches += 1
+        }
+    }
+
+    /// A batch of at least this many lines means the low-priority writer is behind: it is written on the catch-up
+    /// lane's thread, at normal priority.
+    static let catchUpLines = 2048
+
+    /// Batches written on the catch-up lane so far (for tests).
+    var catchUps: Int { catchUp.jobsRun }
 
     /// Batches written so far (for tests).
     var batchesWritten: Int { queue.withLock { $0.batches } }

@@ -20,6 +20,10 @@ import Synchronization
 /// 25 ms keeps each burst to a fraction of a millisecond. A writer with nothing queued sleeps until a record comes, so
 /// an idle gateway is not woken 40 times a second.
 ///
+/// **Priority** (decision 0060): the writer runs at a lowered priority (`ThreadScheduling.lowPriorityBackground`), so
+/// its batches wait while a client, an upstream or an event loop wants the CPU. A batch of four early batches or more
+/// (the writer behind) is written at normal priority on a `CatchUpLane`, until the queue is short again.
+///
 /// **Crash-loss window** (decision 0027): a record is durable once its batch commits, so a crash of the process
 /// loses at most the records of the last `flushInterval` (25 ms on SQLite, 1 s on PostgreSQL by default) plus the
 /// batch being written; SQLite's
@@ -53,6 +57,10 @@ final class UsageLedger: Sendable {
     private let onProblem: @Sendable (String, Int) -> Void
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
+    private let catchUp: CatchUpLane
+    /// A batch of at least this many records (four early batches) means the low-priority writer is behind: it is
+    /// written at normal priority on `catchUp`.
+    private let catchUpRecords: Int
 
     /// Records per early write on the embedded SQLite store.
     static let embeddedBatch = 512
@@ -67,7 +75,9 @@ final class UsageLedger: Sendable {
         self.batchSize = batchSize
         self.maxQueued = maxQueued
         self.onProblem = onProblem
-        DetachedThread.start(name: "sg-ledger", scheduling: .background) { [self] in run() }
+        catchUpRecords = 4 * batchSize
+        catchUp = CatchUpLane(name: "sg-ledger-catch")
+        DetachedThread.start(name: "sg-ledger", scheduling: .lowPriorityBackground) { [self] in run() }
     }
 
     /// Queues `records` (one request's); never blocks on the store.
@@ -131,31 +141,27 @@ final class UsageLedger: Sendable {
             } else {
                 _ = wake.wait(timeout: .now() + .nanoseconds(intervalNs))
             }
-            let (batch, closed, dropped) = queue.withLock { q -> ([UsageRecord], Bool, Int) in
-                q.stats.writerWakes += 1
-                let batch = q.pending
-                q.pending.removeAll(keepingCapacity: true)
-                return (batch, q.closed, q.stats.dropped)
-            }
-            if !batch.isEmpty {
-                do {
-                    try store.recordUsage(batch)
-                    queue.withLock { $0.stats.written += batch.count; $0.stats.queued = $0.pending.count }
-                } catch {
-                    // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
-                    let requeueDropped = queue.withLock { q -> Int in
-                        q.stats.failedWrites += 1
-                        let room = max(0, maxQueued - q.pending.count)
-                        let kept = Array(batch.prefix(room))
-                        q.pending = kept + q.pending
-                        q.stats.dropped += batch.count - kept.count
-                        q.stats.queued = q.pending.count
-                        return batch.count - kept.count
+            queue.withLock { $0.stats.writerWakes += 1 }
+            let (batch, closed, dropped) = takeBatch()
+            let written: Bool
+            if batch.count >= catchUpRecords {
+                // Records come faster than this low-priority thread writes them: write at normal priority until the
+                // queue is short again (decision 0060).
+                let failuresBefore = stats.failedWrites
+                catchUp.run { [self] in
+                    guard write(batch) else { return }
+                    while true {
+                        let (more, _, _) = takeBatch()
+                        guard write(more), more.count >= catchUpRecords / 4 else { return }
                     }
-                    onProblem("usage ledger write failed (\(error)); the records stay queued and are retried", batch.count - requeueDropped)
-                    if closed { return finish() }
-                    continue
                 }
+                written = stats.failedWrites == failuresBefore
+            } else {
+                written = write(batch)
+            }
+            if !written {
+                if closed { return finish() }
+                continue
             }
             if dropped > lastReportedDrops {
                 onProblem("usage records dropped: the state store fell behind (raise ledger.max_queued or check the disk)", dropped - lastReportedDrops)
@@ -165,7 +171,44 @@ final class UsageLedger: Sendable {
         }
     }
 
+    /// Takes what is queued.
+    private func takeBatch() -> (batch: [UsageRecord], closed: Bool, dropped: Int) {
+        queue.withLock { q -> ([UsageRecord], Bool, Int) in
+            let batch = q.pending
+            q.pending.removeAll(keepingCapacity: true)
+            return (batch, q.closed, q.stats.dropped)
+        }
+    }
+
+    /// Writes `batch` in one transaction; on failure puts it back at the front of the queue (bounded by `maxQueued`),
+    /// reports it, and returns false.
+    private func write(_ batch: [UsageRecord]) -> Bool {
+        guard !batch.isEmpty else { return true }
+        do {
+            try store.recordUsage(batch)
+            queue.withLock { $0.stats.written += batch.count; $0.stats.queued = $0.pending.count }
+            return true
+        } catch {
+            // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
+            let requeueDropped = queue.withLock { q -> Int in
+                q.stats.failedWrites += 1
+                let room = max(0, maxQueued - q.pending.count)
+                let kept = Array(batch.prefix(room))
+                q.pending = kept + q.pending
+                q.stats.dropped += batch.count - kept.count
+                q.stats.queued = q.pending.count
+                return batch.count - kept.count
+            }
+            onProblem("usage ledger write failed (\(error)); the records stay queued and are retried", batch.count - requeueDropped)
+            return false
+        }
+    }
+
+    /// Batches written on the catch-up lane so far (for tests).
+    var catchUps: Int { catchUp.jobsRun }
+
     private func finish() {
+        catchUp.close()
         queue.withLock { $0.finished = true }
     }
 }

@@ -36,6 +36,19 @@ import Testing
         }
     }
 
+    @Test func aLowPriorityBackgroundThreadLowersItsPriorityAndKeepsTheLongSlice() async {
+        let (nice, slice) = await withCheckedContinuation { (continuation: CheckedContinuation<(Int32, UInt64?), Never>) in
+            let started = DetachedThread.start(name: "sg-test-nice", scheduling: .lowPriorityBackground) {
+                continuation.resume(returning: (ThreadScheduling.nice(), ThreadScheduling.currentThreadSliceNanoseconds))
+            }
+            if !started { continuation.resume(returning: (-100, nil)) }
+        }
+        #expect(nice == ThreadScheduling.lowPriorityNice)
+        if Self.kernelKeepsCustomSlices { #expect(slice == ThreadScheduling.backgroundSliceNanoseconds) }
+        // The nice value is the thread's own: the caller keeps its priority.
+        #expect(ThreadScheduling.nice() != ThreadScheduling.lowPriorityNice)
+    }
+
     @Test func aThreadThatIsRefusedItsSliceStillRuns() async {
         // SCHED_IDLE cannot be left without privilege, and the shim changes only SCHED_OTHER and SCHED_BATCH threads:
         // the request is refused with EPERM and the thread goes on under its own policy.

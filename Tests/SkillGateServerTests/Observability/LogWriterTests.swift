@@ -42,6 +42,38 @@ import SkillGateTestSupport
         writer.close()
     }
 
+    /// A batch of `catchUpLines` or more means the low-priority writer is behind (decision 0060): it is written on the
+    /// catch-up lane's thread, still in order, and the lane goes on while the backlog lasts.
+    @Test func aBacklogIsWrittenInOrderOnTheCatchUpLane() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/log.jsonl"
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            try #require(fd >= 0)
+            defer { close(fd) }
+            // A long linger lets the whole backlog gather into one batch.
+            let writer = LogWriter(fd: fd, linger: .milliseconds(200))
+            let count = LogWriter.catchUpLines * 2 + 100
+            for i in 0..<count { writer.enqueue(.event(["n": .int(i)])) }
+            writer.flush(timeout: .seconds(10))
+            #expect(writer.catchUps >= 1)
+            let written = Self.lines(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect(written.compactMap { $0["n"]?.intValue } == Array(0..<count))
+            writer.close()
+        }
+    }
+
+    /// A batch below `catchUpLines` is written by the writer's own (low-priority) thread.
+    @Test func aSmallBatchStaysOnTheWritersOwnThread() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w)
+        for i in 0..<100 { writer.enqueue(.event(["n": .int(i)])) }
+        writer.flush()
+        #expect(readAll(r).count == 100)
+        #expect(writer.catchUps == 0)
+        writer.close()
+    }
+
     /// Lines of requests ending close together are written together: every batch waits `linger` first, so the
     /// writer wakes and writes at most once per linger, however many lines arrive (here one per 0.1 ms).
     @Test func linesArrivingCloseTogetherShareOneWrite() throws {

@@ -160,6 +160,31 @@ import SkillGateTestSupport
         ledger.close()
     }
 
+    /// A batch of four early batches or more means the low-priority writer is behind (decision 0060): it is written at
+    /// normal priority on the catch-up lane, whole; a batch below that stays on the writer's own thread.
+    @Test func aBacklogIsWrittenOnTheCatchUpLane() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(20), batchSize: 8)
+        _ = try store.withConnection { db in
+            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
+        }
+        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
+        entry.tokenId = "tok_0000000000000000"
+        entry.status = 200
+        let row = UsageRecord.rows(for: entry, outcome: "ok")
+        ledger.record(row + row)
+        ledger.flush()
+        #expect(ledger.stats.written == 2)
+        #expect(ledger.catchUps == 0)
+        ledger.record(Array(repeating: row[0], count: 100))
+        ledger.flush()
+        #expect(ledger.stats.written == 102)
+        #expect(ledger.catchUps >= 1)
+        ledger.close()
+    }
+
     @Test func theLedgerAndMetricsHoldNoSecrets() async throws {
         let h = try TeamHarness()
         _ = try await h.post("/v1/chat/completions", Self.chat)

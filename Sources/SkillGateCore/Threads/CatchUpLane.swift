@@ -1,0 +1,71 @@
+import Dispatch
+import Synchronization
+
+/// A parked thread at the priority of the thread that made it, to which a `lowPriorityBackground` writer hands its
+/// work while it is behind (decision 0060).
+///
+/// A writer at a lowered priority stays out of the way of the event loops and of other processes, but on a machine
+/// whose CPUs are all busy it gets only about a tenth of one, and an unprivileged thread cannot raise its priority
+/// again. So the writer is made with a lane, and when a batch shows that records come faster than it writes them, it
+/// runs the writing on the lane's thread and waits for it: one thread writes at a time, so the order of batches is
+/// kept. Make the lane from a thread of normal priority (its thread inherits the maker's nice value).
+public final class CatchUpLane: Sendable {
+    private struct State {
+        var job: (@Sendable () -> Void)?
+        var closed = false
+        var jobsRun = 0
+    }
+
+    private let state = Mutex(State())
+    private let start = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    /// One caller at a time hands a job over.
+    private let callers = DispatchSemaphore(value: 1)
+
+    /// Starts the lane's thread, named `name` (at most 15 bytes are kept), parked until `run` is called.
+    public init(name: String) {
+        let started = DetachedThread.start(name: name, scheduling: .background) { [self] in park() }
+        if !started { state.withLock { $0.closed = true } }
+    }
+
+    /// Runs `job` on the lane's thread and returns when it has ended; runs it on the calling thread when the lane
+    /// was closed or its thread could not start. Callers on several threads take turns.
+    public func run(_ job: @escaping @Sendable () -> Void) {
+        callers.wait()
+        defer { callers.signal() }
+        let handed = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            s.job = job
+            return true
+        }
+        guard handed else { return job() }
+        start.signal()
+        done.wait()
+    }
+
+    /// Jobs the lane's thread has run (for tests and statistics).
+    public var jobsRun: Int { state.withLock { $0.jobsRun } }
+
+    /// Ends the lane's thread; later jobs run on their callers' threads.
+    public func close() {
+        state.withLock { $0.closed = true }
+        start.signal()
+    }
+
+    private func park() {
+        while true {
+            start.wait()
+            let job = state.withLock { s -> (@Sendable () -> Void)? in
+                defer { s.job = nil }
+                return s.job
+            }
+            guard let job else {
+                if state.withLock({ $0.closed }) { return }
+                continue
+            }
+            job()
+            state.withLock { $0.jobsRun += 1 }
+            done.signal()
+        }
+    }
+}
