@@ -43,7 +43,7 @@ public final class CatchUpLane: Sendable {
         done.wait()
     }
 
-    /// Jobs the lane's thread has run (for tests and statistics).
+    /// Jobs the lane's thread has taken, counted as each starts (for tests and statistics).
     public var jobsRun: Int { state.withLock { $0.jobsRun } }
 
     /// Ends the lane's thread; later jobs run on their callers' threads.
@@ -57,6 +57,7 @@ public final class CatchUpLane: Sendable {
             start.wait()
             let job = state.withLock { s -> (@Sendable () -> Void)? in
                 defer { s.job = nil }
+                if s.job != nil { s.jobsRun += 1 }
                 return s.job
             }
             guard let job else {
@@ -64,7 +65,6 @@ public final class CatchUpLane: Sendable {
                 continue
             }
             job()
-            state.withLock { $0.jobsRun += 1 }
             done.signal()
         }
     }

@@ -50,8 +50,9 @@ import SkillGateTestSupport
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             try #require(fd >= 0)
             defer { close(fd) }
-            // A long linger lets the whole backlog gather into one batch.
-            let writer = LogWriter(fd: fd, linger: .milliseconds(200))
+            // A long linger lets the whole backlog gather into one batch (also when the enqueueing runs slowly: a
+            // sanitizer, a loaded machine).
+            let writer = LogWriter(fd: fd, linger: .seconds(2))
             let count = LogWriter.catchUpLines * 2 + 100
             for i in 0..<count { writer.enqueue(.event(["n": .int(i)])) }
             writer.flush(timeout: .seconds(10))
