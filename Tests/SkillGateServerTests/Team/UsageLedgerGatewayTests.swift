@@ -111,20 +111,13 @@ import SkillGateTestSupport
     /// A writer with nothing queued sleeps until a record comes (it used to wake every interval, 40 times a second
     /// at the embedded store's 25 ms), and a record that comes is written one interval later.
     @Test func anIdleWriterSleepsUntilARecordComes() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try SQLiteStateStore(stateDirectory: dir)
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10))
-        _ = try store.withConnection { db in
-            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
-        }
+        let fixture = try LedgerFixture(flushInterval: .milliseconds(10))
+        defer { fixture.remove() }
+        let ledger = fixture.ledger
         try await Task.sleep(for: .milliseconds(400))
         let idleWakes = ledger.stats.writerWakes
         #expect(idleWakes == 0, "an idle writer woke \(idleWakes) times in 400 ms")
-        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
-        entry.tokenId = "tok_0000000000000000"
-        entry.status = 200
-        ledger.record(UsageRecord.rows(for: entry, outcome: "ok"))
+        ledger.record(fixture.row)
         let deadline = ContinuousClock.now + .seconds(10)
         while ledger.stats.written < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(ledger.stats.written == 1)
@@ -132,23 +125,14 @@ import SkillGateTestSupport
         try await Task.sleep(for: .milliseconds(300))
         let wakesAfter = ledger.stats.writerWakes
         #expect(wakesAfter <= 3, "the writer woke \(wakesAfter) times around one record")
-        ledger.close()
     }
 
     @Test func aFullBatchIsWrittenBeforeTheInterval() async throws {
         // A minute-long interval and a batch of 8: the eighth record wakes the writer, so the rows land long before the
         // interval; the seven before it alone do not.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try SQLiteStateStore(stateDirectory: dir)
-        let ledger = UsageLedger(store: store, flushInterval: .seconds(60), batchSize: 8)
-        _ = try store.withConnection { db in
-            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
-        }
-        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
-        entry.tokenId = "tok_0000000000000000"
-        entry.status = 200
-        let row = UsageRecord.rows(for: entry, outcome: "ok")
+        let fixture = try LedgerFixture(flushInterval: .seconds(60), batchSize: 8)
+        defer { fixture.remove() }
+        let (ledger, row) = (fixture.ledger, fixture.row)
         #expect(row.count == 1)
         for _ in 0..<7 { ledger.record(row) }
         try await Task.sleep(for: .milliseconds(300))
@@ -157,23 +141,14 @@ import SkillGateTestSupport
         let deadline = ContinuousClock.now + .seconds(10)
         while ledger.stats.written < 8 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(ledger.stats.written == 8)
-        ledger.close()
     }
 
     /// A batch of four early batches or more means the low-priority writer is behind (decision 0060): it is written at
     /// normal priority on the catch-up lane, whole; a batch below that stays on the writer's own thread.
     @Test func aBacklogIsWrittenOnTheCatchUpLane() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try SQLiteStateStore(stateDirectory: dir)
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(20), batchSize: 8)
-        _ = try store.withConnection { db in
-            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
-        }
-        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
-        entry.tokenId = "tok_0000000000000000"
-        entry.status = 200
-        let row = UsageRecord.rows(for: entry, outcome: "ok")
+        let fixture = try LedgerFixture(flushInterval: .milliseconds(20), batchSize: 8)
+        defer { fixture.remove() }
+        let (ledger, row) = (fixture.ledger, fixture.row)
         ledger.record(row + row)
         ledger.flush()
         #expect(ledger.stats.written == 2)
@@ -182,7 +157,6 @@ import SkillGateTestSupport
         ledger.flush()
         #expect(ledger.stats.written == 102)
         #expect(ledger.catchUps >= 1)
-        ledger.close()
     }
 
     @Test func theLedgerAndMetricsHoldNoSecrets() async throws {
@@ -199,5 +173,31 @@ import SkillGateTestSupport
             #expect(!text.contains(TeamHarness.providerKey))
         }
         #expect(!metrics.contains("req_"), "no request ids in metric labels")
+    }
+}
+
+/// A ledger over a fresh SQLite store that holds one token, and one request row of that token to record.
+private struct LedgerFixture {
+    let directory: String
+    let ledger: UsageLedger
+    let row: [UsageRecord]
+
+    init(flushInterval: Duration, batchSize: Int = UsageLedger.embeddedBatch) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sg-ledger-\(UUID().uuidString)").path
+        let store = try SQLiteStateStore(stateDirectory: directory)
+        _ = try store.withConnection { db in
+            try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'app', 'h', 0)")
+        }
+        ledger = UsageLedger(store: store, flushInterval: flushInterval, batchSize: batchSize)
+        var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
+        entry.tokenId = "tok_0000000000000000"
+        entry.status = 200
+        row = UsageRecord.rows(for: entry, outcome: "ok")
+    }
+
+    /// Closes the ledger and removes the store's directory.
+    func remove() {
+        ledger.close()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
