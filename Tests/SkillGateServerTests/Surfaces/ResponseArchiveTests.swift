@@ -51,6 +51,27 @@ import SkillGateProviders
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date())?.tokenId == "tok_a")
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == ResponsesHistory(messages: Self.conversation, itemsJSON: Self.stored))
         #expect(store.writes.withLock { $0 } >= 1)
+        // A write of one answer stays on the writer's own thread.
+        #expect(archive.catchUps == 0)
+    }
+
+    /// A write of `catchUpResponses` answers or more means the low-priority writer is behind (decision 0060): it runs
+    /// on the catch-up lane, and every answer is stored.
+    @Test func aBacklogIsWrittenOnTheCatchUpLane() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sqlite = try SQLiteStateStore(stateDirectory: dir)
+        // A long interval, so every answer saved below waits for the writer's first write.
+        let archive = ResponseArchive(store: sqlite, retention: 1, flushInterval: .seconds(1), now: { Date() }) { _ in }
+        let count = ResponseArchive.catchUpResponses + 50
+        for i in 0..<count { archive.save(id: "resp_\(i)", tokenId: "tok_a", conversation: Self.stored) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while archive.catchUps == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(archive.catchUps == 1)
+        archive.close()
+        for i in [0, count / 2, count - 1] {
+            #expect(try sqlite.storedResponse(id: "resp_\(i)", tokenId: "tok_a", now: Date())?.tokenId == "tok_a")
+        }
     }
 
     @Test func zeroRetentionKeepsNothing() async throws {

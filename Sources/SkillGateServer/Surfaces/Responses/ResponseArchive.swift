@@ -15,14 +15,21 @@ import Synchronization
 /// so a client chaining on an id the moment it arrives finds it. A lookup that misses both asks the
 /// store once more after one flush interval: with several instances on PostgreSQL, an answer given by
 /// another instance a moment ago is then written too. A process crash loses at most the answers of the
-/// last interval (their later chains get the 404 that says why).
+/// last interval (their later chains get the 404 that says why). The writer runs at a lowered priority, and a write of
+/// `catchUpResponses` or more answers (the writer behind) runs at normal priority on a `CatchUpLane` (decision 0060).
 final class ResponseArchive: Sendable {
     private struct Pending {
         var responses: [String: StoredResponse] = [:]
         var closed = false
         /// Whether the writer thread runs (it starts with the first answer saved).
         var writing = false
+        /// The writer's catch-up lane, made with it (decision 0060).
+        var catchUp: CatchUpLane?
     }
+
+    /// A write of at least this many answers means the low-priority writer is behind: it is done at normal priority
+    /// on the catch-up lane.
+    static let catchUpResponses = 1024
 
     /// Answers held in memory at most while the store cannot take them (then new ones are not kept).
     static let maxPending = 10_000
@@ -66,7 +73,12 @@ final class ResponseArchive: Sendable {
             return (!p.writing, false)
         }
         if full { warn("response \(id) was not kept: \(Self.maxPending) answers wait for the state store, which is failing or slow") }
-        if start { DetachedThread.start(name: "sg-responses", scheduling: .background) { [self] in run() } }
+        if start {
+            // Made here, on a thread of normal priority (an event loop's), so the lane keeps that priority.
+            let lane = CatchUpLane(name: "sg-responses-cu")
+            pending.withLock { $0.catchUp = lane }
+            DetachedThread.start(name: "sg-responses", scheduling: .lowPriorityBackground) { [self] in run(catchUp: lane) }
+        }
     }
 
     /// The conversation of response `id` of token `tokenId`; a 404 in the Responses shape when it is
@@ -120,15 +132,26 @@ final class ResponseArchive: Sendable {
         }
     }
 
-    private func run() {
+    private func run(catchUp: CatchUpLane) {
         let ns = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(ns))
             let (batch, closed) = pending.withLock { (Array($0.responses.values), $0.closed) }
-            write(batch)
-            if closed { stopped.signal(); return }
+            if batch.count >= Self.catchUpResponses {
+                catchUp.run { [self] in write(batch) }
+            } else {
+                write(batch)
+            }
+            if closed {
+                catchUp.close()
+                stopped.signal()
+                return
+            }
         }
     }
+
+    /// Writes done on the catch-up lane so far (for tests).
+    var catchUps: Int { pending.withLock { $0.catchUp }?.jobsRun ?? 0 }
 
     /// Writes `batch` in one transaction and forgets what was written (unless saved again meanwhile). A failed
     /// write keeps the answers pending, to be retried at the next interval.
