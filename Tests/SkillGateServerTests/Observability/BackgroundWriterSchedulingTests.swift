@@ -9,13 +9,19 @@ import SkillGateTestSupport
 /// preempts them instead of waiting out their time slice. They also run at a lowered priority, and their catch-up
 /// lanes at the priority of the thread that made them (decision 0060).
 @Suite struct BackgroundWriterSchedulingTests {
-    /// The ids of this process's threads named `name`, by `/proc/self/task`.
-    private static func threads(named name: String) -> [Int32] {
+    /// The name of this process's thread `tid`, or nil when it has ended.
+    private static func name(ofThread tid: String) -> String? {
+        (try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `value` of each of this process's threads named `name`, by `/proc/self/task`. A thread that ends while it is
+    /// asked (another test's writer closing) is left out: it is still there, with its name, after the question.
+    private static func values<T>(ofThreadsNamed name: String, _ value: (Int32) -> T) -> [T] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { tid -> Int32? in
-            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8),
-                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name else { return nil }
-            return Int32(tid)
+        return tasks.compactMap { tid -> T? in
+            guard Self.name(ofThread: tid) == name, let id = Int32(tid) else { return nil }
+            let answer = value(id)
+            return Self.name(ofThread: tid) == name ? answer : nil
         }
     }
 
@@ -41,12 +47,12 @@ import SkillGateTestSupport
         let maker = ThreadScheduling.nice()
         try Self.withRunningWriters {
             for name in ["sg-log", "sg-ledger"] {
-                let seen = Self.threads(named: name).map { ThreadScheduling.nice(ofThread: $0) }
+                let seen = Self.values(ofThreadsNamed: name) { ThreadScheduling.nice(ofThread: $0) }
                 #expect(!seen.isEmpty, "no thread named \(name)")
                 #expect(seen.allSatisfy { $0 == ThreadScheduling.lowPriorityNice }, "\(name): \(seen)")
             }
             for name in ["sg-log-catchup", "sg-ledger-catch"] {
-                let seen = Self.threads(named: name).map { ThreadScheduling.nice(ofThread: $0) }
+                let seen = Self.values(ofThreadsNamed: name) { ThreadScheduling.nice(ofThread: $0) }
                 #expect(!seen.isEmpty, "no thread named \(name)")
                 // Lanes of writers made by this suite's threads; other suites' threads have the same priority.
                 #expect(seen.allSatisfy { $0 == maker }, "\(name): \(seen)")
@@ -59,7 +65,7 @@ import SkillGateTestSupport
         guard ThreadScheduling.currentThreadSliceNanoseconds != nil else { return }
         try Self.withRunningWriters {
             for name in ["sg-log", "sg-ledger"] {
-                let seen = Self.threads(named: name).map { ThreadScheduling.sliceNanoseconds(ofThread: $0) }
+                let seen = Self.values(ofThreadsNamed: name) { ThreadScheduling.sliceNanoseconds(ofThread: $0) }
                 #expect(!seen.isEmpty, "no thread named \(name)")
                 // Other tests' writers run in this process too; every one of them is a background thread.
                 #expect(seen.allSatisfy { $0 == ThreadScheduling.backgroundSliceNanoseconds }, "\(name): \(seen)")

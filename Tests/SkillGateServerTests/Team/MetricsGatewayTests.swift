@@ -60,12 +60,20 @@ import SkillGateTestSupport
         let h = try TeamHarness(extraConfig: #","metrics":{"listen":"127.0.0.1:0"}"#)
         _ = try await h.post("/v1/chat/completions", Self.chat)
         let port = try #require(h.server.metricsPort)
-        let separate = try await h.get("/metrics", port: port)
+        // The reply goes out before its request is counted (decision 0059), and the separate listener may be served
+        // by another event loop: the count shows up within moments, not necessarily by the first scrape.
+        let series = "skillgate_requests_total{surface=\"openai\""
+        var separate = try await h.get("/metrics", port: port)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !String(decoding: separate.body, as: UTF8.self).contains(series) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            separate = try await h.get("/metrics", port: port)
+        }
         let other = try await h.get("/v1/models", port: port)
         let main = try await h.get("/metrics")
         await h.stop()
         #expect(separate.status == 200)
-        #expect(String(decoding: separate.body, as: UTF8.self).contains("skillgate_requests_total{surface=\"openai\""))
+        #expect(String(decoding: separate.body, as: UTF8.self).contains(series))
         #expect(other.status == 404)
         #expect(main.status == 404)
         #expect(String(decoding: main.body, as: UTF8.self).contains("metrics.listen"))
