@@ -19,6 +19,7 @@ module (`Bench/install-tools.sh`). The figures move with the machine's hour; com
 """
 import argparse
 import collections
+import functools
 import json
 import os
 import re
@@ -49,6 +50,27 @@ def thread_ids(pid):
         except FileNotFoundError:
             pass
     return tids
+
+
+def thread_name(tid):
+    """The name of thread `tid`, or "" when it has ended."""
+    try:
+        return open(f"/proc/{tid}/comm").read().strip()
+    except OSError:
+        return ""
+
+
+def chain_roles(upstream_pid, proxy_pid, proxy_is_gateway):
+    """The role of each thread of the chain, by thread id: `upstream`, `client` (wrk), `proxy` (nginx's workers or the
+    gateway's event loops) and, for the gateway's other threads, their own names (`sg-log`, `sg-ledger`, ...)."""
+    roles = {tid: "upstream" for tid in thread_ids(upstream_pid)}
+    for tid in thread_ids(proxy_pid) if proxy_pid else ():
+        name = thread_name(tid) if proxy_is_gateway else ""
+        roles[tid] = name if name and not name.startswith("sg-http") else "proxy"
+    for pid in subprocess.run(["pgrep", "-x", "wrk"], capture_output=True, text=True).stdout.split():
+        for tid in thread_ids(int(pid)):
+            roles[tid] = "client"
+    return roles
 
 
 def timehist(data):
@@ -173,7 +195,6 @@ def main():
     results = []
     try:
         mock = bench.start_mock_upstream(processes, work, nofile)
-        upstream_tids = lambda: thread_ids(mock.pid)  # noqa: E731
         direct_url = f"http://127.0.0.1:{bench.UPSTREAM_PORT}/v1/chat/completions"
         for name in args.targets.split(","):
             if name == "direct":
@@ -192,19 +213,7 @@ def main():
             subprocess.run(["wrk", "-t1", "-c1", "-d2s", "-s", lua, url], env=dict(os.environ, REQ_BODY=BODY["plain"], AUTH_TOKEN=token),
                            capture_output=True)  # warm-up
 
-            def roles_of(proxy_pid=proxy_pid, name=name):
-                roles = {tid: "upstream" for tid in upstream_tids()}
-                if proxy_pid:
-                    for tid in thread_ids(proxy_pid):
-                        if name == "nginx":
-                            roles[tid] = "proxy"
-                        else:
-                            thread = open(f"/proc/{proxy_pid}/task/{tid}/comm").read().strip() if os.path.exists(f"/proc/{proxy_pid}/task/{tid}") else ""
-                            roles[tid] = "proxy" if thread.startswith("sg-http") else thread or "gateway"
-                for pid in subprocess.run(["pgrep", "-x", "wrk"], capture_output=True, text=True).stdout.split():
-                    for tid in thread_ids(int(pid)):
-                        roles[tid] = "client"
-                return roles
+            roles_of = functools.partial(chain_roles, mock.pid, proxy_pid, name == "skillgate")
             results.append(run_target(name, url, token, roles_of, args.seconds, args.threshold, lua, work))
     finally:
         processes.stop_all()

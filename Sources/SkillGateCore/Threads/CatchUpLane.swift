@@ -28,19 +28,30 @@ public final class CatchUpLane: Sendable {
         if !started { state.withLock { $0.closed = true } }
     }
 
-    /// Runs `job` on the lane's thread and returns when it has ended; runs it on the calling thread when the lane
-    /// was closed or its thread could not start. Callers on several threads take turns.
-    public func run(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the lane's thread and returns its result when it has ended; runs it on the calling thread when the
+    /// lane was closed or its thread could not start. Callers on several threads take turns.
+    @discardableResult
+    public func run<Result: Sendable>(_ job: @escaping @Sendable () -> Result) -> Result {
+        let answer = Answer<Result>()
         callers.wait()
         defer { callers.signal() }
         let handed = state.withLock { s -> Bool in
             guard !s.closed else { return false }
-            s.job = job
+            s.job = {
+                let result = job()
+                answer.value.withLock { $0 = result }
+            }
             return true
         }
         guard handed else { return job() }
         start.signal()
         done.wait()
+        return answer.value.withLock { $0! }
+    }
+
+    /// Where the lane's thread leaves a job's result for the caller waiting on `done`.
+    private final class Answer<Result: Sendable>: Sendable {
+        let value = Mutex<Result?>(nil)
     }
 
     /// Jobs the lane's thread has taken, counted as each starts (for tests and statistics).

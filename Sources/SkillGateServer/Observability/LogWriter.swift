@@ -104,14 +104,7 @@ final class LogWriter: Sendable {
             }
             // Lines come faster than this low-priority thread writes them: write at normal priority, in order, until
             // the batches are small again (decision 0060).
-            catchUp.run { [self] in
-                write(lines, dropped: dropped)
-                while true {
-                    let (more, moreDropped, _) = takePending()
-                    write(more, dropped: moreDropped)
-                    if more.count < Self.catchUpLines / 4 { break }
-                }
-            }
+            catchUp.run { [self] in writeUntilCaughtUp(lines, dropped: dropped) }
         }
     }
 
@@ -141,6 +134,16 @@ final class LogWriter: Sendable {
         queue.withLock {
             $0.written += lines.count
             $0.batches += 1
+        }
+    }
+
+    /// Writes `lines`, then what is queued meanwhile, while batches stay a quarter of `catchUpLines` or more.
+    private func writeUntilCaughtUp(_ lines: [Line], dropped: Int) {
+        var (next, nextDropped) = (lines, dropped)
+        while true {
+            write(next, dropped: nextDropped)
+            guard next.count >= Self.catchUpLines / 4 else { return }
+            (next, nextDropped, _) = takePending()
         }
     }
 

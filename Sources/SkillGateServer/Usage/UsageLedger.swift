@@ -143,22 +143,9 @@ final class UsageLedger: Sendable {
             }
             queue.withLock { $0.stats.writerWakes += 1 }
             let (batch, closed, dropped) = takeBatch()
-            let written: Bool
-            if batch.count >= catchUpRecords {
-                // Records come faster than this low-priority thread writes them: write at normal priority until the
-                // queue is short again (decision 0060).
-                let failuresBefore = stats.failedWrites
-                catchUp.run { [self] in
-                    guard write(batch) else { return }
-                    while true {
-                        let (more, _, _) = takeBatch()
-                        guard write(more), more.count >= catchUpRecords / 4 else { return }
-                    }
-                }
-                written = stats.failedWrites == failuresBefore
-            } else {
-                written = write(batch)
-            }
+            // A batch of `catchUpRecords` or more: records come faster than this low-priority thread writes them, so
+            // they are written at normal priority until the queue is short again (decision 0060).
+            let written = batch.count >= catchUpRecords ? catchUp.run { [self] in writeUntilCaughtUp(batch) } : write(batch)
             if !written {
                 if closed { return finish() }
                 continue
@@ -201,6 +188,17 @@ final class UsageLedger: Sendable {
             }
             onProblem("usage ledger write failed (\(error)); the records stay queued and are retried", batch.count - requeueDropped)
             return false
+        }
+    }
+
+    /// Writes `batch`, then what is queued meanwhile, while batches stay a quarter of `catchUpRecords` or more; false
+    /// when a write failed (its records are queued again).
+    private func writeUntilCaughtUp(_ batch: [UsageRecord]) -> Bool {
+        var next = batch
+        while true {
+            guard write(next) else { return false }
+            guard next.count >= catchUpRecords / 4 else { return true }
+            next = takeBatch().batch
         }
     }
 

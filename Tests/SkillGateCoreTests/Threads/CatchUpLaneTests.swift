@@ -36,6 +36,15 @@ import Testing
         #expect(lane.jobsRun == 1)
     }
 
+    @Test func runReturnsTheJobsResultOnTheLaneAndAfterClose() {
+        let lane = CatchUpLane(name: "sg-test-lane")
+        #expect(lane.run { 40 + 2 } == 42)
+        #expect(lane.jobsRun == 1)
+        lane.close()
+        #expect(lane.run { "in place" } == "in place")
+        #expect(lane.jobsRun == 1)
+    }
+
     @Test func afterCloseJobsRunOnTheCallersThread() async {
         let lane = CatchUpLane(name: "sg-test-lane")
         lane.close()
