@@ -6,7 +6,11 @@ plain chat requests, then counts N more and prints the instructions per request 
 code, libcurl, glibc, libevent, ...). SQLite is left out by default: the usage ledger's batches land in random
 requests' windows and swamp small differences (decision 0047). Needs valgrind (Bench/install-tools.sh installs it).
 
-    python3 Bench/profile/callgrind_request.py BINARY [--requests 200] [--warm 50] [--with-sqlite]
+    python3 Bench/profile/callgrind_request.py BINARY [--requests 200] [--warm 50] [--with-sqlite] [--by object|module|function]
+
+`--by module` splits the gateway's own code by Swift module (each SkillGate module, the standard library's code, the
+Swift runtime: reference counting, tasks, exclusivity checks) beside the shared objects; `--by function` lists the
+functions with the most instructions of their own (demangle with `swift demangle --simplified`).
 """
 import argparse
 import collections
@@ -109,12 +113,57 @@ def self_cost_by_object(path):
     return totals
 
 
+def self_cost_by_function(path):
+    """Sums callgrind's self cost per function (fn=) and the object it is in, from a dump made with --dump-instr=no."""
+    names, objects, totals = {}, {}, collections.Counter()
+    function, obj, in_call = "?", "?", False
+    for line in open(path, errors="replace"):
+        key, _, value = line.rstrip("\n").partition("=")
+        if key in ("fn", "cfn", "ob", "cob"):
+            match = re.match(r"\((\d+)\)(?: (.*))?", value)
+            if match:
+                table = objects if key in ("ob", "cob") else names
+                if match.group(2):
+                    table[match.group(1)] = match.group(2)
+                if key == "fn":
+                    function = names.get(match.group(1), "?")
+                elif key == "ob":
+                    obj = objects.get(match.group(1), "?")
+            continue
+        if line.startswith("calls="):
+            in_call = True
+            continue
+        if line and (line[0].isdigit() or line[0] in "+-*"):
+            if in_call:
+                in_call = False
+                continue
+            parts = line.split()
+            if len(parts) >= 2 and parts[1].isdigit():
+                totals[(function, obj)] += int(parts[1])
+    return totals
+
+
+def module_of(function, obj, binary):
+    """The Swift module a function of the gateway's binary belongs to (by its mangled name), the runtime, or the
+    shared object it is in."""
+    if os.path.basename(obj) != os.path.basename(binary):
+        return os.path.basename(obj)
+    match = re.match(r"\$s(\d+)(SkillGate\w+)", function)
+    if match:
+        return match.group(2)[:int(match.group(1))]
+    if function.startswith("$s"):
+        return "Swift standard library"
+    return "Swift runtime (and C in the binary)"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--warm", type=int, default=50)
     parser.add_argument("--with-sqlite", action="store_true")
+    parser.add_argument("--by", default="object", choices=["object", "module", "function"],
+                        help="split the instructions by shared object, by Swift module, or by function")
     parser.add_argument("--body", default="plain", choices=["plain", "stream"],
                         help="whole answers, or streamed ones (the mock's events all at once)")
     args = parser.parse_args()
@@ -123,13 +172,19 @@ def main():
     with gateway_under_callgrind(args.binary, "--dump-instr=no", "sg-callgrind-", {"warm_code": False}) as (work, process, token):
         record(process, token, [open(bench.BODY[args.body], "rb").read()], args.warm, args.requests)
         dumps = sorted(p for p in os.listdir(work) if p.startswith("callgrind.out") and p != "callgrind.out")
-        totals = self_cost_by_object(os.path.join(work, dumps[-1]))
+        dump = os.path.join(work, dumps[-1])
+        if args.by == "object":
+            totals = self_cost_by_object(dump)
+        else:
+            totals = collections.Counter()
+            for (function, obj), cost in self_cost_by_function(dump).items():
+                totals[module_of(function, obj, args.binary) if args.by == "module" else function] += cost
         rows = [(name, cost) for name, cost in totals.items() if args.with_sqlite or "sqlite" not in name]
         total = sum(cost for _, cost in rows)
         print(f"{args.requests} {'whole answers' if args.body == 'plain' else 'streamed answers'} after {args.warm} to warm up; instructions per request"
               + ("" if args.with_sqlite else " (SQLite left out)"))
-        for name, cost in sorted(rows, key=lambda r: -r[1])[:12]:
-            print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name)}")
+        for name, cost in sorted(rows, key=lambda r: -r[1])[:40 if args.by == "function" else 16]:
+            print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name) if args.by == 'object' else name}")
         print(f"  {total / args.requests / 1000:8.1f}k  in all")
 
 if __name__ == "__main__":

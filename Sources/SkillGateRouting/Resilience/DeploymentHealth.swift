@@ -78,11 +78,13 @@ public final class DeploymentHealth: Sendable {
     /// The deployment answered (any non-retryable outcome): closes its breaker.
     public func recordSuccess(_ deployment: String) {
         state.withLock { all in
-            guard var e = all[deployment] else { return }
-            e.failures = 0
-            e.cooledUntil = nil
-            e.probeStarted = nil
-            all[deployment] = e
+            // One lookup, and no write for a deployment that was healthy (the common case, on every answer).
+            guard let i = all.index(forKey: deployment) else { return }
+            let e = all.values[i]
+            guard e.failures != 0 || e.cooledUntil != nil || e.probeStarted != nil else { return }
+            all.values[i].failures = 0
+            all.values[i].cooledUntil = nil
+            all.values[i].probeStarted = nil
         }
     }
 
@@ -115,9 +117,8 @@ public final class DeploymentHealth: Sendable {
     /// A call to `deployment` ended (its answer was relayed, or it failed).
     public func endCall(_ deployment: String) {
         state.withLock { all in
-            guard var e = all[deployment] else { return }
-            e.inFlight = max(0, e.inFlight - 1)
-            all[deployment] = e
+            guard let i = all.index(forKey: deployment) else { return }
+            all.values[i].inFlight = max(0, all.values[i].inFlight - 1)
         }
     }
 

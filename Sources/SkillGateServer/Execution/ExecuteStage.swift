@@ -72,8 +72,7 @@ struct ExecuteStage: Sendable {
         let target = upstream.target
         guard policy.escalates(target.qualifiedName) else {
             if !policy.invisibleCallsToModel {
-                let names = request.tools.map(\.name)
-                upstream.offered = (names, Set(names), policy.scenario)
+                upstream.offered = (request.tools.map(\.name), policy.scenario)
             }
             return .streaming(upstream)
         }

@@ -15,9 +15,10 @@ struct UpstreamStream {
     private var replay: IndexingIterator<[ChatStreamEvent]>?
     private let lease: CallLease?
     private let affinity: ToolCallAffinity
-    /// The invisible-call rule: the names of the tools the model was shown (in order, for the message, and as a set),
-    /// and the scenario. Names only: a held stream does not keep the tools' schemas (decision 0036).
-    var offered: (names: [String], lookup: Set<String>, scenario: String)?
+    /// The invisible-call rule: the names of the tools the model was shown (in order, for the message; scanned when a
+    /// call starts, as `AnswerInspector` does) and the scenario. Names only: a held stream does not keep the tools'
+    /// schemas (decision 0036).
+    var offered: (names: [String], scenario: String)?
 
     init(target: RouteTarget, pending: ChatStreamEvent?, iterator: ChatEventIterator,
          lease: CallLease, affinity: ToolCallAffinity) {
@@ -56,7 +57,7 @@ struct UpstreamStream {
                 throw error
             }
         }
-        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.lookup.contains(name) {
+        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.names.contains(name) {
             finish()
             throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }

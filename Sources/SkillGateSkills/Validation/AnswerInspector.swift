@@ -33,28 +33,35 @@ public enum AnswerProblem: Sendable, Hashable, CustomStringConvertible {
 /// Pure and cheap: the gateway runs it on every answer before anything reaches the client, and
 /// the agent loop reuses it to turn problems into error results the model can correct.
 public struct AnswerInspector: Sendable {
-    /// The tools the model was shown, by name.
-    public let offered: [String: ToolDefinition]
+    /// The tools the model was shown.
+    ///
+    /// Looked up by scanning, not through a table by name: a request shows a few tools (a scenario's
+    /// `max_visible_skills`), and most answers call none, so building a table on every answer cost more than the
+    /// lookups it saved.
+    public let offered: [ToolDefinition]
 
     public init(offered tools: [ToolDefinition]) {
-        var map: [String: ToolDefinition] = [:]
-        for t in tools { map[t.name] = t }
-        offered = map
+        offered = tools
+    }
+
+    /// The offered tool named `name`; of tools declared twice under one name, the last (as a table by name would keep).
+    public func tool(named name: String) -> ToolDefinition? {
+        offered.last { $0.name == name }
     }
 
     /// Calls to tools that were not offered (the invisible-call rule).
     public func invisibleCalls(in content: [ContentBlock]) -> [AnswerProblem] {
-        content.compactMap(\.toolCall).filter { offered[$0.name] == nil }.map { .toolNotOffered(name: $0.name, callId: $0.id) }
+        content.compactMap(\.toolCall).filter { !isOffered($0.name) }.map { .toolNotOffered(name: $0.name, callId: $0.id) }
     }
 
     /// Whether a call to `name` may be handed on (for streams, checked when a call starts).
-    public func isOffered(_ name: String) -> Bool { offered[name] != nil }
+    public func isOffered(_ name: String) -> Bool { offered.contains { $0.name == name } }
 
     /// Every problem of `response`, invisible calls first. Empty when the answer is usable.
     public func problems(in response: ChatResponse) -> [AnswerProblem] {
         var out = invisibleCalls(in: response.content)
         for call in response.toolCalls {
-            guard let tool = offered[call.name] else { continue }
+            guard let tool = tool(named: call.name) else { continue }
             do { _ = try ArgumentValidator.validate(arguments: call.arguments, schema: tool.parameters, tool: call.name) } catch {
                 out.append(.invalidArguments(error, callId: call.id))
             }

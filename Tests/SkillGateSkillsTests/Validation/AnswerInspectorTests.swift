@@ -35,4 +35,12 @@ import SkillGateCore
         let none = AnswerInspector(offered: [])
         #expect(none.problems(in: answer([.toolCall(ToolCall(id: "c", name: "get_weather", arguments: "{}"))])).map(\.code) == ["tool_not_offered"])
     }
+
+    @Test func aToolDeclaredTwiceIsCheckedAgainstItsLastDeclaration() {
+        let strict = ToolDefinition(name: "get_weather", parameters: ["type": "object", "properties": ["days": ["type": "integer"]], "required": ["days"]])
+        let call = answer([.toolCall(ToolCall(id: "c1", name: "get_weather", arguments: #"{"city":"Oslo"}"#))])
+        #expect(AnswerInspector(offered: [strict, Self.weather]).problems(in: call).isEmpty)
+        #expect(AnswerInspector(offered: [Self.weather, strict]).problems(in: call).map(\.code) == ["invalid_tool_arguments"])
+        #expect(AnswerInspector(offered: [Self.weather, strict]).tool(named: "get_weather")?.parameters == strict.parameters)
+    }
 }

@@ -32,6 +32,9 @@ enum Endpoint: Sendable {
         "/readyz": ("GET", .ready),
     ]
 
+    /// `/console/`: the console's files below its root (made once, not on every request).
+    static let consoleFilesPrefix = ConsoleAssets.root + "/"
+
     /// A request line no endpoint accepts: the error, and for a 405 the `allow` header's value.
     struct Rejection: Error {
         var error: GatewayError
@@ -41,7 +44,7 @@ enum Endpoint: Sendable {
     /// The endpoint of `method path`, or a 404 naming what is served, or a 405 naming the method.
     static func accept(method: String, path: String) -> Result<Endpoint, Rejection> {
         if path.hasPrefix(AdminAPI.prefix) { return .success(.admin) }
-        if path == ConsoleAssets.root || path.hasPrefix(ConsoleAssets.root + "/") {
+        if path == ConsoleAssets.root || path.hasPrefix(consoleFilesPrefix) {
             guard method == "GET" || method == "HEAD" else {
                 var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path) accepts GET only, not \(method)")
                 error.param = "method"
