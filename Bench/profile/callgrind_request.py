@@ -7,6 +7,7 @@ code, libcurl, glibc, libevent, ...). SQLite is left out by default: the usage l
 requests' windows and swamp small differences (decision 0047). Needs valgrind (Bench/install-tools.sh installs it).
 
     python3 Bench/profile/callgrind_request.py BINARY [--requests 200] [--warm 50] [--with-sqlite] [--by object|module|function]
+       [--loops-only]
 
 `--by module` splits the gateway's own code by Swift module (each SkillGate module, the standard library's code, the
 Swift runtime: reference counting, tasks, exclusivity checks) beside the shared objects; `--by function` lists the
@@ -82,6 +83,10 @@ def record(process, token, bodies, warm, requests):
             post(bench.GATEWAY_PORT, token, body)
     time.sleep(0.5)
     subprocess.run(["callgrind_control", "-d", str(process.pid)], check=True, capture_output=True)
+
+
+# A function only the server's event-loop threads run (its mangled name): it marks their dumps.
+EVENT_LOOP_SYMBOL = "$s13SkillGateHTTP9EventLoopC13runPostedJobsyyF"
 
 
 def self_cost_by_object(path):
@@ -166,22 +171,33 @@ def main():
                         help="split the instructions by shared object, by Swift module, or by function")
     parser.add_argument("--body", default="plain", choices=["plain", "stream"],
                         help="whole answers, or streamed ones (the mock's events all at once)")
+    parser.add_argument("--loops-only", action="store_true",
+                        help="count the event loops' threads only: what a request costs on its way through, without the "
+                             "log writer's and the ledger's batches, whose timing moves the whole-process figure by a few "
+                             "thousand instructions from run to run")
     args = parser.parse_args()
     # Code warming off: under callgrind every request comes to a loop that slept, so each would prefetch the hot code
     # (~8,000 prefetches), which a gateway under load never does; the figures stay comparable with decisions 0047-0052.
-    with gateway_under_callgrind(args.binary, "--dump-instr=no", "sg-callgrind-", {"warm_code": False}) as (work, process, token):
+    options = "--dump-instr=no" + (" --separate-threads=yes" if args.loops_only else "")
+    with gateway_under_callgrind(args.binary, options, "sg-callgrind-", {"warm_code": False}) as (work, process, token):
         record(process, token, [open(bench.BODY[args.body], "rb").read()], args.warm, args.requests)
-        dumps = sorted(p for p in os.listdir(work) if p.startswith("callgrind.out") and p != "callgrind.out")
-        dump = os.path.join(work, dumps[-1])
-        if args.by == "object":
-            totals = self_cost_by_object(dump)
+        if args.loops_only:
+            # One dump per thread (callgrind.out.1-NN); the loops' threads are the ones that ran the loop's jobs.
+            dumps = [os.path.join(work, p) for p in os.listdir(work) if p.startswith("callgrind.out.1-")]
+            dumps = [d for d in dumps if EVENT_LOOP_SYMBOL in open(d, errors="replace").read()]
         else:
-            totals = collections.Counter()
-            for (function, obj), cost in self_cost_by_function(dump).items():
-                totals[module_of(function, obj, args.binary) if args.by == "module" else function] += cost
+            dumps = [os.path.join(work, sorted(p for p in os.listdir(work) if p.startswith("callgrind.out") and p != "callgrind.out")[-1])]
+        totals = collections.Counter()
+        for dump in dumps:
+            if args.by == "object":
+                totals.update(self_cost_by_object(dump))
+            else:
+                for (function, obj), cost in self_cost_by_function(dump).items():
+                    totals[module_of(function, obj, args.binary) if args.by == "module" else function] += cost
         rows = [(name, cost) for name, cost in totals.items() if args.with_sqlite or "sqlite" not in name]
         total = sum(cost for _, cost in rows)
         print(f"{args.requests} {'whole answers' if args.body == 'plain' else 'streamed answers'} after {args.warm} to warm up; instructions per request"
+              + (f" on the event loops ({len(dumps)} threads)" if args.loops_only else "")
               + ("" if args.with_sqlite else " (SQLite left out)"))
         for name, cost in sorted(rows, key=lambda r: -r[1])[:40 if args.by == "function" else 16]:
             print(f"  {cost / args.requests / 1000:8.1f}k  {os.path.basename(name) if args.by == 'object' else name}")

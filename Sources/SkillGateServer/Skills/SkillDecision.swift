@@ -29,18 +29,35 @@ struct SkillDecision: Sendable, Hashable {
     /// with `skill_ranking.examples` (`used`, or `pending` while some skill's examples are being written).
     var header: String? {
         guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
-        var parts = ["visible=" + visible.joined(separator: ",")]
-        if !removed.isEmpty { parts.append("removed=" + removed.joined(separator: ",")) }
-        if !cut.isEmpty { parts.append("cut=" + cut.joined(separator: ",")) }
-        if let limit, declared > 0 || !serverSkills.isEmpty { parts.append("max=\(limit)") }
-        if let ranking {
-            parts.append("ranking=" + ranking.mode.label)
-            if let examples = ranking.examples { parts.append("examples=" + examples.rawValue) }
-            if ranking.cut.blind { parts.append("blind") }
-            if let selection = ranking.selection { parts.append("selector=" + selection.label) }
+        // Appended into one string (it goes on every answer with tools): no array of parts, no joins.
+        var header = "visible="
+        header.reserveCapacity(96)
+        Self.append(visible, to: &header)
+        if !removed.isEmpty {
+            header += "; removed="
+            Self.append(removed, to: &header)
         }
-        if let escalatedBecause { parts.append("escalated=" + escalatedBecause) }
-        return parts.joined(separator: "; ")
+        if !cut.isEmpty {
+            header += "; cut="
+            Self.append(cut, to: &header)
+        }
+        if let limit, declared > 0 || !serverSkills.isEmpty { header += "; max=" + String(limit) }
+        if let ranking {
+            header += "; ranking=" + ranking.mode.label
+            if let examples = ranking.examples { header += "; examples=" + examples.rawValue }
+            if ranking.cut.blind { header += "; blind" }
+            if let selection = ranking.selection { header += "; selector=" + selection.label }
+        }
+        if let escalatedBecause { header += "; escalated=" + escalatedBecause }
+        return header
+    }
+
+    /// `names` separated by commas, appended to `header`.
+    private static func append(_ names: [String], to header: inout String) {
+        for (i, name) in names.enumerated() {
+            if i > 0 { header += "," }
+            header += name
+        }
     }
 
     /// The log fields (`skills_visible`, `skills_removed`, `skills_cut`; with a ranked cut

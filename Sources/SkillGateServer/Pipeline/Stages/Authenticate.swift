@@ -38,11 +38,19 @@ struct AuthenticatedClient: Sendable {
 struct AuthenticateStage: Sendable {
     let tokens: TokenService
 
-    /// The token of `Bearer <token>` (scheme case-insensitive), without allocating for the scheme check.
+    /// The token of `Bearer <token>` (scheme case-insensitive). The scheme is compared byte by byte, without
+    /// allocating or walking characters (this runs on every request).
     static func bearerToken(_ value: String) -> String? {
         let utf8 = value.utf8
-        guard utf8.count > 7, HTTPHeaders.sameName(String(value.prefix(7)), "bearer ") else { return nil }
-        return String(value.dropFirst(7)).trimmingSpacesAndTabs()
+        guard utf8.count > 7 else { return nil }
+        var index = utf8.startIndex
+        for expected in "bearer ".utf8 {
+            let byte = utf8[index]
+            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return nil }
+            index = utf8.index(after: index)
+        }
+        // The scheme is ASCII, so `index` starts a character.
+        return String(value[index...]).trimmingSpacesAndTabs()
     }
 
     /// Authenticates `request`. A request the head gate admitted (`AdmittedCaller`) is not authenticated twice: its
