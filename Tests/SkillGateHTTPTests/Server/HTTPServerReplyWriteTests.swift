@@ -38,7 +38,14 @@ import Testing
                     return raw.readResponse()?.bodyText ?? "<no answer>"
                 }
             }
-            let after = server.statistics
+            // The loop counts a batch's replies once the batch's writes are done, just after the last reply's bytes went
+            // out: the client can have it before the count moves. A run writing at once waits for its count (bounded).
+            var after = server.statistics
+            let deadline = ContinuousClock.now + .seconds(5)
+            while writesAtOnce, after.repliesWrittenAtOnce - before.repliesWrittenAtOnce < requests, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+                after = server.statistics
+            }
             return Run(turns: after.loopTurns - before.loopTurns,
                        writtenAtOnce: after.repliesWrittenAtOnce - before.repliesWrittenAtOnce, bodies: bodies)
         }

@@ -14,8 +14,9 @@ struct AccountStage: Sendable {
     let traffic: TrafficBroadcaster
 
     /// Called once per request. A whole reply the responder holds (`HTTPResponder.respond`) is sent once the request's
-    /// limit slot is free and its usage rows are queued, so a client that has its answer can send the next request
-    /// within its limits and find it in a usage report; the metrics, the traffic tail and the log line follow.
+    /// limit slot is free and its usage rows and log line are queued, so a client that has its answer can send the next
+    /// request within its limits and find it in a usage report and the log (`GatewayServer.flushLog`); the metrics and
+    /// the traffic tail follow.
     func account(_ ctx: inout RequestContext) {
         ctx.log.totalMs = ctx.elapsedMs
         let outcome = ctx.log.outcome
@@ -24,6 +25,7 @@ struct AccountStage: Sendable {
             ctx.limitTicket = nil
         }
         ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
+        log.write(ctx.log)
         ctx.responder.releaseReply()
         if ctx.inFlight {
             metrics.ended(stream: ctx.log.stream)
@@ -31,6 +33,5 @@ struct AccountStage: Sendable {
         }
         if ctx.log.surface != nil { metrics.finished(ctx.log, outcome: outcome) }
         if ctx.log.surface != nil { traffic.publish(TrafficEvent(ctx.log)) }
-        log.write(ctx.log)
     }
 }
