@@ -256,7 +256,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             commandsPending.store(false, ordering: .relaxed)
         }
         var added = false
-        for command in batch {
+        // Each command is moved out of the batch, not copied: an added transfer's spec is the request's whole value.
+        batch.reverse()
+        while let command = batch.popLast() {
             switch command {
             case .add(let spec):
                 if transferCount == 0 { nextRequestSpin.waitEnded(at: MonotonicClock.nanoseconds()) }
@@ -269,7 +271,6 @@ final class CurlMultiLoop: @unchecked Sendable {
                 stopped = true
             }
         }
-        batch.removeAll(keepingCapacity: true)
         // Start the new transfers now rather than on libcurl's 0 ms timer one loop turn later.
         if added, !stopped { socketAction(sg_socket_timeout(), 0) }
         if stopped, attachedLoop != nil { detachFromEventLoop() }

@@ -48,10 +48,22 @@ enum HTTP1Head {
     /// Whether a `Connection` field's value lists `close` and `keep-alive` (comma-separated tokens, any case).
     static func connectionTokens(_ value: String) -> (close: Bool, keepAlive: Bool) {
         var tokens = (close: false, keepAlive: false)
-        for token in value.utf8.split(separator: 0x2C) {
-            let trimmed = String(decoding: token, as: UTF8.self).trimmingSpacesAndTabs()
-            if HTTPHeaders.sameName(trimmed, "close") { tokens.close = true }
-            if HTTPHeaders.sameName(trimmed, "keep-alive") { tokens.keepAlive = true }
+        // Over the value's bytes, without a string per token (a keep-alive upstream says `Connection: keep-alive` in
+        // every answer).
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x2C { end += 1 }
+                var low = start, high = end
+                while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
+                while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
+                let token = UnsafeBufferPointer(rebasing: bytes[low..<high])
+                if HTTPHeaders.sameName(token, "close") { tokens.close = true }
+                if HTTPHeaders.sameName(token, "keep-alive") { tokens.keepAlive = true }
+                start = end + 1
+            }
         }
         return tokens
     }

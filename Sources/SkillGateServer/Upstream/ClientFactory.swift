@@ -17,12 +17,18 @@ final class ClientFactory: Sendable {
     let http: HTTPClient
     /// The keys' in-flight counts and cooldowns, shared by every provider (pools are told apart by name).
     let keyPool: KeyPool
+    /// `upstream_timeouts` as durations, converted once (from seconds, on every request, it was four conversions of a
+    /// `Double` into a `Duration`'s 128-bit count).
+    private let timeouts: HTTPTimeouts
 
     init(config: GatewayConfig, keys: KeyStore, http: HTTPClient, clock: any ResilienceClock = SystemResilienceClock()) {
         self.config = config
         self.keys = keys
         self.http = http
         keyPool = KeyPool(cooldown: config.resilience.policy.cooldown, clock: clock)
+        let t = config.upstreamTimeouts
+        timeouts = HTTPTimeouts(connect: .seconds(t.connectSeconds), firstByte: .seconds(t.firstByteSeconds),
+                                idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds))
     }
 
     /// The deployment (endpoint, key, timeouts) of a target, and the lease on its key when it has one.
@@ -46,11 +52,8 @@ final class ClientFactory: Sendable {
                 lease = taken
             }
         }
-        let t = config.upstreamTimeouts
         var deployment = Deployment(providerId: spec.id, model: target.model.id, baseURL: override?.baseURL ?? spec.baseURL, auth: spec.auth,
-                          apiKey: apiKey, extraHeaders: spec.headers,
-                          timeouts: HTTPTimeouts(connect: .seconds(t.connectSeconds), firstByte: .seconds(t.firstByteSeconds),
-                                                 idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds)))
+                                    apiKey: apiKey, extraHeaders: spec.headers, timeouts: timeouts)
         deployment.httpVersion = spec.httpVersion
         deployment.caFile = override?.caFile
         return (deployment, lease)

@@ -38,7 +38,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [("close", true, false), ("Keep-Alive", false, true), (" TE , CLOSE,keep-alive ", true, true), ("closed, upgrade", false, false)])
+    @Test(arguments: [("close", true, false), ("Keep-Alive", false, true), (" TE , CLOSE,keep-alive ", true, true), ("closed, upgrade", false, false),
+                             ("", false, false), (",,close,,", true, false), ("\tkeep-alive\t", false, true), ("keep-alive , ", false, true),
+                             ("clos", false, false), ("keep-alive-ish", false, false)])
     func connectionTokensAreReadInAnyCase(value: String, close: Bool, keepAlive: Bool) {
         let tokens = HTTP1Head.connectionTokens(value)
         #expect(tokens.close == close)
