@@ -72,7 +72,7 @@ struct ExecuteStage: Sendable {
         let target = upstream.target
         guard policy.escalates(target.qualifiedName) else {
             if !policy.invisibleCallsToModel {
-                upstream.offered = (request.tools.map(\.name), policy.scenario)
+                upstream.offered = UpstreamStream.offering(request.tools.map(\.name), scenario: policy.scenario)
             }
             return .streaming(upstream)
         }

@@ -1,5 +1,6 @@
 import SkillGateCore
 import SkillGateRouting
+import SkillGateSkills
 
 /// A streamed answer committed to one deployment (its first event already arrived), or an answer
 /// the execute stage buffered whole to check it and now replays. Tool calls are remembered for
@@ -16,9 +17,14 @@ struct UpstreamStream {
     private let lease: CallLease?
     private let affinity: ToolCallAffinity
     /// The invisible-call rule: the names of the tools the model was shown (in order, for the message; scanned when a
-    /// call starts, as `AnswerInspector` does) and the scenario. Names only: a held stream does not keep the tools'
-    /// schemas (decision 0036).
-    var offered: (names: [String], scenario: String)?
+    /// call starts, as `AnswerInspector` does, or looked up in `lookup` when there are many), and the scenario. Names
+    /// only: a held stream does not keep the tools' schemas (decision 0036).
+    var offered: (names: [String], lookup: Set<String>?, scenario: String)?
+
+    /// The invisible-call rule for `names` in `scenario`: a set of them only when scanning could cost more.
+    static func offering(_ names: [String], scenario: String) -> (names: [String], lookup: Set<String>?, scenario: String) {
+        (names, names.count > AnswerInspector.scanLimit ? Set(names) : nil, scenario)
+    }
 
     init(target: RouteTarget, pending: ChatStreamEvent?, iterator: ChatEventIterator,
          lease: CallLease, affinity: ToolCallAffinity) {
@@ -57,7 +63,7 @@ struct UpstreamStream {
                 throw error
             }
         }
-        if case .toolCallStart(_, _, let name)? = event, let offered, !offered.names.contains(name) {
+        if case .toolCallStart(_, _, let name)? = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
             finish()
             throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }

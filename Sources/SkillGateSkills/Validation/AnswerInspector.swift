@@ -37,7 +37,8 @@ public struct AnswerInspector: Sendable {
     ///
     /// Looked up by scanning, not through a table by name: a request shows a few tools (a scenario's
     /// `max_visible_skills`), and most answers call none, so building a table on every answer cost more than the
-    /// lookups it saved.
+    /// lookups it saved. An answer with several calls among many tools gets a table (`table(forCalls:)`), so no
+    /// answer costs calls × tools comparisons.
     public let offered: [ToolDefinition]
 
     public init(offered tools: [ToolDefinition]) {
@@ -51,8 +52,28 @@ public struct AnswerInspector: Sendable {
 
     /// Calls to tools that were not offered (the invisible-call rule).
     public func invisibleCalls(in content: [ContentBlock]) -> [AnswerProblem] {
-        content.compactMap(\.toolCall).filter { !isOffered($0.name) }.map { .toolNotOffered(name: $0.name, callId: $0.id) }
+        let calls = content.compactMap(\.toolCall)
+        let table = table(forCalls: calls.count)
+        return calls.filter { tool(named: $0.name, in: table) == nil }.map { .toolNotOffered(name: $0.name, callId: $0.id) }
     }
+
+    /// A table of the offered tools by name (last declaration wins) when `calls` lookups among them would cost more by
+    /// scanning: several calls and many tools. Nil: scan.
+    private func table(forCalls calls: Int) -> [String: ToolDefinition]? {
+        guard calls > 1, offered.count > Self.scanLimit else { return nil }
+        var table: [String: ToolDefinition] = [:]
+        table.reserveCapacity(offered.count)
+        for tool in offered { table[tool.name] = tool }
+        return table
+    }
+
+    private func tool(named name: String, in table: [String: ToolDefinition]?) -> ToolDefinition? {
+        if let table { return table[name] }
+        return tool(named: name)
+    }
+
+    /// The most tools looked up by scanning when an answer makes several calls (more get a table by name).
+    public static let scanLimit = 16
 
     /// Whether a call to `name` may be handed on (for streams, checked when a call starts).
     public func isOffered(_ name: String) -> Bool { offered.contains { $0.name == name } }
@@ -60,8 +81,9 @@ public struct AnswerInspector: Sendable {
     /// Every problem of `response`, invisible calls first. Empty when the answer is usable.
     public func problems(in response: ChatResponse) -> [AnswerProblem] {
         var out = invisibleCalls(in: response.content)
+        let table = table(forCalls: response.toolCalls.count)
         for call in response.toolCalls {
-            guard let tool = tool(named: call.name) else { continue }
+            guard let tool = tool(named: call.name, in: table) else { continue }
             do { _ = try ArgumentValidator.validate(arguments: call.arguments, schema: tool.parameters, tool: call.name) } catch {
                 out.append(.invalidArguments(error, callId: call.id))
             }

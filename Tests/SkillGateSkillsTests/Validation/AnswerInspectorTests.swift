@@ -43,4 +43,16 @@ import SkillGateCore
         #expect(AnswerInspector(offered: [Self.weather, strict]).problems(in: call).map(\.code) == ["invalid_tool_arguments"])
         #expect(AnswerInspector(offered: [Self.weather, strict]).tool(named: "get_weather")?.parameters == strict.parameters)
     }
+
+    /// Several calls among many tools go through a table by name: the same answers as scanning, last declaration first.
+    @Test func manyToolsAndSeveralCallsFindTheSameProblems() {
+        let many = (0..<(AnswerInspector.scanLimit + 8)).map { ToolDefinition(name: "tool_\($0)", parameters: ["type": "object"]) }
+        let strict = ToolDefinition(name: "get_weather", parameters: ["type": "object", "properties": ["days": ["type": "integer"]], "required": ["days"]])
+        let call = #"{"city":"Oslo"}"#
+        let calls = answer([.toolCall(ToolCall(id: "c1", name: "tool_3", arguments: "{}")),
+                            .toolCall(ToolCall(id: "c2", name: "delete_files", arguments: "{}")),
+                            .toolCall(ToolCall(id: "c3", name: "get_weather", arguments: call))])
+        #expect(AnswerInspector(offered: many + [strict, Self.weather]).problems(in: calls) == [.toolNotOffered(name: "delete_files", callId: "c2")])
+        #expect(AnswerInspector(offered: many + [Self.weather, strict]).problems(in: calls).map(\.code) == ["tool_not_offered", "invalid_tool_arguments"])
+    }
 }
