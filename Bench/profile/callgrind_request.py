@@ -173,8 +173,8 @@ def main():
                         help="whole answers, or streamed ones (the mock's events all at once)")
     parser.add_argument("--loops-only", action="store_true",
                         help="count the event loops' threads only: what a request costs on its way through, without the "
-                             "log writer's and the ledger's batches, whose timing moves the whole-process figure by a few "
-                             "thousand instructions from run to run")
+                             "log writer's and the ledger's batches, whose timing moves the whole-process figure by up to "
+                             "~13k instructions from run to run")
     args = parser.parse_args()
     # Code warming off: under callgrind every request comes to a loop that slept, so each would prefetch the hot code
     # (~8,000 prefetches), which a gateway under load never does; the figures stay comparable with decisions 0047-0052.
