@@ -27,9 +27,16 @@ max_len() {
 for t in "${targets[@]}"; do max_len "$t" >/dev/null; done
 
 # SKILLGATE_FUZZ_SCRATCH: the build directory under Fuzz/ (default .build), e.g. to build a fix while a run goes on.
-build=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --scratch-path "${SKILLGATE_FUZZ_SCRATCH:-.build}")
+scratch=${SKILLGATE_FUZZ_SCRATCH:-.build}
+build=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --scratch-path "$scratch")
 echo "== building Fuzz/ (release, -sanitize=fuzzer,address)" >&2
-(cd Fuzz && swift build "${build[@]}" >&2)
+if ! (cd Fuzz && swift build "${build[@]}" >&2); then
+  # A build directory left from an older tree can fail on today's sources (seen: "cannot find type
+  # 'ChatEventIterator' in scope" for a file the root package gained since); a clean one builds.
+  echo "== the build failed; retrying once from a clean Fuzz/$scratch" >&2
+  rm -rf "Fuzz/$scratch"
+  (cd Fuzz && swift build "${build[@]}" >&2)
+fi
 bin=$(cd Fuzz && swift build "${build[@]}" --show-bin-path)/skillgate-fuzz
 
 # Swift's runtime keeps metadata caches for the process's life: leak reports would be noise.
