@@ -89,37 +89,9 @@ def record(process, token, bodies, warm, requests):
 EVENT_LOOP_SYMBOL = "$s13SkillGateHTTP9EventLoopC13runPostedJobsyyF"
 
 
-def self_cost_by_object(path):
-    """Sums callgrind's self cost per object (ob=) from a dump, following its name compression."""
-    names, totals, current = {}, collections.Counter(), "?"
-    in_call = False
-    for line in open(path, errors="replace"):
-        if line.startswith("ob=") or line.startswith("cob="):
-            # Either names an object the first time its id appears; only ob= says where the next costs belong.
-            match = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
-            name = line.strip().split("=", 1)[1]
-            if match:
-                if match.group(2):
-                    names[match.group(1)] = match.group(2)
-                name = names.get(match.group(1), "?")
-            if line.startswith("ob="):
-                current = name
-            continue
-        if line.startswith("calls="):
-            in_call = True   # the next cost line is inclusive cost of the call, not self cost
-            continue
-        if line and (line[0].isdigit() or line[0] in "+-*"):
-            if in_call:
-                in_call = False
-                continue
-            parts = line.split()
-            if len(parts) >= 2 and parts[1].isdigit():
-                totals[current] += int(parts[1])
-    return totals
-
-
 def self_cost_by_function(path):
-    """Sums callgrind's self cost per function (fn=) and the object it is in, from a dump made with --dump-instr=no."""
+    """Sums callgrind's self cost per function (fn=) and the object (ob=) it is in, from a dump made with --dump-instr=no,
+    following its name compression (a name is given the first time its id appears)."""
     names, objects, totals = {}, {}, collections.Counter()
     function, obj, in_call = "?", "?", False
     for line in open(path, errors="replace"):
@@ -145,6 +117,14 @@ def self_cost_by_function(path):
             parts = line.split()
             if len(parts) >= 2 and parts[1].isdigit():
                 totals[(function, obj)] += int(parts[1])
+    return totals
+
+
+def self_cost_by_object(path):
+    """Sums callgrind's self cost per object (ob=) from a dump."""
+    totals = collections.Counter()
+    for (_, obj), cost in self_cost_by_function(path).items():
+        totals[obj] += cost
     return totals
 
 
