@@ -23,6 +23,15 @@ func runOpenAIChatBench() async throws {
 
     try line("inbound decode request.json → ChatRequest", iterations: 2000) { _ = try OpenAIChatFormat.decodeInboundRequest(body) }
     try line("  ref: JSONValue.parse of the same bytes", iterations: 2000) { _ = try JSONValue.parse(body) }
+    // An agent's tenth turn: the messages are read straight from the bytes (decision 0062); the reference decodes the
+    // same body through its tree, as the decoder did before and still does for a body it cannot read directly.
+    let conversation = agentConversationBody(turns: 10)
+    try line("inbound decode, an agent's 41 messages", iterations: 1000) {
+        _ = try OpenAIChatFormat.decodeInboundRequest(conversation)
+    }
+    try line("  ref: the same through a JSONValue tree", iterations: 1000) {
+        _ = try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(conversation))
+    }
     line("ChatRequest → openai-chat wire body bytes", iterations: 2000, target: "target ≤ 50 µs") {
         _ = format.requestBytes(request, model: "gpt-4o-mini", stream: true)
     }
@@ -48,6 +57,18 @@ func runOpenAIChatBench() async throws {
     }
 }
 
+/// A Chat Completions body with a system message and `turns` rounds of a question, a tool call, its result and an
+/// answer, as an agent sends it on a later turn (no tools, so that both decoders do the same work for the rest).
+private func agentConversationBody(turns: Int) -> [UInt8] {
+    var messages = [#"{"role":"system","content":"You help the release engineers of a mobile team. Be brief and say which tools you used."}"#]
+    for t in 0..<turns {
+        messages.append(#"{"role":"user","content":"Did last night's build \#(t) of acme/ios-app fail at the link step, and why?"}"#)
+        messages.append(#"{"role":"assistant","content":null,"tool_calls":[{"id":"call_\#(t)","type":"function","function":{"name":"search_build_logs","arguments":"{\"repository\":\"acme/ios-app\",\"query\":\"undefined symbol\",\"limit\":20}"}}]}"#)
+        messages.append(#"{"role":"tool","tool_call_id":"call_\#(t)","content":"12 lines: ld: undefined symbol _OBJC_CLASS_$_FIRApp (referenced from AppDelegate.o)"}"#)
+        messages.append(#"{"role":"assistant","content":"The link step failed on an undefined Firebase symbol after the dependency bump; clearing the cache will not help."}"#)
+    }
+    return Array(#"{"model":"mock-model","messages":[\#(messages.joined(separator: ","))],"temperature":0.2,"max_tokens":256}"#.utf8)
+}
 
 /// A fixture from `Tests/Fixtures/openai/` (run from the package root or set `$SKILLGATE_FIXTURES`).
 private func openAIBenchFixture(_ name: String) throws -> [UInt8] {

@@ -1,71 +1,88 @@
 import SkillGateCore
 
-/// Parsing a Chat Completions request body: the whole document as a tree, except the tools' parameter
-/// schemas, which stay compact JSON text (`ToolSchema`). A request passed on to an OpenAI-compatible
-/// provider then copies each schema's bytes instead of building its tree and writing it out again; schemas
-/// are most of a tool-using request's JSON (decision 0039).
+/// Parsing a Chat Completions request body straight into the members decoding reads (`OpenAIChatInboundFields`), with
+/// no tree of the top level: members decoding ignores are skipped (and checked), and of a duplicated key only the
+/// first is kept, as a lookup in a tree finds it. The `messages` array is read straight into messages when it can be
+/// (`InboundMessages.read`), and the tools' parameter schemas stay compact JSON text (`ToolSchema`): a request passed
+/// on to an OpenAI-compatible provider then copies each schema's bytes instead of building its tree and writing it out
+/// again; schemas are most of a tool-using request's JSON (decision 0039). Other members' values are trees.
 ///
-/// The document is read by `JSONCursor`, SkillGate's one JSON grammar, so it is accepted or refused exactly
-/// as `JSONValue.parse` would, with the same error. The tree it returns is the one `JSONValue.parse` builds,
-/// but for each captured schema, which is an empty object in the tree (so the shape checks still see an
-/// object) and the schema in `schemas`.
+/// The document is read by `JSONCursor`, SkillGate's one JSON grammar, so it is accepted or refused exactly as
+/// `JSONValue.parse` would, with the same error, and the fields are those of `JSONValue.parse`'s tree, but for each
+/// captured schema, which is an empty object in `tools` (so the shape checks still see an object) and the schema in
+/// `schemas`.
 struct OpenAIChatInboundBody {
-    /// The body as a tree.
-    var json: JSONValue
+    /// The members decoding reads (for a body that is an object).
+    var fields = OpenAIChatInboundFields()
+    /// The body, when it is not an object (decoding refuses it, naming its type).
+    var notAnObject: JSONValue?
     /// Per element of `tools`, the schema captured from `function.parameters`, when it was an object.
     var schemas: [ToolSchema?] = []
-    /// The checked tools, when the cache had the `tools` array's bytes; the tree then has no `tools` member.
+    /// The checked tools, when the cache had the `tools` array's bytes; `fields` then has no `tools`.
     var cachedTools: [ToolDefinition]?
     /// The `tools` array's bytes, when the cache was asked and did not have them: kept once the request decodes.
     var uncachedToolBytes: [UInt8]?
+    /// The decoded messages, when `InboundMessages.read` could read the `messages` member straight from the bytes;
+    /// `fields` then has no `messages`.
+    var messages: [Message]?
 
     /// Parses `body`. With `toolCache`, the `tools` array is first looked up there by its bytes in `scope`.
     static func parse(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws(JSONSyntaxError) -> OpenAIChatInboundBody {
         try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
             try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
-                var members: [JSONObject.Member] = []
-                members.reserveCapacity(12)   // model, messages, tools, and a few settings: one allocation
-                var schemas: [ToolSchema?]?
-                var cachedTools: [ToolDefinition]?
-                var uncachedToolBytes: [UInt8]?
+                var parsed = OpenAIChatInboundBody()
+                var seen: UInt32 = 0   // by `Member.rawValue`: the first of a duplicated key counts, as in a tree
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
-                    // The first `tools` only: a tree lookup finds the first of duplicated keys too.
-                    if schemas == nil, key == "tools" {
-                        var found: [ToolSchema?] = []
-                        // A list this caller sent before: recognised by the bytes ahead, without reading them.
-                        if let toolCache, let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
-                            c.skipRecognisedValue(length: hit.length)
-                            schemas = []
-                            cachedTools = hit.tools
+                    guard let member = OpenAIChatInboundFields.Member.named(key) else { return }   // skipped and checked
+                    let bit: UInt32 = 1 << UInt32(member.rawValue)
+                    guard seen & bit == 0 else { return }
+                    seen |= bit
+                    switch member {
+                    case .messages:
+                        if let messages = InboundMessages.read(&c) {
+                            parsed.messages = messages
                             return
                         }
-                        if let toolCache, let bytes = try c.readArrayBytes() {
-                            schemas = []
-                            if let tools = toolCache.tools(for: bytes, scope: scope) {
-                                cachedTools = tools
-                                return
-                            }
-                            // Already checked in full by `readArrayBytes`: read again from its own bytes.
-                            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try readTools(&c, schemas: &found) }
-                            if bytes.count <= toolCache.maxEntryBytes { uncachedToolBytes = Array(bytes) }
-                            schemas = found
-                            members.append(JSONObject.Member(key: "tools", value: tools ?? .array([])))
-                            return
-                        }
-                        if let tools = try readTools(&c, schemas: &found) {
-                            schemas = found
-                            members.append(JSONObject.Member(key: "tools", value: tools))
-                            return
-                        }
-                        schemas = []
+                    case .tools:
+                        if try readTools(&c, into: &parsed, toolCache: toolCache, scope: scope) { return }
+                    default:
+                        break
                     }
-                    members.append(JSONObject.Member(key: key.string, value: try c.readValue()))
+                    parsed.fields[member] = try c.readValue()
                 }
-                guard isObject else { return OpenAIChatInboundBody(json: try c.readValue()) }
-                return OpenAIChatInboundBody(json: .object(JSONObject(members)), schemas: schemas ?? [],
-                                             cachedTools: cachedTools, uncachedToolBytes: uncachedToolBytes)
+                if !isObject { parsed.notAnObject = try c.readValue() }
+                return parsed
             }
         }
+    }
+
+    /// Reads the `tools` member at the cursor into `parsed` and returns `true`; returns `false`, consuming nothing, when
+    /// it is not an array. With `toolCache`, a list this caller sent before is taken from there.
+    private static func readTools(_ c: inout JSONCursor, into parsed: inout OpenAIChatInboundBody, toolCache: ToolListCache?,
+                                  scope: String) throws(JSONSyntaxError) -> Bool {
+        var found: [ToolSchema?] = []
+        // A list this caller sent before: recognised by the bytes ahead, without reading them.
+        if let toolCache, let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
+            c.skipRecognisedValue(length: hit.length)
+            parsed.cachedTools = hit.tools
+            return true
+        }
+        if let toolCache, let bytes = try c.readArrayBytes() {
+            if let tools = toolCache.tools(for: bytes, scope: scope) {
+                parsed.cachedTools = tools
+                return true
+            }
+            // Already checked in full by `readArrayBytes`: read again from its own bytes.
+            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try readTools(&c, schemas: &found) }
+            if bytes.count <= toolCache.maxEntryBytes { parsed.uncachedToolBytes = Array(bytes) }
+            parsed.schemas = found
+            parsed.fields[.tools] = tools ?? .array([])
+            return true
+        }
+        guard let tools = try readTools(&c, schemas: &found) else { return false }
+        parsed.schemas = found
+        parsed.fields[.tools] = tools
+        return true
     }
 
     /// The `tools` array with each element's first `function` member's first `parameters` member captured

@@ -6,43 +6,70 @@ import SkillGateCore
 /// message (one `.toolResult` each), and each result gets its tool's name from the assistant
 /// call it answers (Gemini needs it).
 enum InboundMessages {
+    /// The members of one wire message that decoding reads (a tree lookup's, so the first of a duplicated key).
+    struct Fields {
+        var role: JSONValue?
+        var content: JSONValue?
+        var toolCalls: JSONValue?
+        var toolCallId: JSONValue?
+
+        init(role: JSONValue? = nil, content: JSONValue? = nil, toolCalls: JSONValue? = nil, toolCallId: JSONValue? = nil) {
+            self.role = role
+            self.content = content
+            self.toolCalls = toolCalls
+            self.toolCallId = toolCallId
+        }
+
+        /// The members of a message object in a tree.
+        init(_ object: JSONValue) {
+            self.init(role: object["role"], content: object["content"], toolCalls: object["tool_calls"], toolCallId: object["tool_call_id"])
+        }
+    }
+
+    /// Decodes messages parsed into a tree.
     static func decode(_ wire: [JSONValue]) throws -> [Message] {
         var messages: [Message] = []
         messages.reserveCapacity(wire.count)
         var toolNames: [String: String] = [:]
         for (i, m) in wire.enumerated() {
-            func param() -> String { "messages[\(i)]" }
-            guard m.objectValue != nil else { throw InboundField.wrongType(param(), expected: "an object with role and content", got: m) }
-            let role = try InboundField.requiredString(m, "role", at: "\(param()).role")
-            switch role {
-            case "system", "developer":
-                messages.append(Message(role: .system, content: try textOnly(m["content"], at: "\(param()).content", required: true)))
-            case "user":
-                messages.append(Message(role: .user, content: try userContent(m["content"], at: "\(param()).content")))
-            case "assistant":
-                let message = try assistant(m, at: param())
-                for call in message.toolCalls { toolNames[call.id] = call.name }
-                messages.append(message)
-            case "tool":
-                let callId = try InboundField.requiredString(m, "tool_call_id", at: "\(param()).tool_call_id")
-                let text = try textOnly(m["content"], at: "\(param()).content", required: true).compactMap(\.text).joined()
-                let result = ContentBlock.toolResult(ToolResult(callId: callId, name: toolNames[callId], text: text))
-                if let last = messages.last, last.role == .tool {
-                    messages[messages.count - 1].content.append(result)
-                } else {
-                    messages.append(Message(role: .tool, content: [result]))
-                }
-            case "function":
-                throw GatewayError.invalidRequest(
-                    "`\(param()).role` \"function\" is the legacy functions API; send tool results as {\"role\":\"tool\",\"tool_call_id\":...,\"content\":...}",
-                    param: "\(param()).role")
-            default:
-                throw GatewayError.invalidRequest(
-                    "`\(param()).role` is \"\(role)\"; it must be one of system, developer, user, assistant, tool",
-                    param: "\(param()).role")
-            }
+            guard m.objectValue != nil else { throw InboundField.wrongType("messages[\(i)]", expected: "an object with role and content", got: m) }
+            try append(Fields(m), at: i, to: &messages, toolNames: &toolNames)
         }
         return messages
+    }
+
+    /// Decodes the message at index `i` and appends it to `messages`; `toolNames` maps the ids of the calls so far to
+    /// their tools' names (a tool result is named after the call it answers, and consecutive results share one message).
+    static func append(_ m: Fields, at i: Int, to messages: inout [Message], toolNames: inout [String: String]) throws {
+        func param() -> String { "messages[\(i)]" }
+        let role = try InboundField.requiredString(m.role, at: "\(param()).role")
+        switch role {
+        case "system", "developer":
+            messages.append(Message(role: .system, content: try textOnly(m.content, at: "\(param()).content", required: true)))
+        case "user":
+            messages.append(Message(role: .user, content: try userContent(m.content, at: "\(param()).content")))
+        case "assistant":
+            let message = try assistant(m, at: param())
+            for call in message.toolCalls { toolNames[call.id] = call.name }
+            messages.append(message)
+        case "tool":
+            let callId = try InboundField.requiredString(m.toolCallId, at: "\(param()).tool_call_id")
+            let text = try textOnly(m.content, at: "\(param()).content", required: true).compactMap(\.text).joined()
+            let result = ContentBlock.toolResult(ToolResult(callId: callId, name: toolNames[callId], text: text))
+            if let last = messages.last, last.role == .tool {
+                messages[messages.count - 1].content.append(result)
+            } else {
+                messages.append(Message(role: .tool, content: [result]))
+            }
+        case "function":
+            throw GatewayError.invalidRequest(
+                "`\(param()).role` \"function\" is the legacy functions API; send tool results as {\"role\":\"tool\",\"tool_call_id\":...,\"content\":...}",
+                param: "\(param()).role")
+        default:
+            throw GatewayError.invalidRequest(
+                "`\(param()).role` is \"\(role)\"; it must be one of system, developer, user, assistant, tool",
+                param: "\(param()).role")
+        }
     }
 
     /// Content that may only hold text: a string or an array of `text` parts.
@@ -90,9 +117,9 @@ enum InboundMessages {
         }
     }
 
-    private static func assistant(_ m: JSONValue, at param: @autoclosure () -> String) throws -> Message {
+    private static func assistant(_ m: Fields, at param: @autoclosure () -> String) throws -> Message {
         var content: [ContentBlock] = []
-        switch m["content"] {
+        switch m.content {
         case nil, .null?: break
         case .string(let s)?: if !s.isEmpty { content.append(.text(s)) }
         case .array(let parts)?:
@@ -107,7 +134,7 @@ enum InboundMessages {
             }
         case let other: throw InboundField.wrongType("\(param()).content", expected: "a string, null, or an array of text parts", got: other)
         }
-        switch m["tool_calls"] {
+        switch m.toolCalls {
         case nil, .null?: break
         case .array(let calls)?:
             for (j, call) in calls.enumerated() {

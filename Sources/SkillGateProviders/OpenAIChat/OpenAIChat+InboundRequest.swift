@@ -30,7 +30,9 @@ extension OpenAIChatFormat {
         do { parsed = try OpenAIChatInboundBody.parse(body, toolCache: toolCache, scope: scope) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"messages\":[...]}")
         }
-        let decoded = try decodeInboundRequest(json: parsed.json, schemas: parsed.schemas, cachedTools: parsed.cachedTools)
+        if let other = parsed.notAnObject { throw notAnObject(other) }
+        let decoded = try decodeInboundRequest(parsed.fields, schemas: parsed.schemas, cachedTools: parsed.cachedTools,
+                                               messages: parsed.messages)
         if let toolCache, let bytes = parsed.uncachedToolBytes {
             toolCache.remember(decoded.request.tools, decodedFrom: bytes, scope: scope)
         }
@@ -40,56 +42,66 @@ extension OpenAIChatFormat {
     /// Decodes an already parsed request body (a surface that reads fields of its own first, such
     /// as the agent surface's `scenario`, parses once).
     public static func decodeInboundRequest(json: JSONValue) throws -> OpenAIChatInboundRequest {
-        try decodeInboundRequest(json: json, schemas: [])
+        guard case .object(let object) = json else { throw notAnObject(json) }
+        return try decodeInboundRequest(OpenAIChatInboundFields(object), schemas: [])
     }
 
-    /// `schemas[i]`, when present, is the schema of `tools[i]`, captured as text by `OpenAIChatInboundBody`.
-    /// `cachedTools`, when present, are the request's tools, taken from a `ToolListCache` (the tree has no `tools`).
-    static func decodeInboundRequest(json: JSONValue, schemas: [ToolSchema?], cachedTools: [ToolDefinition]? = nil) throws -> OpenAIChatInboundRequest {
-        guard json.objectValue != nil else {
-            throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
-        }
-        let model = try InboundField.requiredString(json, "model", at: "model")
-        if let n = json["n"], !n.isNull, n.intValue != 1 {
+    private static func notAnObject(_ body: JSONValue) -> GatewayError {
+        GatewayError.invalidRequest("the request body must be a JSON object, but it is \(body.typeDescription)")
+    }
+
+    /// Decodes a body's members. `schemas[i]`, when present, is the schema of `tools[i]`, captured as text by
+    /// `OpenAIChatInboundBody`. `cachedTools`, when present, are the request's tools, taken from a `ToolListCache`
+    /// (`fields` has no `tools`). `messages`, when present, are the request's messages, read straight from the body
+    /// (`InboundMessages.read`: they decoded without error, and `fields` has no `messages`).
+    static func decodeInboundRequest(_ fields: OpenAIChatInboundFields, schemas: [ToolSchema?], cachedTools: [ToolDefinition]? = nil,
+                                     messages readMessages: [Message]? = nil) throws -> OpenAIChatInboundRequest {
+        let model = try InboundField.requiredString(fields[.model], at: "model")
+        if let n = fields[.n], !n.isNull, n.intValue != 1 {
             throw GatewayError.invalidRequest(
                 "SkillGate returns one choice per request, so `n` must be 1 or omitted (got \(n.serialized())); send several requests for several answers",
                 param: "n")
         }
-        if let legacy = json["functions"], !legacy.isNull {
+        if let legacy = fields[.functions], !legacy.isNull {
             throw GatewayError.invalidRequest(
                 "the legacy `functions` field is not supported; send the same definitions as `tools: [{\"type\":\"function\",\"function\":{...}}]`",
                 param: "functions")
         }
-        guard case .array(let wireMessages)? = json["messages"] else {
-            throw InboundField.wrongType("messages", expected: "a non-empty array of messages", got: json["messages"])
+        let messages: [Message]
+        if let readMessages {
+            messages = readMessages
+        } else {
+            guard case .array(let wireMessages)? = fields[.messages] else {
+                throw InboundField.wrongType("messages", expected: "a non-empty array of messages", got: fields[.messages])
+            }
+            guard !wireMessages.isEmpty else {
+                throw GatewayError.invalidRequest("`messages` is empty; send at least one user message", param: "messages")
+            }
+            messages = try InboundMessages.decode(wireMessages)
         }
-        guard !wireMessages.isEmpty else {
-            throw GatewayError.invalidRequest("`messages` is empty; send at least one user message", param: "messages")
-        }
-        let messages = try InboundMessages.decode(wireMessages)
-        let tools = try cachedTools ?? decodeTools(json["tools"], schemas: schemas)
-        let toolChoice = try decodeToolChoice(json["tool_choice"], tools: tools)
+        let tools = try cachedTools ?? decodeTools(fields[.tools], schemas: schemas)
+        let toolChoice = try decodeToolChoice(fields[.toolChoice], tools: tools)
 
         var request = ChatRequest(model: model, messages: messages, tools: tools, toolChoice: toolChoice)
-        request.parallelToolCalls = try InboundField.optionalBool(json, "parallel_tool_calls", at: "parallel_tool_calls")
-        request.maxTokens = try InboundField.optionalPositiveInt(json, "max_completion_tokens", at: "max_completion_tokens")
-            ?? InboundField.optionalPositiveInt(json, "max_tokens", at: "max_tokens")
-        request.temperature = try InboundField.optionalDouble(json, "temperature", at: "temperature")
-        request.topP = try InboundField.optionalDouble(json, "top_p", at: "top_p")
-        request.stopSequences = try decodeStop(json["stop"])
-        switch json["response_format"] {
+        request.parallelToolCalls = try InboundField.optionalBool(fields[.parallelToolCalls], at: "parallel_tool_calls")
+        request.maxTokens = try InboundField.optionalPositiveInt(fields[.maxCompletionTokens], at: "max_completion_tokens")
+            ?? InboundField.optionalPositiveInt(fields[.maxTokens], at: "max_tokens")
+        request.temperature = try InboundField.optionalDouble(fields[.temperature], at: "temperature")
+        request.topP = try InboundField.optionalDouble(fields[.topP], at: "top_p")
+        request.stopSequences = try decodeStop(fields[.stop])
+        switch fields[.responseFormat] {
         case nil, .null?: break
         case let v? where v.objectValue != nil: request.responseFormat = v
         case let other: throw InboundField.wrongType("response_format", expected: "an object like {\"type\":\"json_object\"}", got: other)
         }
-        request.user = try InboundField.optionalString(json, "user", at: "user")
-        request.promptCacheKey = try InboundField.optionalString(json, "prompt_cache_key", at: "prompt_cache_key")
-        if let effort = try InboundField.optionalString(json, "reasoning_effort", at: "reasoning_effort") {
+        request.user = try InboundField.optionalString(fields[.user], at: "user")
+        request.promptCacheKey = try InboundField.optionalString(fields[.promptCacheKey], at: "prompt_cache_key")
+        if let effort = try InboundField.optionalString(fields[.reasoningEffort], at: "reasoning_effort") {
             request.thinking = ThinkingConfig(enabled: effort != "none" && effort != "minimal")
         }
-        let stream = try InboundField.optionalBool(json, "stream", at: "stream") ?? false
+        let stream = try InboundField.optionalBool(fields[.stream], at: "stream") ?? false
         var includeUsage = false
-        switch json["stream_options"] {
+        switch fields[.streamOptions] {
         case nil, .null?: break
         case let options? where options.objectValue != nil:
             includeUsage = try InboundField.optionalBool(options, "include_usage", at: "stream_options.include_usage") ?? false

@@ -12,13 +12,24 @@ enum InboundField {
 
     /// A required member that must be a string.
     static func requiredString(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> String {
-        guard case .string(let s)? = object[key] else { throw wrongType(param(), expected: "a string", got: object[key]) }
+        try requiredString(object[key], at: param())
+    }
+
+    /// A required member's value (`nil` when the member is missing), which must be a string.
+    static func requiredString(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> String {
+        guard case .string(let s)? = value else { throw wrongType(param(), expected: "a string", got: value) }
         return s
     }
 
     /// An optional member that must be a string when present (null counts as absent).
     static func optionalString(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> String? {
-        switch object[key] {
+        try optionalString(object[key], at: param())
+    }
+
+    /// An optional member's value (`nil` when the member is missing), which must be a string when present (null counts
+    /// as absent).
+    static func optionalString(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> String? {
+        switch value {
         case nil, .null?: return nil
         case .string(let s)?: return s
         case let other: throw wrongType(param(), expected: "a string", got: other)
@@ -27,7 +38,12 @@ enum InboundField {
 
     /// An optional boolean member.
     static func optionalBool(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> Bool? {
-        switch object[key] {
+        try optionalBool(object[key], at: param())
+    }
+
+    /// An optional boolean member's value (`nil` when the member is missing).
+    static func optionalBool(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Bool? {
+        switch value {
         case nil, .null?: return nil
         case .bool(let b)?: return b
         case let other: throw wrongType(param(), expected: "true or false", got: other)
@@ -36,7 +52,12 @@ enum InboundField {
 
     /// An optional number member.
     static func optionalDouble(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> Double? {
-        switch object[key] {
+        try optionalDouble(object[key], at: param())
+    }
+
+    /// An optional number member's value (`nil` when the member is missing).
+    static func optionalDouble(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Double? {
+        switch value {
         case nil, .null?: return nil
         case let v? where v.doubleValue != nil: return v.doubleValue
         case let other: throw wrongType(param(), expected: "a number", got: other)
@@ -45,7 +66,12 @@ enum InboundField {
 
     /// An optional positive integer member.
     static func optionalPositiveInt(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> Int? {
-        switch object[key] {
+        try optionalPositiveInt(object[key], at: param())
+    }
+
+    /// An optional positive integer member's value (`nil` when the member is missing).
+    static func optionalPositiveInt(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Int? {
+        switch value {
         case nil, .null?: return nil
         case let v?:
             guard let i = v.intValue, i >= 1 else { throw wrongType(param(), expected: "a positive integer", got: v) }

@@ -15,7 +15,10 @@ enum InboundTarget: FuzzTarget {
     static func run(_ data: [UInt8]) {
         guard let selector = data.first else { return }
         let body = Array(data.dropFirst())
-        if Int(selector) % surfaces.count == 0 { checkToolCache(body) }
+        if Int(selector) % surfaces.count == 0 {
+            checkAgainstTree(body)
+            checkToolCache(body)
+        }
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
         let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         for stream in [false, true] {
@@ -24,6 +27,22 @@ enum InboundTarget: FuzzTarget {
             _ = try? GeminiFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
         }
         _ = try? PromptToolsRenderer.prepare(decoded.chat)
+    }
+
+    /// The OpenAI surface's decoder (messages read straight from the bytes when they can be, schemas kept as text) gives
+    /// what decoding the body's tree gives: the same request, or the same error naming the same field.
+    static func checkAgainstTree(_ body: [UInt8]) {
+        let direct = Result { try OpenAIChatFormat.decodeInboundRequest(body) }
+        let viaTree: Result<OpenAIChatInboundRequest, any Error> = Result {
+            do { return try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body)) } catch let e as JSONSyntaxError {
+                throw GatewayError.invalidRequest("the request body is not valid JSON (\(e)); send a JSON object like {\"model\":...,\"messages\":[...]}")
+            }
+        }
+        switch (direct, viaTree) {
+        case (.success(let a), .success(let b)): invariant(a == b, "read directly: \(a); through the tree: \(b)")
+        case (.failure(let a), .failure(let b)): invariant("\(a)" == "\(b)", "read directly: \(a); through the tree: \(b)")
+        case (let a, let b): invariant(false, "read directly: \(a); through the tree: \(b)")
+        }
     }
 
     /// With the tool cache, twice (a miss, then a hit if the request decoded), the OpenAI surface's decoder gives what
@@ -49,6 +68,9 @@ enum InboundTarget: FuzzTarget {
         }
         out.append([1] + Array(#"{"model":"m","max_tokens":5,"system":[{"type":"text","text":"s"}],"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}]}]}"#.utf8))
         out.append([2] + Array(#"{"scenario":"x","messages":[{"role":"user","content":"hi"}]}"#.utf8))
+        out.append([0] + Array(#"""
+            {"model":"m","messages":[{"role":"developer","content":[{"type":"text","text":"be brief"}]},{"role":"user","name":"a","content":[{"type":"text","text":"hi"},{"type":"image_url","image_url":{"url":"https://x/y.png"}}]},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},{"id":"c2","type":"function","function":{"name":"g","arguments":{"b":2}}}]},{"role":"tool","tool_call_id":"c1","content":"one"},{"role":"tool","tool_call_id":"c2","content":[{"type":"text","text":"two"}]},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]}],"stream":true}
+            """#.utf8))
         return out
     }
 }

@@ -1,0 +1,79 @@
+import SkillGateCore
+
+/// The top-level members of a Chat Completions body that decoding reads, each the first of its key (as a lookup in the
+/// body's tree finds it); `nil` for a member the body does not have. Filled from a parsed tree (`init(_:)`), or straight
+/// from the body's bytes by `OpenAIChatInboundBody`, which then builds no tree of the top level at all.
+struct OpenAIChatInboundFields {
+    /// The members decoding reads, one case per key.
+    enum Member: Int, CaseIterable {
+        case model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
+             temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions
+
+        /// The member's key in the body.
+        var key: String {
+            switch self {
+            case .model: return "model"
+            case .n: return "n"
+            case .functions: return "functions"
+            case .messages: return "messages"
+            case .tools: return "tools"
+            case .toolChoice: return "tool_choice"
+            case .parallelToolCalls: return "parallel_tool_calls"
+            case .maxCompletionTokens: return "max_completion_tokens"
+            case .maxTokens: return "max_tokens"
+            case .temperature: return "temperature"
+            case .topP: return "top_p"
+            case .stop: return "stop"
+            case .responseFormat: return "response_format"
+            case .user: return "user"
+            case .promptCacheKey: return "prompt_cache_key"
+            case .reasoningEffort: return "reasoning_effort"
+            case .stream: return "stream"
+            case .streamOptions: return "stream_options"
+            }
+        }
+
+        /// The member a key read by a `JSONCursor` names, compared without making a string; `nil` for a key decoding
+        /// ignores (SDKs send many optional fields).
+        static func named(_ key: JSONCursor.Key) -> Member? {
+            switch key {
+            case "model": return .model
+            case "messages": return .messages
+            case "tools": return .tools
+            case "temperature": return .temperature
+            case "max_tokens": return .maxTokens
+            case "stream": return .stream
+            case "tool_choice": return .toolChoice
+            case "stream_options": return .streamOptions
+            case "max_completion_tokens": return .maxCompletionTokens
+            case "parallel_tool_calls": return .parallelToolCalls
+            case "top_p": return .topP
+            case "stop": return .stop
+            case "response_format": return .responseFormat
+            case "user": return .user
+            case "prompt_cache_key": return .promptCacheKey
+            case "reasoning_effort": return .reasoningEffort
+            case "n": return .n
+            case "functions": return .functions
+            default: return nil
+            }
+        }
+    }
+
+    /// By `Member.rawValue`, kept inline (no allocation per request).
+    private var values = InlineArray<18, JSONValue?>(repeating: nil)
+
+    /// No members yet.
+    init() {}
+
+    /// The members of a parsed body object.
+    init(_ object: JSONObject) {
+        for member in Member.allCases { values[member.rawValue] = object[member.key] }
+    }
+
+    /// The member's value, `nil` when the body does not have it.
+    subscript(member: Member) -> JSONValue? {
+        get { values[member.rawValue] }
+        set { values[member.rawValue] = newValue }
+    }
+}
