@@ -60,20 +60,64 @@ struct OpenAIChatInboundFields {
         }
     }
 
-    /// By `Member.rawValue`, kept inline (no allocation per request).
-    private var values = InlineArray<18, JSONValue?>(repeating: nil)
+    // One stored property per member (not an array: no allocation per request, and no `InlineArray`, which Apple
+    // platforms have only from their 2025 releases).
+    private var model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
+                temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions: JSONValue?
 
     /// No members yet.
     init() {}
 
     /// The members of a parsed body object.
     init(_ object: JSONObject) {
-        for member in Member.allCases { values[member.rawValue] = object[member.key] }
+        for member in Member.allCases { self[member] = object[member.key] }
     }
 
     /// The member's value, `nil` when the body does not have it.
     subscript(member: Member) -> JSONValue? {
-        get { values[member.rawValue] }
-        set { values[member.rawValue] = newValue }
+        get {
+            switch member {
+            case .model: return model
+            case .n: return n
+            case .functions: return functions
+            case .messages: return messages
+            case .tools: return tools
+            case .toolChoice: return toolChoice
+            case .parallelToolCalls: return parallelToolCalls
+            case .maxCompletionTokens: return maxCompletionTokens
+            case .maxTokens: return maxTokens
+            case .temperature: return temperature
+            case .topP: return topP
+            case .stop: return stop
+            case .responseFormat: return responseFormat
+            case .user: return user
+            case .promptCacheKey: return promptCacheKey
+            case .reasoningEffort: return reasoningEffort
+            case .stream: return stream
+            case .streamOptions: return streamOptions
+            }
+        }
+        set {
+            switch member {
+            case .model: model = newValue
+            case .n: n = newValue
+            case .functions: functions = newValue
+            case .messages: messages = newValue
+            case .tools: tools = newValue
+            case .toolChoice: toolChoice = newValue
+            case .parallelToolCalls: parallelToolCalls = newValue
+            case .maxCompletionTokens: maxCompletionTokens = newValue
+            case .maxTokens: maxTokens = newValue
+            case .temperature: temperature = newValue
+            case .topP: topP = newValue
+            case .stop: stop = newValue
+            case .responseFormat: responseFormat = newValue
+            case .user: user = newValue
+            case .promptCacheKey: promptCacheKey = newValue
+            case .reasoningEffort: reasoningEffort = newValue
+            case .stream: stream = newValue
+            case .streamOptions: streamOptions = newValue
+            }
+        }
     }
 }
