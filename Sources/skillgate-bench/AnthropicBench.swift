@@ -19,6 +19,18 @@ func runAnthropicBench() async throws {
     report("map ChatRequest → anthropic HTTPRequest", mapping, unit: "µs", target: "target ≤ 50 µs")
     report("write request.json as is (reference)", writeOnly, unit: "µs")
 
+    // The inbound side: the same request as a client sends it to /v1/messages (the adapter's own wire body), decoded
+    // with its tools read into trees, and with them taken from a warm tool-list cache (decision 0062).
+    let inbound = try format.makeRequest(request, deployment: deployment, stream: false).body
+    let tools = ToolListCache()
+    _ = try AnthropicMessagesFormat.decodeInbound(inbound, toolCache: tools, scope: "bench")
+    let decodeFresh = try measureCPUMicros(iterations: 2000) { _ = try AnthropicMessagesFormat.decodeInbound(inbound) }
+    let decodeCached = try measureCPUMicros(iterations: 2000) {
+        _ = try AnthropicMessagesFormat.decodeInbound(inbound, toolCache: tools, scope: "bench")
+    }
+    report("inbound decode (\(inbound.count) bytes, 3 tools)", decodeFresh, unit: "µs CPU")
+    report("  tools from the tool-list cache", decodeCached, unit: "µs CPU")
+
     let chunks = try anthropicBenchStreamChunks()
     func translateAll() throws {
         var t = format.makeStreamTranslator(deployment: deployment)

@@ -14,14 +14,29 @@ extension AnthropicMessagesFormat {
     }
 
     /// Decodes a client's `POST /v1/messages` body (see `decodeInboundRequest`) and whether it
-    /// asked for a stream (`"stream": true`).
-    public static func decodeInbound(_ body: [UInt8]) throws -> (request: ChatRequest, stream: Bool) {
-        let root: JSONValue
+    /// asked for a stream (`"stream": true`). With `toolCache`, a `tools` array whose exact bytes were decoded before in
+    /// `scope` is taken from there instead of being read and checked again, and a new one is kept there once the whole
+    /// request decoded without error (`ToolListCache`); the answer is the same either way.
+    public static func decodeInbound(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws -> (request: ChatRequest, stream: Bool) {
+        let parsed: AnthropicInboundBody
         do {
-            root = try JSONValue.parse(body)
+            if let toolCache {
+                parsed = try AnthropicInboundBody.parse(body, toolCache: toolCache, scope: scope)
+            } else {
+                parsed = AnthropicInboundBody(root: try JSONValue.parse(body))
+            }
         } catch {
             throw GatewayError.invalidRequest("The request body is not valid JSON (\(error)); send a JSON object as the Messages API expects.")
         }
+        let decoded = try decodeInbound(parsed.root, cachedTools: parsed.cachedTools)
+        if let toolCache, let bytes = parsed.uncachedToolBytes {
+            toolCache.remember(decoded.request.tools, decodedFrom: bytes, scope: scope)
+        }
+        return decoded
+    }
+
+    /// Decodes a parsed body; `cachedTools`, when present, are its tools (the tree then has no `tools`).
+    private static func decodeInbound(_ root: JSONValue, cachedTools: [ToolDefinition]?) throws -> (request: ChatRequest, stream: Bool) {
         let top = AnthropicInboundField(root, "")
         guard root.objectValue != nil else {
             throw GatewayError.invalidRequest("The request body must be a JSON object, got \(root.typeDescription).")
@@ -45,7 +60,7 @@ extension AnthropicMessagesFormat {
         for turn in turns { messages += try decodeTurn(turn) }
 
         var request = ChatRequest(model: model, messages: messages, maxTokens: maxTokens)
-        request.tools = try top.member("tools").optionalArray().map(decodeTool)
+        request.tools = try cachedTools ?? top.member("tools").optionalArray().map(decodeTool)
         try decodeToolChoice(top.member("tool_choice"), into: &request)
         request.temperature = try top.member("temperature").optionalDouble()
         request.topP = try top.member("top_p").optionalDouble()

@@ -13,7 +13,7 @@ protocol Surface: ErrorShape {
     func decode(_ body: [UInt8]) throws -> SurfaceRequest
 
     /// Decodes the body of `caller`'s request. A surface that can take a `tools` array the caller sent before from
-    /// `toolLists` does (the OpenAI surface); the default is `decode(_:)`.
+    /// `toolLists` does (the OpenAI and Anthropic surfaces); the default is `decode(_:)`.
     func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest
 
     /// Completes a decoded request with what the gateway keeps for the caller, before the prepare

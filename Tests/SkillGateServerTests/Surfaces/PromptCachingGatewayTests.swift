@@ -136,6 +136,32 @@ import SkillGateKeys
         await openAI.stop()
     }
 
+    /// One `tools` array that is valid in both shapes and names other tools in each, sent by one caller through both
+    /// surfaces, twice each: every request reaches the provider with its own surface's tools, though each surface's
+    /// second request takes the list from the checked tool-list cache (decision 0062: a scope per surface).
+    @Test func eachSurfaceKeepsItsOwnToolListsForOneCaller() async throws {
+        let anthropic = try UpstreamDouble([Self.cacheHit])
+        let openAI = try UpstreamDouble([OpenAIRecordings.text])
+        let gw = try Gateway(anthropic: anthropic.baseURL, openAI: openAI.baseURL)
+        let shared = #"[{"function":{"name":"openai_name","parameters":{"type":"object"}},"name":"anthropic_name","input_schema":{"type":"object"}}]"#
+        let openAIBody = #"{"model":"strong","messages":[{"role":"user","content":"hi"}],"tools":\#(shared)}"#
+        let anthropicBody = #"{"model":"strong","max_tokens":100,"messages":[{"role":"user","content":"hi"}],"tools":\#(shared)}"#
+        var sentTools: [[String]] = []
+        for (path, body) in [("/v1/chat/completions", openAIBody), ("/v1/messages", anthropicBody),
+                             ("/v1/chat/completions", openAIBody), ("/v1/messages", anthropicBody)] {
+            let r = try await gw.post(path, body)
+            #expect(r.status == 200, "\(path): \(r.json)")
+            let sent = try #require(anthropic.requests.last?.json)
+            sentTools.append(((sent["tools"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String })
+        }
+        #expect(sentTools == [["openai_name"], ["anthropic_name"], ["openai_name"], ["anthropic_name"]])
+        let lookups = gw.server.services.toolLists.statistics
+        #expect(lookups.hits == 2 && lookups.entries == 2, "\(lookups)")
+        await gw.stop()
+        await anthropic.stop()
+        await openAI.stop()
+    }
+
     @Test func promptCacheKeyReachesAnOpenAIFormatProvider() async throws {
         let anthropic = try UpstreamDouble([Self.cacheHit])
         let openAI = try UpstreamDouble([OpenAIRecordings.text])

@@ -19,6 +19,7 @@ enum InboundTarget: FuzzTarget {
             checkAgainstTree(body)
             checkToolCache(body)
         }
+        if Int(selector) % surfaces.count == 1 { checkAnthropicToolCache(body) }
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
         let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         for stream in [false, true] {
@@ -27,6 +28,15 @@ enum InboundTarget: FuzzTarget {
             _ = try? GeminiFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
         }
         _ = try? PromptToolsRenderer.prepare(decoded.chat)
+    }
+
+    /// Requires two ways of decoding one body to agree: the same value, or errors that print the same.
+    static func requireSame<T: Equatable>(_ a: Result<T, any Error>, _ b: Result<T, any Error>, _ what: String) {
+        switch (a, b) {
+        case (.success(let a), .success(let b)): invariant(a == b, "\(what): \(a) != \(b)")
+        case (.failure(let a), .failure(let b)): invariant("\(a)" == "\(b)", "\(what): \(a) != \(b)")
+        case (let a, let b): invariant(false, "\(what): \(a) against \(b)")
+        }
     }
 
     /// The OpenAI surface's decoder (messages read straight from the bytes when they can be, schemas kept as text) gives
@@ -38,11 +48,7 @@ enum InboundTarget: FuzzTarget {
                 throw GatewayError.invalidRequest("the request body is not valid JSON (\(e)); send a JSON object like {\"model\":...,\"messages\":[...]}")
             }
         }
-        switch (direct, viaTree) {
-        case (.success(let a), .success(let b)): invariant(a == b, "read directly: \(a); through the tree: \(b)")
-        case (.failure(let a), .failure(let b)): invariant("\(a)" == "\(b)", "read directly: \(a); through the tree: \(b)")
-        case (let a, let b): invariant(false, "read directly: \(a); through the tree: \(b)")
-        }
+        requireSame(direct, viaTree, "read directly against through the tree")
     }
 
     /// With the tool cache, twice (a miss, then a hit if the request decoded), the OpenAI surface's decoder gives what
@@ -52,13 +58,20 @@ enum InboundTarget: FuzzTarget {
             Result { try OpenAIChatFormat.decodeInboundRequest(body, toolCache: cache, scope: "fuzz") }
         }
         let without = outcome(nil)
-        for round in 0..<2 {
-            switch (outcome(toolCache), without) {
-            case (.success(let a), .success(let b)): invariant(a == b, "with the tool cache (round \(round)): \(a) != \(b)")
-            case (.failure(let a), .failure(let b)): invariant("\(a)" == "\(b)", "with the tool cache (round \(round)): \(a) != \(b)")
-            case (let a, let b): invariant(false, "with the tool cache (round \(round)): \(a), without: \(b)")
+        for round in 0..<2 { requireSame(outcome(toolCache), without, "with the tool cache (round \(round)) against without") }
+    }
+
+    /// The same for the Anthropic surface's decoder, in a scope of its own (decision 0062).
+    static func checkAnthropicToolCache(_ body: [UInt8]) {
+        struct Decoded: Equatable { var request: ChatRequest; var stream: Bool }
+        func outcome(_ cache: ToolListCache?) -> Result<Decoded, any Error> {
+            Result {
+                let decoded = try AnthropicMessagesFormat.decodeInbound(body, toolCache: cache, scope: "fuzz-anthropic")
+                return Decoded(request: decoded.request, stream: decoded.stream)
             }
         }
+        let without = outcome(nil)
+        for round in 0..<2 { requireSame(outcome(toolCache), without, "with the tool cache (round \(round)) against without") }
     }
 
     static func seeds(_ fixtures: Fixtures) -> [[UInt8]] {

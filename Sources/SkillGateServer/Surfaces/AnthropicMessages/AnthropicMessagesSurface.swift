@@ -13,6 +13,17 @@ struct AnthropicMessagesSurface: ChatSurface {
         return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: true)
     }
 
+    /// Takes a `tools` array the caller sent before, byte for byte, from `toolLists`. Scoped by the caller's token and
+    /// by this surface: the same bytes can be a valid list in both shapes and mean other tools in each.
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest {
+        let inbound = try AnthropicMessagesFormat.decodeInbound(body, toolCache: toolLists, scope: Self.toolListScopePrefix + caller.tokenId)
+        return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: true)
+    }
+
+    /// Put before the caller's token id in the tool-list cache's scope (the OpenAI surface uses the token id alone; a
+    /// token id never starts with a space).
+    static let toolListScopePrefix = " anthropic "
+
     func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
         var r = response
         r.model = model

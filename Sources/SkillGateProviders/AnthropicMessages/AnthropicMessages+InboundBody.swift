@@ -1,0 +1,56 @@
+import SkillGateCore
+
+/// Parsing a Messages API request body with a `ToolListCache`: the document as the tree `JSONValue.parse` builds, but
+/// for a `tools` array this caller sent before, byte for byte, which is taken checked from the cache instead of being
+/// read into a tree and decoded again (an agent sends the same tools, often tens of kilobytes of schemas, on every
+/// turn; decision 0057 did the same for Chat Completions).
+///
+/// The document is read by `JSONCursor`, SkillGate's one JSON grammar, so it is accepted or refused exactly as
+/// `JSONValue.parse` would, with the same error. Only the first `tools` member is looked up, as a tree lookup finds
+/// the first of a duplicated key.
+struct AnthropicInboundBody {
+    /// The body as a tree; without `tools` when `cachedTools` is set.
+    var root: JSONValue
+    /// The checked tools, when the cache had the `tools` array's bytes.
+    var cachedTools: [ToolDefinition]?
+    /// The `tools` array's bytes, when the cache did not have them: kept once the request decodes.
+    var uncachedToolBytes: [UInt8]?
+
+    /// Parses `body`, looking the `tools` array up in `toolCache` by its bytes in `scope`.
+    static func parse(_ body: [UInt8], toolCache: ToolListCache, scope: String) throws(JSONSyntaxError) -> AnthropicInboundBody {
+        try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> AnthropicInboundBody in
+            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> AnthropicInboundBody in
+                var members: [JSONObject.Member] = []
+                members.reserveCapacity(12)   // model, max_tokens, messages, tools, system and a few settings
+                var sawTools = false
+                var cachedTools: [ToolDefinition]?
+                var uncachedToolBytes: [UInt8]?
+                let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
+                    if !sawTools, key == "tools" {
+                        sawTools = true
+                        // A list this caller sent before: recognised by the bytes ahead, without reading them.
+                        if let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
+                            c.skipRecognisedValue(length: hit.length)
+                            cachedTools = hit.tools
+                            return
+                        }
+                        if let bytes = try c.readArrayBytes() {
+                            if let tools = toolCache.tools(for: bytes, scope: scope) {
+                                cachedTools = tools
+                                return
+                            }
+                            // Already checked in full by `readArrayBytes`: read again from its own bytes.
+                            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try c.readValue() }
+                            if bytes.count <= toolCache.maxEntryBytes { uncachedToolBytes = Array(bytes) }
+                            members.append(JSONObject.Member(key: "tools", value: tools))
+                            return
+                        }
+                    }
+                    members.append(JSONObject.Member(key: key.string, value: try c.readValue()))
+                }
+                let root = isObject ? JSONValue.object(JSONObject(members)) : try c.readValue()
+                return AnthropicInboundBody(root: root, cachedTools: cachedTools, uncachedToolBytes: uncachedToolBytes)
+            }
+        }
+    }
+}
