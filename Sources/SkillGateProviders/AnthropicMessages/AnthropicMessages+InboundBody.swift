@@ -28,22 +28,16 @@ struct AnthropicInboundBody {
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
                     if !sawTools, key == "tools" {
                         sawTools = true
-                        // A list this caller sent before: recognised by the bytes ahead, without reading them.
-                        if let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
-                            c.skipRecognisedValue(length: hit.length)
-                            cachedTools = hit.tools
+                        switch try toolCache.read(&c, scope: scope, { (c) throws(JSONSyntaxError) in try c.readValue() }) {
+                        case .cached(let tools):
+                            cachedTools = tools
                             return
-                        }
-                        if let bytes = try c.readArrayBytes() {
-                            if let tools = toolCache.tools(for: bytes, scope: scope) {
-                                cachedTools = tools
-                                return
-                            }
-                            // Already checked in full by `readArrayBytes`: read again from its own bytes.
-                            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try c.readValue() }
-                            if bytes.count <= toolCache.maxEntryBytes { uncachedToolBytes = Array(bytes) }
+                        case .read(let tools, let bytes):
+                            uncachedToolBytes = bytes
                             members.append(JSONObject.Member(key: "tools", value: tools))
                             return
+                        case .notAnArray:
+                            break
                         }
                     }
                     members.append(JSONObject.Member(key: key.string, value: try c.readValue()))

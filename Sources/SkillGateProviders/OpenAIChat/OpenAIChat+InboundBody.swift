@@ -61,25 +61,22 @@ struct OpenAIChatInboundBody {
     private static func readTools(_ c: inout JSONCursor, into parsed: inout OpenAIChatInboundBody, toolCache: ToolListCache?,
                                   scope: String) throws(JSONSyntaxError) -> Bool {
         var found: [ToolSchema?] = []
-        // A list this caller sent before: recognised by the bytes ahead, without reading them.
-        if let toolCache, let hit = toolCache.tools(atStartOf: c.bytesAhead, scope: scope) {
-            c.skipRecognisedValue(length: hit.length)
-            parsed.cachedTools = hit.tools
-            return true
-        }
-        if let toolCache, let bytes = try c.readArrayBytes() {
-            if let tools = toolCache.tools(for: bytes, scope: scope) {
-                parsed.cachedTools = tools
+        let tools: JSONValue?
+        if let toolCache {
+            switch try toolCache.read(&c, scope: scope, { (c) throws(JSONSyntaxError) in try readTools(&c, schemas: &found) }) {
+            case .cached(let cached):
+                parsed.cachedTools = cached
                 return true
+            case .read(let read, let bytes):
+                tools = read ?? .array([])   // an array's bytes: never nil, and the cursor is past them either way
+                parsed.uncachedToolBytes = bytes
+            case .notAnArray:
+                tools = nil
             }
-            // Already checked in full by `readArrayBytes`: read again from its own bytes.
-            let tools = try JSONCursor.read(bytes) { (c) throws(JSONSyntaxError) in try readTools(&c, schemas: &found) }
-            if bytes.count <= toolCache.maxEntryBytes { parsed.uncachedToolBytes = Array(bytes) }
-            parsed.schemas = found
-            parsed.fields[.tools] = tools ?? .array([])
-            return true
+        } else {
+            tools = try readTools(&c, schemas: &found)
         }
-        guard let tools = try readTools(&c, schemas: &found) else { return false }
+        guard let tools else { return false }
         parsed.schemas = found
         parsed.fields[.tools] = tools
         return true
