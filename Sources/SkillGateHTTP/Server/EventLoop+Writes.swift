@@ -29,6 +29,26 @@ extension EventLoop {
             && inFlight.load(ordering: .relaxed) == 1
     }
 
+    /// Whether the caller is a task running in this loop's batch of jobs, so that a stream's head, chunks and end can be
+    /// put on the connection now instead of posted as jobs for the loop's next pass (`HTTPResponder.startStream`).
+    var runsJobsHere: Bool {
+        configuration.writesRepliesAtOnce && CurrentEventLoop.loop === self && runningJobs && !stopped
+    }
+
+    /// Queues a chunk of a stream from a task in this loop's batch of jobs (`runsJobsHere`). The stream's first chunk is
+    /// sent at once, with the head before it, when the loop has that request alone in flight, as a whole reply is
+    /// (decision 0059): it is what a streaming client waits for. Later chunks go out at the batch's end, so that events
+    /// arriving together leave in one send (decision 0063).
+    func sendChunkNow(_ responder: HTTPResponder, _ bytes: [UInt8]) {
+        let link = responder.link
+        let first = !link.queuedFirstChunk
+        link.queuedFirstChunk = true
+        sendChunk(responder, bytes)
+        guard first, inFlight.load(ordering: .relaxed) == 1, let connection = link.owner else { return }
+        sendNow(connection)
+        shared.counters.firstChunksSentAtOnce.add(1, ordering: .relaxed)
+    }
+
     /// Sends the replies still held when a task's job ends: a handler that suspends (or returns) without releasing its
     /// reply does not keep the client waiting.
     func releaseHeldReplies() {

@@ -3,7 +3,8 @@ import Synchronization
 /// Sends the answer to one inbound request: either one `respond`, or `startStream`, `write`s and `end`.
 ///
 /// Safe to call from any task; calls for one request must come from one task at a time, in order.
-/// Nothing touches the connection here: each call posts a job to the connection's event loop thread.
+/// A call from a task running on the connection's event loop puts its bytes on the connection directly; from anywhere
+/// else it posts a job to the loop thread.
 public final class HTTPResponder: Sendable {
     enum Phase { case idle, streaming, finished }
 
@@ -15,6 +16,9 @@ public final class HTTPResponder: Sendable {
         var drainWaiter: CheckedContinuation<Void, any Error>?
         /// A whole reply held for `releaseReply` (see `respond`).
         var held: HeldReply?
+        /// A call of this stream was posted to the loop as a job: the ones after it are posted too, so that none is put
+        /// on the connection ahead of it.
+        var posted = false
     }
 
     struct HeldReply {
@@ -76,7 +80,12 @@ public final class HTTPResponder: Sendable {
 
     /// Sends the reply head of a streamed (chunked) reply; follow with `write` and `end`.
     /// Throws `clientGone` when the client has disconnected, `responderMisuse` after a reply was started.
+    ///
+    /// From a handler running on its connection's event loop, the head, the chunks and the end are put on the connection
+    /// at once instead of posted as jobs, and the first chunk goes out with the head before the handler goes on when the
+    /// loop has that request alone in flight (decision 0063); from anywhere else each is posted, in order.
     public func startStream(status: Int, headers: HTTPHeaders) async throws {
+        let here = loop.runsJobsHere
         try state.withLock { s throws(HTTPServerError) in
             if s.gone { throw HTTPServerError.clientGone }
             guard s.phase == .idle else {
@@ -84,35 +93,53 @@ public final class HTTPResponder: Sendable {
                                       message: "startStream was called after the reply was already started; send one reply per request.")
             }
             s.phase = .streaming
+            if !here { s.posted = true }
         }
-        loop.post(.startStream(self, status: status, headers: headers))
+        if here {
+            loop.startStream(self, status: status, headers: headers)
+        } else {
+            loop.post(.startStream(self, status: status, headers: headers))
+        }
     }
 
     /// Sends one chunk of a streamed reply. Throws `clientGone` once the client has disconnected; suspends
     /// while the connection's unsent output is above the high-water mark (a client that reads slowly).
     public func write(_ chunk: [UInt8]) async throws {
         if chunk.isEmpty { return }
-        let mustWait = try state.withLock { s throws(HTTPServerError) -> Bool in
+        let here = loop.runsJobsHere
+        let (mustWait, now) = try state.withLock { s throws(HTTPServerError) -> (Bool, Bool) in
             if s.gone { throw HTTPServerError.clientGone }
             guard s.phase == .streaming else {
                 throw HTTPServerError(kind: .responderMisuse,
                                       message: "write was called outside a stream; call startStream first and do not write after end.")
             }
             s.queuedBytes += chunk.count
-            return s.queuedBytes > highWaterBytes
+            let now = here && !s.posted
+            if !now { s.posted = true }
+            return (s.queuedBytes > highWaterBytes, now)
         }
-        loop.post(.chunk(self, chunk))
+        if now {
+            loop.sendChunkNow(self, chunk)
+        } else {
+            loop.post(.chunk(self, chunk))
+        }
         if mustWait { try await waitForDrain() }
     }
 
     /// Ends a streamed reply (the terminating empty chunk). Ignored when no stream is open.
     public func end() {
-        let send = state.withLock { s -> Bool in
-            guard s.phase == .streaming else { return false }
+        let here = loop.runsJobsHere
+        let (send, now) = state.withLock { s -> (Bool, Bool) in
+            guard s.phase == .streaming else { return (false, false) }
             s.phase = .finished
-            return !s.gone
+            return (!s.gone, here && !s.posted)
         }
-        if send { loop.post(.end(self)) }
+        guard send else { return }
+        if now {
+            loop.endStream(self)
+        } else {
+            loop.post(.end(self))
+        }
     }
 
     private func waitForDrain() async throws {
@@ -183,4 +210,6 @@ final class LoopLink: @unchecked Sendable {
     var chunked = false
     /// Chunk bytes queued since the connection's output last drained.
     var handedBytes = 0
+    /// The stream's first chunk was queued (`EventLoop.sendChunkNow` sends that one at once).
+    var queuedFirstChunk = false
 }

@@ -25,10 +25,16 @@ public struct OpenAIChatStreamEncoder: Sendable {
         self.model = model
         self.created = created
         self.includeUsage = includeUsage
-        var prefix = Array("data: ".utf8)
-        JSONValue.object(Self.header(id: id, model: model, created: created)).write(to: &prefix)
-        prefix.removeLast()  // the header object's `}`: the choices follow inside it
-        prefix += Array(",\"choices\":[{\"index\":0,\"delta\":".utf8)
+        // Written field by field, not as a tree of the header: a stream's first event waits for this (decision 0063).
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(96 + id.utf8.count + model.utf8.count)
+        prefix.append(contentsOf: "data: {\"id\":".utf8)
+        JSONValue.writeString(id, to: &prefix)
+        prefix.append(contentsOf: ",\"object\":\"chat.completion.chunk\",\"created\":".utf8)
+        prefix.append(contentsOf: String(created).utf8)
+        prefix.append(contentsOf: ",\"model\":".utf8)
+        JSONValue.writeString(model, to: &prefix)
+        prefix.append(contentsOf: ",\"choices\":[{\"index\":0,\"delta\":".utf8)
         choicePrefix = prefix
     }
 
@@ -84,7 +90,9 @@ public struct OpenAIChatStreamEncoder: Sendable {
     private mutating func appendRoleChunkIfNeeded(_ out: inout [UInt8]) {
         guard !sentRole else { return }
         sentRole = true
-        append(delta: ["role": "assistant", "content": ""], to: &out)
+        out += choicePrefix
+        out.append(contentsOf: #"{"role":"assistant","content":""}"#.utf8)
+        appendChoiceEnd(finishReason: nil, to: &out)
     }
 
     /// The fields every chunk starts with.

@@ -17,16 +17,25 @@ final class AgentUpstream: HTTPHandler {
     let failStatus: Int?
     let slowText: (chunks: Int, every: Duration)?
     let afterTick: (@Sendable (Int) -> Void)?
+    /// A slow stream's wait between its head and its first event, and what runs at its start.
+    let firstEventDelay: Duration
+    let beforeFirstEvent: (@Sendable () -> Void)?
+    /// Streams answer with `data: [DONE]` alone: no event at all.
+    let emptyStream: Bool
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
-         afterTick: (@Sendable (Int) -> Void)? = nil) {
+         afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
+         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
         self.slowText = slowText
         self.afterTick = afterTick
+        self.firstEventDelay = firstEventDelay
+        self.beforeFirstEvent = beforeFirstEvent
+        self.emptyStream = emptyStream
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -48,6 +57,11 @@ final class AgentUpstream: HTTPHandler {
             return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: error.serializedBytes())
         }
         let model = body["model"]?.stringValue ?? ""
+        if emptyStream, body["stream"]?.boolValue == true {
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            return responder.end()
+        }
         if let slowText, body["stream"]?.boolValue == true {
             return await streamSlowly(slowText, model: model, responder)
         }
@@ -80,6 +94,8 @@ extension AgentUpstream {
         }
         do {
             try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            beforeFirstEvent?()
+            if firstEventDelay > .zero { try await Task.sleep(for: firstEventDelay) }
             try await responder.write(chunk(["role": "assistant", "content": ""]))
             for tick in stride(from: 1, through: slow.chunks, by: 1) {
                 if responder.isClientGone { return noteDisconnect() }

@@ -36,6 +36,24 @@ import Testing
         #expect(text == String(repeating: "tick ", count: 5))
     }
 
+    /// An upstream stream with no event at all (`data: [DONE]` alone): the translator still opens and closes the answer
+    /// (a start, and a finish with no reason given), so the client gets a 200 with the surface's closing event, and the
+    /// log line has status 200 and no error.
+    @Test(arguments: [("/v1/chat/completions", "data: [DONE]"), ("/v1/messages", "event: message_stop")])
+    func anUpstreamStreamWithoutEventsEndsWithTheSurfacesClose(path: String, closing: String) async throws {
+        let upstream = AgentUpstream(tool: "clock", emptyStream: true)
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let body: JSONValue = path == "/v1/messages"
+            ? ["model": "light", "max_tokens": 100, "messages": [["role": "user", "content": "what time is it?"]], "stream": true]
+            : Self.streamedQuestion
+        let response = try await h.post(path, body)
+        await h.stop()
+        let log = h.logLines().last
+        #expect(response.status == 200, "\(response.body)")
+        #expect(response.body.contains(closing), "\(response.body)")
+        #expect(log?["status"]?.intValue == 200 && log?["error"] == nil, "\(String(describing: log))")
+    }
+
     @Test func aStreamedRequestsUpstreamCallRunsOnItsEventLoopsLane() async throws {
         let upstream = AgentUpstream(tool: "clock", slowText: (chunks: 3, every: .milliseconds(5)))
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)

@@ -38,6 +38,29 @@ import SkillGateSkills
         #expect(log["outcome"]?.stringValue == "authentication")
     }
 
+    /// A token revoked before the stream's first event arrived (a second and more after the request was authenticated,
+    /// so the re-check is due at that event): the stream ends at its first event with the surface's error event, and
+    /// none of the upstream's text reaches the client (the first event is relayed from the request's setup, decision
+    /// 0063).
+    @Test(arguments: [0, 1])
+    func aTokenRevokedBeforeTheFirstEventEndsTheStreamThere(_ index: Int) async throws {
+        let surface = Self.surfaces[index]
+        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
+        let upstream = AgentUpstream(tool: "none", slowText: (5, .milliseconds(10)), firstEventDelay: .milliseconds(1300),
+                                     beforeFirstEvent: { revoke.withLock { $0 }?() })
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let tokens = h.gateway.services.tokens
+        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        let response = try await h.post(surface.path, surface.body)
+        await h.stop()
+        let log = h.logLines().last
+        #expect(response.status == 200)
+        #expect(response.body.contains(surface.errorMarker) && response.body.contains("revoked"), "\(surface.path): \(response.body.suffix(400))")
+        #expect(!response.body.contains("tick") && !response.body.contains(surface.endMarker))
+        #expect(log?["error"]?.stringValue?.contains("revoked") == true)
+        #expect(log?["outcome"]?.stringValue == "authentication")
+    }
+
     /// `skillgate tokens revoke` runs in another process: the gateway sees it when its 2 s cache
     /// entry expires, and the stream stops at the next check after that.
     @Test func aRevocationByAnotherProcessStopsTheStreamToo() async throws {

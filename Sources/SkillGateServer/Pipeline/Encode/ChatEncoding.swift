@@ -27,58 +27,16 @@ struct ChatEncoding<S: ChatSurface> {
             return nil
         case .streaming(let upstream):
             // Only what the relay needs is kept for the stream's life: not the request or the prepared call.
-            let includeUsage = request.includeUsage, recheck = call.client.recheck
-            return StreamRelay { [self] ctx in
-                var upstream = upstream
-                await relay(&upstream, includeUsage: includeUsage, recheck: recheck, &ctx)
-            }
+            var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck,
+                                  encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
+                                                                 created: Self.now, includeUsage: request.includeUsage))
+            // The head and the first event go out now, before this setup's state is freed (decision 0063).
+            guard await relayFirst(&relay, &ctx) else { return nil }
+            // The closure relays through the variable it captured: one relay state for the stream's life, not a copy.
+            return StreamRelay { [self] ctx in await relayRest(&relay, &ctx) }
         case .unusable(let u, let target):
             throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
         }
-    }
-
-    /// Streams the answer to the client. Nothing is retried from here on: bytes reached the client.
-    /// The token is re-checked about once a second (at the next chunk): revoked, the stream ends
-    /// with the surface's error event.
-    private func relay(_ upstream: inout UpstreamStream, includeUsage: Bool, recheck: TokenRecheck, _ ctx: inout RequestContext) async {
-        defer { upstream.finish() }
-        let target = upstream.target
-        var encoder = surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: target.qualifiedName, created: Self.now,
-                                            includeUsage: includeUsage)
-        var usage: Usage?
-        do {
-            try await Self.startStream(&ctx)
-            while let event = try await upstream.next() {
-                if case .usage(let u) = event { usage = u }
-                try recheck.checkIfDue()
-                let bytes = encoder.encode(event)
-                if !bytes.isEmpty { try await ctx.responder.write(bytes) }
-            }
-            try await ctx.responder.write(encoder.finish())
-            ctx.responder.end()
-        } catch {
-            let sent = encoder
-            await SSEResponse.fail(error, errorEvent: { sent.failure($0) ?? surface.streamErrorEvent($0) }, &ctx)
-        }
-        relayEnded(usage: usage, target: target, &ctx)
-    }
-
-    /// The stream's head. Out of line, like `relayEnded`: a relay's async frame lives as long as its stream (decision
-    /// 0036).
-    @inline(never)
-    private static func startStream(_ ctx: inout RequestContext) async throws {
-        try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
-        ctx.log.status = 200
-    }
-
-    /// Stage 7 for a relayed stream, with the usage its last events reported.
-    @inline(never)
-    private func relayEnded(usage: Usage?, target: RouteTarget, _ ctx: inout RequestContext) {
-        if let usage {
-            ctx.log.usage = usage
-            ctx.log.costUSD = target.model.price?.cost(of: usage)
-        }
-        answer.account(&ctx)
     }
 
     /// The chat surfaces when the visible tools include server-side skills: the agent loop runs

@@ -1,0 +1,86 @@
+import SkillGateCore
+
+/// A streamed answer being relayed: the upstream's events, the surface's encoder, and the usage the events reported.
+/// Nothing is retried once it exists: bytes reached, or are about to reach, the client.
+struct OpenRelay {
+    var upstream: UpstreamStream
+    let recheck: TokenRecheck
+    var encoder: any SurfaceStreamEncoder
+    var usage: Usage?
+}
+
+/// The relay of a streamed answer, in two parts (decision 0063).
+///
+/// `relayFirst` runs in the request's setup task: it starts the stream and relays the first event while the setup's
+/// state (the decoded request, the prepared call) still lives, so the client's first bytes leave before that state is
+/// freed and before the setup task ends. `relayRest` runs in the handler's own task for the stream's life. The token is
+/// re-checked about once a second (at the next chunk): revoked, the stream ends with the surface's error event.
+extension ChatEncoding {
+    /// Starts the stream and relays its first event. False when that also ended the request (the stream had no more
+    /// events, or the client, the upstream or the token failed): it was accounted for, and there is nothing to relay.
+    @inline(never)
+    func relayFirst(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async -> Bool {
+        do {
+            try await Self.startStream(&ctx)
+            if try await relayNext(&relay, &ctx) { return true }
+            try await finishStream(&relay, &ctx)
+        } catch {
+            await relayFailed(error, relay.encoder, &ctx)
+        }
+        relay.upstream.finish()
+        relayEnded(relay, &ctx)
+        return false
+    }
+
+    /// Relays the events after the first to the client's end, then accounts for the request.
+    func relayRest(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async {
+        defer { relay.upstream.finish() }
+        do {
+            while try await relayNext(&relay, &ctx) {}
+            try await finishStream(&relay, &ctx)
+        } catch {
+            await relayFailed(error, relay.encoder, &ctx)
+        }
+        relayEnded(relay, &ctx)
+    }
+
+    /// Relays the next event; false at the stream's end.
+    private func relayNext(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
+        guard let event = try await relay.upstream.next() else { return false }
+        if case .usage(let u) = event { relay.usage = u }
+        try relay.recheck.checkIfDue()
+        let bytes = relay.encoder.encode(event)
+        if !bytes.isEmpty { try await ctx.responder.write(bytes) }
+        return true
+    }
+
+    /// The surface's closing bytes, and the end of the reply.
+    private func finishStream(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
+        try await ctx.responder.write(relay.encoder.finish())
+        ctx.responder.end()
+    }
+
+    /// The stream's head. Out of line, like `relayEnded`: a relay's async frame lives as long as its stream (decision
+    /// 0036).
+    @inline(never)
+    static func startStream(_ ctx: inout RequestContext) async throws {
+        try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
+        ctx.log.status = 200
+    }
+
+    /// Ends a stream that failed after it started, with the error event the encoder (or else the surface) gives.
+    @inline(never)
+    private func relayFailed(_ error: any Error, _ encoder: any SurfaceStreamEncoder, _ ctx: inout RequestContext) async {
+        await SSEResponse.fail(error, errorEvent: { encoder.failure($0) ?? surface.streamErrorEvent($0) }, &ctx)
+    }
+
+    /// Stage 7 for a relayed stream, with the usage its last events reported.
+    @inline(never)
+    private func relayEnded(_ relay: OpenRelay, _ ctx: inout RequestContext) {
+        if let usage = relay.usage {
+            ctx.log.usage = usage
+            ctx.log.costUSD = relay.upstream.target.model.price?.cost(of: usage)
+        }
+        answer.account(&ctx)
+    }
+}
