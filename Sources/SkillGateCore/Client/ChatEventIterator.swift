@@ -3,6 +3,15 @@
 public protocol ChatEventPuller: AnyObject, Sendable {
     /// The next event, or nil once the stream ended. A throw ends the stream.
     func next() async throws -> ChatStreamEvent?
+
+    /// The next event when it is known without waiting (it arrived with the ones before it): the event, `.some(nil)`
+    /// when the stream is known to have ended, or nil when only `next()` can tell. A throw ends the stream.
+    func readyEvent() throws -> ChatStreamEvent??
+}
+
+extension ChatEventPuller {
+    /// A puller that cannot tell without waiting: nil, `next()` tells.
+    public func readyEvent() throws -> ChatStreamEvent?? { nil }
 }
 
 /// One streamed answer's events for one consumer (`LLMClient.events`): either an `AsyncThrowingStream`'s iterator, or
@@ -51,6 +60,21 @@ public struct ChatEventIterator {
             return event
         case .finished:
             return nil
+        }
+    }
+
+    /// The next event when it is known without waiting: the event, `.some(nil)` at the end, or nil when only `next()`
+    /// can tell (an `AsyncThrowingStream` never can). A cancelled task gets nil: `next()` then ends the stream.
+    public mutating func nextIfReady() throws -> ChatStreamEvent?? {
+        switch source {
+        case .stream:
+            return nil
+        case .puller(let puller):
+            guard !Task.isCancelled, let ready = try puller.readyEvent() else { return nil }
+            if ready == nil { source = .finished }
+            return ready
+        case .finished:
+            return .some(nil)
         }
     }
 }

@@ -138,6 +138,19 @@ final class StreamingBodyChannel: Sendable {
         } onCancel: { self.cancel() }
     }
 
+    /// The next body chunk when it can be had without waiting: the chunk, `.some(nil)` at the body's end, or nil when
+    /// the next one has not arrived yet.
+    func nextIfReady() throws(HTTPClientError) -> [UInt8]?? {
+        switch take() {
+        case .chunk(let chunk, let resume):
+            if resume { control.requestResume() }
+            return .some(chunk)
+        case .end: return .some(nil)
+        case .fail(let error): throw error
+        case .empty: return nil
+        }
+    }
+
     /// Stops the transfer on behalf of the consumer (task cancelled or stream dropped).
     func cancel() {
         let (headWaiter, bodyWaiter, stopTransfer) = state.withLock { s -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<[UInt8]?, any Error>?, Bool) in
@@ -203,5 +216,13 @@ public final class HTTPBodyReader: Sendable {
     ///   task was cancelled (which also stops the transfer).
     public func next() async throws -> [UInt8]? {
         try await channel.next()
+    }
+
+    /// The next chunk when it has arrived already: the chunk, `.some(nil)` at the end of the body, or nil when `next()`
+    /// would wait for it.
+    ///
+    /// - Throws: `HTTPClientError` when the transfer failed.
+    public func nextIfReady() throws -> [UInt8]?? {
+        try channel.nextIfReady()
     }
 }

@@ -35,18 +35,13 @@ extension EventLoop {
         configuration.writesRepliesAtOnce && CurrentEventLoop.loop === self && runningJobs && !stopped
     }
 
-    /// Queues a chunk of a stream from a task in this loop's batch of jobs (`runsJobsHere`). The stream's first chunk is
-    /// sent at once, with the head before it, when the loop has that request alone in flight, as a whole reply is
-    /// (decision 0059): it is what a streaming client waits for. Later chunks go out at the batch's end, so that events
-    /// arriving together leave in one send (decision 0063).
-    func sendChunkNow(_ responder: HTTPResponder, _ bytes: [UInt8]) {
-        let link = responder.link
-        let first = !link.queuedFirstChunk
-        link.queuedFirstChunk = true
-        sendChunk(responder, bytes)
-        guard first, inFlight.load(ordering: .relaxed) == 1, let connection = link.owner else { return }
+    /// Sends what a stream queued on its connection so far (`HTTPResponder.sendQueuedNow`), when called from a task in
+    /// this loop's batch of jobs with that request alone in flight, as a whole reply is (decision 0059); otherwise the
+    /// batch's end writes it with everything else it queued (decision 0063).
+    func sendStreamNow(_ responder: HTTPResponder) {
+        guard canSendRepliesAtOnce, let connection = responder.link.owner, connection.writeDue else { return }
         sendNow(connection)
-        shared.counters.firstChunksSentAtOnce.add(1, ordering: .relaxed)
+        shared.counters.streamWritesSentAtOnce.add(1, ordering: .relaxed)
     }
 
     /// Sends the replies still held when a task's job ends: a handler that suspends (or returns) without releasing its

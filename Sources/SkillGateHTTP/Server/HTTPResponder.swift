@@ -82,8 +82,8 @@ public final class HTTPResponder: Sendable {
     /// Throws `clientGone` when the client has disconnected, `responderMisuse` after a reply was started.
     ///
     /// From a handler running on its connection's event loop, the head, the chunks and the end are put on the connection
-    /// at once instead of posted as jobs, and the first chunk goes out with the head before the handler goes on when the
-    /// loop has that request alone in flight (decision 0063); from anywhere else each is posted, in order.
+    /// at once instead of posted as jobs; they are written at the end of the loop's batch of jobs, or before the handler
+    /// goes on when it calls `sendQueuedNow` (decision 0063). From anywhere else each is posted, in order.
     public func startStream(status: Int, headers: HTTPHeaders) async throws {
         let here = loop.runsJobsHere
         try state.withLock { s throws(HTTPServerError) in
@@ -119,7 +119,7 @@ public final class HTTPResponder: Sendable {
             return (s.queuedBytes > highWaterBytes, now)
         }
         if now {
-            loop.sendChunkNow(self, chunk)
+            loop.sendChunk(self, chunk)
         } else {
             loop.post(.chunk(self, chunk))
         }
@@ -140,6 +140,14 @@ public final class HTTPResponder: Sendable {
         } else {
             loop.post(.end(self))
         }
+    }
+
+    /// Sends the stream's head and chunks queued so far before the caller goes on, when it runs on the connection's
+    /// event loop with that request alone in flight (the first events of a stream: what its client waits for, decision
+    /// 0063). Otherwise, and when nothing is queued, it does nothing: they go out at the end of the loop's batch of jobs.
+    public func sendQueuedNow() {
+        guard loop.runsJobsHere, !state.withLock({ $0.posted }) else { return }
+        loop.sendStreamNow(self)
     }
 
     private func waitForDrain() async throws {
@@ -210,6 +218,4 @@ final class LoopLink: @unchecked Sendable {
     var chunked = false
     /// Chunk bytes queued since the connection's output last drained.
     var handedBytes = 0
-    /// The stream's first chunk was queued (`EventLoop.sendChunkNow` sends that one at once).
-    var queuedFirstChunk = false
 }

@@ -42,8 +42,9 @@ extension HTTPServer {
         public var loopTurns: Int = 0
         /// Replies and stream chunks written in the loop iteration that queued them (`writesRepliesAtOnce`).
         public var repliesWrittenAtOnce: Int = 0
-        /// Streams whose head and first chunk were sent before their handler went on (decision 0063).
-        public var firstChunksSentAtOnce: Int = 0
+        /// Sends of a stream's queued bytes its handler asked for before going on (`HTTPResponder.sendQueuedNow`,
+        /// decision 0063).
+        public var streamWritesSentAtOnce: Int = 0
         /// Times a loop prefetched a phase of the hot code after sleeping (`codeWarmer`, decisions 0054, 0055).
         public var codeWarmings: Int = 0
         /// Times a loop prefetched the answer's code while waiting for an upstream (`codeWarmer`, decision 0055).
@@ -68,7 +69,7 @@ final class ServerCounters: Sendable {
     let spunAnswerWaits = Atomic<Int>(0)
     let spinTimeouts = Atomic<Int>(0)
     let repliesWrittenAtOnce = Atomic<Int>(0)
-    let firstChunksSentAtOnce = Atomic<Int>(0)
+    let streamWritesSentAtOnce = Atomic<Int>(0)
     let codeWarmings = Atomic<Int>(0)
     let codeWarmingsAhead = Atomic<Int>(0)
 }

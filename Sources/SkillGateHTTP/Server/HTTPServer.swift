@@ -163,7 +163,7 @@ public final class HTTPServer: Sendable {
                           spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed),
                           loopTurns: state.withLock { $0.loops }.reduce(0) { $0 + $1.turns.load(ordering: .relaxed) },
                           repliesWrittenAtOnce: c.repliesWrittenAtOnce.load(ordering: .relaxed),
-                          firstChunksSentAtOnce: c.firstChunksSentAtOnce.load(ordering: .relaxed),
+                          streamWritesSentAtOnce: c.streamWritesSentAtOnce.load(ordering: .relaxed),
                           codeWarmings: c.codeWarmings.load(ordering: .relaxed),
                           codeWarmingsAhead: c.codeWarmingsAhead.load(ordering: .relaxed))
     }

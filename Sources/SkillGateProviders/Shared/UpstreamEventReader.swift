@@ -50,6 +50,40 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
         }
     }
 
+    /// The next event when it is known without waiting: one translated already, or one the bytes that already arrived
+    /// translate to (`.some(nil)`: the stream ended); nil when the body must be waited for, or before the request went
+    /// out.
+    func readyEvent() throws -> ChatStreamEvent?? {
+        do {
+            while true {
+                let step = state.withLock { s -> UpstreamReadStep? in
+                    if s.nextPending < s.pending.count {
+                        let event = s.pending[s.nextPending]
+                        s.nextPending += 1
+                        return .deliver(event)
+                    }
+                    switch s.phase {
+                    case .open(let reader, _): return .read(reader)
+                    case .finished: return .end
+                    case .unopened, .opening: return nil
+                    }
+                }
+                switch step {
+                case .deliver(let event)?: return .some(event)
+                case .end?: return .some(nil)
+                case .read(let reader)?:
+                    guard let chunk = try reader.nextIfReady() else { return nil }
+                    try translate(chunk)
+                case .open?, nil: return nil
+                }
+            }
+        } catch {
+            state.withLock { $0.phase = .finished; $0.pending = [] }
+            if let error = error as? HTTPClientError { throw error.gatewayError(provider: client.deployment.providerId) }
+            throw error
+        }
+    }
+
     private func step() -> UpstreamReadStep {
         state.withLock { s in
             if s.nextPending < s.pending.count {

@@ -12,6 +12,8 @@ struct UpstreamStream {
     let target: RouteTarget
     private var pending: ChatStreamEvent?
     private var started = false
+    /// The stream's end was seen (by `next()` or `nextIfReady()`).
+    private(set) var ended = false
     private var iterator: ChatEventIterator?
     private var replay: IndexingIterator<[ChatStreamEvent]>?
     private let lease: CallLease?
@@ -50,14 +52,15 @@ struct UpstreamStream {
         let event: ChatStreamEvent?
         if replay != nil {
             event = replay!.next()
+            if event == nil { ended = true }
         } else if !started {
             started = true
             event = pending
-            if event == nil { finish() }
+            if event == nil { ended = true; finish() }
         } else {
             do {
                 event = try await iterator?.next(isolation: #isolation)
-                if event == nil { finish() }
+                if event == nil { ended = true; finish() }
             } catch {
                 finish()
                 throw error
@@ -69,6 +72,40 @@ struct UpstreamStream {
         }
         noteToolCall(event)
         return event
+    }
+
+    /// The next event when it is known without waiting (read with the ones before it): the event, `.some(nil)` at the
+    /// end, or nil when only `next()` can tell. The same rules as `next()`; call it after the first `next()`.
+    mutating func nextIfReady() throws -> ChatStreamEvent?? {
+        let ready: ChatStreamEvent??
+        if replay != nil {
+            ready = .some(replay!.next())
+        } else if !started {
+            return nil
+        } else {
+            do {
+                if iterator == nil {
+                    ready = .some(nil)
+                } else {
+                    ready = try iterator!.nextIfReady()
+                }
+            } catch {
+                finish()
+                throw error
+            }
+        }
+        guard let event = ready else { return nil }
+        guard let event else {
+            ended = true
+            finish()
+            return .some(nil)
+        }
+        if case .toolCallStart(_, _, let name) = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
+            finish()
+            throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
+        }
+        noteToolCall(event)
+        return .some(event)
     }
 
     /// Releases the deployment's in-flight slot (idempotent).

@@ -74,4 +74,39 @@ import Testing
         #expect(afterCancel == nil)
         #expect(puller.calls == 1)
     }
+
+    /// A puller that cannot tell without waiting (the protocol's default) is never ready; a finished iterator knows its
+    /// end; an `AsyncThrowingStream` is never ready.
+    @Test func readinessIsOnlyWhatThePullerKnows() async throws {
+        var iterator = ChatEventIterator(pulling: ListPuller(Self.events))
+        #expect(try iterator.nextIfReady() == nil)
+        while try await iterator.next() != nil {}
+        #expect(try iterator.nextIfReady() == .some(nil))
+        let (stream, continuation) = AsyncThrowingStream<ChatStreamEvent, any Error>.makeStream()
+        continuation.yield(.textDelta("a"))
+        var streamed = ChatEventIterator(stream)
+        #expect(try streamed.nextIfReady() == nil)
+        continuation.finish()
+    }
+
+    /// A puller's ready end finishes the iterator: `next()` then returns nil without asking the puller.
+    @Test func aReadyEndFinishesTheIterator() async throws {
+        final class ReadyPuller: ChatEventPuller {
+            let calls = Mutex(0)
+            func next() async throws -> ChatStreamEvent? {
+                calls.withLock { $0 += 1 }
+                return .textDelta("never")
+            }
+            func readyEvent() throws -> ChatStreamEvent?? {
+                calls.withLock { $0 } == 0 ? .some(.textDelta("ready")) : .some(nil)
+            }
+        }
+        let puller = ReadyPuller()
+        var iterator = ChatEventIterator(pulling: puller)
+        #expect(try iterator.nextIfReady() == .some(.textDelta("ready")))
+        _ = try await iterator.next()
+        #expect(try iterator.nextIfReady() == .some(nil))
+        #expect(try await iterator.next() == nil)
+        #expect(puller.calls.withLock { $0 } == 1)
+    }
 }

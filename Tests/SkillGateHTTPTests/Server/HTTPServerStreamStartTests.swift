@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 /// A stream's head, chunks and end from a handler running on its connection's loop are put on the connection at once
-/// instead of posted as jobs, and the first chunk leaves with the head before the handler goes on (decision 0063).
+/// instead of posted as jobs, and what it queued leaves before the handler goes on when it asks (`sendQueuedNow`,
+/// decision 0063).
 @Suite struct HTTPServerStreamStartTests {
     /// Flags shared between a test's handler and its client.
     private final class Flags: Sendable {
@@ -20,9 +21,10 @@ import Testing
         return condition()
     }
 
-    /// The handler writes its first chunk, then holds the loop until the client has read it (5 s at most): only bytes
-    /// already sent can reach the client meanwhile. Sent at once, the client has it; with `writesRepliesAtOnce` off the
-    /// chunk is posted as a job, which the held loop cannot run, and 300 ms pass without it.
+    /// The handler writes its first chunk and asks for it to be sent, then holds the loop until the client has read it
+    /// (5 s at most): only bytes already sent can reach the client meanwhile. Sent at once, the client has it; with
+    /// `writesRepliesAtOnce` off the chunk is posted as a job, which the held loop cannot run, and 300 ms pass without
+    /// it.
     @Test(arguments: [true, false])
     func theFirstChunkIsSentBeforeTheHandlerGoesOn(atOnce: Bool) async throws {
         let flags = Flags()
@@ -32,13 +34,14 @@ import Testing
         }, handler: { _, responder in
             try? await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
             try? await responder.write(Array("first ".utf8))
+            responder.sendQueuedNow()
             let saw = Self.waitHoldingTheLoop(atOnce ? .seconds(5) : .milliseconds(300)) { flags.clientHasFirstChunk.load(ordering: .acquiring) }
             flags.handlerSawFirstChunk.store(saw, ordering: .releasing)
             try? await responder.write(Array("second".utf8))
             responder.end()
             flags.handlerDone.store(true, ordering: .releasing)
         }) { server, port in
-            let before = server.statistics.firstChunksSentAtOnce
+            let before = server.statistics.streamWritesSentAtOnce
             let response = try await RawHTTPClient.blocking {
                 let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
                 raw.send(rawGET("/"))
@@ -51,7 +54,38 @@ import Testing
             while !flags.handlerDone.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(flags.handlerSawFirstChunk.load(ordering: .acquiring) == atOnce,
                     atOnce ? "the first chunk waited for the handler to suspend" : "the chunk went out without the loop running its job")
-            #expect(server.statistics.firstChunksSentAtOnce - before == (atOnce ? 1 : 0))
+            #expect(server.statistics.streamWritesSentAtOnce - before == (atOnce ? 1 : 0))
+        }
+    }
+
+    /// Without `sendQueuedNow`, a chunk queued from the handler's task leaves at the end of the loop's batch of jobs:
+    /// while the handler holds the loop, the client does not have it; once the handler suspends, it does.
+    @Test func aQueuedChunkWaitsForTheBatchsEndUnlessSentAtOnce() async throws {
+        let flags = Flags()
+        try await withTestServer({ $0.loops = 1 }, handler: { _, responder in
+            try? await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+            try? await responder.write(Array("first ".utf8))
+            flags.handlerSawFirstChunk.store(Self.waitHoldingTheLoop(.milliseconds(300)) { flags.clientHasFirstChunk.load(ordering: .acquiring) },
+                                             ordering: .releasing)
+            try? await Task.sleep(for: .milliseconds(1))   // suspends: the batch ends, and the chunk goes out
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !flags.clientHasFirstChunk.load(ordering: .acquiring) && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            try? await responder.write(Array("second".utf8))
+            responder.end()
+            flags.handlerDone.store(true, ordering: .releasing)
+        }) { server, port in
+            let before = server.statistics.streamWritesSentAtOnce
+            let response = try await RawHTTPClient.blocking {
+                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+                raw.send(rawGET("/"))
+                return raw.readResponse { chunks in
+                    if chunks == 1 { flags.clientHasFirstChunk.store(true, ordering: .releasing) }
+                }
+            }
+            #expect(response?.bodyText == "first second")
+            let sawBeforeTheBatchsEnd = flags.handlerSawFirstChunk.load(ordering: .acquiring)
+            #expect(!sawBeforeTheBatchsEnd, "the chunk went out before the batch's end")
+            #expect(server.statistics.streamWritesSentAtOnce == before)
         }
     }
 

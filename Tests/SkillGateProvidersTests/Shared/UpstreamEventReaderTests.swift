@@ -12,10 +12,21 @@ import Testing
     /// answers every request with `failStatus`.
     final class StreamingUpstream: HTTPHandler {
         let failStatus: Int?
+        /// Writes every event and the end in one write (a short answer arriving whole), or holds the events after the
+        /// first until `release()` (10 s at most).
+        let together: Bool
+        let holdAfterFirst: Bool
         private let count = Mutex(0)
+        private let released = Mutex(false)
         var requests: Int { count.withLock { $0 } }
 
-        init(failStatus: Int? = nil) { self.failStatus = failStatus }
+        init(failStatus: Int? = nil, together: Bool = false, holdAfterFirst: Bool = false) {
+            self.failStatus = failStatus
+            self.together = together
+            self.holdAfterFirst = holdAfterFirst
+        }
+
+        func release() { released.withLock { $0 = true } }
 
         func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
             count.withLock { $0 += 1 }
@@ -28,7 +39,17 @@ import Testing
             }
             do {
                 try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+                if together {
+                    try await responder.write(chunk(#"{"role":"assistant","content":"Hello"}"#) + chunk(#"{"content":", world"}"#)
+                                              + chunk("{}", #""stop""#) + Array("data: [DONE]\n\n".utf8))
+                    return responder.end()
+                }
                 try await responder.write(chunk(#"{"role":"assistant","content":"Hello"}"#))
+                if holdAfterFirst {
+                    responder.sendQueuedNow()
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while !released.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+                }
                 try await responder.write(chunk(#"{"content":", world"}"#))
                 try await responder.write(chunk("{}", #""stop""#))
                 try await responder.write(Array("data: [DONE]\n\n".utf8))
@@ -70,6 +91,42 @@ import Testing
             #expect(text == "Hello, world")
             #expect(finish == .stop)
             #expect(upstream.requests == 1)
+        }
+    }
+
+    /// Events that arrived with the first one are ready without waiting, up to the stream's end (decision 0063).
+    @Test func eventsThatArrivedTogetherAreReadyWithoutWaiting() async throws {
+        try await Self.withUpstream(StreamingUpstream(together: true)) { client in
+            var events = client.events(Self.question)
+            #expect(try events.nextIfReady() == nil, "ready before the request went out")
+            #expect(try await events.next() != nil)
+            var ready: [ChatStreamEvent] = []
+            while let event = try events.nextIfReady() {
+                guard let event else { break }
+                ready.append(event)
+            }
+            #expect(ready.contains(.textDelta(", world")) && ready.last == .finish(.stop), "\(ready)")
+            #expect(try events.nextIfReady() == .some(nil), "the end, once known, stays known")
+            #expect(try await events.next() == nil)
+        }
+    }
+
+    /// An event still on its way is not ready; `next()` waits for it, and after it the stream goes on as before.
+    @Test func anEventStillOnItsWayIsNotReady() async throws {
+        let upstream = StreamingUpstream(holdAfterFirst: true)
+        try await Self.withUpstream(upstream) { client in
+            var events = client.events(Self.question)
+            var seen: [ChatStreamEvent] = []
+            while let event = try await events.next() {
+                seen.append(event)
+                if event == .textDelta("Hello") { break }
+            }
+            let ready = try events.nextIfReady()
+            #expect(ready == nil, "an event the upstream still holds was ready: \(String(describing: ready))")
+            if case .some(.some(let event)) = ready { seen.append(event) }
+            upstream.release()
+            while let event = try await events.next() { seen.append(event) }
+            #expect(seen.contains(.textDelta(", world")) && seen.last == .finish(.stop), "\(seen)")
         }
     }
 

@@ -22,12 +22,14 @@ final class AgentUpstream: HTTPHandler {
     let beforeFirstEvent: (@Sendable () -> Void)?
     /// Streams answer with `data: [DONE]` alone: no event at all.
     let emptyStream: Bool
+    /// Streams answer with this text, every event and the end in one write (a short answer arriving whole).
+    let textAtOnce: String?
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
-         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false) {
+         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, textAtOnce: String? = nil) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
@@ -36,6 +38,7 @@ final class AgentUpstream: HTTPHandler {
         self.firstEventDelay = firstEventDelay
         self.beforeFirstEvent = beforeFirstEvent
         self.emptyStream = emptyStream
+        self.textAtOnce = textAtOnce
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -60,6 +63,12 @@ final class AgentUpstream: HTTPHandler {
         if emptyStream, body["stream"]?.boolValue == true {
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            return responder.end()
+        }
+        if let textAtOnce, body["stream"]?.boolValue == true {
+            let bytes = ScriptedUpstream.chunks(.text(textAtOnce), model: model).map { "data: \($0.serialized())\n\n" }.joined()
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            try? await responder.write(Array((bytes + "data: [DONE]\n\n").utf8))
             return responder.end()
         }
         if let slowText, body["stream"]?.boolValue == true {

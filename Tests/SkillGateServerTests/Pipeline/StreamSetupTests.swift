@@ -36,6 +36,25 @@ import Testing
         #expect(text == String(repeating: "tick ", count: 5))
     }
 
+    /// What the upstream sent together leaves the gateway together (decision 0063): a slow answer's first event is sent
+    /// from the setup before its state is freed (one early send on a loop with the request alone in flight), and the
+    /// rest follow as they come; a short answer whose events arrive at once is relayed whole in the setup and leaves in
+    /// one send at the end of the loop's batch (no early send).
+    @Test(arguments: [false, true])
+    func theFirstEventsLeaveFromTheSetupInOneSend(slow: Bool) async throws {
+        let upstream = slow ? AgentUpstream(tool: "clock", slowText: (chunks: 3, every: .milliseconds(20)))
+                            : AgentUpstream(tool: "clock", textAtOnce: "It is noon.")
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let before = h.gateway.server.statistics.streamWritesSentAtOnce
+        let response = try await h.post("/v1/chat/completions", Self.streamedQuestion)
+        let sentAtOnce = h.gateway.server.statistics.streamWritesSentAtOnce - before
+        await h.stop()
+        #expect(response.status == 200, "\(response.body)")
+        #expect(response.body.hasSuffix("data: [DONE]\n\n"), "\(response.body.suffix(200))")
+        #expect(slow ? response.body.components(separatedBy: "tick").count == 4 : response.body.contains("noon"), "\(response.body)")
+        #expect(sentAtOnce == (slow ? 1 : 0))
+    }
+
     /// An upstream stream with no event at all (`data: [DONE]` alone): the translator still opens and closes the answer
     /// (a start, and a finish with no reason given), so the client gets a 200 with the surface's closing event, and the
     /// log line has status 200 and no error.

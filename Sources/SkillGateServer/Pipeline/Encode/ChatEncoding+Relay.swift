@@ -11,18 +11,32 @@ struct OpenRelay {
 
 /// The relay of a streamed answer, in two parts (decision 0063).
 ///
-/// `relayFirst` runs in the request's setup task: it starts the stream and relays the first event while the setup's
-/// state (the decoded request, the prepared call) still lives, so the client's first bytes leave before that state is
-/// freed and before the setup task ends. `relayRest` runs in the handler's own task for the stream's life. The token is
-/// re-checked about once a second (at the next chunk): revoked, the stream ends with the surface's error event.
+/// `relayFirst` runs in the request's setup task: it starts the stream and relays the first event, with every event
+/// that arrived with it, while the setup's state (the decoded request, the prepared call) still lives. When more is to
+/// come, it has them sent at once: the client's first bytes leave before that state is freed and before the setup task
+/// ends. An answer that arrived whole is relayed whole there and leaves in one send at the end of the loop's batch of
+/// jobs, with no relay left for the handler's task (sending such an end at once, before the request is accounted for,
+/// measured ~40 µs later first events on the next streams, decision 0063). `relayRest` runs in the handler's own task
+/// for the stream's life. The token is re-checked about once a second (at the next chunk): revoked, the stream ends with
+/// the surface's error event.
 extension ChatEncoding {
-    /// Starts the stream and relays its first event. False when that also ended the request (the stream had no more
-    /// events, or the client, the upstream or the token failed): it was accounted for, and there is nothing to relay.
+    /// Starts the stream and relays its first event and those that arrived with it; when more is to come, has them
+    /// sent. False when that also ended the request (the stream ended with them, or the client, the upstream or the
+    /// token failed): it was accounted for, and there is nothing left to relay.
     @inline(never)
     func relayFirst(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async -> Bool {
         do {
             try await Self.startStream(&ctx)
-            if try await relayNext(&relay, &ctx) { return true }
+            if try await relayNext(&relay, &ctx) {
+                while let ready = try relay.upstream.nextIfReady() {
+                    guard let event = ready else { break }
+                    try await relayEvent(event, &relay, &ctx)
+                }
+                if !relay.upstream.ended {
+                    ctx.responder.sendQueuedNow()
+                    return true
+                }
+            }
             try await finishStream(&relay, &ctx)
         } catch {
             await relayFailed(error, relay.encoder, &ctx)
@@ -47,11 +61,16 @@ extension ChatEncoding {
     /// Relays the next event; false at the stream's end.
     private func relayNext(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
         guard let event = try await relay.upstream.next() else { return false }
+        try await relayEvent(event, &relay, &ctx)
+        return true
+    }
+
+    /// Relays `event` to the client.
+    private func relayEvent(_ event: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
         if case .usage(let u) = event { relay.usage = u }
         try relay.recheck.checkIfDue()
         let bytes = relay.encoder.encode(event)
         if !bytes.isEmpty { try await ctx.responder.write(bytes) }
-        return true
     }
 
     /// The surface's closing bytes, and the end of the reply.
