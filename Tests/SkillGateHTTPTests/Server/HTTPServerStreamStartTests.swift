@@ -14,6 +14,24 @@ import Testing
         let handlerDone = Atomic<Bool>(false)
     }
 
+    /// GETs `/` on a new connection and reads the whole response, noting in `flags` when its first chunk arrived.
+    private static func getNotingTheFirstChunk(port: Int, _ flags: Flags) async throws -> RawHTTPResponse? {
+        try await RawHTTPClient.blocking {
+            let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
+            raw.send(rawGET("/"))
+            return raw.readResponse { chunks in
+                if chunks == 1 { flags.clientHasFirstChunk.store(true, ordering: .releasing) }
+            }
+        }
+    }
+
+    /// The handler's last chunk and the stream's end; notes that the handler is done.
+    private static func finishStream(_ responder: HTTPResponder, _ flags: Flags) async {
+        try? await responder.write(Array("second".utf8))
+        responder.end()
+        flags.handlerDone.store(true, ordering: .releasing)
+    }
+
     /// Waits (up to `limit`, holding the loop) until `condition` holds; returns whether it did.
     private static func waitHoldingTheLoop(_ limit: Duration, _ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + limit
@@ -37,18 +55,10 @@ import Testing
             responder.sendQueuedNow()
             let saw = Self.waitHoldingTheLoop(atOnce ? .seconds(5) : .milliseconds(300)) { flags.clientHasFirstChunk.load(ordering: .acquiring) }
             flags.handlerSawFirstChunk.store(saw, ordering: .releasing)
-            try? await responder.write(Array("second".utf8))
-            responder.end()
-            flags.handlerDone.store(true, ordering: .releasing)
+            await Self.finishStream(responder, flags)
         }) { server, port in
             let before = server.statistics.streamWritesSentAtOnce
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse { chunks in
-                    if chunks == 1 { flags.clientHasFirstChunk.store(true, ordering: .releasing) }
-                }
-            }
+            let response = try await Self.getNotingTheFirstChunk(port: port, flags)
             #expect(response?.status == 200 && response?.bodyText == "first second" && response?.chunkCount == 2)
             let deadline = ContinuousClock.now + .seconds(30)
             while !flags.handlerDone.load(ordering: .acquiring) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
@@ -70,18 +80,10 @@ import Testing
             try? await Task.sleep(for: .milliseconds(1))   // suspends: the batch ends, and the chunk goes out
             let deadline = ContinuousClock.now + .seconds(5)
             while !flags.clientHasFirstChunk.load(ordering: .acquiring) && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-            try? await responder.write(Array("second".utf8))
-            responder.end()
-            flags.handlerDone.store(true, ordering: .releasing)
+            await Self.finishStream(responder, flags)
         }) { server, port in
             let before = server.statistics.streamWritesSentAtOnce
-            let response = try await RawHTTPClient.blocking {
-                let raw = try RawHTTPClient(port: port, receiveTimeout: 30)
-                raw.send(rawGET("/"))
-                return raw.readResponse { chunks in
-                    if chunks == 1 { flags.clientHasFirstChunk.store(true, ordering: .releasing) }
-                }
-            }
+            let response = try await Self.getNotingTheFirstChunk(port: port, flags)
             #expect(response?.bodyText == "first second")
             let sawBeforeTheBatchsEnd = flags.handlerSawFirstChunk.load(ordering: .acquiring)
             #expect(!sawBeforeTheBatchsEnd, "the chunk went out before the batch's end")
