@@ -111,14 +111,7 @@ final class StreamingBodyChannel: Sendable {
 
     /// The next body chunk, or nil at the end of the body.
     func next() async throws -> [UInt8]? {
-        switch take() {
-        case .chunk(let chunk, let resume):
-            if resume { control.requestResume() }
-            return chunk
-        case .end: return nil
-        case .fail(let error): throw error
-        case .empty: break
-        }
+        if let ready = try nextIfReady() { return ready }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
                 let now = state.withLock { s -> Take in

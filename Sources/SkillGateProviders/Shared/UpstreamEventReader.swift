@@ -29,24 +29,22 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     func next() async throws -> ChatStreamEvent? {
         do {
             while true {
-                switch step() {
-                case .deliver(let event):
+                switch step(mayOpen: true) {
+                case .deliver(let event)?:
                     return event
-                case .end:
+                case .end?, nil:
                     return nil
-                case .open(let request):
+                case .open(let request)?:
                     let reader = try await open(request)
                     state.withLock { $0.phase = .open(reader, client.format.makeStreamTranslator(deployment: client.deployment)) }
-                case .read(let reader):
+                case .read(let reader)?:
                     let chunk = try await reader.next()
                     if chunk == nil { try Task.checkCancellation() }
                     try translate(chunk)
                 }
             }
         } catch {
-            state.withLock { $0.phase = .finished; $0.pending = [] }
-            if let error = error as? HTTPClientError { throw error.gatewayError(provider: client.deployment.providerId) }
-            throw error
+            throw ended(by: error)
         }
     }
 
@@ -56,35 +54,26 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     func readyEvent() throws -> ChatStreamEvent?? {
         do {
             while true {
-                let step = state.withLock { s -> UpstreamReadStep? in
-                    if s.nextPending < s.pending.count {
-                        let event = s.pending[s.nextPending]
-                        s.nextPending += 1
-                        return .deliver(event)
-                    }
-                    switch s.phase {
-                    case .open(let reader, _): return .read(reader)
-                    case .finished: return .end
-                    case .unopened, .opening: return nil
-                    }
-                }
-                switch step {
-                case .deliver(let event)?: return .some(event)
-                case .end?: return .some(nil)
+                switch step(mayOpen: false) {
+                case .deliver(let event)?:
+                    return .some(event)
+                case .end?:
+                    return .some(nil)
                 case .read(let reader)?:
                     guard let chunk = try reader.nextIfReady() else { return nil }
                     try translate(chunk)
-                case .open?, nil: return nil
+                case .open?, nil:
+                    return nil
                 }
             }
         } catch {
-            state.withLock { $0.phase = .finished; $0.pending = [] }
-            if let error = error as? HTTPClientError { throw error.gatewayError(provider: client.deployment.providerId) }
-            throw error
+            throw ended(by: error)
         }
     }
 
-    private func step() -> UpstreamReadStep {
+    /// What to do next, under the lock: deliver a translated event, end, read the body, or (when `mayOpen`; nil
+    /// otherwise) send the request.
+    private func step(mayOpen: Bool) -> UpstreamReadStep? {
         state.withLock { s in
             if s.nextPending < s.pending.count {
                 let event = s.pending[s.nextPending]
@@ -93,6 +82,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
             }
             switch s.phase {
             case .unopened(let request):
+                guard mayOpen else { return nil }
                 s.phase = .opening
                 return .open(request)
             case .open(let reader, _):
@@ -101,6 +91,13 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
                 return .end
             }
         }
+    }
+
+    /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it.
+    private func ended(by error: any Error) -> any Error {
+        state.withLock { $0.phase = .finished; $0.pending = [] }
+        if let error = error as? HTTPClientError { return error.gatewayError(provider: client.deployment.providerId) }
+        return error
     }
 
     /// Translates `chunk` (nil: the body ended) into the pending events.

@@ -52,26 +52,18 @@ struct UpstreamStream {
         let event: ChatStreamEvent?
         if replay != nil {
             event = replay!.next()
-            if event == nil { ended = true }
         } else if !started {
             started = true
             event = pending
-            if event == nil { ended = true; finish() }
         } else {
             do {
                 event = try await iterator?.next(isolation: #isolation)
-                if event == nil { ended = true; finish() }
             } catch {
                 finish()
                 throw error
             }
         }
-        if case .toolCallStart(_, _, let name)? = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
-            finish()
-            throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
-        }
-        noteToolCall(event)
-        return event
+        return try handOn(event)
     }
 
     /// The next event when it is known without waiting (read with the ones before it): the event, `.some(nil)` at the
@@ -82,30 +74,35 @@ struct UpstreamStream {
             ready = .some(replay!.next())
         } else if !started {
             return nil
+        } else if iterator == nil {
+            ready = .some(nil)
         } else {
             do {
-                if iterator == nil {
-                    ready = .some(nil)
-                } else {
-                    ready = try iterator!.nextIfReady()
-                }
+                ready = try iterator!.nextIfReady()
             } catch {
                 finish()
                 throw error
             }
         }
         guard let event = ready else { return nil }
+        return .some(try handOn(event))
+    }
+
+    /// What both `next()` and `nextIfReady()` do with an event before handing it on: the end releases the deployment, a
+    /// call to a tool the model was not shown ends the stream (the invisible-call rule), a call is remembered for
+    /// stickiness.
+    private mutating func handOn(_ event: ChatStreamEvent?) throws -> ChatStreamEvent? {
         guard let event else {
             ended = true
             finish()
-            return .some(nil)
+            return nil
         }
         if case .toolCallStart(_, _, let name) = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
             finish()
             throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }
         noteToolCall(event)
-        return .some(event)
+        return event
     }
 
     /// Releases the deployment's in-flight slot (idempotent).
