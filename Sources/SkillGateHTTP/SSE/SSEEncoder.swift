@@ -14,12 +14,12 @@ public enum SSEEncoder {
     /// Appends one encoded event to `out`.
     public static func append(_ event: SSEEvent, to out: inout [UInt8]) {
         if let name = event.event {
-            out.append(contentsOf: "event: ".utf8)
+            out += "event: "
             out.append(contentsOf: singleLine(name).utf8)
             out.append(0x0A)
         }
         if let id = event.id {
-            out.append(contentsOf: "id: ".utf8)
+            out += "id: "
             out.append(contentsOf: singleLine(id).utf8)
             out.append(0x0A)
         }
@@ -33,13 +33,13 @@ public enum SSEEncoder {
     /// Appends `data:` lines for `data` (split at LF, CRLF and CR) without the closing blank line.
     static func appendData(_ data: String, to out: inout [UInt8]) {
         var previousCR = false
-        out.append(contentsOf: "data: ".utf8)
+        out += "data: "
         for b in data.utf8 {
             if b == 0x0A && previousCR { previousCR = false; continue }
             previousCR = (b == 0x0D)
             if b == 0x0A || b == 0x0D {
                 out.append(0x0A)
-                out.append(contentsOf: "data: ".utf8)
+                out += "data: "
                 continue
             }
             out.append(b)
@@ -52,11 +52,11 @@ public enum SSEEncoder {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         if let event {
-            out.append(contentsOf: "event: ".utf8)
+            out += "event: "
             out.append(contentsOf: singleLine(event).utf8)
             out.append(0x0A)
         }
-        out.append(contentsOf: "data: ".utf8)
+        out += "data: "
         value.write(to: &out)
         out.append(contentsOf: [0x0A, 0x0A])
         return out

@@ -13,8 +13,20 @@ public enum TokenFormat {
     }
 
     /// Whether `text` has the shape of a token; a cheap check before hashing and looking it up.
+    /// Over the text's contiguous UTF-8 bytes (a native string's): `hasPrefix` and a sliced view cost ~1k
+    /// instructions per check, on every request.
     public static func looksLikeToken(_ text: String) -> Bool {
-        text.utf8.count == length && text.hasPrefix(prefix) && Base62.isBase62(bytes: text.utf8.dropFirst(prefix.utf8.count))
+        guard text.utf8.count == length else { return false }
+        if let looks = text.utf8.withContiguousStorageIfAvailable({ looksLikeToken(bytes: $0) }) { return looks }
+        return Array(text.utf8).withUnsafeBufferPointer { looksLikeToken(bytes: $0) }
+    }
+
+    private static let prefixBytes = Array(prefix.utf8)
+
+    private static func looksLikeToken(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == length else { return false }
+        for (i, byte) in prefixBytes.enumerated() where bytes[i] != byte { return false }
+        return Base62.isBase62(bytes: UnsafeBufferPointer(rebasing: bytes[prefixBytes.count...]))
     }
 
     /// The hash stored for `token`: SHA-256 of its UTF-8 text, as 64 lowercase hex digits.

@@ -12,39 +12,39 @@ extension OpenAIChatFormat {
     public static func encodeInboundResponseBytes(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
-        out += #"{"id":"#.utf8
+        out += #"{"id":"#
         JSONValue.writeString(id, to: &out)
-        out += #","object":"chat.completion","created":"#.utf8
+        out += #","object":"chat.completion","created":"#
         out += String(created).utf8
-        out += #","model":"#.utf8
+        out += #","model":"#
         JSONValue.writeString(model, to: &out)
-        out += #","choices":[{"index":0,"message":{"role":"assistant","content":"#.utf8
+        out += #","choices":[{"index":0,"message":{"role":"assistant","content":"#
         let text = response.text
         let calls = response.toolCalls
         if response.finishReason == .refusal {
-            out += #"null,"refusal":"#.utf8
+            out += #"null,"refusal":"#
             JSONValue.writeString(text, to: &out)
         } else {
-            if text.isEmpty && !calls.isEmpty { out += "null".utf8 } else { JSONValue.writeString(text, to: &out) }
-            out += #","refusal":null"#.utf8
+            if text.isEmpty && !calls.isEmpty { out += "null" } else { JSONValue.writeString(text, to: &out) }
+            out += #","refusal":null"#
         }
         var reasoning = ""
         for case .thinking(let t) in response.content { reasoning += t.text }
         if !reasoning.isEmpty {
-            out += #","reasoning_content":"#.utf8
+            out += #","reasoning_content":"#
             JSONValue.writeString(reasoning, to: &out)
         }
         writeToolCalls(calls, to: &out)
-        out += #"},"logprobs":null,"finish_reason":"#.utf8
+        out += #"},"logprobs":null,"finish_reason":"#
         JSONValue.writeString(wireFinishReason(response.finishReason), to: &out)
-        out += #"}],"usage":"#.utf8
+        out += #"}],"usage":"#
         let u = response.usage
-        out += #"{"prompt_tokens":"#.utf8; out += String(u.inputTokens).utf8
-        out += #","completion_tokens":"#.utf8; out += String(u.outputTokens).utf8
-        out += #","total_tokens":"#.utf8; out += String(u.totalTokens).utf8
-        out += #","prompt_tokens_details":{"cached_tokens":"#.utf8; out += String(u.cachedInputTokens).utf8
-        out += #"},"completion_tokens_details":{"reasoning_tokens":"#.utf8; out += String(u.reasoningTokens).utf8
-        out += "}}}".utf8
+        out += #"{"prompt_tokens":"#; out += String(u.inputTokens).utf8
+        out += #","completion_tokens":"#; out += String(u.outputTokens).utf8
+        out += #","total_tokens":"#; out += String(u.totalTokens).utf8
+        out += #","prompt_tokens_details":{"cached_tokens":"#; out += String(u.cachedInputTokens).utf8
+        out += #"},"completion_tokens_details":{"reasoning_tokens":"#; out += String(u.reasoningTokens).utf8
+        out += "}}}"
         return out
     }
 

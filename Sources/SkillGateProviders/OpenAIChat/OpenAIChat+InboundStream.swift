@@ -28,13 +28,13 @@ public struct OpenAIChatStreamEncoder: Sendable {
         // Written field by field, not as a tree of the header: a stream's first event waits for this (decision 0063).
         var prefix: [UInt8] = []
         prefix.reserveCapacity(96 + id.utf8.count + model.utf8.count)
-        prefix.append(contentsOf: "data: {\"id\":".utf8)
+        prefix += "data: {\"id\":"
         JSONValue.writeString(id, to: &prefix)
-        prefix.append(contentsOf: ",\"object\":\"chat.completion.chunk\",\"created\":".utf8)
+        prefix += ",\"object\":\"chat.completion.chunk\",\"created\":"
         prefix.append(contentsOf: String(created).utf8)
-        prefix.append(contentsOf: ",\"model\":".utf8)
+        prefix += ",\"model\":"
         JSONValue.writeString(model, to: &prefix)
-        prefix.append(contentsOf: ",\"choices\":[{\"index\":0,\"delta\":".utf8)
+        prefix += ",\"choices\":[{\"index\":0,\"delta\":"
         choicePrefix = prefix
     }
 
@@ -91,7 +91,7 @@ public struct OpenAIChatStreamEncoder: Sendable {
         guard !sentRole else { return }
         sentRole = true
         out += choicePrefix
-        out.append(contentsOf: #"{"role":"assistant","content":""}"#.utf8)
+        out += #"{"role":"assistant","content":""}"#
         appendChoiceEnd(finishReason: nil, to: &out)
     }
 
@@ -111,17 +111,17 @@ public struct OpenAIChatStreamEncoder: Sendable {
     /// A text delta (`{"content":"…"}` or `{"reasoning_content":"…"}`), the event a stream is mostly made of.
     private func append(text: String, field: StaticString, to out: inout [UInt8]) {
         out += choicePrefix
-        out.append(contentsOf: "{\"".utf8)
+        out += "{\""
         field.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: "\":".utf8)
+        out += "\":"
         JSONValue.writeString(text, to: &out)
         out.append(0x7D)
         appendChoiceEnd(finishReason: nil, to: &out)
     }
 
     private func appendChoiceEnd(finishReason: String?, to out: inout [UInt8]) {
-        out.append(contentsOf: ",\"logprobs\":null,\"finish_reason\":".utf8)
-        if let finishReason { JSONValue.writeString(finishReason, to: &out) } else { out.append(contentsOf: "null".utf8) }
-        out.append(contentsOf: "}]}\n\n".utf8)
+        out += ",\"logprobs\":null,\"finish_reason\":"
+        if let finishReason { JSONValue.writeString(finishReason, to: &out) } else { out += "null" }
+        out += "}]}\n\n"
     }
 }

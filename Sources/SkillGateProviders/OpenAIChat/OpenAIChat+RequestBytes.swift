@@ -9,21 +9,21 @@ extension OpenAIChatFormat {
     public func requestBytes(_ request: ChatRequest, model: String, stream: Bool, useMaxCompletionTokens: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1024 + request.messages.count * 256 + request.tools.count * 512)
-        out += #"{"model":"#.utf8
+        out += #"{"model":"#
         JSONValue.writeString(model, to: &out)
-        out += #","messages":["#.utf8
+        out += #","messages":["#
         var first = true
         for message in request.messages { Self.writeWireMessages(for: message, to: &out, first: &first) }
         out.append(UInt8(ascii: "]"))
         if !request.tools.isEmpty {
-            out += #","tools":["#.utf8
+            out += #","tools":["#
             for (i, tool) in request.tools.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeWireTool(tool, to: &out)
             }
             out.append(UInt8(ascii: "]"))
             if let choice = request.toolChoice {
-                out += #","tool_choice":"#.utf8
+                out += #","tool_choice":"#
                 Self.wireToolChoice(choice).write(to: &out)
             }
             if let parallel = request.parallelToolCalls { out += (parallel ? #","parallel_tool_calls":true"# : #","parallel_tool_calls":false"#).utf8 }
@@ -32,21 +32,21 @@ extension OpenAIChatFormat {
             out += (useMaxCompletionTokens ? #","max_completion_tokens":"# : #","max_tokens":"#).utf8
             out += String(maxTokens).utf8
         }
-        if let t = request.temperature { out += #","temperature":"#.utf8; JSONValue.double(t).write(to: &out) }
-        if let p = request.topP { out += #","top_p":"#.utf8; JSONValue.double(p).write(to: &out) }
+        if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
+        if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }
         if !request.stopSequences.isEmpty {
-            out += #","stop":["#.utf8
+            out += #","stop":["#
             for (i, stop) in request.stopSequences.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(stop, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
-        if let format = request.responseFormat { out += #","response_format":"#.utf8; format.write(to: &out) }
-        if let user = request.user { out += #","user":"#.utf8; JSONValue.writeString(user, to: &out) }
-        if let key = request.promptCacheKey { out += #","prompt_cache_key":"#.utf8; JSONValue.writeString(key, to: &out) }
+        if let format = request.responseFormat { out += #","response_format":"#; format.write(to: &out) }
+        if let user = request.user { out += #","user":"#; JSONValue.writeString(user, to: &out) }
+        if let key = request.promptCacheKey { out += #","prompt_cache_key":"#; JSONValue.writeString(key, to: &out) }
         out += (stream ? #","stream":true"# : #","stream":false"#).utf8
-        if stream && includeStreamUsage { out += #","stream_options":{"include_usage":true}"#.utf8 }
+        if stream && includeStreamUsage { out += #","stream_options":{"include_usage":true}"# }
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -66,9 +66,9 @@ extension OpenAIChatFormat {
             if case .toolResult(let result) = block {
                 if !rest.isEmpty { separate(); writeWireMessage(role: message.role, rest, to: &out); rest.removeAll() }
                 separate()
-                out += #"{"role":"tool","tool_call_id":"#.utf8
+                out += #"{"role":"tool","tool_call_id":"#
                 JSONValue.writeString(result.callId, to: &out)
-                out += #","content":"#.utf8
+                out += #","content":"#
                 JSONValue.writeString(result.text, to: &out)
                 out.append(UInt8(ascii: "}"))
             } else {
@@ -81,24 +81,24 @@ extension OpenAIChatFormat {
     private static func writeWireMessage(role: Role, _ blocks: [ContentBlock], to out: inout [UInt8]) {
         switch role {
         case .system:
-            out += #"{"role":"system","content":"#.utf8
+            out += #"{"role":"system","content":"#
             if blocks.count == 1, case .text(let text) = blocks[0] {
                 JSONValue.writeString(text, to: &out)   // the usual system prompt: no array, no joined copy
             } else {
                 JSONValue.writeString(blocks.compactMap(\.text).joined(separator: "\n\n"), to: &out)
             }
         case .user, .tool:
-            out += #"{"role":"user","content":"#.utf8
+            out += #"{"role":"user","content":"#
             writeUserContent(blocks, to: &out)
         case .assistant:
-            out += #"{"role":"assistant","content":"#.utf8
+            out += #"{"role":"assistant","content":"#
             if blocks.count == 1, case .text(let text) = blocks[0] {
                 JSONValue.writeString(text, to: &out)   // an earlier answer without tool calls
                 break
             }
             let text = blocks.compactMap(\.text).joined()
             let calls = blocks.compactMap(\.toolCall)
-            if text.isEmpty && !calls.isEmpty { out += "null".utf8 } else { JSONValue.writeString(text, to: &out) }
+            if text.isEmpty && !calls.isEmpty { out += "null" } else { JSONValue.writeString(text, to: &out) }
             writeToolCalls(calls, to: &out)
         }
         out.append(UInt8(ascii: "}"))
@@ -107,16 +107,16 @@ extension OpenAIChatFormat {
     /// `,"tool_calls":[...]` for an assistant message (request history or answer); nothing without calls.
     static func writeToolCalls(_ calls: [ToolCall], to out: inout [UInt8]) {
         guard !calls.isEmpty else { return }
-        out += #","tool_calls":["#.utf8
+        out += #","tool_calls":["#
         for (i, call) in calls.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out += #"{"id":"#.utf8
+            out += #"{"id":"#
             JSONValue.writeString(call.id, to: &out)
-            out += #","type":"function","function":{"name":"#.utf8
+            out += #","type":"function","function":{"name":"#
             JSONValue.writeString(call.name, to: &out)
-            out += #","arguments":"#.utf8
+            out += #","arguments":"#
             JSONValue.writeString(call.arguments.isEmpty ? "{}" : call.arguments, to: &out)
-            out += "}}".utf8
+            out += "}}"
         }
         out.append(UInt8(ascii: "]"))
     }
@@ -130,14 +130,14 @@ extension OpenAIChatFormat {
             switch block {
             case .text(let t):
                 if !first { out.append(UInt8(ascii: ",")) }
-                out += #"{"type":"text","text":"#.utf8
+                out += #"{"type":"text","text":"#
                 JSONValue.writeString(t, to: &out)
                 out.append(UInt8(ascii: "}"))
             case .image(let source):
                 if !first { out.append(UInt8(ascii: ",")) }
-                out += #"{"type":"image_url","image_url":{"url":"#.utf8
+                out += #"{"type":"image_url","image_url":{"url":"#
                 JSONValue.writeString(source.urlString, to: &out)
-                out += "}}".utf8
+                out += "}}"
             case .toolCall, .toolResult, .thinking: continue
             }
             first = false
@@ -146,12 +146,12 @@ extension OpenAIChatFormat {
     }
 
     private static func writeWireTool(_ tool: ToolDefinition, to out: inout [UInt8]) {
-        out += #"{"type":"function","function":{"name":"#.utf8
+        out += #"{"type":"function","function":{"name":"#
         JSONValue.writeString(tool.name, to: &out)
-        if let d = tool.description { out += #","description":"#.utf8; JSONValue.writeString(d, to: &out) }
-        out += #","parameters":"#.utf8
+        if let d = tool.description { out += #","description":"#; JSONValue.writeString(d, to: &out) }
+        out += #","parameters":"#
         tool.schema.write(to: &out)
         if let strict = tool.strict { out += (strict ? #","strict":true"# : #","strict":false"#).utf8 }
-        out += "}}".utf8
+        out += "}}"
     }
 }

@@ -62,44 +62,44 @@ public struct ResponsesItemsWriter: Sendable {
             out += message.role == .system ? #"{"type":"message","role":"system","content":["#.utf8
                 : #"{"type":"message","role":"user","content":["#.utf8
             parts(message.content)
-            out += "]}".utf8
+            out += "]}"
         case .assistant:
             for block in message.content {
                 switch block {
                 case .text(let t):
                     comma()
-                    out += #"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"#.utf8
+                    out += #"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"#
                     JSONValue.writeString(t, to: &out)
-                    out += "}]}".utf8
+                    out += "}]}"
                 case .thinking(let thinking):
                     comma()
                     // As `ResponsesOutputItems.reasoning(id: "rs", thinking:)` writes it.
-                    out += #"{"id":"rs","type":"reasoning","summary":"#.utf8
+                    out += #"{"id":"rs","type":"reasoning","summary":"#
                     if thinking.text.isEmpty {
-                        out += "[]".utf8
+                        out += "[]"
                     } else {
-                        out += #"[{"type":"summary_text","text":"#.utf8
+                        out += #"[{"type":"summary_text","text":"#
                         JSONValue.writeString(thinking.text, to: &out)
-                        out += "}]".utf8
+                        out += "}]"
                     }
                     if let data = thinking.redactedData {
-                        out += #","encrypted_content":"#.utf8
+                        out += #","encrypted_content":"#
                         JSONValue.writeString(ResponsesInputItems.redactedPrefix + data, to: &out)
                     } else if let signature = thinking.signature {
-                        out += #","encrypted_content":"#.utf8
+                        out += #","encrypted_content":"#
                         JSONValue.writeString(signature, to: &out)
                     }
                     out.append(UInt8(ascii: "}"))
                 case .toolCall(let call):
                     comma()
-                    out += #"{"type":"function_call","call_id":"#.utf8
+                    out += #"{"type":"function_call","call_id":"#
                     JSONValue.writeString(call.id, to: &out)
-                    out += #","name":"#.utf8
+                    out += #","name":"#
                     JSONValue.writeString(call.name, to: &out)
-                    out += #","arguments":"#.utf8
+                    out += #","arguments":"#
                     JSONValue.writeString(call.arguments, to: &out)
                     if let signature = call.signature {
-                        out += #","skillgate_signature":"#.utf8
+                        out += #","skillgate_signature":"#
                         JSONValue.writeString(signature, to: &out)
                     }
                     out.append(UInt8(ascii: "}"))
@@ -111,9 +111,9 @@ public struct ResponsesItemsWriter: Sendable {
             for block in message.content {
                 guard case .toolResult(let result) = block else { continue }
                 comma()
-                out += #"{"type":"function_call_output","call_id":"#.utf8
+                out += #"{"type":"function_call_output","call_id":"#
                 JSONValue.writeString(result.callId, to: &out)
-                out += #","output":["#.utf8
+                out += #","output":["#
                 parts(result.content)
                 out += result.isError ? #"],"skillgate_is_error":true}"#.utf8 : "]}".utf8
             }

@@ -21,34 +21,34 @@ public struct ResponsesObject: Sendable, Hashable {
         self.echo = echo
         var e: [UInt8] = []
         e.reserveCapacity(1024)
-        e += #""instructions":"#.utf8
+        e += #""instructions":"#
         Self.write(echo.instructions, &e)
-        e += #","max_output_tokens":"#.utf8
-        if let m = echo.maxOutputTokens { e += String(m).utf8 } else { e += "null".utf8 }
+        e += #","max_output_tokens":"#
+        if let m = echo.maxOutputTokens { e += String(m).utf8 } else { e += "null" }
         e += echo.parallelToolCalls ? #","parallel_tool_calls":true,"previous_response_id":"#.utf8 : #","parallel_tool_calls":false,"previous_response_id":"#.utf8
         Self.write(echo.previousResponseId, &e)
-        e += #","reasoning":{"effort":"#.utf8
+        e += #","reasoning":{"effort":"#
         Self.write(echo.reasoningEffort, &e)
         e += echo.store ? #","summary":null},"store":true,"temperature":"#.utf8 : #","summary":null},"store":false,"temperature":"#.utf8
         (echo.temperature.map(JSONValue.double) ?? .null).write(to: &e)
-        e += #","text":{"format":"#.utf8
+        e += #","text":{"format":"#
         echo.textFormat.write(to: &e)
-        e += #"},"tool_choice":"#.utf8
+        e += #"},"tool_choice":"#
         echo.toolChoice.write(to: &e)
-        e += #","tools":"#.utf8
+        e += #","tools":"#
         if let raw = echo.toolsBytes { e += raw } else { echo.tools.write(to: &e) }
-        e += #","top_p":"#.utf8
+        e += #","top_p":"#
         (echo.topP.map(JSONValue.double) ?? .null).write(to: &e)
-        e += #","truncation":"disabled","user":"#.utf8
+        e += #","truncation":"disabled","user":"#
         Self.write(echo.user, &e)
-        e += #","metadata":"#.utf8
+        e += #","metadata":"#
         echo.metadata.write(to: &e)
         echoBytes = e
     }
 
     /// A JSON string, or `null`.
     private static func write(_ s: String?, _ out: inout [UInt8]) {
-        if let s { JSONValue.writeString(s, to: &out) } else { out += "null".utf8 }
+        if let s { JSONValue.writeString(s, to: &out) } else { out += "null" }
     }
 
     /// `completed`, `incomplete` (token limit, content filter), `in_progress` or `failed`.
@@ -77,39 +77,39 @@ public struct ResponsesObject: Sendable, Hashable {
     /// Appends the object's JSON to `out` (written field by field; the echo is appended as bytes).
     public func write(status: Status, output: [JSONValue], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil,
                       to out: inout [UInt8]) {
-        out += #"{"id":"#.utf8
+        out += #"{"id":"#
         JSONValue.writeString(id, to: &out)
-        out += #","object":"response","created_at":"#.utf8
+        out += #","object":"response","created_at":"#
         out += String(createdAt).utf8
-        out += #","status":""#.utf8
+        out += #","status":""#
         out += status.rawValue.utf8
-        out += #"","background":false,"error":"#.utf8
+        out += #"","background":false,"error":"#
         if let error {
-            out += #"{"code":"#.utf8
+            out += #"{"code":"#
             JSONValue.writeString(error.responsesErrorCode, to: &out)
-            out += #","message":"#.utf8
+            out += #","message":"#
             JSONValue.writeString(error.clientMessage, to: &out)
-            out += "}".utf8
+            out += "}"
         } else {
-            out += "null".utf8
+            out += "null"
         }
-        out += #","incomplete_details":"#.utf8
+        out += #","incomplete_details":"#
         if let incompleteReason {
-            out += #"{"reason":"#.utf8
+            out += #"{"reason":"#
             JSONValue.writeString(incompleteReason, to: &out)
-            out += "}".utf8
+            out += "}"
         } else {
-            out += "null".utf8
+            out += "null"
         }
-        out += #","model":"#.utf8
+        out += #","model":"#
         JSONValue.writeString(model, to: &out)
-        out += #","output":["#.utf8
+        out += #","output":["#
         for (i, item) in output.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             item.write(to: &out)
         }
-        out += #"],"usage":"#.utf8
-        if let usage { Self.wireUsage(usage).write(to: &out) } else { out += "null".utf8 }
+        out += #"],"usage":"#
+        if let usage { Self.wireUsage(usage).write(to: &out) } else { out += "null" }
         out.append(UInt8(ascii: ","))
         out += echoBytes
         out.append(UInt8(ascii: "}"))

@@ -227,7 +227,7 @@ public struct ResponsesStreamEncoder: Sendable {
 
     /// `event: <type>` and `data: {"type":<type>,"sequence_number":n,"response":<written by body>}`.
     private mutating func emitResponse(_ type: String, _ out: inout [UInt8], body: (ResponsesObject, inout [UInt8]) -> Void) {
-        out += "event: ".utf8
+        out += "event: "
         out += type.utf8
         out += "\ndata: {\"type\":\"".utf8
         out += type.utf8
@@ -246,13 +246,13 @@ public struct ResponsesStreamEncoder: Sendable {
         out += Self.deltaHead
         out += String(sequence).utf8
         sequence += 1
-        out += #","item_id":"#.utf8
+        out += #","item_id":"#
         JSONValue.writeString(id, to: &out)
-        out += #","output_index":"#.utf8
+        out += #","output_index":"#
         out += String(index).utf8
-        out += #","content_index":0,"delta":"#.utf8
+        out += #","content_index":0,"delta":"#
         JSONValue.writeString(text, to: &out)
-        out += #","logprobs":[]}"#.utf8
+        out += #","logprobs":[]}"#
         out += [0x0A, 0x0A]
     }
 }

@@ -59,15 +59,15 @@ enum PromptToolsRenderer {
             writeSignature(tool, to: &out)
         }
         out += "\n</tools>\n\n".utf8
-        out += "To call a function, answer with a JSON object holding the function name and its arguments ".utf8
+        out += "To call a function, answer with a JSON object holding the function name and its arguments "
         out += "inside <tool_call></tool_call> tags:\n".utf8
         out += "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>\n\n".utf8
         if parallel == false {
-            out += "Call at most one function per answer.".utf8
+            out += "Call at most one function per answer."
         } else {
-            out += "Write one <tool_call> block per call; to call several functions, write several blocks.".utf8
+            out += "Write one <tool_call> block per call; to call several functions, write several blocks."
         }
-        out += " Function results come back inside <tool_response></tool_response> tags.".utf8
+        out += " Function results come back inside <tool_response></tool_response> tags."
         switch choice {
         case .required?: out += "\n\nYou must call at least one of these functions now instead of answering in plain text.".utf8
         case .named(let name)?: out += "\n\nYou must call the function \"\(name)\" now.".utf8
@@ -92,7 +92,7 @@ enum PromptToolsRenderer {
         }
         out += ",\"parameters\":".utf8
         tool.parameters.write(to: &out)
-        out += "}}".utf8
+        out += "}}"
     }
 
     /// `<tool_call>\n{"name": "…", "arguments": {…}}\n</tool_call>`.

@@ -45,7 +45,9 @@ public final class GatewayHandler: HTTPHandler {
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
-        switch Endpoint.accept(method: request.method, path: request.path) {
+        // The head gate mapped the path of every request it admitted.
+        let accepted = (request.admission as? AdmittedCaller).map { .success($0.endpoint) } ?? Endpoint.accept(method: request.method, path: request.path)
+        switch accepted {
         case .failure(let rejection):
             fail(rejection.error, Endpoint.errorSurface(for: request.path), &ctx, extraHeaders: rejection.allowed.map { ["allow": $0] } ?? [:])
         case .success(.health):

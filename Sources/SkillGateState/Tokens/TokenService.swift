@@ -22,19 +22,21 @@ import Synchronization
 public final class TokenService: Sendable {
     private struct CacheEntry {
         var stored: StoredClientToken
+        /// `stored.hash` read back into a digest (nil when the store's text is not 64 hex digits: never accepted).
+        let storedDigest: TokenDigest?
         var fetchedAt: Date
         /// When a last-used time was last queued for this token.
         var lastUsedQueuedAt: Date?
     }
 
     private struct State {
-        var cache: [String: CacheEntry] = [:]
+        var cache: [TokenDigest: CacheEntry] = [:]
         var pendingLastUsed: [String: Date] = [:]
         var flushScheduled = false
         /// Bumped by revoke and invalidate, so a lookup that raced them does not cache a stale record.
         var generation: UInt64 = 0
-        /// Hashes whose entry is being looked up again in the background.
-        var refreshing: Set<String> = []
+        /// Digests whose entry is being looked up again in the background.
+        var refreshing: Set<TokenDigest> = []
     }
 
     /// The store holding the tokens.
@@ -91,7 +93,7 @@ public final class TokenService: Sendable {
     }
 
     /// Authenticates `presented` like `authenticate`, and returns what its request keeps to ask
-    /// `isStillValid` later (the hash, never the text).
+    /// `isStillValid` later (the digest, never the text).
     public func grant(for presented: String) -> TokenGrant? {
         try? checkedGrant(for: presented)
     }
@@ -101,15 +103,15 @@ public final class TokenService: Sendable {
     /// still answered from the cache.
     public func checkedGrant(for presented: String) throws(TokenStoreUnavailable) -> TokenGrant? {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
-        let hash = TokenFormat.hash(presented)
-        return try lookupChecked(hash: hash, noteUse: true).map { TokenGrant(token: $0, hash: hash) }
+        let digest = TokenDigest(of: presented)
+        return try lookupChecked(digest, noteUse: true).map { TokenGrant(token: $0, digest: digest) }
     }
 
     /// The token of `grant` as the store holds it now (its record may have changed since), or nil when it was revoked:
     /// for a request authenticated at its head and checked again when it runs. The same cached lookup as
     /// `checkedGrant`, without hashing the token text again or noting a second use.
     public func checkedRegrant(_ grant: TokenGrant) throws(TokenStoreUnavailable) -> TokenGrant? {
-        try lookupChecked(hash: grant.hash, noteUse: false).map { TokenGrant(token: $0, hash: grant.hash) }
+        try lookupChecked(grant.digest, noteUse: false).map { TokenGrant(token: $0, digest: grant.digest) }
     }
 
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
@@ -120,58 +122,58 @@ public final class TokenService: Sendable {
         ((try? checkedRegrant(grant)) ?? nil) != nil
     }
 
-    private func lookupChecked(hash: String, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
+    private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
         let time = now()
 
         // Hot path: one lock, one dictionary lookup.
         let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (ClientToken??, UInt64, Bool, Bool) in
-            guard var entry = state.cache[hash], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
+            guard var entry = state.cache[digest], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
                 return (nil, state.generation, false, false)
             }
-            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(hash).inserted
-            guard Self.accepts(entry.stored, hash: hash) else { return (.some(nil), state.generation, false, refresh) }
+            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
+            guard Self.accepts(entry, digest) else { return (.some(nil), state.generation, false, refresh) }
             guard noteUse else { return (.some(entry.stored.token), state.generation, false, refresh) }
             let flush = self.noteUse(of: &entry, in: &state, at: time)
-            if flush.queued { state.cache[hash] = entry }
+            if flush.queued { state.cache[digest] = entry }
             return (.some(entry.stored.token), state.generation, flush.schedule, refresh)
         }
         if let hit {
-            if refresh { refreshAhead(hash: hash, generation: generation) }
+            if refresh { refreshAhead(digest, generation: generation) }
             if flushFromHit { scheduleFlush() }
             return hit
         }
 
         // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
         let found: StoredClientToken?
-        do { found = try store.token(hash: hash) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
+        do { found = try store.token(hash: digest.hex) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
         guard let stored = found else { return nil }
         let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
-            var entry = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
-            let accepted = Self.accepts(stored, hash: hash)
+            var entry = CacheEntry(stored: stored, storedDigest: TokenDigest(hex: stored.hash), fetchedAt: time, lastUsedQueuedAt: state.cache[digest]?.lastUsedQueuedAt)
+            let accepted = Self.accepts(entry, digest)
             let flush = accepted && noteUse ? self.noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
             // A revoke or invalidation since the lookup began: answer this request, cache nothing.
-            if state.generation == generation { state.cache[hash] = entry }
+            if state.generation == generation { state.cache[digest] = entry }
             return (accepted ? entry.stored.token : nil, flush.schedule)
         }
         if flush { scheduleFlush() }
         return token
     }
 
-    /// Looks `hash` up again in the background and renews its cache entry (unless a revoke or an invalidation came
+    /// Looks `digest` up again in the background and renews its cache entry (unless a revoke or an invalidation came
     /// in between). A store that fails leaves the entry to expire, and the next request after that asks the store
     /// itself (answering 503 when it still fails).
-    private func refreshAhead(hash: String, generation: UInt64) {
+    private func refreshAhead(_ digest: TokenDigest, generation: UInt64) {
         refreshQueue.async { [self] in
             let time = now()
-            let found = Result { try store.token(hash: hash) }
+            let found = Result { try store.token(hash: digest.hex) }
             state.withLock { state in
-                state.refreshing.remove(hash)
+                state.refreshing.remove(digest)
                 guard case .success(let found) = found, state.generation == generation else { return }
                 guard let stored = found else {  // gone from the store: forget it
-                    state.cache[hash] = nil
+                    state.cache[digest] = nil
                     return
                 }
-                state.cache[hash] = CacheEntry(stored: stored, fetchedAt: time, lastUsedQueuedAt: state.cache[hash]?.lastUsedQueuedAt)
+                state.cache[digest] = CacheEntry(stored: stored, storedDigest: TokenDigest(hex: stored.hash), fetchedAt: time, lastUsedQueuedAt: state.cache[digest]?.lastUsedQueuedAt)
             }
         }
     }
@@ -181,9 +183,9 @@ public final class TokenService: Sendable {
         refreshQueue.sync {}
     }
 
-    /// Whether `stored` matches `hash` (compared in constant time) and is not revoked.
-    private static func accepts(_ stored: StoredClientToken, hash: String) -> Bool {
-        ConstantTime.equals(stored.hash, hash) && !stored.token.isRevoked
+    /// Whether the entry's stored digest is `digest` (compared in constant time) and its token is not revoked.
+    private static func accepts(_ entry: CacheEntry, _ digest: TokenDigest) -> Bool {
+        entry.storedDigest?.matches(digest) == true && !entry.stored.token.isRevoked
     }
 
     /// Queues a last-used write for the entry's token unless one was queued within
@@ -276,16 +278,16 @@ public struct TokenStoreUnavailable: Error, Sendable, CustomStringConvertible {
 }
 
 /// A token that authenticated, kept by its request to re-check it while the request runs
-/// (`TokenService.isStillValid`). Holds the record and the hash of the presented text, never the text.
+/// (`TokenService.isStillValid`). Holds the record and the digest of the presented text, never the text.
 public struct TokenGrant: Sendable, Hashable {
     /// The token's record as it was when the request was authenticated.
     public let token: ClientToken
-    let hash: String
+    let digest: TokenDigest
 }
 
 extension TokenGrant: CustomStringConvertible, CustomReflectable {
-    /// The token's id and name; never the hash.
+    /// The token's id and name; never the digest.
     public var description: String { "TokenGrant(\(token.id), name: \(token.name))" }
-    /// A mirror without the hash.
+    /// A mirror without the digest.
     public var customMirror: Mirror { Mirror(self, children: ["token": token]) }
 }

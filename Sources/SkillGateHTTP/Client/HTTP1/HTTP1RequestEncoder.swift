@@ -1,3 +1,5 @@
+import SkillGateCore
+
 /// Writes an outbound request as HTTP/1.1 bytes, head and body in one buffer, the way libcurl would send it: `Host`,
 /// `User-Agent` and `Accept: */*` unless the request sets its own, the request's fields in order, and a
 /// `Content-Length` for a body (and for every method that is neither GET without a body nor HEAD). The request's own
@@ -12,25 +14,25 @@ enum HTTP1RequestEncoder {
         bytes.append(contentsOf: method.utf8)
         bytes.append(0x20)
         target.appendRequestTarget(to: &bytes)
-        bytes.append(contentsOf: " HTTP/1.1\r\n".utf8)
+        bytes += " HTTP/1.1\r\n"
         var own = Defaults()
         for field in request.headers { own.note(field.name) }
         if !own.host {
-            bytes.append(contentsOf: "Host: ".utf8)
+            bytes += "Host: "
             target.appendAuthority(to: &bytes)
-            bytes.append(contentsOf: "\r\n".utf8)
+            bytes += "\r\n"
         }
         if !own.userAgent, !userAgent.isEmpty { line(&bytes, "User-Agent", userAgent) }
-        if !own.accept { bytes.append(contentsOf: "Accept: */*\r\n".utf8) }
+        if !own.accept { bytes += "Accept: */*\r\n" }
         for field in request.headers where !(own.framing && isFraming(field.name)) {
             line(&bytes, field.name, field.value)
         }
         if sendsBody {
-            bytes.append(contentsOf: "Content-Length: ".utf8)
+            bytes += "Content-Length: "
             bytes.append(contentsOf: String(request.body.count).utf8)
-            bytes.append(contentsOf: "\r\n".utf8)
+            bytes += "\r\n"
         }
-        bytes.append(contentsOf: "\r\n".utf8)
+        bytes += "\r\n"
         if sendsBody { bytes.append(contentsOf: request.body) }
         return bytes
     }

@@ -18,6 +18,14 @@ enum Endpoint: Sendable {
     /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
     case mcp
 
+    /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
+    var needsToken: Bool {
+        switch self {
+        case .models, .surface, .limits, .admin, .mcp: true
+        case .health, .ready, .metrics, .console: false
+        }
+    }
+
     /// The endpoints by path, with the method each accepts. A new surface is one line here.
     static let table: [String: (method: String, endpoint: Endpoint)] = [
         "/v1/chat/completions": ("POST", .surface(OpenAIChatSurface())),

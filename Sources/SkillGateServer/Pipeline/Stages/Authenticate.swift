@@ -100,8 +100,13 @@ struct AuthenticateStage: Sendable {
 }
 
 /// The caller the head gate authenticated (`HeadGate`), handed to the pipeline with its request
-/// (`HTTPServerRequest.admission`) so the token is not hashed and noted twice.
+/// (`HTTPServerRequest.admission`) so the token is not hashed and noted twice, and the endpoint its path was mapped
+/// to, so the path is not mapped twice.
 final class AdmittedCaller: HTTPAdmission {
     let grant: TokenGrant
-    init(grant: TokenGrant) { self.grant = grant }
+    let endpoint: Endpoint
+    init(grant: TokenGrant, endpoint: Endpoint) {
+        self.grant = grant
+        self.endpoint = endpoint
+    }
 }

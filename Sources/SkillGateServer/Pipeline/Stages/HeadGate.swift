@@ -7,8 +7,8 @@ import SkillGateHTTP
 /// without reading the body, so a client without a token cannot make the gateway buffer megabytes.
 /// Endpoints without authentication (health, readiness, 404s, 405s) may send only a small body.
 ///
-/// The check is the pipeline's own (`AuthenticateStage`, the same token service and cache). The grant goes on with
-/// the request (`AdmittedCaller`): when the request runs, the pipeline looks its token up again by hash (a cache hit),
+/// The check is the pipeline's own (`AuthenticateStage`, the same token service and cache). The grant and the endpoint
+/// go on with the request (`AdmittedCaller`), so the handler does not map the path again: when the request runs, the pipeline looks its token up again by hash (a cache hit),
 /// so a revocation or a changed record since the head is seen, without hashing the token a second time.
 /// Runs on the event loop: a cache miss reads SQLite there, as the pipeline does.
 struct HeadGate: Sendable {
@@ -19,14 +19,15 @@ struct HeadGate: Sendable {
     let log: RequestLog
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
+        let endpoint: Endpoint
         switch Endpoint.accept(method: head.method, path: head.path) {
-        case .success(.models), .success(.surface), .success(.limits), .success(.admin), .success(.mcp):
-            break
-        case .success(.health), .success(.ready), .success(.metrics), .success(.console), .failure:
+        case .success(let accepted) where accepted.needsToken:
+            endpoint = accepted
+        case .success, .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
         do {
-            return .admit(AdmittedCaller(grant: try authentication.grant(head.headers)))
+            return .admit(AdmittedCaller(grant: try authentication.grant(head.headers), endpoint: endpoint))
         } catch {
             return refuse(error, head)
         }
