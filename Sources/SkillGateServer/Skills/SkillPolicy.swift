@@ -42,8 +42,7 @@ struct SkillPolicy: Sendable {
         let rules = scenarios[scenario] ?? ScenarioSkills(allowlist: nil, limit: nil, options: ScenarioSkillOptions())
         var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
         let declared = request.tools
-        let declaredNames = Set(declared.map(\.name))
-        let server = (serverSkills?.all ?? []).filter { rules.allowlist?.allows($0.name) == true && !declaredNames.contains($0.name) }
+        let server = Self.serverSkills(serverSkills?.all ?? [], allowedBy: rules.allowlist, besides: declared)
         guard !declared.isEmpty || !server.isEmpty else { return decision }
         decision.declared = declared.count
 
@@ -78,8 +77,10 @@ struct SkillPolicy: Sendable {
             candidates = candidates.filter { kept.contains($0.name) }
         }
         decision.visible = candidates.map(\.name)
-        let serverNames = Set(server.map(\.name))
-        decision.serverSkills = decision.visible.filter { serverNames.contains($0) }
+        if !server.isEmpty {
+            let serverNames = Set(server.map(\.name))
+            decision.serverSkills = decision.visible.filter { serverNames.contains($0) }
+        }
         request.tools = candidates
         if candidates.isEmpty {
             if request.toolChoice == .required {
@@ -91,6 +92,15 @@ struct SkillPolicy: Sendable {
             request.parallelToolCalls = nil
         }
         return decision
+    }
+
+    /// The registered server-side skills the scenario's allowlist shows, leaving out those the request declares
+    /// itself (its own definition wins). Without server-side skills (a plain proxy) no set of the declared names is
+    /// built: this runs on every request.
+    private static func serverSkills(_ all: [any Skill], allowedBy allowlist: SkillAllowlist?, besides declared: [ToolDefinition]) -> [any Skill] {
+        guard let allowlist, !all.isEmpty else { return [] }
+        let declaredNames = Set(declared.map(\.name))
+        return all.filter { allowlist.allows($0.name) && !declaredNames.contains($0.name) }
     }
 
     static func list(_ names: [String]) -> String {
