@@ -17,6 +17,21 @@ import SkillGateCore
         guard case .success(.models) = Endpoint.accept(method: "GET", path: "/v1/models") else { Issue.record("GET /v1/models"); return }
     }
 
+    /// The head gate asks for a token before the body exactly for these (and hands the mapped endpoint on, so the
+    /// handler does not map the path again); health, readiness, metrics and the console's files need none.
+    @Test(arguments: [("POST", "/v1/chat/completions", true), ("POST", "/v1/messages", true), ("POST", "/v1/agent", true),
+                      ("POST", "/v1/responses", true), ("POST", "/mcp", true), ("GET", "/v1/models", true),
+                      ("GET", "/v1/limits", true), ("GET", "/admin/api/tokens", true), ("GET", "/healthz", false),
+                      ("GET", "/readyz", false), ("GET", "/metrics", false), ("GET", "/console", false),
+                      ("GET", "/console/app.js", false)])
+    func endpointsThatNeedATokenBeforeTheirBody(_ method: String, _ path: String, _ needsToken: Bool) throws {
+        guard case .success(let endpoint) = Endpoint.accept(method: method, path: path) else {
+            Issue.record("\(method) \(path) is not served")
+            return
+        }
+        #expect(endpoint.needsToken == needsToken)
+    }
+
     @Test func anUnknownPathIs404ListingWhatIsServed() {
         guard case .failure(let r) = Endpoint.accept(method: "GET", path: "/v2/chat") else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404 && r.allowed == nil)
