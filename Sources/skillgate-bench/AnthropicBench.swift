@@ -59,6 +59,25 @@ func runAnthropicBench() async throws {
     report("stream translation per event (\(chunks.count))", translate / Double(chunks.count), unit: "µs", target: "target ≤ 5 µs")
     report("  same, thread CPU time", translateCPU / Double(chunks.count), unit: "µs CPU")
     report("SSE decode + JSON parse per event (ref.)", floor / Double(chunks.count), unit: "µs")
+
+    // The way back to a /v1/messages client: the same stream's events encoded as Anthropic SSE (decision 0065), against
+    // the Chat Completions stream encoder on the same events.
+    var translator = format.makeStreamTranslator(deployment: deployment)
+    var streamEvents: [ChatStreamEvent] = []
+    for chunk in chunks { streamEvents += try translator.feed(chunk) }
+    streamEvents += try translator.finish()
+    let encodeAnthropic = try measureCPUMicros(iterations: 500) {
+        var encoder = AnthropicMessagesSSEEncoder(fallbackId: "msg_x", fallbackModel: "claude-sonnet-4-5")
+        for event in streamEvents { _ = encoder.encode(event) }
+        _ = encoder.finish()
+    }
+    let encodeChat = try measureCPUMicros(iterations: 500) {
+        var encoder = OpenAIChatStreamEncoder(id: "chatcmpl-x", model: "claude-sonnet-4-5", created: 1_767_225_600, includeUsage: true)
+        for event in streamEvents { _ = encoder.encode(event) }
+        _ = encoder.finish()
+    }
+    report("inbound SSE encoding per event (\(streamEvents.count))", encodeAnthropic / Double(streamEvents.count), unit: "µs CPU")
+    report("  Chat encoder, same events (ref.)", encodeChat / Double(streamEvents.count), unit: "µs CPU")
 }
 
 /// The recorded thinking stream split into one network chunk per SSE event.
