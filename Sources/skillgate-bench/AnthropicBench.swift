@@ -77,7 +77,16 @@ func runAnthropicBench() async throws {
         _ = encoder.finish()
     }
     report("inbound SSE encoding per event (\(streamEvents.count))", encodeAnthropic / Double(streamEvents.count), unit: "µs CPU")
+    // A recorded whole answer (thinking, text and a tool call) as a /v1/messages client gets it.
+    let answer = try format.parseResponse(try Array(Data(contentsOf: URL(fileURLWithPath: FileManager.default.currentDirectoryPath
+        + "/Tests/Fixtures/anthropic/test_anthropic_tool_with_thinking.0.response.json"))), deployment: deployment)
+    let answerBody = measureCPUMicros(iterations: 5000) { _ = AnthropicMessagesFormat.inboundResponseBytes(answer) }
     report("  Chat encoder, same events (ref.)", encodeChat / Double(streamEvents.count), unit: "µs CPU")
+    report("inbound answer body (recorded)", answerBody, unit: "µs CPU")
+    let chatBody = measureCPUMicros(iterations: 5000) {
+        _ = OpenAIChatFormat.encodeInboundResponseBytes(answer, id: "chatcmpl-x", model: "claude-sonnet-4-5", created: 1_767_225_600)
+    }
+    report("  Chat Completions body, same answer (ref.)", chatBody, unit: "µs CPU")
 }
 
 /// The recorded thinking stream split into one network chunk per SSE event.

@@ -1,35 +1,63 @@
 import SkillGateCore
 
 extension AnthropicMessagesFormat {
-    /// A `ChatResponse` as the Anthropic Message JSON a client of `POST /v1/messages` expects.
-    /// Tool call arguments that are not a JSON object are sent as `input: {}` (Anthropic clients
+    /// A `ChatResponse` as the Anthropic Message JSON a client of `POST /v1/messages` expects, written straight to bytes
+    /// (decision 0065). Tool call arguments that are not a JSON object are sent as `input: {}` (Anthropic clients
     /// need an object; this only happens when the upstream model produced broken arguments).
-    public static func inboundResponseBody(_ response: ChatResponse, fallbackId: String = "msg_skillgate") -> JSONValue {
-        var m = JSONObject()
-        m.append("id", .string(response.id.isEmpty ? fallbackId : response.id))
-        m.append("type", "message")
-        m.append("role", "assistant")
-        m.append("model", .string(response.model))
-        m.append("content", .array(response.content.compactMap(inboundContentBlock)))
-        m.append("stop_reason", .string(wireStopReason(response.finishReason)))
-        m.append("stop_sequence", .null)
-        m.append("usage", wireUsage(response.usage))
-        return .object(m)
+    public static func inboundResponseBytes(_ response: ChatResponse, fallbackId: String = "msg_skillgate") -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        out += #"{"id":"#
+        JSONValue.writeString(response.id.isEmpty ? fallbackId : response.id, to: &out)
+        out += #","type":"message","role":"assistant","model":"#
+        JSONValue.writeString(response.model, to: &out)
+        out += #","content":["#
+        var first = true
+        for block in response.content {
+            switch block {
+            case .text(let text):
+                separate(&first, &out)
+                out += #"{"type":"text","text":"#
+                JSONValue.writeString(text, to: &out)
+            case .toolCall(let call):
+                separate(&first, &out)
+                out += #"{"type":"tool_use","id":"#
+                JSONValue.writeString(call.id, to: &out)
+                out += #","name":"#
+                JSONValue.writeString(call.name, to: &out)
+                out += #","input":"#
+                if let parsed = call.parsedArguments, parsed.objectValue != nil { parsed.write(to: &out) } else { out += "{}" }
+            case .thinking(let thinking):
+                separate(&first, &out)
+                if let data = thinking.redactedData {
+                    out += #"{"type":"redacted_thinking","data":"#
+                    JSONValue.writeString(data, to: &out)
+                } else {
+                    out += #"{"type":"thinking","thinking":"#
+                    JSONValue.writeString(thinking.text, to: &out)
+                    out += #","signature":"#
+                    JSONValue.writeString(thinking.signature ?? "", to: &out)
+                }
+            case .image, .toolResult:
+                continue   // an answer cannot hold them
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out += #"],"stop_reason":"#
+        JSONValue.writeString(wireStopReason(response.finishReason), to: &out)
+        out += #","stop_sequence":null,"usage":"#
+        wireUsage(response.usage).write(to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
-    /// One answer block on the Anthropic wire (`nil` for blocks an answer cannot hold).
-    static func inboundContentBlock(_ block: ContentBlock) -> JSONValue? {
-        switch block {
-        case .text(let t): return ["type": "text", "text": .string(t)]
-        case .toolCall(let call):
-            var input = JSONValue.object(JSONObject())
-            if let parsed = call.parsedArguments, parsed.objectValue != nil { input = parsed }
-            return ["type": "tool_use", "id": .string(call.id), "name": .string(call.name), "input": input]
-        case .thinking(let th):
-            if let data = th.redactedData { return ["type": "redacted_thinking", "data": .string(data)] }
-            return ["type": "thinking", "thinking": .string(th.text), "signature": .string(th.signature ?? "")]
-        case .image, .toolResult: return nil
-        }
+    /// The same body as a tree (`inboundResponseBytes` parsed, so the two never disagree).
+    public static func inboundResponseBody(_ response: ChatResponse, fallbackId: String = "msg_skillgate") -> JSONValue {
+        (try? JSONValue.parse(inboundResponseBytes(response, fallbackId: fallbackId))) ?? .null
+    }
+
+    private static func separate(_ first: inout Bool, _ out: inout [UInt8]) {
+        if first { first = false } else { out.append(UInt8(ascii: ",")) }
     }
 
     /// The Anthropic `stop_reason` for a canonical finish reason (content_filter → refusal,

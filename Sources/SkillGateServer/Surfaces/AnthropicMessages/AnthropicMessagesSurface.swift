@@ -27,7 +27,7 @@ struct AnthropicMessagesSurface: ChatSurface {
     func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
         var r = response
         r.model = model
-        return AnthropicMessagesFormat.inboundResponseBody(r, fallbackId: id).serializedBytes()
+        return AnthropicMessagesFormat.inboundResponseBytes(r, fallbackId: id)
     }
 
     func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder {
