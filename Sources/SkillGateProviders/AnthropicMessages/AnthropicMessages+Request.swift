@@ -1,43 +1,76 @@
 import SkillGateCore
 
 extension AnthropicMessagesFormat {
-    /// The Messages API request body for `request` (the `model` given is the one sent).
+    /// The Messages API request body for `request` (the `model` given is the one sent), as compact JSON bytes.
     ///
     /// System messages are hoisted into `system`; tool results become `tool_result` blocks in a
     /// user turn, and adjacent turns of the same role are merged (Anthropic requires alternation).
     /// Throws `GatewayError.invalidRequest` when the request cannot be expressed (e.g. tool call
     /// arguments that are not a JSON object).
-    public func wireBody(for request: ChatRequest, model: String, stream: Bool) throws -> JSONValue {
-        var body = JSONObject()
-        body.append("model", .string(model))
-        body.append("max_tokens", .int(Self.effectiveMaxTokens(for: request)))
+    ///
+    /// The top level and the tools are written straight as bytes, a tool's schema copied as the text it is kept as
+    /// (`ToolSchema`): built as a tree, every request parsed each schema into one and serialised it again
+    /// (decision 0066). `system` and `messages` are still built as trees and written in place.
+    public func wireBodyBytes(for request: ChatRequest, model: String, stream: Bool) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + request.messages.count * 256 + request.tools.count * 512)
+        out += #"{"model":"#
+        JSONValue.writeString(model, to: &out)
+        out += #","max_tokens":"#
+        out.append(contentsOf: String(Self.effectiveMaxTokens(for: request)).utf8)
         let placeOnPrefix = request.cachePlacement == .prefix && !request.hasCacheBreakpoints
-        if let system = Self.systemValue(request.messages, breakpointAtEnd: placeOnPrefix) { body.append("system", system) }
-        body.append("messages", .array(try Self.wireMessages(request.messages)))
+        if let system = Self.systemValue(request.messages, breakpointAtEnd: placeOnPrefix) {
+            out += #","system":"#
+            system.write(to: &out)
+        }
+        out += #","messages":"#
+        JSONValue.array(try Self.wireMessages(request.messages)).write(to: &out)
         if !request.tools.isEmpty {
-            var tools = request.tools.map(Self.wireTool)
-            if placeOnPrefix, case .object(var last)? = tools.last {
-                last["cache_control"] = Self.wireCacheControl(CacheControl())
-                tools[tools.count - 1] = .object(last)
+            out += #","tools":["#
+            for (i, tool) in request.tools.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                // The prefix placement's breakpoint goes on the last tool (replacing the tool's own).
+                let cache = placeOnPrefix && i == request.tools.count - 1 ? CacheControl() : tool.cacheControl
+                Self.writeWireTool(tool, cache: cache, to: &out)
             }
-            body.append("tools", .array(tools))
+            out.append(UInt8(ascii: "]"))
             if let choice = Self.wireToolChoice(request.toolChoice, parallelToolCalls: request.parallelToolCalls) {
-                body.append("tool_choice", choice)
+                out += #","tool_choice":"#
+                choice.write(to: &out)
             }
         }
-        if !request.stopSequences.isEmpty { body.append("stop_sequences", .array(request.stopSequences.map(JSONValue.string))) }
-        if let t = request.temperature { body.append("temperature", .double(t)) }
-        if let p = request.topP { body.append("top_p", .double(p)) }
-        if let user = request.user, !user.isEmpty { body.append("metadata", ["user_id": .string(user)]) }
+        if !request.stopSequences.isEmpty {
+            out += #","stop_sequences":["#
+            for (i, stop) in request.stopSequences.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(stop, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
+        if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }
+        if let user = request.user, !user.isEmpty {
+            out += #","metadata":{"user_id":"#
+            JSONValue.writeString(user, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
         if let thinking = request.thinking {
             if thinking.enabled {
-                body.append("thinking", ["type": "enabled", "budget_tokens": .int(Self.effectiveThinkingBudget(thinking))])
+                out += #","thinking":{"type":"enabled","budget_tokens":"#
+                out.append(contentsOf: String(Self.effectiveThinkingBudget(thinking)).utf8)
+                out.append(UInt8(ascii: "}"))
             } else {
-                body.append("thinking", ["type": "disabled"])
+                out += #","thinking":{"type":"disabled"}"#
             }
         }
-        if stream { body.append("stream", true) }
-        return .object(body)
+        if stream { out += #","stream":true"# }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The same body as a tree (`wireBodyBytes` parsed, so the two never disagree).
+    public func wireBody(for request: ChatRequest, model: String, stream: Bool) throws -> JSONValue {
+        try JSONValue.parse(try wireBodyBytes(for: request, model: model, stream: stream))
     }
 
     /// The thinking budget sent: the requested one, at least `minimumThinkingBudget`.
@@ -82,13 +115,21 @@ extension AnthropicMessagesFormat {
         return .object(o)
     }
 
-    static func wireTool(_ tool: ToolDefinition) -> JSONValue {
-        var t = JSONObject()
-        t.append("name", .string(tool.name))
-        if let d = tool.description, !d.isEmpty { t.append("description", .string(d)) }
-        t.append("input_schema", tool.parameters)
-        if let cache = tool.cacheControl { t.append("cache_control", wireCacheControl(cache)) }
-        return .object(t)
+    /// One tool: name, description (when not empty), its schema copied as kept, and its cache breakpoint.
+    static func writeWireTool(_ tool: ToolDefinition, cache: CacheControl?, to out: inout [UInt8]) {
+        out += #"{"name":"#
+        JSONValue.writeString(tool.name, to: &out)
+        if let d = tool.description, !d.isEmpty {
+            out += #","description":"#
+            JSONValue.writeString(d, to: &out)
+        }
+        out += #","input_schema":"#
+        tool.schema.write(to: &out)
+        if let cache {
+            out += #","cache_control":"#
+            wireCacheControl(cache).write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `tool_choice`: auto → `auto`, required → `any`, named → `tool`, none → `none`;

@@ -33,11 +33,11 @@ public struct AnthropicMessagesFormat: WireFormat {
     /// Builds `POST {baseURL}/messages` with the deployment's auth and extra headers
     /// (`x-api-key`, `anthropic-version`; `defaultAPIVersion` when the deployment sets none).
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {
-        let body = try wireBody(for: request, model: deployment.model.isEmpty ? request.model : deployment.model, stream: stream)
+        let body = try wireBodyBytes(for: request, model: deployment.model.isEmpty ? request.model : deployment.model, stream: stream)
         var headers = deployment.requestHeaders(streaming: stream)
         if headers["anthropic-version"] == nil { headers.set("anthropic-version", Self.defaultAPIVersion) }
         return HTTPRequest(method: "POST", url: deployment.baseURL + "/messages", headers: headers,
-                           body: body.serializedBytes(), timeouts: deployment.timeouts)
+                           body: body, timeouts: deployment.timeouts)
     }
 
     /// Parses a 2xx Message body.
