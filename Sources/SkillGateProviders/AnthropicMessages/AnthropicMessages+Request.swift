@@ -8,9 +8,9 @@ extension AnthropicMessagesFormat {
     /// Throws `GatewayError.invalidRequest` when the request cannot be expressed (e.g. tool call
     /// arguments that are not a JSON object).
     ///
-    /// The top level and the tools are written straight as bytes, a tool's schema copied as the text it is kept as
-    /// (`ToolSchema`): built as a tree, every request parsed each schema into one and serialised it again
-    /// (decision 0066). `system` and `messages` are still built as trees and written in place.
+    /// Written straight as bytes, a tool's schema copied as the text it is kept as (`ToolSchema`): built as a tree,
+    /// every request parsed each schema into one and serialised it again (decision 0066). Only `system` is still
+    /// built as a (small) tree and written in place.
     public func wireBodyBytes(for request: ChatRequest, model: String, stream: Bool) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1024 + request.messages.count * 256 + request.tools.count * 512)
@@ -24,7 +24,7 @@ extension AnthropicMessagesFormat {
             system.write(to: &out)
         }
         out += #","messages":"#
-        JSONValue.array(try Self.wireMessages(request.messages)).write(to: &out)
+        try Self.writeWireMessages(request.messages, to: &out)
         if !request.tools.isEmpty {
             out += #","tools":["#
             for (i, tool) in request.tools.enumerated() {

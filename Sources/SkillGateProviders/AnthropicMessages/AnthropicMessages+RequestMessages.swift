@@ -1,86 +1,179 @@
 import SkillGateCore
 
 extension AnthropicMessagesFormat {
-    /// The `messages` array: system messages left out (they go to `system`), tool messages turned
-    /// into user turns of `tool_result` blocks, adjacent turns of one role merged into one turn.
-    static func wireMessages(_ messages: [Message]) throws -> [JSONValue] {
-        var turns: [(role: String, blocks: [JSONValue])] = []
+    /// One block of a turn, checked and ready to write: what it is, and its cache breakpoint (never on thinking).
+    private struct WireBlock {
+        enum Kind {
+            case text(String)
+            case image(ImageSource)
+            /// A tool call and its arguments as the `input` object (checked to be one).
+            case toolUse(ToolCall, input: JSONValue)
+            /// A tool result and its parts (empty texts left out; only text and images, checked).
+            case toolResult(ToolResult, parts: [ContentBlock])
+            case thinking(Thinking)
+        }
+
+        let kind: Kind
+        let cache: CacheControl?
+
+        var isToolResult: Bool { if case .toolResult = kind { true } else { false } }
+    }
+
+    /// Writes the `messages` array: system messages left out (they go to `system`), tool messages turned into user
+    /// turns of `tool_result` blocks, adjacent turns of one role merged into one turn, and in a user turn the
+    /// `tool_result` blocks first (Anthropic wants them before the turn's other content; the order within each group
+    /// is kept).
+    ///
+    /// Every block is checked first, in order, so a request that cannot be expressed is refused with the same error
+    /// as before; then the turns are written straight as bytes (decision 0066).
+    static func writeWireMessages(_ messages: [Message], to out: inout [UInt8]) throws {
+        var turns: [(assistant: Bool, blocks: [WireBlock])] = []
         turns.reserveCapacity(messages.count)
         for (i, message) in messages.enumerated() where message.role != .system {
-            let role = message.role == .assistant ? "assistant" : "user"
-            var blocks: [JSONValue] = []
+            let assistant = message.role == .assistant
+            var blocks: [WireBlock] = []
             blocks.reserveCapacity(message.content.count)
             for (j, block) in message.content.enumerated() {
-                guard var wire = try wireBlock(block, role: message.role, path: "messages[\(i)].content[\(j)]") else { continue }
-                if let cache = message.cacheBreakpoints[j], case .object(var o) = wire, o["type"]?.stringValue != "thinking",
-                   o["type"]?.stringValue != "redacted_thinking" {
-                    o["cache_control"] = wireCacheControl(cache)
-                    wire = .object(o)
-                }
-                blocks.append(wire)
+                guard let kind = try wireKind(block, role: message.role, message: i, block: j) else { continue }
+                var cache = message.cacheBreakpoints[j]
+                if case .thinking = kind { cache = nil }
+                blocks.append(WireBlock(kind: kind, cache: cache))
             }
             if blocks.isEmpty { continue }
-            if let last = turns.last, last.role == role {
+            if let last = turns.last, last.assistant == assistant {
                 turns[turns.count - 1].blocks += blocks
             } else {
-                turns.append((role, blocks))
+                turns.append((assistant, blocks))
             }
         }
-        return turns.map { turn in
-            .object(["role": .string(turn.role), "content": .array(turn.role == "user" ? toolResultsFirst(turn.blocks) : turn.blocks)])
+        out.append(UInt8(ascii: "["))
+        for (t, turn) in turns.enumerated() {
+            if t > 0 { out.append(UInt8(ascii: ",")) }
+            out += turn.assistant ? #"{"role":"assistant","content":["# : #"{"role":"user","content":["#
+            var first = true
+            func write(_ block: WireBlock) {
+                if first { first = false } else { out.append(UInt8(ascii: ",")) }
+                writeBlock(block, to: &out)
+            }
+            if turn.assistant {
+                turn.blocks.forEach(write)
+            } else {
+                for block in turn.blocks where block.isToolResult { write(block) }
+                for block in turn.blocks where !block.isToolResult { write(block) }
+            }
+            out += "]}"
         }
+        out.append(UInt8(ascii: "]"))
     }
 
-    /// Anthropic wants a user turn's `tool_result` blocks before its other content; the order
-    /// within each group is kept.
-    static func toolResultsFirst(_ blocks: [JSONValue]) -> [JSONValue] {
-        let isResult = { (b: JSONValue) in b["type"]?.stringValue == "tool_result" }
-        guard let firstOther = blocks.firstIndex(where: { !isResult($0) }),
-              blocks[firstOther...].contains(where: isResult) else { return blocks }
-        return blocks.filter(isResult) + blocks.filter { !isResult($0) }
-    }
-
-    /// One content block on the wire; `nil` for blocks Anthropic rejects and that carry nothing
-    /// (empty text).
-    static func wireBlock(_ block: ContentBlock, role: Role, path: String) throws -> JSONValue? {
+    /// What one content block becomes on the wire; `nil` for blocks Anthropic rejects and that carry nothing (empty
+    /// text, thinking outside an assistant turn). Throws for a block the request cannot hold where it is.
+    private static func wireKind(_ block: ContentBlock, role: Role, message i: Int, block j: Int) throws -> WireBlock.Kind? {
+        func path() -> String { "messages[\(i)].content[\(j)]" }
         switch block {
         case .text(let text):
-            return text.isEmpty ? nil : ["type": "text", "text": .string(text)]
+            return text.isEmpty ? nil : .text(text)
         case .image(let source):
-            return wireImage(source)
+            return .image(source)
         case .toolCall(let call):
             guard role == .assistant else {
                 throw GatewayError.invalidRequest(
-                    "\(path): a tool call can only appear in an assistant message, not in a \(role.rawValue) message; move it to the assistant turn that made it.",
-                    param: path)
+                    "\(path()): a tool call can only appear in an assistant message, not in a \(role.rawValue) message; move it to the assistant turn that made it.",
+                    param: path())
             }
-            return ["type": "tool_use", "id": .string(call.id), "name": .string(call.name),
-                    "input": try toolInput(call, path: path)]
+            return .toolUse(call, input: try toolInput(call, path: path()))
         case .toolResult(let result):
             guard role != .assistant else {
                 throw GatewayError.invalidRequest(
-                    "\(path): a tool result cannot appear in an assistant message; send it in a tool (or user) message after the assistant turn.",
-                    param: path)
+                    "\(path()): a tool result cannot appear in an assistant message; send it in a tool (or user) message after the assistant turn.",
+                    param: path())
             }
-            return try wireToolResult(result, path: path)
+            let parts = result.content.filter { $0.text.map { !$0.isEmpty } ?? true }
+            for (k, part) in parts.enumerated() where parts.count != 1 || part.text == nil {
+                switch part {
+                case .text, .image: continue
+                default:
+                    throw GatewayError.invalidRequest(
+                        "\(path()).content[\(k)]: a tool result may hold only text and images; send other content as text.",
+                        param: "\(path()).content[\(k)]")
+                }
+            }
+            return .toolResult(result, parts: parts)
         case .thinking(let thinking):
-            guard role == .assistant else { return nil }
-            if let data = thinking.redactedData { return ["type": "redacted_thinking", "data": .string(data)] }
-            var t = JSONObject()
-            t.append("type", "thinking")
-            t.append("thinking", .string(thinking.text))
-            t.append("signature", .string(thinking.signature ?? ""))
-            return .object(t)
+            return role == .assistant ? .thinking(thinking) : nil
         }
     }
 
-    static func wireImage(_ source: ImageSource) -> JSONValue {
+    private static func writeBlock(_ block: WireBlock, to out: inout [UInt8]) {
+        switch block.kind {
+        case .text(let text):
+            out += #"{"type":"text","text":"#
+            JSONValue.writeString(text, to: &out)
+        case .image(let source):
+            writeImage(source, to: &out)
+            out.removeLast()   // reopened for the cache breakpoint, closed below
+        case .toolUse(let call, let input):
+            out += #"{"type":"tool_use","id":"#
+            JSONValue.writeString(call.id, to: &out)
+            out += #","name":"#
+            JSONValue.writeString(call.name, to: &out)
+            out += #","input":"#
+            input.write(to: &out)
+        case .toolResult(let result, let parts):
+            out += #"{"type":"tool_result","tool_use_id":"#
+            JSONValue.writeString(result.callId, to: &out)
+            if parts.count == 1, let text = parts[0].text {
+                out += #","content":"#
+                JSONValue.writeString(text, to: &out)
+            } else if !parts.isEmpty {
+                out += #","content":["#
+                for (k, part) in parts.enumerated() {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    switch part {
+                    case .text(let text):
+                        out += #"{"type":"text","text":"#
+                        JSONValue.writeString(text, to: &out)
+                        out.append(UInt8(ascii: "}"))
+                    case .image(let source):
+                        writeImage(source, to: &out)
+                    default:
+                        break   // refused when the block was checked
+                    }
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            if result.isError { out += #","is_error":true"# }
+        case .thinking(let thinking):
+            if let data = thinking.redactedData {
+                out += #"{"type":"redacted_thinking","data":"#
+                JSONValue.writeString(data, to: &out)
+            } else {
+                out += #"{"type":"thinking","thinking":"#
+                JSONValue.writeString(thinking.text, to: &out)
+                out += #","signature":"#
+                JSONValue.writeString(thinking.signature ?? "", to: &out)
+            }
+        }
+        if let cache = block.cache {
+            out += #","cache_control":"#
+            wireCacheControl(cache).write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// An `image` block: base64 data as a `base64` source, anything else as a `url` source.
+    private static func writeImage(_ source: ImageSource, to out: inout [UInt8]) {
         switch ImageSource.fromURL(source.urlString) {
         case .base64(let mediaType, let data):
-            return ["type": "image", "source": ["type": "base64", "media_type": .string(mediaType), "data": .string(data)]]
+            out += #"{"type":"image","source":{"type":"base64","media_type":"#
+            JSONValue.writeString(mediaType, to: &out)
+            out += #","data":"#
+            JSONValue.writeString(data, to: &out)
         case .url(let url):
-            return ["type": "image", "source": ["type": "url", "url": .string(url)]]
+            out += #"{"type":"image","source":{"type":"url","url":"#
+            JSONValue.writeString(url, to: &out)
         }
+        out += "}}"
     }
 
     /// The call's arguments as the `input` object: empty arguments are `{}`; anything that is not
@@ -101,30 +194,5 @@ extension AnthropicMessagesFormat {
                 param: path + ".arguments")
         }
         return parsed
-    }
-
-    static func wireToolResult(_ result: ToolResult, path: String) throws -> JSONValue {
-        var r = JSONObject()
-        r.append("type", "tool_result")
-        r.append("tool_use_id", .string(result.callId))
-        let parts = result.content.filter { $0.text.map { !$0.isEmpty } ?? true }
-        if parts.count == 1, let text = parts[0].text {
-            r.append("content", .string(text))
-        } else if !parts.isEmpty {
-            var items: [JSONValue] = []
-            for (k, part) in parts.enumerated() {
-                switch part {
-                case .text(let t): items.append(["type": "text", "text": .string(t)])
-                case .image(let source): items.append(wireImage(source))
-                default:
-                    throw GatewayError.invalidRequest(
-                        "\(path).content[\(k)]: a tool result may hold only text and images; send other content as text.",
-                        param: "\(path).content[\(k)]")
-                }
-            }
-            r.append("content", .array(items))
-        }
-        if result.isError { r.append("is_error", true) }
-        return .object(r)
     }
 }

@@ -39,7 +39,39 @@ import SkillGateCore
         out.append(Case(name: "thinking off, tool choice none, defaults", request: r))
         r.tools = []; r.toolChoice = .required
         out.append(Case(name: "no tools (tool choice dropped)", request: r))
+        out.append(Case(name: "images, tool results with parts, merged turns and breakpoints on every kind of block", request: blocks))
         return out
+    }
+
+    /// Every block kind the writer has, with a breakpoint on each, in turns that merge and reorder.
+    static var blocks: ChatRequest {
+        var user = Message(role: .user, content: [
+            .text("look"), .text(""), .image(.url("https://example.com/a.png")),
+            .image(.url("data:image/png;base64,iVBORw0KGgo=")),
+        ])
+        user.cacheBreakpoints = [0: CacheControl(), 2: CacheControl(ttl: "1h"), 3: CacheControl()]
+        var assistant = Message(role: .assistant, content: [
+            .thinking(Thinking(text: "hm", signature: "s")), .thinking(Thinking(text: "", redactedData: "R")),
+            .text("calling"), .toolCall(ToolCall(id: "t1", name: "f", arguments: "")),
+            .toolCall(ToolCall(id: "t2", name: "g", arguments: #" {"a": [1, {"b": null}]} "#)),
+        ])
+        assistant.cacheBreakpoints = [0: CacheControl(), 1: CacheControl(), 4: CacheControl()]
+        var results = Message(role: .tool, content: [
+            .toolResult(ToolResult(callId: "t1", content: [.text("one")])),
+            .toolResult(ToolResult(callId: "t2", content: [.text("a"), .text(""), .image(.url("https://example.com/b.png"))], isError: true)),
+            .toolResult(ToolResult(callId: "t3", content: [.text("")])),
+        ])
+        results.cacheBreakpoints = [1: CacheControl()]
+        return ChatRequest(model: "m", messages: [
+            Message(role: .system, content: [.text("one"), .text("two")]),
+            user,
+            Message(role: .user, content: []),
+            Message(role: .assistant, content: [.thinking(Thinking(text: "only thinking, kept"))]),
+            assistant,
+            Message(role: .user, content: [.text("before the results"), .thinking(Thinking(text: "dropped in a user turn"))]),
+            results,
+            Message(role: .user, content: [.toolResult(ToolResult(callId: "t4", content: [.image(.url("https://example.com/c.png"))]))]),
+        ])
     }
 
     static func check(_ request: ChatRequest) throws {
@@ -67,10 +99,25 @@ import SkillGateCore
         try Self.check(try OpenAIChatFormat.decodeInboundRequest(body).request)
     }
 
-    /// A call whose arguments are not an object is still refused, naming the call, before anything is written.
-    @Test func argumentsThatAreNotAnObjectAreStillRefused() {
-        let request = ChatRequest(model: "m", messages: [Message(role: .user, text: "hi"),
-                                                         Message(role: .assistant, content: [.toolCall(ToolCall(id: "t", name: "f", arguments: "[1]"))])])
-        #expect(throws: GatewayError.self) { try AnthropicTestSupport.format.wireBodyBytes(for: request, model: "m", stream: false) }
+    /// A request that cannot be expressed is refused with the error the tree mapping gave: the same message and
+    /// field, and the first such block in order wins.
+    @Test(arguments: [
+        [Message(role: .user, text: "hi"), Message(role: .assistant, content: [.toolCall(ToolCall(id: "t", name: "f", arguments: "[1]"))])],
+        [Message(role: .assistant, content: [.toolCall(ToolCall(id: "t", name: "f", arguments: #"{"a":"#))])],
+        [Message(role: .user, content: [.text("x"), .toolCall(ToolCall(id: "t", name: "f", arguments: "{}"))])],
+        [Message(role: .assistant, content: [.toolResult(ToolResult(callId: "t", text: "r"))])],
+        [Message(role: .tool, content: [.toolResult(ToolResult(callId: "t", content: [.text("a"), .toolCall(ToolCall(id: "u", name: "g", arguments: "{}"))]))])],
+        [Message(role: .tool, content: [.toolResult(ToolResult(callId: "t", content: [.thinking(Thinking(text: "x"))]))]),
+         Message(role: .user, content: [.toolCall(ToolCall(id: "t", name: "f", arguments: "{}"))])],
+    ])
+    func refusedLikeTheTreeMapping(_ messages: [Message]) {
+        let request = ChatRequest(model: "m", messages: messages)
+        var refused: GatewayError?
+        do { _ = try AnthropicTestSupport.format.wireBodyBytes(for: request, model: "m", stream: false) } catch { refused = error as? GatewayError }
+        var expected: GatewayError?
+        do { _ = try AnthropicRequestTreeReference.wireBody(for: request, model: "m", stream: false) } catch { expected = error as? GatewayError }
+        #expect(refused != nil && expected != nil)
+        #expect(refused?.message == expected?.message)
+        #expect(refused?.param == expected?.param)
     }
 }
