@@ -29,15 +29,7 @@ extension AnthropicMessagesFormat {
                 if let parsed = call.parsedArguments, parsed.objectValue != nil { parsed.write(to: &out) } else { out += "{}" }
             case .thinking(let thinking):
                 separate(&first, &out)
-                if let data = thinking.redactedData {
-                    out += #"{"type":"redacted_thinking","data":"#
-                    JSONValue.writeString(data, to: &out)
-                } else {
-                    out += #"{"type":"thinking","thinking":"#
-                    JSONValue.writeString(thinking.text, to: &out)
-                    out += #","signature":"#
-                    JSONValue.writeString(thinking.signature ?? "", to: &out)
-                }
+                writeThinkingBlockFields(thinking, to: &out)
             case .image, .toolResult:
                 continue   // an answer cannot hold them
             }
@@ -54,6 +46,20 @@ extension AnthropicMessagesFormat {
     /// The same body as a tree (`inboundResponseBytes` parsed, so the two never disagree).
     public static func inboundResponseBody(_ response: ChatResponse, fallbackId: String = "msg_skillgate") -> JSONValue {
         (try? JSONValue.parse(inboundResponseBytes(response, fallbackId: fallbackId))) ?? .null
+    }
+
+    /// Writes a thinking block up to its closing brace (left to the caller, which may add a cache breakpoint):
+    /// `{"type":"thinking","thinking":…,"signature":…` or, redacted, `{"type":"redacted_thinking","data":…`.
+    static func writeThinkingBlockFields(_ thinking: Thinking, to out: inout [UInt8]) {
+        if let data = thinking.redactedData {
+            out += #"{"type":"redacted_thinking","data":"#
+            JSONValue.writeString(data, to: &out)
+        } else {
+            out += #"{"type":"thinking","thinking":"#
+            JSONValue.writeString(thinking.text, to: &out)
+            out += #","signature":"#
+            JSONValue.writeString(thinking.signature ?? "", to: &out)
+        }
     }
 
     private static func separate(_ first: inout Bool, _ out: inout [UInt8]) {

@@ -144,15 +144,7 @@ extension AnthropicMessagesFormat {
             }
             if result.isError { out += #","is_error":true"# }
         case .thinking(let thinking):
-            if let data = thinking.redactedData {
-                out += #"{"type":"redacted_thinking","data":"#
-                JSONValue.writeString(data, to: &out)
-            } else {
-                out += #"{"type":"thinking","thinking":"#
-                JSONValue.writeString(thinking.text, to: &out)
-                out += #","signature":"#
-                JSONValue.writeString(thinking.signature ?? "", to: &out)
-            }
+            writeThinkingBlockFields(thinking, to: &out)
         }
         if let cache = block.cache {
             out += #","cache_control":"#

@@ -3,7 +3,7 @@ import SkillGateCore
 
 /// The Messages API request body as it was built before decision 0066: a tree (each tool's schema parsed into one),
 /// then serialised. Kept here, unchanged, as the oracle `AnthropicMessagesFormat.wireBodyBytes` is compared with.
-/// `system` is the format's own function, which the byte writer also uses.
+/// `system` and the tool-call arguments' check are the format's own functions, which the byte writer also uses.
 enum AnthropicRequestTreeReference {
     static func wireBody(for request: ChatRequest, model: String, stream: Bool) throws -> JSONValue {
         typealias F = AnthropicMessagesFormat
@@ -104,7 +104,7 @@ enum AnthropicRequestTreeReference {
                     param: path)
             }
             return ["type": "tool_use", "id": .string(call.id), "name": .string(call.name),
-                    "input": try toolInput(call, path: path)]
+                    "input": try AnthropicMessagesFormat.toolInput(call, path: path)]
         case .toolResult(let result):
             guard role != .assistant else {
                 throw GatewayError.invalidRequest(
@@ -130,26 +130,6 @@ enum AnthropicRequestTreeReference {
         case .url(let url):
             return ["type": "image", "source": ["type": "url", "url": .string(url)]]
         }
-    }
-
-    /// The call's arguments as the `input` object: empty arguments are `{}`; anything that is not
-    /// a JSON object is a caller error naming the call.
-    static func toolInput(_ call: ToolCall, path: String) throws -> JSONValue {
-        guard call.arguments.utf8.contains(where: { $0 > 0x20 }) else { return .object(JSONObject()) }
-        let parsed: JSONValue
-        do {
-            parsed = try JSONValue.parse(call.arguments)
-        } catch {
-            throw GatewayError.invalidRequest(
-                "\(path): the arguments of tool call '\(call.name)' (\(call.id)) are not valid JSON (\(error)); Anthropic needs them as a JSON object, so send the arguments as JSON object text.",
-                param: path + ".arguments")
-        }
-        guard case .object = parsed else {
-            throw GatewayError.invalidRequest(
-                "\(path): the arguments of tool call '\(call.name)' (\(call.id)) are \(parsed.typeDescription); Anthropic needs a JSON object, so wrap them in an object.",
-                param: path + ".arguments")
-        }
-        return parsed
     }
 
     static func wireToolResult(_ result: ToolResult, path: String) throws -> JSONValue {
