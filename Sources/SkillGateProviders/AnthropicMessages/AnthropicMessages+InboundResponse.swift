@@ -21,11 +21,7 @@ extension AnthropicMessagesFormat {
                 JSONValue.writeString(text, to: &out)
             case .toolCall(let call):
                 separate(&first, &out)
-                out += #"{"type":"tool_use","id":"#
-                JSONValue.writeString(call.id, to: &out)
-                out += #","name":"#
-                JSONValue.writeString(call.name, to: &out)
-                out += #","input":"#
+                writeToolUseBlockHead(id: call.id, name: call.name, to: &out)
                 if let parsed = call.parsedArguments, parsed.objectValue != nil { parsed.write(to: &out) } else { out += "{}" }
             case .thinking(let thinking):
                 separate(&first, &out)
@@ -46,6 +42,16 @@ extension AnthropicMessagesFormat {
     /// The same body as a tree (`inboundResponseBytes` parsed, so the two never disagree).
     public static func inboundResponseBody(_ response: ChatResponse, fallbackId: String = "msg_skillgate") -> JSONValue {
         (try? JSONValue.parse(inboundResponseBytes(response, fallbackId: fallbackId))) ?? .null
+    }
+
+    /// Writes a `tool_use` block up to its `input`'s value, which the caller writes: `{"type":"tool_use","id":…,
+    /// "name":…,"input":` (the answer's, the request's and the stream's blocks alike).
+    static func writeToolUseBlockHead(id: String, name: String, to out: inout [UInt8]) {
+        out += #"{"type":"tool_use","id":"#
+        JSONValue.writeString(id, to: &out)
+        out += #","name":"#
+        JSONValue.writeString(name, to: &out)
+        out += #","input":"#
     }
 
     /// Writes a thinking block up to its closing brace (left to the caller, which may add a cache breakpoint):

@@ -56,18 +56,14 @@ public struct AnthropicMessagesSSEEncoder: Sendable {
             open?.block = .thinking(signed: true)
         case .redactedThinking(let data):
             openBlock(.redactedThinking, into: &out) { out in
-                out += #"{"type":"redacted_thinking","data":"#
-                JSONValue.writeString(data, to: &out)
+                AnthropicMessagesFormat.writeThinkingBlockFields(Thinking(text: "", redactedData: data), to: &out)
                 out.append(UInt8(ascii: "}"))
             }
             closeBlock(into: &out)
         case .toolCallStart(let ordinal, let id, let name):
             openBlock(.tool(ordinal: ordinal), into: &out) { out in
-                out += #"{"type":"tool_use","id":"#
-                JSONValue.writeString(id, to: &out)
-                out += #","name":"#
-                JSONValue.writeString(name, to: &out)
-                out += #","input":{}}"#
+                AnthropicMessagesFormat.writeToolUseBlockHead(id: id, name: name, to: &out)
+                out += "{}}"
             }
             toolBlockIndex[ordinal] = open?.index
         case .toolCallArgumentsDelta(let ordinal, let fragment):

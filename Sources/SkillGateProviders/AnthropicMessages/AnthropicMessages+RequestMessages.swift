@@ -89,7 +89,7 @@ extension AnthropicMessagesFormat {
                     param: path())
             }
             let parts = result.content.filter { $0.text.map { !$0.isEmpty } ?? true }
-            for (k, part) in parts.enumerated() where parts.count != 1 || part.text == nil {
+            for (k, part) in parts.enumerated() {
                 switch part {
                 case .text, .image: continue
                 default:
@@ -110,14 +110,9 @@ extension AnthropicMessagesFormat {
             out += #"{"type":"text","text":"#
             JSONValue.writeString(text, to: &out)
         case .image(let source):
-            writeImage(source, to: &out)
-            out.removeLast()   // reopened for the cache breakpoint, closed below
+            writeImageBlockHead(source, to: &out)
         case .toolUse(let call, let input):
-            out += #"{"type":"tool_use","id":"#
-            JSONValue.writeString(call.id, to: &out)
-            out += #","name":"#
-            JSONValue.writeString(call.name, to: &out)
-            out += #","input":"#
+            writeToolUseBlockHead(id: call.id, name: call.name, to: &out)
             input.write(to: &out)
         case .toolResult(let result, let parts):
             out += #"{"type":"tool_result","tool_use_id":"#
@@ -135,7 +130,8 @@ extension AnthropicMessagesFormat {
                         JSONValue.writeString(text, to: &out)
                         out.append(UInt8(ascii: "}"))
                     case .image(let source):
-                        writeImage(source, to: &out)
+                        writeImageBlockHead(source, to: &out)
+                        out.append(UInt8(ascii: "}"))
                     default:
                         break   // refused when the block was checked
                     }
@@ -153,8 +149,9 @@ extension AnthropicMessagesFormat {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// An `image` block: base64 data as a `base64` source, anything else as a `url` source.
-    private static func writeImage(_ source: ImageSource, to out: inout [UInt8]) {
+    /// An `image` block up to its closing brace (left to the caller, which may add a cache breakpoint): base64 data
+    /// as a `base64` source, anything else as a `url` source.
+    private static func writeImageBlockHead(_ source: ImageSource, to out: inout [UInt8]) {
         switch ImageSource.fromURL(source.urlString) {
         case .base64(let mediaType, let data):
             out += #"{"type":"image","source":{"type":"base64","media_type":"#
@@ -165,7 +162,7 @@ extension AnthropicMessagesFormat {
             out += #"{"type":"image","source":{"type":"url","url":"#
             JSONValue.writeString(url, to: &out)
         }
-        out += "}}"
+        out.append(UInt8(ascii: "}"))   // the source
     }
 
     /// The call's arguments as the `input` object: empty arguments are `{}`; anything that is not

@@ -8,8 +8,9 @@ import SkillGateHTTP
 /// Endpoints without authentication (health, readiness, 404s, 405s) may send only a small body.
 ///
 /// The check is the pipeline's own (`AuthenticateStage`, the same token service and cache). The grant and the endpoint
-/// go on with the request (`AdmittedCaller`), so the handler does not map the path again: when the request runs, the pipeline looks its token up again by hash (a cache hit),
-/// so a revocation or a changed record since the head is seen, without hashing the token a second time.
+/// go on with the request (`AdmittedCaller`), so the handler does not map the path again. When the request runs, the
+/// pipeline looks its token up again by digest (a cache hit), so a revocation or a changed record since the head is
+/// seen, without hashing the token a second time.
 /// Runs on the event loop: a cache miss reads SQLite there, as the pipeline does.
 struct HeadGate: Sendable {
     /// The most body bytes a request to an endpoint without authentication may send.
