@@ -75,12 +75,12 @@ func runAnthropicBench() async throws {
     var streamEvents: [ChatStreamEvent] = []
     for chunk in chunks { streamEvents += try translator.feed(chunk) }
     streamEvents += try translator.finish()
-    let encodeAnthropic = try measureCPUMicros(iterations: 500) {
+    let encodeAnthropic = measureCPUMicros(iterations: 500) {
         var encoder = AnthropicMessagesSSEEncoder(fallbackId: "msg_x", fallbackModel: "claude-sonnet-4-5")
         for event in streamEvents { _ = encoder.encode(event) }
         _ = encoder.finish()
     }
-    let encodeChat = try measureCPUMicros(iterations: 500) {
+    let encodeChat = measureCPUMicros(iterations: 500) {
         var encoder = OpenAIChatStreamEncoder(id: "chatcmpl-x", model: "claude-sonnet-4-5", created: 1_767_225_600, includeUsage: true)
         for event in streamEvents { _ = encoder.encode(event) }
         _ = encoder.finish()

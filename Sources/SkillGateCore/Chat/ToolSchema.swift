@@ -5,6 +5,9 @@
 /// building a tree and writing it out again (tool schemas are most of a tool-using request's JSON).
 /// The tree is built only when someone asks for `value` (a format that rewrites schemas, argument
 /// validation, skill ranking). Equality and hashing do not depend on which form a schema is kept in.
+///
+/// A wire format that rewrites schemas (Gemini's sanitiser) keeps its rewrite beside the schema (`derived`), made once
+/// and shared by every copy of the schema: a tool list from the tool-list cache is rewritten once, not per request.
 public struct ToolSchema: Sendable, Hashable {
     private enum Storage: Sendable {
         case tree(JSONValue)
@@ -13,6 +16,8 @@ public struct ToolSchema: Sendable, Hashable {
     }
 
     private let storage: Storage
+    /// Forms derived from this schema, shared by its copies; not part of its value.
+    private let derivedForms = DerivedForms()
 
     /// The schema of a tool that takes no arguments: `{"type":"object","properties":{}}` (what a tool declared without
     /// `parameters` gets).
@@ -57,6 +62,14 @@ public struct ToolSchema: Sendable, Hashable {
         case .tree(let value): return value.serializedBytes()
         case .text(let text): return text
         }
+    }
+
+    /// The bytes `make` derives from this schema, made on the first call for `form` and kept for every copy of the
+    /// schema. `make` must be a pure function of the schema (two racing first calls may both run it; one result is
+    /// kept).
+    public func derived(_ form: DerivedForm, _ make: (ToolSchema) -> [UInt8]) -> [UInt8] {
+        if let kept = derivedForms.bytes(for: form) { return kept }
+        return derivedForms.keep(make(self), for: form)
     }
 
     public static func == (a: ToolSchema, b: ToolSchema) -> Bool {

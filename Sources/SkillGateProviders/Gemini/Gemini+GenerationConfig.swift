@@ -1,53 +1,66 @@
 import SkillGateCore
 
 extension GeminiFormat {
-    /// `generationConfig`: `maxOutputTokens`, `temperature`, `topP`, `stopSequences`,
-    /// `responseMimeType`/`responseSchema` (from an OpenAI-style `response_format`) and `thinkingConfig`.
+    /// Writes `,"generationConfig":{…}` when the request sets any of: `maxOutputTokens`, `temperature`, `topP`,
+    /// `stopSequences`, `responseMimeType`/`responseSchema` (from an OpenAI-style `response_format`) and
+    /// `thinkingConfig`; nothing otherwise.
     ///
     /// Thinking: enabled → `{"includeThoughts": true, "thinkingBudget": budget?}`; disabled →
     /// `{"thinkingBudget": 0}` (models that cannot turn thinking off answer with a 400 that says so).
     /// `parallelToolCalls` and `user` have no Gemini equivalent and are not sent.
-    static func generationConfig(_ request: ChatRequest) throws -> JSONObject {
-        var config = JSONObject()
-        if let maxTokens = request.maxTokens { config.append("maxOutputTokens", .int(maxTokens)) }
-        if let temperature = request.temperature { config.append("temperature", .double(temperature)) }
-        if let topP = request.topP { config.append("topP", .double(topP)) }
+    static func writeGenerationConfig(_ request: ChatRequest, to out: inout [UInt8]) throws {
+        let start = out.count
+        out += #","generationConfig":{"#
+        let open = out.count
+        func key(_ name: StaticString) {
+            if out.count > open { out.append(UInt8(ascii: ",")) }
+            out += name
+        }
+        if let maxTokens = request.maxTokens { key(#""maxOutputTokens":"#); out.append(contentsOf: String(maxTokens).utf8) }
+        if let temperature = request.temperature { key(#""temperature":"#); JSONValue.double(temperature).write(to: &out) }
+        if let topP = request.topP { key(#""topP":"#); JSONValue.double(topP).write(to: &out) }
         if !request.stopSequences.isEmpty {
-            config.append("stopSequences", .array(request.stopSequences.map(JSONValue.string)))
+            key(#""stopSequences":["#)
+            for (i, stop) in request.stopSequences.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(stop, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
         if let format = request.responseFormat {
-            try appendResponseFormat(format, to: &config)
+            switch format["type"]?.stringValue {
+            case "text", nil:
+                break
+            case "json_object":
+                key(#""responseMimeType":"application/json""#)
+            case "json_schema":
+                key(#""responseMimeType":"application/json""#)
+                if let schema = format["json_schema"]?["schema"] {
+                    key(#""responseSchema":"#)
+                    GeminiSchemaSanitizer.sanitize(schema).write(to: &out)
+                }
+            case let other?:
+                throw GatewayError.invalidRequest(
+                    "response_format type '\(other)' cannot be sent to Gemini; use 'text', 'json_object' or 'json_schema'.",
+                    param: "response_format.type")
+            }
         }
         if let thinking = request.thinking {
-            var thinkingConfig = JSONObject()
             if thinking.enabled {
-                thinkingConfig.append("includeThoughts", true)
-                if let budget = thinking.budgetTokens { thinkingConfig.append("thinkingBudget", .int(budget)) }
+                key(#""thinkingConfig":{"includeThoughts":true"#)
+                if let budget = thinking.budgetTokens {
+                    out += #","thinkingBudget":"#
+                    out.append(contentsOf: String(budget).utf8)
+                }
+                out.append(UInt8(ascii: "}"))
             } else {
-                thinkingConfig.append("thinkingBudget", 0)
+                key(#""thinkingConfig":{"thinkingBudget":0}"#)
             }
-            config.append("thinkingConfig", .object(thinkingConfig))
         }
-        return config
-    }
-
-    /// `{"type":"json_object"}` → JSON output; `{"type":"json_schema","json_schema":{"schema":…}}` →
-    /// JSON output constrained by the sanitised schema; `{"type":"text"}` → nothing.
-    private static func appendResponseFormat(_ format: JSONValue, to config: inout JSONObject) throws {
-        switch format["type"]?.stringValue {
-        case "text", nil:
-            return
-        case "json_object":
-            config.append("responseMimeType", "application/json")
-        case "json_schema":
-            config.append("responseMimeType", "application/json")
-            if let schema = format["json_schema"]?["schema"] {
-                config.append("responseSchema", GeminiSchemaSanitizer.sanitize(schema))
-            }
-        case let other?:
-            throw GatewayError.invalidRequest(
-                "response_format type '\(other)' cannot be sent to Gemini; use 'text', 'json_object' or 'json_schema'.",
-                param: "response_format.type")
+        if out.count == open {
+            out.removeSubrange(start...)
+        } else {
+            out.append(UInt8(ascii: "}"))
         }
     }
 }

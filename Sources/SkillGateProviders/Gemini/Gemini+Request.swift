@@ -1,7 +1,7 @@
 import SkillGateCore
 
 extension GeminiFormat {
-    /// The JSON body of a `generateContent` request for `request`.
+    /// The JSON body of a `generateContent` request for `request`, as compact JSON bytes.
     ///
     /// - System messages (wherever they are) are hoisted into `systemInstruction`.
     /// - Roles: user → `user`, assistant → `model`, tool → `user` with `functionResponse` parts;
@@ -17,22 +17,40 @@ extension GeminiFormat {
     ///   `skip_thought_signature_validator`; real signatures are never replaced.
     /// Throws a caller `GatewayError` naming the field when the request cannot be expressed.
     /// `model` is the deployment's model id (defaults to `request.model`).
-    public static func requestBody(_ request: ChatRequest, model: String? = nil) throws -> JSONValue {
-        var body = JSONObject()
-        let needsSignatures = isGemini3(model ?? request.model)
-        body.append("contents", .array(try contents(of: request.messages, fillMissingSignatures: needsSignatures)))
+    ///
+    /// Written straight as bytes (decision 0067): built as a tree, every request parsed each tool's schema into one,
+    /// sanitised it and wrote it out again; a schema's sanitised text is now made once per schema (`ToolSchema.derived`).
+    public static func requestBodyBytes(_ request: ChatRequest, model: String? = nil) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + request.messages.count * 256 + request.tools.count * 512)
+        out += #"{"contents":"#
+        try writeContents(request.messages, fillMissingSignatures: isGemini3(model ?? request.model), to: &out)
         if let system = request.systemText {
-            body.append("systemInstruction", ["parts": [["text": .string(system)]]])
+            out += #","systemInstruction":{"parts":[{"text":"#
+            JSONValue.writeString(system, to: &out)
+            out += "}]}"
         }
         if !request.tools.isEmpty {
-            body.append("tools", [["functionDeclarations": .array(request.tools.map(functionDeclaration))]])
+            out += #","tools":[{"functionDeclarations":["#
+            for (i, tool) in request.tools.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeFunctionDeclaration(tool, to: &out)
+            }
+            out += "]}]"
             if let choice = request.toolChoice {
-                body.append("toolConfig", ["functionCallingConfig": try callingConfig(choice, tools: request.tools)])
+                out += #","toolConfig":{"functionCallingConfig":"#
+                try writeCallingConfig(choice, tools: request.tools, to: &out)
+                out.append(UInt8(ascii: "}"))
             }
         }
-        let generation = try generationConfig(request)
-        if !generation.isEmpty { body.append("generationConfig", .object(generation)) }
-        return .object(body)
+        try writeGenerationConfig(request, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The same body as a tree (`requestBodyBytes` parsed, so the two never disagree).
+    public static func requestBody(_ request: ChatRequest, model: String? = nil) throws -> JSONValue {
+        try JSONValue.parse(try requestBodyBytes(request, model: model))
     }
 
     /// The sentinel Google documents for function calls whose real signature is unknown.
@@ -43,155 +61,48 @@ extension GeminiFormat {
         return name.hasPrefix("gemini-3")
     }
 
-    static func contents(of messages: [Message], fillMissingSignatures: Bool = false) throws -> [JSONValue] {
-        var turns: [JSONValue] = []
-        var lastWasResults = false
-        var callNames: [String: String] = [:]
-        for (i, message) in messages.enumerated() where message.role != .system {
-            var parts: [JSONValue] = []
-            for (j, block) in message.content.enumerated() {
-                try appendPart(block, to: &parts, callNames: &callNames, field: "messages[\(i)].content[\(j)]")
-            }
-            guard !parts.isEmpty else { continue }
-            if fillMissingSignatures, message.role == .assistant { fillMissingSignature(&parts) }
-            let isResults = message.role == .tool || message.content.allSatisfy { $0.toolResult != nil }
-            if isResults, lastWasResults, case .object(var previous) = turns[turns.count - 1],
-               let previousParts = previous["parts"]?.arrayValue {
-                previous["parts"] = .array(previousParts + parts)
-                turns[turns.count - 1] = .object(previous)
-                continue
-            }
-            lastWasResults = isResults
-            turns.append(["role": message.role == .assistant ? "model" : "user", "parts": .array(parts)])
+    /// One function declaration: name, description (when present, even empty) and the sanitised parameters.
+    private static func writeFunctionDeclaration(_ tool: ToolDefinition, to out: inout [UInt8]) {
+        out += #"{"name":"#
+        JSONValue.writeString(tool.name, to: &out)
+        if let description = tool.description {
+            out += #","description":"#
+            JSONValue.writeString(description, to: &out)
         }
-        return turns
+        let parameters = declaredParameters(tool.schema)
+        if !parameters.isEmpty {
+            out += #","parameters":"#
+            out.append(contentsOf: parameters)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
-    private static func appendPart(_ block: ContentBlock, to parts: inout [JSONValue],
-                                   callNames: inout [String: String], field: String) throws {
-        switch block {
-        case .text(let text):
-            parts.append(["text": .string(text)])
-        case .image(let source):
-            parts.append(imagePart(source))
-        case .toolCall(let call):
-            callNames[call.id] = call.name
-            parts.append(try functionCallPart(call, field: field))
-        case .toolResult(let result):
-            guard let name = result.name ?? callNames[result.callId] else {
-                throw GatewayError.invalidRequest(
-                    "The tool result for call '\(result.callId)' has no tool name and no earlier tool call has that id; "
-                        + "Gemini needs the function name. Send the tool name with the result or keep the assistant turn that made the call.",
-                    param: field)
-            }
-            parts.append(functionResponsePart(result, name: name))
-        case .thinking(let thinking):
-            appendThinking(thinking, to: &parts)
+    /// The compact text of a tool's sanitised schema as a declaration's `parameters`, or empty when it is left out:
+    /// Gemini rejects an OBJECT schema with empty properties, so a tool without parameters omits them. A pure function
+    /// of the schema, kept beside it (`ToolSchema.derived`), so a tool list from the tool-list cache is sanitised once.
+    static func declaredParameters(_ schema: ToolSchema) -> [UInt8] {
+        schema.derived(.geminiParameters) { schema in
+            let parameters = GeminiSchemaSanitizer.sanitize(schema.value)
+            guard parameters["properties"] != nil || parameters["type"]?.stringValue?.lowercased() != "object" else { return [] }
+            return parameters.serializedBytes()
         }
-    }
-
-    /// Puts the sentinel on the first call of a model turn in which no call has a signature.
-    private static func fillMissingSignature(_ parts: inout [JSONValue]) {
-        let calls = parts.indices.filter { parts[$0]["functionCall"] != nil }
-        guard let first = calls.first, !calls.contains(where: { parts[$0]["thoughtSignature"] != nil }),
-              case .object(var part) = parts[first] else { return }
-        part.append("thoughtSignature", .string(signatureSentinel))
-        parts[first] = .object(part)
-    }
-
-    private static func appendThinking(_ thinking: Thinking, to parts: inout [JSONValue]) {
-        guard thinking.redactedData == nil else { return }
-        if !thinking.text.isEmpty {
-            var part: JSONObject = ["text": .string(thinking.text), "thought": true]
-            part.append("thoughtSignature", ifPresent: thinking.signature.map(JSONValue.string))
-            parts.append(.object(part))
-            return
-        }
-        guard let signature = thinking.signature else { return }
-        if case .object(var previous)? = parts.last, previous["text"] != nil,
-           previous["thought"] == nil, previous["thoughtSignature"] == nil {
-            previous.append("thoughtSignature", .string(signature))
-            parts[parts.count - 1] = .object(previous)
-        } else {
-            parts.append(["text": "", "thoughtSignature": .string(signature)])
-        }
-    }
-
-    static func imagePart(_ source: ImageSource) -> JSONValue {
-        switch ImageSource.fromURL(source.urlString) {
-        case .base64(let mediaType, let data):
-            return ["inlineData": ["mimeType": .string(mediaType), "data": .string(data)]]
-        case .url(let url):
-            var file: JSONObject = [:]
-            if let mime = guessedMimeType(url) { file.append("mimeType", .string(mime)) }
-            file.append("fileUri", .string(url))
-            return ["fileData": .object(file)]
-        }
-    }
-
-    private static func guessedMimeType(_ url: String) -> String? {
-        let path = url.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
-        let types = [".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-                     ".webp": "image/webp", ".heic": "image/heic", ".pdf": "application/pdf"]
-        return types.first { path.hasSuffix($0.key) }?.value
-    }
-
-    private static func functionCallPart(_ call: ToolCall, field: String) throws -> JSONValue {
-        guard let args = call.parsedArguments, args.objectValue != nil else {
-            throw GatewayError.invalidRequest(
-                "The arguments of tool call '\(call.id)' (\(call.name)) are not a JSON object; Gemini needs an object. "
-                    + "Fix or drop that tool call in the conversation history.", param: field)
-        }
-        var function: JSONObject = ["name": .string(call.name), "args": args]
-        if !call.id.isEmpty { function.append("id", .string(call.id)) }
-        var part: JSONObject = ["functionCall": .object(function)]
-        part.append("thoughtSignature", ifPresent: call.signature.map(JSONValue.string))
-        return .object(part)
-    }
-
-    /// `{"functionResponse":{"id","name","response"}}`: a result whose text is a JSON object is sent
-    /// as that object; other text as `{"result": text}`; failures as `{"error": text}`.
-    private static func functionResponsePart(_ result: ToolResult, name: String) -> JSONValue {
-        let text = result.text
-        let response: JSONValue
-        if result.isError {
-            response = ["error": .string(text)]
-        } else if text.utf8.first == UInt8(ascii: "{"), let object = try? JSONValue.parse(text), object.objectValue != nil {
-            response = object
-        } else {
-            response = ["result": .string(text)]
-        }
-        var function: JSONObject = [:]
-        if !result.callId.isEmpty { function.append("id", .string(result.callId)) }
-        function.append("name", .string(name))
-        function.append("response", response)
-        return ["functionResponse": .object(function)]
-    }
-
-    private static func functionDeclaration(_ tool: ToolDefinition) -> JSONValue {
-        var declaration: JSONObject = ["name": .string(tool.name)]
-        declaration.append("description", ifPresent: tool.description.map(JSONValue.string))
-        let parameters = GeminiSchemaSanitizer.sanitize(tool.parameters)
-        // Gemini rejects an OBJECT schema with empty properties; a tool without parameters omits them.
-        if parameters["properties"] != nil || parameters["type"]?.stringValue?.lowercased() != "object" {
-            declaration.append("parameters", parameters)
-        }
-        return .object(declaration)
     }
 
     /// `auto` → AUTO, `none` → NONE, `required` → ANY, `named(n)` → ANY with `allowedFunctionNames: [n]`.
-    static func callingConfig(_ choice: ToolChoice, tools: [ToolDefinition]) throws -> JSONValue {
+    private static func writeCallingConfig(_ choice: ToolChoice, tools: [ToolDefinition], to out: inout [UInt8]) throws {
         switch choice {
-        case .auto: return ["mode": "AUTO"]
-        case .none: return ["mode": "NONE"]
-        case .required: return ["mode": "ANY"]
+        case .auto: out += #"{"mode":"AUTO"}"#
+        case .none: out += #"{"mode":"NONE"}"#
+        case .required: out += #"{"mode":"ANY"}"#
         case .named(let name):
             guard tools.contains(where: { $0.name == name }) else {
                 throw GatewayError.invalidRequest(
                     "tool_choice names '\(name)', which is not among the tools of this request; name one of the offered tools.",
                     param: "tool_choice")
             }
-            return ["mode": "ANY", "allowedFunctionNames": [.string(name)]]
+            out += #"{"mode":"ANY","allowedFunctionNames":["#
+            JSONValue.writeString(name, to: &out)
+            out += "]}"
         }
     }
 }

@@ -41,10 +41,10 @@ public struct GeminiFormat: WireFormat {
     }
 
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {
-        let body = try GeminiFormat.requestBody(request, model: deployment.model)
+        let body = try GeminiFormat.requestBodyBytes(request, model: deployment.model)
         return HTTPRequest(method: "POST", url: try url(for: deployment, stream: stream),
                            headers: deployment.requestHeaders(streaming: stream),
-                           body: body.serializedBytes(), timeouts: deployment.timeouts)
+                           body: body, timeouts: deployment.timeouts)
     }
 
     public func parseResponse(_ body: [UInt8], deployment: Deployment) throws -> ChatResponse {
@@ -59,4 +59,9 @@ public struct GeminiFormat: WireFormat {
         GeminiFormat.error(status: status, headers: headers, body: body,
                            provider: deployment.providerId, apiKey: deployment.apiKey)
     }
+}
+
+extension ToolSchema.DerivedForm {
+    /// A schema sanitised for Gemini, as a function declaration's `parameters` text (empty when they are left out).
+    static let geminiParameters = ToolSchema.DerivedForm("gemini.parameters")
 }
