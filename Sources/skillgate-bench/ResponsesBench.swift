@@ -81,6 +81,26 @@ func runResponsesBench() async throws {
         for e in events { bytes += encoder.encode(e).count }
         bytes += encoder.finish().count
     } - responsesStream
+    // The encoders alone, per event: the text stream above, and a tool call whose arguments come in 24 fragments.
+    let fragments = (0..<24).map { i in i == 0 ? #"{"query":"# : i == 23 ? #""}"# : (i == 1 ? #"""# : "word\(i) ") }
+    let callEvents: [ChatStreamEvent] = [.start(id: "chatcmpl-skillgate-bench-stream-2", model: "mock-model"),
+                                         .toolCallStart(ordinal: 0, id: "call_bench", name: "search_docs")]
+        + fragments.map { .toolCallArgumentsDelta(ordinal: 0, fragment: $0) } + [.toolCallEnd(ordinal: 0), .finish(.toolCalls), .usage(usage)]
+    for (name, stream) in [("text", events), ("tool call", callEvents)] {
+        let perEvent = Double(stream.count + 1)
+        let chat = measureCPUMicros(iterations: 3000) {
+            var encoder = OpenAIChatStreamEncoder(id: "chatcmpl-x", model: "mock/mock-model", created: 1_767_225_600, includeUsage: false)
+            for e in stream { _ = encoder.encode(e) }
+            _ = encoder.finish()
+        } / perEvent
+        let responses = measureCPUMicros(iterations: 3000) {
+            var encoder = ResponsesStreamEncoder(object: made)
+            for e in stream { _ = encoder.encode(e) }
+            _ = encoder.finish()
+        } / perEvent
+        report("responses: \(name) stream, per event (\(stream.count) + finish)", responses, unit: "µs cpu")
+        report("  chat, same events (ref.)", chat, unit: "µs cpu")
+    }
     let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
     let stored = conversation(inbound, answer)
     var n: Int64 = 0

@@ -52,15 +52,30 @@ public struct OpenAIChatStreamEncoder: Sendable {
             append(text: text, field: "reasoning_content", to: &out)
         case .toolCallStart(let ordinal, let callId, let name):
             appendRoleChunkIfNeeded(&out)
-            let call: JSONValue = ["index": .int(ordinal), "id": .string(callId), "type": "function",
-                                   "function": ["name": .string(name), "arguments": ""]]
-            append(delta: ["tool_calls": [call]], to: &out)
+            out += choicePrefix
+            out += #"{"tool_calls":[{"index":"#
+            out += String(ordinal).utf8
+            out += #","id":"#
+            JSONValue.writeString(callId, to: &out)
+            out += #","type":"function","function":{"name":"#
+            JSONValue.writeString(name, to: &out)
+            out += #","arguments":""}}]}"#
+            appendChoiceEnd(finishReason: nil, to: &out)
         case .toolCallArgumentsDelta(let ordinal, let fragment):
+            // Most of a tool-calling stream: written without a tree, like text (decision 0068).
             appendRoleChunkIfNeeded(&out)
-            append(delta: ["tool_calls": [["index": .int(ordinal), "function": ["arguments": .string(fragment)]]]], to: &out)
+            out += choicePrefix
+            out += #"{"tool_calls":[{"index":"#
+            out += String(ordinal).utf8
+            out += #","function":{"arguments":"#
+            JSONValue.writeString(fragment, to: &out)
+            out += "}}]}"
+            appendChoiceEnd(finishReason: nil, to: &out)
         case .finish(let reason):
             appendRoleChunkIfNeeded(&out)
-            append(delta: [:], finishReason: OpenAIChatFormat.wireFinishReason(reason), to: &out)
+            out += choicePrefix
+            out += "{}"
+            appendChoiceEnd(finishReason: OpenAIChatFormat.wireFinishReason(reason), to: &out)
         case .usage(let u):
             usage = u
         case .thinkingSignature, .redactedThinking, .toolCallSignature, .toolCallEnd:
@@ -98,14 +113,6 @@ public struct OpenAIChatStreamEncoder: Sendable {
     /// The fields every chunk starts with.
     private static func header(id: String, model: String, created: Int) -> JSONObject {
         ["id": .string(id), "object": "chat.completion.chunk", "created": .int(created), "model": .string(model)]
-    }
-
-    /// One chunk whose delta is `delta`: the same bytes as encoding the whole chunk as a `JSONValue`, without
-    /// building its header and choice as trees for every event.
-    private func append(delta: JSONObject, finishReason: String? = nil, to out: inout [UInt8]) {
-        out += choicePrefix
-        JSONValue.object(delta).write(to: &out)
-        appendChoiceEnd(finishReason: finishReason, to: &out)
     }
 
     /// A text delta (`{"content":"…"}` or `{"reasoning_content":"…"}`), the event a stream is mostly made of.

@@ -73,23 +73,7 @@ public struct ResponsesItemsWriter: Sendable {
                     out += "}]}"
                 case .thinking(let thinking):
                     comma()
-                    // As `ResponsesOutputItems.reasoning(id: "rs", thinking:)` writes it.
-                    out += #"{"id":"rs","type":"reasoning","summary":"#
-                    if thinking.text.isEmpty {
-                        out += "[]"
-                    } else {
-                        out += #"[{"type":"summary_text","text":"#
-                        JSONValue.writeString(thinking.text, to: &out)
-                        out += "}]"
-                    }
-                    if let data = thinking.redactedData {
-                        out += #","encrypted_content":"#
-                        JSONValue.writeString(ResponsesInputItems.redactedPrefix + data, to: &out)
-                    } else if let signature = thinking.signature {
-                        out += #","encrypted_content":"#
-                        JSONValue.writeString(signature, to: &out)
-                    }
-                    out.append(UInt8(ascii: "}"))
+                    ResponsesOutputItems.writeReasoning(id: "rs", thinking: thinking, to: &out)
                 case .toolCall(let call):
                     comma()
                     out += #"{"type":"function_call","call_id":"#

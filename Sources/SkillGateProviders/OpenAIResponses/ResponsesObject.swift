@@ -65,17 +65,18 @@ public struct ResponsesObject: Sendable, Hashable {
         }
     }
 
-    /// The object's JSON with `status`, its output items and usage (nil while in progress), and an error
+    /// The object's JSON with `status`, its output items (each as its JSON) and usage (nil while in progress), and an error
     /// (`response.failed`).
-    public func bytes(status: Status, output: [JSONValue], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil) -> [UInt8] {
+    public func bytes(status: Status, output: [[UInt8]], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(echoBytes.count + 320 + output.count * 256)
         write(status: status, output: output, usage: usage, incompleteReason: incompleteReason, error: error, to: &out)
         return out
     }
 
-    /// Appends the object's JSON to `out` (written field by field; the echo is appended as bytes).
-    public func write(status: Status, output: [JSONValue], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil,
+    /// Appends the object's JSON to `out` (written field by field; the output items, each given as its JSON, and the
+    /// echo are appended as bytes).
+    public func write(status: Status, output: [[UInt8]], usage: Usage?, incompleteReason: String? = nil, error: GatewayError? = nil,
                       to out: inout [UInt8]) {
         out += #"{"id":"#
         JSONValue.writeString(id, to: &out)
@@ -106,20 +107,28 @@ public struct ResponsesObject: Sendable, Hashable {
         out += #","output":["#
         for (i, item) in output.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            item.write(to: &out)
+            out += item
         }
         out += #"],"usage":"#
-        if let usage { Self.wireUsage(usage).write(to: &out) } else { out += "null" }
+        if let usage { Self.writeUsage(usage, to: &out) } else { out += "null" }
         out.append(UInt8(ascii: ","))
         out += echoBytes
         out.append(UInt8(ascii: "}"))
     }
 
     /// `usage` with `input_tokens_details.cached_tokens` and `output_tokens_details.reasoning_tokens`.
-    public static func wireUsage(_ u: Usage) -> JSONValue {
-        ["input_tokens": .int(u.inputTokens), "input_tokens_details": ["cached_tokens": .int(u.cachedInputTokens)],
-         "output_tokens": .int(u.outputTokens), "output_tokens_details": ["reasoning_tokens": .int(u.reasoningTokens)],
-         "total_tokens": .int(u.totalTokens)]
+    static func writeUsage(_ u: Usage, to out: inout [UInt8]) {
+        out += #"{"input_tokens":"#
+        out += String(u.inputTokens).utf8
+        out += #","input_tokens_details":{"cached_tokens":"#
+        out += String(u.cachedInputTokens).utf8
+        out += #"},"output_tokens":"#
+        out += String(u.outputTokens).utf8
+        out += #","output_tokens_details":{"reasoning_tokens":"#
+        out += String(u.reasoningTokens).utf8
+        out += #"},"total_tokens":"#
+        out += String(u.totalTokens).utf8
+        out.append(UInt8(ascii: "}"))
     }
 }
 

@@ -11,8 +11,7 @@ import SkillGateHTTP
 /// reasoning) and `response.output_item.done`; `finish()` closes what is open and ends with
 /// `response.completed` (or `response.incomplete` when the token limit or a content filter stopped
 /// the answer), whose `response` holds every output item and the usage. Every event carries its
-/// `sequence_number` (0, 1, 2, ...). Text deltas are written straight to bytes (no JSON tree), as
-/// they are most of a stream.
+/// `sequence_number` (0, 1, 2, ...). Every event is written straight to bytes, without a JSON tree (decision 0068).
 public struct ResponsesStreamEncoder: Sendable {
     private enum Open: Sendable {
         case message(index: Int, id: String, text: String)
@@ -31,7 +30,8 @@ public struct ResponsesStreamEncoder: Sendable {
     private var started = false
     private var open: Open?
     private var calls: [Int: Call] = [:]
-    private var output: [JSONValue?] = []
+    /// Each output item's JSON once it is done; nil while it is open.
+    private var output: [[UInt8]?] = []
     private var finishReason: FinishReason = .stop
     private var usage = Usage()
     private var accumulator: ChatResponseAccumulator?
@@ -59,7 +59,10 @@ public struct ResponsesStreamEncoder: Sendable {
             open = nil  // `all` is the text's only owner again: appending does not copy it
             all += text
             open = .message(index: index, id: id, text: all)
-            textDelta(text, id: id, index: index, &out)
+            head("response.output_text.delta", &out)
+            itemFields(id, index, #","content_index":0,"delta":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end(#","logprobs":[]"#, &out)
         case .thinkingDelta(let text):
             guard !text.isEmpty else { break }
             if case .reasoning(_, _, _, nil)? = open {} else { openReasoning(&out) }
@@ -67,8 +70,10 @@ public struct ResponsesStreamEncoder: Sendable {
             open = nil
             all += text
             open = .reasoning(index: index, id: id, text: all, signature: nil)
-            emit("response.reasoning_summary_text.delta", ["item_id": .string(id), "output_index": .int(index), "summary_index": 0,
-                                                           "delta": .string(text)], &out)
+            head("response.reasoning_summary_text.delta", &out)
+            itemFields(id, index, #","summary_index":0,"delta":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end("", &out)
         case .thinkingSignature(let signature):
             if case .reasoning(let index, let id, let text, _)? = open {
                 open = .reasoning(index: index, id: id, text: text, signature: signature)
@@ -79,11 +84,12 @@ public struct ResponsesStreamEncoder: Sendable {
         case .redactedThinking(let data):
             closeOpen(&out)
             let index = output.count
-            let item = ResponsesOutputItems.reasoning(id: ResponsesOutputItems.itemId("rs", responseId: object.id, index: index),
-                                                      thinking: Thinking(text: "", redactedData: data))
+            var item: [UInt8] = []
+            ResponsesOutputItems.writeReasoning(id: ResponsesOutputItems.itemId("rs", responseId: object.id, index: index),
+                                                thinking: Thinking(text: "", redactedData: data), to: &item)
             output.append(item)
-            emit("response.output_item.added", ["output_index": .int(index), "item": item], &out)
-            emit("response.output_item.done", ["output_index": .int(index), "item": item], &out)
+            itemEvent("response.output_item.added", index, item, &out)
+            itemEvent("response.output_item.done", index, item, &out)
         case .toolCallStart(let ordinal, let callId, let name):
             closeOpen(&out)
             let index = output.count
@@ -91,14 +97,18 @@ public struct ResponsesStreamEncoder: Sendable {
             output.append(nil)
             let call = ToolCall(id: callId, name: name, arguments: "")
             calls[ordinal] = Call(index: index, id: id, call: call)
-            emit("response.output_item.added", ["output_index": .int(index),
-                                                "item": ResponsesOutputItems.functionCall(id: id, call: call, status: "in_progress")], &out)
+            head("response.output_item.added", &out)
+            outputIndex(index, &out)
+            ResponsesOutputItems.writeFunctionCall(id: id, call: call, status: "in_progress", to: &out)
+            end("", &out)
         case .toolCallArgumentsDelta(let ordinal, let fragment):
             guard !fragment.isEmpty, calls[ordinal] != nil else { break }
             calls[ordinal]!.call.arguments += fragment  // in place
-            let call = calls[ordinal]!
-            emit("response.function_call_arguments.delta", ["item_id": .string(call.id), "output_index": .int(call.index),
-                                                            "delta": .string(fragment)], &out)
+            let (id, index) = (calls[ordinal]!.id, calls[ordinal]!.index)
+            head("response.function_call_arguments.delta", &out)
+            itemFields(id, index, #","delta":"#, &out)
+            JSONValue.writeString(fragment, to: &out)
+            end("", &out)
         case .toolCallSignature:
             break  // kept by the accumulator for the stored conversation; clients have no field for it
         case .toolCallEnd(let ordinal):
@@ -137,9 +147,14 @@ public struct ResponsesStreamEncoder: Sendable {
         var copy = self
         var out: [UInt8] = []
         copy.startIfNeeded(&out)
-        var fields: JSONObject = ["code": .string(error.responsesErrorCode), "message": .string(error.clientMessage)]
-        fields.append("param", error.param.map(JSONValue.string) ?? .null)
-        copy.emit("error", fields, &out)
+        copy.head("error", &out)
+        out += #","code":"#
+        JSONValue.writeString(error.responsesErrorCode, to: &out)
+        out += #","message":"#
+        JSONValue.writeString(error.clientMessage, to: &out)
+        out += #","param":"#
+        if let param = error.param { JSONValue.writeString(param, to: &out) } else { out += "null" }
+        copy.end("", &out)
         let done = copy.output.compactMap { $0 }
         copy.emitResponse("response.failed", &out) { object, bytes in
             object.write(status: .failed, output: done, usage: nil, error: error, to: &bytes)
@@ -162,10 +177,14 @@ public struct ResponsesStreamEncoder: Sendable {
         let index = output.count
         let id = ResponsesOutputItems.itemId("msg", responseId: object.id, index: index)
         output.append(nil)
-        emit("response.output_item.added", ["output_index": .int(index),
-                                            "item": ResponsesOutputItems.message(id: id, text: nil, refusal: false, status: "in_progress")], &out)
-        emit("response.content_part.added", ["item_id": .string(id), "output_index": .int(index), "content_index": 0,
-                                             "part": ResponsesOutputItems.part("", refusal: false)], &out)
+        head("response.output_item.added", &out)
+        outputIndex(index, &out)
+        ResponsesOutputItems.writeMessage(id: id, text: nil, refusal: false, status: "in_progress", to: &out)
+        end("", &out)
+        head("response.content_part.added", &out)
+        itemFields(id, index, #","content_index":0,"part":"#, &out)
+        ResponsesOutputItems.writePart("", refusal: false, to: &out)
+        end("", &out)
         open = .message(index: index, id: id, text: "")
     }
 
@@ -174,9 +193,14 @@ public struct ResponsesStreamEncoder: Sendable {
         let index = output.count
         let id = ResponsesOutputItems.itemId("rs", responseId: object.id, index: index)
         output.append(nil)
-        emit("response.output_item.added", ["output_index": .int(index), "item": ["id": .string(id), "type": "reasoning", "summary": []]], &out)
-        emit("response.reasoning_summary_part.added", ["item_id": .string(id), "output_index": .int(index), "summary_index": 0,
-                                                       "part": ["type": "summary_text", "text": ""]], &out)
+        head("response.output_item.added", &out)
+        outputIndex(index, &out)
+        out += #"{"id":"#
+        JSONValue.writeString(id, to: &out)
+        end(#","type":"reasoning","summary":[]}"#, &out)
+        head("response.reasoning_summary_part.added", &out)
+        itemFields(id, index, #","summary_index":0,"part":{"type":"summary_text","text":""}"#, &out)
+        end("", &out)
         open = .reasoning(index: index, id: id, text: "", signature: nil)
     }
 
@@ -184,22 +208,31 @@ public struct ResponsesStreamEncoder: Sendable {
     private mutating func closeOpen(_ out: inout [UInt8]) {
         switch open {
         case .message(let index, let id, let text)?:
-            let part = ResponsesOutputItems.part(text, refusal: false)
-            emit("response.output_text.done", ["item_id": .string(id), "output_index": .int(index), "content_index": 0,
-                                               "text": .string(text), "logprobs": []], &out)
-            emit("response.content_part.done", ["item_id": .string(id), "output_index": .int(index), "content_index": 0, "part": part], &out)
-            let item = ResponsesOutputItems.message(id: id, text: text, refusal: false, status: "completed")
+            head("response.output_text.done", &out)
+            itemFields(id, index, #","content_index":0,"text":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end(#","logprobs":[]"#, &out)
+            head("response.content_part.done", &out)
+            itemFields(id, index, #","content_index":0,"part":"#, &out)
+            ResponsesOutputItems.writePart(text, refusal: false, to: &out)
+            end("", &out)
+            var item: [UInt8] = []
+            ResponsesOutputItems.writeMessage(id: id, text: text, refusal: false, status: "completed", to: &item)
             output[index] = item
-            emit("response.output_item.done", ["output_index": .int(index), "item": item], &out)
+            itemEvent("response.output_item.done", index, item, &out)
         case .reasoning(let index, let id, let text, let signature)?:
-            let part: JSONValue = ["type": "summary_text", "text": .string(text)]
-            emit("response.reasoning_summary_text.done", ["item_id": .string(id), "output_index": .int(index), "summary_index": 0,
-                                                          "text": .string(text)], &out)
-            emit("response.reasoning_summary_part.done", ["item_id": .string(id), "output_index": .int(index), "summary_index": 0,
-                                                          "part": part], &out)
-            let item = ResponsesOutputItems.reasoning(id: id, thinking: Thinking(text: text, signature: signature))
+            head("response.reasoning_summary_text.done", &out)
+            itemFields(id, index, #","summary_index":0,"text":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end("", &out)
+            head("response.reasoning_summary_part.done", &out)
+            itemFields(id, index, #","summary_index":0,"part":{"type":"summary_text","text":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end("}", &out)
+            var item: [UInt8] = []
+            ResponsesOutputItems.writeReasoning(id: id, thinking: Thinking(text: text, signature: signature), to: &item)
             output[index] = item
-            emit("response.output_item.done", ["output_index": .int(index), "item": item], &out)
+            itemEvent("response.output_item.done", index, item, &out)
         case nil:
             break
         }
@@ -208,51 +241,66 @@ public struct ResponsesStreamEncoder: Sendable {
 
     private mutating func closeCall(_ ordinal: Int, _ out: inout [UInt8]) {
         guard let call = calls.removeValue(forKey: ordinal) else { return }
-        emit("response.function_call_arguments.done", ["item_id": .string(call.id), "output_index": .int(call.index),
-                                                       "name": .string(call.call.name), "arguments": .string(call.call.arguments)], &out)
-        let item = ResponsesOutputItems.functionCall(id: call.id, call: call.call, status: "completed")
+        head("response.function_call_arguments.done", &out)
+        itemFields(call.id, call.index, #","name":"#, &out)
+        JSONValue.writeString(call.call.name, to: &out)
+        out += #","arguments":"#
+        JSONValue.writeString(call.call.arguments, to: &out)
+        end("", &out)
+        var item: [UInt8] = []
+        ResponsesOutputItems.writeFunctionCall(id: call.id, call: call.call, status: "completed", to: &item)
         output[call.index] = item
-        emit("response.output_item.done", ["output_index": .int(call.index), "item": item], &out)
+        itemEvent("response.output_item.done", call.index, item, &out)
     }
 
     // MARK: Bytes
 
-    /// `event: <type>` and `data: {"type":<type>,"sequence_number":n,<fields>}`.
-    private mutating func emit(_ type: String, _ fields: JSONObject, _ out: inout [UInt8]) {
-        var members: [JSONObject.Member] = [.init(key: "type", value: .string(type)), .init(key: "sequence_number", value: .int(sequence))]
-        members += fields.members
-        sequence += 1
-        out += SSEEncoder.encodeJSON(.object(JSONObject(members)), event: type)
-    }
-
-    /// `event: <type>` and `data: {"type":<type>,"sequence_number":n,"response":<written by body>}`.
-    private mutating func emitResponse(_ type: String, _ out: inout [UInt8], body: (ResponsesObject, inout [UInt8]) -> Void) {
+    /// `event: <type>` and `data: {"type":<type>,"sequence_number":n` (the event's fields and `end` follow).
+    private mutating func head(_ type: StaticString, _ out: inout [UInt8]) {
         out += "event: "
-        out += type.utf8
-        out += "\ndata: {\"type\":\"".utf8
-        out += type.utf8
-        out += "\",\"sequence_number\":".utf8
+        out += type
+        out += "\ndata: {\"type\":\""
+        out += type
+        out += #"","sequence_number":"#
         out += String(sequence).utf8
         sequence += 1
-        out += ",\"response\":".utf8
-        body(object, &out)
-        out += "}\n\n".utf8
     }
 
-    private static let deltaHead: [UInt8] = Array("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":".utf8)
-
-    /// `response.output_text.delta`, written without a JSON tree.
-    private mutating func textDelta(_ text: String, id: String, index: Int, _ out: inout [UInt8]) {
-        out += Self.deltaHead
-        out += String(sequence).utf8
-        sequence += 1
+    /// `,"item_id":<id>,"output_index":<index>` and then `next` (the next field's start).
+    private func itemFields(_ id: String, _ index: Int, _ next: StaticString, _ out: inout [UInt8]) {
         out += #","item_id":"#
         JSONValue.writeString(id, to: &out)
         out += #","output_index":"#
         out += String(index).utf8
-        out += #","content_index":0,"delta":"#
-        JSONValue.writeString(text, to: &out)
-        out += #","logprobs":[]}"#
-        out += [0x0A, 0x0A]
+        out += next
+    }
+
+    /// `,"output_index":<index>,"item":` (the item follows).
+    private func outputIndex(_ index: Int, _ out: inout [UInt8]) {
+        out += #","output_index":"#
+        out += String(index).utf8
+        out += #","item":"#
+    }
+
+    /// An `output_item` event whose item is already written.
+    private mutating func itemEvent(_ type: StaticString, _ index: Int, _ item: [UInt8], _ out: inout [UInt8]) {
+        head(type, &out)
+        outputIndex(index, &out)
+        out += item
+        end("", &out)
+    }
+
+    /// `tail`, then the event's closing brace and blank line.
+    private func end(_ tail: StaticString, _ out: inout [UInt8]) {
+        out += tail
+        out += "}\n\n"
+    }
+
+    /// `event: <type>` and `data: {"type":<type>,"sequence_number":n,"response":<written by body>}`.
+    private mutating func emitResponse(_ type: StaticString, _ out: inout [UInt8], body: (ResponsesObject, inout [UInt8]) -> Void) {
+        head(type, &out)
+        out += ",\"response\":"
+        body(object, &out)
+        out += "}\n\n"
     }
 }

@@ -6,11 +6,7 @@ import SkillGateCore
 /// (`AnthropicResponseTreeReference`): for answers built in code with every kind of block, and for recorded provider
 /// answers parsed by their own formats.
 @Suite struct AnthropicInboundResponseBytesTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let response: ChatResponse
-        var testDescription: String { name }
-    }
+    typealias Case = NamedCase<ChatResponse>
 
     static let usage = Usage(inputTokens: 120, outputTokens: 34, cachedInputTokens: 50, cacheWriteTokens: 6, reasoningTokens: 7)
 

@@ -6,11 +6,7 @@ import SkillGateCore
 /// (`AnthropicRequestTreeReference`): for requests built in code with every option, decoded from recorded Anthropic and
 /// OpenAI client requests (schemas kept as text), and decoded from this repository's benchmark request.
 @Suite struct AnthropicRequestBytesTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let request: ChatRequest
-        var testDescription: String { name }
-    }
+    typealias Case = NamedCase<ChatRequest>
 
     static let weather = AnthropicRequestTests.weather
 

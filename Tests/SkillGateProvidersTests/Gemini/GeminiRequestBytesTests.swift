@@ -6,11 +6,7 @@ import SkillGateCore
 /// (`GeminiRequestTreeReference`): for requests built in code with every part kind, fold and option, for recorded
 /// Gemini requests read back, and for recorded and benchmark OpenAI client requests decoded (schemas kept as text).
 @Suite struct GeminiRequestBytesTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let request: ChatRequest
-        var testDescription: String { name }
-    }
+    typealias Case = NamedCase<ChatRequest>
 
     static let weather = ToolDefinition(
         name: "get_weather", description: "Current weather",

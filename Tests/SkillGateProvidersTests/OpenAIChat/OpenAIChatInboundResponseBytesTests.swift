@@ -6,11 +6,7 @@ import SkillGateCore
 /// (`OpenAIChatResponseTreeReference`): for answers built in code with every kind of content, and for
 /// recorded provider answers parsed by their own formats.
 @Suite struct OpenAIChatInboundResponseBytesTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let response: ChatResponse
-        var testDescription: String { name }
-    }
+    typealias Case = NamedCase<ChatResponse>
 
     static let usage = Usage(inputTokens: 12, outputTokens: 34, cachedInputTokens: 5, cacheWriteTokens: 6, reasoningTokens: 7)
 

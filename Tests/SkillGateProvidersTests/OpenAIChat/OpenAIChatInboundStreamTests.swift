@@ -77,9 +77,14 @@ import SkillGateHTTP
         }
         #expect(encoder.encode(.textDelta(text)) == chunk(["role": "assistant", "content": ""]) + chunk(["content": .string(text)]))
         #expect(encoder.encode(.thinkingDelta(text)) == chunk(["reasoning_content": .string(text)]))
+        #expect(encoder.encode(.toolCallStart(ordinal: 12, id: "call_" + text, name: text))
+                == chunk(["tool_calls": [["index": 12, "id": .string("call_" + text), "type": "function",
+                                          "function": ["name": .string(text), "arguments": ""]]]]))
         #expect(encoder.encode(.toolCallArgumentsDelta(ordinal: 2, fragment: text))
                 == chunk(["tool_calls": [["index": 2, "function": ["arguments": .string(text)]]]]))
         #expect(encoder.encode(.finish(.stop)) == chunk([:], finish: "stop"))
+        #expect(encoder.encode(.finish(.toolCalls)) == chunk([:], finish: "tool_calls"))
+        #expect(encoder.encode(.finish(.other("odd \"" + text))) == chunk([:], finish: OpenAIChatFormat.wireFinishReason(.other("odd \"" + text))))
     }
 
     @Test func withoutIncludeUsageThereIsNoUsageChunk() throws {

@@ -6,11 +6,7 @@ import SkillGateCore
 /// (`OpenAIChatTreeReference`), for requests with every kind of content and option, built in code,
 /// decoded from recorded client requests, and decoded from this repository's benchmark request.
 @Suite struct OpenAIChatRequestBytesTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let request: ChatRequest
-        var testDescription: String { name }
-    }
+    typealias Case = NamedCase<ChatRequest>
 
     static let base = OpenAIChatRequestTests.conversation
 

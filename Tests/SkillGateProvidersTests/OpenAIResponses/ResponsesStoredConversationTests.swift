@@ -28,7 +28,9 @@ import SkillGateCore
                     case .text(let t):
                         items.append(["type": "message", "role": "assistant", "content": [["type": "output_text", "text": .string(t)]]])
                     case .thinking(let thinking):
-                        items.append(ResponsesOutputItems.reasoning(id: "rs", thinking: thinking))
+                        var item: [UInt8] = []
+                        ResponsesOutputItems.writeReasoning(id: "rs", thinking: thinking, to: &item)
+                        items.append(try! JSONValue.parse(item))
                     case .toolCall(let call):
                         var item: JSONObject = ["type": "function_call", "call_id": .string(call.id), "name": .string(call.name),
                                                 "arguments": .string(call.arguments)]

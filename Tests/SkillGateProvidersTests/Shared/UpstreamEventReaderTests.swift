@@ -13,7 +13,8 @@ import Testing
     final class StreamingUpstream: HTTPHandler {
         let failStatus: Int?
         /// Writes every event and the end in one write (a short answer arriving whole), or holds the events after the
-        /// first until `release()` (10 s at most).
+        /// first until `release()` (60 s at most: only a safety net for a failing test. With 10 s, a parallel run on a
+        /// loaded 2-core machine once stalled the client past it, and the held event arrived before it was asked for).
         let together: Bool
         let holdAfterFirst: Bool
         private let count = Mutex(0)
@@ -47,7 +48,7 @@ import Testing
                 try await responder.write(chunk(#"{"role":"assistant","content":"Hello"}"#))
                 if holdAfterFirst {
                     responder.sendQueuedNow()
-                    let deadline = ContinuousClock.now + .seconds(10)
+                    let deadline = ContinuousClock.now + .seconds(60)
                     while !released.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
                 }
                 try await responder.write(chunk(#"{"content":", world"}"#))

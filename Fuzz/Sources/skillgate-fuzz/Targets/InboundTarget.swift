@@ -23,9 +23,13 @@ enum InboundTarget: FuzzTarget {
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
         let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         for stream in [false, true] {
-            _ = try? OpenAIChatFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
-            _ = try? AnthropicMessagesFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
-            _ = try? GeminiFormat().makeRequest(decoded.chat, deployment: deployment, stream: stream)
+            // Each format writes its body straight as bytes (decisions 0039, 0066, 0067): what it writes must be JSON.
+            let formats: [(String, any WireFormat)] = [("openai", OpenAIChatFormat()), ("anthropic", AnthropicMessagesFormat()),
+                                                       ("gemini", GeminiFormat())]
+            for (name, format) in formats {
+                guard let http = try? format.makeRequest(decoded.chat, deployment: deployment, stream: stream) else { continue }
+                invariant((try? JSONValue.parse(http.body)) != nil, "the \(name) body is not JSON: \(String(decoding: http.body, as: UTF8.self))")
+            }
         }
         _ = try? PromptToolsRenderer.prepare(decoded.chat)
     }
