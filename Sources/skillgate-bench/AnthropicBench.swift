@@ -38,6 +38,13 @@ func runAnthropicBench() async throws {
         _ = try AnthropicMessagesFormat.decodeInbound(inbound, toolCache: tools, scope: "bench")
     }
     report("inbound decode (\(inbound.count) bytes, 3 tools)", decodeFresh, unit: "µs CPU")
+    // The upstream bodies of the request as decoded from /v1/messages with its tools from the cache (their schemas kept
+    // as text since decision 0068; trees before), each written on every turn.
+    let viaMessages = try AnthropicMessagesFormat.decodeInbound(inbound, toolCache: tools, scope: "bench").request
+    let anthropicUp = try measureCPUMicros(iterations: 5000) { _ = try format.wireBodyBytes(for: viaMessages, model: "claude-sonnet-4-5", stream: true) }
+    let chatUp = measureCPUMicros(iterations: 5000) { _ = OpenAIChatFormat().requestBytes(viaMessages, model: "gpt", stream: true) }
+    report("  that request's Anthropic upstream body", anthropicUp, unit: "µs CPU")
+    report("  that request's Chat upstream body", chatUp, unit: "µs CPU")
     report("  tools from the tool-list cache", decodeCached, unit: "µs CPU")
 
     let chunks = try anthropicBenchStreamChunks()

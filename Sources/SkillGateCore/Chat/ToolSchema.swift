@@ -26,6 +26,10 @@ public struct ToolSchema: Sendable, Hashable {
     /// A schema from its tree.
     public init(_ value: JSONValue) { storage = .tree(value) }
 
+    /// A schema from its tree, kept as its compact text: for a schema written out on many requests (one in a cached
+    /// tool list) and seldom read as a tree. Writing it is then a copy.
+    public init(keepingTextOf value: JSONValue) { storage = .text(value.serializedBytes()) }
+
     /// A schema from the source bytes of a JSON object that a `JSONCursor` has already checked
     /// (`JSONCursor.readObjectBytes`). Whitespace between tokens is dropped; a schema with an escape in
     /// one of its strings is parsed instead, since its compact text is not a plain copy of the input.

@@ -91,7 +91,7 @@ enum PromptToolsRenderer {
             JSONValue.writeString(description, to: &out)
         }
         out += ",\"parameters\":".utf8
-        tool.parameters.write(to: &out)
+        tool.schema.write(to: &out)   // copied when kept as text, not parsed into a tree first
         out += "}}"
     }
 

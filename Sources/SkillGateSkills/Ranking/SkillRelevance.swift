@@ -18,7 +18,7 @@ public struct SkillCandidate: Sendable, Hashable {
         self.name = name
         self.description = description
         self.metadata = metadata
-        self.schema = parameters.map(ToolSchema.init)
+        self.schema = parameters.map { ToolSchema($0) }
     }
 
     /// A candidate from a tool definition: its name, description and schema (not parsed here: a candidate

@@ -36,6 +36,25 @@ import SkillGateCore
         #expect(cache.statistics.hits == 1)
     }
 
+    /// Tools decoded through the cache keep their schemas as compact text (what their trees serialise to, escapes
+    /// included), on the miss and on the hit, so a cached list's schemas are copied into every upstream body instead of
+    /// being written from trees (decision 0068); without the cache they stay trees.
+    @Test(arguments: accepted)
+    func schemasAreKeptAsTheirCompactText(body: [UInt8]) throws {
+        let cache = ToolListCache()
+        for _ in 0..<2 {
+            let request = try AnthropicMessagesFormat.decodeInbound(body, toolCache: cache, scope: "token-1").request
+            for tool in request.tools {
+                #expect(tool.schema.isText)
+                #expect(tool.schema.compactText == tool.parameters.serializedBytes())
+            }
+        }
+        if let first = try AnthropicMessagesFormat.decodeInboundRequest(body).tools.first {
+            #expect(!first.schema.isText)
+            #expect(first.parameters == (try JSONValue.parse(body))["tools"]?.arrayValue?.first?["input_schema"])
+        }
+    }
+
     /// The same tools after an error elsewhere, or with an error of their own: the same error with and without the
     /// cache, and nothing kept for a request that did not decode.
     static let refused: [[UInt8]] = [
