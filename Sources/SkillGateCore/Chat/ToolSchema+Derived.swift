@@ -9,11 +9,16 @@ extension ToolSchema {
         public init(_ name: String) { self.name = name }
     }
 
-    /// The derived forms of one schema: a few, looked up by a linear scan under a lock.
-    final class DerivedForms: Sendable {
+    /// A schema's compact text and the forms derived from it, shared by every copy of the schema: one reference to
+    /// retain when a tool list is copied, as the text's own buffer was. The forms are a few, found by a linear scan
+    /// under a lock; they are not part of the schema's value.
+    final class KeptText: Sendable {
+        let bytes: [UInt8]
         private let forms = Mutex<[(form: DerivedForm, bytes: [UInt8])]>([])
 
-        func bytes(for form: DerivedForm) -> [UInt8]? {
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func derived(_ form: DerivedForm) -> [UInt8]? {
             forms.withLock { forms in forms.first { $0.form == form }?.bytes }
         }
 

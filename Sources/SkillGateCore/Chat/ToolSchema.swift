@@ -6,18 +6,17 @@
 /// The tree is built only when someone asks for `value` (a format that rewrites schemas, argument
 /// validation, skill ranking). Equality and hashing do not depend on which form a schema is kept in.
 ///
-/// A wire format that rewrites schemas (Gemini's sanitiser) keeps its rewrite beside the schema (`derived`), made once
-/// and shared by every copy of the schema: a tool list from the tool-list cache is rewritten once, not per request.
+/// A wire format that rewrites schemas (Gemini's sanitiser) keeps its rewrite beside a schema kept as text (`derived`),
+/// made once and shared by every copy of the schema: a tool list from the tool-list cache is rewritten once, not per
+/// request.
 public struct ToolSchema: Sendable, Hashable {
     private enum Storage: Sendable {
         case tree(JSONValue)
-        /// Compact JSON text, equal to the serialisation of its tree.
-        case text([UInt8])
+        /// Compact JSON text, equal to the serialisation of its tree, with the forms derived from it.
+        case text(KeptText)
     }
 
     private let storage: Storage
-    /// Forms derived from this schema, shared by its copies; not part of its value.
-    private let derivedForms = DerivedForms()
 
     /// The schema of a tool that takes no arguments: `{"type":"object","properties":{}}` (what a tool declared without
     /// `parameters` gets).
@@ -28,14 +27,14 @@ public struct ToolSchema: Sendable, Hashable {
 
     /// A schema from its tree, kept as its compact text: for a schema written out on many requests (one in a cached
     /// tool list) and seldom read as a tree. Writing it is then a copy.
-    public init(keepingTextOf value: JSONValue) { storage = .text(value.serializedBytes()) }
+    public init(keepingTextOf value: JSONValue) { storage = .text(KeptText(value.serializedBytes())) }
 
     /// A schema from the source bytes of a JSON object that a `JSONCursor` has already checked
     /// (`JSONCursor.readObjectBytes`). Whitespace between tokens is dropped; a schema with an escape in
     /// one of its strings is parsed instead, since its compact text is not a plain copy of the input.
     public init(checkedObject bytes: UnsafeBufferPointer<UInt8>) {
         if let text = Self.compacted(bytes) {
-            storage = .text(text)
+            storage = .text(KeptText(text))
         } else {
             storage = .tree((try? JSONValue.parse(bytes)) ?? .object(JSONObject()))
         }
@@ -45,7 +44,7 @@ public struct ToolSchema: Sendable, Hashable {
     public var value: JSONValue {
         switch storage {
         case .tree(let value): return value
-        case .text(let text): return (try? JSONValue.parse(text)) ?? .object(JSONObject())
+        case .text(let kept): return (try? JSONValue.parse(kept.bytes)) ?? .object(JSONObject())
         }
     }
 
@@ -56,7 +55,7 @@ public struct ToolSchema: Sendable, Hashable {
     public func write(to out: inout [UInt8]) {
         switch storage {
         case .tree(let value): value.write(to: &out)
-        case .text(let text): out.append(contentsOf: text)
+        case .text(let kept): out.append(contentsOf: kept.bytes)
         }
     }
 
@@ -64,22 +63,24 @@ public struct ToolSchema: Sendable, Hashable {
     public var compactText: [UInt8] {
         switch storage {
         case .tree(let value): return value.serializedBytes()
-        case .text(let text): return text
+        case .text(let kept): return kept.bytes
         }
     }
 
-    /// The bytes `make` derives from this schema, made on the first call for `form` and kept for every copy of the
-    /// schema. `make` must be a pure function of the schema (two racing first calls may both run it; one result is
-    /// kept).
+    /// The bytes `make` derives from this schema. For a schema kept as text (how a client's schemas are decoded and kept
+    /// in the tool-list cache), made on the first call for `form` and kept for every copy of the schema; for a tree
+    /// (a server-side skill's, made per request), made on each call. `make` must be a pure function of the schema (two
+    /// racing first calls may both run it; one result is kept).
     public func derived(_ form: DerivedForm, _ make: (ToolSchema) -> [UInt8]) -> [UInt8] {
-        if let kept = derivedForms.bytes(for: form) { return kept }
-        return derivedForms.keep(make(self), for: form)
+        guard case .text(let kept) = storage else { return make(self) }
+        if let bytes = kept.derived(form) { return bytes }
+        return kept.keep(make(self), for: form)
     }
 
     public static func == (a: ToolSchema, b: ToolSchema) -> Bool {
         switch (a.storage, b.storage) {
         case (.tree(let x), .tree(let y)): return x == y
-        case (.text(let x), .text(let y)): return x == y
+        case (.text(let x), .text(let y)): return x === y || x.bytes == y.bytes
         default: return a.compactText == b.compactText   // the serialisation of a tree is one-to-one
         }
     }

@@ -97,11 +97,13 @@ import Testing
         #expect(kept.text > 0 && kept.tree > 0, "\(kept)")
     }
 
-    /// A derived form is made once per schema and shared by its copies; forms are kept apart by name; a new schema (or
-    /// a replaced one) starts without them; and what is kept plays no part in equality or hashing.
+    /// A derived form is made once per schema kept as text and shared by its copies; forms are kept apart by name; a
+    /// new schema (or a replaced one) starts without them; a tree derives on every call; and what is kept plays no part
+    /// in equality or hashing.
     @Test func derivedFormsAreMadeOncePerSchemaAndSharedByCopies() throws {
         let first = ToolSchema.DerivedForm("test.first"), second = ToolSchema.DerivedForm("test.second")
         let schema = try Self.schema(Array(#"{"type":"object","properties":{"a":{"type":"string"}}}"#.utf8))
+        #expect(schema.isText)
         var made: [String] = []
         func derive(_ s: ToolSchema, _ form: ToolSchema.DerivedForm) -> [UInt8] {
             s.derived(form) { s in made.append(form.name); return s.compactText + Array(form.name.utf8) }
@@ -112,19 +114,24 @@ import Testing
         #expect(derive(copy, second) == schema.compactText + Array("test.second".utf8))
         #expect(derive(schema, second) == schema.compactText + Array("test.second".utf8))
         #expect(made == ["test.first", "test.second"])
-        let fresh = ToolSchema(schema.value)
-        #expect(fresh == schema && fresh.hashValue == schema.hashValue)
+        let fresh = ToolSchema(keepingTextOf: schema.value)
+        #expect(fresh.isText && fresh == schema && fresh.hashValue == schema.hashValue)
         _ = derive(fresh, first)
         #expect(made == ["test.first", "test.second", "test.first"])
+        let tree = ToolSchema(schema.value)
+        #expect(tree == schema && tree.hashValue == schema.hashValue)
+        #expect(derive(tree, first) == schema.compactText + Array("test.first".utf8))
+        _ = derive(tree, first)
+        #expect(made.count == 5)
         var tool = ToolDefinition(name: "t", schema: schema)
         tool.parameters = schema.value
         _ = derive(tool.schema, first)
-        #expect(made.count == 4)
+        #expect(made.count == 6)
     }
 
     /// Threads asking for the same form at once all get the one kept result.
     @Test func derivedFormsRaceToOneResult() async throws {
-        let schema = ToolSchema(["type": "object"])
+        let schema = ToolSchema(keepingTextOf: ["type": "object"])
         let form = ToolSchema.DerivedForm("test.race")
         let results = await withTaskGroup(of: [UInt8].self) { group in
             for i in 0..<16 { group.addTask { schema.derived(form) { _ in [UInt8(i)] } } }
