@@ -20,7 +20,7 @@ public struct ToolSchema: Sendable, Hashable {
 
     /// The schema of a tool that takes no arguments: `{"type":"object","properties":{}}` (what a tool declared without
     /// `parameters` gets).
-    public static let emptyObject = ToolSchema(["type": "object", "properties": [:]])
+    public static let emptyObject = ToolSchema(keepingTextOf: ["type": "object", "properties": [:]])
 
     /// A schema from its tree.
     public init(_ value: JSONValue) { storage = .tree(value) }
@@ -30,14 +30,12 @@ public struct ToolSchema: Sendable, Hashable {
     public init(keepingTextOf value: JSONValue) { storage = .text(KeptText(value.serializedBytes())) }
 
     /// A schema from the source bytes of a JSON object that a `JSONCursor` has already checked
-    /// (`JSONCursor.readObjectBytes`). Whitespace between tokens is dropped; a schema with an escape in
-    /// one of its strings is parsed instead, since its compact text is not a plain copy of the input.
+    /// (`JSONCursor.readObjectBytes`), kept as text. Whitespace between tokens is dropped; a schema with an escape in
+    /// one of its strings is parsed and its tree written out instead, since its compact text is not a plain copy of the
+    /// input (`\u00e9` is written `é`).
     public init(checkedObject bytes: UnsafeBufferPointer<UInt8>) {
-        if let text = Self.compacted(bytes) {
-            storage = .text(KeptText(text))
-        } else {
-            storage = .tree((try? JSONValue.parse(bytes)) ?? .object(JSONObject()))
-        }
+        let text = Self.compacted(bytes) ?? ((try? JSONValue.parse(bytes)) ?? .object(JSONObject())).serializedBytes()
+        storage = .text(KeptText(text))
     }
 
     /// The schema as a tree (built from the text on each call when the schema is kept as text).

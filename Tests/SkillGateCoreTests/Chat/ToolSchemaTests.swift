@@ -1,8 +1,8 @@
 import Testing
 @testable import SkillGateCore
 
-/// `ToolSchema` keeps a checked object as compact text only when that text is exactly its tree's
-/// serialisation, and a schema is the same value whichever form it is kept in.
+/// `ToolSchema` keeps a checked object as compact text: its input without whitespace when that is exactly its tree's
+/// serialisation, else its tree written out; and a schema is the same value whichever form it is kept in.
 @Suite struct ToolSchemaTests {
     /// The schema of the object at the start of `text`, read the way the inbound decoder reads one.
     static func schema(_ text: [UInt8]) throws -> ToolSchema {
@@ -42,11 +42,12 @@ import Testing
         #"{"emoji": "\ud83d\ude00"}"#,
     ]
 
+    /// Its compact text is its tree written out, not its input with the whitespace dropped.
     @Test(arguments: escaped)
-    func aSchemaWithAnEscapeIsParsedInstead(text: String) throws {
+    func aSchemaWithAnEscapeIsKeptAsItsTreeWrittenOut(text: String) throws {
         let schema = try Self.schema(Array(text.utf8))
         let tree = try JSONValue.parse(text)
-        #expect(!schema.isText)
+        #expect(schema.isText)
         #expect(schema.value == tree)
         #expect(schema.compactText == tree.serializedBytes())
     }
@@ -77,12 +78,13 @@ import Testing
         #expect(tool.parameters["properties"] == kept.value["properties"])
     }
 
-    /// Generated objects, with random whitespace and every escape: whichever form a schema is kept in,
-    /// its text is the tree's serialisation and its value the tree; both forms occur.
+    /// Generated objects, with random whitespace and every escape: whichever way a schema's text was made (its input
+    /// copied, or its tree written out for an escape), the text is the tree's serialisation and its value the tree;
+    /// both ways occur.
     @Test(arguments: [UInt64(3), 7, 11])
     func generatedObjectsKeepTheirValue(seed: UInt64) async throws {
         var generator = JSONDocumentGenerator(seed: seed)
-        var kept = (text: 0, tree: 0)
+        var made = (copied: 0, written: 0)
         for _ in 0..<300 {
             let document = generator.document().bytes
             let tree = try JSONValue.parse(document)
@@ -92,9 +94,11 @@ import Testing
             #expect(schema.compactText == tree.serializedBytes(), "\(String(decoding: document, as: UTF8.self))")
             #expect(schema.value == tree)
             #expect(schema == ToolSchema(tree))
-            if schema.isText { kept.text += 1 } else { kept.tree += 1 }
+            #expect(schema.isText)
+            let copied = Array(document[start...]).withUnsafeBufferPointer { ToolSchema.compacted($0) != nil }
+            if copied { made.copied += 1 } else { made.written += 1 }
         }
-        #expect(kept.text > 0 && kept.tree > 0, "\(kept)")
+        #expect(made.copied > 0 && made.written > 0, "\(made)")
     }
 
     /// A derived form is made once per schema kept as text and shared by its copies; forms are kept apart by name; a

@@ -19,7 +19,7 @@ import SkillGateCore
         let request = try OpenAIChatFormat.decodeInboundRequest(body).request
         let viaTree = try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body)).request
         #expect(request == viaTree)
-        #expect(request.tools.map(\.schema.isText) == [true, false, false])
+        #expect(request.tools.map(\.schema.isText) == [true, true, true])   // an escape's schema is its tree written out
         #expect(request.tools[0].schema.compactText == Array(#"{"type":"object","properties":{"city":{"type":"string"}}}"#.utf8))
         #expect(request.tools[1].parameters == ["q": "say \"x\""])
     }
