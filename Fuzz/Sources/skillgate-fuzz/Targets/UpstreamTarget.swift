@@ -28,7 +28,8 @@ enum GeminiUpstream: Upstream {
 /// A provider's answers, which are untrusted bytes too: the first byte picks the non-streamed
 /// response parser, the stream translator or the error parser; the rest is the body. Invariant:
 /// the stream translator gives the same events (or the same error) whole, split at two points
-/// chosen from the input, and one byte at a time (short inputs).
+/// chosen from the input, and one byte at a time (short inputs); what every surface then sends a
+/// client for those events is JSON (`ClientEncodings`).
 enum UpstreamTarget<P: Upstream>: FuzzTarget {
     static var deployment: Deployment {
         Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "sk-fuzz-secret")
@@ -42,6 +43,7 @@ enum UpstreamTarget<P: Upstream>: FuzzTarget {
             if let response = try? P.format.parseResponse(body, deployment: deployment) { _ = response.content.count }
         case 1:
             let whole = translate([body])
+            if case .events(let events) = whole { ClientEncodings.check(events) }
             let (a, b) = SSETarget.cuts(body)
             let split = translate([Array(body[..<a]), Array(body[a..<b]), Array(body[b...])])
             invariant(split == whole, "split at \(a),\(b): \(split) != \(whole)")
