@@ -39,6 +39,15 @@ func runResponsesBench() async throws {
 
     _ = try line("chat: decode alone") { _ = try OpenAIChatFormat.decodeInboundRequest(chatBody) }
     _ = try line("responses: decode alone") { _ = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody) }
+    let toolLists = ToolListCache()
+    _ = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody, toolCache: toolLists, scope: "bench")
+    _ = try line("  tools from the tool-list cache (the gateway's path)") {
+        _ = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody, toolCache: toolLists, scope: "bench")
+    }
+    let viaCache = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody, toolCache: toolLists, scope: "bench").request
+    _ = line("  that request's Chat upstream body") { _ = OpenAIChatFormat().requestBytes(viaCache, model: "gpt", stream: true) }
+    let fresh = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody).request
+    _ = line("  a fresh decode's Chat upstream body (ref.)") { _ = OpenAIChatFormat().requestBytes(fresh, model: "gpt", stream: true) }
     let decoded = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
     _ = line("responses: echo of the request (once per answer)") { _ = object(decoded) }
     let made = object(decoded)

@@ -29,13 +29,8 @@ extension AnthropicMessagesFormat {
             throw GatewayError.invalidRequest("The request body is not valid JSON (\(error)); send a JSON object as the Messages API expects.")
         }
         var decoded = try decodeInbound(parsed.root, cachedTools: parsed.cachedTools)
-        if let toolCache, let bytes = parsed.uncachedToolBytes, bytes.count <= toolCache.maxEntryBytes {
-            // A list the cache keeps is handed out on every turn: its schemas are kept as compact text, as the Chat
-            // Completions decoder keeps them, so each upstream body copies them instead of writing trees (decision 0068).
-            for i in decoded.request.tools.indices {
-                decoded.request.tools[i].schema = ToolSchema(keepingTextOf: decoded.request.tools[i].parameters)
-            }
-            toolCache.remember(decoded.request.tools, decodedFrom: bytes, scope: scope)
+        if let toolCache, let bytes = parsed.uncachedToolBytes {
+            toolCache.rememberWithSchemasAsText(&decoded.request.tools, decodedFrom: bytes, scope: scope)
         }
         return decoded
     }

@@ -7,21 +7,34 @@ import SkillGateCore
 /// nothing here (`include`, `truncation`, `service_tier`, `stream_options`, `top_logprobs`) are accepted and ignored; fields SkillGate
 /// cannot honour (`background`, `conversation`, `prompt`) are refused rather than ignored.
 extension OpenAIResponsesFormat {
-    /// Decodes and validates a request body.
-    public static func decodeInboundRequest(_ body: [UInt8]) throws -> ResponsesInboundRequest {
-        let parsed: (json: JSONValue, kept: [UInt8]?)
-        do { parsed = try ResponsesRawMember.parse(body, keeping: "tools") } catch {
+    /// Decodes and validates a request body. With `toolCache`, a `tools` array whose exact bytes were decoded before in
+    /// `scope` is taken from there instead of being read and checked again, and a new one is kept there (its schemas as
+    /// compact text) once the whole request decoded without error (`ToolListCache`, decision 0069); the request and its
+    /// echo are the same either way.
+    public static func decodeInboundRequest(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws -> ResponsesInboundRequest {
+        let parsed: ResponsesRawMember.Parsed
+        do { parsed = try ResponsesRawMember.parse(body, keeping: "tools", toolCache: toolCache, scope: scope) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"input\":\"...\"}")
         }
-        var inbound = try decodeInboundRequest(json: parsed.json)
-        if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
+        var inbound = try decodeInboundRequest(json: parsed.json, cachedTools: parsed.cachedTools)
+        if let cached = parsed.cachedTools, !cached.isEmpty, let kept = parsed.kept {
+            inbound.echo.echoToolsBytesOnly(kept)
+        } else if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
             inbound.echo.toolsBytes = parsed.kept
+        }
+        if let toolCache, let bytes = parsed.uncachedToolBytes {
+            toolCache.rememberWithSchemasAsText(&inbound.request.tools, decodedFrom: bytes, scope: scope)
         }
         return inbound
     }
 
     /// Decodes an already parsed request body.
     public static func decodeInboundRequest(json: JSONValue) throws -> ResponsesInboundRequest {
+        try decodeInboundRequest(json: json, cachedTools: nil)
+    }
+
+    /// Decodes a parsed body; `cachedTools`, when present, are its tools (the tree then has no first `tools`).
+    private static func decodeInboundRequest(json: JSONValue, cachedTools: [ToolDefinition]?) throws -> ResponsesInboundRequest {
         guard json.objectValue != nil else {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
         }
@@ -47,7 +60,7 @@ extension OpenAIResponsesFormat {
         guard messages.count > (echo.instructions == nil ? 0 : 1) || previous != nil else {
             throw GatewayError.invalidRequest("`input` is empty; send a string or at least one input item", param: "input")
         }
-        let tools = try ResponsesTools.decodeTools(json["tools"])
+        let tools = try cachedTools ?? ResponsesTools.decodeTools(json["tools"])
         var request = ChatRequest(model: model, messages: messages, tools: tools,
                                   toolChoice: try ResponsesTools.decodeToolChoice(json["tool_choice"], tools: tools))
         request.parallelToolCalls = try InboundField.optionalBool(json, "parallel_tool_calls", at: "parallel_tool_calls")
@@ -66,7 +79,7 @@ extension OpenAIResponsesFormat {
         echo.maxOutputTokens = request.maxTokens
         echo.temperature = request.temperature
         echo.topP = request.topP
-        if case .array? = json["tools"] { echo.tools = json["tools"]! }
+        if cachedTools == nil, case .array? = json["tools"] { echo.tools = json["tools"]! }
         if let choice = json["tool_choice"], !choice.isNull { echo.toolChoice = choice }
         echo.parallelToolCalls = request.parallelToolCalls ?? true
         if let format { echo.textFormat = format.wire }

@@ -54,8 +54,12 @@ public struct ResponsesEcho: Sendable, Hashable {
     public var maxOutputTokens: Int?
     public var temperature: Double?
     public var topP: Double?
-    /// The `tools` array as sent (`[]` when absent).
-    public var tools: JSONValue
+    /// The `tools` array as sent (`[]` when absent). Read from `toolsBytes` when the decoder took the tools from the
+    /// tool-list cache and kept only their bytes (decision 0069).
+    public var tools: JSONValue {
+        get { echoedTools.value }
+        set { echoedTools.tree = newValue }
+    }
     /// `tool_choice` as sent (`"auto"` when absent).
     public var toolChoice: JSONValue
     public var parallelToolCalls: Bool
@@ -68,9 +72,16 @@ public struct ResponsesEcho: Sendable, Hashable {
     /// `metadata` as sent (`{}` when absent).
     public var metadata: JSONValue
     public var user: String?
-    /// `tools` as the client's bytes without whitespace, when the decoder could take them from the body (cheaper to
+    /// `tools` as the client's bytes without line breaks, when the decoder could take them from the body (cheaper to
     /// repeat than `tools` written again).
-    public var toolsBytes: [UInt8]?
+    public var toolsBytes: [UInt8]? {
+        get { echoedTools.bytes }
+        set { echoedTools.bytes = newValue }
+    }
+    private var echoedTools = EchoedTools()
+
+    /// The echo's tools as only their bytes (a list from the tool-list cache, whose tree was never built).
+    mutating func echoToolsBytesOnly(_ bytes: [UInt8]) { echoedTools = EchoedTools(tree: nil, bytes: bytes) }
 
     public init(instructions: String? = nil, maxOutputTokens: Int? = nil, temperature: Double? = nil, topP: Double? = nil,
                 tools: JSONValue = [], toolChoice: JSONValue = "auto", parallelToolCalls: Bool = true,
@@ -80,7 +91,7 @@ public struct ResponsesEcho: Sendable, Hashable {
         self.maxOutputTokens = maxOutputTokens
         self.temperature = temperature
         self.topP = topP
-        self.tools = tools
+        echoedTools = EchoedTools(tree: tools, bytes: nil)
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
         self.textFormat = textFormat
@@ -90,4 +101,16 @@ public struct ResponsesEcho: Sendable, Hashable {
         self.metadata = metadata
         self.user = user
     }
+}
+
+/// The tools a `response` repeats: their tree, their bytes, or both. Two are equal when they are the same JSON, whichever
+/// form each is kept in.
+private struct EchoedTools: Sendable, Hashable {
+    var tree: JSONValue? = []
+    var bytes: [UInt8]?
+
+    var value: JSONValue { tree ?? bytes.flatMap { try? JSONValue.parse($0) } ?? [] }
+
+    static func == (a: EchoedTools, b: EchoedTools) -> Bool { a.value == b.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

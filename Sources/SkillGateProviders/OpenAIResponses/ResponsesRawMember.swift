@@ -11,21 +11,54 @@ enum ResponsesRawMember {
     /// document is not an object or has no such member; with duplicate keys, the first, which is the one the
     /// parsed object's subscript reads).
     static func parse(_ body: [UInt8], keeping key: StaticString) throws(JSONSyntaxError) -> (json: JSONValue, kept: [UInt8]?) {
-        try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> (json: JSONValue, kept: [UInt8]?) in
+        let parsed = try parse(body, keeping: key, toolCache: nil, scope: "")
+        return (parsed.json, parsed.kept)
+    }
+
+    /// What `parse(_:toolCache:scope:)` read.
+    struct Parsed {
+        /// The document as a tree; without `tools` when `cachedTools` is set.
+        var json: JSONValue
+        /// The kept member's bytes without line breaks.
+        var kept: [UInt8]?
+        /// The checked tools, when the cache had the first `tools` array's bytes.
+        var cachedTools: [ToolDefinition]?
+        /// The first `tools` array's bytes, when the cache did not have them: kept once the request decodes.
+        var uncachedToolBytes: [UInt8]?
+    }
+
+    /// As `parse(_:keeping:)`, and with `toolCache`, the first `tools` array is looked up there by its bytes in `scope`
+    /// (`ToolListCache.read`): a hit skips reading it into a tree and decoding it again.
+    static func parse(_ body: [UInt8], keeping key: StaticString, toolCache: ToolListCache?, scope: String) throws(JSONSyntaxError) -> Parsed {
+        try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> Parsed in
             var kept: Range<Int>?
+            var sawTools = false
+            var cachedTools: [ToolDefinition]?
+            var uncachedToolBytes: [UInt8]?
             let json = try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> JSONValue in
                 guard c.kind == .object else { return try c.readValue() }
                 var members: [JSONObject.Member] = []
                 members.reserveCapacity(16)
                 _ = try c.readObject { (c, name) throws(JSONSyntaxError) in
                     let start = c.offset
-                    let value = try c.readValue()
+                    var value: JSONValue?
+                    if let toolCache, !sawTools, name == "tools" {
+                        sawTools = true
+                        switch try toolCache.read(&c, scope: scope, { (c) throws(JSONSyntaxError) in try c.readValue() }) {
+                        case .cached(let tools): cachedTools = tools
+                        case .read(let tools, let bytes): value = tools; uncachedToolBytes = bytes
+                        case .notAnArray: value = try c.readValue()
+                        }
+                    } else {
+                        value = try c.readValue()
+                    }
                     if kept == nil, name == key { kept = start..<c.offset }
-                    members.append(JSONObject.Member(key: name.string, value: value))
+                    if let value { members.append(JSONObject.Member(key: name.string, value: value)) }
                 }
                 return .object(JSONObject(members))
             }
-            return (json, kept.map { withoutLineBreaks(UnsafeBufferPointer(rebasing: buffer[$0])) })
+            return Parsed(json: json, kept: kept.map { withoutLineBreaks(UnsafeBufferPointer(rebasing: buffer[$0])) },
+                          cachedTools: cachedTools, uncachedToolBytes: uncachedToolBytes)
         }
     }
 

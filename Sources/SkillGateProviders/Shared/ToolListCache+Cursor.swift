@@ -29,3 +29,16 @@ extension ToolListCache {
         return .read(value, bytes: bytes.count <= maxEntryBytes ? Array(bytes) : nil)
     }
 }
+
+extension ToolListCache {
+    /// Keeps `tools`, decoded from `bytes`, as `remember` does, with their schemas first turned into compact text when
+    /// the list is small enough to keep: the cache hands a kept list out on every turn, and each upstream body then
+    /// copies its schemas instead of writing trees (decision 0068). `tools` becomes the list as kept.
+    func rememberWithSchemasAsText(_ tools: inout [ToolDefinition], decodedFrom bytes: [UInt8], scope: String) {
+        guard !bytes.isEmpty, bytes.count <= maxEntryBytes else { return }
+        for i in tools.indices where !tools[i].schema.isText {
+            tools[i].schema = ToolSchema(keepingTextOf: tools[i].parameters)
+        }
+        remember(tools, decodedFrom: bytes, scope: scope)
+    }
+}

@@ -21,6 +21,16 @@ struct ResponsesSurface: Surface {
         return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: true, details: inbound)
     }
 
+    /// Takes a `tools` array the caller sent before, byte for byte, from `toolLists` (decision 0069). Scoped by the
+    /// caller's token and by this surface, as the Anthropic surface's: the same bytes can be valid tools in other shapes.
+    func decode(_ body: [UInt8], for caller: AuthenticatedClient, toolLists: ToolListCache) throws -> SurfaceRequest {
+        let inbound = try OpenAIResponsesFormat.decodeInboundRequest(body, toolCache: toolLists, scope: Self.toolListScopePrefix + caller.tokenId)
+        return SurfaceRequest(chat: inbound.request, stream: inbound.stream, includeUsage: true, details: inbound)
+    }
+
+    /// Put before the caller's token id in the tool-list cache's scope (a token id never starts with a space).
+    static let toolListScopePrefix = " responses "
+
     /// Puts the stored conversation of `previous_response_id` between `instructions` and the new
     /// input (the earlier response's instructions are not carried over, as OpenAI does).
     func resolve(_ request: SurfaceRequest, for client: AuthenticatedClient, with answer: Answering) async throws -> SurfaceRequest {
