@@ -3,11 +3,11 @@ import SkillGateCore
 @testable import SkillGateProviders
 
 /// The request decoders of the gateway's surfaces (SkillGateServer/Surfaces and the wire-format
-/// decoders they use): the first byte picks OpenAI chat, Anthropic messages or the agent surface,
-/// the rest is the body. An accepted request is then rendered into every upstream format
+/// decoders they use): the first byte picks OpenAI chat, Anthropic messages, the agent surface or
+/// the Responses surface, the rest is the body. An accepted request is then rendered into every upstream format
 /// (`makeRequest`, and prompt-injected tools), which must not crash either.
 enum InboundTarget: FuzzTarget {
-    static let surfaces: [any Surface] = [OpenAIChatSurface(), AnthropicMessagesSurface(), AgentSurface()]
+    static let surfaces: [any Surface] = [OpenAIChatSurface(), AnthropicMessagesSurface(), AgentSurface(), ResponsesSurface()]
 
     /// Kept across inputs, so that a `tools` array an earlier input left there is taken from it (`ToolListCache`).
     static let toolCache = ToolListCache(maxEntries: 8)
@@ -20,6 +20,7 @@ enum InboundTarget: FuzzTarget {
             checkToolCache(body)
         }
         if Int(selector) % surfaces.count == 1 { checkAnthropicToolCache(body) }
+        if Int(selector) % surfaces.count == 3 { checkResponsesToolCache(body) }
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
         let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
         for stream in [false, true] {
@@ -78,6 +79,15 @@ enum InboundTarget: FuzzTarget {
         for round in 0..<2 { requireSame(outcome(toolCache), without, "with the tool cache (round \(round)) against without") }
     }
 
+    /// The same for the Responses surface's decoder, in a scope of its own (decision 0069): the same request and echo.
+    static func checkResponsesToolCache(_ body: [UInt8]) {
+        func outcome(_ cache: ToolListCache?) -> Result<ResponsesInboundRequest, any Error> {
+            Result { try OpenAIResponsesFormat.decodeInboundRequest(body, toolCache: cache, scope: "fuzz-responses") }
+        }
+        let without = outcome(nil)
+        for round in 0..<2 { requireSame(outcome(toolCache), without, "with the tool cache (round \(round)) against without") }
+    }
+
     static func seeds(_ fixtures: Fixtures) -> [[UInt8]] {
         var out: [[UInt8]] = []
         for (selector, provider) in [(0, "openai"), (1, "anthropic"), (2, "openai")] {
@@ -85,6 +95,12 @@ enum InboundTarget: FuzzTarget {
         }
         out.append([1] + Array(#"{"model":"m","max_tokens":5,"system":[{"type":"text","text":"s"}],"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}]}]}"#.utf8))
         out.append([2] + Array(#"{"scenario":"x","messages":[{"role":"user","content":"hi"}]}"#.utf8))
+        out.append([3] + Array(#"""
+            {"model":"m","instructions":"be brief","input":"hi","tools":[{"type":"function","name":"get_weather","description":"Weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}},{"type":"function","name":"now","strict":true}],"tool_choice":{"type":"function","name":"now"},"temperature":0.2,"max_output_tokens":64,"stream":true}
+            """#.utf8))
+        out.append([3] + Array(#"""
+            {"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}],"tools":[{"type":"function","name":"f","parameters":{"type":"object"}}],"text":{"format":{"type":"json_object"}},"reasoning":{"effort":"low"},"metadata":{"k":"v"}}
+            """#.utf8))
         out.append([0] + Array(#"""
             {"model":"m","messages":[{"role":"developer","content":[{"type":"text","text":"be brief"}]},{"role":"user","name":"a","content":[{"type":"text","text":"hi"},{"type":"image_url","image_url":{"url":"https://x/y.png"}}]},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},{"id":"c2","type":"function","function":{"name":"g","arguments":{"b":2}}}]},{"role":"tool","tool_call_id":"c1","content":"one"},{"role":"tool","tool_call_id":"c2","content":[{"type":"text","text":"two"}]},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]}],"stream":true}
             """#.utf8))
