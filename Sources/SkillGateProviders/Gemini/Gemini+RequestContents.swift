@@ -10,8 +10,6 @@ extension GeminiFormat {
         case call(ToolCall, args: JSONValue, signature: String?)
         /// A function response and the name of the function it answers.
         case response(ToolResult, name: String)
-
-        var isCall: Bool { if case .call = self { true } else { false } }
     }
 
     /// Writes the `contents` array: system messages left out (they go to `systemInstruction`), assistant turns as
