@@ -45,6 +45,16 @@ extension JSONValue {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Appends `strings` as a JSON array of string literals (`["a","b"]`).
+    public static func writeStrings(_ strings: [String], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (i, s) in strings.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(s, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
     /// Appends `s` as a JSON string literal, escaping quotes, backslashes and control characters.
     public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

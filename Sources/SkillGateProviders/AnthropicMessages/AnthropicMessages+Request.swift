@@ -40,12 +40,8 @@ extension AnthropicMessagesFormat {
             }
         }
         if !request.stopSequences.isEmpty {
-            out += #","stop_sequences":["#
-            for (i, stop) in request.stopSequences.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(stop, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            out += #","stop_sequences":"#
+            JSONValue.writeStrings(request.stopSequences, to: &out)
         }
         if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
         if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }

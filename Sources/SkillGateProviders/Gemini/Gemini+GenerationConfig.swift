@@ -20,12 +20,8 @@ extension GeminiFormat {
         if let temperature = request.temperature { key(#""temperature":"#); JSONValue.double(temperature).write(to: &out) }
         if let topP = request.topP { key(#""topP":"#); JSONValue.double(topP).write(to: &out) }
         if !request.stopSequences.isEmpty {
-            key(#""stopSequences":["#)
-            for (i, stop) in request.stopSequences.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(stop, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            key(#""stopSequences":"#)
+            JSONValue.writeStrings(request.stopSequences, to: &out)
         }
         if let format = request.responseFormat {
             switch format["type"]?.stringValue {

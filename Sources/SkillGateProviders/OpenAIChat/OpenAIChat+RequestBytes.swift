@@ -35,12 +35,8 @@ extension OpenAIChatFormat {
         if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
         if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }
         if !request.stopSequences.isEmpty {
-            out += #","stop":["#
-            for (i, stop) in request.stopSequences.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(stop, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            out += #","stop":"#
+            JSONValue.writeStrings(request.stopSequences, to: &out)
         }
         if let format = request.responseFormat { out += #","response_format":"#; format.write(to: &out) }
         if let user = request.user { out += #","user":"#; JSONValue.writeString(user, to: &out) }

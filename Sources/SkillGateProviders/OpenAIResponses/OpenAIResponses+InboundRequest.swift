@@ -13,14 +13,14 @@ extension OpenAIResponsesFormat {
     /// echo are the same either way.
     public static func decodeInboundRequest(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws -> ResponsesInboundRequest {
         let parsed: ResponsesRawMember.Parsed
-        do { parsed = try ResponsesRawMember.parse(body, keeping: "tools", toolCache: toolCache, scope: scope) } catch {
+        do { parsed = try ResponsesRawMember.parse(body, toolCache: toolCache, scope: scope) } catch {
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"model\":...,\"input\":\"...\"}")
         }
         var inbound = try decodeInboundRequest(json: parsed.json, cachedTools: parsed.cachedTools)
-        if let cached = parsed.cachedTools, !cached.isEmpty, let kept = parsed.kept {
+        if let cached = parsed.cachedTools, !cached.isEmpty, let kept = parsed.toolsBytes {
             inbound.echo.echoToolsBytesOnly(kept)
         } else if case .array(let tools) = inbound.echo.tools, !tools.isEmpty {
-            inbound.echo.toolsBytes = parsed.kept
+            inbound.echo.toolsBytes = parsed.toolsBytes
         }
         if let toolCache, let bytes = parsed.uncachedToolBytes {
             toolCache.rememberWithSchemasAsText(&inbound.request.tools, decodedFrom: bytes, scope: scope)

@@ -1,38 +1,30 @@
 import Glibc
 import SkillGateCore
 
-/// The raw bytes of one member of a request's top-level object, kept while the body is parsed: the `response`
-/// object repeats the request's `tools` (most of its size), and copying their bytes costs less than writing
-/// their parsed tree again. The parser says where the member's value starts and ends, so keeping it costs one
-/// copy (and, only for a pretty-printed body, dropping its line breaks: a streamed `response` snapshot sits on
-/// one SSE `data:` line).
+/// The raw bytes of the request's top-level `tools` member, kept while the body is parsed: the `response` object
+/// repeats the request's `tools` (most of its size), and copying their bytes costs less than writing their parsed tree
+/// again. The parser says where the member's value starts and ends, so keeping it costs one copy (and, only for a
+/// pretty-printed body, dropping its line breaks: a streamed `response` snapshot sits on one SSE `data:` line).
+/// With a `ToolListCache`, the same member is looked up there by its bytes (decision 0069).
 enum ResponsesRawMember {
-    /// The document as `JSONValue.parse` gives it, and the bytes of the top-level member `key` (nil when the
-    /// document is not an object or has no such member; with duplicate keys, the first, which is the one the
-    /// parsed object's subscript reads).
-    static func parse(_ body: [UInt8], keeping key: StaticString) throws(JSONSyntaxError) -> (json: JSONValue, kept: [UInt8]?) {
-        let parsed = try parse(body, keeping: key, toolCache: nil, scope: "")
-        return (parsed.json, parsed.kept)
-    }
-
     /// What `parse(_:toolCache:scope:)` read.
     struct Parsed {
-        /// The document as a tree; without `tools` when `cachedTools` is set.
+        /// The document as `JSONValue.parse` gives it; without `tools` when `cachedTools` is set.
         var json: JSONValue
-        /// The kept member's bytes without line breaks.
-        var kept: [UInt8]?
+        /// The bytes of the first top-level `tools` member without line breaks (nil when the document is not an object
+        /// or has no such member; with duplicate keys, the first, which is the one the parsed object's subscript reads).
+        var toolsBytes: [UInt8]?
         /// The checked tools, when the cache had the first `tools` array's bytes.
         var cachedTools: [ToolDefinition]?
         /// The first `tools` array's bytes, when the cache did not have them: kept once the request decodes.
         var uncachedToolBytes: [UInt8]?
     }
 
-    /// As `parse(_:keeping:)`, and with `toolCache`, the first `tools` array is looked up there by its bytes in `scope`
-    /// (`ToolListCache.read`): a hit skips reading it into a tree and decoding it again.
-    static func parse(_ body: [UInt8], keeping key: StaticString, toolCache: ToolListCache?, scope: String) throws(JSONSyntaxError) -> Parsed {
+    /// Parses `body`, keeping the first `tools` member's bytes; with `toolCache`, that array is looked up there by its
+    /// bytes in `scope` (`ToolListCache.read`): a hit skips reading it into a tree and decoding it again.
+    static func parse(_ body: [UInt8], toolCache: ToolListCache?, scope: String) throws(JSONSyntaxError) -> Parsed {
         try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> Parsed in
-            var kept: Range<Int>?
-            var sawTools = false
+            var tools: Range<Int>?
             var cachedTools: [ToolDefinition]?
             var uncachedToolBytes: [UInt8]?
             let json = try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> JSONValue in
@@ -41,23 +33,26 @@ enum ResponsesRawMember {
                 members.reserveCapacity(16)
                 _ = try c.readObject { (c, name) throws(JSONSyntaxError) in
                     let start = c.offset
+                    guard tools == nil, name == "tools" else {
+                        members.append(JSONObject.Member(key: name.string, value: try c.readValue()))
+                        return
+                    }
                     var value: JSONValue?
-                    if let toolCache, !sawTools, name == "tools" {
-                        sawTools = true
+                    if let toolCache {
                         switch try toolCache.read(&c, scope: scope, { (c) throws(JSONSyntaxError) in try c.readValue() }) {
-                        case .cached(let tools): cachedTools = tools
-                        case .read(let tools, let bytes): value = tools; uncachedToolBytes = bytes
+                        case .cached(let list): cachedTools = list
+                        case .read(let list, let bytes): value = list; uncachedToolBytes = bytes
                         case .notAnArray: value = try c.readValue()
                         }
                     } else {
                         value = try c.readValue()
                     }
-                    if kept == nil, name == key { kept = start..<c.offset }
+                    tools = start..<c.offset
                     if let value { members.append(JSONObject.Member(key: name.string, value: value)) }
                 }
                 return .object(JSONObject(members))
             }
-            return Parsed(json: json, kept: kept.map { withoutLineBreaks(UnsafeBufferPointer(rebasing: buffer[$0])) },
+            return Parsed(json: json, toolsBytes: tools.map { withoutLineBreaks(UnsafeBufferPointer(rebasing: buffer[$0])) },
                           cachedTools: cachedTools, uncachedToolBytes: uncachedToolBytes)
         }
     }
