@@ -2,6 +2,7 @@ import Foundation
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateProviders
+import SkillGateSkills
 
 /// Gemini wire format: mapping the shared benchmark request to a `generateContent` body
 /// (target ≤ 50 µs) and translating a recorded stream (target ≤ 5 µs per chunk). References in
@@ -32,6 +33,25 @@ func runGeminiBench() async throws {
         let chatBody = measureCPUMicros(iterations: 5000) { _ = OpenAIChatFormat().requestBytes(r, model: "gemini-2.5-flash", stream: true) }
         report(label, geminiBody, unit: "µs CPU")
         report("    Chat body, same request (ref.)", chatBody, unit: "µs CPU")
+    }
+    // Server-side skills as the skill policy adds them to every request (an agent's every step): the skill's own
+    // definition made per request (schemas as trees, sanitised on every Gemini body) against the registry's, made once
+    // with their schemas kept as text (decision 0070).
+    let skills: [any Skill] = request.tools.map { BenchSkill(name: $0.name, description: $0.description ?? "", parameters: $0.parameters) }
+    let registry = try SkillRegistry(skills)
+    for (label, definitions) in [("  server-side skills, defined per request", { skills.map(\.toolDefinition) }),
+                                 ("  server-side skills, from the registry", { registry.registered.map(\.definition) })] {
+        var r = request
+        let geminiBody = try measureCPUMicros(iterations: 5000) {
+            r.tools = definitions()
+            _ = try GeminiFormat.requestBodyBytes(r, model: "gemini-2.5-flash")
+        }
+        let chatBody = measureCPUMicros(iterations: 5000) {
+            r.tools = definitions()
+            _ = OpenAIChatFormat().requestBytes(r, model: "gemini-2.5-flash", stream: true)
+        }
+        report(label, geminiBody, unit: "µs CPU")
+        report("    Chat body, same request", chatBody, unit: "µs CPU")
     }
     // A request whose tools do not come from the tool-list cache: its schemas are sanitised on its first body.
     let decodeOnly = try measureCPUMicros(iterations: 2000) { _ = try OpenAIChatFormat.decodeInboundRequest(body) }
@@ -86,6 +106,19 @@ private func benchChatRequest(_ json: JSONValue) throws -> ChatRequest {
     return ChatRequest(model: json["model"]?.stringValue ?? "", messages: messages, tools: tools, toolChoice: choice,
                        maxTokens: json["max_tokens"]?.intValue, temperature: json["temperature"]?.doubleValue,
                        user: json["user"]?.stringValue)
+}
+
+/// A server-side skill with the bench request's tool definitions; never run.
+private struct BenchSkill: Skill {
+    let name: String
+    let description: String
+    let parameters: JSONValue
+    var id: String { "bench.\(name)" }
+    var version: String { "1" }
+    var timeout: Duration { .seconds(1) }
+    var requiresConfirmation: Bool { false }
+
+    func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult { SkillResult(text: "") }
 }
 
 /// A recorded Gemini stream split into its SSE events' bytes, as they would arrive from the network.

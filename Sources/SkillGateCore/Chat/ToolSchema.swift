@@ -49,6 +49,14 @@ public struct ToolSchema: Sendable, Hashable {
     /// Whether the schema is kept as text (for tests and benchmarks).
     public var isText: Bool { if case .text = storage { return true } else { return false } }
 
+    /// The same schema kept as text: itself when it already is, otherwise its tree written out once. For a schema that
+    /// lives long and goes out on many requests (a server-side skill's), so each body copies it and the forms derived
+    /// from it are made once.
+    public var keptAsText: ToolSchema {
+        guard case .tree(let value) = storage else { return self }
+        return ToolSchema(keepingTextOf: value)
+    }
+
     /// Appends the compact JSON text of the schema to `out`.
     public func write(to out: inout [UInt8]) {
         switch storage {

@@ -42,7 +42,7 @@ struct SkillPolicy: Sendable {
         let rules = scenarios[scenario] ?? ScenarioSkills(allowlist: nil, limit: nil, options: ScenarioSkillOptions())
         var decision = SkillDecision(limit: rules.limit, escalateTo: rules.options.escalate ? rules.options.escalateTo : nil)
         let declared = request.tools
-        let server = Self.serverSkills(serverSkills?.all ?? [], allowedBy: rules.allowlist, besides: declared)
+        let server = Self.serverSkills(serverSkills, allowedBy: rules.allowlist, besides: declared)
         guard !declared.isEmpty || !server.isEmpty else { return decision }
         decision.declared = declared.count
 
@@ -63,7 +63,7 @@ struct SkillPolicy: Sendable {
             candidates = declared.filter { !removed.contains($0.name) }
         }
         // Server-side skills: the scenario's registered skills join `candidates` here.
-        candidates += server.map(\.toolDefinition)
+        candidates += server
 
         if let limit = rules.limit, candidates.count > limit {
             var pinned = rules.allowlist?.pinned ?? []
@@ -97,10 +97,16 @@ struct SkillPolicy: Sendable {
     /// The registered server-side skills the scenario's allowlist shows, leaving out those the request declares
     /// itself (its own definition wins). Without server-side skills (a plain proxy) no set of the declared names is
     /// built: this runs on every request.
-    private static func serverSkills(_ all: [any Skill], allowedBy allowlist: SkillAllowlist?, besides declared: [ToolDefinition]) -> [any Skill] {
-        guard let allowlist, !all.isEmpty else { return [] }
+    ///
+    /// Their definitions come from the registry, schemas kept as text: an agent's every step copies them into its
+    /// upstream body (decision 0070).
+    private static func serverSkills(_ registry: SkillRegistry?, allowedBy allowlist: SkillAllowlist?,
+                                     besides declared: [ToolDefinition]) -> [ToolDefinition] {
+        guard let allowlist, let registry else { return [] }
+        let registered = registry.registered
+        guard !registered.isEmpty else { return [] }
         let declaredNames = Set(declared.map(\.name))
-        return all.filter { allowlist.allows($0.name) && !declaredNames.contains($0.name) }
+        return registered.lazy.map(\.definition).filter { allowlist.allows($0.name) && !declaredNames.contains($0.name) }
     }
 
     static func list(_ names: [String]) -> String {

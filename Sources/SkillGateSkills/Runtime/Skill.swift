@@ -49,6 +49,9 @@ public protocol Skill: Sendable {
     /// calling task, on the request's loop, with no hand-off and no wait for a busy pool. True unless a skill says
     /// otherwise.
     var mayBlock: Bool { get }
+    /// The skill as a tool definition the model sees. By default made from `name`, `description` and `parameters` on
+    /// each call; a skill that keeps one (schema as text, `ToolSchema.keptAsText`) lets every request copy it.
+    var toolDefinition: ToolDefinition { get }
     /// Runs the skill with validated arguments. Throwing is reported to the model as an error result.
     func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult
 }
@@ -56,7 +59,7 @@ public protocol Skill: Sendable {
 extension Skill {
     public var mayBlock: Bool { true }
 
-    /// The skill as a tool definition the model sees.
+    /// The skill as a tool definition the model sees, its schema a tree.
     public var toolDefinition: ToolDefinition {
         ToolDefinition(name: name, description: description, parameters: parameters)
     }
@@ -68,35 +71,4 @@ public protocol LiveSkillSet: Sendable {
     var current: [any Skill] { get }
     /// The skill with this tool name now.
     func skill(named name: String) -> (any Skill)?
-}
-
-/// The server-side skills by tool name: the configured ones (immutable once built) and, when
-/// given, a live set read at every lookup (configured names win).
-public struct SkillRegistry: Sendable {
-    private let byName: [String: any Skill]
-    private let configured: [any Skill]
-    /// The live part (MCP servers' tools), if any.
-    public let live: (any LiveSkillSet)?
-    /// Skills in registration order, then the live ones.
-    public var all: [any Skill] { live.map { configured + $0.current } ?? configured }
-
-    /// Registers `skills`; a duplicate name is an error naming it.
-    public init(_ skills: [any Skill], live: (any LiveSkillSet)? = nil) throws {
-        var byName: [String: any Skill] = [:]
-        for skill in skills {
-            guard byName[skill.name] == nil else {
-                throw GatewayError.invalidRequest("two server-side skills are named \"\(skill.name)\"; rename one of them in the config")
-            }
-            byName[skill.name] = skill
-        }
-        self.byName = byName
-        configured = skills
-        self.live = live
-    }
-
-    /// The skill with this tool name.
-    public func skill(named name: String) -> (any Skill)? { byName[name] ?? live?.skill(named: name) }
-
-    /// Whether a tool name is a server-side skill.
-    public func contains(_ name: String) -> Bool { skill(named: name) != nil }
 }

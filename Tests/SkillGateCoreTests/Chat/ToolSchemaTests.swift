@@ -133,6 +133,23 @@ import Testing
         #expect(made.count == 6)
     }
 
+    /// `keptAsText` writes a tree out once and leaves a schema already kept as text as it is, forms and all.
+    @Test func keptAsTextWritesATreeOnceAndKeepsText() throws {
+        let form = ToolSchema.DerivedForm("test.kept")
+        var made = 0
+        func derive(_ s: ToolSchema) -> [UInt8] { s.derived(form) { s in made += 1; return s.compactText } }
+        let tree = ToolSchema(["type": "object", "properties": ["q": ["type": "string", "description": "a \"quoted\"\nline"]]])
+        #expect(!tree.isText)
+        let kept = tree.keptAsText
+        #expect(kept.isText && kept == tree && kept.compactText == tree.compactText && kept.value == tree.value)
+        _ = derive(kept)
+        let again = kept.keptAsText
+        _ = derive(again)
+        #expect(made == 1, "the same kept text, with the form made from it")
+        _ = derive(tree.keptAsText)
+        #expect(made == 2, "a tree kept anew starts without forms")
+    }
+
     /// Threads asking for the same form at once all get the one kept result.
     @Test func derivedFormsRaceToOneResult() async throws {
         let schema = ToolSchema(keepingTextOf: ["type": "object"])

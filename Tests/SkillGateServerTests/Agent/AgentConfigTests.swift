@@ -52,6 +52,27 @@ import SkillGateSkills
         #expect(open.tools.isEmpty)
     }
 
+    /// The definitions joined to a request are the registry's, schemas kept as text: every request copies the same
+    /// text, and a form derived from it (Gemini's sanitised schema) is made once for all of them (decision 0070).
+    @Test func serverSkillsJoinWithTheRegistrysTextSchemas() async throws {
+        let config = try load(#"""
+        {"skill_packs":{"p":["lookup"]},"scenarios":{"chat":{"skill_packs":["p"]}}}
+        """#)
+        let schema: JSONValue = ["type": "object", "properties": ["q": ["type": "string"]], "required": ["q"]]
+        let registry = try SkillRegistry([TestSkill.fixed("lookup", "found", parameters: schema)])
+        let policy = SkillPolicy(config: config)
+        let form = ToolSchema.DerivedForm("test.policy")
+        var made = 0
+        for _ in 0..<3 {
+            var request = ChatRequest(model: "auto", messages: [Message(role: .user, text: "look it up")])
+            _ = try await policy.apply(to: &request, scenario: "chat", serverSkills: registry)
+            let tool = try #require(request.tools.first)
+            #expect(tool.schema.isText && tool.parameters == schema && tool.description == "Test skill lookup")
+            _ = tool.schema.derived(form) { made += 1; return $0.compactText }
+        }
+        #expect(made == 1)
+    }
+
     @Test func serverSkillsAreSubjectToTheVisibleCap() async throws {
         let config = try load(#"""
         {"skill_packs":{"p":["clock","get_weather","notes"]},"scenarios":{"chat":{"skill_packs":["p"],"max_visible_skills":1}}}

@@ -56,10 +56,15 @@ import SkillGateTestSupport
         let echo = try #require(source.skill(named: "srv__echo"))
         #expect(echo.id == "mcp.srv.echo")
         #expect(echo.parameters["required"] == ["text"])
+        // Its definition is made once per tool list, the schema kept as text for every request that shows it.
+        #expect(echo.toolDefinition.schema.isText && echo.toolDefinition.parameters == echo.parameters)
+        #expect(echo.toolDefinition.name == "srv__echo" && echo.toolDefinition.description == echo.description)
         let result = try await echo.execute(["text": "hello"], context: SkillContext(tokenName: "t", requestId: "r"))
         #expect(result.text == "echo: hello" && !result.isError)
         let registry = try SkillRegistry([], live: source)
         #expect(registry.contains("srv__echo") && registry.all.count == 1)
+        #expect(registry.registered.map(\.definition) == [echo.toolDefinition])
+        #expect(registry.registered.allSatisfy { $0.definition.schema.isText })
         await source.stop()
         await double.stop()
     }

@@ -11,6 +11,8 @@ public struct MCPSkill: Skill {
     public let parameters: JSONValue
     public let timeout: Duration
     public let requiresConfirmation: Bool
+    /// Made once per tool list, its schema kept as text: every request that shows the tool copies it.
+    public let toolDefinition: ToolDefinition
     public var id: String { "mcp.\(server).\(tool)" }
     public var version: String { "mcp" }
     let link: MCPServerLink
@@ -22,6 +24,7 @@ public struct MCPSkill: Skill {
         self.name = name
         description = tool.description.isEmpty ? "\(tool.name) (a tool of the MCP server \(link.config.name))" : tool.description
         parameters = tool.inputSchema
+        toolDefinition = ToolDefinition(name: name, description: description, schema: ToolSchema(keepingTextOf: tool.inputSchema))
         // The link's own call timeout answers first; the skill timeout is the backstop.
         timeout = link.config.callTimeout + .seconds(1)
         requiresConfirmation = link.config.requiresConfirmation
