@@ -9,14 +9,33 @@ extension ToolSchema {
         public init(_ name: String) { self.name = name }
     }
 
-    /// A schema's compact text and the forms derived from it, shared by every copy of the schema: one reference to
-    /// retain when a tool list is copied, as the text's own buffer was. The forms are a few, found by a linear scan
-    /// under a lock; they are not part of the schema's value.
+    /// A schema's compact text, the forms derived from it and its tree once built, shared by every copy of the schema:
+    /// one reference to retain when a tool list is copied, as the text's own buffer was. The forms are a few, found by a
+    /// linear scan under a lock; neither they nor the tree are part of the schema's value.
     final class KeptText: Sendable {
         let bytes: [UInt8]
         private let forms = Mutex<[(form: DerivedForm, bytes: [UInt8])]>([])
+        /// The text's tree once someone asked for it (`ToolSchema.value`), when the text is short enough to keep it.
+        private let keptTree: Mutex<JSONValue?>
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: [UInt8], tree: JSONValue? = nil) {
+            self.bytes = bytes
+            keptTree = Mutex(tree)
+        }
+
+        /// The text as a tree: the kept one, or parsed now (and kept unless the text is over `treeKeepLimit`).
+        func tree() -> JSONValue {
+            if let kept = keptTree.withLock({ $0 }) { return kept }
+            let parsed = (try? JSONValue.parse(bytes)) ?? .object(JSONObject())
+            guard bytes.count <= ToolSchema.treeKeepLimit else { return parsed }
+            return keptTree.withLock { kept in
+                if let first = kept { return first }
+                kept = parsed
+                return parsed
+            }
+        }
+
+        var keepsTree: Bool { keptTree.withLock { $0 != nil } }
 
         func derived(_ form: DerivedForm) -> [UInt8]? {
             forms.withLock { forms in forms.first { $0.form == form }?.bytes }

@@ -4,7 +4,9 @@
 /// serialising its tree would give — so a request passed on to a provider copies those bytes instead of
 /// building a tree and writing it out again (tool schemas are most of a tool-using request's JSON).
 /// The tree is built only when someone asks for `value` (a format that rewrites schemas, argument
-/// validation, skill ranking). Equality and hashing do not depend on which form a schema is kept in.
+/// validation, skill ranking), and then kept beside the text for every copy of the schema (up to `treeKeepLimit` bytes
+/// of text), so an answer's calls are checked against it without parsing it again. Equality and hashing do not depend
+/// on which form a schema is kept in.
 ///
 /// A wire format that rewrites schemas (Gemini's sanitiser) keeps its rewrite beside a schema kept as text (`derived`),
 /// made once and shared by every copy of the schema: a tool list from the tool-list cache is rewritten once, not per
@@ -26,8 +28,17 @@ public struct ToolSchema: Sendable, Hashable {
     public init(_ value: JSONValue) { storage = .tree(value) }
 
     /// A schema from its tree, kept as its compact text: for a schema written out on many requests (one in a cached
-    /// tool list) and seldom read as a tree. Writing it is then a copy.
-    public init(keepingTextOf value: JSONValue) { storage = .text(KeptText(value.serializedBytes())) }
+    /// tool list) and seldom read as a tree. Writing it is then a copy. The tree is kept too (within `treeKeepLimit`).
+    public init(keepingTextOf value: JSONValue) {
+        let text = value.serializedBytes()
+        // `JSONValue` is itself expressible by `nil` (JSON's null), so the absent tree is spelled out.
+        let tree: JSONValue? = text.count <= Self.treeKeepLimit ? .some(value) : .none
+        storage = .text(KeptText(text, tree: tree))
+    }
+
+    /// The longest text whose tree a schema kept as text keeps once it is built: 16 KiB, far above a typical tool's
+    /// schema (a few hundred bytes), so that a cached tool list's trees stay a small multiple of its bounded text.
+    public static let treeKeepLimit = 16 << 10
 
     /// A schema from the source bytes of a JSON object that a `JSONCursor` has already checked
     /// (`JSONCursor.readObjectBytes`), kept as text. Whitespace between tokens is dropped; a schema with an escape in
@@ -38,13 +49,17 @@ public struct ToolSchema: Sendable, Hashable {
         storage = .text(KeptText(text))
     }
 
-    /// The schema as a tree (built from the text on each call when the schema is kept as text).
+    /// The schema as a tree. For a schema kept as text, built from the text on the first call and kept for the next
+    /// ones, shared by every copy (a text longer than `treeKeepLimit` is parsed on each call).
     public var value: JSONValue {
         switch storage {
         case .tree(let value): return value
-        case .text(let kept): return (try? JSONValue.parse(kept.bytes)) ?? .object(JSONObject())
+        case .text(let kept): return kept.tree()
         }
     }
+
+    /// Whether this schema, kept as text, keeps its tree now (for tests).
+    var keepsTree: Bool { if case .text(let kept) = storage { return kept.keepsTree } else { return false } }
 
     /// Whether the schema is kept as text (for tests and benchmarks).
     public var isText: Bool { if case .text = storage { return true } else { return false } }

@@ -150,6 +150,30 @@ import Testing
         #expect(made == 2, "a tree kept anew starts without forms")
     }
 
+    /// A schema kept as text builds its tree on the first `value` and keeps it for every copy (an answer's calls are
+    /// checked against it per call); one made from a tree keeps that tree at once; a text over the limit is parsed on
+    /// each call and keeps nothing.
+    @Test func theTreeIsBuiltOnceAndKeptUpToTheLimit() throws {
+        let text = Array(#"{"type":"object","properties":{"when":{"type":"string","description":"a \"date\""}},"required":["when"]}"#.utf8)
+        let schema = try Self.schema(text)
+        #expect(schema.isText && !schema.keepsTree)
+        let copy = schema
+        let tree = copy.value
+        #expect(tree == (try JSONValue.parse(text)))
+        #expect(schema.keepsTree && copy.keepsTree, "kept beside the text, for every copy")
+        #expect(schema.value == tree && schema.compactText == text)
+
+        let fromTree = ToolSchema(keepingTextOf: tree)
+        #expect(fromTree.keepsTree && fromTree.value == tree)
+
+        let long = JSONValue.object(["type": "object", "description": .string(String(repeating: "x", count: ToolSchema.treeKeepLimit))])
+        let kept = ToolSchema(keepingTextOf: long)
+        #expect(kept.isText && !kept.keepsTree)
+        #expect(kept.value == long, "the long schema reads back as itself")
+        #expect(!kept.keepsTree, "a schema longer than the limit is parsed on each call")
+        #expect(!ToolSchema(long).keepsTree, "a tree schema is its tree")
+    }
+
     /// Threads asking for the same form at once all get the one kept result.
     @Test func derivedFormsRaceToOneResult() async throws {
         let schema = ToolSchema(keepingTextOf: ["type": "object"])
