@@ -68,7 +68,7 @@ public enum ArgumentValidator {
     /// Validates a parsed arguments value.
     public static func validate(_ value: JSONValue, schema: JSONValue, tool: String) throws(ArgumentValidationError) -> ValidatedArguments {
         var walk = SchemaWalk()
-        let coerced = walk.check(value, schema, path: "")
+        let coerced = walk.check(value, schema)
         guard walk.issues.isEmpty else { throw ArgumentValidationError(tool: tool, issues: walk.issues) }
         return ValidatedArguments(value: coerced, coercions: walk.coercions)
     }

@@ -37,7 +37,12 @@ enum SchemaCoercion {
         }
     }
 
-    private static func trim(_ s: String) -> String {
+    /// `s` without whitespace characters at either end. Most values start and end with a printable ASCII byte, and
+    /// then no character at either end can be whitespace (a character's first scalar decides, and one ending in such a
+    /// byte starts with it or with a prepended mark, never with whitespace), so those are returned without walking
+    /// characters (decision 0071).
+    static func trim(_ s: String) -> String {
+        if let first = s.utf8.first, let last = s.utf8.last, (0x21..<0x80).contains(first), (0x21..<0x80).contains(last) { return s }
         var scalars = Substring(s)
         while let f = scalars.first, f.isWhitespace { scalars.removeFirst() }
         while let l = scalars.last, l.isWhitespace { scalars.removeLast() }

@@ -2,47 +2,113 @@ import SkillGateCore
 
 /// One validation pass over a value and its schema: collects issues and coerced paths, and
 /// returns the value with tolerant coercions applied (see `ArgumentValidator`).
+///
+/// It runs on every tool call of every answer (decision 0071), so the common case, a call that fits, is kept cheap:
+/// where the walk is (`at`) is a stack of keys and indexes, rendered as a path only for an issue or a coercion; and an
+/// object or array none of whose values was coerced is returned as it came, not rebuilt. A value changes only through a
+/// coercion, which is always recorded, so "no new coercion" means "unchanged".
 struct SchemaWalk {
     var issues: [ValidationIssue] = []
     var coercions: [String] = []
+    /// The keys and indexes from the arguments object to the value being checked.
+    private var at: [Step] = []
 
-    mutating func check(_ value: JSONValue, _ schema: JSONValue, path: String) -> JSONValue {
+    private enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    init() {}
+
+    /// A walk of the alternatives of a value at `at` (`anyOf`/`oneOf`), whose issues and coercions name the same paths.
+    private init(at: [Step]) { self.at = at }
+
+    mutating func check(_ value: JSONValue, _ schema: JSONValue) -> JSONValue {
         if case .bool(let allowed) = schema {
-            if !allowed { issue(path, "no value is allowed here; leave it out") }
+            if !allowed { issue("no value is allowed here; leave it out") }
             return value
         }
         guard let s = schema.objectValue else { return value }
+        let k = SchemaKeywords(of: s)
         var value = value
-        for sub in s["allOf"]?.arrayValue ?? [] { value = check(value, sub, path: path) }
-        if let options = (s["anyOf"] ?? s["oneOf"])?.arrayValue, !options.isEmpty {
-            value = alternatives(value, options, path: path)
+        if k.contains(.allOf), case .array(let all)? = s["allOf"] {
+            for sub in all { value = check(value, sub) }
         }
-        if value.isNull, s["nullable"]?.boolValue == true { return value }
-        let types = Self.types(of: s)
-        if !types.isEmpty {
-            guard let conformed = conform(value, to: types, schema: s, path: path) else { return value }
+        if !k.isDisjoint(with: [.anyOf, .oneOf]), let options = (s["anyOf"] ?? s["oneOf"])?.arrayValue, !options.isEmpty {
+            value = alternatives(value, options)
+        }
+        if value.isNull, k.contains(.nullable), s["nullable"]?.boolValue == true { return value }
+        switch Self.declaredTypes(of: s, k) {
+        case .none: break
+        case .one(let type):
+            guard let conformed = conform(value, to: type, schema: s) else { return value }
+            value = conformed
+        case .several(let types):
+            guard let conformed = conform(value, to: types, schema: s) else { return value }
             value = conformed
         }
-        value = checkEnum(value, s, path: path)
+        if !k.isDisjoint(with: [.const, .enum]) { value = checkEnum(value, s) }
         switch value {
-        case .object(let o): value = checkObject(o, s, path: path)
-        case .array(let a): value = checkArray(a, s, path: path)
-        case .string(let text): checkString(text, s, path: path)
-        case .number: checkNumber(value.doubleValue ?? 0, s, path: path)
+        case .object(let o): value = checkObject(o, s, k)
+        case .array(let a): value = checkArray(a, s, k)
+        case .string(let text): if !k.isDisjoint(with: [.minLength, .maxLength]) { checkString(text, s) }
+        case .number: if !k.isDisjoint(with: SchemaKeywords.numberBounds) { checkNumber(value, s) }
         default: break
         }
         return value
+    }
+
+    // MARK: where
+
+    /// The path of the value being checked: `city`, `stops[2].name`; empty for the arguments object.
+    private var path: String {
+        var out = ""
+        for step in at {
+            switch step {
+            case .key(let key): out = out.isEmpty ? key : out + "." + key
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
+
+    /// `body` with the walk at `step` below the current value.
+    private mutating func below<T>(_ step: Step, _ body: (inout SchemaWalk) -> T) -> T {
+        at.append(step)
+        defer { at.removeLast() }
+        return body(&self)
     }
 
     // MARK: types
 
     /// The schema's types; inferred as object/array from `properties`/`items` when `type` is absent.
     static func types(of s: JSONObject) -> [String] {
-        if let t = s["type"]?.stringValue { return [t] }
-        if let list = s["type"]?.arrayValue { return list.compactMap(\.stringValue) }
-        if s["properties"] != nil || s["required"] != nil { return ["object"] }
-        if s["items"] != nil { return ["array"] }
-        return []
+        switch declaredTypes(of: s, SchemaKeywords(of: s)) {
+        case .none: return []
+        case .one(let type): return [type]
+        case .several(let types): return types
+        }
+    }
+
+    private enum DeclaredTypes {
+        case none
+        case one(String)
+        case several([String])
+    }
+
+    /// `types(of:)` without an array for the common case of one type; `k` are the schema's keywords.
+    private static func declaredTypes(of s: JSONObject, _ k: SchemaKeywords) -> DeclaredTypes {
+        switch k.contains(.type) ? s["type"] : nil {
+        case .string(let t)?: return .one(t)
+        case .array(let list)?:
+            let types = list.compactMap(\.stringValue)
+            if types.isEmpty { return .none }
+            return types.count == 1 ? .one(types[0]) : .several(types)
+        default:
+            if !k.isDisjoint(with: [.properties, .required]) { return .one("object") }
+            if k.contains(.items) { return .one("array") }
+            return .none
+        }
     }
 
     private static func matches(_ value: JSONValue, _ type: String) -> Bool {
@@ -58,15 +124,22 @@ struct SchemaWalk {
         }
     }
 
-    private mutating func conform(_ value: JSONValue, to types: [String], schema: JSONObject, path: String) -> JSONValue? {
+    /// `conform(_:to:schema:)` for a schema of one type.
+    private mutating func conform(_ value: JSONValue, to type: String, schema: JSONObject) -> JSONValue? {
+        if value.isNull, type == "null" { return value }
+        if Self.matches(value, type) { return type == "integer" ? writtenAsInteger(value) : value }
+        if let coerced = SchemaCoercion.coerce(value, to: type) {
+            coercions.append(path)
+            return coerced
+        }
+        issue("expected \(SchemaDescription.describe(.object(schema))), got \(Self.describeValue(value))")
+        return nil
+    }
+
+    private mutating func conform(_ value: JSONValue, to types: [String], schema: JSONObject) -> JSONValue? {
         if value.isNull, types.contains("null") { return value }
         if let t = types.first(where: { Self.matches(value, $0) }) {
-            // 3.0 for an integer is an integer; write it as one.
-            if t == "integer", !types.contains("number"), case .number(let literal) = value, let i = value.intValue, literal != String(i) {
-                coercions.append(path)
-                return .int(i)
-            }
-            return value
+            return t == "integer" && !types.contains("number") ? writtenAsInteger(value) : value
         }
         for t in types {
             if let coerced = SchemaCoercion.coerce(value, to: t) {
@@ -74,17 +147,24 @@ struct SchemaWalk {
                 return coerced
             }
         }
-        issue(path, "expected \(SchemaDescription.describe(.object(schema))), got \(Self.describeValue(value))")
+        issue("expected \(SchemaDescription.describe(.object(schema))), got \(Self.describeValue(value))")
         return nil
     }
 
-    private mutating func alternatives(_ value: JSONValue, _ options: [JSONValue], path: String) -> JSONValue {
+    /// An integer value as the integer it is: 3.0 for an integer is an integer; write it as one.
+    private mutating func writtenAsInteger(_ value: JSONValue) -> JSONValue {
+        guard case .number(let literal) = value, let i = value.intValue, literal != String(i) else { return value }
+        coercions.append(path)
+        return .int(i)
+    }
+
+    private mutating func alternatives(_ value: JSONValue, _ options: [JSONValue]) -> JSONValue {
         // A shape the value fits as it is wins over one it fits only after coercion.
         var firstFailure: [ValidationIssue] = []
         var coercedFit: (value: JSONValue, coercions: [String])?
         for option in options {
-            var sub = SchemaWalk()
-            let v = sub.check(value, option, path: path)
+            var sub = SchemaWalk(at: at)
+            let v = sub.check(value, option)
             if sub.issues.isEmpty {
                 if sub.coercions.isEmpty { return v }
                 if coercedFit == nil { coercedFit = (v, sub.coercions) }
@@ -97,15 +177,15 @@ struct SchemaWalk {
             return coercedFit.value
         }
         let shapes = options.map { SchemaDescription.describe($0) }.joined(separator: " or ")
-        issue(path, "matches none of the allowed shapes (\(shapes)): " + firstFailure.map(\.description).joined(separator: "; "))
+        issue("matches none of the allowed shapes (\(shapes)): " + firstFailure.map(\.description).joined(separator: "; "))
         return value
     }
 
     // MARK: keywords
 
-    private mutating func checkEnum(_ value: JSONValue, _ s: JSONObject, path: String) -> JSONValue {
+    private mutating func checkEnum(_ value: JSONValue, _ s: JSONObject) -> JSONValue {
         if let c = s["const"], c != value, !(c.doubleValue != nil && c.doubleValue == value.doubleValue) {
-            issue(path, "must be \(c.serialized()), got \(Self.describeValue(value))")
+            issue("must be \(c.serialized()), got \(Self.describeValue(value))")
         }
         guard let options = s["enum"]?.arrayValue, !options.contains(value) else { return value }
         if let d = value.doubleValue, options.contains(where: { $0.doubleValue == d }) { return value }
@@ -114,67 +194,79 @@ struct SchemaWalk {
             coercions.append(path)
             return match
         }
-        issue(path, "must be one of \(options.map { $0.serialized() }.joined(separator: ", ")), got \(Self.describeValue(value))")
+        issue("must be one of \(options.map { $0.serialized() }.joined(separator: ", ")), got \(Self.describeValue(value))")
         return value
     }
 
-    private mutating func checkObject(_ o: JSONObject, _ s: JSONObject, path: String) -> JSONValue {
-        let properties = s["properties"]?.objectValue ?? JSONObject()
-        for name in s["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where o[name] == nil {
-            let expected = properties[name].map { SchemaDescription.describe($0) } ?? "a value"
-            issue(Self.child(path, name), "missing required property (expected \(expected)); add it")
-        }
-        var out = JSONObject()
-        for member in o {
-            let childPath = Self.child(path, member.key)
-            if let propertySchema = properties[member.key] {
-                out.append(member.key, check(member.value, propertySchema, path: childPath))
-            } else if let extra = s["additionalProperties"] {
-                if extra.boolValue == false {
-                    let allowed = properties.keys.joined(separator: ", ")
-                    issue(childPath, "unknown property; the allowed properties are: \(allowed.isEmpty ? "none" : allowed)")
-                    out.append(member.key, member.value)
-                } else {
-                    out.append(member.key, check(member.value, extra, path: childPath))
-                }
-            } else {
-                out.append(member.key, member.value)
+    private mutating func checkObject(_ o: JSONObject, _ s: JSONObject, _ k: SchemaKeywords) -> JSONValue {
+        let properties = k.contains(.properties) ? s["properties"]?.objectValue ?? JSONObject() : JSONObject()
+        if k.contains(.required), case .array(let required)? = s["required"] {
+            for case .string(let name) in required where o[name] == nil {
+                let expected = properties[name].map { SchemaDescription.describe($0) } ?? "a value"
+                below(.key(name)) { $0.issue("missing required property (expected \(expected)); add it") }
             }
         }
-        return .object(out)
-    }
-
-    private mutating func checkArray(_ a: [JSONValue], _ s: JSONObject, path: String) -> JSONValue {
-        if let min = s["minItems"]?.intValue, a.count < min { issue(path, "needs at least \(min) item(s), got \(a.count)") }
-        if let max = s["maxItems"]?.intValue, a.count > max { issue(path, "allows at most \(max) item(s), got \(a.count)") }
-        guard let items = s["items"], items.objectValue != nil || items.boolValue != nil else { return .array(a) }
-        return .array(a.enumerated().map { i, element in check(element, items, path: "\(path)[\(i)]") })
-    }
-
-    private mutating func checkString(_ text: String, _ s: JSONObject, path: String) {
-        if let min = s["minLength"]?.intValue, text.count < min { issue(path, "must be at least \(min) character(s) long") }
-        if let max = s["maxLength"]?.intValue, text.count > max { issue(path, "must be at most \(max) character(s) long, got \(text.count)") }
-    }
-
-    private mutating func checkNumber(_ x: Double, _ s: JSONObject, path: String) {
-        let exclusiveMinFlag = s["exclusiveMinimum"]?.boolValue == true, exclusiveMaxFlag = s["exclusiveMaximum"]?.boolValue == true
-        if let min = s["minimum"]?.doubleValue {
-            if exclusiveMinFlag ? x <= min : x < min { issue(path, "must be \(exclusiveMinFlag ? "greater than" : "at least") \(Self.format(min)), got \(Self.format(x))") }
+        let extra = k.contains(.additionalProperties) ? s["additionalProperties"] : nil
+        // Rebuilt only from the first member whose value a coercion changed; until then the object is returned as it is.
+        var rebuilt: JSONObject?
+        for (index, member) in o.members.enumerated() {
+            let coercionsBefore = coercions.count
+            let checked: JSONValue = below(.key(member.key)) { walk in
+                if let propertySchema = properties[member.key] { return walk.check(member.value, propertySchema) }
+                guard let extra else { return member.value }
+                if extra.boolValue == false {
+                    let allowed = properties.keys.joined(separator: ", ")
+                    walk.issue("unknown property; the allowed properties are: \(allowed.isEmpty ? "none" : allowed)")
+                    return member.value
+                }
+                return walk.check(member.value, extra)
+            }
+            if rebuilt == nil, coercions.count != coercionsBefore { rebuilt = JSONObject(Array(o.members[..<index])) }
+            rebuilt?.append(member.key, checked)
         }
-        if let max = s["maximum"]?.doubleValue {
-            if exclusiveMaxFlag ? x >= max : x > max { issue(path, "must be \(exclusiveMaxFlag ? "less than" : "at most") \(Self.format(max)), got \(Self.format(x))") }
+        return .object(rebuilt ?? o)
+    }
+
+    private mutating func checkArray(_ a: [JSONValue], _ s: JSONObject, _ k: SchemaKeywords) -> JSONValue {
+        if k.contains(.minItems), let min = s["minItems"]?.intValue, a.count < min { issue("needs at least \(min) item(s), got \(a.count)") }
+        if k.contains(.maxItems), let max = s["maxItems"]?.intValue, a.count > max { issue("allows at most \(max) item(s), got \(a.count)") }
+        guard k.contains(.items), let items = s["items"], items.objectValue != nil || items.boolValue != nil else { return .array(a) }
+        var rebuilt: [JSONValue]?
+        for (i, element) in a.enumerated() {
+            let coercionsBefore = coercions.count
+            let checked = below(.index(i)) { $0.check(element, items) }
+            if rebuilt == nil, coercions.count != coercionsBefore { rebuilt = Array(a[..<i]) }
+            rebuilt?.append(checked)
         }
-        if let min = s["exclusiveMinimum"]?.doubleValue, x <= min { issue(path, "must be greater than \(Self.format(min)), got \(Self.format(x))") }
-        if let max = s["exclusiveMaximum"]?.doubleValue, x >= max { issue(path, "must be less than \(Self.format(max)), got \(Self.format(x))") }
+        return .array(rebuilt ?? a)
+    }
+
+    private mutating func checkString(_ text: String, _ s: JSONObject) {
+        if let min = s["minLength"]?.intValue, text.count < min { issue("must be at least \(min) character(s) long") }
+        if let max = s["maxLength"]?.intValue, text.count > max { issue("must be at most \(max) character(s) long, got \(text.count)") }
+    }
+
+    private mutating func checkNumber(_ value: JSONValue, _ s: JSONObject) {
+        let minimum = s["minimum"], maximum = s["maximum"]
+        let exclusiveMinimum = s["exclusiveMinimum"], exclusiveMaximum = s["exclusiveMaximum"]
+        let x = value.doubleValue ?? 0
+        let exclusiveMinFlag = exclusiveMinimum?.boolValue == true, exclusiveMaxFlag = exclusiveMaximum?.boolValue == true
+        if let min = minimum?.doubleValue {
+            if exclusiveMinFlag ? x <= min : x < min { issue("must be \(exclusiveMinFlag ? "greater than" : "at least") \(Self.format(min)), got \(Self.format(x))") }
+        }
+        if let max = maximum?.doubleValue {
+            if exclusiveMaxFlag ? x >= max : x > max { issue("must be \(exclusiveMaxFlag ? "less than" : "at most") \(Self.format(max)), got \(Self.format(x))") }
+        }
+        if let min = exclusiveMinimum?.doubleValue, x <= min { issue("must be greater than \(Self.format(min)), got \(Self.format(x))") }
+        if let max = exclusiveMaximum?.doubleValue, x >= max { issue("must be less than \(Self.format(max)), got \(Self.format(x))") }
     }
 
     // MARK: helpers
 
-    private mutating func issue(_ path: String, _ message: String) {
+    /// Records an issue at the current path.
+    private mutating func issue(_ message: String) {
         issues.append(ValidationIssue(path: path, message: message))
     }
-
-    static func child(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 
