@@ -17,6 +17,7 @@ let benchmarks: [(name: String, run: () async throws -> Void)] = [
     ("skills", runSkillsBench),
     ("resilience", runResilienceBench),
     ("mcp", runMCPBench),
+    ("agent-events", runAgentEventsBench),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,5 +1,6 @@
-// The three container kinds of `NodeEncoder`. Every typed `encode` overload the protocols require
-// goes through the one generic path (`EncodedNode.make`), which writes scalars as JSON text.
+// The three container kinds of `NodeEncoder`. The typed `encode` overloads the protocols require write their scalar's
+// JSON text at once (`JSONText`), the same text the generic path (`EncodedNode.make`) writes for it after its dynamic
+// casts; other values go through the generic path.
 
 struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: ObjectBox
@@ -13,20 +14,20 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         box.set(key.stringValue, try EncodedNode.make(value, codingPath: codingPath + [key]))
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.bool(value))) }
+    mutating func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.string(value))) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.number(value))) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.number(Double(value)))) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { box.set(key.stringValue, .text(JSONText.integer(value))) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
@@ -63,20 +64,22 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         box.elements.append(try EncodedNode.make(value, codingPath: codingPath + [IndexKey(count)]))
     }
 
-    mutating func encode(_ value: Bool) throws { try put(value) }
-    mutating func encode(_ value: String) throws { try put(value) }
-    mutating func encode(_ value: Double) throws { try put(value) }
-    mutating func encode(_ value: Float) throws { try put(value) }
-    mutating func encode(_ value: Int) throws { try put(value) }
-    mutating func encode(_ value: Int8) throws { try put(value) }
-    mutating func encode(_ value: Int16) throws { try put(value) }
-    mutating func encode(_ value: Int32) throws { try put(value) }
-    mutating func encode(_ value: Int64) throws { try put(value) }
-    mutating func encode(_ value: UInt) throws { try put(value) }
-    mutating func encode(_ value: UInt8) throws { try put(value) }
-    mutating func encode(_ value: UInt16) throws { try put(value) }
-    mutating func encode(_ value: UInt32) throws { try put(value) }
-    mutating func encode(_ value: UInt64) throws { try put(value) }
+    private func append(_ node: EncodedNode) { box.elements.append(node) }
+
+    mutating func encode(_ value: Bool) throws { append(.text(JSONText.bool(value))) }
+    mutating func encode(_ value: String) throws { append(.text(JSONText.string(value))) }
+    mutating func encode(_ value: Double) throws { append(.text(JSONText.number(value))) }
+    mutating func encode(_ value: Float) throws { append(.text(JSONText.number(Double(value)))) }
+    mutating func encode(_ value: Int) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int8) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int16) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int32) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int64) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt8) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt16) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt32) throws { append(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt64) throws { append(.text(JSONText.integer(value))) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
@@ -111,20 +114,22 @@ struct SingleNodeContainer: SingleValueEncodingContainer {
         encoder.node = try EncodedNode.make(value, codingPath: codingPath)
     }
 
-    mutating func encode(_ value: Bool) throws { try put(value) }
-    mutating func encode(_ value: String) throws { try put(value) }
-    mutating func encode(_ value: Double) throws { try put(value) }
-    mutating func encode(_ value: Float) throws { try put(value) }
-    mutating func encode(_ value: Int) throws { try put(value) }
-    mutating func encode(_ value: Int8) throws { try put(value) }
-    mutating func encode(_ value: Int16) throws { try put(value) }
-    mutating func encode(_ value: Int32) throws { try put(value) }
-    mutating func encode(_ value: Int64) throws { try put(value) }
-    mutating func encode(_ value: UInt) throws { try put(value) }
-    mutating func encode(_ value: UInt8) throws { try put(value) }
-    mutating func encode(_ value: UInt16) throws { try put(value) }
-    mutating func encode(_ value: UInt32) throws { try put(value) }
-    mutating func encode(_ value: UInt64) throws { try put(value) }
+    private func set(_ node: EncodedNode) { encoder.node = node }
+
+    mutating func encode(_ value: Bool) throws { set(.text(JSONText.bool(value))) }
+    mutating func encode(_ value: String) throws { set(.text(JSONText.string(value))) }
+    mutating func encode(_ value: Double) throws { set(.text(JSONText.number(value))) }
+    mutating func encode(_ value: Float) throws { set(.text(JSONText.number(Double(value)))) }
+    mutating func encode(_ value: Int) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int8) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int16) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int32) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: Int64) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt8) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt16) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt32) throws { set(.text(JSONText.integer(value))) }
+    mutating func encode(_ value: UInt64) throws { set(.text(JSONText.integer(value))) }
 }
 
 /// The coding-path entry of an array element.

@@ -26,10 +26,10 @@ enum EncodedNode {
     /// A `superEncoder()`: whatever was encoded into it by the time the tree is written.
     case deferred(NodeEncoder)
 
-    /// Encodes `value` found at `codingPath`.
-    static func make<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> EncodedNode {
+    /// Encodes `value` found at `codingPath` (made only for a value that is not a scalar: only an `Encoder` shows it).
+    static func make<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> EncodedNode {
         if let text = JSONText.scalar(value) { return .text(text) }
-        let encoder = NodeEncoder(codingPath: codingPath)
+        let encoder = NodeEncoder(codingPath: codingPath())
         try value.encode(to: encoder)
         return encoder.node ?? .object(ObjectBox())  // a value that encoded nothing is `{}`, as with JSONEncoder
     }
