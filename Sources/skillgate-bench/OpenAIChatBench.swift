@@ -55,6 +55,14 @@ func runOpenAIChatBench() async throws {
         var d = SSEDecoder()
         _ = d.feed(stream) + d.finish()
     }
+    // An upstream that answers 200 with text that is not JSON (a misconfigured base URL, a proxy's page): the error
+    // message quotes the start of it, with anything key-like masked.
+    let notJSON = Array(("upstream connect error or disconnect/reset before headers. retried and the latest reset reason: "
+        + "connection timeout; request id 7f3a9c2e-41d8-4b0e-9a61-0c5e8d2f1b77, route cluster outbound|443||api.example.internal, "
+        + "please try again later or contact the operator of this deployment").utf8)
+    line("an upstream's 200 that is not JSON → its error message", iterations: 2000) {
+        _ = try? OpenAIChatFormat.parseCompletion(notJSON, provider: "bench")
+    }
 }
 
 /// A Chat Completions body with a system message and `turns` rounds of a question, a tool call, its result and an

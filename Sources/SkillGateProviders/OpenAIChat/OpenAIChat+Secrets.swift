@@ -6,7 +6,7 @@ enum OpenAIChatSecretScrubber {
     /// `text` with every word that starts with a key prefix and is at least 12 characters long
     /// replaced by its prefix and `…[redacted]`.
     static func maskKeyLikeTokens(_ text: String) -> String {
-        guard prefixes.contains(where: { text.contains($0) }) else { return text }
+        guard mayHoldAKey(text) else { return text }
         var out = ""
         var word = ""
         func flush() {
@@ -28,4 +28,19 @@ enum OpenAIChatSecretScrubber {
         flush()
         return out
     }
+
+    /// Whether a key prefix occurs in `text`'s UTF-8 bytes. Wherever a prefix occurs as characters, its ASCII bytes
+    /// occur too, so a text without them has no key to mask; this byte search replaces a character search that cost
+    /// hundreds of thousands of instructions for an error message of a few hundred bytes.
+    static func mayHoldAKey(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return prefixBytes.contains { prefix in
+            guard bytes.count >= prefix.count else { return false }
+            return (0...(bytes.count - prefix.count)).contains { start in
+                bytes[start] == prefix[0] && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
+            }
+        }
+    }
+
+    private static let prefixBytes = prefixes.map { Array($0.utf8) }
 }
