@@ -184,4 +184,16 @@ import Testing
         }
         #expect(Set(results).count == 1 && results.count == 16)
     }
+
+    /// Tasks asking a text schema for its tree at once all get the same tree, and the schema keeps one.
+    @Test func treesRaceToOneKeptTree() async throws {
+        let text = Array(#"{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}"#.utf8)
+        let schema = try Self.schema(text)
+        let trees = await withTaskGroup(of: JSONValue.self) { group in
+            for _ in 0..<16 { group.addTask { schema.value } }
+            return await group.reduce(into: [JSONValue]()) { $0.append($1) }
+        }
+        #expect(trees.count == 16 && trees.allSatisfy { $0 == (try? JSONValue.parse(text)) })
+        #expect(schema.keepsTree)
+    }
 }
