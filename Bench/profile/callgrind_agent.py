@@ -32,7 +32,6 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "proxy"))
 import callgrind_request  # noqa: E402
 
-UPSTREAM_PORT = 18181
 GATEWAY_PORT = 18191
 
 
@@ -75,13 +74,37 @@ class Upstream(http.server.BaseHTTPRequestHandler):
 
 @contextlib.contextmanager
 def upstream():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", UPSTREAM_PORT), Upstream)
+    """Serves on a free port in a thread; yields the port."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield
+        yield server.server_address[1]
     finally:
         server.shutdown()
+
+
+def write_config(binary, work, upstream_port):
+    """Writes the mock provider and the gateway's config into `work`; returns the config's path and a new token."""
+    providers = os.path.join(work, "providers")
+    os.makedirs(providers)
+    json.dump({"id": "mock", "display_name": "agent bench upstream", "wire_format": "openai-chat",
+               "base_url": f"http://127.0.0.1:{upstream_port}/v1", "auth": "none",
+               "models": [{"id": "mock-model", "tier": "light", "context_window": 128000, "tools": "native",
+                           "price": {"input_per_mtok": 0.15, "output_per_mtok": 0.6}}]},
+              open(os.path.join(providers, "mock.json"), "w"))
+    config = os.path.join(work, "skillgate.json")
+    json.dump({"listen": f"127.0.0.1:{GATEWAY_PORT}", "state_dir": os.path.join(work, "state"), "providers_dir": providers,
+               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]}, "default_model": "light",
+               "default_scenario": "assistant", "scenarios": {"assistant": {"skill_packs": ["builtin"]}},
+               "skill_packs": {"builtin": {"skills": ["current_time", "calculator"]}},
+               "server_skills": {"builtin": ["current_time", "calculator"]},
+               # As callgrind_request.py: every run comes to a loop that slept, and prefetching would count each time.
+               "warm_code": False, "limits": {"shutdown_grace_seconds": 2}}, open(config, "w"))
+    token = subprocess.run([binary, "tokens", "create", "--config", config, "--name", "bench"], check=True,
+                           capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return config, token
 
 
 def run_once(token, body):
@@ -104,27 +127,12 @@ def main():
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     work = tempfile.mkdtemp(prefix="sg-agent-callgrind-")
-    providers = os.path.join(work, "providers")
-    os.makedirs(providers)
-    json.dump({"id": "mock", "display_name": "agent bench upstream", "wire_format": "openai-chat",
-               "base_url": f"http://127.0.0.1:{UPSTREAM_PORT}/v1", "auth": "none",
-               "models": [{"id": "mock-model", "tier": "light", "context_window": 128000, "tools": "native",
-                           "price": {"input_per_mtok": 0.15, "output_per_mtok": 0.6}}]},
-              open(os.path.join(providers, "mock.json"), "w"))
-    config = os.path.join(work, "skillgate.json")
-    json.dump({"listen": f"127.0.0.1:{GATEWAY_PORT}", "state_dir": os.path.join(work, "state"), "providers_dir": providers,
-               "tiers": {"light": ["mock/mock-model"], "strong": ["mock/mock-model"]}, "default_model": "light",
-               "default_scenario": "assistant", "scenarios": {"assistant": {"skill_packs": ["builtin"]}},
-               "skill_packs": {"builtin": {"skills": ["current_time", "calculator"]}},
-               "server_skills": {"builtin": ["current_time", "calculator"]},
-               # As callgrind_request.py: every run comes to a loop that slept, and prefetching would count each time.
-               "warm_code": False, "limits": {"shutdown_grace_seconds": 2}}, open(config, "w"))
-    token = subprocess.run([binary, "tokens", "create", "--config", config, "--name", "bench"], check=True,
-                           capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    callgrind_request.bench.require_free_port(GATEWAY_PORT, "the gateway")
     body = json.dumps({"messages": [{"role": "user", "content": "What is 17 * 23?"}]}).encode()
     gateway = None
     try:
-        with upstream():
+        with upstream() as upstream_port:
+            config, token = write_config(binary, work, upstream_port)
             gateway = subprocess.Popen(["valgrind", "--tool=callgrind", "--dump-instr=no", "--separate-threads=yes",
                                         f"--callgrind-out-file={work}/callgrind.out", binary, "serve", "--config", config],
                                        stdout=open(os.path.join(work, "skillgate.log"), "w"), stderr=subprocess.STDOUT)
