@@ -12,8 +12,10 @@ import Testing
     /// answers every request with `failStatus`.
     final class StreamingUpstream: HTTPHandler {
         let failStatus: Int?
-        /// Writes every event and the end in one write (a short answer arriving whole), or holds the events after the
-        /// first until `release()` (60 s at most: only a safety net for a failing test. With 10 s, a parallel run on a
+        /// Sends every event and the end at once (a short answer arriving whole: one body with Content-Length, whose
+        /// end is known with its last byte. A chunked stream's `write` and `end` can leave in two sends when the
+        /// server's loop turns between them, as a run under AddressSanitizer on a loaded machine showed), or holds the
+        /// events after the first until `release()` (60 s at most: only a safety net for a failing test. With 10 s, a parallel run on a
         /// loaded 2-core machine once stalled the client past it, and the held event arrived before it was asked for).
         let together: Bool
         let holdAfterFirst: Bool
@@ -39,12 +41,12 @@ import Testing
                 Array((#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":\#(delta),"finish_reason":\#(finish)}]}"# + "\n\n").utf8)
             }
             do {
-                try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
                 if together {
-                    try await responder.write(chunk(#"{"role":"assistant","content":"Hello"}"#) + chunk(#"{"content":", world"}"#)
-                                              + chunk("{}", #""stop""#) + Array("data: [DONE]\n\n".utf8))
-                    return responder.end()
+                    return responder.respond(status: 200, headers: ["content-type": "text/event-stream"],
+                                             body: chunk(#"{"role":"assistant","content":"Hello"}"#) + chunk(#"{"content":", world"}"#)
+                                                 + chunk("{}", #""stop""#) + Array("data: [DONE]\n\n".utf8))
                 }
+                try await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
                 try await responder.write(chunk(#"{"role":"assistant","content":"Hello"}"#))
                 if holdAfterFirst {
                     responder.sendQueuedNow()
