@@ -3,7 +3,8 @@ import SkillGateCore
 extension AnthropicMessagesFormat {
     /// Maps a non-2xx answer (`{"type":"error","error":{"type":...,"message":...},"request_id":...}`)
     /// to a `GatewayError` naming `provider`. HTML, empty and other non-JSON bodies are described
-    /// rather than parsed. The message never contains the API key (Anthropic never echoes it).
+    /// rather than parsed. The upstream's text is quoted as it came: `HTTPLLMClient` takes the call's key out of
+    /// every error it throws (`GatewayError.redacting`), for an Anthropic-compatible upstream that echoes it.
     static func error(status: Int, retryAfterHeader: String?, body: [UInt8], provider: String) -> GatewayError {
         let parsed = try? JSONValue.parse(body)
         guard let parsed, let errorObject = parsed["error"], errorObject.objectValue != nil else {

@@ -16,7 +16,16 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         self.http = http
     }
 
+    /// The call's answer, or its error without the deployment's key (`Deployment.redactingKey`).
     public func complete(_ request: ChatRequest) async throws -> ChatResponse {
+        do {
+            return try await completeQuotingUpstream(request)
+        } catch {
+            throw deployment.redactingKey(in: error)
+        }
+    }
+
+    private func completeQuotingUpstream(_ request: ChatRequest) async throws -> ChatResponse {
         var httpRequest = try format.makeRequest(request, deployment: deployment, stream: false)
         httpRequest.httpVersion = deployment.httpVersion
         httpRequest.caFile = deployment.caFile

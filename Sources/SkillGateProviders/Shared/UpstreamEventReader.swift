@@ -93,11 +93,12 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
         }
     }
 
-    /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it.
+    /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it, and
+    /// without the deployment's key (`Deployment.redactingKey`).
     private func ended(by error: any Error) -> any Error {
         state.withLock { $0.phase = .finished; $0.pending = [] }
-        if let error = error as? HTTPClientError { return error.gatewayError(provider: client.deployment.providerId) }
-        return error
+        let mapped = (error as? HTTPClientError)?.gatewayError(provider: client.deployment.providerId) ?? error
+        return client.deployment.redactingKey(in: mapped)
     }
 
     /// Translates `chunk` (nil: the body ended) into the pending events.

@@ -68,7 +68,8 @@ public struct EmbeddingEndpoint: Sendable {
     }
 
     /// POSTs `body` to `url` and returns the 2xx body. A non-2xx answer is read with the wire
-    /// format's error parser (`parseError`), which finds the provider's message and scrubs keys.
+    /// format's error parser (`parseError`), which finds the provider's message; the key is taken out of it
+    /// (`GatewayError.redacting`) whatever the format's parser did.
     func post(url: String, body: JSONValue, deployment d: Deployment,
               parseError: (Int, HTTPHeaders, [UInt8], Deployment) -> GatewayError) async throws(EmbeddingError) -> [UInt8] {
         var request = HTTPRequest(url: url, headers: d.requestHeaders(streaming: false), body: body.serializedBytes(), timeouts: d.timeouts)
@@ -84,7 +85,7 @@ public struct EmbeddingEndpoint: Sendable {
             throw EmbeddingError(kind: .cancelled, model: qualifiedModel, message: "the request was cancelled")
         }
         guard (200..<300).contains(response.status) else {
-            let e = parseError(response.status, response.headers, response.body, d)
+            let e = parseError(response.status, response.headers, response.body, d).redacting(d.apiKey)
             throw EmbeddingError(kind: .rejected, model: qualifiedModel, upstreamStatus: response.status,
                                  message: e.message + Self.hint(status: response.status))
         }
