@@ -33,12 +33,17 @@ enum MCPSkillsFactory {
             return MCPHTTPTransport(http: http, url: url, headers: headers.sorted { $0.key < $1.key }, secrets: secrets, inbound: inbound)
         case .stdio(let command, let arguments, let environment):
             var env: [(String, String)] = []
+            var used: [String] = []
             for (name, template) in environment.sorted(by: { $0.key < $1.key }) {
-                do { env.append((name, try SecretTemplate.expand(template, secrets: secrets).text)) } catch {
+                do {
+                    let expanded = try SecretTemplate.expand(template, secrets: secrets)
+                    env.append((name, expanded.text))
+                    used += expanded.used
+                } catch {
                     throw MCPError(.unavailable, "env \(name): \(error.message)")
                 }
             }
-            return try MCPStdioTransport(command: command, arguments: arguments, environment: env, inbound: inbound)
+            return try MCPStdioTransport(command: command, arguments: arguments, environment: env, secretsSent: used, inbound: inbound)
         }
     }
 }

@@ -32,6 +32,22 @@ public enum SecretTemplate {
 
     /// `text` with every occurrence of the `secrets` replaced by `[redacted]` (in case a server echoes them).
     public static func redact(_ text: String, _ secrets: [String]) -> String {
-        secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacing($1, with: "[redacted]") }
+        secrets.filter { $0.count >= 4 }.reduce(text) { $0.contains($1) ? $0.replacing($1, with: "[redacted]") : $0 }
+    }
+
+    /// `value` with every occurrence of the `secrets` replaced by `[redacted]` in its strings and keys.
+    public static func redact(_ value: JSONValue, _ secrets: [String]) -> JSONValue {
+        let secrets = secrets.filter { $0.count >= 4 }
+        guard !secrets.isEmpty else { return value }
+        func walk(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text): return .string(redact(text, secrets))
+            case .array(let items): return .array(items.map(walk))
+            case .object(let object):
+                return .object(JSONObject(object.members.map { .init(key: redact($0.key, secrets), value: walk($0.value)) }))
+            default: return value
+            }
+        }
+        return walk(value)
     }
 }

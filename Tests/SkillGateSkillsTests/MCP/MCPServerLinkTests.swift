@@ -26,6 +26,15 @@ import SkillGateTestSupport
         }
     }
 
+    /// A link whose requests carry `Authorization: Bearer ${secret:MCP_KEY}`, the key store holding `secret`.
+    static func httpLink(_ url: String, http: HTTPClient, log: Log, secret: String) -> MCPServerLink {
+        let headers = ["Authorization": "Bearer ${secret:MCP_KEY}"]
+        let config = MCPServerConfig(name: "srv", transport: .http(url: url, headers: headers), callTimeout: .seconds(5), connectTimeout: .seconds(2))
+        return MCPServerLink(config: config, tick: .milliseconds(50), maxBackoff: .milliseconds(400), log: log.logger) { inbound throws(MCPError) in
+            MCPHTTPTransport(http: http, url: url, headers: headers.map { ($0.key, $0.value) }, secrets: { $0 == "MCP_KEY" ? secret : nil }, inbound: inbound)
+        }
+    }
+
     static func stdioLink(_ command: String, _ arguments: [String], log: Log, refresh: Duration = .seconds(300)) -> MCPServerLink {
         let config = MCPServerConfig(name: "py", transport: .stdio(command: command, arguments: arguments, environment: [:]),
                                      callTimeout: .seconds(60), connectTimeout: .seconds(120), refreshInterval: refresh)
@@ -66,6 +75,33 @@ import SkillGateTestSupport
         #expect(registry.registered.map(\.definition) == [echo.toolDefinition])
         #expect(registry.registered.allSatisfy { $0.definition.schema.isText })
         await source.stop()
+        await double.stop()
+    }
+
+    /// A server that sends back the secret it was given, in a result's text and structured content or in an error,
+    /// never gets it to the model, the client or the log.
+    @Test func aSecretTheServerSendsBackIsRedacted() async throws {
+        let secret = "mcp-token-0123456789abcdef"
+        let double = try MCPHTTPDouble(.healthy)
+        let http = HTTPClient()
+        defer { http.shutdown() }
+        let log = Log()
+        let link = Self.httpLink(double.url, http: http, log: log, secret: secret)
+        await link.start()
+        #expect(double.server.requests.allSatisfy { $0.headers["Authorization"] == "Bearer \(secret)" }, "the server gets the secret")
+        guard case .result(let echoed) = await link.call("whoami", arguments: .object([:])) else {
+            Issue.record("whoami must answer")
+            return
+        }
+        #expect(echoed.text == "you sent Bearer [redacted]")
+        #expect(echoed.structured == ["authorization": "Bearer [redacted]", "seen": ["Bearer [redacted]"]])
+        guard case .failure(let refusal) = await link.call("refuse", arguments: .object([:])) else {
+            Issue.record("refuse must fail")
+            return
+        }
+        #expect(refusal.contains("not allowed with Bearer [redacted]") && !refusal.contains(secret), "\(refusal)")
+        #expect(!log.lines.withLock { "\($0)" }.contains(secret))
+        await link.stop()
         await double.stop()
     }
 

@@ -50,7 +50,7 @@ final class MCPHTTPDouble: Sendable {
         case .request(let id, let method, let params):
             methods.withLock { $0.append(method) }
             if method != "initialize" { sessions.withLock { $0.append(request.headers["Mcp-Session-Id"]) } }
-            return answer(id: id, method: method, params: params)
+            return answer(id: id, method: method, params: params, authorization: request.headers["Authorization"] ?? "")
         case .notification(let method, _):
             methods.withLock { $0.append(method) }
             return LocalHTTPServer.Reply(status: 202, headers: [:], body: [])
@@ -59,7 +59,7 @@ final class MCPHTTPDouble: Sendable {
         }
     }
 
-    private func answer(id: JSONRPCId, method: String, params: JSONValue?) -> LocalHTTPServer.Reply {
+    private func answer(id: JSONRPCId, method: String, params: JSONValue?, authorization: String) -> LocalHTTPServer.Reply {
         let hang = LocalHTTPServer.Reply(status: 200, headers: ["Content-Type": "application/json"], body: [], delay: .seconds(30))
         switch behaviour {
         case .hangAlways: return hang
@@ -92,6 +92,12 @@ final class MCPHTTPDouble: Sendable {
             switch params?["name"]?.stringValue {
             case "echo": result = ["content": [["type": "text", "text": .string("echo: " + (args?["text"]?.stringValue ?? ""))]], "isError": false]
             case "add": result = ["content": [["type": "text", "text": .string(String((args?["a"]?.intValue ?? 0) + (args?["b"]?.intValue ?? 0)))]]]
+            // Not listed: a broken server that sends back the credential it was sent, in a result and in an error.
+            case "whoami":
+                result = ["content": [["type": "text", "text": .string("you sent \(authorization)")]],
+                          "structuredContent": ["authorization": .string(authorization), "seen": [.string(authorization)]]]
+            case "refuse":
+                return reply(.error(id: id, error: JSONRPCError(code: -32000, message: "not allowed with \(authorization)")))
             default:
                 return reply(.error(id: id, error: JSONRPCError(code: -32602, message: "Unknown tool")))
             }

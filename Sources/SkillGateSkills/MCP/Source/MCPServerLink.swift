@@ -81,11 +81,28 @@ public final class MCPServerLink: Sendable {
 
     /// Calls `tool`. Transport failures and protocol violations become error results naming the
     /// server; a server that is down answers at once.
+    /// The outcome of calling `tool`, with the secrets the transport gives the server taken out of whatever the server
+    /// said (its result's text and structured content, its error messages): the model, the client and the log see
+    /// the outcome.
     public func call(_ tool: String, arguments: JSONValue) async -> MCPCallOutcome {
         let (session, down) = state.withLock { ($0.session, $0.down) }
         guard let session else {
             return .failure("the MCP server \"\(config.name)\" is unavailable (\(down ?? "not connected")); the gateway keeps retrying. Try again later or answer without this tool.")
         }
+        let outcome = await call(tool, arguments: arguments, on: session)
+        let secrets = session.transport.secretsSent
+        guard !secrets.isEmpty else { return outcome }
+        switch outcome {
+        case .result(var result):
+            result.text = SecretTemplate.redact(result.text, secrets)
+            result.structured = result.structured.map { SecretTemplate.redact($0, secrets) }
+            return .result(result)
+        case .failure(let why):
+            return .failure(SecretTemplate.redact(why, secrets))
+        }
+    }
+
+    private func call(_ tool: String, arguments: JSONValue, on session: MCPClientSession) async -> MCPCallOutcome {
         do {
             return .result(try await session.callTool(tool, arguments: arguments, timeout: config.callTimeout))
         } catch {
@@ -169,7 +186,7 @@ public final class MCPServerLink: Sendable {
                 if !stdio.isOpen { why += "; " + stdio.closedDescription }
             }
             await transport.close()
-            failed(why)
+            failed(SecretTemplate.redact(why, transport.secretsSent))
         }
     }
 
@@ -204,7 +221,8 @@ public final class MCPServerLink: Sendable {
     }
 
     /// Drops `session` (if still current), marks the server down and closes the transport.
-    private func disconnect(_ session: MCPClientSession, because why: String) {
+    private func disconnect(_ session: MCPClientSession, because reason: String) {
+        let why = SecretTemplate.redact(reason, session.transport.secretsSent)
         let current = state.withLock { s -> Bool in
             guard s.session === session else { return false }
             s.session = nil

@@ -57,6 +57,11 @@ public final class MCPHTTPTransport: MCPTransport {
         return answer
     }
 
+    /// The secrets the headers name, as the key store holds them now (a missing one is sent by no request).
+    public var secretsSent: [String] {
+        headers.flatMap { (try? SecretTemplate.expand($0.1, secrets: secrets))?.used ?? [] }
+    }
+
     private func requestHeaders() throws(MCPError) -> (headers: HTTPHeaders, secrets: [String]) {
         var h = HTTPHeaders()
         var used: [String] = []

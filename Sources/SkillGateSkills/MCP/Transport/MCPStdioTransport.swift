@@ -13,12 +13,16 @@ public final class MCPStdioTransport: MCPTransport {
     let maxMessageBytes: Int
     /// The server's process id (tests check that it is gone after `close`).
     public var pid: Int32 { process.pid }
+    /// The key-store secrets among the environment's values.
+    public let secretsSent: [String]
 
     /// Starts `command` and begins reading its stdout. `inbound` receives the server's notifications
-    /// and requests (on the reader thread; it must not block).
-    public init(command: String, arguments: [String], environment: [(String, String)], maxMessageBytes: Int = 4 * 1024 * 1024,
-                inbound: @escaping MCPInbound) throws(MCPError) {
+    /// and requests (on the reader thread; it must not block). `secretsSent` are the key-store secrets in
+    /// `environment`'s values.
+    public init(command: String, arguments: [String], environment: [(String, String)], secretsSent: [String] = [],
+                maxMessageBytes: Int = 4 * 1024 * 1024, inbound: @escaping MCPInbound) throws(MCPError) {
         process = try ChildProcess(command: command, arguments: arguments, environment: environment)
+        self.secretsSent = secretsSent
         self.maxMessageBytes = maxMessageBytes
         let process = self.process, pending = self.pending
         let closer = Closer(process: process, pending: pending)

@@ -40,4 +40,12 @@ public protocol MCPTransport: Sendable {
     var isOpen: Bool { get }
     /// Ends the connection (a stdio server's process is stopped and reaped).
     func close() async
+    /// The key-store secrets this transport gives the server (its `${secret:NAME}` headers or environment values).
+    /// What the server says is not trusted to keep them: they are taken out of its answers before a model, a client
+    /// or the log sees them (`MCPServerLink.call`).
+    var secretsSent: [String] { get }
+}
+
+extension MCPTransport {
+    public var secretsSent: [String] { [] }
 }
