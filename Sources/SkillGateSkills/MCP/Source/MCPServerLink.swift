@@ -80,10 +80,9 @@ public final class MCPServerLink: Sendable {
     }
 
     /// Calls `tool`. Transport failures and protocol violations become error results naming the
-    /// server; a server that is down answers at once.
-    /// The outcome of calling `tool`, with the secrets the transport gives the server taken out of whatever the server
-    /// said (its result's text and structured content, its error messages): the model, the client and the log see
-    /// the outcome.
+    /// server; a server that is down answers at once. The secrets the transport gives the server are taken out of
+    /// whatever the server said (its result's text and structured content, its error messages): the model, the
+    /// client and the log see the outcome.
     public func call(_ tool: String, arguments: JSONValue) async -> MCPCallOutcome {
         let (session, down) = state.withLock { ($0.session, $0.down) }
         guard let session else {
