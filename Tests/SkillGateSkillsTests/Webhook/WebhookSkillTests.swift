@@ -70,7 +70,10 @@ import SkillGateHTTP
             .execute([:], context: context)
         #expect(r.isError && r.text.contains("did not answer within"))
         #expect(!r.text.contains(secret))
-        #expect(ContinuousClock.now - start < .seconds(15), "the 300 ms timeout must end the call long before the 30 s reply")
+        // Alone the call ends after ~0.3 s. A loaded machine running the whole suite in parallel (a fuzzer beside it
+        // in one stress run) kept the test's task waiting for a thread for ~15 s, as it did every test started with
+        // it; the bound only has to tell the timeout from the 30 s reply.
+        #expect(ContinuousClock.now - start < .seconds(25), "the 300 ms timeout must end the call before the 30 s reply")
     }
 
     @Test func refusesLoopbackWithoutAllowPrivate() async throws {
