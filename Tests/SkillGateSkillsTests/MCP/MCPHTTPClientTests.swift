@@ -39,6 +39,22 @@ import SkillGateTestSupport
         await double.stop()
     }
 
+    /// The transport names the secrets it sent, so they can be taken out of what the server says: those in the key
+    /// store now, and one that was rotated after a request carried it.
+    @Test func theSecretsSentAreKnownAcrossARotation() async throws {
+        let double = try MCPHTTPDouble(.healthy)
+        let http = HTTPClient()
+        defer { http.shutdown() }
+        let current = Mutex("old-secret-0123456789")
+        let transport = MCPHTTPTransport(http: http, url: double.url, headers: [("Authorization", "Bearer ${secret:MCP_KEY}")],
+                                         secrets: { name in name == "MCP_KEY" ? current.withLock { $0 } : nil }, inbound: { _ in })
+        #expect(transport.secretsSent == ["old-secret-0123456789"])
+        _ = try await MCPClientSession(transport: transport).initialize(timeout: .seconds(5))
+        current.withLock { $0 = "new-secret-0123456789" }
+        #expect(transport.secretsSent == ["old-secret-0123456789", "new-secret-0123456789"])
+        await double.stop()
+    }
+
     @Test func aServerThatHangsIsATimeoutWithinTheLimit() async throws {
         let double = try MCPHTTPDouble(.hangAlways)
         let http = HTTPClient()

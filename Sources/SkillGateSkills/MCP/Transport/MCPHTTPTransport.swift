@@ -18,6 +18,10 @@ public final class MCPHTTPTransport: MCPTransport {
     let maxMessageBytes: Int
     let inbound: MCPInbound
     private let session = Mutex<(id: String?, version: String?)>((nil, nil))
+    /// The secret values requests carried, newest last, at most `keptSecrets` distinct ones: a secret rotated in the
+    /// key store while a call was out is still known when its answer is redacted.
+    private let sent = Mutex<[String]>([])
+    private static let keptSecrets = 8
 
     public init(http: HTTPClient, url: String, headers: [(String, String)], secrets: @escaping @Sendable (String) -> String?,
                 maxMessageBytes: Int = 4 * 1024 * 1024, inbound: @escaping MCPInbound) {
@@ -57,9 +61,21 @@ public final class MCPHTTPTransport: MCPTransport {
         return answer
     }
 
-    /// The secrets the headers name, as the key store holds them now (a missing one is sent by no request).
+    /// The secrets the requests carried (`sent`), and those the headers name as the key store holds them now.
     public var secretsSent: [String] {
-        headers.flatMap { (try? SecretTemplate.expand($0.1, secrets: secrets))?.used ?? [] }
+        let now = headers.flatMap { (try? SecretTemplate.expand($0.1, secrets: secrets))?.used ?? [] }
+        return sent.withLock { sent in sent + now.filter { !sent.contains($0) } }
+    }
+
+    private func noteSent(_ used: [String]) {
+        guard !used.isEmpty else { return }
+        sent.withLock { sent in
+            for secret in used where sent.last != secret {
+                sent.removeAll { $0 == secret }
+                sent.append(secret)
+            }
+            if sent.count > Self.keptSecrets { sent.removeFirst(sent.count - Self.keptSecrets) }
+        }
     }
 
     private func requestHeaders() throws(MCPError) -> (headers: HTTPHeaders, secrets: [String]) {
@@ -85,6 +101,7 @@ public final class MCPHTTPTransport: MCPTransport {
     /// POSTs `message`; returns the response with id `expecting` (nil for notifications: 202 expected).
     private func post(_ message: JSONRPCMessage, expecting: JSONRPCId?, timeout: Duration) async throws(MCPError) -> JSONRPCMessage? {
         let (h, used) = try requestHeaders()
+        noteSent(used)
         let request = HTTPRequest(method: "POST", url: url, headers: h, body: message.bytes,
                                   timeouts: HTTPTimeouts(connect: min(timeout, .seconds(10)), firstByte: timeout, idle: timeout, total: timeout))
         let response: HTTPStreamingResponse
