@@ -15,7 +15,6 @@ the upstream's own time is not counted (it is another process).
 """
 import argparse
 import collections
-import contextlib
 import http.client
 import http.server
 import json
@@ -24,13 +23,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "proxy"))
 import callgrind_request  # noqa: E402
+import delayed_upstream  # noqa: E402
 
 GATEWAY_PORT = 18191
 
@@ -70,19 +69,6 @@ class Upstream(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-
-
-@contextlib.contextmanager
-def upstream():
-    """Serves on a free port in a thread; yields the port."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
 
 
 def write_config(binary, work, upstream_port):
@@ -131,7 +117,7 @@ def main():
     body = json.dumps({"messages": [{"role": "user", "content": "What is 17 * 23?"}]}).encode()
     gateway = None
     try:
-        with upstream() as upstream_port:
+        with delayed_upstream.serving(Upstream) as upstream_port:
             config, token = write_config(binary, work, upstream_port)
             gateway = subprocess.Popen(["valgrind", "--tool=callgrind", "--dump-instr=no", "--separate-threads=yes",
                                         f"--callgrind-out-file={work}/callgrind.out", binary, "serve", "--config", config],

@@ -48,15 +48,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def delayed_upstream(delay_s):
-    """Serves in a thread; yields its base URL (http://127.0.0.1:PORT)."""
-    handler = type("DelayedHandler", (_Handler,), {"delay_s": delay_s})
+def serving(handler):
+    """Serves `handler` (a `BaseHTTPRequestHandler` class) on a free port of 127.0.0.1 in a thread; yields the port."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield server.server_address[1]
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def delayed_upstream(delay_s):
+    """Serves in a thread; yields its base URL (http://127.0.0.1:PORT)."""
+    with serving(type("DelayedHandler", (_Handler,), {"delay_s": delay_s})) as port:
+        yield f"http://127.0.0.1:{port}"
