@@ -16,6 +16,9 @@ final class Connection {
         case head
         /// Reading a request body (its total deadline runs).
         case body
+        /// A request's head is read and the `headGate` decides on it off the loop (`HTTPHeadDecision.decideLater`);
+        /// reading waits for the decision (a decision deadline runs).
+        case gating
         /// A request is with the handler, or its reply is being written.
         case handling
         /// Closed: its events are freed and its descriptor closed.
@@ -55,6 +58,8 @@ final class Connection {
     var headScanned = 0
     /// The head of the request whose body is being read.
     var head: ParsedRequestHead?
+    /// The request waiting for a deferred gate decision (phase `gating`), and the ticket its decision must carry.
+    var gated: GatedHead?
     /// What the gate learned about the request whose body is being read.
     var admission: (any HTTPAdmission)?
     var bodyReader: BodyReader?
@@ -105,10 +110,20 @@ final class Connection {
         phase = .closed
         responder = nil
         head = nil
+        gated = nil
         admission = nil
         bodyReader = nil
         input = []
         body = []
         output = []
     }
+}
+
+/// A request head whose `headGate` decision is being made off the loop (`Connection.gated`).
+struct GatedHead {
+    let parsed: ParsedRequestHead
+    let head: HTTPRequestHead
+    let framing: RequestFraming.Body
+    /// Unique per deferral on its loop: a decision that arrives for a connection closed (or reused) since is dropped.
+    let ticket: UInt64
 }

@@ -78,7 +78,7 @@ extension EventLoop {
     }
 
     /// The phase's deadline passed: an idle keep-alive connection is closed quietly, a head or body that took too long
-    /// gets a 408, a reply the client stopped reading is cut off.
+    /// gets a 408, a gate decision that did not come a 503, a reply the client stopped reading is cut off.
     func connectionTimerFired(_ connection: Connection) {
         switch connection.phase {
         case .waiting:
@@ -93,6 +93,11 @@ extension EventLoop {
             let limit = isHead ? configuration.headerTimeout : configuration.bodyReadTimeout
             sendCanned(to: connection.fd, status: 408,
                        message: "The request \(isHead ? "head" : "body") took longer than \(limit) to arrive; send the whole request promptly.")
+            close(connection)
+        case .gating:
+            shared.counters.headDecisionTimeouts.add(1, ordering: .relaxed)
+            sendCanned(to: connection.fd, status: 503,
+                       message: "The server could not decide on this request within \(configuration.headerTimeout) (its admission check, such as a token lookup, did not finish); retry in a few seconds.")
             close(connection)
         case .handling:
             // Only armed while reply bytes wait for a client that does not read them.

@@ -11,7 +11,7 @@ import Glibc
 extension EventLoop {
     /// The socket is readable, or the peer closed it.
     func connectionReadable(_ connection: Connection) {
-        if connection.phase == .handling {
+        if connection.phase == .handling || connection.phase == .gating {
             peerActivity(connection)
             return
         }
@@ -73,7 +73,7 @@ extension EventLoop {
                 offset += readBody(connection, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             case .waiting:
                 startHead(connection)
-            case .handling, .closed:
+            case .gating, .handling, .closed:
                 return offset
             }
         }
@@ -118,7 +118,7 @@ extension EventLoop {
     /// reading (or hands a bodiless request over).
     private func headRead(_ connection: Connection, _ parsed: ParsedRequestHead) {
         connection.stopTimer()
-        var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
+        let head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
                                    remoteAddress: connection.remoteAddress)
         let framing: RequestFraming.Body
         switch RequestFraming.check(parsed.headers) {
@@ -129,20 +129,35 @@ extension EventLoop {
         case .success(let body):
             framing = parsed.isHead ? .none : body
         }
+        let decision = configuration.headGate?(head) ?? .accept
+        if case .decideLater(let deferred) = decision {
+            decideLater(connection, GatedHead(parsed: parsed, head: head, framing: framing, ticket: nextGateTicket()), deferred)
+            return
+        }
+        admit(connection, parsed, head, framing, decision)
+    }
+
+    /// Carries a request on as its gate decided: refused, or its body read (or a bodiless request handed over).
+    private func admit(_ connection: Connection, _ parsed: ParsedRequestHead, _ head: HTTPRequestHead,
+                       _ framing: RequestFraming.Body, _ decision: HTTPHeadDecision) {
+        var head = head
         var limit = configuration.maxBodyBytes
-        if let gate = configuration.headGate {
-            switch gate(head) {
-            case .accept:
-                break
-            case .admit(let admission):
-                head.admission = admission
-            case .acceptWithBodyLimit(let bytes):
-                limit = min(limit, max(0, bytes))
-            case .reject(let status, let headers, let body):
-                shared.counters.refusedAtHead.add(1, ordering: .relaxed)
-                refuse(connection, status: status, headers: headers, body: body, isHead: parsed.isHead)
-                return
-            }
+        switch decision {
+        case .accept:
+            break
+        case .admit(let admission):
+            head.admission = admission
+        case .acceptWithBodyLimit(let bytes):
+            limit = min(limit, max(0, bytes))
+        case .reject(let status, let headers, let body):
+            shared.counters.refusedAtHead.add(1, ordering: .relaxed)
+            refuse(connection, status: status, headers: headers, body: body, isHead: parsed.isHead)
+            return
+        case .decideLater:
+            // A deferred decision must end in a decision; deferring again is the gate's mistake.
+            refuse(connection, status: 500, message: "The server's request gate did not decide on this request; report it to the operator.",
+                   isHead: parsed.isHead)
+            return
         }
         if let expect = parsed.expect, !HTTPHeaders.sameName(expect, "100-continue") {
             refuse(connection, status: 417, message: "Only `Expect: 100-continue` is understood; remove the Expect field or use 100-continue.",
@@ -239,5 +254,39 @@ extension EventLoop {
         default:
             break
         }
+    }
+
+    private func nextGateTicket() -> UInt64 {
+        lastGateTicket &+= 1
+        return lastGateTicket
+    }
+
+    /// The gate decides off the loop: reading stops (bytes already read stay in `input`, more wait in the kernel), the
+    /// decision's deadline starts, and the decision comes back as a loop job (`headDecided`).
+    private func decideLater(_ connection: Connection, _ gated: GatedHead, _ deferred: HTTPDeferredHeadDecision) {
+        shared.counters.deferredHeadDecisions.add(1, ordering: .relaxed)
+        connection.phase = .gating
+        connection.gated = gated
+        connection.startTimer(configuration.headerTimeout)
+        let id = ObjectIdentifier(connection), ticket = gated.ticket
+        deferred.start { [weak self] decision in
+            self?.post(.headDecided(id, ticket: ticket, decision))
+        }
+    }
+
+    /// Loop thread: a deferred gate decision came. Dropped when its connection closed (or is another one) since.
+    func headDecided(_ id: ObjectIdentifier, ticket: UInt64, _ decision: HTTPHeadDecision) {
+        guard let connection = connections[id], connection.phase == .gating, let gated = connection.gated,
+              gated.ticket == ticket else { return }
+        connection.stopTimer()
+        connection.gated = nil
+        connection.phase = .head
+        admit(connection, gated.parsed, gated.head, gated.framing, decision)
+        guard connection.phase != .closed else { return }
+        if connection.readPaused, let readEvent = connection.readEvent {
+            connection.readPaused = false
+            event_add(readEvent, nil)
+        }
+        if !connection.input.isEmpty, connection.phase == .body { consumeInput(connection) }
     }
 }

@@ -13,6 +13,8 @@ enum LoopJob: Sendable {
     case end(HTTPResponder)
     /// A job of a task that prefers this loop as its executor.
     case run(UnownedJob)
+    /// A `headGate` decision made off the loop for the connection that holds `ticket` (`HTTPHeadDecision.decideLater`).
+    case headDecided(ObjectIdentifier, ticket: UInt64, HTTPHeadDecision)
     /// Close the listening socket; answer requests on open connections with 503.
     case stopAccepting
     /// Free all connections (cancelling their handlers) and leave the loop.
@@ -84,6 +86,8 @@ final class EventLoop: @unchecked Sendable {
     var requestCodeSeenAt: UInt64 = 0
     var answerCodeSeenAt: UInt64 = 0
     var answerWarmingDue = false
+    /// The last ticket given to a gate decision deferred on this loop (`GatedHead.ticket`).
+    var lastGateTicket: UInt64 = 0
 
     private let queue = Mutex(JobQueue())
     /// `event_active` calls made outside the queue lock and not yet returned; the loop frees the
@@ -264,6 +268,8 @@ final class EventLoop: @unchecked Sendable {
         case .run(let job):
             job.runSynchronously(on: asUnownedTaskExecutor())
             if !heldReplies.isEmpty { releaseHeldReplies() }
+        case .headDecided(let id, let ticket, let decision):
+            headDecided(id, ticket: ticket, decision)
         case .stopAccepting:
             if let resumeAcceptEvent { event_del(resumeAcceptEvent) }
             stopListening()

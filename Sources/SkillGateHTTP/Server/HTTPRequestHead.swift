@@ -36,6 +36,21 @@ public enum HTTPHeadDecision: Sendable {
     /// Answer now with this response (`Connection: close` is added) without reading the body, and close
     /// the connection.
     case reject(status: Int, headers: HTTPHeaders, body: [UInt8])
+    /// The decision needs work that must not run on the event loop (a token that is not in memory: a database
+    /// read). The server stops reading the connection, starts `decision` and goes on serving its other
+    /// connections; the request continues once `decision` reports what to do (any case but this one).
+    case decideLater(HTTPDeferredHeadDecision)
+}
+
+/// A `headGate` decision made off the event loop (`HTTPHeadDecision.decideLater`).
+public struct HTTPDeferredHeadDecision: Sendable {
+    /// Starts the work and returns at once; calls `decided` exactly once, from any thread, with the decision.
+    public let start: @Sendable (_ decided: @escaping @Sendable (HTTPHeadDecision) -> Void) -> Void
+
+    /// A decision that `start` makes elsewhere and reports to `decided`.
+    public init(_ start: @escaping @Sendable (_ decided: @escaping @Sendable (HTTPHeadDecision) -> Void) -> Void) {
+        self.start = start
+    }
 }
 
 /// What a `headGate` found out about a request it let through (for a gateway: the caller its token names), handed to

@@ -27,7 +27,8 @@ extension HTTPServer {
         public var maxConnectionsPerIP: Int?
         /// Decides on each request from its head alone, before any body byte is read (authentication
         /// belongs here, so unauthenticated clients cannot make the server buffer bodies). `nil`: accept all.
-        /// Runs on the event loop thread: it must be quick and must not block.
+        /// Runs on the event loop thread: it must be quick and must not block. A decision that needs a wait (a
+        /// database read) returns `.decideLater` and is made elsewhere, within `headerTimeout` (else 503).
         public var headGate: (@Sendable (HTTPRequestHead) -> HTTPHeadDecision)?
         /// Called once when shutdown begins, before in-flight requests are drained: ends requests that would
         /// otherwise never finish (an open event stream that only tails, like the console's traffic view).

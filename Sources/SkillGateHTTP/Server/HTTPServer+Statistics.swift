@@ -14,6 +14,10 @@ extension HTTPServer {
         public var refusedAtHead: Int
         /// Connections closed because a request head took longer than `headerTimeout` in total.
         public var headerTimeouts: Int
+        /// Requests whose `headGate` decision was made off the event loop (`HTTPHeadDecision.decideLater`).
+        public var deferredHeadDecisions: Int = 0
+        /// Of those, the ones answered 503 because the decision did not come within `headerTimeout`.
+        public var headDecisionTimeouts: Int = 0
         /// Connections closed because a request body took longer than `bodyReadTimeout` in total.
         public var bodyTimeouts: Int
         /// `malloc_trim` runs after large request bodies were released.
@@ -58,6 +62,8 @@ final class ServerCounters: Sendable {
     let refusedOverPerIP = Atomic<Int>(0)
     let refusedAtHead = Atomic<Int>(0)
     let headerTimeouts = Atomic<Int>(0)
+    let deferredHeadDecisions = Atomic<Int>(0)
+    let headDecisionTimeouts = Atomic<Int>(0)
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)

@@ -153,6 +153,8 @@ public final class HTTPServer: Sendable {
         return Statistics(openConnections: shared.limiter.openCount,
                           refusedOverTotal: c.refusedOverTotal.load(ordering: .relaxed), refusedOverPerIP: c.refusedOverPerIP.load(ordering: .relaxed),
                           refusedAtHead: c.refusedAtHead.load(ordering: .relaxed), headerTimeouts: c.headerTimeouts.load(ordering: .relaxed),
+                          deferredHeadDecisions: c.deferredHeadDecisions.load(ordering: .relaxed),
+                          headDecisionTimeouts: c.headDecisionTimeouts.load(ordering: .relaxed),
                           bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed),
                           acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
                           closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),

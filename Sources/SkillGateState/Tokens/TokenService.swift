@@ -107,6 +107,19 @@ public final class TokenService: Sendable {
         return try lookupChecked(digest, noteUse: true).map { TokenGrant(token: $0, digest: digest) }
     }
 
+    /// What the cache alone says about `presented`, without reading the store: for a caller that must not wait on a
+    /// database (an event loop), which otherwise asks `checkedGrant` somewhere it may wait. A hit is answered (and
+    /// its use noted) as `checkedGrant` would; a malformed token, or one the cache holds as revoked, is refused.
+    public func cachedGrant(for presented: String) -> CachedTokenGrant {
+        guard TokenFormat.looksLikeToken(presented) else { return .refused }
+        let digest = TokenDigest(of: presented)
+        switch cachedLookup(digest, noteUse: true) {
+        case .none: return .notCached
+        case .some(.none): return .refused
+        case .some(.some(let token)): return .granted(TokenGrant(token: token, digest: digest))
+        }
+    }
+
     /// The token of `grant` as the store holds it now (its record may have changed since), or nil when it was revoked:
     /// for a request authenticated at its head and checked again when it runs. The same cached lookup as
     /// `checkedGrant`, without hashing the token text again or noting a second use.
@@ -123,27 +136,11 @@ public final class TokenService: Sendable {
     }
 
     private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
-        let time = now()
-
-        // Hot path: one lock, one dictionary lookup.
-        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (ClientToken??, UInt64, Bool, Bool) in
-            guard var entry = state.cache[digest], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
-                return (nil, state.generation, false, false)
-            }
-            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
-            guard Self.accepts(entry, digest) else { return (.some(nil), state.generation, false, refresh) }
-            guard noteUse else { return (.some(entry.stored.token), state.generation, false, refresh) }
-            let flush = self.noteUse(of: &entry, in: &state, at: time)
-            if flush.queued { state.cache[digest] = entry }
-            return (.some(entry.stored.token), state.generation, flush.schedule, refresh)
-        }
-        if let hit {
-            if refresh { refreshAhead(digest, generation: generation) }
-            if flushFromHit { scheduleFlush() }
-            return hit
-        }
+        if let hit = cachedLookup(digest, noteUse: noteUse) { return hit }
 
         // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
+        let time = now()
+        let generation = state.withLock { $0.generation }
         let found: StoredClientToken?
         do { found = try store.token(hash: digest.hex) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
         guard let stored = found else { return nil }
@@ -157,6 +154,27 @@ public final class TokenService: Sendable {
         }
         if flush { scheduleFlush() }
         return token
+    }
+
+    /// The cache's answer for `digest`: nil when it holds no fresh entry, `.some(nil)` when it holds one it refuses
+    /// (revoked, or a stored digest that does not match), else the token. One lock, one dictionary lookup; starts a
+    /// background lookup when the entry is past half its lifetime, and notes the use when asked.
+    private func cachedLookup(_ digest: TokenDigest, noteUse: Bool) -> ClientToken?? {
+        let time = now()
+        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (ClientToken??, UInt64, Bool, Bool) in
+            guard var entry = state.cache[digest], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
+                return (nil, state.generation, false, false)
+            }
+            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
+            guard Self.accepts(entry, digest) else { return (.some(nil), state.generation, false, refresh) }
+            guard noteUse else { return (.some(entry.stored.token), state.generation, false, refresh) }
+            let flush = self.noteUse(of: &entry, in: &state, at: time)
+            if flush.queued { state.cache[digest] = entry }
+            return (.some(entry.stored.token), state.generation, flush.schedule, refresh)
+        }
+        if refresh { refreshAhead(digest, generation: generation) }
+        if flushFromHit { scheduleFlush() }
+        return hit
     }
 
     /// Looks `digest` up again in the background and renews its cache entry (unless a revoke or an invalidation came
@@ -290,4 +308,14 @@ extension TokenGrant: CustomStringConvertible, CustomReflectable {
     public var description: String { "TokenGrant(\(token.id), name: \(token.name))" }
     /// A mirror without the digest.
     public var customMirror: Mirror { Mirror(self, children: ["token": token]) }
+}
+
+/// What `TokenService.cachedGrant` found without reading the store.
+public enum CachedTokenGrant: Sendable {
+    /// The cache holds the token and accepts it.
+    case granted(TokenGrant)
+    /// Not a token, or one the cache holds as revoked.
+    case refused
+    /// The cache has no fresh entry: only the store can tell (`checkedGrant`).
+    case notCached
 }

@@ -57,4 +57,25 @@ final class RawSocket: @unchecked Sendable {
             return (String(decoding: received, as: UTF8.self), n == 0)
         }
     }
+
+    /// One response with a `Content-Length` body on a keep-alive connection: its status, or nil when none came
+    /// before the receive timeout.
+    func readOneResponse() -> Int? {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let text = String(decoding: received, as: UTF8.self)
+            if let headEnd = text.range(of: "\r\n\r\n") {
+                let head = text[..<headEnd.lowerBound].lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if text.utf8.count - text[..<headEnd.upperBound].utf8.count >= length {
+                    return Int(text.split(separator: " ").dropFirst().first ?? "")
+                }
+            }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return nil }
+            received += chunk[0..<n]
+        }
+    }
 }

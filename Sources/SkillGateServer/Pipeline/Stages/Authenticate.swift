@@ -66,16 +66,36 @@ struct AuthenticateStage: Sendable {
         client(try grant(headers))
     }
 
-    /// The grant of the token in `headers` (`authenticate`), for the head gate to hand on.
+    /// The grant of the token in `headers` (`authenticate`), for the head gate to hand on. Reads the token store
+    /// when the token is not cached.
     func grant(_ headers: HTTPHeaders) throws(GatewayError) -> TokenGrant {
+        let token = try presentedToken(headers)
+        return try checked { () throws(TokenStoreUnavailable) in try tokens.checkedGrant(for: token) }
+    }
+
+    /// The grant of the token in `headers` if the token service's cache can tell without reading the store (for the
+    /// head gate on the event loop); nil when only the store can (then `grant`, off the loop). Throws the 401s.
+    func cachedGrant(_ headers: HTTPHeaders) throws(GatewayError) -> TokenGrant? {
+        switch tokens.cachedGrant(for: try presentedToken(headers)) {
+        case .granted(let grant): return grant
+        case .notCached: return nil
+        case .refused: throw Self.invalidToken
+        }
+    }
+
+    /// `Authorization: Bearer <token>`, else `x-api-key: <token>`; a 401 when neither holds one.
+    private func presentedToken(_ headers: HTTPHeaders) throws(GatewayError) -> String {
         var presented = headers["authorization"].flatMap(Self.bearerToken)
         if presented == nil || presented?.isEmpty == true { presented = headers["x-api-key"] }
         guard let token = presented, !token.isEmpty else {
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                                message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
         }
-        return try checked { () throws(TokenStoreUnavailable) in try tokens.checkedGrant(for: token) }
+        return token
     }
+
+    private static let invalidToken = GatewayError(domain: .policy, kind: .authentication, status: 401,
+                                                   message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
 
     /// The grant `lookup` finds; 401 when there is none, 503 when the token store cannot be read.
     private func checked(_ lookup: () throws(TokenStoreUnavailable) -> TokenGrant?) throws(GatewayError) -> TokenGrant {
@@ -85,10 +105,7 @@ struct AuthenticateStage: Sendable {
         } catch {
             throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "SkillGate cannot reach its state database to check the token; retry in a few seconds (the operator should check the database behind state.postgres_url or state_dir)", retryAfter: 2)
         }
-        guard let grant = found else {
-            throw GatewayError(domain: .policy, kind: .authentication, status: 401,
-                               message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
-        }
+        guard let grant = found else { throw Self.invalidToken }
         return grant
     }
 

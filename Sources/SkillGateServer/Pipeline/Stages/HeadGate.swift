@@ -1,3 +1,4 @@
+import Dispatch
 import SkillGateCore
 import SkillGateHTTP
 
@@ -11,13 +12,25 @@ import SkillGateHTTP
 /// go on with the request (`AdmittedCaller`), so the handler does not map the path again. When the request runs, the
 /// pipeline looks its token up again by digest (a cache hit), so a revocation or a changed record since the head is
 /// seen, without hashing the token a second time.
-/// Runs on the event loop: a cache miss reads SQLite there, as the pipeline does.
+/// Runs on the event loop, which must never wait on the state database (a PostgreSQL round trip, or SQLite behind the
+/// ledger writer's batch): a token the cache holds is decided there; any other is looked up on `lookups` and the
+/// request waits for it (`HTTPHeadDecision.decideLater`) while the loop serves its other connections. So a client that
+/// was idle past the cache's lifetime, or one presenting made-up tokens, delays no one else (decision 0077).
 struct HeadGate: Sendable {
     /// The most body bytes a request to an endpoint without authentication may send.
     static let unauthenticatedBodyBytes = 16 * 1024
 
     let authentication: AuthenticateStage
     let log: RequestLog
+    /// Where the token lookups the cache cannot answer run, one at a time (the store has one connection).
+    let lookups: DispatchQueue
+
+    init(authentication: AuthenticateStage, log: RequestLog,
+         lookups: DispatchQueue = DispatchQueue(label: "skillgate.head-gate.token-lookups")) {
+        self.authentication = authentication
+        self.log = log
+        self.lookups = lookups
+    }
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
         let endpoint: Endpoint
@@ -27,6 +40,20 @@ struct HeadGate: Sendable {
         case .success, .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
+        do {
+            if let grant = try authentication.cachedGrant(head.headers) {
+                return .admit(AdmittedCaller(grant: grant, endpoint: endpoint))
+            }
+        } catch {
+            return refuse(error, head)
+        }
+        return .decideLater(HTTPDeferredHeadDecision { [self] decided in
+            lookups.async { decided(decideReadingTheStore(head, endpoint)) }
+        })
+    }
+
+    /// The decision for a token the cache did not hold: the store is read (off the event loop).
+    func decideReadingTheStore(_ head: HTTPRequestHead, _ endpoint: Endpoint) -> HTTPHeadDecision {
         do {
             return .admit(AdmittedCaller(grant: try authentication.grant(head.headers), endpoint: endpoint))
         } catch {

@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+import SkillGateHTTP
+import Synchronization
+import Testing
+
+/// `HTTPHeadDecision.decideLater`: a gate decision made off the event loop (a token lookup in a database) holds only
+/// its own request; the loop serves its other connections meanwhile.
+@Suite("HTTPServer deferred head gate")
+struct HTTPServerDeferredHeadGateTests {
+    /// A decision the test releases: `start` parks the completion until `decide` is called.
+    final class HeldDecision: Sendable {
+        private let waiting = Mutex<[@Sendable (HTTPHeadDecision) -> Void]>([])
+        let started = ServerTestFlag<Bool>()
+
+        var deferred: HTTPDeferredHeadDecision {
+            HTTPDeferredHeadDecision { decided in
+                self.waiting.withLock { $0.append(decided) }
+                self.started.set(true)
+            }
+        }
+
+        /// Reports `decision` to every parked completion, from another thread.
+        func decide(_ decision: HTTPHeadDecision) {
+            let completions = waiting.withLock { w in defer { w = [] }; return w }
+            DispatchQueue.global().async { for completion in completions { completion(decision) } }
+        }
+    }
+
+    static let echo: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void = { request, responder in
+        responder.respond(status: 200, headers: [:], body: Array("\(request.path) \(request.body.count)".utf8))
+    }
+
+    /// `x-held: 1` defers to `held`; everything else is accepted at once.
+    static func gate(_ held: HeldDecision) -> @Sendable (HTTPRequestHead) -> HTTPHeadDecision {
+        { head in head.headers["x-held"] == "1" ? .decideLater(held.deferred) : .accept }
+    }
+
+    @Test func theLoopServesOtherConnectionsWhileADecisionIsMade() async throws {
+        let held = HeldDecision()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: Self.echo) { server, port in
+            let waiting = try RawHTTPClient(port: port)
+            waiting.send("POST /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "a", count: 3000))
+            #expect(await held.started.wait(upTo: .seconds(10)) == true)
+            // The one loop answers another connection while the first request's decision is out.
+            let other = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client.readResponse()
+            }
+            #expect(other?.bodyText == "/other 0")
+            held.decide(.accept)
+            let answer = try await RawHTTPClient.blocking { waiting.readResponse() }
+            #expect(answer?.status == 200)
+            #expect(answer?.bodyText == "/held 3000")
+            #expect(server.statistics.deferredHeadDecisions == 1)
+        }
+    }
+
+    /// The body may arrive in the same read as the head, or after the decision; a pipelined request behind it waits its
+    /// turn and passes the gate itself.
+    @Test func bytesReadBeforeTheDecisionAreKeptForIt() async throws {
+        let held = HeldDecision()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: Self.echo) { _, port in
+            let client = try RawHTTPClient(port: port)
+            client.send("POST /first HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 10\r\n\r\n12345")
+            #expect(await held.started.wait(upTo: .seconds(10)) == true)
+            client.send("67890" + "POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab")
+            try await Task.sleep(for: .milliseconds(50))
+            held.decide(.accept)
+            let answers = try await RawHTTPClient.blocking { [client.readResponse(), client.readResponse()] }
+            #expect(answers.map { $0?.bodyText } == ["/first 10", "/second 2"])
+        }
+    }
+
+    @Test func aDeferredRefusalIsAnsweredWithoutReadingTheBody() async throws {
+        let held = HeldDecision()
+        let handled = ServerTestFlag<Bool>()
+        try await withTestServer({ $0.headGate = Self.gate(held) }, handler: { request, responder in
+            handled.set(true)
+            await Self.echo(request, responder)
+        }) { server, port in
+            let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+            // A 4 MiB body is announced and never sent: only an answer without the body arrives.
+            client.send("POST /private HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 4194304\r\n\r\n")
+            #expect(await held.started.wait(upTo: .seconds(10)) == true)
+            held.decide(.reject(status: 401, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"send a token"}"#.utf8)))
+            let (response, closed) = try await RawHTTPClient.blocking { (client.readResponse(), client.readUntilClosed().closed) }
+            #expect(response?.status == 401)
+            #expect(response?.bodyText.contains("send a token") == true)
+            #expect(closed)
+            #expect(handled.value == nil)
+            #expect(server.statistics.refusedAtHead == 1)
+        }
+    }
+
+    @Test func aDecisionThatDoesNotComeIsAnswered503() async throws {
+        let held = HeldDecision()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.headerTimeout = .milliseconds(300); $0.loops = 1 },
+                                 handler: Self.echo) { server, port in
+            let (response, closed) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send("GET /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\n\r\n")
+                return (client.readResponse(), client.readUntilClosed().closed)
+            }
+            #expect(response?.status == 503)
+            #expect(response?.bodyText.contains("retry") == true)
+            #expect(closed)
+            #expect(server.statistics.headDecisionTimeouts == 1)
+            // The decision that comes after the answer finds its connection gone and is dropped.
+            held.decide(.accept)
+            let next = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client.readResponse()
+            }
+            #expect(next?.bodyText == "/next 0")
+        }
+    }
+
+    @Test func aClientThatLeavesWhileTheGateDecidesIsClosedAndForgotten() async throws {
+        let held = HeldDecision()
+        let handled = ServerTestFlag<Bool>()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: { request, responder in
+            if request.path == "/held" { handled.set(true) }
+            await Self.echo(request, responder)
+        }) { server, port in
+            do {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\n\r\n")
+                #expect(await held.started.wait(upTo: .seconds(10)) == true)
+                client.closeNow()
+            }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while server.statistics.openConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(server.statistics.openConnections == 0)
+            held.decide(.accept)
+            let next = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client.readResponse()
+            }
+            #expect(next?.bodyText == "/next 0")
+            #expect(handled.value == nil)
+        }
+    }
+
+    @Test func aDecisionDeferredTwiceIsAServerError() async throws {
+        let gate: @Sendable (HTTPRequestHead) -> HTTPHeadDecision = { _ in
+            .decideLater(HTTPDeferredHeadDecision { decided in
+                decided(.decideLater(HTTPDeferredHeadDecision { _ in }))
+            })
+        }
+        try await withTestServer({ $0.headGate = gate; $0.loops = 1 }, handler: Self.echo) { _, port in
+            let response = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client.readResponse()
+            }
+            #expect(response?.status == 500)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+import Testing
+import SkillGateHTTP
+import SkillGateKeys
+import SkillGateState
+@testable import SkillGateServer
+
+/// A token the cache does not hold is looked up off the event loops (decision 0077): while the state database is
+/// busy (here its one connection held, as a long ledger batch holds it), a request with such a token waits alone, and
+/// the requests of cached tokens on every loop are answered meanwhile.
+@Suite(.serialized) struct GatewayTokenLookupTests {
+    typealias Harness = GatewayLoopbackTests.Harness
+
+    static let modelsRequest = "GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %@\r\n\r\n"
+
+    @Test func aLookupThatWaitsOnTheDatabaseHoldsUpNoOtherRequest() async throws {
+        let h = try Harness()
+        let port = h.server.boundPort
+        let token = h.token
+        let store = try #require(h.server.services.tokens.store as? SQLiteStateStore)
+        // Keep-alive connections with the cached token, spread over both loops (the loops balance what they accept).
+        let sockets = try (0..<8).map { _ in try RawSocket(port: port, receiveTimeout: 10) }
+        let warmed = try await RawSocket.run {
+            sockets.map { socket -> Int? in
+                socket.send(String(format: Self.modelsRequest, token))
+                return socket.readOneResponse()
+            }
+        }
+        #expect(warmed.allSatisfy { $0 == 200 }, "\(warmed)")
+
+        // The database's one connection is held for 1.5 s.
+        let held = Mutex(false)
+        let holder = Thread {
+            _ = try? store.withConnection { _ in
+                held.withLock { $0 = true }
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+        }
+        holder.start()
+        while !held.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+
+        // A made-up token (well formed, so only the store can tell): its lookup waits for the database.
+        let madeUp = "sgk_" + String(repeating: "A", count: TokenFormat.length - 4)
+        let waiting = try RawSocket(port: port, receiveTimeout: 10)
+        waiting.send(String(format: Self.modelsRequest, madeUp))
+        try await Task.sleep(for: .milliseconds(100))
+
+        // Every cached-token connection is answered while that lookup waits.
+        let answers = try await RawSocket.run {
+            sockets.map { socket -> (status: Int?, seconds: Double) in
+                let begin = Date()
+                socket.send(String(format: Self.modelsRequest, token))
+                return (socket.readOneResponse(), Date().timeIntervalSince(begin))
+            }
+        }
+        let refused = try await RawSocket.run { waiting.readOneResponse() }
+        let statistics = h.server.serverStatistics
+        await h.stop()
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers)")
+        let slowest = answers.map(\.seconds).max() ?? 0
+        #expect(slowest < 0.8, "a cached token's request waited \(slowest) s behind another request's token lookup")
+        #expect(refused == 401, "the made-up token is refused once the database answers")
+        #expect(statistics.deferredHeadDecisions >= 1)
+    }
+
+    @Test func anUncachedValidTokenIsAdmittedAfterItsLookup() async throws {
+        let h = try Harness()
+        h.server.services.tokens.invalidateCache()
+        let r = try await h.post("/v1/chat/completions", GatewayLoopbackTests.chat)
+        let statistics = h.server.serverStatistics
+        await h.stop()
+        #expect(r.status == 200)
+        #expect(statistics.deferredHeadDecisions == 1)
+        #expect(statistics.refusedAtHead == 0)
+    }
+}
