@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import SkillGateHTTP
 import Synchronization
@@ -20,10 +19,11 @@ struct HTTPServerDeferredHeadGateTests {
             }
         }
 
-        /// Reports `decision` to every parked completion, from another thread.
+        /// Reports `decision` to every parked completion, from a thread of its own (Dispatch's width-limited global
+        /// queue can be taken for seconds by blocking tests running in parallel).
         func decide(_ decision: HTTPHeadDecision) {
             let completions = waiting.withLock { w in defer { w = [] }; return w }
-            DispatchQueue.global().async { for completion in completions { completion(decision) } }
+            Thread { for completion in completions { completion(decision) } }.start()
         }
     }
 

@@ -22,7 +22,8 @@ struct HeadGate: Sendable {
 
     let authentication: AuthenticateStage
     let log: RequestLog
-    /// Where the token lookups the cache cannot answer run, one at a time (the store has one connection).
+    /// Where the token lookups the cache cannot answer run, one at a time (the store has one connection). A serial
+    /// queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot starve it.
     let lookups: DispatchQueue
 
     init(authentication: AuthenticateStage, log: RequestLog,
