@@ -19,6 +19,13 @@ struct HTTPServerDeferredHeadGateTests {
             }
         }
 
+        /// Blocks the calling thread until a decision was started (at most `seconds`); true if one was.
+        func waitUntilStarted(seconds: Double = 10) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while started.value == nil, Date() < end { Thread.sleep(forTimeInterval: 0.002) }
+            return started.value == true
+        }
+
         /// Reports `decision` to every parked completion, from a thread of its own (Dispatch's width-limited global
         /// queue can be taken for seconds by blocking tests running in parallel).
         func decide(_ decision: HTTPHeadDecision) {
@@ -36,21 +43,27 @@ struct HTTPServerDeferredHeadGateTests {
         { head in head.headers["x-held"] == "1" ? .decideLater(held.deferred) : .accept }
     }
 
+    // Each test runs its client side on a thread of its own (`RawHTTPClient.blocking`), and the server gives the
+    // decision a minute: in the parallel suite, other tests can keep the cooperative pool busy for seconds, and a
+    // decision reported after the head's deadline is rightly answered 503.
+
     @Test func theLoopServesOtherConnectionsWhileADecisionIsMade() async throws {
         let held = HeldDecision()
-        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: Self.echo) { server, port in
-            let waiting = try RawHTTPClient(port: port)
-            waiting.send("POST /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "a", count: 3000))
-            #expect(await held.started.wait(upTo: .seconds(10)) == true)
-            // The one loop answers another connection while the first request's decision is out.
-            let other = try await RawHTTPClient.blocking {
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60) },
+                                 handler: Self.echo) { server, port in
+            let (started, other, answer) = try await RawHTTPClient.blocking {
+                let waiting = try RawHTTPClient(port: port)
+                waiting.send("POST /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "a", count: 3000))
+                let started = held.waitUntilStarted()
+                // The one loop answers another connection while the first request's decision is out.
                 let client = try RawHTTPClient(port: port)
                 client.send("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
-                return client.readResponse()
+                let other = client.readResponse()
+                held.decide(.accept)
+                return (started, other, waiting.readResponse())
             }
+            #expect(started)
             #expect(other?.bodyText == "/other 0")
-            held.decide(.accept)
-            let answer = try await RawHTTPClient.blocking { waiting.readResponse() }
             #expect(answer?.status == 200)
             #expect(answer?.bodyText == "/held 3000")
             #expect(server.statistics.deferredHeadDecisions == 1)
@@ -61,14 +74,18 @@ struct HTTPServerDeferredHeadGateTests {
     /// turn and passes the gate itself.
     @Test func bytesReadBeforeTheDecisionAreKeptForIt() async throws {
         let held = HeldDecision()
-        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: Self.echo) { _, port in
-            let client = try RawHTTPClient(port: port)
-            client.send("POST /first HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 10\r\n\r\n12345")
-            #expect(await held.started.wait(upTo: .seconds(10)) == true)
-            client.send("67890" + "POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab")
-            try await Task.sleep(for: .milliseconds(50))
-            held.decide(.accept)
-            let answers = try await RawHTTPClient.blocking { [client.readResponse(), client.readResponse()] }
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60) },
+                                 handler: Self.echo) { _, port in
+            let (started, answers) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("POST /first HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 10\r\n\r\n12345")
+                let started = held.waitUntilStarted()
+                client.send("67890" + "POST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab")
+                Thread.sleep(forTimeInterval: 0.05)
+                held.decide(.accept)
+                return (started, [client.readResponse(), client.readResponse()])
+            }
+            #expect(started)
             #expect(answers.map { $0?.bodyText } == ["/first 10", "/second 2"])
         }
     }
@@ -76,16 +93,19 @@ struct HTTPServerDeferredHeadGateTests {
     @Test func aDeferredRefusalIsAnsweredWithoutReadingTheBody() async throws {
         let held = HeldDecision()
         let handled = ServerTestFlag<Bool>()
-        try await withTestServer({ $0.headGate = Self.gate(held) }, handler: { request, responder in
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.headerTimeout = .seconds(60) }, handler: { request, responder in
             handled.set(true)
             await Self.echo(request, responder)
         }) { server, port in
-            let client = try RawHTTPClient(port: port, receiveTimeout: 5)
-            // A 4 MiB body is announced and never sent: only an answer without the body arrives.
-            client.send("POST /private HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 4194304\r\n\r\n")
-            #expect(await held.started.wait(upTo: .seconds(10)) == true)
-            held.decide(.reject(status: 401, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"send a token"}"#.utf8)))
-            let (response, closed) = try await RawHTTPClient.blocking { (client.readResponse(), client.readUntilClosed().closed) }
+            let (started, response, closed) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                // A 4 MiB body is announced and never sent: only an answer without the body arrives.
+                client.send("POST /private HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 4194304\r\n\r\n")
+                let started = held.waitUntilStarted()
+                held.decide(.reject(status: 401, headers: ["Content-Type": "application/json"], body: Array(#"{"error":"send a token"}"#.utf8)))
+                return (started, client.readResponse(), client.readUntilClosed().closed)
+            }
+            #expect(started)
             #expect(response?.status == 401)
             #expect(response?.bodyText.contains("send a token") == true)
             #expect(closed)
@@ -121,7 +141,7 @@ struct HTTPServerDeferredHeadGateTests {
     @Test func aClientThatLeavesWhileTheGateDecidesIsClosedAndForgotten() async throws {
         let held = HeldDecision()
         let handled = ServerTestFlag<Bool>()
-        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1 }, handler: { request, responder in
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60) }, handler: { request, responder in
             if request.path == "/held" { handled.set(true) }
             await Self.echo(request, responder)
         }) { server, port in
