@@ -119,11 +119,19 @@ final class Connection {
     }
 }
 
-/// A request head whose `headGate` decision is being made off the loop (`Connection.gated`).
-struct GatedHead {
+/// A request head whose `headGate` decision is being made off the loop (`Connection.gated`). A class: made only when
+/// a decision is deferred, it costs every other connection one pointer.
+final class GatedHead {
     let parsed: ParsedRequestHead
-    let head: HTTPRequestHead
+    var head: HTTPRequestHead
     let framing: RequestFraming.Body
     /// Unique per deferral on its loop: a decision that arrives for a connection closed (or reused) since is dropped.
     let ticket: UInt64
+
+    init(parsed: ParsedRequestHead, head: HTTPRequestHead, framing: RequestFraming.Body, ticket: UInt64) {
+        self.parsed = parsed
+        self.head = head
+        self.framing = framing
+        self.ticket = ticket
+    }
 }

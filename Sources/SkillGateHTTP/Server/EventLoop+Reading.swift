@@ -118,7 +118,7 @@ extension EventLoop {
     /// reading (or hands a bodiless request over).
     private func headRead(_ connection: Connection, _ parsed: ParsedRequestHead) {
         connection.stopTimer()
-        let head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
+        var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
                                    remoteAddress: connection.remoteAddress)
         let framing: RequestFraming.Body
         switch RequestFraming.check(parsed.headers) {
@@ -134,13 +134,12 @@ extension EventLoop {
             decideLater(connection, GatedHead(parsed: parsed, head: head, framing: framing, ticket: nextGateTicket()), deferred)
             return
         }
-        admit(connection, parsed, head, framing, decision)
+        admit(connection, parsed, &head, framing, decision)
     }
 
     /// Carries a request on as its gate decided: refused, or its body read (or a bodiless request handed over).
-    private func admit(_ connection: Connection, _ parsed: ParsedRequestHead, _ head: HTTPRequestHead,
+    private func admit(_ connection: Connection, _ parsed: ParsedRequestHead, _ head: inout HTTPRequestHead,
                        _ framing: RequestFraming.Body, _ decision: HTTPHeadDecision) {
-        var head = head
         var limit = configuration.maxBodyBytes
         switch decision {
         case .accept:
@@ -281,7 +280,7 @@ extension EventLoop {
         connection.stopTimer()
         connection.gated = nil
         connection.phase = .head
-        admit(connection, gated.parsed, gated.head, gated.framing, decision)
+        admit(connection, gated.parsed, &gated.head, gated.framing, decision)
         guard connection.phase != .closed else { return }
         if connection.readPaused, let readEvent = connection.readEvent {
             connection.readPaused = false
