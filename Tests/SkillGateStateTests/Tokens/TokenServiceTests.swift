@@ -95,6 +95,35 @@ import Testing
         }
     }
 
+    /// `cachedGrant` answers from the cache alone (the head gate on an event loop): it never reads the store.
+    @Test func theCacheAloneTellsWhatItHoldsAndNothingElse() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, _) = try makeService(dir, clock: clock)
+            let (cli, _) = try makeService(dir, clock: clock)  // another process creates the token
+            let (token, _) = try cli.create(name: "ios-app")
+            let notCached: Bool
+            if case .notCached = server.cachedGrant(for: token) { notCached = true } else { notCached = false }
+            #expect(notCached, "a token only the store knows is not decided from the cache")
+            if case .refused = server.cachedGrant(for: "sgk_short") {} else { Issue.record("a malformed token is refused") }
+            #expect(try server.checkedGrant(for: token) != nil)  // the store is read: now cached
+            guard case .granted(let grant) = server.cachedGrant(for: token) else {
+                Issue.record("a cached token is granted from the cache")
+                return
+            }
+            #expect(grant.token.name == "ios-app")
+            clock.advance(seconds: 31)
+            if case .notCached = server.cachedGrant(for: token) {} else { Issue.record("an expired entry is not used") }
+            #expect(try server.checkedGrant(for: token) != nil)
+            // A revocation through the service drops the entry: the cache no longer grants it, and the store refuses it.
+            try server.revoke(name: "ios-app")
+            if case .granted = server.cachedGrant(for: token) { Issue.record("a token revoked through the service is granted") }
+            #expect(try server.checkedGrant(for: token) == nil)
+            // That read cached the revoked record, so the cache alone now refuses it.
+            if case .refused = server.cachedGrant(for: token) {} else { Issue.record("a cached revoked token is refused from the cache") }
+        }
+    }
+
     @Test func revokeErrorsNameTheToken() throws {
         try withTemporaryDirectory { dir in
             let (service, _) = try makeService(dir)
