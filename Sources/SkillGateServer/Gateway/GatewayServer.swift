@@ -54,7 +54,8 @@ public final class GatewayServer: Sendable {
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
         serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
-        server = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
+        let httpServer = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
+        server = httpServer
         if config.metrics.enabled, let listen = config.metrics.listen {
             var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)
             metricsConfig.shutdownGrace = .seconds(1)
@@ -63,6 +64,7 @@ public final class GatewayServer: Sendable {
             metricsServer = nil
         }
         let services = self.services
+        services.serverStatistics.withLock { $0 = { [weak httpServer] in httpServer?.statistics } }
         let reload: @Sendable () -> Void = {
             do {
                 if try services.keys.reloadIfChanged() { services.log.event("keys reloaded", ["file": .string(config.keyFile)]) }

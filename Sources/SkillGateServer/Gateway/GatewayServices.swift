@@ -8,6 +8,7 @@ import SkillGateProviders
 import SkillGateRouting
 import SkillGateSkills
 import SkillGateState
+import Synchronization
 
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {
@@ -42,6 +43,8 @@ public final class GatewayServices: Sendable {
     let toolLists = ToolListCache()
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
     let consoleAssets: ConsoleAssets?
+    /// Reads the main HTTP server's admission counters for `/metrics`; set by `GatewayServer` once its server exists.
+    let serverStatistics = Mutex<(@Sendable () -> HTTPServer.Statistics?)?>(nil)
 
     /// Loads the catalog, validates the config against it, opens the key store and the state
     /// store. Every problem is reported here, at start, never at the first request.

@@ -43,7 +43,8 @@ struct MetricsHandler: HTTPHandler {
 }
 
 extension GatewayServices {
-    /// The metrics, the ledger's counters and the tool-list cache's, in the text exposition format.
+    /// The metrics, the ledger's counters, the tool-list cache's and the server's admission counters, in the text
+    /// exposition format.
     func renderMetrics() -> String {
         var out = metrics.render()
         // Counters the ledger and the cache keep themselves, read now and written as families of their own.
@@ -63,6 +64,24 @@ extension GatewayServices {
                [(["hit"], tools.hits), (["miss"], tools.misses)])
         family("skillgate_tool_list_cache_entries", .gauge, "Tool lists kept in the checked tool-list cache.", [([], tools.entries)])
         family("skillgate_tool_list_cache_bytes", .gauge, "Bytes the kept tool lists count against the cache's bound.", [([], tools.bytes)])
+        if let server = serverStatistics.withLock({ $0 })?() {
+            family("skillgate_connections_open", .gauge, "Client connections open now.", [([], server.openConnections)])
+            family("skillgate_connections_refused_total", .counter,
+                   "Client connections closed at once over limits.max_connections (total) or max_connections_per_ip (per_ip).",
+                   labels: ["cap"], [(["total"], server.refusedOverTotal), (["per_ip"], server.refusedOverPerIP)])
+            family("skillgate_requests_refused_at_head_total", .counter,
+                   "Requests answered from their head without reading the body: no or an invalid token, or malformed framing.",
+                   [([], server.refusedAtHead)])
+            family("skillgate_request_read_timeouts_total", .counter,
+                   "Connections closed because a request head or body took longer than its total deadline.",
+                   labels: ["part"], [(["head"], server.headerTimeouts), (["body"], server.bodyTimeouts)])
+            family("skillgate_token_store_lookups_total", .counter,
+                   "Requests whose token was not in the 2 s cache and was looked up in the state database, off the event loops.",
+                   [([], server.deferredHeadDecisions)])
+            family("skillgate_token_store_lookup_timeouts_total", .counter,
+                   "Of those, the ones answered 503 because the database did not answer within the head's deadline.",
+                   [([], server.headDecisionTimeouts)])
+        }
         return out
     }
 }

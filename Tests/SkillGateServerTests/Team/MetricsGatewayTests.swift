@@ -56,6 +56,27 @@ import SkillGateTestSupport
         #expect(metrics.contains("skillgate_tool_list_cache_entries 2\n"))
     }
 
+    /// The server's admission counters: a token looked up in the store off the loop, one refused at the head.
+    @Test func metricsShowTokenLookupsAndRefusalsAtTheHead() async throws {
+        let h = try TeamHarness()
+        h.server.services.tokens.invalidateCache()
+        let admitted = try await h.post("/v1/chat/completions", Self.chat)
+        let madeUp = "sgk_" + String(repeating: "B", count: 43)
+        let refused = try await h.post("/v1/chat/completions", Self.chat, token: madeUp)
+        let metrics = String(decoding: try await h.get("/metrics").body, as: UTF8.self)
+        await h.stop()
+        #expect(admitted.status == 200)
+        #expect(refused.status == 401)
+        // The cache was dropped, so the first request's token is read from the store; the made-up one is too.
+        #expect(metrics.contains("skillgate_token_store_lookups_total 2\n"), "\(metrics)")
+        #expect(metrics.contains("skillgate_token_store_lookup_timeouts_total 0\n"))
+        #expect(metrics.contains("skillgate_requests_refused_at_head_total 1\n"))
+        #expect(metrics.contains("skillgate_connections_refused_total{cap=\"per_ip\"} 0\n"))
+        #expect(metrics.contains("skillgate_request_read_timeouts_total{part=\"head\"} 0\n"))
+        #expect(metrics.contains("# TYPE skillgate_connections_open gauge"))
+        #expect(!metrics.contains(madeUp), "the presented token was exposed")
+    }
+
     @Test func aSeparateListenerServesMetricsAndTheMainOneSaysWhere() async throws {
         let h = try TeamHarness(extraConfig: #","metrics":{"listen":"127.0.0.1:0"}"#)
         _ = try await h.post("/v1/chat/completions", Self.chat)
