@@ -126,6 +126,8 @@ def main():
     args = parser.parse_args()
     if subprocess.run(["which", "tcpdump"], capture_output=True).returncode != 0:
         sys.exit("tcpdump is missing: run Bench/install-tools.sh tcpdump")
+    if os.geteuid() != 0:
+        sys.exit("capturing on loopback needs root: run this script as root (or with sudo)")
     processes = bench.Processes()
     try:
         work = bench.work_directory(args.out)
