@@ -37,7 +37,18 @@ public final class TokenService: Sendable {
         var generation: UInt64 = 0
         /// Digests whose entry is being looked up again in the background.
         var refreshing: Set<TokenDigest> = []
+        /// Digests of tokens the store has accepted in this process (at most `knownDigestsBound`): a caller that must
+        /// queue store lookups can put a returning client's before those of tokens never seen (`CachedTokenGrant`).
+        var knownDigests: Set<TokenDigest> = []
+
+        mutating func noteKnown(_ digest: TokenDigest) {
+            if knownDigests.count < TokenService.knownDigestsBound { knownDigests.insert(digest) }
+        }
     }
+
+    /// The most digests `State.knownDigests` keeps (32 bytes each: ~3 MB at the bound). Past it, tokens first accepted
+    /// later are looked up with the unknown ones.
+    static let knownDigestsBound = 100_000
 
     /// The store holding the tokens.
     public let store: any StateStore
@@ -114,7 +125,7 @@ public final class TokenService: Sendable {
         guard TokenFormat.looksLikeToken(presented) else { return .refused }
         let digest = TokenDigest(of: presented)
         switch cachedLookup(digest, noteUse: true) {
-        case .none: return .notCached
+        case .none: return .notCached(acceptedBefore: state.withLock { $0.knownDigests.contains(digest) })
         case .some(.none): return .refused
         case .some(.some(let token)): return .granted(TokenGrant(token: token, digest: digest))
         }
@@ -148,6 +159,7 @@ public final class TokenService: Sendable {
             var entry = CacheEntry(stored: stored, storedDigest: TokenDigest(hex: stored.hash), fetchedAt: time, lastUsedQueuedAt: state.cache[digest]?.lastUsedQueuedAt)
             let accepted = Self.accepts(entry, digest)
             let flush = accepted && noteUse ? self.noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
+            if accepted { state.noteKnown(digest) }
             // A revoke or invalidation since the lookup began: answer this request, cache nothing.
             if state.generation == generation { state.cache[digest] = entry }
             return (accepted ? entry.stored.token : nil, flush.schedule)
@@ -316,6 +328,7 @@ public enum CachedTokenGrant: Sendable {
     case granted(TokenGrant)
     /// Not a token, or one the cache holds as revoked.
     case refused
-    /// The cache has no fresh entry: only the store can tell (`checkedGrant`).
-    case notCached
+    /// The cache has no fresh entry: only the store can tell (`checkedGrant`). `acceptedBefore`: the store accepted
+    /// this token earlier in this process (a client back after a pause, not a token never seen).
+    case notCached(acceptedBefore: Bool)
 }

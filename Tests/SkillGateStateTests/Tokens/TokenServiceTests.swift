@@ -102,9 +102,9 @@ import Testing
             let (server, _) = try makeService(dir, clock: clock)
             let (cli, _) = try makeService(dir, clock: clock)  // another process creates the token
             let (token, _) = try cli.create(name: "ios-app")
-            let notCached: Bool
-            if case .notCached = server.cachedGrant(for: token) { notCached = true } else { notCached = false }
-            #expect(notCached, "a token only the store knows is not decided from the cache")
+            let neverAccepted: Bool
+            if case .notCached(acceptedBefore: false) = server.cachedGrant(for: token) { neverAccepted = true } else { neverAccepted = false }
+            #expect(neverAccepted, "a token only the store knows is not decided from the cache")
             if case .refused = server.cachedGrant(for: "sgk_short") {} else { Issue.record("a malformed token is refused") }
             #expect(try server.checkedGrant(for: token) != nil)  // the store is read: now cached
             guard case .granted(let grant) = server.cachedGrant(for: token) else {
@@ -113,7 +113,9 @@ import Testing
             }
             #expect(grant.token.name == "ios-app")
             clock.advance(seconds: 31)
-            if case .notCached = server.cachedGrant(for: token) {} else { Issue.record("an expired entry is not used") }
+            if case .notCached(acceptedBefore: true) = server.cachedGrant(for: token) {} else {
+                Issue.record("an expired entry is not used, and the token is known as accepted before")
+            }
             #expect(try server.checkedGrant(for: token) != nil)
             // A revocation through the service drops the entry: the cache no longer grants it, and the store refuses it.
             try server.revoke(name: "ios-app")

@@ -73,14 +73,12 @@ struct AuthenticateStage: Sendable {
         return try checked { () throws(TokenStoreUnavailable) in try tokens.checkedGrant(for: token) }
     }
 
-    /// The grant of the token in `headers` if the token service's cache can tell without reading the store (for the
-    /// head gate on the event loop); nil when only the store can (then `grant`, off the loop). Throws the 401s.
-    func cachedGrant(_ headers: HTTPHeaders) throws(GatewayError) -> TokenGrant? {
-        switch tokens.cachedGrant(for: try presentedToken(headers)) {
-        case .granted(let grant): return grant
-        case .notCached: return nil
-        case .refused: throw Self.invalidToken
-        }
+    /// What the token service's cache tells about the token in `headers` without reading the store (for the head gate
+    /// on the event loop): granted, or not cached (then `grant`, off the loop). Throws the 401s.
+    func cachedGrant(_ headers: HTTPHeaders) throws(GatewayError) -> CachedTokenGrant {
+        let answer = tokens.cachedGrant(for: try presentedToken(headers))
+        if case .refused = answer { throw Self.invalidToken }
+        return answer
     }
 
     /// `Authorization: Bearer <token>`, else `x-api-key: <token>`; a 401 when neither holds one.
@@ -94,8 +92,9 @@ struct AuthenticateStage: Sendable {
         return token
     }
 
-    private static let invalidToken = GatewayError(domain: .policy, kind: .authentication, status: 401,
-                                                   message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
+    /// The 401 of a token the store does not accept (unknown, malformed or revoked).
+    static let invalidToken = GatewayError(domain: .policy, kind: .authentication, status: 401,
+                                           message: "invalid or revoked SkillGate token; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
 
     /// The grant `lookup` finds; 401 when there is none, 503 when the token store cannot be read.
     private func checked(_ lookup: () throws(TokenStoreUnavailable) -> TokenGrant?) throws(GatewayError) -> TokenGrant {

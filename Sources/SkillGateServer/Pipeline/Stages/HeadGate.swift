@@ -13,25 +13,22 @@ import SkillGateHTTP
 /// pipeline looks its token up again by digest (a cache hit), so a revocation or a changed record since the head is
 /// seen, without hashing the token a second time.
 /// Runs on the event loop, which must never wait on the state database (a PostgreSQL round trip, or SQLite behind the
-/// ledger writer's batch): a token the cache holds is decided there; any other is looked up on `lookups` and the
+/// ledger writer's batch): a token the cache holds is decided there; any other is looked up off the loop and the
 /// request waits for it (`HTTPHeadDecision.decideLater`) while the loop serves its other connections. So a client that
-/// was idle past the cache's lifetime, or one presenting made-up tokens, delays no one else (decision 0077).
+/// was idle past the cache's lifetime, or one presenting made-up tokens, delays no one with a cached token. Tokens the
+/// store accepted before in this process are looked up on a queue of their own, so a flood of made-up tokens does not
+/// queue ahead of a client back after a pause either (decision 0077).
 struct HeadGate: Sendable {
     /// The most body bytes a request to an endpoint without authentication may send.
     static let unauthenticatedBodyBytes = 16 * 1024
 
     let authentication: AuthenticateStage
     let log: RequestLog
-    /// Where the token lookups the cache cannot answer run, one at a time (the store has one connection). A serial
+    /// Where the store lookups of tokens accepted before run, one at a time (the store has one connection). A serial
     /// queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot starve it.
-    let lookups: DispatchQueue
-
-    init(authentication: AuthenticateStage, log: RequestLog,
-         lookups: DispatchQueue = DispatchQueue(label: "skillgate.head-gate.token-lookups")) {
-        self.authentication = authentication
-        self.log = log
-        self.lookups = lookups
-    }
+    let knownLookups = DispatchQueue(label: "skillgate.head-gate.known-token-lookups")
+    /// Where the lookups of tokens never accepted in this process run (new tokens, and made-up ones), one at a time.
+    let unknownLookups = DispatchQueue(label: "skillgate.head-gate.unknown-token-lookups")
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
         let endpoint: Endpoint
@@ -41,15 +38,19 @@ struct HeadGate: Sendable {
         case .success, .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
+        let acceptedBefore: Bool
         do {
-            if let grant = try authentication.cachedGrant(head.headers) {
-                return .admit(AdmittedCaller(grant: grant, endpoint: endpoint))
+            switch try authentication.cachedGrant(head.headers) {
+            case .granted(let grant): return .admit(AdmittedCaller(grant: grant, endpoint: endpoint))
+            case .notCached(let known): acceptedBefore = known
+            case .refused: return refuse(AuthenticateStage.invalidToken, head)
             }
         } catch {
             return refuse(error, head)
         }
+        let queue = acceptedBefore ? knownLookups : unknownLookups
         return .decideLater(HTTPDeferredHeadDecision { [self] decided in
-            lookups.async { decided(decideReadingTheStore(head, endpoint)) }
+            queue.async { decided(decideReadingTheStore(head, endpoint)) }
         })
     }
 

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+import SkillGateHTTP
+import SkillGateKeys
+import SkillGateState
+import SkillGateTestSupport
+@testable import SkillGateServer
+
+/// The head gate's store lookups (decision 0077): a token the store accepted before is looked up on its own queue, so
+/// a flood of made-up tokens queued ahead does not delay a client back after a pause.
+@Suite struct HeadGateLookupOrderTests {
+    /// A SQLite store whose token lookups take `delay` each, one at a time (a database behind one connection).
+    final class SlowStore: ForwardingStateStore {
+        let base: SQLiteStateStore
+        let connection = Mutex(())
+        let delay: TimeInterval
+        init(_ base: SQLiteStateStore, delay: TimeInterval) {
+            self.base = base
+            self.delay = delay
+        }
+        func token(hash: String) throws -> StoredClientToken? {
+            try connection.withLock { _ in
+                Thread.sleep(forTimeInterval: delay)
+                return try base.token(hash: hash)
+            }
+        }
+    }
+
+    static func head(_ token: String) -> HTTPRequestHead {
+        HTTPRequestHead(method: "POST", path: "/v1/chat/completions", headers: ["authorization": "Bearer \(token)"])
+    }
+
+    /// The decisions that came, by name, with when each came.
+    final class Arrivals: Sendable {
+        private let decisions = Mutex<[String: (HTTPHeadDecision, Date)]>([:])
+        subscript(name: String) -> (HTTPHeadDecision, Date)? { decisions.withLock { $0[name] } }
+        var count: Int { decisions.withLock { $0.count } }
+
+        /// Starts `decision` (made at once or later) and notes when it comes, under `name`.
+        func start(_ decision: HTTPHeadDecision, as name: String) {
+            guard case .decideLater(let deferred) = decision else {
+                decisions.withLock { $0[name] = (decision, Date()) }
+                return
+            }
+            deferred.start { decided in self.decisions.withLock { $0[name] = (decided, Date()) } }
+        }
+
+        /// Waits (at most 10 s) for the decision named `name`.
+        func wait(for name: String) async throws -> (HTTPHeadDecision, Date)? {
+            let deadline = Date().addingTimeInterval(10)
+            while self[name] == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            return self[name]
+        }
+    }
+
+    @Test func aReturningClientIsNotQueuedBehindMadeUpTokens() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = SlowStore(try SQLiteStateStore(stateDirectory: dir), delay: 0.05)
+            let now = Mutex(Date())
+            let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { now.withLock { $0 } })
+            let (token, _) = try tokens.create(name: "ios-app")
+            let gate = HeadGate(authentication: AuthenticateStage(tokens: tokens), log: RequestLog(fd: -1, enabled: false))
+            let arrived = Arrivals()
+
+            // The client's first request: looked up once (never accepted before), then cached.
+            arrived.start(gate.decide(Self.head(token)), as: "first")
+            guard case .admit = try await arrived.wait(for: "first")?.0 else {
+                Issue.record("the first request was not admitted")
+                return
+            }
+            // The client pauses past the cache's lifetime; meanwhile 20 made-up tokens queue 1 s of lookups.
+            now.withLock { $0 = $0.addingTimeInterval(3) }
+            for i in 0..<20 {
+                let madeUp = "sgk_" + String(repeating: "C", count: TokenFormat.length - 6) + String(format: "%02d", i)
+                arrived.start(gate.decide(Self.head(madeUp)), as: "made-up \(i)")
+            }
+            let sent = Date()
+            arrived.start(gate.decide(Self.head(token)), as: "back")
+            let back = try #require(try await arrived.wait(for: "back"))
+            guard case .admit = back.0 else {
+                Issue.record("the returning client was not admitted")
+                return
+            }
+            let waited = back.1.timeIntervalSince(sent)
+            // Behind the made-up ones it would wait ~1 s; on its own queue, at most one lookup in flight and its own.
+            #expect(waited < 0.5, "the returning client's lookup waited \(waited) s behind made-up tokens")
+            #expect(arrived.count < 22, "the made-up tokens' lookups had all finished first")
+        }
+    }
+}
