@@ -12,6 +12,7 @@ import SkillGateHTTP
 /// go on with the request (`AdmittedCaller`), so the handler does not map the path again. When the request runs, the
 /// pipeline looks its token up again by digest (a cache hit), so a revocation or a changed record since the head is
 /// seen, without hashing the token a second time.
+///
 /// Runs on the event loop, which must never wait on the state database (a PostgreSQL round trip, or SQLite behind the
 /// ledger writer's batch): a token the cache holds is decided there; any other is looked up off the loop and the
 /// request waits for it (`HTTPHeadDecision.decideLater`) while the loop serves its other connections. So a client that
