@@ -74,11 +74,10 @@ struct AuthenticateStage: Sendable {
     }
 
     /// What the token service's cache tells about the token in `headers` without reading the store (for the head gate
-    /// on the event loop): granted, or not cached (then `grant`, off the loop). Throws the 401s.
+    /// on the event loop): granted, refused (`invalidToken`), or not cached (then `grant`, off the loop). Throws the
+    /// 401 of a request without a token.
     func cachedGrant(_ headers: HTTPHeaders) throws(GatewayError) -> CachedTokenGrant {
-        let answer = tokens.cachedGrant(for: try presentedToken(headers))
-        if case .refused = answer { throw Self.invalidToken }
-        return answer
+        tokens.cachedGrant(for: try presentedToken(headers))
     }
 
     /// `Authorization: Bearer <token>`, else `x-api-key: <token>`; a 401 when neither holds one.
