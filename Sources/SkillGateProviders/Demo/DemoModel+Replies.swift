@@ -13,12 +13,17 @@ enum DemoReply: Sendable, Hashable {
     /// Tool calls, in order.
     case calls([DemoCall])
 
+    /// What the demo reads of the user's latest message: 4 KiB from its start and 4 KiB from its end.
+    static let textWindow = TextWindow(headBytes: 4_096, tailBytes: 4_096)
+
     /// Decides the answer to `request`. Throws a caller error when `tool_choice` names a tool the
     /// request does not offer. After tool results the demo answers in text from them, unless
     /// `tool_choice` forces another call.
     static func decide(_ request: ChatRequest) throws -> DemoReply {
         let tools = request.tools
-        let userText = request.messages.last { $0.role == .user && !$0.text.isEmpty }?.text ?? ""
+        // The demo reads a long message through a window, as the router does (decision 0078): its keyword and arithmetic
+        // scans would otherwise hold the event loop for a pasted document.
+        let userText = Self.textWindow.apply(request.messages.last { $0.role == .user && !$0.text.isEmpty }?.text ?? "")
         let intent = DemoIntent.detect(userText)
         let results = trailingResults(request.messages)
 

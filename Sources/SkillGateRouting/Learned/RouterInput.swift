@@ -29,10 +29,17 @@ public struct RouterInput: Sendable, Hashable {
 
     public subscript(feature: RouterFeature) -> Double { levels[feature.rawValue] }
 
+    /// What the router reads of each user turn (decision 0078): 16 KiB from the start and 16 KiB from the end. A task
+    /// cut to it still has the most task size the features count (`taskSize` is full from ~4,100 estimated tokens,
+    /// ~16 KB), and every text of the labelled corpora is far shorter.
+    public static let textWindow = TextWindow(headBytes: 16_384, tailBytes: 16_384)
+
     /// Extracts the input of `request` for a model with `hashBits`-bit n-gram buckets.
     public init(request: ChatRequest, hashBits: Int) {
         task = TaskFeatures(request: request)
-        let (taskText, context, technical) = Self.texts(of: request)
+        let (fullTask, fullContext, technical) = Self.texts(of: request)
+        let taskText = Self.textWindow.apply(fullTask)
+        let context = fullContext.map(Self.textWindow.apply)
         var t = TextSignals(seed: Self.taskSeed)
         t.scan(taskText)
         var c = TextSignals(seed: Self.contextSeed)
@@ -70,7 +77,7 @@ public struct RouterInput: Sendable, Hashable {
         set(.chinese, t.words + t.cjkCharacters == 0 ? 0 : Double(t.cjkCharacters) / Double(t.words + t.cjkCharacters))
         set(.quantitative, min(1, Double(d[DemandCategory.quantitative.rawValue]) / 2))
         set(.expertDomain, min(1, Double(d[DemandCategory.expertDomain.rawValue]) / 2))
-        let pasted = Self.pastedShare(taskText)
+        let pasted = Self.pastedShare(fullTask)
         set(.pasted, pasted)
         set(.lightOverPasted, levels[RouterFeature.lightIntent.rawValue] * pasted)
         let cs = contextScan.strengths
@@ -115,7 +122,7 @@ public struct RouterInput: Sendable, Hashable {
     }
 
     /// The task (the latest user message with text), the context (up to two user turns before
-    /// it, newest first), and whether an assistant turn before the task contained code.
+    /// it, newest first), and whether an assistant turn before the task contained code (a fence within its window).
     static func texts(of request: ChatRequest) -> (task: String, context: [String], technical: Bool) {
         var task = "", context: [String] = [], technical = false, sawTask = false
         for message in request.messages.reversed() {
@@ -125,7 +132,7 @@ public struct RouterInput: Sendable, Hashable {
                 if text.isEmpty { continue }
                 if !sawTask { task = text; sawTask = true } else if context.count < 2 { context.append(text) }
             case .assistant:
-                if sawTask, !technical, message.text.contains("```") { technical = true }
+                if sawTask, !technical, textWindow.apply(message.text).contains("```") { technical = true }
             default: break
             }
         }

@@ -4,7 +4,8 @@ import SkillGateCore
 ///
 /// Size figures cover the whole conversation; markers and code fences are read from the latest
 /// user message that has text (the task being asked), so a long system prompt that says
-/// "analyse" does not send every request to the strong tier.
+/// "analyse" does not send every request to the strong tier. A task longer than
+/// `RouterInput.textWindow` is read through that window.
 public struct TaskFeatures: Sendable, Hashable {
     /// Estimated prompt tokens: UTF-8 bytes of all messages and tool declarations / 4 (≈ 4 bytes a
     /// token in English, ≈ 0.75 tokens a CJK character), plus 85 per image.
@@ -62,8 +63,14 @@ public struct TaskFeatures: Sendable, Hashable {
             answersToolResult = last.role == .tool || last.content.contains { $0.toolResult != nil }
         }
         if let task {
-            for block in request.messages[task].content {
-                if case .text(let t) = block { scan.scan(t) }
+            // Block by block; a task longer than the router's window as the window of its whole text (decision 0078).
+            let content = request.messages[task].content, window = RouterInput.textWindow
+            var textBytes = 0
+            for block in content { if case .text(let t) = block { textBytes += t.utf8.count } }
+            if textBytes <= window.headBytes + window.tailBytes {
+                for block in content { if case .text(let t) = block { scan.scan(t) } }
+            } else {
+                scan.scan(window.apply(content.compactMap(\.text).joined()))
             }
         }
         if let format = request.responseFormat?["type"]?.stringValue {

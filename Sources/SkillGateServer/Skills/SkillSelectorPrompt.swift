@@ -125,7 +125,9 @@ enum SkillSelectorPrompt {
     }
 
     private static func clipped(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit)) + "…"
+        // Counts at most `limit + 1` characters, not the whole text (a turn may be megabytes).
+        let head = text.prefix(limit + 1)
+        guard head.count > limit else { return text }
+        return String(head.dropLast()) + "…"
     }
 }

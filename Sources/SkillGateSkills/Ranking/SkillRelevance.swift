@@ -100,6 +100,11 @@ public enum SkillRelevance {
     /// How many trailing user turns form the query, and their weights (latest first).
     public static let turnWeights: [Double] = [1.0, 0.5, 0.25]
 
+    /// What the ranking reads of each turn's text (decision 0078): 4 KiB from its start and 4 KiB from its end. What a
+    /// turn asks for sits there, and the labelled corpora's turns are far shorter; a 3 MB paste would otherwise be
+    /// tokenised on the event loop for tens of milliseconds.
+    public static let turnWindow = TextWindow(headBytes: 4_096, tailBytes: 4_096)
+
     /// What the tools the model called recently count in the query (latest first), by name.
     public static let recentCallWeights: [Double] = [0.5, 0.25, 0.125]
     /// What the latest assistant text counts (it often names the topic a follow-up refers to).
@@ -116,7 +121,7 @@ public enum SkillRelevance {
             switch message.role {
             case .user:
                 guard turn < turnWeights.count else { continue }
-                let text = message.text
+                let text = turnWindow.apply(message.text)
                 if text.isEmpty { continue }  // a turn of tool results only
                 for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: turnWeights[turn]) }
                 turn += 1
@@ -129,6 +134,7 @@ public enum SkillRelevance {
                 let text = message.text
                 if !sawAssistantText, !text.isEmpty {
                     sawAssistantText = true
+                    let text = turnWindow.apply(text)
                     for key in SkillTokenizer.termKeys(text) { query.add(key: key, weight: assistantTextWeight) }
                 }
             default: break
@@ -191,7 +197,7 @@ extension SkillRelevance {
     /// The text an embedding model sees for the conversation: the latest user turn that has text,
     /// then up to two earlier ones (a follow-up such as "and tomorrow?" borrows its topic from
     /// them), newest first, then the name of the tool the model called last, if any (as words:
-    /// "get weather forecast"), separated by newlines.
+    /// "get weather forecast"), separated by newlines. Each turn is read through `turnWindow`.
     public static func semanticQuery(from messages: [Message]) -> String {
         var parts: [String] = []
         var lastCall: String?
@@ -201,7 +207,7 @@ extension SkillRelevance {
                 lastCall = call.name.split(whereSeparator: { $0 == "_" || $0 == "-" }).joined(separator: " ")
             }
             guard message.role == .user else { continue }
-            let text = message.text
+            let text = turnWindow.apply(message.text)
             if text.isEmpty { continue }
             parts.append(text)
             if parts.count == turnWeights.count { break }

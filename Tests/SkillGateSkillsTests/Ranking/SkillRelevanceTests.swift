@@ -190,4 +190,29 @@ import SkillGateCore
         #expect(SkillRelevance.semanticQuery(from: messages) == "and tomorrow?\nweather in Oslo")
         #expect(SkillCandidate(name: "get_weather", description: "Weather now").embeddingText == "get weather: Weather now")
     }
+
+    /// A long turn is read through `SkillRelevance.turnWindow` (decision 0078): words deep inside a paste are not
+    /// query terms, and the query is that of the turn's window.
+    @Test func aLongTurnIsReadThroughItsWindow() {
+        let long = "Book a flight to Tokyo for the team offsite, details below:\n"
+            + (0..<20_000).map { "\(DistinctWord.make($0)) weather forecast" }.joined(separator: "\n") + "\nThanks!"
+        let whole = SkillRelevance.query(from: [Message(role: .user, text: long)])
+        let window = SkillRelevance.query(from: [Message(role: .user, text: SkillRelevance.turnWindow.apply(long))])
+        let same = whole == window  // as a Boolean: a failure would otherwise print every query term
+        #expect(same, "the whole turn gave \(whole.weights.count) query terms, its window \(window.weights.count)")
+        #expect(whole["flight"] != nil)
+        #expect(whole[DistinctWord.make(19_999)] != nil)  // the last line's
+        #expect(whole[DistinctWord.make(10_000)] == nil)
+        let semantic = SkillRelevance.semanticQuery(from: [Message(role: .user, text: long)])
+        #expect(semantic.utf8.count < 8_200 && semantic == SkillRelevance.turnWindow.apply(long))
+    }
+}
+
+/// A word of letters only, different for each `n` ("qxa", "qxb", ...): no tokenizer folds two of them together.
+private enum DistinctWord {
+    static func make(_ n: Int) -> String {
+        var n = n, letters = ""
+        repeat { letters.append(Character(Unicode.Scalar(UInt8(97 + n % 26)))); n /= 26 } while n > 0
+        return "qx" + letters
+    }
 }
