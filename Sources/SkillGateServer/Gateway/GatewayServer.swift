@@ -15,8 +15,12 @@ public final class GatewayServer: Sendable {
     let http: HTTPClient
     /// The separate `/metrics` listener (`metrics.listen`), when configured.
     let metricsServer: HTTPServer?
-    /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable).
-    private let keySources: Mutex<[any DispatchSourceProtocol]>
+    /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable). Made
+    /// by `start()`: libdispatch traps when a source is released still suspended, as one made here would be by a
+    /// gateway that never started.
+    private let keySources = Mutex<[any DispatchSourceProtocol]>([])
+    /// What the key-reload sources run.
+    private let keyReload: @Sendable () -> Void
 
     /// Loads everything; throws on any configuration problem (before binding the port).
     /// `clock` times retries and cooldowns (tests inject a manual one).
@@ -65,7 +69,7 @@ public final class GatewayServer: Sendable {
         }
         let services = self.services
         services.serverStatistics.withLock { $0 = { [weak httpServer] in httpServer?.statistics } }
-        let reload: @Sendable () -> Void = {
+        keyReload = {
             do {
                 if try services.keys.reloadIfChanged() { services.log.event("keys reloaded", ["file": .string(config.keyFile)]) }
             } catch {
@@ -73,7 +77,6 @@ public final class GatewayServer: Sendable {
             }
         }
         signal(SIGHUP, SIG_IGN)
-        keySources = Mutex(Self.keyReloadSources(reload))
     }
 
     /// SIGHUP and a 2-second poll, each running `reload`.
@@ -105,12 +108,13 @@ public final class GatewayServer: Sendable {
             try server.start()
             try metricsServer?.start()
         } catch {
-            // Dispatch sources must not be released while suspended (libdispatch traps): retire them.
-            keySources.withLock { $0.forEach { $0.resume(); $0.cancel() } }
             http.shutdown()
             throw error
         }
-        keySources.withLock { $0.forEach { $0.resume() } }
+        keySources.withLock { sources in
+            sources = Self.keyReloadSources(keyReload)
+            sources.forEach { $0.resume() }
+        }
         let c = services.config
         services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
                                          "providers": .int(services.catalog.providers.count)])
