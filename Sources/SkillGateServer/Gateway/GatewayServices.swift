@@ -70,6 +70,13 @@ public final class GatewayServices: Sendable {
         self.clients = clients
         let log = RequestLog(fd: logFD)
         self.log = log
+        // The tokens active now are known from the start: after a restart, their first lookups do not queue behind
+        // made-up tokens (decision 0079). A hint only; without it they are learnt as they are accepted.
+        do {
+            try tokens.learnActiveTokens()
+        } catch {
+            log.event("could not list the active tokens at start (\(error)); each is known once it is first accepted", level: "warn")
+        }
         let mcp = MCPSkillsFactory.makeSource(configs: config.mcpServers, keys: keys, http: http, reserved: Set(configured.all.map(\.name))) { message, fields, level in
             log.event(message, fields, level: level)
         }

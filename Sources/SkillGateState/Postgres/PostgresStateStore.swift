@@ -85,6 +85,13 @@ public final class PostgresStateStore: StateStore {
         }
     }
 
+    public func activeTokenHashes(limit: Int) throws -> [String] {
+        try withConnection { db in
+            let r = try db.query("SELECT token_hash FROM client_tokens WHERE revoked_at IS NULL ORDER BY last_used_at DESC NULLS LAST LIMIT $1", [String(limit)])
+            return (0..<r.count).compactMap { r.text($0, 0) }
+        }
+    }
+
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
         try withConnection { db in
             let r = try db.query("UPDATE client_tokens SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING \(Self.tokenColumns)",

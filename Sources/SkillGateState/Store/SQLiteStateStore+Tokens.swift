@@ -40,6 +40,12 @@ extension SQLiteStateStore {
         }
     }
 
+    public func activeTokenHashes(limit: Int) throws -> [String] {
+        try withConnection { db in
+            try db.statement("SELECT token_hash FROM client_tokens WHERE revoked_at IS NULL ORDER BY last_used_at DESC NULLS LAST LIMIT ?").rows([.int(limit)]) { $0.text(0) }
+        }
+    }
+
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
         try withConnection { db in
             try db.transaction {

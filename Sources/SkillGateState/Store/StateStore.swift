@@ -21,6 +21,10 @@ public protocol StateStore: Sendable {
     /// All tokens, revoked ones included, oldest first.
     func tokens() throws -> [ClientToken]
 
+    /// The SHA-256 hex hashes of at most `limit` tokens that are not revoked, the most recently used first (tokens never
+    /// used last).
+    func activeTokenHashes(limit: Int) throws -> [String]
+
     /// Marks the active token named `name` revoked at `date` and returns it; nil when no active
     /// token has that name.
     func revokeToken(named name: String, at date: Date) throws -> ClientToken?

@@ -37,8 +37,10 @@ public final class TokenService: Sendable {
         var generation: UInt64 = 0
         /// Digests whose entry is being looked up again in the background.
         var refreshing: Set<TokenDigest> = []
-        /// Digests of tokens the store has accepted in this process (at most `knownDigestsBound`): a caller that must
-        /// queue store lookups can put a returning client's before those of tokens never seen (`CachedTokenGrant`).
+        /// Digests of tokens known to the store (at most `knownDigestsBound`): those it accepted in this process, those
+        /// it listed as active when asked (`learnActiveTokens`, at the gateway's start) and those created here. A caller
+        /// that must queue store lookups can put a known client's before those of tokens never seen (`CachedTokenGrant`).
+        /// A hint for that order only: what a lookup decides always comes from the store.
         var knownDigests: Set<TokenDigest> = []
 
         mutating func noteKnown(_ digest: TokenDigest) {
@@ -93,8 +95,25 @@ public final class TokenService: Sendable {
         let record = ClientToken(id: try ClientToken.generateId(), name: name, scenarios: scenarios, models: models,
                                  defaultScenario: defaultScenario, createdAt: now().roundedToMilliseconds, limits: limits,
                                  admin: admin, chat: admin ? chat : true)
-        try store.insertToken(record, hash: TokenFormat.hash(text))
+        let hash = TokenFormat.hash(text)
+        try store.insertToken(record, hash: hash)
+        if let digest = TokenDigest(hex: hash) { state.withLock { $0.noteKnown(digest) } }
         return (text, record)
+    }
+
+    /// How many active tokens `learnActiveTokens` notes, the most recently used first: 10,000 take ~1 MB and a few
+    /// milliseconds at the start; the others are learnt as they are accepted.
+    public static let activeTokensLearntAtStart = 10_000
+
+    /// Notes the tokens the store holds as active (the `activeTokensLearntAtStart` most recently used) as known, so
+    /// that right after a start their first lookups are not queued behind tokens never seen (a made-up-token flood;
+    /// decision 0079). Returns how many it noted. Throws when the store cannot be read; the tokens are then learnt as
+    /// they are accepted.
+    @discardableResult
+    public func learnActiveTokens() throws -> Int {
+        let digests = try store.activeTokenHashes(limit: Self.activeTokensLearntAtStart).compactMap(TokenDigest.init(hex:))
+        state.withLock { state in for digest in digests { state.noteKnown(digest) } }
+        return digests.count
     }
 
     /// The token record for `presented` token text, or nil when it is unknown, revoked, malformed,
@@ -125,7 +144,7 @@ public final class TokenService: Sendable {
         guard TokenFormat.looksLikeToken(presented) else { return .refused }
         let digest = TokenDigest(of: presented)
         switch cachedLookup(digest, noteUse: true) {
-        case .none: return .notCached(acceptedBefore: state.withLock { $0.knownDigests.contains(digest) })
+        case .none: return .notCached(known: state.withLock { $0.knownDigests.contains(digest) })
         case .some(.none): return .refused
         case .some(.some(let token)): return .granted(TokenGrant(token: token, digest: digest))
         }
@@ -328,7 +347,8 @@ public enum CachedTokenGrant: Sendable {
     case granted(TokenGrant)
     /// Not a token, or one the cache holds as revoked.
     case refused
-    /// The cache has no fresh entry: only the store can tell (`checkedGrant`). `acceptedBefore`: the store accepted
-    /// this token earlier in this process (a client back after a pause, not a token never seen).
-    case notCached(acceptedBefore: Bool)
+    /// The cache has no fresh entry: only the store can tell (`checkedGrant`). `known`: the token is known to the
+    /// store (it accepted it in this process, listed it as active at the start, or it was created here): a client back
+    /// after a pause or a restart, not a token never seen.
+    case notCached(known: Bool)
 }

@@ -7,8 +7,8 @@ import SkillGateState
 import SkillGateTestSupport
 @testable import SkillGateServer
 
-/// The head gate's store lookups (decision 0077): a token the store accepted before is looked up on its own queue, so
-/// a flood of made-up tokens queued ahead does not delay a client back after a pause.
+/// The head gate's store lookups (decisions 0077, 0079): a token known to the store is looked up on its own queue, so
+/// a flood of made-up tokens queued ahead does not delay a client back after a pause or a restart.
 @Suite struct HeadGateLookupOrderTests {
     /// A SQLite store whose token lookups take `delay` each, one at a time (a database behind one connection).
     final class SlowStore: ForwardingStateStore {
@@ -70,22 +70,41 @@ import SkillGateTestSupport
             }
             // The client pauses past the cache's lifetime; meanwhile 20 made-up tokens queue 1 s of lookups.
             now.withLock { $0 = $0.addingTimeInterval(3) }
-            for i in 0..<20 {
-                let madeUp = "sgk_" + String(repeating: "C", count: TokenFormat.length - 6) + String(format: "%02d", i)
-                arrived.start(gate.decide(Self.head(madeUp)), as: "made-up \(i)")
-            }
-            let sent = Date()
-            arrived.start(gate.decide(Self.head(token)), as: "back")
-            let back = try #require(try await arrived.wait(for: "back"))
-            guard case .admit = back.0 else {
-                Issue.record("the returning client was not admitted")
-                return
-            }
-            let waited = back.1.timeIntervalSince(sent)
-            // Behind the made-up ones it would wait ~1 s; on its own queue, at most one lookup in flight and its own.
-            #expect(waited < 0.5, "the returning client's lookup waited \(waited) s behind made-up tokens")
-            let madeUpBefore = (0..<20).filter { i in arrived["made-up \(i)"].map { $0.1 < back.1 } ?? false }.count
-            #expect(madeUpBefore < 20, "the made-up tokens' lookups had all finished first")
+            try await Self.expectNotQueuedBehindMadeUpTokens(token, gate: gate, arrived: arrived)
         }
+    }
+
+    /// Right after a restart no token has been accepted yet: the tokens active in the store are known from the start
+    /// (decision 0079), so a client's first request is not queued behind made-up tokens either.
+    @Test func afterARestartAClientIsNotQueuedBehindMadeUpTokens() async throws {
+        try await withTemporaryDirectory { dir in
+            let token = try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).create(name: "ios-app").token
+            // The restarted gateway's service, over the same database.
+            let tokens = TokenService(store: SlowStore(try SQLiteStateStore(stateDirectory: dir), delay: 0.05), cacheLifetime: .seconds(2))
+            try tokens.learnActiveTokens()
+            let gate = HeadGate(authentication: AuthenticateStage(tokens: tokens), log: RequestLog(fd: -1, enabled: false))
+            try await Self.expectNotQueuedBehindMadeUpTokens(token, gate: gate, arrived: Arrivals())
+        }
+    }
+
+    /// Queues the lookups of 20 made-up tokens (1 s in all), then `token`'s; expects `token` admitted in under 0.5 s
+    /// (on the queue of known tokens), before the made-up ones are all looked up.
+    static func expectNotQueuedBehindMadeUpTokens(_ token: String, gate: HeadGate, arrived: Arrivals) async throws {
+        for i in 0..<20 {
+            let madeUp = "sgk_" + String(repeating: "C", count: TokenFormat.length - 6) + String(format: "%02d", i)
+            arrived.start(gate.decide(Self.head(madeUp)), as: "made-up \(i)")
+        }
+        let sent = Date()
+        arrived.start(gate.decide(Self.head(token)), as: "known")
+        let known = try #require(try await arrived.wait(for: "known"))
+        guard case .admit = known.0 else {
+            Issue.record("the known client was not admitted")
+            return
+        }
+        let waited = known.1.timeIntervalSince(sent)
+        // Behind the made-up ones it would wait ~1 s; on its own queue, at most one lookup in flight and its own.
+        #expect(waited < 0.5, "the known client's lookup waited \(waited) s behind made-up tokens")
+        let madeUpBefore = (0..<20).filter { i in arrived["made-up \(i)"].map { $0.1 < known.1 } ?? false }.count
+        #expect(madeUpBefore < 20, "the made-up tokens' lookups had all finished first")
     }
 }

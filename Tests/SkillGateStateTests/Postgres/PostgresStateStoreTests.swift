@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SkillGateCore
+import SkillGateKeys
 import SkillGateTestSupport
 @testable import SkillGateState
 
@@ -23,9 +24,15 @@ struct PostgresStateStoreTests {
         try service.updateLimits(name: "ios-app", TokenLimits(requestsPerMinute: 60, budgetUSDPerDay: 5))
         #expect(try service.list().first?.limits == TokenLimits(requestsPerMinute: 60, budgetUSDPerDay: 5))
         #expect(try service.list().first?.scenarios == ["chat"])
+        let other = try service.create(name: "ci")
+        #expect(Set(try service.store.activeTokenHashes(limit: 10)) == [TokenFormat.hash(created.token), TokenFormat.hash(other.token)])
+        try service.store.markTokensUsed([other.record.id: Date(millisecondsSince1970: 2_000)])
+        #expect(try service.store.activeTokenHashes(limit: 1) == [TokenFormat.hash(other.token)], "the most recently used first")
         try service.revoke(name: "ios-app")
         #expect(service.authenticate(created.token) == nil)
         #expect(throws: TokenError.alreadyRevoked("ios-app")) { try service.revoke(name: "ios-app") }
+        #expect(try service.store.activeTokenHashes(limit: 10) == [TokenFormat.hash(other.token)])
+        #expect(try service.store.activeTokenHashes(limit: 0).isEmpty)
     }
 
     @Test func adminFlagsRoundTrip() async throws {

@@ -64,6 +64,18 @@ import Testing
             try store.insertToken(token("ci", id: "tok_2", at: 1_700_000_000_001), hash: "h2")
             #expect(try store.tokens().map(\.id) == ["tok_1", "tok_2"])
             #expect(try store.tokens().map(\.isRevoked) == [true, false])
+            #expect(try store.activeTokenHashes(limit: 10) == ["h2"], "a revoked token's hash is not listed")
+        }
+    }
+
+    @Test func activeTokenHashesStopAtTheLimit() throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir)
+            for i in 1...5 { try store.insertToken(token("t\(i)", id: "tok_\(i)"), hash: "h\(i)") }
+            #expect(Set(try store.activeTokenHashes(limit: 10)) == ["h1", "h2", "h3", "h4", "h5"])
+            try store.markTokensUsed(["tok_4": Date(millisecondsSince1970: 2_000), "tok_2": Date(millisecondsSince1970: 3_000)])
+            #expect(try store.activeTokenHashes(limit: 2) == ["h2", "h4"], "the most recently used first")
+            #expect(try store.activeTokenHashes(limit: 3).count == 3)
         }
     }
 

@@ -95,6 +95,32 @@ import Testing
         }
     }
 
+    /// After a start, the tokens the store holds as active are known before their first use (their lookups queue
+    /// ahead of never-seen tokens'); revoked and made-up ones are not, and a token created through the service is.
+    @Test func theActiveTokensAreKnownFromTheStart() throws {
+        try withTemporaryDirectory { dir in
+            let (cli, _) = try makeService(dir)  // another process, before the gateway started
+            let (active, _) = try cli.create(name: "ios-app")
+            let (revoked, _) = try cli.create(name: "old")
+            try cli.revoke(name: "old")
+            let (server, _) = try makeService(dir)
+            func isKnown(_ token: String) -> Bool? {
+                if case .notCached(let known) = server.cachedGrant(for: token) { return known }
+                return nil
+            }
+            #expect(isKnown(active) == false, "before it learns them, the new service knows no token")
+            #expect(try server.learnActiveTokens() == 1)
+            #expect(isKnown(active) == true)
+            #expect(isKnown(revoked) == false)
+            #expect(isKnown("sgk_" + String(repeating: "A", count: 43)) == false)
+            let (created, _) = try server.create(name: "web")
+            #expect(isKnown(created) == true)
+            let (elsewhere, _) = try cli.create(name: "later")  // created elsewhere after the start: learnt when accepted
+            #expect(isKnown(elsewhere) == false)
+            #expect(try server.checkedGrant(for: elsewhere) != nil)
+        }
+    }
+
     /// `cachedGrant` answers from the cache alone (the head gate on an event loop): it never reads the store.
     @Test func theCacheAloneTellsWhatItHoldsAndNothingElse() throws {
         try withTemporaryDirectory { dir in
@@ -103,7 +129,7 @@ import Testing
             let (cli, _) = try makeService(dir, clock: clock)  // another process creates the token
             let (token, _) = try cli.create(name: "ios-app")
             let neverAccepted: Bool
-            if case .notCached(acceptedBefore: false) = server.cachedGrant(for: token) { neverAccepted = true } else { neverAccepted = false }
+            if case .notCached(known: false) = server.cachedGrant(for: token) { neverAccepted = true } else { neverAccepted = false }
             #expect(neverAccepted, "a token only the store knows is not decided from the cache")
             if case .refused = server.cachedGrant(for: "sgk_short") {} else { Issue.record("a malformed token is refused") }
             #expect(try server.checkedGrant(for: token) != nil)  // the store is read: now cached
@@ -113,7 +139,7 @@ import Testing
             }
             #expect(grant.token.name == "ios-app")
             clock.advance(seconds: 31)
-            if case .notCached(acceptedBefore: true) = server.cachedGrant(for: token) {} else {
+            if case .notCached(known: true) = server.cachedGrant(for: token) {} else {
                 Issue.record("an expired entry is not used, and the token is known as accepted before")
             }
             #expect(try server.checkedGrant(for: token) != nil)

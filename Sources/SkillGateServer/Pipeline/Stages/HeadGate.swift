@@ -16,19 +16,20 @@ import SkillGateHTTP
 /// Runs on the event loop, which must never wait on the state database (a PostgreSQL round trip, or SQLite behind the
 /// ledger writer's batch): a token the cache holds is decided there; any other is looked up off the loop and the
 /// request waits for it (`HTTPHeadDecision.decideLater`) while the loop serves its other connections. So a client that
-/// was idle past the cache's lifetime, or one presenting made-up tokens, delays no one with a cached token. Tokens the
-/// store accepted before in this process are looked up on a queue of their own, so a flood of made-up tokens does not
-/// queue ahead of a client back after a pause either (decision 0077).
+/// was idle past the cache's lifetime, or one presenting made-up tokens, delays no one with a cached token. Tokens known
+/// to the store (accepted before in this process, active when the gateway started, or created by it) are looked up on a
+/// queue of their own, so a flood of made-up tokens does not queue ahead of a client back after a pause or a restart
+/// either (decisions 0077, 0079).
 struct HeadGate: Sendable {
     /// The most body bytes a request to an endpoint without authentication may send.
     static let unauthenticatedBodyBytes = 16 * 1024
 
     let authentication: AuthenticateStage
     let log: RequestLog
-    /// Where the store lookups of tokens accepted before run, one at a time (the store has one connection). A serial
+    /// Where the store lookups of known tokens (`CachedTokenGrant.notCached(known:)`) run, one at a time (the store has one connection). A serial
     /// queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot starve it.
     let knownLookups = DispatchQueue(label: "skillgate.head-gate.known-token-lookups")
-    /// Where the lookups of tokens never accepted in this process run (new tokens, and made-up ones), one at a time.
+    /// Where the lookups of tokens never seen run (created elsewhere since the start, and made-up ones), one at a time.
     let unknownLookups = DispatchQueue(label: "skillgate.head-gate.unknown-token-lookups")
 
     func decide(_ head: HTTPRequestHead) -> HTTPHeadDecision {
@@ -39,17 +40,17 @@ struct HeadGate: Sendable {
         case .success, .failure:
             return .acceptWithBodyLimit(Self.unauthenticatedBodyBytes)
         }
-        let acceptedBefore: Bool
+        let tokenKnown: Bool
         do {
             switch try authentication.cachedGrant(head.headers) {
             case .granted(let grant): return .admit(AdmittedCaller(grant: grant, endpoint: endpoint))
-            case .notCached(let known): acceptedBefore = known
+            case .notCached(let known): tokenKnown = known
             case .refused: return refuse(AuthenticateStage.invalidToken, head)
             }
         } catch {
             return refuse(error, head)
         }
-        let queue = acceptedBefore ? knownLookups : unknownLookups
+        let queue = tokenKnown ? knownLookups : unknownLookups
         return .decideLater(HTTPDeferredHeadDecision { [self] decided in
             queue.async { decided(decideReadingTheStore(head, endpoint)) }
         })
