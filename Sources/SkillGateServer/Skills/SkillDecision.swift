@@ -22,8 +22,14 @@ struct SkillDecision: Sendable, Hashable {
     /// How the relevance cut was ranked; `nil` when nothing had to be cut.
     var ranking: SkillRanking?
 
+    /// The most UTF-8 bytes each list of names takes in `header`: past it a list ends with `+N`, the number of names
+    /// it leaves out (a tool's name never starts with `+`). The log line keeps every name. Without a bound, a request
+    /// with a few hundred tools made a header over nginx's default 4 KB buffer for an upstream's head (a 502 behind it),
+    /// and a few thousand one over Python's 64 KB header line (decision 0081).
+    static let headerListBytes = (visible: 1_024, removed: 512, cut: 512)
+
     /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; examples=used; blind; selector=chose; escalated=empty_answer`;
-    /// `nil` when there is nothing to say. `ranking=` appears when a cut was ranked, `blind` when it was
+    /// `nil` when there is nothing to say. Each list is bounded (`headerListBytes`): `cut=c,d,+40`. `ranking=` appears when a cut was ranked, `blind` when it was
     /// made without any signal (the kept skills are just the first declared), `selector=` when a
     /// selector model was asked (`chose`, or `failed(<reason>)` when the ranking's cut stood), `examples=`
     /// with `skill_ranking.examples` (`used`, or `pending` while some skill's examples are being written).
@@ -32,14 +38,14 @@ struct SkillDecision: Sendable, Hashable {
         // Appended into one string (it goes on every answer with tools): no array of parts, no joins.
         var header = "visible="
         header.reserveCapacity(96)
-        Self.append(visible, to: &header)
+        Self.append(visible, within: Self.headerListBytes.visible, to: &header)
         if !removed.isEmpty {
             header += "; removed="
-            Self.append(removed, to: &header)
+            Self.append(removed, within: Self.headerListBytes.removed, to: &header)
         }
         if !cut.isEmpty {
             header += "; cut="
-            Self.append(cut, to: &header)
+            Self.append(cut, within: Self.headerListBytes.cut, to: &header)
         }
         if let limit, declared > 0 || !serverSkills.isEmpty { header += "; max=" + String(limit) }
         if let ranking {
@@ -52,11 +58,20 @@ struct SkillDecision: Sendable, Hashable {
         return header
     }
 
-    /// `names` separated by commas, appended to `header`.
-    private static func append(_ names: [String], to header: inout String) {
+    /// `names` separated by commas, appended to `header` in at most `budget` bytes: the names that fit, then `+N` for
+    /// the `N` left out (a name other than the last is taken only if room for that mark remains after it).
+    private static func append(_ names: [String], within budget: Int, to header: inout String) {
+        let markBytes = 2 + String(names.count).utf8.count  // ",+N"
+        var used = 0
         for (i, name) in names.enumerated() {
+            let bytes = (i > 0 ? 1 : 0) + name.utf8.count
+            guard used + bytes + (i == names.count - 1 ? 0 : markBytes) <= budget else {
+                header += (i > 0 ? ",+" : "+") + String(names.count - i)
+                return
+            }
             if i > 0 { header += "," }
             header += name
+            used += bytes
         }
     }
 

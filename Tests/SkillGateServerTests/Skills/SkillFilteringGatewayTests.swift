@@ -25,6 +25,24 @@ import SkillGateCore
         #expect(line["skills_visible"] == ["get_weather"])
     }
 
+    /// A request with 600 tools, cut to 4 by relevance: the answer's `x-skillgate-skills` stays within its bounds
+    /// (decision 0081; it was ~17 KB, over nginx's 4 KB buffer for an upstream's head), and the log has every name.
+    @Test func manyToolsKeepTheSkillsHeaderSmallAndTheLogWhole() async throws {
+        let h = try H(config: #""scenarios":{"chat":{"max_visible_skills":4}}"#, script: ["light-native": .text("Sunny.")])
+        let tools = (0..<600).map { ToolDefinition(name: "lookup_customer_record_\($0)", description: "Look up a customer record") }
+        let r = try await h.chat(H.request("weather in Oslo?", tools: tools))
+        await h.stop()
+        #expect(r.status == 200)
+        let header = try #require(r.headers["x-skillgate-skills"])
+        #expect(header.utf8.count < 1_000, "x-skillgate-skills is \(header.utf8.count) bytes")
+        let cut = try #require(SkillDecisionHeaderTests.list("cut", in: header))
+        let (shown, leftOut) = SkillDecisionHeaderTests.parse(cut)
+        #expect(shown.count + leftOut == 596 && leftOut > 0)
+        let line = try #require(h.logLines().last)
+        #expect(line["skills_cut"]?.arrayValue?.count == 596)
+        #expect(line["skills_visible"]?.arrayValue?.count == 4)
+    }
+
     @Test func rejectModeAnswers403WithoutCallingTheUpstream() async throws {
         let h = try H(config: Self.config, script: ["light-native": .text("Sunny.")])
         let r = try await h.chat(H.request("weather?", tools: [H.weather, H.deleteFiles]), scenario: "strict")
