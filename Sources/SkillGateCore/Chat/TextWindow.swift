@@ -1,4 +1,5 @@
-/// The part of a long text that the gateway's own decisions read (decision 0078).
+/// The part of a long text that the gateway's own decisions read (decision 0078), or that an error message keeps of
+/// what a caller sent (decision 0082).
 ///
 /// The router, the skill ranking and the demo model read the conversation's text on the event loop. Their work grows
 /// with the text, so a 3 MB message would hold the loop, and every other request on it, for tens of milliseconds in each.
@@ -18,9 +19,9 @@ public struct TextWindow: Sendable, Hashable {
     }
 
     /// `text` when its UTF-8 form is at most `headBytes + tailBytes` long; else its first `headBytes` and its last
-    /// `tailBytes` bytes, each cut back to whole Unicode scalars, joined by a line break. The window's work does not
-    /// grow with the text (a native string knows its UTF-8 length).
-    public func apply(_ text: String) -> String {
+    /// `tailBytes` bytes, each cut back to whole Unicode scalars, joined by `separator` (a line break by default). The
+    /// window's work does not grow with the text (a native string knows its UTF-8 length).
+    public func apply(_ text: String, joinedBy separator: String = "\n") -> String {
         guard text.utf8.count > headBytes + tailBytes else { return text }
         var text = text
         return text.withUTF8 { bytes in
@@ -30,7 +31,7 @@ public struct TextWindow: Sendable, Hashable {
             while tailStart < bytes.count, Self.isContinuation(bytes[tailStart]) { tailStart += 1 }
             let head = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<headEnd]), as: UTF8.self)
             let tail = String(decoding: UnsafeBufferPointer(rebasing: bytes[tailStart...]), as: UTF8.self)
-            return head + "\n" + tail
+            return head + separator + tail
         }
     }
 

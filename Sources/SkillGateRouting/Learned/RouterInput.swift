@@ -39,7 +39,7 @@ public struct RouterInput: Sendable, Hashable {
         task = TaskFeatures(request: request)
         let (fullTask, fullContext, technical) = Self.texts(of: request)
         let taskText = Self.textWindow.apply(fullTask)
-        let context = fullContext.map(Self.textWindow.apply)
+        let context = fullContext.map { Self.textWindow.apply($0) }
         var t = TextSignals(seed: Self.taskSeed)
         t.scan(taskText)
         var c = TextSignals(seed: Self.contextSeed)
