@@ -99,6 +99,7 @@ extension AnthropicMessagesFormat {
                 param: "\(field.path).type")
         }
         let name = try field.member("name").string()
+        try ToolNameRule.check(name, param: "\(field.path).name")
         let description = try field.member("description").optionalString()
         let schema = field.member("input_schema")
         guard schema.value?.objectValue != nil else { throw schema.fail("a JSON Schema object") }

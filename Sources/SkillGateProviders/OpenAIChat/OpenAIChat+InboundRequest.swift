@@ -127,6 +127,7 @@ extension OpenAIChatFormat {
                 guard !name.isEmpty else {
                     throw GatewayError.invalidRequest("`\(param()).function.name` is empty; give the tool a name", param: "\(param()).function.name")
                 }
+                try ToolNameRule.check(name, param: "\(param()).function.name")
                 let description = try InboundField.optionalString(function, "description", at: "\(param()).function.description")
                 let strict = try InboundField.optionalBool(function, "strict", at: "\(param()).function.strict")
                 // The schema is chosen before the tool is built: building it with the default schema and then replacing

@@ -21,6 +21,7 @@ enum ResponsesTools {
                 guard !name.isEmpty else {
                     throw GatewayError.invalidRequest("`\(param).name` is empty; give the tool a name", param: "\(param).name")
                 }
+                try ToolNameRule.check(name, param: "\(param).name")
                 var tool = ToolDefinition(name: name, description: try InboundField.optionalString(item, "description", at: "\(param).description"),
                                           strict: try InboundField.optionalBool(item, "strict", at: "\(param).strict"))
                 switch item["parameters"] {

@@ -9,8 +9,9 @@ import Darwin
 /// come with every request are tokenised once, not per request. The parameters are not part of the
 /// key: a tool declared again with the same name and description is taken to have the same
 /// parameters (at worst a changed parameter description ranks by its old words until the cache
-/// starts over; what goes upstream is always the declared tool). Bounded: when full it starts over
-/// (clients declaring ever-new descriptions cannot grow it without limit).
+/// starts over; what goes upstream is always the declared tool). Bounded in documents and in bytes
+/// (`capacity`, `maxBytes`): when full it starts over, so clients declaring ever-new descriptions
+/// cannot grow it without limit (decision 0083).
 ///
 /// Keys are hashes of the UTF-8 bytes (Swift's `String` hashing normalises Unicode, which costs
 /// more than the ranking itself for Chinese descriptions); a hit is confirmed byte for byte.
@@ -27,12 +28,21 @@ public final class SkillDocumentCache: Sendable {
     /// share a consumer of identities (the built-in `WordVectorScorer`) without their numbers meeting.
     private static let nextIdentity = Atomic<Int>(0)
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private struct Entries {
+        var byKey: [Int: Entry] = [:]
+        /// What the entries hold, as `cost(of:)` counts it.
+        var bytes = 0
+    }
+
+    private let entries = Mutex(Entries())
     /// The most documents kept.
     public let capacity: Int
+    /// About the most bytes the documents, names and descriptions kept take.
+    public let maxBytes: Int
 
-    public init(capacity: Int = 4096) {
+    public init(capacity: Int = 4096, maxBytes: Int = 16 << 20) {
         self.capacity = capacity
+        self.maxBytes = maxBytes
     }
 
     /// The documents of `candidates`, in order, from the cache or built (and cached). Metadata is
@@ -47,9 +57,9 @@ public final class SkillDocumentCache: Sendable {
     /// vectors by it). A document built again after the cache starts over gets a new identity.
     public func entries(for candidates: [SkillCandidate]) -> (documents: [SkillDocument], identities: [Int]) {
         let keys = candidates.map(Self.key)
-        var found: [Entry?] = entries.withLock { map in
+        var found: [Entry?] = entries.withLock { cached in
             zip(keys, candidates).map { key, c in
-                guard let e = map[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
+                guard let e = cached.byKey[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
                 return e
             }
         }
@@ -60,16 +70,31 @@ public final class SkillDocumentCache: Sendable {
                              identity: Self.nextIdentity.add(1, ordering: .relaxed).oldValue)
         }
         if !missing.isEmpty {
-            entries.withLock { map in
-                if map.count + missing.count > capacity { map.removeAll(keepingCapacity: true) }
-                for i in missing { map[keys[i]] = found[i] }
+            let added = missing.reduce(0) { $0 + Self.cost(of: found[$1]!) }
+            entries.withLock { cached in
+                if cached.byKey.count + missing.count > capacity || cached.bytes + added > maxBytes {
+                    cached.byKey.removeAll(keepingCapacity: true)
+                    cached.bytes = 0
+                }
+                for i in missing {
+                    if let replaced = cached.byKey.updateValue(found[i]!, forKey: keys[i]) { cached.bytes -= Self.cost(of: replaced) }
+                }
+                cached.bytes += added
             }
         }
         return (found.map { $0!.document }, found.map { $0!.identity })
     }
 
     /// How many documents are cached.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.byKey.count } }
+
+    /// How many bytes the cached entries take, as `cost(of:)` counts them.
+    public var bytes: Int { entries.withLock { $0.bytes } }
+
+    /// An entry's bytes: its texts, its document's keys and counts (8 bytes each), and a fixed overhead.
+    private static func cost(of entry: Entry) -> Int {
+        entry.name.utf8.count + (entry.description?.utf8.count ?? 0) + 16 * entry.document.keys.count + 128
+    }
 
     /// A cheap key: the name, the description's length and its first and last 32 bytes (a hit is
     /// confirmed byte for byte, so a collision only costs a rebuild).

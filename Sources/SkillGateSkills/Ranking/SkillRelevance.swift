@@ -14,9 +14,15 @@ public struct SkillCandidate: Sendable, Hashable {
     /// The schema as a tree (built on each call from a schema kept as text).
     public var parameters: JSONValue? { schema?.value }
 
+    /// What the ranking reads of a client's description and of the parameters' text: 2 KiB from the start and 1 KiB
+    /// from the end (decision 0083). Descriptions say what a tool is for in their first sentences; a tool of megabytes
+    /// would otherwise be tokenised, embedded and cached whole.
+    public static let textWindow = TextWindow(headBytes: 2_048, tailBytes: 1_024)
+
+    /// `description` is kept through `textWindow`.
     public init(name: String, description: String? = nil, metadata: SkillMetadata? = nil, parameters: JSONValue? = nil) {
         self.name = name
-        self.description = description
+        self.description = description.map { Self.textWindow.apply($0) }
         self.metadata = metadata
         self.schema = parameters.map { ToolSchema($0) }
     }
@@ -28,8 +34,8 @@ public struct SkillCandidate: Sendable, Hashable {
         self.schema = tool.schema
     }
 
-    /// The parameters as searchable text (`nil` when there are none).
-    public var parameterText: String? { parameters.flatMap(Self.parameterText) }
+    /// The parameters as searchable text, through `textWindow` (`nil` when there are none).
+    public var parameterText: String? { parameters.flatMap(Self.parameterText).map { Self.textWindow.apply($0) } }
 
     /// The searchable terms: the name twice (a name match is the strongest signal), the
     /// description(s), the keywords and the parameters.

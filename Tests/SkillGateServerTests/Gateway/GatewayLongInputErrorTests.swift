@@ -20,4 +20,32 @@ import SkillGateCore
         let line = try #require(log.split(separator: "\n").last { $0.contains(#""status":404"#) })
         #expect(line.utf8.count < 3_000, "the log line is \(line.utf8.count) bytes")
     }
+
+    /// A request body for `path` declaring one tool named `name`.
+    static func body(_ path: String, toolNamed name: String) -> String {
+        let schema = #"{"type":"object","properties":{}}"#
+        switch path {
+        case "/v1/messages":
+            return #"{"model":"light","max_tokens":64,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"\#(name)","input_schema":\#(schema)}]}"#
+        case "/v1/responses":
+            return #"{"model":"light","input":"hi","store":false,"tools":[{"type":"function","name":"\#(name)","parameters":\#(schema)}]}"#
+        default:
+            return #"{"model":"light","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"\#(name)","parameters":\#(schema)}}]}"#
+        }
+    }
+
+    /// A tool's name is at most 256 bytes on every surface (decision 0083): a longer one is a 400 naming the field,
+    /// before it reaches the skill caches, the headers or the log; one of 64 characters is served.
+    @Test(arguments: ["/v1/chat/completions", "/v1/messages", "/v1/responses"])
+    func aToolNameNoProviderAcceptsIsRefused(path: String) async throws {
+        let h = try Harness()
+        let refused = try await h.post(path, Self.body(path, toolNamed: String(repeating: "t", count: 5_000)))
+        let served = try await h.post(path, Self.body(path, toolNamed: String(repeating: "t", count: 64)))
+        await h.stop()
+        #expect(refused.status == 400)
+        let text = String(decoding: refused.body, as: UTF8.self)
+        #expect(text.contains("5000 bytes long") && text.contains("name"), "\(text.prefix(300))")
+        #expect(refused.body.count < 1_000)
+        #expect(served.status == 200, "\(String(decoding: served.body.prefix(300), as: UTF8.self))")
+    }
 }

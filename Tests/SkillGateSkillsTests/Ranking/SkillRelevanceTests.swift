@@ -121,6 +121,39 @@ import SkillGateCore
         #expect(Set(before).isDisjoint(with: after), "identities are never reused, even after starting over: \(before) \(after)")
     }
 
+    /// Past `maxBytes` the cache starts over too (decision 0083): clients declaring ever-new long descriptions cannot
+    /// grow it by the documents' size, only up to about the bound.
+    @Test func theCacheStartsOverPastItsBytes() {
+        let cache = SkillDocumentCache(capacity: 1_000, maxBytes: 40_000)
+        var most = 0
+        for request in 0..<30 {
+            let tools = (0..<3).map { i in
+                SkillCandidate(name: "tool_\(i)", description: (0..<150).map { "\(DistinctWord.make(request * 1_000 + i * 200 + $0))" }.joined(separator: " "))
+            }
+            _ = cache.entries(for: tools)
+            most = max(most, cache.bytes)
+        }
+        #expect(most <= 40_000, "the cache held \(most) bytes")
+        #expect(cache.count < 90, "it started over")
+        #expect(cache.bytes > 0)
+    }
+
+    /// A client's description and the parameters' text are read through `SkillCandidate.textWindow` (decision 0083).
+    @Test func aLongDescriptionIsReadThroughTheWindow() {
+        let long = "Looks up an invoice by its number. " + (0..<40_000).map { DistinctWord.make($0) }.joined(separator: " ")
+            + " Returns the invoice."
+        let candidate = SkillCandidate(name: "lookup_invoice", description: long)
+        let window = SkillCandidate.textWindow
+        #expect(candidate.description == window.apply(long))
+        #expect((candidate.description?.utf8.count ?? 0) <= window.headBytes + window.tailBytes + 1)
+        let document = candidate.document
+        #expect(document.keys.count < 1_000, "a document of \(document.keys.count) terms")
+        let middle = SkillRelevance.query(from: [Message(role: .user, text: DistinctWord.make(20_000))])
+        let first = SkillRelevance.query(from: [Message(role: .user, text: "invoice")])
+        #expect(SkillRelevance.select([candidate, SkillCandidate(name: "other")], query: middle, limit: 1, pinned: []).scores["lookup_invoice"] == 0)
+        #expect(SkillRelevance.select([candidate, SkillCandidate(name: "other")], query: first, limit: 1, pinned: []).scores["lookup_invoice"]! > 0)
+    }
+
     /// Identities name (name, description) pairs: the same pair keeps its identity from request to request
     /// (whatever the order), a changed description gets a new one.
     @Test func identitiesNameEachSkillAcrossRequests() {
