@@ -19,14 +19,22 @@ public final class WordVectorScorer: Sendable {
     public let table: WordVectorTable
     /// The most skill sets kept (when full, the cache starts over).
     public let capacity: Int
-    private let skillSets = Mutex<[Int: SkillSet]>([:])
+    /// The most skills the cached sets hold together (each a vector of the table's dimensions): past it the cache
+    /// starts over too, so clients declaring ever-new large tool lists cannot grow it by their size (decision 0083).
+    public let maxSkills: Int
+    private struct Sets {
+        var byKey: [Int: SkillSet] = [:]
+        var skills = 0
+    }
+    private let skillSets = Mutex(Sets())
     /// Identities for callers that bring none (`similarities` without `identities`).
     private let documents = SkillDocumentCache()
 
     /// A scorer over `table`.
-    public init(table: WordVectorTable, capacity: Int = 64) {
+    public init(table: WordVectorTable, capacity: Int = 64, maxSkills: Int = 16_384) {
         self.table = table
         self.capacity = capacity
+        self.maxSkills = maxSkills
     }
 
     /// A scorer over the built-in table (`nil` if the binary's table is unusable).
@@ -74,7 +82,10 @@ public final class WordVectorScorer: Sendable {
     }
 
     /// How many skill sets are cached.
-    public var cachedSets: Int { skillSets.withLock { $0.count } }
+    public var cachedSets: Int { skillSets.withLock { $0.byKey.count } }
+
+    /// How many skills the cached sets hold together.
+    public var cachedSkills: Int { skillSets.withLock { $0.skills } }
 
     /// The vectors of `candidates`' texts and the word weights of the set, cached by the candidates'
     /// identities, so a request that declares the same tools builds no text.
@@ -82,11 +93,15 @@ public final class WordVectorScorer: Sendable {
         var hasher = Hasher()
         for i in identities { hasher.combine(i) }
         let key = hasher.finalize()
-        if let hit = skillSets.withLock({ $0[key] }), hit.identities == identities { return hit }
+        if let hit = skillSets.withLock({ $0.byKey[key] }), hit.identities == identities { return hit }
         let built = SkillSet(candidates: candidates, identities: identities, table: table)
         skillSets.withLock { sets in
-            if sets.count >= capacity { sets.removeAll(keepingCapacity: true) }
-            sets[key] = built
+            if sets.byKey.count >= capacity || sets.skills + identities.count > maxSkills {
+                sets.byKey.removeAll(keepingCapacity: true)
+                sets.skills = 0
+            }
+            if let replaced = sets.byKey.updateValue(built, forKey: key) { sets.skills -= replaced.identities.count }
+            sets.skills += identities.count
         }
         return built
     }

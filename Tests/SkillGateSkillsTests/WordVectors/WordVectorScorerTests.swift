@@ -70,6 +70,21 @@ import SkillGateSkills
         #expect(scorer.cachedSets <= 2)
     }
 
+    /// Past `maxSkills` skills in all the cache starts over (decision 0083): ever-new large tool lists cannot grow it
+    /// by their size, only up to about the bound.
+    @Test func skillSetsStayWithinTheirSkills() throws {
+        let table = try SmallWordVectorTable.table([("x", [1, 0]), ("y", [0, 1])])
+        let scorer = WordVectorScorer(table: table, capacity: 64, maxSkills: 100)
+        var most = 0
+        for request in 0..<20 {
+            let candidates = (0..<30).map { SkillCandidate(name: "tool_\(request)_\($0)", description: $0 % 2 == 0 ? "x" : "y") }
+            _ = scorer.similarities(query: [("x", 1)], candidates: candidates)
+            most = max(most, scorer.cachedSkills)
+        }
+        #expect(most <= 100, "the sets held \(most) skills")
+        #expect(scorer.cachedSets < 20 && scorer.cachedSkills > 0)
+    }
+
     /// With identities (as `SkillRanker` passes them from the document cache) the set is found by them,
     /// and the answer is the same as by the texts.
     @Test func identitiesNameTheSetWithoutComparingTexts() throws {
