@@ -14,7 +14,7 @@ public struct SSEDecoder: Sendable {
     /// Lines that are neither fields nor comments (some providers send a bare JSON error body
     /// after the events); kept, up to `maxStrayBytes`, so an adapter can report them.
     public private(set) var strayText: String = ""
-    /// Upper bound of one line, to stop an endless line from using unbounded memory.
+    /// Upper bound of one line, and of one event's data, to stop an endless line or event from using unbounded memory.
     public let maxLineBytes: Int
     public static let maxStrayBytes = 65_536
 
@@ -168,8 +168,12 @@ public struct SSEDecoder: Sendable {
         case .data:
             if hasData {
                 keepPendingData()
-                data.append(0x0A)
-                data.append(contentsOf: valueBytes)
+                // An event's data is bounded like a line: the data lines past `maxLineBytes` are dropped, so an
+                // upstream that never ends its event cannot grow it without limit.
+                if data.count + 1 + valueBytes.count <= maxLineBytes {
+                    data.append(0x0A)
+                    data.append(contentsOf: valueBytes)
+                }
             } else if inChunk {
                 pendingData = valueBytes
             } else {

@@ -22,6 +22,24 @@ import Testing
         #expect(decodeByteByByte(Array(text.utf8)) == events)
     }
 
+    /// An event whose data lines never end is bounded like a line: past `maxLineBytes` its further data lines are
+    /// dropped, however the bytes are split, so an upstream that never ends its event cannot grow it without limit.
+    @Test(arguments: [1, 7, 4_096])
+    func anEventThatNeverEndsIsBounded(chunkSize: Int) {
+        let line = "data: " + String(repeating: "x", count: 999) + "\n"
+        let bytes = Array((String(repeating: line, count: 100) + "\n").utf8)
+        var decoder = SSEDecoder(maxLineBytes: 10_000)
+        var events: [SSEEvent] = []
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            events += decoder.feed(Array(bytes[start..<min(start + chunkSize, bytes.count)]))
+        }
+        events += decoder.finish()
+        #expect(events.count == 1)
+        let data = events.first?.data ?? ""
+        #expect(data.utf8.count <= 10_000 && data.utf8.count >= 9_000, "\(data.utf8.count) bytes of data")
+        #expect(data == Array(repeating: String(repeating: "x", count: 999), count: 10).joined(separator: "\n"))
+    }
+
     @Test func ignoresCommentsAndKeepsIdAndRetry() {
         let events = decodeWhole(": keep-alive\n\nid: 7\nretry: 1500\ndata:x\n\n")
         #expect(events == [SSEEvent(data: "x", id: "7", retry: 1500)])
