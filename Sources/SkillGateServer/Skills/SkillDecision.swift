@@ -29,10 +29,11 @@ struct SkillDecision: Sendable, Hashable {
     static let headerListBytes = (visible: 1_024, removed: 512, cut: 512)
 
     /// `visible=a,b; removed=x; cut=c; max=5; ranking=hybrid; examples=used; blind; selector=chose; escalated=empty_answer`;
-    /// `nil` when there is nothing to say. Each list is bounded (`headerListBytes`): `cut=c,d,+40`. `ranking=` appears when a cut was ranked, `blind` when it was
-    /// made without any signal (the kept skills are just the first declared), `selector=` when a
-    /// selector model was asked (`chose`, or `failed(<reason>)` when the ranking's cut stood), `examples=`
-    /// with `skill_ranking.examples` (`used`, or `pending` while some skill's examples are being written).
+    /// `nil` when there is nothing to say. Each list is bounded (`headerListBytes`): `cut=c,d,+40`.
+    /// `ranking=` appears when a cut was ranked, `blind` when it was made without any signal (the kept
+    /// skills are just the first declared), `selector=` when a selector model was asked (`chose`, or
+    /// `failed(<reason>)` when the ranking's cut stood), `examples=` with `skill_ranking.examples`
+    /// (`used`, or `pending` while some skill's examples are being written).
     var header: String? {
         guard declared > 0 || !serverSkills.isEmpty || escalatedBecause != nil else { return nil }
         // Appended into one string (it goes on every answer with tools): no array of parts, no joins.

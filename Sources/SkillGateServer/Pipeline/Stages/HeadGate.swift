@@ -26,8 +26,9 @@ struct HeadGate: Sendable {
 
     let authentication: AuthenticateStage
     let log: RequestLog
-    /// Where the store lookups of known tokens (`CachedTokenGrant.notCached(known:)`) run, one at a time (the store has one connection). A serial
-    /// queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot starve it.
+    /// Where the store lookups of known tokens (`CachedTokenGrant.notCached(known:)`) run, one at a time (the store
+    /// has one connection). A serial queue of its own targets Dispatch's overcommitting pool, so blocking work
+    /// elsewhere cannot starve it.
     let knownLookups = DispatchQueue(label: "skillgate.head-gate.known-token-lookups")
     /// Where the lookups of tokens never seen run (created elsewhere since the start, and made-up ones), one at a time.
     let unknownLookups = DispatchQueue(label: "skillgate.head-gate.unknown-token-lookups")
