@@ -43,6 +43,11 @@ final class ResponseArchive: Sendable {
     /// Reports answers that could not be stored.
     private let warn: @Sendable (String) -> Void
     private let pending = Mutex(Pending())
+    /// Where the store is read for `conversation`, one lookup at a time, never on an event loop (decision 0085): a
+    /// PostgreSQL round trip, or SQLite behind the ledger writer's batch, would hold every other connection of the
+    /// loop. A serial queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot
+    /// starve it.
+    private let storeLookups = DispatchQueue(label: "skillgate.responses.store-lookups")
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -85,10 +90,10 @@ final class ResponseArchive: Sendable {
     /// unknown, expired, or another token's (which of the three is not told, so ids of other tokens
     /// cannot be probed).
     func conversation(id: String, tokenId: String) async throws -> ResponsesHistory {
-        var found = try lookup(id: id, tokenId: tokenId)
+        var found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
         if found == nil, isEnabled {
             try await Task.sleep(for: flushInterval * 2)
-            found = try lookup(id: id, tokenId: tokenId)
+            found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
         }
         guard let found else {
             var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
@@ -120,6 +125,20 @@ final class ResponseArchive: Sendable {
         _ = stopped.wait(timeout: .now() + .seconds(5))
     }
 
+    /// `lookup`: an answer still pending is found in memory where the caller runs; the store is read on
+    /// `storeLookups`.
+    private func lookupOffTheLoop(id: String, tokenId: String) async throws -> StoredResponse? {
+        let at = now()
+        if let mine = pending.withLock({ $0.responses[id] }) {
+            return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
+        }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<StoredResponse?, any Error>) in
+            storeLookups.async { continuation.resume(with: Result { try self.lookup(id: id, tokenId: tokenId) }) }
+        }
+    }
+
+    /// The answer `id` of token `tokenId` if it is kept and not expired: the pending ones, then the store. Blocks on
+    /// the store.
     private func lookup(id: String, tokenId: String) throws -> StoredResponse? {
         let at = now()
         if let mine = pending.withLock({ $0.responses[id] }) {
