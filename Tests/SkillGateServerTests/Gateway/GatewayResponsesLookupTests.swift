@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SkillGateCore
 import SkillGateState
@@ -10,8 +9,6 @@ import SkillGateState
 /// response waits alone, and the requests of other connections on every loop are answered meanwhile.
 @Suite(.serialized) struct GatewayResponsesLookupTests {
     typealias Harness = GatewayLoopbackTests.Harness
-
-    static let modelsRequest = "GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %@\r\n\r\n"
 
     @Test func aStoredResponseReadWaitsAloneForTheDatabase() async throws {
         let h = try Harness()
@@ -33,29 +30,17 @@ import SkillGateState
             // Every connection's token is cached (2 s), so only the continued response needs the database below.
             tokens.invalidateCache()
             let warmed = sockets.map { socket -> Int? in
-                socket.send(String(format: Self.modelsRequest, token))
+                socket.send(RawSocket.modelsRequest(token))
                 return socket.readOneResponse()
             }
             guard warmed.allSatisfy({ $0 == 200 }) else { return ([], nil) }
             // The database's one connection is held for 3 s.
-            let held = Mutex(false)
-            let holder = Thread {
-                _ = try? store.withConnection { _ in
-                    held.withLock { $0 = true }
-                    Thread.sleep(forTimeInterval: 3)
-                }
-            }
-            holder.start()
-            while !held.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+            store.holdConnection(for: 3)
             let waiting = try RawSocket(port: port, receiveTimeout: 10)
             waiting.send(continued)
             Thread.sleep(forTimeInterval: 0.1)
             // Every other connection is answered while that lookup waits.
-            let answers = sockets.map { socket -> (status: Int?, seconds: Double) in
-                let begin = Date()
-                socket.send(String(format: Self.modelsRequest, token))
-                return (socket.readOneResponse(), Date().timeIntervalSince(begin))
-            }
+            let answers = RawSocket.timedModelsAnswers(sockets, token: token)
             return (answers, waiting.readOneResponse())
         }
         await h.stop()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import SkillGateHTTP
 import SkillGateKeys
@@ -12,8 +11,6 @@ import SkillGateState
 @Suite(.serialized) struct GatewayTokenLookupTests {
     typealias Harness = GatewayLoopbackTests.Harness
 
-    static let modelsRequest = "GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %@\r\n\r\n"
-
     @Test func aLookupThatWaitsOnTheDatabaseHoldsUpNoOtherRequest() async throws {
         let h = try Harness()
         let port = h.server.boundPort
@@ -23,7 +20,7 @@ import SkillGateState
         let sockets = try (0..<8).map { _ in try RawSocket(port: port, receiveTimeout: 10) }
         let warmed = try await RawSocket.run {
             sockets.map { socket -> Int? in
-                socket.send(String(format: Self.modelsRequest, token))
+                socket.send(RawSocket.modelsRequest(token))
                 return socket.readOneResponse()
             }
         }
@@ -35,29 +32,17 @@ import SkillGateState
         let (renewed, answers, refused) = try await RawSocket.run { () throws -> (Int?, [(status: Int?, seconds: Double)], Int?) in
             // The token's cache entry is renewed now, so it stays fresh (2 s) through the steps below.
             tokens.invalidateCache()
-            sockets[0].send(String(format: Self.modelsRequest, token))
+            sockets[0].send(RawSocket.modelsRequest(token))
             let renewed = sockets[0].readOneResponse()
             // The database's one connection is held for 3 s.
-            let held = Mutex(false)
-            let holder = Thread {
-                _ = try? store.withConnection { _ in
-                    held.withLock { $0 = true }
-                    Thread.sleep(forTimeInterval: 3)
-                }
-            }
-            holder.start()
-            while !held.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+            store.holdConnection(for: 3)
             // A made-up token (well formed, so only the store can tell): its lookup waits for the database.
             let madeUp = "sgk_" + String(repeating: "A", count: TokenFormat.length - 4)
             let waiting = try RawSocket(port: port, receiveTimeout: 10)
-            waiting.send(String(format: Self.modelsRequest, madeUp))
+            waiting.send(RawSocket.modelsRequest(madeUp))
             Thread.sleep(forTimeInterval: 0.1)
             // Every cached-token connection is answered while that lookup waits.
-            let answers = sockets.map { socket -> (status: Int?, seconds: Double) in
-                let begin = Date()
-                socket.send(String(format: Self.modelsRequest, token))
-                return (socket.readOneResponse(), Date().timeIntervalSince(begin))
-            }
+            let answers = RawSocket.timedModelsAnswers(sockets, token: token)
             return (renewed, answers, waiting.readOneResponse())
         }
         #expect(renewed == 200)
