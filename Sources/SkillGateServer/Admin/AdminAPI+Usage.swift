@@ -48,10 +48,10 @@ extension AdminAPI {
         for token in (try? services.tokens.list()) ?? [] where !token.isRevoked {
             let limits = token.limits.over(services.config.tokenLimits)
             guard !limits.isEmpty else { continue }
-            rows += self.limits.counters.status(LimitSubject(kind: .token, id: token.id, name: token.name), limits).map { $0.json() }
+            rows += self.limits.counters.statusReadingHere(LimitSubject(kind: .token, id: token.id, name: token.name), limits).map { $0.json() }
         }
         for (name, scenario) in services.config.scenarios.sorted(by: { $0.key < $1.key }) where !scenario.limits.isEmpty {
-            rows += self.limits.counters.status(LimitSubject(kind: .scenario, id: name, name: name), scenario.limits).map { $0.json() }
+            rows += self.limits.counters.statusReadingHere(LimitSubject(kind: .scenario, id: name, name: name), scenario.limits).map { $0.json() }
         }
         return ["object": "limits", "data": .array(rows)]
     }

@@ -41,6 +41,9 @@ public final class GatewayServices: Sendable {
     let traffic = TrafficBroadcaster()
     /// Checked `tools` arrays by their bytes, per token (the OpenAI surface; decision 0057).
     let toolLists = ToolListCache()
+    /// Where the admin API's answers are worked out (token changes, usage reports, limits): they read and write the
+    /// state store, so never on an event loop (decision 0086).
+    let adminWork = BlockingWorkQueue(label: "skillgate.admin")
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
     let consoleAssets: ConsoleAssets?
     /// Reads the main HTTP server's admission counters for `/metrics`; set by `GatewayServer` once its server exists.

@@ -13,7 +13,8 @@ import Synchronization
 /// them. Hence the overshoot rule (decision 0027): a minute's tokens or a budget are checked before a request
 /// starts, so the requests already admitted when the limit is crossed may each overshoot it by at most their own
 /// tokens or cost. Counters start from the ledger (this minute's requests and tokens, today's and this month's
-/// spend), read once per subject per process — or every `rereadEvery` when several instances share the ledger.
+/// spend), read once per subject per process — or every `rereadEvery` when several instances share the ledger — on
+/// a queue of their own, never on an event loop.
 final class LimitCounters: Sendable {
     struct Counts: Sendable {
         var minute: Int64 = 0
@@ -95,6 +96,9 @@ final class LimitCounters: Sendable {
     private struct Table: Sendable {
         var counts: [Counts] = []
         var slots: [LimitSubject: Int] = [:]
+        /// The requests waiting for a subject's first read from the ledger, by slot; a slot is here while its read
+        /// is under way, so one read serves every request that came meanwhile.
+        var firstReads: [Int: [CheckedContinuation<Void, Never>]] = [:]
 
         /// The slot of `subject`, given one (zero counts) the first time it is seen.
         mutating func slot(of subject: LimitSubject) -> Int {
@@ -109,9 +113,11 @@ final class LimitCounters: Sendable {
     private let now: @Sendable () -> Date
     private let ledgerSums: LedgerSums
     private let rereadEvery: TimeInterval?
-    /// Where re-reads run: off the request path, one at a time, so a slow store never holds a request (or several
-    /// at once: before, every request arriving while a re-read was due ran the same three sums on the loop thread).
-    private let rereads = DispatchQueue(label: "skillgate.limit-rereads")
+    /// Where the ledger is read: off the request path and off the event loops, one read at a time. A re-read never
+    /// holds a request (before, every request arriving while a re-read was due ran the same three sums on the loop
+    /// thread); a first read holds only the requests of its own subject, which await it (decision 0086: before, it ran
+    /// on the event loop, and a busy database held every connection of that loop).
+    private let ledgerReads = BlockingWorkQueue(label: "skillgate.limit-ledger-reads")
 
     /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (several instances sharing
     ///   a PostgreSQL ledger see each other's requests, tokens and spend this way); nil reads them once per process.
@@ -121,60 +127,93 @@ final class LimitCounters: Sendable {
         self.rereadEvery = rereadEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     }
 
-    /// What one pass under the lock decided.
-    private enum Decision {
-        case admitted(slots: [Int])
-        case rejected(LimitRejection)
-        /// A subject whose counts have never been read from the ledger: read them (outside the lock), then decide again.
-        case firstRead(LimitSubject, TokenLimits)
+    /// A subject whose counts have not been read from the ledger yet.
+    struct UnreadSubject: Sendable {
+        fileprivate let slot: Int
+        let subject: LimitSubject
+        let limits: TokenLimits
+    }
+
+    /// What `admitWithoutReading` decided when it did not refuse.
+    enum Admission: Sendable {
+        case admitted(LimitTicket)
+        /// The first time this process sees `subject`: its counts start from the ledger, so `readFirst` it (a store
+        /// read, awaited off the event loop), then admit again. Nothing was counted.
+        case unread(UnreadSubject)
     }
 
     /// Admits a request against `checks` (subjects with limits) or throws the 429 naming the first limit it is
     /// over. Counts it as under way (and as a stream when `stream`) until `release`.
     ///
-    /// One lock and one lookup per subject: the first time a subject with per-minute limits or budgets is seen its
-    /// counts are read from the ledger before it admits; with `rereadEvery`, a re-read that is due is started off the
-    /// request path and the request goes on with the counts as they are.
-    func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> LimitTicket {
-        guard !checks.isEmpty else { return LimitTicket(slots: [], stream: stream) }
+    /// The first time a subject with per-minute limits or budgets is seen, its counts are read from the ledger before
+    /// it admits: the request awaits that read, which runs on a queue of its own (never on the caller's thread).
+    func admit(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) async throws(LimitRejection) -> LimitTicket {
+        while true {
+            switch try admitWithoutReading(checks, stream: stream) {
+            case .admitted(let ticket): return ticket
+            case .unread(let unread): await readFirst(unread)
+            }
+        }
+    }
+
+    /// `admit` for the request path, without awaiting: one lock and one lookup per subject, never a store read.
+    /// With `rereadEvery`, a re-read that is due is started off the request path and the request goes on with the
+    /// counts as they are. A subject never read yet gives `.unread` (nothing counted): `readFirst` it, then admit again.
+    func admitWithoutReading(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> Admission {
+        guard !checks.isEmpty else { return .admitted(LimitTicket(slots: [], stream: stream)) }
         let t = now()
         let windows = LimitWindows.Current(t)
-        while true {
-            var dueRereads: [(slot: Int, LimitSubject, TokenLimits)] = []
-            let decision = table.withLock { table -> Decision in
-                var slots: [Int] = []
-                slots.reserveCapacity(checks.count)
-                for (subject, limits) in checks {
-                    let slot = table.slot(of: subject)
-                    slots.append(slot)
-                    guard limits.countsFromLedger else { continue }
-                    guard let readAt = table.counts[slot].readAt else { return .firstRead(subject, limits) }
-                    if let every = rereadEvery, !table.counts[slot].rereading, t.timeIntervalSince(readAt) >= every {
-                        table.counts[slot].rereading = true
-                        dueRereads.append((slot, subject, limits))
-                    }
+        var dueRereads: [(slot: Int, LimitSubject, TokenLimits)] = []
+        let decision = table.withLock { table -> Result<Admission, LimitRejection> in
+            var slots: [Int] = []
+            slots.reserveCapacity(checks.count)
+            for (subject, limits) in checks {
+                let slot = table.slot(of: subject)
+                slots.append(slot)
+                guard limits.countsFromLedger else { continue }
+                guard let readAt = table.counts[slot].readAt else {
+                    return .success(.unread(UnreadSubject(slot: slot, subject: subject, limits: limits)))
                 }
-                for (k, (subject, limits)) in checks.enumerated() {
-                    if let rejection = table.counts[slots[k]].rolledRejection(limits, stream: stream, subject: subject, at: t, windows: windows) {
-                        return .rejected(rejection)
-                    }
+                if let every = rereadEvery, !table.counts[slot].rereading, t.timeIntervalSince(readAt) >= every {
+                    table.counts[slot].rereading = true
+                    dueRereads.append((slot, subject, limits))
                 }
-                for slot in slots { table.counts[slot].admitOne(stream: stream) }
-                return .admitted(slots: slots)
             }
-            for (slot, subject, limits) in dueRereads {
-                // Several instances: the sums land when the store answers, so instances see each other's use within
-                // `rereadEvery` plus the ledger's flush interval plus the time of the read.
-                rereads.async { [self] in apply(sums(subject, limits, t), toSlot: slot, at: t) }
+            for (k, (subject, limits)) in checks.enumerated() {
+                if let rejection = table.counts[slots[k]].rolledRejection(limits, stream: stream, subject: subject, at: t, windows: windows) {
+                    return .failure(rejection)
+                }
             }
-            switch decision {
-            case .admitted(let slots): return LimitTicket(slots: slots, stream: stream)
-            case .rejected(let rejection): throw rejection
-            case .firstRead(let subject, let limits):
-                // The first time this process sees the subject: its counts start from the ledger before it admits.
-                let read = sums(subject, limits, t)
-                let slot = table.withLock { $0.slot(of: subject) }
-                apply(read, toSlot: slot, at: t)
+            for slot in slots { table.counts[slot].admitOne(stream: stream) }
+            return .success(.admitted(LimitTicket(slots: slots, stream: stream)))
+        }
+        for (slot, subject, limits) in dueRereads {
+            // Several instances: the sums land when the store answers, so instances see each other's use within
+            // `rereadEvery` plus the ledger's flush interval plus the time of the read.
+            ledgerReads.start { [self] in resume(apply(sums(subject, limits, t), toSlot: slot, at: t)) }
+        }
+        return try decision.get()
+    }
+
+    /// Reads `unread`'s counts from the ledger on the ledger-read queue and returns once they are in. Requests that
+    /// come for the same subject meanwhile await the same read.
+    func readFirst(_ unread: UnreadSubject) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let starts = table.withLock { table -> Bool? in
+                if table.counts[unread.slot].readAt != nil { return nil }
+                if table.firstReads[unread.slot] != nil {
+                    table.firstReads[unread.slot, default: []].append(done)
+                    return false
+                }
+                table.firstReads[unread.slot] = [done]
+                return true
+            }
+            switch starts {
+            case nil: done.resume()  // read meanwhile
+            case false?: break       // another request's read is under way, and resumes this one too
+            case true?:
+                let t = now()
+                ledgerReads.start { [self] in resume(apply(sums(unread.subject, unread.limits, t), toSlot: unread.slot, at: t)) }
             }
         }
     }
@@ -191,13 +230,33 @@ final class LimitCounters: Sendable {
     }
 
     /// Each limit of `subject`: its value, what is used and when it resets (for `GET /v1/limits`).
-    func status(_ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
-        let t = now()
-        let (slot, unread) = table.withLock { table in
+    func status(_ subject: LimitSubject, _ limits: TokenLimits) async -> [LimitStatus] {
+        let (slot, unread) = unreadSlot(of: subject, limits)
+        if unread { await readFirst(UnreadSubject(slot: slot, subject: subject, limits: limits)) }
+        return status(ofSlot: slot, subject, limits)
+    }
+
+    /// `status`, reading a subject never read yet from the ledger on the calling thread: only for callers already off
+    /// the event loops (the admin API's queue).
+    func statusReadingHere(_ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
+        let (slot, unread) = unreadSlot(of: subject, limits)
+        if unread {
+            let t = now()
+            resume(apply(sums(subject, limits, t), toSlot: slot, at: t))
+        }
+        return status(ofSlot: slot, subject, limits)
+    }
+
+    /// `subject`'s slot, and whether its counts must first be read from the ledger.
+    private func unreadSlot(of subject: LimitSubject, _ limits: TokenLimits) -> (Int, Bool) {
+        table.withLock { table in
             let slot = table.slot(of: subject)
             return (slot, limits.countsFromLedger && table.counts[slot].readAt == nil)
         }
-        if unread { apply(sums(subject, limits, t), toSlot: slot, at: t) }
+    }
+
+    private func status(ofSlot slot: Int, _ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
+        let t = now()
         let c = table.withLock { table -> Counts in
             table.counts[slot].roll(to: t)
             return table.counts[slot]
@@ -224,7 +283,8 @@ final class LimitCounters: Sendable {
     }
 
     /// Keeps the larger of the ledger's sums and this process's own counts (which also hold what it has not written yet).
-    private func apply(_ read: Sums, toSlot slot: Int, at t: Date) {
+    /// Returns the requests that awaited this read, to `resume` once the lock is let go.
+    private func apply(_ read: Sums, toSlot slot: Int, at t: Date) -> [CheckedContinuation<Void, Never>] {
         table.withLock { table in
             var c = table.counts[slot]
             c.roll(to: t)
@@ -237,7 +297,12 @@ final class LimitCounters: Sendable {
             c.readAt = t
             c.rereading = false
             table.counts[slot] = c
+            return table.firstReads.removeValue(forKey: slot) ?? []
         }
+    }
+
+    private func resume(_ waiting: [CheckedContinuation<Void, Never>]) {
+        for request in waiting { request.resume() }
     }
 }
 

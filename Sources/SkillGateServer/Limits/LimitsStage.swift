@@ -21,10 +21,22 @@ struct LimitsStage: Sendable {
         return out
     }
 
-    /// Admits the request or throws its 429 (`GatewayError`, counted in `skillgate_limit_rejections_total`).
-    func admit(_ client: AuthenticatedClient, scenario: String, stream: Bool) throws(GatewayError) -> LimitTicket {
+    /// Admits the request or throws its 429 (`GatewayError`, counted in `skillgate_limit_rejections_total`). The first
+    /// request of a token or scenario in this process awaits its counts from the ledger (off the event loop).
+    func admit(_ client: AuthenticatedClient, scenario: String, stream: Bool) async throws(GatewayError) -> LimitTicket {
+        while true {
+            switch try admitWithoutReading(client, scenario: scenario, stream: stream) {
+            case .admitted(let ticket): return ticket
+            case .unread(let unread): await counters.readFirst(unread)
+            }
+        }
+    }
+
+    /// `admit` without awaiting, for the request path: `.unread` when a subject's counts must first be read from the
+    /// ledger (then call `admit`).
+    func admitWithoutReading(_ client: AuthenticatedClient, scenario: String, stream: Bool) throws(GatewayError) -> LimitCounters.Admission {
         do {
-            return try counters.admit(checks(for: client, scenario: scenario), stream: stream)
+            return try counters.admitWithoutReading(checks(for: client, scenario: scenario), stream: stream)
         } catch {
             metrics.limitRejected(error.limit.rawValue, scope: error.subject.kind.rawValue)
             throw error.gatewayError
@@ -32,12 +44,12 @@ struct LimitsStage: Sendable {
     }
 
     /// The caller's limits and what is left (`GET /v1/limits`): the token's, and those of each scenario it may use.
-    func status(for client: AuthenticatedClient) -> JSONValue {
+    func status(for client: AuthenticatedClient) async -> JSONValue {
         var rows: [JSONValue] = []
-        for (subject, limits) in checks(for: client, scenario: nil) { rows += counters.status(subject, limits).map { $0.json() } }
+        for (subject, limits) in checks(for: client, scenario: nil) { rows += await counters.status(subject, limits).map { $0.json() } }
         for name in scenarios.keys.sorted() where client.scope.scenarios.isEmpty || client.scope.scenarios.contains(name) {
             guard let limits = scenarios[name]?.limits, !limits.isEmpty else { continue }
-            rows += counters.status(LimitSubject(kind: .scenario, id: name, name: name), limits).map { $0.json() }
+            rows += await counters.status(LimitSubject(kind: .scenario, id: name, name: name), limits).map { $0.json() }
         }
         return ["object": "limits", "token": .string(client.name), "data": .array(rows)]
     }

@@ -12,10 +12,15 @@ extension GatewayHandler {
             try client.requireAdmin()
             let route = try AdminAPI.Route(method: request.method, path: request.path)
             if route == .traffic { return await trafficTail(&ctx) }
-            let (status, body) = try AdminAPI(services: services, limits: limits).answer(route, request, client)
+            // Off the event loop: the answers read and write the state store (decision 0086).
+            let api = AdminAPI(services: services, limits: limits)
+            let (status, body) = try await services.adminWork.run { () throws -> (Int, [UInt8]) in
+                let (status, answer) = try api.answer(route, request, client)
+                return (status, answer.serializedBytes())
+            }
             var headers = ResponseHeaders.common(ctx)
             headers.set("cache-control", "no-store")
-            ctx.responder.respond(status: status, headers: headers, body: body.serializedBytes())
+            ctx.responder.respond(status: status, headers: headers, body: body)
             ctx.log.status = status
             answering.account(&ctx)
         } catch {

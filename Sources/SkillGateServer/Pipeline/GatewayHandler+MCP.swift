@@ -48,7 +48,7 @@ extension GatewayHandler {
                         throw JSONRPCError(code: JSONRPCError.invalidParams,
                                            message: "unknown tool \"\(call.name)\": scenario \"\(scenario.name)\" does not show it; call tools/list for the tools you may call")
                     }
-                    ctx.limitTicket = try limits.admit(client, scenario: scenario.name, stream: false)
+                    ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: false)
                     let result = try await runMCPCall(skill, arguments: call.arguments, client: client, &ctx)
                     answer = .result(id: id, result: MCPProtocol.callResult(result))
                 default:

@@ -4,12 +4,12 @@ import SkillGateHTTP
 extension GatewayHandler {
     /// `GET /v1/limits`: the caller's limits (its token's, and those of the scenarios it may use), what is used and
     /// left, and when each resets.
-    func limitsStatus(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+    func limitsStatus(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         do {
             let client = try authentication.authenticate(request)
             ctx.log.tokenName = client.name
             try client.requireChat()
-            respondJSON(200, limits.status(for: client), &ctx)
+            respondJSON(200, await limits.status(for: client), &ctx)
         } catch {
             fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
         }

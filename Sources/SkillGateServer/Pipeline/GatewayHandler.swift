@@ -57,7 +57,7 @@ public final class GatewayHandler: HTTPHandler {
         case .success(.models):
             models(request, &ctx)
         case .success(.limits):
-            limitsStatus(request, &ctx)
+            await limitsStatus(request, &ctx)
         case .success(.metrics):
             metrics(&ctx)
         case .success(.surface(let surface)):

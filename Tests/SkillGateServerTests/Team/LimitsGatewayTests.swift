@@ -74,7 +74,7 @@ import SkillGateState
         }
         let tokenId = try #require(h.server.services.tokens.list().first?.id)
         let subject = LimitSubject(kind: .token, id: tokenId, name: "team-app")
-        #expect(throws: LimitRejection.self) { try counters.admit([(subject, TokenLimits(budgetUSDPerMonth: Double(spent) / 1e6))], stream: false) }
+        await #expect(throws: LimitRejection.self) { try await counters.admit([(subject, TokenLimits(budgetUSDPerMonth: Double(spent) / 1e6))], stream: false) }
         await h.stop()
         #expect(spent > 0)
     }

@@ -45,21 +45,30 @@ struct PrepareStage: Sendable {
         // Only the skill policy awaits (a semantic ranking may call the embedding server); the rest runs in plain
         // functions kept out of line, so their locals live on the thread's stack instead of this async frame — the
         // task keeps the memory of its largest frame for the whole request, streams included (decision 0033).
-        var (scenario, chat) = try begin(request, for: client, headers: headers, &ctx)
+        var (scenario, chat, admitted) = try begin(request, for: client, headers: headers, &ctx)
+        if !admitted {
+            // The first request of its token or scenario in this process: their counts are read from the ledger first.
+            ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: request.stream)
+        }
         let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
         return try finish(chat, decision, scenario, client, headers, &ctx)
     }
 
     /// The scenario, limits and budgets, and the cache placement, before anything could reach out (embedders, providers).
+    /// Not `admitted` when a subject's counts must first be read from the ledger: `prepare` then awaits `limits.admit`.
     @inline(never)
-    private func begin(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders,
-                       _ ctx: inout RequestContext) throws -> ((name: String, config: GatewayConfig.ScenarioConfig), ChatRequest) {
+    private func begin(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) throws
+        -> (scenario: (name: String, config: GatewayConfig.ScenarioConfig), chat: ChatRequest, admitted: Bool) {
         let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope)
         ctx.log.scenario = scenario.name
-        ctx.limitTicket = try limits.admit(client, scenario: scenario.name, stream: request.stream)
+        var admitted = false
+        if case .admitted(let ticket) = try limits.admitWithoutReading(client, scenario: scenario.name, stream: request.stream) {
+            ctx.limitTicket = ticket
+            admitted = true
+        }
         var chat = request.chat
         chat.cachePlacement = try resolver.config.cachePlacement(header: headers["x-skillgate-cache-breakpoints"], scenario: scenario.config)
-        return (scenario, chat)
+        return (scenario, chat, admitted)
     }
 
     /// The route plan, stickiness, escalation and answer policy of the request with its visible skills.

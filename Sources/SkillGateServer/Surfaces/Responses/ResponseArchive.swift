@@ -45,9 +45,8 @@ final class ResponseArchive: Sendable {
     private let pending = Mutex(Pending())
     /// Where the store is read for `conversation`, one lookup at a time, never on an event loop (decision 0085): a
     /// PostgreSQL round trip, or SQLite behind the ledger writer's batch, would hold every other connection of the
-    /// loop. A serial queue of its own targets Dispatch's overcommitting pool, so blocking work elsewhere cannot
-    /// starve it.
-    private let storeLookups = DispatchQueue(label: "skillgate.responses.store-lookups")
+    /// loop.
+    private let storeLookups = BlockingWorkQueue(label: "skillgate.responses.store-lookups")
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -132,9 +131,7 @@ final class ResponseArchive: Sendable {
         if let mine = pending.withLock({ $0.responses[id] }) {
             return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
         }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<StoredResponse?, any Error>) in
-            storeLookups.async { continuation.resume(with: Result { try self.lookup(id: id, tokenId: tokenId) }) }
-        }
+        return try await storeLookups.run { try self.lookup(id: id, tokenId: tokenId) }
     }
 
     /// The answer `id` of token `tokenId` if it is kept and not expired: the pending ones, then the store. Blocks on

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateState
+@testable import SkillGateServer
+
+/// The admin API's answers are worked out off the event loops (decision 0086): while the database is busy, an admin
+/// request (here the token list the console polls) waits alone, and other connections on every loop are answered.
+@Suite(.serialized) struct AdminHeldDatabaseTests {
+    @Test(arguments: ["/admin/api/tokens", "/admin/api/usage", "/admin/api/limits"])
+    func anAdminReadWaitsAloneForTheDatabase(_ path: String) async throws {
+        let h = try TeamHarness(tokenLimits: TokenLimits(requestsPerMinute: 1000))
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        let request = "GET \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(admin)\r\n\r\n"
+        // The admin token is cached too: the answer is what needs the database, not the token's check.
+        _ = try await AdminGatewayTests.send(h, "GET", "/admin/api/whoami", token: admin)
+        let run = try await HeldDatabaseRun.run(h.server, token: h.token, waiting: request)
+        await h.stop()
+        #expect(run.answers.count == 8 && run.answers.allSatisfy { $0.status == 200 }, "\(run.answers)")
+        #expect(run.slowest < 1.5, "a request waited \(run.slowest) s behind \(path)")
+        #expect(run.waitingStatus == 200, "\(path) is answered once the database answers")
+    }
+}
