@@ -47,12 +47,13 @@ struct HeldDatabaseRun: Sendable {
     /// The slowest of the other connections' answers, in seconds.
     var slowest: Double { answers.map(\.seconds).max() ?? 0 }
 
-    /// Opens 8 connections to `server` and caches `token` on each (`/v1/models`), then holds the SQLite state
+    /// Opens 8 connections to `server` and caches `token` on each (`/v1/models`, as `alsoCached`, which must be
+    /// chat tokens too), then holds the SQLite state
     /// database's one connection for 3 s and sends `waiting` (a request that needs the database) on a connection of
     /// its own. 0.1 s later, each of the 8 connections asks for `/v1/models` again: on every event loop, with the
     /// token cached, they need nothing of the database. Runs on a thread of its own (in the parallel suite the
     /// cooperative pool can be busy for seconds).
-    static func run(_ server: GatewayServer, token: String, waiting: String) async throws -> HeldDatabaseRun {
+    static func run(_ server: GatewayServer, token: String, alsoCached: [String] = [], waiting: String) async throws -> HeldDatabaseRun {
         let port = server.boundPort
         let store = try #require(server.services.tokens.store as? SQLiteStateStore)
         let tokens = server.services.tokens
@@ -63,6 +64,9 @@ struct HeldDatabaseRun: Sendable {
             let warmed = sockets.map { socket -> Int? in
                 socket.send(RawSocket.modelsRequest(token))
                 return socket.readOneResponse()
+            } + alsoCached.map { other -> Int? in
+                sockets[0].send(RawSocket.modelsRequest(other))
+                return sockets[0].readOneResponse()
             }
             guard warmed.allSatisfy({ $0 == 200 }) else { return HeldDatabaseRun(answers: [], waitingStatus: nil) }
             store.holdConnection(for: 3)
