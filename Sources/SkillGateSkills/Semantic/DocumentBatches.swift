@@ -21,7 +21,7 @@ final class DocumentBatches: Sendable {
     func vectors(for texts: [String], as purpose: EmbeddingPurpose = .document) async -> Result<[[Float]], EmbeddingError> {
         let identity = embedder.identity
         let keys = texts.map { EmbeddingKey(identity: identity, purpose: purpose, text: $0) }
-        var found = cache.vectors(for: keys)
+        var found = await cache.vectors(for: keys)
         var missing: [EmbeddingKey] = []
         var seen = Set<EmbeddingKey>()
         for (i, key) in keys.enumerated() where found[i] == nil && seen.insert(key).inserted { missing.append(key) }

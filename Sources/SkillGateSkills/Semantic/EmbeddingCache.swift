@@ -1,3 +1,4 @@
+import SkillGateCore
 import Synchronization
 
 /// Document vectors by `EmbeddingKey`: in memory (bounded: when full it starts over, like
@@ -12,21 +13,24 @@ public final class EmbeddingCache: Sendable {
     private let memory = Mutex<[EmbeddingKey: [Float]]>([:])
     private let store: (any EmbeddingStore)?
     private let failures = Atomic<Int>(0)
+    private let storeReads = BlockingWorkQueue(label: "skillgate.embedding-store-reads")
 
     public init(capacity: Int = 4096, store: (any EmbeddingStore)? = nil) {
         self.capacity = max(1, capacity)
         self.store = store
     }
 
-    /// The cached vector of each key (`nil` where none is cached): memory first, then the store,
-    /// whose hits are kept in memory.
-    public func vectors(for keys: [EmbeddingKey]) -> [[Float]?] {
+    /// The cached vector of each key (`nil` where none is cached): memory first, where the caller runs, then the
+    /// store, read on a queue of its own (never on the caller's event loop: SQLite behind a ledger batch holds a read
+    /// for as long as the batch; decision 0086), whose hits are kept in memory.
+    public func vectors(for keys: [EmbeddingKey]) async -> [[Float]?] {
         var found: [[Float]?] = memory.withLock { map in keys.map { map[$0] } }
         let missing = keys.indices.filter { found[$0] == nil }
         guard !missing.isEmpty, let store else { return found }
+        let wanted = missing.map { keys[$0] }
         let stored: [EmbeddingKey: [Float]]
         do {
-            stored = try store.vectors(for: missing.map { keys[$0] })
+            stored = try await storeReads.run { try store.vectors(for: wanted) }
         } catch {
             failures.add(1, ordering: .relaxed)
             return found

@@ -103,7 +103,7 @@ public final class SemanticScorer: Sendable {
         guard let examples else { return nil }
         let texts = examples.flatMap { $0 }
         let identity = embedder.identity
-        let cached = cache.vectors(for: texts.map { EmbeddingKey(identity: identity, purpose: .query, text: $0) })
+        let cached = await cache.vectors(for: texts.map { EmbeddingKey(identity: identity, purpose: .query, text: $0) })
         if cached.allSatisfy({ $0 != nil }) { return cached.map { $0! } }
         Task(executorPreference: globalConcurrentExecutor) { [batches] in _ = await batches.vectors(for: texts, as: .query) }
         return nil

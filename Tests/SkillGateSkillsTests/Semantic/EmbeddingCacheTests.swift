@@ -1,4 +1,7 @@
+import Glibc
+import Synchronization
 import Testing
+import SkillGateTestSupport
 @testable import SkillGateSkills
 
 @Suite struct EmbeddingCacheTests {
@@ -6,45 +9,64 @@ import Testing
         EmbeddingKey(identity: identity, purpose: purpose, text: text)
     }
 
-    @Test func aMemoryHitNeedsNoStoreRead() {
+    @Test func aMemoryHitNeedsNoStoreRead() async {
         let store = MemoryEmbeddingStore()
         let cache = EmbeddingCache(store: store)
         cache.insert([Self.key("get weather"): [1, 2, 3]])
-        #expect(cache.vectors(for: [Self.key("get weather")]) == [[1, 2, 3]])
+        #expect(await cache.vectors(for: [Self.key("get weather")]) == [[1, 2, 3]])
         #expect(store.readCount == 0 && store.count == 1)
     }
 
-    @Test func theKeyIncludesIdentityAndPurpose() {
+    @Test func theKeyIncludesIdentityAndPurpose() async {
         let cache = EmbeddingCache()
         cache.insert([Self.key("weather"): [1, 0, 0]])
-        #expect(cache.vectors(for: [Self.key("weather", identity: "m2"), Self.key("weather", purpose: .query), Self.key("weather")])
+        #expect(await cache.vectors(for: [Self.key("weather", identity: "m2"), Self.key("weather", purpose: .query), Self.key("weather")])
             == [nil, nil, [1, 0, 0]])
         // The content a persistent store hashes differs with each part.
         let contents = Set([Self.key("weather"), Self.key("weather", identity: "m2"), Self.key("weather", purpose: .query)].map(\.content))
         #expect(contents.count == 3)
     }
 
-    @Test func aStoreHitAfterARestartIsRememberedInMemory() {
+    @Test func aStoreHitAfterARestartIsRememberedInMemory() async {
         let store = MemoryEmbeddingStore()
         EmbeddingCache(store: store).insert([Self.key("send email"): [0, 1, 0]])
         let fresh = EmbeddingCache(store: store)  // a new process on the same store
         #expect(fresh.count == 0)
-        #expect(fresh.vectors(for: [Self.key("send email"), Self.key("unknown")]) == [[0, 1, 0], nil])
+        #expect(await fresh.vectors(for: [Self.key("send email"), Self.key("unknown")]) == [[0, 1, 0], nil])
         #expect(fresh.count == 1)
         let reads = store.readCount
-        #expect(fresh.vectors(for: [Self.key("send email")]) == [[0, 1, 0]])
+        #expect(await fresh.vectors(for: [Self.key("send email")]) == [[0, 1, 0]])
         #expect(store.readCount == reads)
     }
 
-    @Test func memoryIsBoundedAndStartsOverWhenFull() {
+    @Test func memoryIsBoundedAndStartsOverWhenFull() async {
         let cache = EmbeddingCache(capacity: 3)
         cache.insert([Self.key("a"): [1], Self.key("b"): [2]])
         cache.insert([Self.key("c"): [3], Self.key("d"): [4]])
         #expect(cache.count == 2)
-        #expect(cache.vectors(for: [Self.key("c"), Self.key("d")]) == [[3], [4]])
+        #expect(await cache.vectors(for: [Self.key("c"), Self.key("d")]) == [[3], [4]])
     }
 
-    @Test func aFailingStoreIsCountedNotFatal() {
+    @Test func theStoreIsReadOffTheCallersThread() async {
+        /// Records the thread each read runs on.
+        final class Recording: EmbeddingStore {
+            let readOn = Mutex<[pthread_t]>([])
+            func vectors(for keys: [EmbeddingKey]) throws -> [EmbeddingKey: [Float]] {
+                readOn.withLock { $0.append(pthread_self()) }
+                return [:]
+            }
+            func store(_ vectors: [EmbeddingKey: [Float]]) throws {}
+        }
+        let store = Recording()
+        let cache = EmbeddingCache(store: store)
+        // A thread of the caller's own stands in for an event loop (decision 0086).
+        let (caller, found) = await onOwnThread { (pthread_self(), await cache.vectors(for: [Self.key("a")])) }
+        #expect(found == [nil])
+        let threads = store.readOn.withLock { $0 }
+        #expect(threads.count == 1 && !threads.contains(where: { pthread_equal($0, caller) != 0 }), "the store was read on the caller's thread")
+    }
+
+    @Test func aFailingStoreIsCountedNotFatal() async {
         struct Broken: EmbeddingStore {
             struct Failure: Error {}
             func vectors(for keys: [EmbeddingKey]) throws -> [EmbeddingKey: [Float]] { throw Failure() }
@@ -52,7 +74,7 @@ import Testing
         }
         let cache = EmbeddingCache(store: Broken())
         cache.insert([Self.key("a"): [1]])
-        #expect(cache.vectors(for: [Self.key("a"), Self.key("b")]) == [[1], nil])
+        #expect(await cache.vectors(for: [Self.key("a"), Self.key("b")]) == [[1], nil])
         #expect(cache.storeFailures == 2)
     }
 }
