@@ -42,7 +42,7 @@ struct AgentLoop: Sendable {
     var emit: AgentEventSink
     /// Runs before every step (each model call, each turn's skill calls) and throws to stop the
     /// run: the gateway re-checks the caller's token here.
-    var checkpoint: @Sendable () throws -> Void = {}
+    var checkpoint: @Sendable () async throws -> Void = {}
 
     func run(_ initial: ChatRequest) async throws -> AgentOutcome {
         var request = initial
@@ -53,7 +53,7 @@ struct AgentLoop: Sendable {
         var pending: [String] = []
         for iteration in 1...settings.maxIterations {
             try Task.checkCancellation()
-            try checkpoint()
+            try await checkpoint()
             let turn = try await model(request, iteration, emit)
             usage = usage + turn.response.usage
             cost += turn.costUSD ?? 0
@@ -80,7 +80,7 @@ struct AgentLoop: Sendable {
                 pending = calls.map(\.name)
                 break
             }
-            try checkpoint()
+            try await checkpoint()
             let results = try await runCalls(calls, iteration: iteration, shown: shown, earlier: &earlier, ran: &skillsRun)
             request.messages.append(Message(role: .assistant, content: turn.response.content))
             for r in results { request.messages.append(Message(role: .tool, content: [.toolResult(r)])) }

@@ -26,12 +26,12 @@ struct AgentRunner: Sendable {
         let metrics = self.metrics
         let checkedEmit: AgentEventSink = { event in
             if case .skillFinished(_, let skill, let ok, _, _, _) = event { metrics.skillRan(skill, ok: ok) }
-            try recheck.checkIfDue()
+            try await recheck.checkIfDue()
             try await emit(event)
         }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
-                             checkpoint: { try recheck.check() })
+                             checkpoint: { try await recheck.check() })
         return try await loop.run(call.request)
     }
 

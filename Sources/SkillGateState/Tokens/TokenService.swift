@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateCore
 import SkillGateKeys
 import Synchronization
 
@@ -63,6 +64,8 @@ public final class TokenService: Sendable {
     private let flushing = Mutex(())
     /// Runs the ahead-of-time lookups, one at a time.
     private let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
+    /// Where `stillValid(_:)` reads the store when the cache cannot tell, one read at a time, off the caller's thread.
+    private let recheckReads = BlockingWorkQueue(label: "skillgate.tokens.rechecks")
 
     /// - Parameters:
     ///   - cacheLifetime: how long a looked-up token is trusted without asking the store again.
@@ -164,6 +167,14 @@ public final class TokenService: Sendable {
     /// `cacheLifetime`. False when the store cannot be read (failing closed). No last-used write.
     public func isStillValid(_ grant: TokenGrant) -> Bool {
         ((try? checkedRegrant(grant)) ?? nil) != nil
+    }
+
+    /// `isStillValid` for callers on an event loop (decision 0086): the cache answers where the caller runs; when
+    /// only the store can tell (the entry expired, say while the store was held past the cache's lifetime), the store
+    /// is read on a queue of its own and the caller awaits it, so its loop goes on serving other connections.
+    public func stillValid(_ grant: TokenGrant) async -> Bool {
+        if let cached = cachedLookup(grant.digest, noteUse: false) { return cached != nil }
+        return await recheckReads.run { [self] in isStillValid(grant) }
     }
 
     private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {

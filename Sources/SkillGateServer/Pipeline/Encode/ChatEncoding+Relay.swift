@@ -68,7 +68,7 @@ extension ChatEncoding {
     /// Relays `event` to the client.
     private func relayEvent(_ event: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
         if case .usage(let u) = event { relay.usage = u }
-        try relay.recheck.checkIfDue()
+        try await relay.recheck.checkIfDue()
         let bytes = relay.encoder.encode(event)
         if !bytes.isEmpty { try await ctx.responder.write(bytes) }
     }

@@ -5,10 +5,10 @@ import Synchronization
 /// Re-checks the caller's token while its answer runs, so a revocation stops streams and agent
 /// runs already under way, not only new requests (decision 0023).
 ///
-/// `check()` asks `TokenService.isStillValid` at once (between agent steps); `checkIfDue()` asks
+/// `check()` asks `TokenService.stillValid` at once (between agent steps); `checkIfDue()` asks
 /// at most once per `interval` and otherwise costs a clock read and an uncontended lock (per stream chunk or agent
 /// event). The service caches lookups (2 s in the gateway), so a check is a dictionary lookup
-/// most of the time. A revoked token throws `TokenRecheck.revoked`, which the surfaces send as
+/// most of the time; when the cache cannot tell, the store is read off the event loop and the check awaits it. A revoked token throws `TokenRecheck.revoked`, which the surfaces send as
 /// their error event before closing the stream.
 final class TokenRecheck: Sendable {
     private let tokens: TokenService
@@ -23,22 +23,27 @@ final class TokenRecheck: Sendable {
         lastChecked = Mutex(.now)
     }
 
-    /// Throws `revoked` when the token is no longer valid.
-    func check() throws(GatewayError) {
+    /// Throws `revoked` when the token is no longer valid. Awaits the store (off the caller's event loop) only when
+    /// the cache cannot tell (decision 0086).
+    func check() async throws(GatewayError) {
         lastChecked.withLock { $0 = .now }
-        guard tokens.isStillValid(grant) else { throw Self.revoked }
+        guard await tokens.stillValid(grant) else { throw Self.revoked }
     }
 
     /// `check()` when `interval` has passed since the last check; else nothing.
-    func checkIfDue() throws(GatewayError) {
+    func checkIfDue() async throws(GatewayError) {
+        guard isDue() else { return }
+        guard await tokens.stillValid(grant) else { throw Self.revoked }
+    }
+
+    /// Whether `interval` has passed since the last check; if so, this one counts as the last.
+    private func isDue() -> Bool {
         let now = ContinuousClock.Instant.now
-        let due = lastChecked.withLock { last in
+        return lastChecked.withLock { last in
             guard now - last >= interval else { return false }
             last = now
             return true
         }
-        guard due else { return }
-        guard tokens.isStillValid(grant) else { throw Self.revoked }
     }
 
     /// The error a stopped answer ends with (in the surface's error-event shape).
