@@ -25,8 +25,8 @@ import SkillGateTestSupport
                 do { try await recheck.checkIfDue(); return true } catch { return false }
             }()
             let queued = ContinuousClock.now
-            let ran = await Task { ContinuousClock.now }.value  // inherits the preferred executor: the same thread
-            return (ran - queued, await checked)
+            async let ran = ContinuousClock.now  // a child task too: queued on the same thread, after the check
+            return (await ran - queued, await checked)
         }
         #expect(waited < .milliseconds(500), "the loop's other work waited \(waited) behind a token re-check")
         #expect(valid, "the token is still valid once the store answers")
