@@ -6,7 +6,7 @@ import Synchronization
 /// `@Sendable` model-call closure, which cannot write the handler's `inout` context).
 final class AgentRunRecord: Sendable {
     struct State: Sendable {
-        var attempts: [String] = []
+        var attempts: [AttemptLogItem] = []
         var provider: String?
         var model: String?
         var upstreamMs = 0.0

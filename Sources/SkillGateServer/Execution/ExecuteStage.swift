@@ -21,7 +21,7 @@ struct ExecuteStage: Sendable {
         let first = try await once(call.request, plan: call.plan, policy: call.answers, stream: stream, &ctx.log)
         guard case .unusable(let unusable, let target) = first, let escalation = call.escalation, let tier = call.skills.escalateTo,
               !Task.isCancelled else { return first }
-        ctx.log.attempts.append("\(target.qualifiedName): unusable answer (\(unusable.reason)), escalated")
+        ctx.log.attempts.append(.note("\(target.qualifiedName): unusable answer (\(unusable.reason)), escalated"))
         ctx.log.escalations += 1
         ctx.log.skills?.escalatedBecause = unusable.reason
         ctx.log.route = (ctx.log.route.map { $0 + "; " } ?? "") + "escalated to \(tier.rawValue): \(unusable.reason)"
@@ -40,7 +40,8 @@ struct ExecuteStage: Sendable {
         var attempts: [AttemptRecord] = []
         let start = ContinuousClock.now
         defer {
-            log.attempts += attempts.map(\.logText)
+            // As values: their text is made when the log line is written, not on the way to the first byte.
+            log.attempts += attempts.map(AttemptLogItem.attempt)
             log.attemptRecords += attempts
         }
         if !stream {

@@ -29,11 +29,11 @@ struct RequestLogEntry: Sendable {
     /// and metrics beside `usage` and `costUSD`, which are the answer's).
     var unusableUsage: Usage?
     var unusableCostUSD: Double?
-    var attempts: [String] = []
+    var attempts: [AttemptLogItem] = []
     var error: String?
     /// The kind of `error` (also for a stream that failed after its status 200 was sent).
     var errorKind: GatewayError.Kind?
-    /// The attempts as values (for metrics and the ledger); `attempts` holds their log text.
+    /// The attempts as values (for metrics and the ledger); `attempts` holds them for the log line, with its notes.
     var attemptRecords: [AttemptRecord] = []
     /// An agent run's model calls, one each (for the ledger's per-call rows); empty for other requests.
     var modelCalls: [ModelCallUsage] = []
@@ -110,7 +110,7 @@ struct RequestLogEntry: Sendable {
             if usage.cacheWriteTokens > 0 { o.append("cache_write_tokens", .int(usage.cacheWriteTokens)) }
         }
         o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
-        if !attempts.isEmpty { o.append("attempts", .array(attempts.map(JSONValue.string))) }
+        if !attempts.isEmpty { o.append("attempts", .array(attempts.map { .string($0.text) })) }
         skills?.appendLogFields(to: &o)
         if escalations > 0 { o.append("escalations", .int(escalations)) }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })

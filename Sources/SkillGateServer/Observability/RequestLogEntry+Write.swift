@@ -62,7 +62,7 @@ extension RequestLogEntry {
             if usage.cacheWriteTokens > 0 { integer("cache_write_tokens", usage.cacheWriteTokens) }
         }
         number("cost_usd", costUSD.map { ($0 * 1e8).rounded() / 1e8 })
-        if !attempts.isEmpty { strings("attempts", attempts) }
+        if !attempts.isEmpty { strings("attempts", attempts.map(\.text)) }
         if let skills {
             // Rare fields with their own rules: written from the decision's object.
             var fields = JSONObject()

@@ -26,7 +26,7 @@ import SkillGateRouting
         let (e, log) = try await run(h, policy: AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s"), stream: stream)
         guard case .unusable(let u, let target) = e else { Issue.record("expected .unusable, got \(e)"); return }
         #expect(u.reason == "tool_not_offered" && target.qualifiedName == "light-up/m")
-        #expect(log.model == "light-up/m" && log.attempts == ["light-up/m: 200 ok"])
+        #expect(log.model == "light-up/m" && log.attempts.map(\.text) == ["light-up/m: 200 ok"])
     }
 
     @Test func aGoodAnswerOfAnEscalatingCallIsBufferedAndReplayedWhole() async throws {

@@ -15,7 +15,7 @@ import Testing
         (full.stream, full.totalMs, full.upstreamMs) = (true, 12.3456, 0.1)
         full.usage = Usage(inputTokens: 10, outputTokens: 20, cachedInputTokens: 4, cacheWriteTokens: 2)
         full.costUSD = 0.000123456789
-        full.attempts = ["p/a: 429 rate_limited after 250 ms", "p/m: 200 ok"]
+        full.attempts = [.note("p/a: 429 rate_limited after 250 ms"), .attempt(AttemptRecord(deployment: "p/m", outcome: .succeeded(status: 200)))]
         full.skills = SkillDecision(declared: 3, visible: ["get_weather", "set_reminder"], serverSkills: ["notes.add"], removed: ["x"], cut: ["y"])
         full.escalations = 1
         full.agentIterations = 2
