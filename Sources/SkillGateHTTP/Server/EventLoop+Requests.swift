@@ -61,11 +61,32 @@ extension EventLoop {
     }
 
     func startStream(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders) {
+        startStream(responder, status: status, measured: headers["Content-Length"] != nil,
+                    asksClose: headers["Connection"].map { HTTP1Head.connectionTokens($0).close } ?? false) { connection, framing in
+            appendHead(to: connection, status: status, headers: headers, framing: framing, keepContentLength: true)
+        }
+    }
+
+    /// `startStream` with the head's fields written ahead (`HTTPResponder.prepareStreamHead`).
+    func startStream(_ responder: HTTPResponder, status: Int, written: ResponseHeadEncoder.WrittenFields) {
+        startStream(responder, status: status, measured: written.hasContentLength, asksClose: written.asksClose) { connection, framing in
+            let field = connectionField(connection)
+            dateCache.withCurrent { date in
+                ResponseHeadEncoder.appendHead(to: &connection.output, status: status, written: written, framing: framing,
+                                               connection: field, date: date)
+            }
+        }
+    }
+
+    /// Starts a stream whose head `appendHead` writes: `measured` when the handler set `Content-Length`, `asksClose` when
+    /// its `Connection` field asks to close after the reply.
+    private func startStream(_ responder: HTTPResponder, status: Int, measured: Bool, asksClose: Bool,
+                             appendHead: (Connection, ResponseHeadEncoder.Framing) -> Void) {
         let link = responder.link
         guard let connection = link.owner else { return }
         link.bodyless = link.isHead || !Self.statusAllowsBody(status)
         let framing: ResponseHeadEncoder.Framing
-        if link.bodyless || headers["Content-Length"] != nil {
+        if link.bodyless || measured {
             // No body, or the handler measured it: the bytes go out as they are.
             framing = .none
         } else if link.minorVersion >= 1 {
@@ -76,8 +97,8 @@ extension EventLoop {
             framing = .none
             connection.closeAfterReply = true
         }
-        closeAfterReplyIfAsked(connection, headers)
-        appendHead(to: connection, status: status, headers: headers, framing: framing, keepContentLength: true)
+        if draining || asksClose { connection.closeAfterReply = true }
+        appendHead(connection, framing)
         queueWrite(on: connection)
     }
 
@@ -118,16 +139,17 @@ extension EventLoop {
 
     private func appendHead(to connection: Connection, status: Int, headers: HTTPHeaders, framing: ResponseHeadEncoder.Framing,
                             keepContentLength: Bool) {
-        let field: ResponseHeadEncoder.ConnectionField
-        if connection.closeAfterReply {
-            field = .close
-        } else {
-            field = (connection.responder?.link.minorVersion ?? 1) == 0 ? .keepAlive : .unsaid
-        }
+        let field = connectionField(connection)
         dateCache.withCurrent { date in
             ResponseHeadEncoder.appendHead(to: &connection.output, status: status, headers: headers, framing: framing,
                                            keepHandlerContentLength: keepContentLength, connection: field, date: date)
         }
+    }
+
+    /// The `Connection` field of `connection`'s reply.
+    private func connectionField(_ connection: Connection) -> ResponseHeadEncoder.ConnectionField {
+        if connection.closeAfterReply { return .close }
+        return (connection.responder?.link.minorVersion ?? 1) == 0 ? .keepAlive : .unsaid
     }
 
     /// A reply's last bytes were queued: until they are written (or the connection closes) the drain at shutdown

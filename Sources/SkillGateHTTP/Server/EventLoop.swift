@@ -86,6 +86,8 @@ final class EventLoop: @unchecked Sendable {
     var requestCodeSeenAt: UInt64 = 0
     var answerCodeSeenAt: UInt64 = 0
     var answerWarmingDue = false
+    /// Responders with a stream head to write between turns (`HTTPResponder.prepareStreamHead`); loop thread only.
+    var headsToWrite: [HTTPResponder] = []
     /// The last ticket given to a gate decision deferred on this loop (`GatedHead.ticket`).
     var lastGateTicket: UInt64 = 0
 
@@ -158,6 +160,7 @@ final class EventLoop: @unchecked Sendable {
         // runs in and sets `stopped` (the loop's only break).
         while !stopped {
             if answerWarmingDue { warmAnswerCodeWhileWaiting() }
+            if !headsToWrite.isEmpty { writePreparedHeads() }
             if !spinThroughShortAnswerWait() {
                 turns.add(1, ordering: .relaxed)
                 if configuration.codeWarmer != nil { startedSleeping() }

@@ -19,6 +19,13 @@ public final class HTTPResponder: Sendable {
         /// A call of this stream was posted to the loop as a job: the ones after it are posted too, so that none is put
         /// on the connection ahead of it.
         var posted = false
+        /// The stream head `prepareStreamHead` handed over: its fields still to make, or written.
+        var preparedHead: PreparedHead?
+    }
+
+    enum PreparedHead {
+        case pending(@Sendable () -> HTTPHeaders)
+        case written(ResponseHeadEncoder.WrittenFields)
     }
 
     struct HeldReply {
@@ -93,12 +100,64 @@ public final class HTTPResponder: Sendable {
                                       message: "startStream was called after the reply was already started; send one reply per request.")
             }
             s.phase = .streaming
+            s.preparedHead = nil
             if !here { s.posted = true }
         }
         if here {
             loop.startStream(self, status: status, headers: headers)
         } else {
             loop.post(.startStream(self, status: status, headers: headers))
+        }
+    }
+
+    /// Hands over the head of a stream this request will likely start, to be written while the handler waits for what
+    /// it will stream (an upstream's first answer): called on the connection's loop, the loop makes `headers` and
+    /// writes their fields between its turns, once the work at hand (the upstream request) is done, so the head costs
+    /// the stream's first bytes nothing when `startPreparedStream` sends it. Elsewhere, or when the loop had no time,
+    /// `startPreparedStream` makes them then. A later call replaces an earlier one; `startStream` ignores it.
+    public func prepareStreamHead(_ headers: @escaping @Sendable () -> HTTPHeaders) {
+        let stored = state.withLock { s -> Bool in
+            guard s.phase == .idle, !s.gone else { return false }
+            s.preparedHead = .pending(headers)
+            return true
+        }
+        if stored, loop.runsJobsHere { loop.headsToWrite.append(self) }
+    }
+
+    /// Called by the loop between its turns: writes the prepared head's fields, unless the stream started meanwhile.
+    func writePreparedHead() {
+        guard case .pending(let make)? = state.withLock({ $0.preparedHead }) else { return }
+        let written = ResponseHeadEncoder.WrittenFields(make())
+        let kept = state.withLock { s -> Bool in
+            guard s.phase == .idle, case .pending? = s.preparedHead else { return false }
+            s.preparedHead = .written(written)
+            return true
+        }
+        if kept { loop.shared.counters.streamHeadsWrittenAhead.add(1, ordering: .relaxed) }
+    }
+
+    /// `startStream` with the head `prepareStreamHead` handed over (its fields written ahead when the loop had time).
+    /// Throws `responderMisuse` when no head was prepared.
+    public func startPreparedStream(status: Int) async throws {
+        let here = loop.runsJobsHere
+        let prepared = try state.withLock { s throws(HTTPServerError) -> PreparedHead in
+            if s.gone { throw HTTPServerError.clientGone }
+            guard s.phase == .idle, let prepared = s.preparedHead else {
+                throw HTTPServerError(kind: .responderMisuse,
+                                      message: "startPreparedStream needs prepareStreamHead first, and one reply per request; call startStream instead.")
+            }
+            s.phase = .streaming
+            s.preparedHead = nil
+            if !here { s.posted = true }
+            return prepared
+        }
+        switch (prepared, here) {
+        case (.written(let written), true):
+            loop.shared.counters.streamsStartedWithHeadsWrittenAhead.add(1, ordering: .relaxed)
+            loop.startStream(self, status: status, written: written)
+        case (.pending(let make), true): loop.startStream(self, status: status, headers: make())
+        case (.written(let written), false): loop.post(.startStream(self, status: status, headers: written.headers))
+        case (.pending(let make), false): loop.post(.startStream(self, status: status, headers: make()))
         }
     }
 

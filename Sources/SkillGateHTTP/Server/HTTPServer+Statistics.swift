@@ -53,6 +53,11 @@ extension HTTPServer {
         public var codeWarmings: Int = 0
         /// Times a loop prefetched the answer's code while waiting for an upstream (`codeWarmer`, decision 0055).
         public var codeWarmingsAhead: Int = 0
+        /// Stream heads a loop wrote between its turns, ahead of the stream (`HTTPResponder.prepareStreamHead`,
+        /// decision 0087).
+        public var streamHeadsWrittenAhead: Int = 0
+        /// Streams started with a head written ahead (`HTTPResponder.startPreparedStream`).
+        public var streamsStartedWithHeadsWrittenAhead: Int = 0
     }
 }
 
@@ -78,4 +83,6 @@ final class ServerCounters: Sendable {
     let streamWritesSentAtOnce = Atomic<Int>(0)
     let codeWarmings = Atomic<Int>(0)
     let codeWarmingsAhead = Atomic<Int>(0)
+    let streamHeadsWrittenAhead = Atomic<Int>(0)
+    let streamsStartedWithHeadsWrittenAhead = Atomic<Int>(0)
 }

@@ -167,7 +167,9 @@ public final class HTTPServer: Sendable {
                           repliesWrittenAtOnce: c.repliesWrittenAtOnce.load(ordering: .relaxed),
                           streamWritesSentAtOnce: c.streamWritesSentAtOnce.load(ordering: .relaxed),
                           codeWarmings: c.codeWarmings.load(ordering: .relaxed),
-                          codeWarmingsAhead: c.codeWarmingsAhead.load(ordering: .relaxed))
+                          codeWarmingsAhead: c.codeWarmingsAhead.load(ordering: .relaxed),
+                          streamHeadsWrittenAhead: c.streamHeadsWrittenAhead.load(ordering: .relaxed),
+                          streamsStartedWithHeadsWrittenAhead: c.streamsStartedWithHeadsWrittenAhead.load(ordering: .relaxed))
     }
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).

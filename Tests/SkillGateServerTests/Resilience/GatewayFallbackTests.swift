@@ -126,6 +126,23 @@ import SkillGateTestSupport
 }
 
 extension GatewayFallbackTests {
+    /// A stream's head is written ahead for the plan's first deployment (decision 0087); it names the deployment that
+    /// answered, and carries the same fields whichever way it was made.
+    @Test(arguments: [false, true])
+    func aStreamsHeadNamesTheDeploymentThatAnswered(_ firstFails: Bool) async throws {
+        try await withGateway(a: [firstFails ? R.overloaded : R.streamedText], b: [R.streamedText]) { gw, _, _ in
+            let (status, headers, text) = try await gw.streamWithHeaders(ResilienceGateway.body(model: "light", stream: true))
+            #expect(status == 200 && text.hasSuffix("data: [DONE]\n\n"))
+            let answered = firstFails ? "up-b" : "up-a"
+            #expect(headers["x-skillgate-provider"] == answered && headers["x-skillgate-model"] == answered + "/m", "\(headers)")
+            #expect(headers["content-type"] == "text/event-stream" && headers["cache-control"] == "no-cache")
+            #expect(headers["x-accel-buffering"] == "no" && headers["transfer-encoding"] == "chunked")
+            #expect(headers["x-request-id"]?.hasPrefix("req_") == true && headers["x-skillgate-route"] != nil && headers["date"] != nil)
+            let names = headers.fields.map { $0.name.lowercased() }
+            #expect(Set(names).count == names.count, "no field twice: \(names)")
+        }
+    }
+
     @Test func aStreamWhoseHeadIsLateFallsBack() async throws {
         try await withGateway(a: [.delayed(.seconds(3), R.streamedText)], b: [R.streamedText], firstByteSeconds: 0.4) { gw, _, b in
             let (status, text) = try await gw.stream(ResilienceGateway.body(model: "light", stream: true))

@@ -81,10 +81,16 @@ final class ResilienceGateway: Sendable {
 
     /// Sends a streaming request; returns the status and the whole body as text.
     func stream(_ body: [UInt8]) async throws -> (status: Int, text: String) {
+        let (status, _, text) = try await streamWithHeaders(body)
+        return (status, text)
+    }
+
+    /// `stream`, with the reply's head fields.
+    func streamWithHeaders(_ body: [UInt8]) async throws -> (status: Int, headers: HTTPHeaders, text: String) {
         let response = try await http.stream(request(body))
         var bytes: [UInt8] = []
         for try await chunk in response.body { bytes += chunk }
-        return (response.status, String(decoding: bytes, as: UTF8.self))
+        return (response.status, response.headers, String(decoding: bytes, as: UTF8.self))
     }
 
     /// The request log lines written so far (JSON objects), waiting briefly for the last one.

@@ -27,34 +27,53 @@ enum ResponseHeadEncoder {
         for field in headers { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
             var head = HeadWriter(scratch)
-            head.write("HTTP/1.1 ")
-            head.writeDecimal(status)
-            head.write(" ")
-            head.write(reasonPhrase(status))
-            head.write("\r\n")
+            head.writeStatusLine(status)
             var hasDate = false
             for field in headers { head.writeField(field, keepHandlerContentLength: keepHandlerContentLength, sawDate: &hasDate) }
-            if !hasDate {
-                head.write("Date: ")
-                head.write(UnsafeBufferPointer(start: date.baseAddress?.assumingMemoryBound(to: UInt8.self), count: date.count))
-                head.write("\r\n")
+            head.writeEnd(hasDate: hasDate, date: date, framing: framing, connection: connection)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<head.count]))
+        }
+    }
+
+    /// A reply head's fields written ahead of the reply (a stream's, while its handler waits for what it will stream),
+    /// exactly as `appendHead` writes them, with what the server reads from them.
+    struct WrittenFields: Sendable {
+        /// The fields they were written from.
+        let headers: HTTPHeaders
+        /// Each field `appendHead` keeps, as `name: value` CRLF.
+        let bytes: [UInt8]
+        /// The handler set its own `Date`.
+        let hasDate: Bool
+        /// The handler set `Content-Length` (a stream whose length it measured).
+        let hasContentLength: Bool
+        /// The handler's `Connection` field asks to close the connection after the reply.
+        let asksClose: Bool
+
+        /// Writes the fields of `headers` as `appendHead` would, keeping a handler's `Content-Length` (a stream's).
+        init(_ headers: HTTPHeaders) {
+            var capacity = 0
+            for field in headers { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
+            var hasDate = false
+            bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, count in
+                var head = HeadWriter(buffer)
+                for field in headers { head.writeField(field, keepHandlerContentLength: true, sawDate: &hasDate) }
+                count = head.count
             }
-            switch framing {
-            case .length(let length):
-                head.write("Content-Length: ")
-                head.writeDecimal(length)
-                head.write("\r\n")
-            case .chunked:
-                head.write("Transfer-Encoding: chunked\r\n")
-            case .none:
-                break
-            }
-            switch connection {
-            case .close: head.write("Connection: close\r\n")
-            case .keepAlive: head.write("Connection: keep-alive\r\n")
-            case .unsaid: break
-            }
-            head.write("\r\n")
+            self.headers = headers
+            self.hasDate = hasDate
+            hasContentLength = headers["Content-Length"] != nil
+            asksClose = headers["Connection"].map { HTTP1Head.connectionTokens($0).close } ?? false
+        }
+    }
+
+    /// `appendHead` with fields written ahead (`WrittenFields`, which kept the handler's `Content-Length`).
+    static func appendHead(to output: inout [UInt8], status: Int, written: WrittenFields, framing: Framing, connection: ConnectionField,
+                           date: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160 + date.count + written.bytes.count) { scratch in
+            var head = HeadWriter(scratch)
+            head.writeStatusLine(status)
+            written.bytes.withUnsafeBufferPointer { head.write($0) }
+            head.writeEnd(hasDate: written.hasDate, date: date, framing: framing, connection: connection)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<head.count]))
         }
     }
@@ -83,6 +102,40 @@ enum ResponseHeadEncoder {
 
         mutating func writeDecimal(_ value: Int) {
             count += ResponseHeadEncoder.writeDecimal(value, to: buffer.baseAddress! + count)
+        }
+
+        /// `HTTP/1.1 <status> <reason>` CRLF.
+        mutating func writeStatusLine(_ status: Int) {
+            write("HTTP/1.1 ")
+            writeDecimal(status)
+            write(" ")
+            write(reasonPhrase(status))
+            write("\r\n")
+        }
+
+        /// After the handler's fields: `Date` unless it set one, the framing, the connection field and the empty line.
+        mutating func writeEnd(hasDate: Bool, date: UnsafeRawBufferPointer, framing: Framing, connection: ConnectionField) {
+            if !hasDate {
+                write("Date: ")
+                write(UnsafeBufferPointer(start: date.baseAddress?.assumingMemoryBound(to: UInt8.self), count: date.count))
+                write("\r\n")
+            }
+            switch framing {
+            case .length(let length):
+                write("Content-Length: ")
+                writeDecimal(length)
+                write("\r\n")
+            case .chunked:
+                write("Transfer-Encoding: chunked\r\n")
+            case .none:
+                break
+            }
+            switch connection {
+            case .close: write("Connection: close\r\n")
+            case .keepAlive: write("Connection: keep-alive\r\n")
+            case .unsaid: break
+            }
+            write("\r\n")
         }
 
         /// Writes `field` unless it is a framing or connection field, or holds CR or LF. Notes a handler's own `Date`.

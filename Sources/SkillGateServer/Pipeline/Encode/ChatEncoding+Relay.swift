@@ -1,10 +1,13 @@
 import SkillGateCore
+import SkillGateRouting
 
 /// A streamed answer being relayed: the upstream's events, the surface's encoder, and the usage the events reported.
 /// Nothing is retried once it exists: bytes reached, or are about to reach, the client.
 struct OpenRelay {
     var upstream: UpstreamStream
     let recheck: TokenRecheck
+    /// The deployment the stream's head was prepared for (`SSEResponse.prepareHeaders`), if any.
+    let headPreparedFor: RouteTarget?
     var encoder: any SurfaceStreamEncoder
     var usage: Usage?
 }
@@ -26,7 +29,7 @@ extension ChatEncoding {
     @inline(never)
     func relayFirst(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async -> Bool {
         do {
-            try await Self.startStream(&ctx)
+            try await Self.startStream(relay.headPreparedFor, &ctx)
             if try await relayNext(&relay, &ctx) {
                 while let ready = try relay.upstream.nextIfReady() {
                     guard let event = ready else { break }
@@ -82,8 +85,14 @@ extension ChatEncoding {
     /// The stream's head. Out of line, like `relayEnded`: a relay's async frame lives as long as its stream (decision
     /// 0036).
     @inline(never)
-    static func startStream(_ ctx: inout RequestContext) async throws {
-        try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
+    static func startStream(_ preparedFor: RouteTarget?, _ ctx: inout RequestContext) async throws {
+        // The prepared head holds what `SSEResponse.headers(ctx)` gives when its deployment answered and nothing
+        // escalated (which changes the route and the skills fields).
+        if let preparedFor, ctx.log.escalations == 0, ctx.log.model == preparedFor.qualifiedName, ctx.log.provider == preparedFor.provider.id {
+            try await ctx.responder.startPreparedStream(status: 200)
+        } else {
+            try await ctx.responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
+        }
         ctx.log.status = 200
     }
 

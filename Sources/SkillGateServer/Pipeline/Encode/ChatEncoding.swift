@@ -17,6 +17,10 @@ struct ChatEncoding<S: ChatSurface> {
             try await agentChat(call, request, &ctx)
             return nil
         }
+        // A stream's head is written by the event loop while the upstream works, as it will be if the plan's first
+        // deployment answers (decision 0087); it is used only if that one did, with no escalation.
+        let headFor = request.stream ? call.plan.targets.first : nil
+        if let headFor { SSEResponse.prepareHeaders(ctx, answeredBy: headFor) }
         switch try await answer.execute.run(call, stream: request.stream, &ctx) {
         case .answered(let response, let target):
             let id = response.id.isEmpty ? surface.idPrefix + ctx.idSuffix : response.id
@@ -27,7 +31,7 @@ struct ChatEncoding<S: ChatSurface> {
             return nil
         case .streaming(let upstream):
             // Only what the relay needs is kept for the stream's life: not the request or the prepared call.
-            var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck,
+            var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck, headPreparedFor: headFor,
                                   encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
                                                                  created: Self.now, includeUsage: request.includeUsage))
             // The head and the first event go out now, before this setup's state is freed (decision 0063).

@@ -1,5 +1,6 @@
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateRouting
 
 /// The one place an event stream response starts and ends: its headers, and what a failure after
 /// the first byte does (an error event in the surface's shape, or status 499 when the client is
@@ -8,7 +9,22 @@ enum SSEResponse {
     /// The headers of an event stream: the gateway's own (`x-request-id`, route, skills) plus
     /// `text/event-stream`, no caching and no proxy buffering.
     static func headers(_ ctx: RequestContext) -> HTTPHeaders {
-        var headers = ResponseHeaders.common(ctx, contentType: "text/event-stream")
+        streamHeaders(ResponseHeaders.common(ctx, contentType: "text/event-stream"))
+    }
+
+    /// `headers(ctx)` as they will be when `target` answers the stream, made by the event loop while the upstream works
+    /// (`HTTPResponder.prepareStreamHead`, decision 0087). Captures what it reads, not the context.
+    static func prepareHeaders(_ ctx: RequestContext, answeredBy target: RouteTarget) {
+        let requestId = ctx.requestId, route = ctx.log.route, skills = ctx.log.skills
+        let provider = target.provider.id, model = target.qualifiedName
+        ctx.responder.prepareStreamHead {
+            streamHeaders(ResponseHeaders.common(requestId: requestId, provider: provider, model: model, route: route, skills: skills,
+                                                 contentType: "text/event-stream"))
+        }
+    }
+
+    private static func streamHeaders(_ common: HTTPHeaders) -> HTTPHeaders {
+        var headers = common
         headers.add("cache-control", "no-cache")
         headers.add("x-accel-buffering", "no")
         return headers
@@ -36,14 +52,21 @@ enum ResponseHeaders {
     /// `content-type`, `x-request-id`, and what was decided: `x-skillgate-provider`, `-model`,
     /// `-route`, `-skills`.
     static func common(_ ctx: RequestContext, contentType: String = "application/json") -> HTTPHeaders {
+        common(requestId: ctx.requestId, provider: ctx.log.provider, model: ctx.log.model, route: ctx.log.route, skills: ctx.log.skills,
+               contentType: contentType)
+    }
+
+    /// `common(ctx)` from the values it reads.
+    static func common(requestId: String, provider: String?, model: String?, route: String?, skills: SkillDecision?,
+                       contentType: String) -> HTTPHeaders {
         var h = HTTPHeaders()
         h.reserveCapacity(8)
         h.add("content-type", contentType)
-        h.add("x-request-id", ctx.requestId)
-        if let p = ctx.log.provider { h.add("x-skillgate-provider", p) }
-        if let m = ctx.log.model { h.add("x-skillgate-model", m) }
-        if let r = ctx.log.route { h.add("x-skillgate-route", r) }
-        if let s = ctx.log.skills?.header { h.add("x-skillgate-skills", s) }
+        h.add("x-request-id", requestId)
+        if let provider { h.add("x-skillgate-provider", provider) }
+        if let model { h.add("x-skillgate-model", model) }
+        if let route { h.add("x-skillgate-route", route) }
+        if let s = skills?.header { h.add("x-skillgate-skills", s) }
         return h
     }
 }
