@@ -45,8 +45,12 @@ public final class GatewayHandler: HTTPHandler {
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
+        let admitted = request.admission as? AdmittedCaller
+        // The stages look the admitted token up again in the cache; should the head's entry have expired meanwhile (a
+        // slow body, a store held past the cache's lifetime), the store is read off this loop first (decision 0086).
+        if let admitted { await services.tokens.recacheIfExpired(admitted.grant) }
         // The head gate mapped the path of every request it admitted.
-        let accepted = (request.admission as? AdmittedCaller).map { .success($0.endpoint) } ?? Endpoint.accept(method: request.method, path: request.path)
+        let accepted = admitted.map { .success($0.endpoint) } ?? Endpoint.accept(method: request.method, path: request.path)
         switch accepted {
         case .failure(let rejection):
             fail(rejection.error, Endpoint.errorSurface(for: request.path), &ctx, extraHeaders: rejection.allowed.map { ["allow": $0] } ?? [:])

@@ -44,6 +44,14 @@ public final class TokenService: Sendable {
         /// A hint for that order only: what a lookup decides always comes from the store.
         var knownDigests: Set<TokenDigest> = []
 
+        /// Puts `record` in place of its token's cached record (revoked, or with new limits), so the cache answers
+        /// with it at once, without a store read, until the entry expires.
+        mutating func replaceCached(_ record: ClientToken) {
+            for (digest, entry) in cache where entry.stored.token.id == record.id {
+                cache[digest]?.stored.token = record
+            }
+        }
+
         mutating func noteKnown(_ digest: TokenDigest) {
             if knownDigests.count < TokenService.knownDigestsBound { knownDigests.insert(digest) }
         }
@@ -138,7 +146,8 @@ public final class TokenService: Sendable {
     public func checkedGrant(for presented: String) throws(TokenStoreUnavailable) -> TokenGrant? {
         guard TokenFormat.looksLikeToken(presented) else { return nil }
         let digest = TokenDigest(of: presented)
-        return try lookupChecked(digest, noteUse: true).map { TokenGrant(token: $0, digest: digest) }
+        let asked = now()
+        return try lookupChecked(digest, noteUse: true).map { TokenGrant(token: $0, digest: digest, cachedUntil: asked.addingTimeInterval(cacheLifetime)) }
     }
 
     /// What the cache alone says about `presented`, without reading the store: for a caller that must not wait on a
@@ -147,18 +156,21 @@ public final class TokenService: Sendable {
     public func cachedGrant(for presented: String) -> CachedTokenGrant {
         guard TokenFormat.looksLikeToken(presented) else { return .refused }
         let digest = TokenDigest(of: presented)
-        switch cachedLookup(digest, noteUse: true) {
-        case .none: return .notCached(known: state.withLock { $0.knownDigests.contains(digest) })
-        case .some(.none): return .refused
-        case .some(.some(let token)): return .granted(TokenGrant(token: token, digest: digest))
+        guard let answer = cachedAnswer(digest, noteUse: true) else {
+            return .notCached(known: state.withLock { $0.knownDigests.contains(digest) })
         }
+        guard let token = answer.token else { return .refused }
+        return .granted(TokenGrant(token: token, digest: digest, cachedUntil: answer.until))
     }
 
     /// The token of `grant` as the store holds it now (its record may have changed since), or nil when it was revoked:
     /// for a request authenticated at its head and checked again when it runs. The same cached lookup as
     /// `checkedGrant`, without hashing the token text again or noting a second use.
     public func checkedRegrant(_ grant: TokenGrant) throws(TokenStoreUnavailable) -> TokenGrant? {
-        try lookupChecked(grant.digest, noteUse: false).map { TokenGrant(token: $0, digest: grant.digest) }
+        let asked = now()
+        return try lookupChecked(grant.digest, noteUse: false).map {
+            TokenGrant(token: $0, digest: grant.digest, cachedUntil: asked.addingTimeInterval(cacheLifetime))
+        }
     }
 
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
@@ -175,6 +187,16 @@ public final class TokenService: Sendable {
     public func stillValid(_ grant: TokenGrant) async -> Bool {
         if let cached = cachedLookup(grant.digest, noteUse: false) { return cached != nil }
         return await recheckReads.run { [self] in isStillValid(grant) }
+    }
+
+    /// For a request whose head `grant` admitted, before its handler looks the token up again (`checkedRegrant`) on an
+    /// event loop: when the cache no longer vouches for the grant (its entry expired while the body came, or while the
+    /// store was held past the cache's lifetime), the token is looked up in the store on a queue of its own, and the
+    /// answer cached, so the handler's lookup is a cache hit (decision 0086). Costs a clock read otherwise. A
+    /// revocation through this service keeps the revoked record cached, so it needs no store read either.
+    public func recacheIfExpired(_ grant: TokenGrant) async {
+        guard now() >= grant.cachedUntil, cachedAnswer(grant.digest, noteUse: false) == nil else { return }
+        _ = await recheckReads.run { [self] in try? lookupChecked(grant.digest, noteUse: false) }
     }
 
     private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
@@ -203,17 +225,29 @@ public final class TokenService: Sendable {
     /// (revoked, or a stored digest that does not match), else the token. One lock, one dictionary lookup; starts a
     /// background lookup when the entry is past half its lifetime, and notes the use when asked.
     private func cachedLookup(_ digest: TokenDigest, noteUse: Bool) -> ClientToken?? {
+        cachedAnswer(digest, noteUse: noteUse).map(\.token)
+    }
+
+    /// What the cache holds for a token: the token (nil: refused) and until when the cache vouches for that answer.
+    private struct CachedAnswer {
+        let token: ClientToken?
+        let until: Date
+    }
+
+    /// `cachedLookup` with the moment its entry expires.
+    private func cachedAnswer(_ digest: TokenDigest, noteUse: Bool) -> CachedAnswer? {
         let time = now()
-        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (ClientToken??, UInt64, Bool, Bool) in
+        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (CachedAnswer?, UInt64, Bool, Bool) in
             guard var entry = state.cache[digest], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
                 return (nil, state.generation, false, false)
             }
+            let until = entry.fetchedAt.addingTimeInterval(cacheLifetime)
             let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
-            guard Self.accepts(entry, digest) else { return (.some(nil), state.generation, false, refresh) }
-            guard noteUse else { return (.some(entry.stored.token), state.generation, false, refresh) }
+            guard Self.accepts(entry, digest) else { return (CachedAnswer(token: nil, until: until), state.generation, false, refresh) }
+            guard noteUse else { return (CachedAnswer(token: entry.stored.token, until: until), state.generation, false, refresh) }
             let flush = self.noteUse(of: &entry, in: &state, at: time)
             if flush.queued { state.cache[digest] = entry }
-            return (.some(entry.stored.token), state.generation, flush.schedule, refresh)
+            return (CachedAnswer(token: entry.stored.token, until: until), state.generation, flush.schedule, refresh)
         }
         if refresh { refreshAhead(digest, generation: generation) }
         if flushFromHit { scheduleFlush() }
@@ -270,7 +304,8 @@ public final class TokenService: Sendable {
         try store.tokens()
     }
 
-    /// Revokes the active token named `name` and drops it from the cache. Returns the revoked record.
+    /// Revokes the active token named `name`; the cache holds the revoked record from now on, so every lookup in this
+    /// process refuses it at once. Returns the revoked record.
     @discardableResult
     public func revoke(name: String) throws -> ClientToken {
         guard let revoked = try store.revokeToken(named: name, at: now().roundedToMilliseconds) else {
@@ -278,14 +313,14 @@ public final class TokenService: Sendable {
             throw TokenError.unknownToken(name)
         }
         state.withLock { state in
-            state.cache = state.cache.filter { $0.value.stored.token.id != revoked.id }
+            state.replaceCached(revoked)
             state.generation &+= 1
         }
         return revoked
     }
 
-    /// Replaces the limits of the active token named `name` (`skillgate tokens update`) and drops it from the cache,
-    /// so this process applies them at once (another process within the cache lifetime). Returns the updated record.
+    /// Replaces the limits of the active token named `name` (`skillgate tokens update`) and puts the new record in the
+    /// cache, so this process applies them at once (another process within the cache lifetime). Returns the updated record.
     @discardableResult
     public func updateLimits(name: String, _ limits: TokenLimits) throws -> ClientToken {
         guard let updated = try store.updateTokenLimits(named: name, limits) else {
@@ -293,7 +328,7 @@ public final class TokenService: Sendable {
             throw TokenError.unknownToken(name)
         }
         state.withLock { state in
-            state.cache = state.cache.filter { $0.value.stored.token.id != updated.id }
+            state.replaceCached(updated)
             state.generation &+= 1
         }
         return updated
@@ -344,6 +379,8 @@ public struct TokenGrant: Sendable, Hashable {
     /// The token's record as it was when the request was authenticated.
     public let token: ClientToken
     let digest: TokenDigest
+    /// Until when the token service's cache vouches for this grant without asking the store again.
+    let cachedUntil: Date
 }
 
 extension TokenGrant: CustomStringConvertible, CustomReflectable {
