@@ -143,12 +143,36 @@ import Testing
                 Issue.record("an expired entry is not used, and the token is known as accepted before")
             }
             #expect(try server.checkedGrant(for: token) != nil)
-            // A revocation through the service drops the entry: the cache no longer grants it, and the store refuses it.
+            // A limit change through the service puts the new record in the cache: the cache alone grants it, with them.
+            try server.updateLimits(name: "ios-app", TokenLimits(requestsPerMinute: 7))
+            guard case .granted(let updated) = server.cachedGrant(for: token) else {
+                Issue.record("a token whose limits changed through the service is still decided from the cache")
+                return
+            }
+            #expect(updated.token.limits.requestsPerMinute == 7)
+            // A revocation through the service keeps the revoked record cached: the cache alone refuses it at once, with
+            // no store read on the way (decision 0086), and the store agrees.
             try server.revoke(name: "ios-app")
-            if case .granted = server.cachedGrant(for: token) { Issue.record("a token revoked through the service is granted") }
+            if case .refused = server.cachedGrant(for: token) {} else { Issue.record("a token revoked through the service is refused from the cache") }
             #expect(try server.checkedGrant(for: token) == nil)
-            // That read cached the revoked record, so the cache alone now refuses it.
-            if case .refused = server.cachedGrant(for: token) {} else { Issue.record("a cached revoked token is refused from the cache") }
+        }
+    }
+
+    /// A grant says until when the cache vouches for it: the head gate's grant, and one read from the store.
+    @Test func aGrantCarriesItsCacheEntrysExpiry() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, _) = try makeService(dir, clock: clock, cacheLifetime: .seconds(2))
+            let (token, _) = try server.create(name: "ios-app")
+            let start = clock.now
+            let read = try #require(try server.checkedGrant(for: token))
+            #expect(read.cachedUntil == start.addingTimeInterval(2))
+            clock.advance(seconds: 1.5)
+            guard case .granted(let cached) = server.cachedGrant(for: token) else {
+                Issue.record("a cached token is granted from the cache")
+                return
+            }
+            #expect(cached.cachedUntil == start.addingTimeInterval(2), "the entry's own expiry, not the lookup's time + 2 s")
         }
     }
 
