@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// The cache holds found tokens for `cacheLifetime`, so revocations made by another process (the
 /// CLI next to a running server) take effect within that time; revocations through this service
-/// take effect at once. `invalidateCache()` (on SIGHUP, say) drops it.
+/// take effect at once (the revoked record replaces the cached one). `invalidateCache()` drops every entry.
 ///
 /// A token in use is looked up again ahead of time, off the request path: the first request that finds its
 /// entry past half its lifetime starts one background lookup and is answered from the cache. So a busy token
