@@ -62,7 +62,7 @@ extension EventLoop {
 
     func startStream(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders) {
         startStream(responder, status: status, measured: headers["Content-Length"] != nil,
-                    asksClose: headers["Connection"].map { HTTP1Head.connectionTokens($0).close } ?? false) { connection, framing in
+                    asksClose: ResponseHeadEncoder.asksClose(headers)) { connection, framing in
             appendHead(to: connection, status: status, headers: headers, framing: framing, keepContentLength: true)
         }
     }
@@ -133,8 +133,7 @@ extension EventLoop {
 
     /// A handler's `Connection: close` closes the connection after its reply, as does shutting down.
     private func closeAfterReplyIfAsked(_ connection: Connection, _ headers: HTTPHeaders) {
-        if draining { connection.closeAfterReply = true }
-        if let value = headers["Connection"], HTTP1Head.connectionTokens(value).close { connection.closeAfterReply = true }
+        if draining || ResponseHeadEncoder.asksClose(headers) { connection.closeAfterReply = true }
     }
 
     private func appendHead(to connection: Connection, status: Int, headers: HTTPHeaders, framing: ResponseHeadEncoder.Framing,

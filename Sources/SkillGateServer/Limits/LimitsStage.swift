@@ -24,11 +24,10 @@ struct LimitsStage: Sendable {
     /// Admits the request or throws its 429 (`GatewayError`, counted in `skillgate_limit_rejections_total`). The first
     /// request of a token or scenario in this process awaits its counts from the ledger (off the event loop).
     func admit(_ client: AuthenticatedClient, scenario: String, stream: Bool) async throws(GatewayError) -> LimitTicket {
-        while true {
-            switch try admitWithoutReading(client, scenario: scenario, stream: stream) {
-            case .admitted(let ticket): return ticket
-            case .unread(let unread): await counters.readFirst(unread)
-            }
+        do {
+            return try await counters.admit(checks(for: client, scenario: scenario), stream: stream)
+        } catch {
+            throw refused(error)
         }
     }
 
@@ -38,9 +37,14 @@ struct LimitsStage: Sendable {
         do {
             return try counters.admitWithoutReading(checks(for: client, scenario: scenario), stream: stream)
         } catch {
-            metrics.limitRejected(error.limit.rawValue, scope: error.subject.kind.rawValue)
-            throw error.gatewayError
+            throw refused(error)
         }
+    }
+
+    /// A refusal counted in `skillgate_limit_rejections_total`, as the request's 429.
+    private func refused(_ rejection: LimitRejection) -> GatewayError {
+        metrics.limitRejected(rejection.limit.rawValue, scope: rejection.subject.kind.rawValue)
+        return rejection.gatewayError
     }
 
     /// The caller's limits and what is left (`GET /v1/limits`): the token's, and those of each scenario it may use.

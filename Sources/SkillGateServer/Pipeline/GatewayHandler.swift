@@ -48,7 +48,7 @@ public final class GatewayHandler: HTTPHandler {
         let admitted = request.admission as? AdmittedCaller
         // The stages look the admitted token up again in the cache; should the head's entry have expired meanwhile (a
         // slow body, a store held past the cache's lifetime), the store is read off this loop first (decision 0086).
-        if let admitted { await services.tokens.recacheIfExpired(admitted.grant) }
+        if let admitted, services.tokens.cacheNoLongerVouches(for: admitted.grant) { await services.tokens.recacheIfExpired(admitted.grant) }
         // The head gate mapped the path of every request it admitted.
         let accepted = admitted.map { .success($0.endpoint) } ?? Endpoint.accept(method: request.method, path: request.path)
         switch accepted {

@@ -193,10 +193,16 @@ public final class TokenService: Sendable {
     /// event loop: when the cache no longer vouches for the grant (its entry expired while the body came, or while the
     /// store was held past the cache's lifetime), the token is looked up in the store on a queue of its own, and the
     /// answer cached, so the handler's lookup is a cache hit (decision 0086). Costs a clock read otherwise. A
-    /// revocation through this service keeps the revoked record cached, so it needs no store read either.
+    /// revocation through this service keeps the revoked record cached, so it needs no store read either. Ask
+    /// `cacheNoLongerVouches` first: while the grant is fresh (nearly always) nothing need be awaited.
     public func recacheIfExpired(_ grant: TokenGrant) async {
-        guard now() >= grant.cachedUntil, cachedAnswer(grant.digest, noteUse: false) == nil else { return }
+        guard cacheNoLongerVouches(for: grant), cachedAnswer(grant.digest, noteUse: false) == nil else { return }
         _ = await recheckReads.run { [self] in try? lookupChecked(grant.digest, noteUse: false) }
+    }
+
+    /// Whether the cache entry `grant` came from has expired (a clock read).
+    public func cacheNoLongerVouches(for grant: TokenGrant) -> Bool {
+        now() >= grant.cachedUntil
     }
 
     private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {

@@ -62,8 +62,13 @@ enum ResponseHeadEncoder {
             self.headers = headers
             self.hasDate = hasDate
             hasContentLength = headers["Content-Length"] != nil
-            asksClose = headers["Connection"].map { HTTP1Head.connectionTokens($0).close } ?? false
+            asksClose = ResponseHeadEncoder.asksClose(headers)
         }
+    }
+
+    /// Whether a handler's `Connection` field asks to close the connection after its reply.
+    static func asksClose(_ headers: HTTPHeaders) -> Bool {
+        headers["Connection"].map { HTTP1Head.connectionTokens($0).close } ?? false
     }
 
     /// `appendHead` with fields written ahead (`WrittenFields`, which kept the handler's `Content-Length`).
