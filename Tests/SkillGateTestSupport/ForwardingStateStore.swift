@@ -13,6 +13,9 @@ extension ForwardingStateStore {
     public func token(hash: String) throws -> StoredClientToken? { try base.token(hash: hash) }
     public func tokens() throws -> [ClientToken] { try base.tokens() }
     public func activeTokenHashes(limit: Int) throws -> [String] { try base.activeTokenHashes(limit: limit) }
+    public func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
+        try base.activeTokenHashes(createdSince: since, limit: limit)
+    }
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? { try base.revokeToken(named: name, at: date) }
     public func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? { try base.updateTokenLimits(named: name, limits) }
     public func markTokensUsed(_ uses: [String: Date]) throws { try base.markTokensUsed(uses) }

@@ -21,6 +21,8 @@ public final class GatewayServer: Sendable {
     private let keySources = Mutex<[any DispatchSourceProtocol]>([])
     /// What the key-reload sources run.
     private let keyReload: @Sendable () -> Void
+    /// Lists the tokens created elsewhere while the gateway runs (decision 0088); started by `start()`.
+    let newTokens: NewTokenWatch
 
     /// Loads everything; throws on any configuration problem (before binding the port).
     /// `clock` times retries and cooldowns (tests inject a manual one).
@@ -76,6 +78,7 @@ public final class GatewayServer: Sendable {
                 services.log.event("key reload failed; keeping the previous keys", ["error": .string("\(error)")])
             }
         }
+        newTokens = NewTokenWatch(tokens: services.tokens) { message, level in services.log.event(message, level: level) }
         signal(SIGHUP, SIG_IGN)
     }
 
@@ -115,6 +118,7 @@ public final class GatewayServer: Sendable {
             sources = Self.keyReloadSources(keyReload)
             sources.forEach { $0.resume() }
         }
+        newTokens.start()
         let c = services.config
         services.log.event("listening", ["address": .string("\(c.host):\(server.boundPort)"), "config": .string(c.sourceFile),
                                          "providers": .int(services.catalog.providers.count)])
@@ -140,6 +144,7 @@ public final class GatewayServer: Sendable {
     public func runUntil(_ watch: SignalWatch) async -> Int32 {
         let stop = await server.runUntil(watch, grace: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
         services.ledger?.close()
@@ -158,6 +163,7 @@ public final class GatewayServer: Sendable {
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
         keySources.withLock { $0.forEach { $0.cancel() } }
+        newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
         services.ledger?.close()

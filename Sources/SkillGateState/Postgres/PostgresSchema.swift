@@ -99,5 +99,9 @@ enum PostgresSchema {
         CREATE INDEX usage_records_time_brin ON usage_records USING brin (occurred_at);
         DROP INDEX usage_records_time;
         """,
+        // 6: tokens by creation time, as SQLite's step 10 (decision 0088).
+        """
+        CREATE INDEX client_tokens_created ON client_tokens(created_at);
+        """,
     ]
 }

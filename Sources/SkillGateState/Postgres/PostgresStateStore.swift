@@ -92,6 +92,16 @@ public final class PostgresStateStore: StateStore {
         }
     }
 
+    public func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
+        try withConnection { db in
+            let r = try db.query("SELECT token_hash, created_at FROM client_tokens WHERE created_at >= $1 AND revoked_at IS NULL ORDER BY created_at LIMIT $2",
+                                 [String(since.millisecondsSince1970), String(limit)])
+            return (0..<r.count).compactMap { i in
+                r.text(i, 0).map { CreatedTokenHash(hash: $0, createdAt: Date(millisecondsSince1970: r.int64(i, 1))) }
+            }
+        }
+    }
+
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
         try withConnection { db in
             let r = try db.query("UPDATE client_tokens SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL RETURNING \(Self.tokenColumns)",

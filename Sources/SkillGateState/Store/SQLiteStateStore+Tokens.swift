@@ -46,6 +46,15 @@ extension SQLiteStateStore {
         }
     }
 
+    public func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
+        try withConnection { db in
+            try db.statement("SELECT token_hash, created_at FROM client_tokens WHERE created_at >= ? AND revoked_at IS NULL ORDER BY created_at LIMIT ?")
+                .rows([.integer(since.millisecondsSince1970), .int(limit)]) {
+                    CreatedTokenHash(hash: $0.text(0), createdAt: Date(millisecondsSince1970: $0.int64(1)))
+                }
+        }
+    }
+
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
         try withConnection { db in
             try db.transaction {

@@ -148,5 +148,10 @@ enum StateSchema {
         );
         CREATE INDEX skill_examples_time ON skill_examples(created_at);
         """,
+        // 10: tokens by creation time, so a running gateway finds the tokens created since it last looked (another
+        // instance, the CLI) without reading the whole table every two seconds (decision 0088).
+        """
+        CREATE INDEX client_tokens_created ON client_tokens(created_at);
+        """,
     ]
 }

@@ -25,6 +25,10 @@ public protocol StateStore: Sendable {
     /// used last).
     func activeTokenHashes(limit: Int) throws -> [String]
 
+    /// The hashes and creation times of at most `limit` tokens that are not revoked and were created at or after
+    /// `since`, the oldest first: how a running gateway learns of tokens created elsewhere (another instance, the CLI).
+    func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash]
+
     /// Marks the active token named `name` revoked at `date` and returns it; nil when no active
     /// token has that name.
     func revokeToken(named name: String, at date: Date) throws -> ClientToken?

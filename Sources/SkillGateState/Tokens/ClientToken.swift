@@ -71,6 +71,19 @@ public struct StoredClientToken: Sendable, Hashable {
     }
 }
 
+/// An active token's stored hash and creation time, as `StateStore.activeTokenHashes(createdSince:limit:)` lists them.
+public struct CreatedTokenHash: Sendable, Hashable {
+    /// SHA-256 of the token text, 64 lowercase hex digits.
+    public var hash: String
+    /// When the token was created, by the clock of whoever created it.
+    public var createdAt: Date
+
+    public init(hash: String, createdAt: Date) {
+        self.hash = hash
+        self.createdAt = createdAt
+    }
+}
+
 extension Date {
     /// Whole milliseconds since 1970, the precision SkillGate stores.
     var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }

@@ -43,6 +43,9 @@ public final class TokenService: Sendable {
         /// that must queue store lookups can put a known client's before those of tokens never seen (`CachedTokenGrant`).
         /// A hint for that order only: what a lookup decides always comes from the store.
         var knownDigests: Set<TokenDigest> = []
+        /// When the last listing of active tokens that succeeded was asked for (`learnActiveTokens`, `learnNewTokens`);
+        /// nil until one has.
+        var learntThrough: Date?
 
         /// Puts `record` in place of its token's cached record (revoked, or with new limits), so the cache answers
         /// with it at once, without a store read, until the entry expires.
@@ -123,9 +126,44 @@ public final class TokenService: Sendable {
     /// they are accepted.
     @discardableResult
     public func learnActiveTokens() throws -> Int {
+        let asked = now()
         let digests = try store.activeTokenHashes(limit: Self.activeTokensLearntAtStart).compactMap(TokenDigest.init(hex:))
-        state.withLock { state in for digest in digests { state.noteKnown(digest) } }
+        state.withLock { state in
+            for digest in digests { state.noteKnown(digest) }
+            state.learntThrough = max(state.learntThrough ?? asked, asked)
+        }
         return digests.count
+    }
+
+    /// How far before the previous listing `learnNewTokens` looks again. A token's creation time is read from its
+    /// creator's clock before its row is written, so a row can show up with a time a little before a listing that
+    /// missed it (a transaction still open, another instance's clock a little behind). Tokens whose creator's clock is
+    /// further behind are learnt when first accepted, as before decision 0088.
+    public static let newTokenLookback: TimeInterval = 60
+
+    /// The most tokens one `learnNewTokens` lists by default; a full list is followed by another from its last token's
+    /// time at the next call.
+    public static let newTokensPerListing = 10_000
+
+    /// Notes the active tokens created since the last listing (with `newTokenLookback` of overlap) as known, so that
+    /// a token created elsewhere while this gateway runs (`skillgate tokens create` beside it, another instance on
+    /// PostgreSQL) is not queued with made-up tokens on its first request (decision 0088). Before any listing has
+    /// succeeded (the store could not be read at the start) it does `learnActiveTokens` instead. Returns how many
+    /// tokens the store listed (at most `limit`); throws when it cannot be read (the next call looks back to the last
+    /// listing that worked). The gateway calls it every two seconds, off the event loops.
+    @discardableResult
+    public func learnNewTokens(listingAtMost limit: Int = TokenService.newTokensPerListing) throws -> Int {
+        guard let through = state.withLock({ $0.learntThrough }) else { return try learnActiveTokens() }
+        let asked = now()
+        let listed = try store.activeTokenHashes(createdSince: through.addingTimeInterval(-Self.newTokenLookback), limit: max(limit, 1))
+        let digests = listed.compactMap { TokenDigest(hex: $0.hash) }
+        // A full list may have left some out: the next listing starts at the last one listed.
+        let next = listed.count >= max(limit, 1) ? listed[listed.count - 1].createdAt.addingTimeInterval(Self.newTokenLookback) : asked
+        state.withLock { state in
+            for digest in digests { state.noteKnown(digest) }
+            state.learntThrough = max(state.learntThrough ?? next, next)
+        }
+        return listed.count
     }
 
     /// The token record for `presented` token text, or nil when it is unknown, revoked, malformed,

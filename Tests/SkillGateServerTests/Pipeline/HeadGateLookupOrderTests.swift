@@ -87,6 +87,19 @@ import SkillGateTestSupport
         }
     }
 
+    /// A token created elsewhere while the gateway runs is listed by `learnNewTokens` (decision 0088; the gateway does
+    /// it every two seconds), so its first request is not queued behind made-up tokens either.
+    @Test func aTokenCreatedElsewhereAfterTheStartIsNotQueuedBehindMadeUpTokens() async throws {
+        try await withTemporaryDirectory { dir in
+            let tokens = TokenService(store: SlowStore(try SQLiteStateStore(stateDirectory: dir), delay: 0.05), cacheLifetime: .seconds(2))
+            try tokens.learnActiveTokens()
+            let token = try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).create(name: "ios-app").token
+            try tokens.learnNewTokens()
+            let gate = HeadGate(authentication: AuthenticateStage(tokens: tokens), log: RequestLog(fd: -1, enabled: false))
+            try await Self.expectNotQueuedBehindMadeUpTokens(token, gate: gate, arrived: Arrivals())
+        }
+    }
+
     /// Queues the lookups of 20 made-up tokens (1 s in all), then `token`'s; expects `token` admitted in under 0.5 s
     /// (on the queue of known tokens), before the made-up ones are all looked up.
     static func expectNotQueuedBehindMadeUpTokens(_ token: String, gate: HeadGate, arrived: Arrivals) async throws {

@@ -34,6 +34,14 @@ struct PostgresStateStoreTests {
         #expect(throws: TokenError.alreadyRevoked("ios-app")) { try service.revoke(name: "ios-app") }
         #expect(try service.store.activeTokenHashes(limit: 10) == [TokenFormat.hash(other.token)])
         #expect(try service.store.activeTokenHashes(limit: 0).isEmpty)
+        // Created since: the revoked one is left out, the oldest come first, the time is the record's.
+        let listed = try service.store.activeTokenHashes(createdSince: created.record.createdAt, limit: 10)
+        #expect(listed == [CreatedTokenHash(hash: TokenFormat.hash(other.token), createdAt: other.record.createdAt)])
+        #expect(try service.store.activeTokenHashes(createdSince: other.record.createdAt.addingTimeInterval(0.001), limit: 10).isEmpty)
+        let third = try service.create(name: "web")
+        #expect(try service.store.activeTokenHashes(createdSince: created.record.createdAt, limit: 1).map(\.hash) == [TokenFormat.hash(other.token)])
+        #expect(try service.store.activeTokenHashes(createdSince: created.record.createdAt, limit: 10).map(\.hash)
+                == [TokenFormat.hash(other.token), TokenFormat.hash(third.token)])
     }
 
     @Test func adminFlagsRoundTrip() async throws {

@@ -79,6 +79,19 @@ import Testing
         }
     }
 
+    @Test func tokensCreatedSinceAreListedOldestFirst() throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir)
+            for i in 1...5 { try store.insertToken(token("t\(i)", id: "tok_\(i)", at: 1_700_000_000_000 + Int64(6 - i) * 1_000), hash: "h\(i)") }
+            _ = try store.revokeToken(named: "t2", at: Date(millisecondsSince1970: 1_700_000_010_000))
+            let since = try store.activeTokenHashes(createdSince: Date(millisecondsSince1970: 1_700_000_002_000), limit: 10)
+            #expect(since.map(\.hash) == ["h4", "h3", "h1"], "created at or after the time, not revoked, the oldest first")
+            #expect(since.first?.createdAt == Date(millisecondsSince1970: 1_700_000_002_000))
+            #expect(try store.activeTokenHashes(createdSince: Date(millisecondsSince1970: 0), limit: 2).map(\.hash) == ["h5", "h4"])
+            #expect(try store.activeTokenHashes(createdSince: Date(millisecondsSince1970: 1_700_000_005_001), limit: 10).isEmpty)
+        }
+    }
+
     @Test func lastUsedOnlyMovesForward() throws {
         try withTemporaryDirectory { dir in
             let store = try SQLiteStateStore(stateDirectory: dir)

@@ -1,6 +1,7 @@
 import Foundation
 import SkillGateKeys
 import SkillGateTestSupport
+import Synchronization
 import Testing
 @testable import SkillGateState
 
@@ -118,6 +119,103 @@ import Testing
             let (elsewhere, _) = try cli.create(name: "later")  // created elsewhere after the start: learnt when accepted
             #expect(isKnown(elsewhere) == false)
             #expect(try server.checkedGrant(for: elsewhere) != nil)
+        }
+    }
+
+    /// Tokens created elsewhere while the service runs are learnt by `learnNewTokens` (decision 0088), looking a minute
+    /// back before the last listing for a creator whose clock is a little behind.
+    @Test func tokensCreatedElsewhereAfterTheStartAreLearnt() throws {
+        try withTemporaryDirectory { dir in
+            let serverClock = TestClock()
+            let (server, _) = try makeService(dir, clock: serverClock)
+            func isKnown(_ token: String) -> Bool? {
+                if case .notCached(let known) = server.cachedGrant(for: token) { return known }
+                return nil
+            }
+            #expect(try server.learnActiveTokens() == 0)
+            serverClock.advance(seconds: 10)
+            let (cli, _) = try makeService(dir, clock: TestClock(serverClock.now))
+            let (later, _) = try cli.create(name: "later")
+            let (gone, _) = try cli.create(name: "gone")
+            try cli.revoke(name: "gone")
+            #expect(isKnown(later) == false)
+            #expect(try server.learnNewTokens() == 1)
+            #expect(isKnown(later) == true)
+            #expect(isKnown(gone) == false, "a revoked token is not listed")
+
+            serverClock.advance(seconds: 2)
+            let (skewed, _) = try makeService(dir, clock: TestClock(serverClock.now.addingTimeInterval(-30))).0.create(name: "skewed")
+            let (farBehind, _) = try makeService(dir, clock: TestClock(serverClock.now.addingTimeInterval(-300))).0.create(name: "far")
+            #expect(try server.learnNewTokens() == 2, "the minute before the last listing is listed again: `later` and `skewed`")
+            #expect(isKnown(skewed) == true, "a creator's clock 30 s behind is within the overlap")
+            #expect(isKnown(farBehind) == false, "a creator's clock 5 min behind is not: learnt when first accepted")
+            #expect(try server.checkedGrant(for: farBehind) != nil)
+            serverClock.advance(seconds: 31)  // past the cache's lifetime
+            #expect(isKnown(farBehind) == true)
+        }
+    }
+
+    /// A listing that fills its limit is followed, at the next call, by one from its last token's time, until every token
+    /// created meanwhile is known.
+    @Test func aFullListingGoesOnAtTheNextCall() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, _) = try makeService(dir, clock: clock)
+            try server.learnActiveTokens()
+            var created: [String] = []
+            for i in 0..<5 {
+                clock.advance(seconds: 1)
+                created.append(try makeService(dir, clock: TestClock(clock.now)).0.create(name: "t\(i)").token)
+            }
+            func knownCount() -> Int {
+                created.filter { token in
+                    if case .notCached(known: true) = server.cachedGrant(for: token) { return true }
+                    return false
+                }.count
+            }
+            var listings = [Int]()
+            while knownCount() < created.count && listings.count < 10 {
+                listings.append(try server.learnNewTokens(listingAtMost: 2))
+            }
+            #expect(knownCount() == created.count)
+            #expect(listings == [2, 2, 2, 2], "each full listing goes on from its last token: t0 t1, t1 t2, t2 t3, t3 t4")
+            #expect(try server.learnNewTokens(listingAtMost: 2) == 1, "the last token again, then a listing that is not full")
+        }
+    }
+
+    /// A store that cannot list tokens while `failing` is set.
+    final class ListingFailsStore: ForwardingStateStore {
+        let base: SQLiteStateStore
+        let failing = Mutex(true)
+        init(_ base: SQLiteStateStore) { self.base = base }
+        struct Down: Error {}
+        func activeTokenHashes(limit: Int) throws -> [String] {
+            if failing.withLock({ $0 }) { throw Down() }
+            return try base.activeTokenHashes(limit: limit)
+        }
+        func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
+            if failing.withLock({ $0 }) { throw Down() }
+            return try base.activeTokenHashes(createdSince: since, limit: limit)
+        }
+    }
+
+    /// When the store could not be read at the start, the first listing that works learns every active token, not only
+    /// the new ones.
+    @Test func aListingAfterAFailedStartLearnsEveryActiveToken() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (old, _) = try makeService(dir, clock: clock).0.create(name: "old")
+            clock.advance(seconds: 3_600)
+            let store = ListingFailsStore(try SQLiteStateStore(stateDirectory: dir))
+            let server = TokenService(store: store, now: { clock.now })
+            #expect(throws: ListingFailsStore.Down.self) { try server.learnActiveTokens() }
+            #expect(throws: ListingFailsStore.Down.self) { try server.learnNewTokens() }
+            store.failing.withLock { $0 = false }
+            #expect(try server.learnNewTokens() == 1)
+            guard case .notCached(known: true) = server.cachedGrant(for: old) else {
+                Issue.record("a token created an hour before the start is known after the first listing that worked")
+                return
+            }
         }
     }
 
