@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""What the console's polls of a large ledger cost the gateway's other clients (decision 0086).
+"""What the console's polls of a large ledger cost the gateway's other clients (decisions 0086, 0089).
 
 Starts a gateway BINARY on the offline demo model with a state database whose ledger holds `--rows` rows (copies of
 one real row, spread over the last 30 days), then for `--seconds`:
 - a poller asks `GET /admin/api/usage?by=token&days=30` (the console's Usage view) every `--period` seconds;
-- 8 keep-alive clients, each on a thread of its own, ask `GET /v1/models` (answered from memory) over and over.
+- 8 keep-alive clients, each on a thread of its own, ask `GET /v1/models` (answered from memory) over and over;
+- newcomers: every `--newcomer-period` seconds a client whose token the gateway has not looked up yet (one of
+  `--newcomers` made before the start) sends its first `GET /v1/models`, which needs one read of the token's row.
 
-Prints the usage call's own time and the other clients' latencies (median, p99, worst). Run it on two builds to
-compare; nothing else should run on the machine meanwhile.
+Prints the usage call's own time, the other clients' latencies and the newcomers' first answers (median, p99, worst).
+Run it on two builds to compare; nothing else should run on the machine meanwhile.
 
     python3 Bench/proxy/store_stall.py .build/release/skillgate [--rows 1000000] [--seconds 10] [--period 0.5]
+        [--newcomers 60] [--newcomer-period 0.15]
 """
 import argparse
 import http.client
@@ -68,6 +71,8 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--period", type=float, default=0.5)
+    parser.add_argument("--newcomers", type=int, default=60)
+    parser.add_argument("--newcomer-period", type=float, default=0.15)
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -80,6 +85,7 @@ def main():
                        "scenarios": {"chat": {}}, "default_scenario": "chat", "warm_code": False}, f)
         chat = run(binary, ["tokens", "create", "--name", "app"], config)
         admin = run(binary, ["tokens", "create", "--name", "console", "--admin"], config)
+        newcomers = [run(binary, ["tokens", "create", "--name", f"newcomer-{i}"], config).splitlines()[-1] for i in range(args.newcomers)]
         gateway = start(binary, config)
         c = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
         body = json.dumps({"model": "light", "messages": [{"role": "user", "content": "Hello"}]})
@@ -126,7 +132,21 @@ def main():
                     failures.append(status)
                 time.sleep(args.period)
 
-        threads = [threading.Thread(target=client) for _ in range(8)] + [threading.Thread(target=poller)]
+        firsts = []
+
+        def newcomer():
+            for token in newcomers:
+                if time.perf_counter() >= stop_at:
+                    break
+                connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+                status, seconds = get(connection, "/v1/models", token)
+                connection.close()
+                firsts.append(seconds)
+                if status != 200:
+                    failures.append(status)
+                time.sleep(args.newcomer_period)
+
+        threads = [threading.Thread(target=client) for _ in range(8)] + [threading.Thread(target=poller), threading.Thread(target=newcomer)]
         for t in threads:
             t.start()
         for t in threads:
@@ -137,6 +157,9 @@ def main():
         print(f"/v1/models on 8 other connections: {len(latencies)} answers, median {ms(statistics.median(latencies))}, "
               f"p99 {ms(percentile(latencies, 0.99))}, worst {ms(max(latencies))}; "
               f"{sum(1 for s in latencies if s > 0.1)} over 100 ms, {sum(s for s in latencies if s > 0.1):.1f} s spent in them")
+        if firsts:
+            print(f"newcomers' first answers: {len(firsts)}, median {ms(statistics.median(firsts))}, p99 {ms(percentile(firsts, 0.99))}, "
+                  f"worst {ms(max(firsts))}; {sum(1 for s in firsts if s > 0.1)} over 100 ms")
         if failures:
             print(f"failed answers: {failures[:10]}")
     finally:

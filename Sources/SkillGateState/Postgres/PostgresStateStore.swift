@@ -9,10 +9,16 @@ import Synchronization
 /// each instance's SQLite file.
 ///
 /// One connection behind a `Mutex`, like `SQLiteStateStore`: token lookups are cached by `TokenService` and usage is
-/// written in batches, so the store sees a few queries per second per instance. The schema is migrated on open, under
+/// written in batches, so the store sees a few queries per second per instance. The usage reports and sums over the
+/// ledger's rows, which take long on a large ledger, run on a second connection made at the first of them, so they
+/// never hold up a token lookup or a ledger batch (decision 0089). The schema is migrated on open, under
 /// an advisory lock so two instances starting together do not both migrate.
 public final class PostgresStateStore: StateStore {
     private let connection: Mutex<PostgresConnection>
+    /// The connection of the long reads; nil until the first.
+    private let reportConnection = Mutex<PostgresConnection?>(nil)
+    /// The server's URL, for the report connection (kept in memory only: it may hold a password).
+    private let url: String
     /// When the ledger writer last dropped expired minute totals.
     private let rollupPrune = UsageRollup.PruneSchedule()
     /// `host:port/database`, for messages.
@@ -21,6 +27,7 @@ public final class PostgresStateStore: StateStore {
     /// Connects and migrates. Throws `PostgresError` naming the server and what to check when it cannot.
     public init(url: String) throws {
         let db = try PostgresConnection(url: url)
+        self.url = url
         target = db.target
         try db.transaction {
             try db.execute("SELECT pg_advisory_xact_lock(727100)")
@@ -41,6 +48,17 @@ public final class PostgresStateStore: StateStore {
     /// Runs `body` with exclusive use of the connection.
     public func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try connection.withLock { db throws -> T in try body(db) }
+    }
+
+    /// Runs `body` with exclusive use of the connection of long reads (made at the first call), which never waits for
+    /// `withConnection`'s users, nor they for it.
+    public func withReportConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try reportConnection.withLock { db throws -> T in
+            if let open = db { return try body(open) }
+            let opened = try PostgresConnection(url: url)
+            db = opened
+            return try body(opened)
+        }
     }
 
     // MARK: Tokens
@@ -205,7 +223,7 @@ public final class PostgresStateStore: StateStore {
     }
 
     private func summary(_ filter: String, _ params: [String?]) throws -> UsageSummary {
-        try withConnection { db in
+        try withReportConnection { db in
             let r = try db.query("""
                 SELECT count(*) FILTER (WHERE outcome != 'rate_limited'), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
                 FROM usage_records WHERE kind != 'call' AND occurred_at >= $1 \(filter)
@@ -220,7 +238,7 @@ public final class PostgresStateStore: StateStore {
 
     public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
         let (key, rows) = grouping.reportSQL(day: Self.day)
-        return try withConnection { db in
+        return try withReportConnection { db in
             let r = try db.query("""
                 SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
                        sum(cached_input_tokens), sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0) AS cost
@@ -237,7 +255,7 @@ public final class PostgresStateStore: StateStore {
 
     public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
         let (key, rows) = grouping.reportSQL(day: Self.day)
-        return try withConnection { db in
+        return try withReportConnection { db in
             let r = try db.query("""
                 SELECT \(key) AS k, count(*), sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), sum(input_tokens), sum(output_tokens),
                        sum(cached_input_tokens), sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0) AS cost

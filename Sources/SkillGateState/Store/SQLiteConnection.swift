@@ -14,10 +14,12 @@ public final class SQLiteConnection {
     /// Opens (creating if needed) the database at `path`, with extended result codes, foreign keys
     /// on, and `busyTimeoutMilliseconds` of waiting for other processes' locks. A `path` that is a
     /// symbolic link is refused (`SQLITE_OPEN_NOFOLLOW`, SQLite 3.31 or later).
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+    /// `readOnly` opens an existing database for reading only (no create, every write refused by SQLite).
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws(SQLiteError) {
         Self.configureOnce
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))

@@ -3,17 +3,21 @@ import Synchronization
 /// The embedded `StateStore`: one SQLite database (WAL mode) in the state directory, created 0600,
 /// opened only after `StateFileTrust` checked it.
 ///
-/// One connection guarded by a `Mutex`. That is enough at a gateway's write rates: token lookups
-/// are served from `TokenService`'s cache, last-used times are batched (at most one write per
-/// token per minute), and a usage insert with prepared statements and `synchronous=NORMAL` in WAL
-/// takes tens of microseconds, so even thousands of requests per second keep the lock mostly
-/// free. SQLite allows one writer at a time anyway; more connections would add readers only.
+/// One connection guarded by a `Mutex` for everything short. That is enough at a gateway's write
+/// rates: token lookups are served from `TokenService`'s cache, last-used times are batched (at most
+/// one write per token per minute), and a usage insert with prepared statements and `synchronous=NORMAL`
+/// in WAL takes tens of microseconds, so even thousands of requests per second keep the lock mostly
+/// free. SQLite allows one writer at a time anyway. The ledger's long reads (the usage reports and
+/// sums over its rows, ~0.7 s over a million rows) use a second, read-only connection, opened at the
+/// first of them, so a console's report never holds up a token lookup or a ledger batch (decision 0089).
 /// Other processes (the CLI) can use the same file: WAL lets them read while we write, and
 /// `busy_timeout` makes writers wait for each other instead of failing.
 public final class SQLiteStateStore: StateStore {
     /// The database file.
     public let path: String
     private let connection: Mutex<SQLiteConnection>
+    /// The read-only connection of the long reads; nil until the first.
+    private let reader = Mutex<SQLiteConnection?>(nil)
     /// When the ledger writer last dropped expired minute totals.
     let rollupPrune = UsageRollup.PruneSchedule()
 
@@ -45,6 +49,18 @@ public final class SQLiteStateStore: StateStore {
     @discardableResult
     public func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { db throws -> T in try body(db) }
+    }
+
+    /// Runs `body` with exclusive use of the read-only connection of long reads (opened at the first call), which
+    /// sees every committed transaction and never waits for `withConnection`'s users, nor they for it (WAL).
+    @discardableResult
+    public func withReadConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try reader.withLock { db throws -> T in
+            if let open = db { return try body(open) }
+            let opened = try SQLiteConnection(path: path, readOnly: true)
+            db = opened
+            return try body(opened)
+        }
     }
 
     /// The schema version (`PRAGMA user_version`).

@@ -112,7 +112,7 @@ extension SQLiteStateStore {
     /// Sums of request and run rows (an agent run's `call` rows are inside its run row); `requests` leaves out the
     /// requests refused with 429 (they were not admitted).
     private func rowSums(_ filter: String, _ values: [SQLiteValue], since: Date) throws -> UsageSummary {
-        try withConnection { db in
+        try withReadConnection { db in
             try db.statement("""
                 SELECT coalesce(sum(outcome != 'rate_limited'), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
                        coalesce(sum(cost_microdollars), 0)
@@ -129,7 +129,7 @@ extension SQLiteStateStore {
 
     public func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow] {
         let (key, rows) = grouping.reportSQL(day: Self.day)
-        return try withConnection { db in
+        return try withReadConnection { db in
             try db.statement("""
                 SELECT \(Self.day) AS d, \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
                        sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0)
@@ -145,7 +145,7 @@ extension SQLiteStateStore {
 
     public func usageReport(since: Date, by grouping: UsageGrouping) throws -> [UsageReportRow] {
         let (key, rows) = grouping.reportSQL(day: Self.day)
-        return try withConnection { db in
+        return try withReadConnection { db in
             try db.statement("""
                 SELECT \(key) AS k, count(*), sum(outcome != 'ok'), sum(input_tokens), sum(output_tokens), sum(cached_input_tokens),
                        sum(reasoning_tokens), coalesce(sum(cost_microdollars), 0)

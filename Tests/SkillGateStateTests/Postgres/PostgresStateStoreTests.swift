@@ -94,6 +94,35 @@ struct PostgresStateStoreTests {
         #expect(Array(perDay[0..<4]) == Array(perDay[4..<8]), "and the same reports per day")
     }
 
+    /// The usage reports and sums over the ledger's rows run on a connection of their own (decision 0089): they do not
+    /// wait for a ledger batch or a token lookup on the main one.
+    @Test func reportsDoNotWaitForTheMainConnection() async throws {
+        try await offThePool { try Self.reportsOnTheirOwnConnection() }
+    }
+
+    static func reportsOnTheirOwnConnection() throws {
+        let db = try PostgresTestDatabase()
+        defer { db.drop() }
+        let store = try PostgresStateStore(url: db.url)
+        try store.recordUsage([UsageLedgerStoreTests.row(.request, model: "p/light", input: 5, cost: 50)])
+        let holdingMain: @Sendable (@Sendable () -> Void) -> Void = { inside in _ = try? store.withConnection { _ in inside() } }
+        let report = ReportConnectionTests.finishes(whileHolding: holdingMain) {
+            try store.usageReport(since: Date(millisecondsSince1970: 0), by: .model)
+        }
+        #expect(report.finished, "the report waited for the main connection")
+        #expect(report.value?.map(\.key) == ["p/light"])
+        let sum = ReportConnectionTests.finishes(whileHolding: holdingMain) { try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)) }
+        #expect(sum.finished && sum.value?.costMicrodollars == 50)
+        let holdingReports: @Sendable (@Sendable () -> Void) -> Void = { inside in _ = try? store.withReportConnection { _ in inside() } }
+        let lookup = ReportConnectionTests.finishes(whileHolding: holdingReports) {
+            try store.recordUsage([UsageLedgerStoreTests.row(.request, model: "p/strong", input: 1, cost: 10)])
+            return try store.token(hash: "none") == nil
+        }
+        #expect(lookup.finished && lookup.value == true, "a batch or a lookup waited for a report")
+        #expect(try store.usageReport(since: Date(millisecondsSince1970: 0), by: .model).map(\.key) == ["p/light", "p/strong"],
+                "the report connection sees what the main one committed")
+    }
+
     /// The ledger's batches go in with COPY: text that COPY's format would misread (tabs, newlines, backslashes,
     /// `\N`, non-ASCII) and NULLs come back as they went in.
     @Test func ledgerRowsKeepAwkwardTextAndNulls() async throws {
