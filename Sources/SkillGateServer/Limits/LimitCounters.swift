@@ -174,7 +174,8 @@ final class LimitCounters: Sendable {
                 guard let readAt = table.counts[slot].readAt else {
                     return .success(.unread(UnreadSubject(slot: slot, subject: subject, limits: limits)))
                 }
-                if let every = rereadEvery, !table.counts[slot].rereading, t.timeIntervalSince(readAt) >= every {
+                // A read "in the future" means the wall clock was set back: re-read now rather than when it catches up.
+                if let every = rereadEvery, !table.counts[slot].rereading, case let since = t.timeIntervalSince(readAt), since >= every || since < 0 {
                     table.counts[slot].rereading = true
                     dueRereads.append((slot, subject, limits))
                 }

@@ -130,7 +130,7 @@ public final class TokenService: Sendable {
         let digests = try store.activeTokenHashes(limit: Self.activeTokensLearntAtStart).compactMap(TokenDigest.init(hex:))
         state.withLock { state in
             for digest in digests { state.noteKnown(digest) }
-            state.learntThrough = max(state.learntThrough ?? asked, asked)
+            state.learntThrough = asked
         }
         return digests.count
     }
@@ -161,7 +161,8 @@ public final class TokenService: Sendable {
         let next = listed.count >= max(limit, 1) ? listed[listed.count - 1].createdAt.addingTimeInterval(Self.newTokenLookback) : asked
         state.withLock { state in
             for digest in digests { state.noteKnown(digest) }
-            state.learntThrough = max(state.learntThrough ?? next, next)
+            // Not the later of the two: after the wall clock was set back, the next listing must look back from now.
+            state.learntThrough = next
         }
         return listed.count
     }
@@ -238,9 +239,11 @@ public final class TokenService: Sendable {
         _ = await recheckReads.run { [self] in try? lookupChecked(grant.digest, noteUse: false) }
     }
 
-    /// Whether the cache entry `grant` came from has expired (a clock read).
+    /// Whether the cache entry `grant` came from has expired (a clock read), or the wall clock was set back since it
+    /// was fetched (the cache then no longer vouches for it either).
     public func cacheNoLongerVouches(for grant: TokenGrant) -> Bool {
-        now() >= grant.cachedUntil
+        let time = now()
+        return time >= grant.cachedUntil || time < grant.cachedUntil.addingTimeInterval(-cacheLifetime)
     }
 
     private func lookupChecked(_ digest: TokenDigest, noteUse: Bool) throws(TokenStoreUnavailable) -> ClientToken? {
@@ -282,11 +285,13 @@ public final class TokenService: Sendable {
     private func cachedAnswer(_ digest: TokenDigest, noteUse: Bool) -> CachedAnswer? {
         let time = now()
         let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (CachedAnswer?, UInt64, Bool, Bool) in
-            guard var entry = state.cache[digest], time.timeIntervalSince(entry.fetchedAt) < cacheLifetime else {
+            // An entry fetched "in the future" means the wall clock was set back: it no longer vouches, or a revocation
+            // elsewhere would go unseen for as long as the clock went back.
+            guard var entry = state.cache[digest], case let age = time.timeIntervalSince(entry.fetchedAt), age >= 0, age < cacheLifetime else {
                 return (nil, state.generation, false, false)
             }
             let until = entry.fetchedAt.addingTimeInterval(cacheLifetime)
-            let refresh = time.timeIntervalSince(entry.fetchedAt) >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
+            let refresh = age >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
             guard Self.accepts(entry, digest) else { return (CachedAnswer(token: nil, until: until), state.generation, false, refresh) }
             guard noteUse else { return (CachedAnswer(token: entry.stored.token, until: until), state.generation, false, refresh) }
             let flush = self.noteUse(of: &entry, in: &state, at: time)
@@ -330,7 +335,9 @@ public final class TokenService: Sendable {
     /// Queues a last-used write for the entry's token unless one was queued within
     /// `lastUsedInterval`. Returns whether it queued, and whether a background flush must start.
     private func noteUse(of entry: inout CacheEntry, in state: inout State, at time: Date) -> (queued: Bool, schedule: Bool) {
-        if let last = entry.lastUsedQueuedAt, time.timeIntervalSince(last) < lastUsedInterval { return (false, false) }
+        if let last = entry.lastUsedQueuedAt, case let since = time.timeIntervalSince(last), since >= 0, since < lastUsedInterval {
+            return (false, false)
+        }
         entry.lastUsedQueuedAt = time
         entry.stored.token.lastUsedAt = time.roundedToMilliseconds
         state.pendingLastUsed[entry.stored.token.id] = time

@@ -202,4 +202,21 @@ extension LimitCountersTests {
         }
         #expect(admitted < 20, "the shared count landed after \(admitted) more admissions (this process's own: 1)")
     }
+
+    /// A wall clock set back (an NTP step, a resumed VM) does not stop the re-reads until it catches up again.
+    @Test func aClockSetBackStillRereads() async throws {
+        let clock = Mutex(Self.start)
+        let reads = Mutex(0)
+        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            reads.withLock { $0 += 1 }
+            return UsageSummary(requests: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
+        }
+        let limits = TokenLimits(requestsPerMinute: 1000)
+        _ = try await counters.admit([(Self.app, limits)], stream: false)
+        clock.withLock { $0 = $0.addingTimeInterval(-3_600) }
+        _ = try await counters.admit([(Self.app, limits)], stream: false)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while reads.withLock({ $0 }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(reads.withLock { $0 } == 2, "no re-read after the clock went back an hour")
+    }
 }

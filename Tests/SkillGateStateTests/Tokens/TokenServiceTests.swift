@@ -155,6 +155,32 @@ import Testing
         }
     }
 
+    /// A wall clock set back (an NTP step, a resumed VM) does not keep cached entries: a token revoked elsewhere is
+    /// refused at once, not when the clock catches up; and the next listings still find tokens created since.
+    @Test func aClockSetBackDoesNotKeepTheCache() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, _) = try makeService(dir, clock: clock)
+            try server.learnActiveTokens()
+            let (cli, _) = try makeService(dir, clock: clock)
+            let (token, _) = try cli.create(name: "ios-app")
+            let grant = try #require(server.grant(for: token))
+            #expect(!server.cacheNoLongerVouches(for: grant))
+            try cli.revoke(name: "ios-app")
+            clock.advance(seconds: -3_600)
+            #expect(server.cacheNoLongerVouches(for: grant), "a grant fetched an hour 'ahead' no longer vouches")
+            #expect(server.authenticate(token) == nil, "a token revoked elsewhere was still accepted from the cache")
+
+            let (later, _) = try makeService(dir, clock: clock).0.create(name: "later")  // stamped with the earlier time
+            _ = try server.learnNewTokens()  // still looks back from the last listing's time, an hour ahead
+            _ = try server.learnNewTokens()  // looks back from now
+            guard case .notCached(known: true) = server.cachedGrant(for: later) else {
+                Issue.record("a token created after the clock went back was not learnt")
+                return
+            }
+        }
+    }
+
     /// A listing that fills its limit is followed, at the next call, by one from its last token's time, until every token
     /// created meanwhile is known.
     @Test func aFullListingGoesOnAtTheNextCall() throws {
