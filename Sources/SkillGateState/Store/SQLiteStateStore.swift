@@ -8,7 +8,7 @@ import Synchronization
 /// one write per token per minute), and a usage insert with prepared statements and `synchronous=NORMAL`
 /// in WAL takes tens of microseconds, so even thousands of requests per second keep the lock mostly
 /// free. SQLite allows one writer at a time anyway. The ledger's long reads (the usage reports and
-/// sums over its rows, ~0.7 s over a million rows) use a second, read-only connection, opened at the
+/// sums over its rows, ~0.8 s over a million rows) use a second, read-only connection, opened at the
 /// first of them, so a console's report never holds up a token lookup or a ledger batch (decision 0089).
 /// Other processes (the CLI) can use the same file: WAL lets them read while we write, and
 /// `busy_timeout` makes writers wait for each other instead of failing.
