@@ -52,15 +52,20 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Runs `body` with exclusive use of the read-only connection of long reads (opened at the first call), which
-    /// sees every committed transaction and never waits for `withConnection`'s users, nor they for it (WAL).
+    /// sees every committed transaction and never waits for `withConnection`'s users, nor they for it (WAL). When that
+    /// connection cannot be opened (the file was moved or removed under the running store, its directory made
+    /// unreadable), `body` runs on the main connection, as every read did before decision 0089, and the next call
+    /// tries to open it again.
     @discardableResult
     public func withReadConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try reader.withLock { db throws -> T in
+        let answered = try reader.withLock { db throws -> T? in
             if let open = db { return try body(open) }
-            let opened = try SQLiteConnection(path: path, readOnly: true)
+            guard let opened = try? SQLiteConnection(path: path, readOnly: true) else { return nil }
             db = opened
             return try body(opened)
         }
+        if let answered { return answered }
+        return try withConnection(body)
     }
 
     /// The schema version (`PRAGMA user_version`).

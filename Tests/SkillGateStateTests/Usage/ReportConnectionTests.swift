@@ -91,6 +91,17 @@ import Testing
         }
     }
 
+    /// When the read connection cannot be opened (here the files were removed under the running store), the reads run
+    /// on the main connection as before, rather than failing.
+    @Test func aReadConnectionThatCannotBeOpenedFallsBackToTheMainOne() throws {
+        try withTemporaryDirectory { dir in
+            let store = try Self.ledger(dir)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+            #expect(try store.usageReport(since: Self.since, by: .model).map(\.key) == ["p/strong", "p/light"])
+            #expect(try store.usageSummary(tokenId: nil, since: Self.since).costMicrodollars == 120)
+        }
+    }
+
     @Test func theReadConnectionCannotWrite() throws {
         try withTemporaryDirectory { dir in
             let store = try Self.ledger(dir)
