@@ -51,14 +51,18 @@ public final class PostgresStateStore: StateStore {
     }
 
     /// Runs `body` with exclusive use of the connection of long reads (made at the first call), which never waits for
-    /// `withConnection`'s users, nor they for it.
+    /// `withConnection`'s users, nor they for it. When that connection cannot be made (the server at its
+    /// `max_connections`, say), `body` runs on the main connection, as every read did before decision 0089, and the next
+    /// call tries again.
     public func withReportConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try reportConnection.withLock { db throws -> T in
+        let answered = try reportConnection.withLock { db throws -> T? in
             if let open = db { return try body(open) }
-            let opened = try PostgresConnection(url: url)
+            guard let opened = try? PostgresConnection(url: url) else { return nil }
             db = opened
             return try body(opened)
         }
+        if let answered { return answered }
+        return try withConnection(body)
     }
 
     // MARK: Tokens

@@ -123,6 +123,21 @@ struct PostgresStateStoreTests {
                 "the report connection sees what the main one committed")
     }
 
+    /// When the report connection cannot be made (here the database takes no new connections), reports run on the main
+    /// connection rather than failing.
+    @Test func reportsFallBackToTheMainConnection() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let store = try PostgresStateStore(url: db.url)
+            try store.recordUsage([UsageLedgerStoreTests.row(.request, model: "p/light", input: 5, cost: 50)])
+            try PostgresConnection(url: PostgresTestDatabase.adminURL!).execute("ALTER DATABASE \(db.name) WITH ALLOW_CONNECTIONS false")
+            #expect(throws: PostgresError.self) { try PostgresConnection(url: db.url) }
+            #expect(try store.usageReport(since: Date(millisecondsSince1970: 0), by: .model).map(\.key) == ["p/light"])
+            #expect(try store.usageSummary(tokenId: nil, since: Date(millisecondsSince1970: 0)).costMicrodollars == 50)
+        }
+    }
+
     /// The ledger's batches go in with COPY: text that COPY's format would misread (tabs, newlines, backslashes,
     /// `\N`, non-ASCII) and NULLs come back as they went in.
     @Test func ledgerRowsKeepAwkwardTextAndNulls() async throws {
