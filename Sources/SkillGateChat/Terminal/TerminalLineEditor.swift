@@ -7,9 +7,13 @@ import Synchronization
 /// arrow and other escape sequences are ignored), so the chat knows what was typed so far: Ctrl-C
 /// on a half-typed line just discards it, Ctrl-C on an empty prompt leaves.
 ///
-/// While reading, the terminal is in non-canonical mode without echo (signals stay on, so Ctrl-C
-/// still raises SIGINT); the previous settings come back before `readLine` returns, so answers
-/// stream in the normal mode. Use only when standard input is a terminal (`isatty(0)`).
+/// From the first `readLine` on, the terminal is in non-canonical mode without echo (signals stay
+/// on, so Ctrl-C still raises SIGINT; output is untouched), also while answers stream: keys typed
+/// meanwhile wait in the terminal and are read, and echoed once, by the next prompt. Switching back
+/// to the canonical mode between lines lost keys typed during an answer: a Ctrl-D became the
+/// canonical mode's end-of-file mark, which reads as a NUL byte once the mode is non-canonical again,
+/// so the chat never left. `restoreTerminal()` puts the previous settings back: call it before the
+/// program ends. Use only when standard input is a terminal (`isatty(0)`).
 public final class TerminalLineEditor: ChatLineReader, Sendable {
     private struct State {
         var line: [UInt8] = []
@@ -48,17 +52,19 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
         return true
     }
 
-    /// Puts the terminal settings back (call before exiting while a line is being read).
+    /// Puts the terminal settings from before the first `readLine` back (call before the program ends).
     public func restoreTerminal() {
         if var saved = state.withLock({ s -> termios? in defer { s.saved = nil }; return s.saved }) {
             tcsetattr(0, TCSANOW, &saved)
         }
     }
 
+    /// Starts reading a line; the first call also puts the terminal in line mode, where it stays until
+    /// `restoreTerminal()`.
     private func enterLineMode(prompt: String) {
+        let inLineMode = state.withLock { $0.saved != nil }
         var original = termios()
-        let isTerminal = tcgetattr(0, &original) == 0
-        if isTerminal {
+        if !inLineMode, tcgetattr(0, &original) == 0 {
             var raw = original
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in
@@ -66,20 +72,17 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
                 cc[Int(VTIME)] = 0
             }
             tcsetattr(0, TCSANOW, &raw)
+            state.withLock { $0.saved = original }
         }
         state.withLock { s in
             s.line.removeAll()
             s.prompt = prompt
             s.reading = true
-            s.saved = isTerminal ? original : nil
         }
     }
 
     private func readBlocking(prompt: String) -> String? {
-        defer {
-            state.withLock { $0.reading = false }
-            restoreTerminal()
-        }
+        defer { state.withLock { $0.reading = false } }
         var escape = EscapeSkipper()
         var byte: UInt8 = 0
         while true {

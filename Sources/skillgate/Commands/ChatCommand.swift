@@ -48,6 +48,7 @@ enum ChatCommand {
                             session: ChatSession(scenario: args.value("--scenario"), model: args.value("--model")))
         output.write("skillgate chat · \(url) · /help for commands, Ctrl-C stops an answer, Ctrl-D leaves\n")
         let status = await loop.run()
+        editor?.restoreTerminal()  // the editor keeps the terminal in line mode between lines
         withExtendedLifetime(signals) {}
         return status
     }

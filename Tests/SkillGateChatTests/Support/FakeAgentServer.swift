@@ -5,7 +5,8 @@ import Synchronization
 
 /// A stand-in for the gateway's `POST /v1/agent` on 127.0.0.1 (ephemeral port), emitting the event
 /// format of the agent-events contract. A question containing "slow" streams words every 100 ms
-/// for up to 30 s (for Ctrl-C tests); any other question runs `current_time` and answers at once.
+/// for up to 30 s (for Ctrl-C tests), one containing "pause" sends "Wait", pauses 600 ms and ends with
+/// " done." (for keys typed during an answer); any other question runs `current_time` and answers at once.
 final class FakeAgentServer: Sendable {
     static let token = "sg-test-token"
 
@@ -57,7 +58,13 @@ final class FakeAgentServer: Sendable {
                 try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
                 try await send(responder, "run.started", ["run_id": "run_1", "scenario": "chat", "model": "auto"])
                 try await send(responder, "route.selected", ["provider": "demo", "model": "demo/demo-light", "route": "tier=light", "iteration": 1])
-                if question.contains("slow") {
+                if question.contains("pause") {
+                    try await send(responder, "text.delta", ["text": "Wait"])
+                    try await Task.sleep(for: .milliseconds(600))
+                    try await send(responder, "text.delta", ["text": " done."])
+                    try await send(responder, "run.completed", ["finish_reason": "stop", "iterations": 1,
+                                                                "usage": ["input_tokens": 1, "output_tokens": 2], "cost_usd": 0])
+                } else if question.contains("slow") {
                     try await send(responder, "text.delta", ["text": "Once"])
                     for _ in 0..<300 {
                         try await Task.sleep(for: .milliseconds(100))

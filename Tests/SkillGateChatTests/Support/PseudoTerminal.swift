@@ -8,6 +8,8 @@ import Testing
 final class PseudoTerminal: Sendable {
     let pid: pid_t
     private let master: Int32
+    /// The terminal's number: `/dev/pts/<number>`.
+    private let number: UInt32
     private let collected = Mutex<[UInt8]>([])
     private let exitStatus = Mutex<Int32?>(nil)
     /// Whether `master` is still open; writes and the close take it, so neither touches a closed descriptor whose
@@ -61,6 +63,7 @@ final class PseudoTerminal: Sendable {
         }
         self.pid = pid
         self.master = master
+        self.number = number
         let thread = Thread { [self] in
             readUntilClosed()
             readerDone.signal()
@@ -78,6 +81,18 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Everything printed so far.
+    /// Whether the terminal is in canonical mode with echo, as a shell leaves it, read from the terminal itself (its
+    /// settings outlive the program while this side stays open); nil when it cannot be read.
+    var isCanonicalWithEcho: Bool? {
+        let fd = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        let wanted = tcflag_t(ICANON | ECHO)
+        return settings.c_lflag & wanted == wanted
+    }
+
     var screen: String { String(decoding: collected.withLock { $0 }, as: UTF8.self) }
 
     /// Waits until the output after `offset` contains `text`; returns the offset just past it.

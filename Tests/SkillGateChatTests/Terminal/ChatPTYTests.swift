@@ -81,6 +81,7 @@ struct ChatPTYTests {
         #expect(!chat.screen.contains("half a questhalf"), "the typed text was echoed twice")
         chat.type("\u{03}")  // on the empty prompt: leaves
         await chat.expectExit(0)
+        #expect(chat.isCanonicalWithEcho == true, "Ctrl-C left the terminal without its canonical mode and echo")
     }
 
     @Test func lineEditingBackspaceAndCtrlU() async throws {
@@ -96,6 +97,7 @@ struct ChatPTYTests {
         #expect(server.requests.first?["messages"]?.arrayValue?.last?["content"]?.stringValue == "time!")
         chat.type("/quit\r")
         await chat.expectExit(0)
+        #expect(chat.isCanonicalWithEcho == true, "/quit left the terminal without its canonical mode and echo")
         await server.stop()
     }
 
@@ -109,6 +111,34 @@ struct ChatPTYTests {
         try await chat.waitFor("/scenario NAME")
         chat.type("\u{04}")
         await chat.expectExit(0)
+    }
+
+    /// Keys typed while an answer streams wait for the next prompt: a Ctrl-D typed during the answer leaves once it
+    /// ends, and text typed during it is echoed once, by the prompt that reads it. (The editor used to switch the
+    /// terminal back to canonical mode between lines; a Ctrl-D typed then became a NUL byte and was lost, and the
+    /// stress runs caught `ctrlDAtThePromptLeaves` waiting forever when its Ctrl-D came that way.)
+    @Test func keysTypedDuringAnAnswerAreReadByTheNextPrompt() async throws {
+        let server = try FakeAgentServer()
+        let chat = try PseudoTerminal(executable: try Self.binary(),
+                                      arguments: ["chat", "--url", server.url, "--token", FakeAgentServer.token],
+                                      environment: ["TERM": "dumb"])
+        defer { chat.terminate() }
+        var at = try await chat.waitFor("> ")
+        chat.type("pause please\r")
+        at = try await chat.waitFor("Wait", after: at)
+        chat.type("typed ahead")
+        at = try await chat.waitFor(" done.", after: at)
+        at = try await chat.waitFor("> ", after: at)
+        at = try await chat.waitFor("typed ahead", after: at)
+        #expect(chat.screen.components(separatedBy: "typed ahead").count == 2, "typed-ahead text echoed more than once")
+        chat.type("\u{15}pause again\r")  // Ctrl-U drops the typed-ahead text; a second question
+        at = try await chat.waitFor("Wait", after: at)
+        chat.type("\u{04}")                 // Ctrl-D during the answer
+        at = try await chat.waitFor(" done.", after: at)
+        await chat.expectExit(0)
+        #expect(chat.isCanonicalWithEcho == true, "the terminal was left without its canonical mode and echo")
+        #expect(server.requests.compactMap { $0["messages"]?.arrayValue?.last?["content"]?.stringValue } == ["pause please", "pause again"])
+        await server.stop()
     }
 
     @Test func missingTokenSaysHowToCreateOne() async throws {
