@@ -157,8 +157,12 @@ public final class TokenService: Sendable {
         let asked = now()
         let listed = try store.activeTokenHashes(createdSince: through.addingTimeInterval(-Self.newTokenLookback), limit: max(limit, 1))
         let digests = listed.compactMap { TokenDigest(hex: $0.hash) }
-        // A full list may have left some out: the next listing starts at the last one listed.
-        let next = listed.count >= max(limit, 1) ? listed[listed.count - 1].createdAt.addingTimeInterval(Self.newTokenLookback) : asked
+        // A full list may have left some out: the next listing starts at the last one listed; past it when the whole
+        // list has one creation time (a bulk insert), or the listing would never get beyond that millisecond.
+        var next = asked
+        if listed.count >= max(limit, 1), let first = listed.first, let last = listed.last {
+            next = last.createdAt.addingTimeInterval(Self.newTokenLookback + (first.createdAt == last.createdAt ? 0.001 : 0))
+        }
         state.withLock { state in
             for digest in digests { state.noteKnown(digest) }
             // Not the later of the two: after the wall clock was set back, the next listing must look back from now.

@@ -209,6 +209,28 @@ import Testing
         }
     }
 
+    /// A full listing whose tokens were all created in one millisecond (a bulk insert) does not hold the listing there:
+    /// the next one goes on past it, so tokens created later are still learnt.
+    @Test func aFullListingOfOneMillisecondGoesOnPastIt() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let (server, store) = try makeService(dir, clock: clock)
+            try server.learnActiveTokens()
+            let bulk = clock.now.addingTimeInterval(1)
+            for i in 0..<3 {
+                try store.insertToken(ClientToken(id: "tok_bulk\(i)", name: "bulk-\(i)", createdAt: bulk), hash: String(repeating: "\(i)", count: 64))
+            }
+            clock.advance(seconds: 2)
+            let (later, _) = try makeService(dir, clock: TestClock(clock.now)).0.create(name: "later")
+            var known = false
+            for _ in 0..<4 where !known {
+                _ = try server.learnNewTokens(listingAtMost: 2)
+                if case .notCached(known: true) = server.cachedGrant(for: later) { known = true }
+            }
+            #expect(known, "the listing stayed at the bulk insert's millisecond")
+        }
+    }
+
     /// A store that cannot list tokens while `failing` is set.
     final class ListingFailsStore: ForwardingStateStore {
         let base: SQLiteStateStore
