@@ -18,6 +18,11 @@ struct ChatPTYTests {
         return path
     }
 
+    /// `skillgate chat --url URL --token TOKEN` on a dumb terminal.
+    static func chat(url: String, token: String) throws -> PseudoTerminal {
+        try PseudoTerminal(executable: try binary(), arguments: ["chat", "--url", url, "--token", token], environment: ["TERM": "dumb"])
+    }
+
     @Test func skillLineCtrlCStopsTheAnswerNextQuestionWorksQuitExits() async throws {
         let server = try FakeAgentServer()
         var environment = ["TERM": "dumb", "PATH": "/usr/bin:/bin"]
@@ -68,9 +73,7 @@ struct ChatPTYTests {
 
     @Test func ctrlCAtThePromptLeaves() async throws {
         // Nothing is asked, so nothing connects: the URL needs no server.
-        let chat = try PseudoTerminal(executable: try Self.binary(),
-                                      arguments: ["chat", "--url", "http://127.0.0.1:9", "--token", "t"],
-                                      environment: ["TERM": "dumb"])
+        let chat = try Self.chat(url: "http://127.0.0.1:9", token: "t")
         defer { chat.terminate() }
         var at = try await chat.waitFor("> ")
         chat.type("half a quest")
@@ -86,9 +89,7 @@ struct ChatPTYTests {
 
     @Test func lineEditingBackspaceAndCtrlU() async throws {
         let server = try FakeAgentServer()
-        let chat = try PseudoTerminal(executable: try Self.binary(),
-                                      arguments: ["chat", "--url", server.url, "--token", FakeAgentServer.token],
-                                      environment: ["TERM": "dumb"])
+        let chat = try Self.chat(url: server.url, token: FakeAgentServer.token)
         defer { chat.terminate() }
         var at = try await chat.waitFor("> ")
         chat.type("garbage\u{15}timé?\u{7F}\u{7F}e\u{1B}[A!\r")  // Ctrl-U, two Backspaces, an arrow key
@@ -102,9 +103,7 @@ struct ChatPTYTests {
     }
 
     @Test func ctrlDAtThePromptLeaves() async throws {
-        let chat = try PseudoTerminal(executable: try Self.binary(),
-                                      arguments: ["chat", "--url", "http://127.0.0.1:9", "--token", "t"],
-                                      environment: ["TERM": "dumb"])
+        let chat = try Self.chat(url: "http://127.0.0.1:9", token: "t")
         defer { chat.terminate() }
         try await chat.waitFor("> ")
         chat.type("/help\r")
@@ -119,9 +118,7 @@ struct ChatPTYTests {
     /// stress runs caught `ctrlDAtThePromptLeaves` waiting forever when its Ctrl-D came that way.)
     @Test func keysTypedDuringAnAnswerAreReadByTheNextPrompt() async throws {
         let server = try FakeAgentServer()
-        let chat = try PseudoTerminal(executable: try Self.binary(),
-                                      arguments: ["chat", "--url", server.url, "--token", FakeAgentServer.token],
-                                      environment: ["TERM": "dumb"])
+        let chat = try Self.chat(url: server.url, token: FakeAgentServer.token)
         defer { chat.terminate() }
         var at = try await chat.waitFor("> ")
         chat.type("pause please\r")
