@@ -43,9 +43,10 @@ public final class TokenService: Sendable {
         /// that must queue store lookups can put a known client's before those of tokens never seen (`CachedTokenGrant`).
         /// A hint for that order only: what a lookup decides always comes from the store.
         var knownDigests: Set<TokenDigest> = []
-        /// When the last listing of active tokens that succeeded was asked for (`learnActiveTokens`, `learnNewTokens`);
-        /// nil until one has.
-        var learntThrough: Date?
+        /// The creation time from which the next `learnNewTokens` lists tokens: the time of the last listing that
+        /// succeeded (`learnActiveTokens`, `learnNewTokens`) less `newTokenLookback`, or where a full listing stopped;
+        /// nil until a listing has succeeded.
+        var listNewTokensFrom: Date?
 
         /// Puts `record` in place of its token's cached record (revoked, or with new limits), so the cache answers
         /// with it at once, without a store read, until the entry expires.
@@ -130,7 +131,7 @@ public final class TokenService: Sendable {
         let digests = try store.activeTokenHashes(limit: Self.activeTokensLearntAtStart).compactMap(TokenDigest.init(hex:))
         state.withLock { state in
             for digest in digests { state.noteKnown(digest) }
-            state.learntThrough = asked
+            state.listNewTokensFrom = asked.addingTimeInterval(-Self.newTokenLookback)
         }
         return digests.count
     }
@@ -153,20 +154,21 @@ public final class TokenService: Sendable {
     /// listing that worked). The gateway calls it every two seconds, off the event loops.
     @discardableResult
     public func learnNewTokens(listingAtMost limit: Int = TokenService.newTokensPerListing) throws -> Int {
-        guard let through = state.withLock({ $0.learntThrough }) else { return try learnActiveTokens() }
+        guard let from = state.withLock({ $0.listNewTokensFrom }) else { return try learnActiveTokens() }
+        let limit = max(limit, 1)
         let asked = now()
-        let listed = try store.activeTokenHashes(createdSince: through.addingTimeInterval(-Self.newTokenLookback), limit: max(limit, 1))
+        let listed = try store.activeTokenHashes(createdSince: from, limit: limit)
         let digests = listed.compactMap { TokenDigest(hex: $0.hash) }
-        // A full list may have left some out: the next listing starts at the last one listed; past it when the whole
-        // list has one creation time (a bulk insert), or the listing would never get beyond that millisecond.
-        var next = asked
-        if listed.count >= max(limit, 1), let first = listed.first, let last = listed.last {
-            next = last.createdAt.addingTimeInterval(Self.newTokenLookback + (first.createdAt == last.createdAt ? 0.001 : 0))
+        // Not the later of the two: after the wall clock was set back, the next listing must look back from now.
+        var nextFrom = asked.addingTimeInterval(-Self.newTokenLookback)
+        if listed.count == limit, let first = listed.first, let last = listed.last {
+            // A full list may have left some out: the next listing starts at its last token; past it when the whole
+            // list has one creation time (a bulk insert), or the listing would never get beyond that millisecond.
+            nextFrom = first.createdAt == last.createdAt ? last.createdAt.addingTimeInterval(0.001) : last.createdAt
         }
         state.withLock { state in
             for digest in digests { state.noteKnown(digest) }
-            // Not the later of the two: after the wall clock was set back, the next listing must look back from now.
-            state.learntThrough = next
+            state.listNewTokensFrom = nextFrom
         }
         return listed.count
     }
