@@ -422,39 +422,3 @@ public final class TokenService: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
-
-/// The token store could not be read (a database that is down or unreachable).
-public struct TokenStoreUnavailable: Error, Sendable, CustomStringConvertible {
-    /// What the store said (never a token or a URL with a password).
-    public let reason: String
-    public var description: String { "the token store cannot be read: \(reason)" }
-}
-
-/// A token that authenticated, kept by its request to re-check it while the request runs
-/// (`TokenService.isStillValid`). Holds the record and the digest of the presented text, never the text.
-public struct TokenGrant: Sendable, Hashable {
-    /// The token's record as it was when the request was authenticated.
-    public let token: ClientToken
-    let digest: TokenDigest
-    /// Until when the token service's cache vouches for this grant without asking the store again.
-    let cachedUntil: Date
-}
-
-extension TokenGrant: CustomStringConvertible, CustomReflectable {
-    /// The token's id and name; never the digest.
-    public var description: String { "TokenGrant(\(token.id), name: \(token.name))" }
-    /// A mirror without the digest.
-    public var customMirror: Mirror { Mirror(self, children: ["token": token]) }
-}
-
-/// What `TokenService.cachedGrant` found without reading the store.
-public enum CachedTokenGrant: Sendable {
-    /// The cache holds the token and accepts it.
-    case granted(TokenGrant)
-    /// Not a token, or one the cache holds as revoked.
-    case refused
-    /// The cache has no fresh entry: only the store can tell (`checkedGrant`). `known`: the token is known to the
-    /// store (it accepted it in this process, listed it as active at the start, or it was created here): a client back
-    /// after a pause or a restart, not a token never seen.
-    case notCached(known: Bool)
-}
