@@ -10,7 +10,7 @@ extension GatewayHandler {
     /// rules (argument validation, the skill's timeout capped by `agent.max_skill_timeout_seconds`,
     /// the result capped by `agent.max_result_bytes`), counted by the limits and logged.
     func serveMCP(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
-        let shape = MCPErrorShape()
+        var shape = MCPErrorShape()
         ctx.log.surface = shape.name
         do {
             let client = try authentication.authenticate(request)
@@ -25,6 +25,10 @@ extension GatewayHandler {
                 return answerMCP(.error(id: error.data.flatMap(JSONRPCId.init), error: JSONRPCError(code: error.code, message: error.message)),
                                  status: MCPProtocol.httpStatus(error), &ctx)
             }
+            // From here on an error answers the request by its id (a scope refusal, a limit).
+            if case .request(let id, _, _) = message { shape.id = id }
+            // `/mcp` runs server-side skills: a chat surface, closed to admin-only tokens like the others.
+            try client.requireChat()
             guard case .request(let id, let method, let params) = message else {
                 // Notifications (`notifications/initialized`) and responses need no answer.
                 ctx.log.status = 202

@@ -46,9 +46,16 @@ import SkillGateState
         let refused = try await Self.send(h, "POST", "/v1/chat/completions", token: adminOnly, body: chat)
         let refusedAgent = try await Self.send(h, "POST", "/v1/agent", token: adminOnly, body: #"{"messages":[{"role":"user","content":"Hi"}]}"#)
         let refusedModels = try await Self.send(h, "GET", "/v1/models", token: adminOnly)
+        // `/mcp` runs server-side skills (webhooks carrying secrets among them): a chat surface like the others.
+        let toolsList = #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
+        let refusedMCP = try await Self.send(h, "POST", "/mcp", token: adminOnly, body: toolsList)
+        let allowedMCP = try await Self.send(h, "POST", "/mcp", token: adminChat, body: toolsList)
         let allowed = try await Self.send(h, "POST", "/v1/chat/completions", token: adminChat, body: chat)
         let adminOnlyOnAdmin = try await Self.send(h, "GET", "/admin/api/whoami", token: adminOnly)
         #expect(refused.status == 403 && refusedAgent.status == 403 && refusedModels.status == 403)
+        #expect(refusedMCP.status == 403 && allowedMCP.status == 200)
+        #expect(try Self.json(refusedMCP)["error"]?["message"]?.stringValue?.contains("--admin --chat") == true, "\(String(decoding: refusedMCP.body, as: UTF8.self))")
+        #expect(try Self.json(refusedMCP)["id"] == 1)
         #expect(Self.message(refused).contains("--admin --chat"))
         #expect(allowed.status == 200)
         #expect(adminOnlyOnAdmin.status == 200)

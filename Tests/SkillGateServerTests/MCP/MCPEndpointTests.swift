@@ -99,9 +99,11 @@ import SkillGateSkills
 
     @Test func anUnknownScenarioIsRefusedNamingIt() async throws {
         let h = try await MCPGatewayHarness()
-        let r = try await h.rpc("tools/list", scenario: "nope")
+        let r = try await h.rpc("tools/list", id: 12, scenario: "nope")
         #expect(r.status >= 400)
         #expect(r.answer["error"]?["message"]?.stringValue?.contains("nope") == true)
+        // The body was read, so the error answers the request by its id.
+        #expect(r.answer["id"] == 12)
         await h.stop()
     }
 }

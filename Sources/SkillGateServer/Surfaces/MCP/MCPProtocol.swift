@@ -63,6 +63,8 @@ enum MCPProtocol {
 /// with a null id, whose message says what to do.
 struct MCPErrorShape: ErrorShape {
     var name: String { "mcp" }
+    /// The id of the request the error answers, once its body was read (nil before: a JSON-RPC error with a null id).
+    var id: JSONRPCId?
 
     func errorBody(_ error: GatewayError) -> [UInt8] {
         let code: Int = switch error.status {
@@ -72,6 +74,6 @@ struct MCPErrorShape: ErrorShape {
         case 429: -32029
         default: JSONRPCError.internalError
         }
-        return JSONRPCMessage.error(id: nil, error: JSONRPCError(code: code, message: error.clientMessage)).bytes
+        return JSONRPCMessage.error(id: id, error: JSONRPCError(code: code, message: error.clientMessage)).bytes
     }
 }
