@@ -55,23 +55,26 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Token counts of one model call (or a sum over several).
+/// Token counts of one model call (or a sum over several). A count is never negative: a negative count read from a
+/// provider's answer (a broken or hostile upstream) is kept as 0, so it can never lower a budget's spend, a
+/// tokens-per-minute window or the ledger.
 public struct Usage: Sendable, Hashable {
-    public var inputTokens: Int
-    public var outputTokens: Int
+    public var inputTokens: Int { didSet { inputTokens = max(inputTokens, 0) } }
+    public var outputTokens: Int { didSet { outputTokens = max(outputTokens, 0) } }
     /// Input tokens read from the provider's prompt cache (included in `inputTokens`).
-    public var cachedInputTokens: Int
+    public var cachedInputTokens: Int { didSet { cachedInputTokens = max(cachedInputTokens, 0) } }
     /// Input tokens written to the provider's prompt cache.
-    public var cacheWriteTokens: Int
+    public var cacheWriteTokens: Int { didSet { cacheWriteTokens = max(cacheWriteTokens, 0) } }
     /// Output tokens spent on reasoning (included in `outputTokens`).
-    public var reasoningTokens: Int
+    public var reasoningTokens: Int { didSet { reasoningTokens = max(reasoningTokens, 0) } }
 
+    /// Negative counts are kept as 0.
     public init(inputTokens: Int = 0, outputTokens: Int = 0, cachedInputTokens: Int = 0, cacheWriteTokens: Int = 0, reasoningTokens: Int = 0) {
-        self.inputTokens = inputTokens
-        self.outputTokens = outputTokens
-        self.cachedInputTokens = cachedInputTokens
-        self.cacheWriteTokens = cacheWriteTokens
-        self.reasoningTokens = reasoningTokens
+        self.inputTokens = max(inputTokens, 0)
+        self.outputTokens = max(outputTokens, 0)
+        self.cachedInputTokens = max(cachedInputTokens, 0)
+        self.cacheWriteTokens = max(cacheWriteTokens, 0)
+        self.reasoningTokens = max(reasoningTokens, 0)
     }
 
     public var totalTokens: Int { inputTokens.clampedAdding(outputTokens) }

@@ -58,7 +58,10 @@ extension AnthropicMessagesFormat {
                          message: "\(provider) answered \(what): \(detail). \(advice)",
                          provider: provider, upstreamStatus: status, upstreamCode: type)
         }
-        let effectiveType = type ?? typeForStatus(status)
+        // A status with one meaning wins over the body's type: an Anthropic-compatible upstream answering 401 with a
+        // body of another shape (an OpenAI-style `invalid_request_error`) still rejected the gateway's key, not the
+        // client's request.
+        let effectiveType = typeForStatus(status) ?? type
         switch effectiveType {
         case "invalid_request_error":
             return make(.caller, .invalidRequest, 400, "Fix the request as the message says; retrying it unchanged will fail again.")

@@ -43,17 +43,20 @@ extension GeminiFormat {
                          upstreamStatus: code == 0 ? nil : code, retryAfter: retryAfter, upstreamCode: upstreamCode)
         }
 
-        if reason == "API_KEY_INVALID" || grpc == "UNAUTHENTICATED" || code == 401 {
+        // The HTTP status counts beside the body's code: a compatible upstream answering 401, 403 or 429 with another
+        // code in its body still refused the gateway's key, or asked it to slow down.
+        let http = httpStatus ?? 0
+        if reason == "API_KEY_INVALID" || grpc == "UNAUTHENTICATED" || code == 401 || http == 401 {
             return make(.provider, .upstreamError, 502,
                         "Gemini refused the API key of provider '\(provider)' (\(upstreamMessage)). "
                             + "The operator should check the key with `skillgate keys set \(provider)`.")
         }
-        if grpc == "PERMISSION_DENIED" || code == 403 {
+        if grpc == "PERMISSION_DENIED" || code == 403 || http == 403 {
             return make(.provider, .upstreamError, 502,
                         "Gemini denied access for provider '\(provider)' (\(upstreamMessage)). The operator should check that "
                             + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.")
         }
-        if grpc == "RESOURCE_EXHAUSTED" || code == 429 {
+        if grpc == "RESOURCE_EXHAUSTED" || code == 429 || http == 429 {
             let delay = retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingWhitespace()) }
             let wait = delay.map { " Retry after \(formatSeconds($0)) s" } ?? " Retry later"
             return make(.provider, .rateLimited, 429,

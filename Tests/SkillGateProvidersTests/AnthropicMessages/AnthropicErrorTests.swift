@@ -59,6 +59,17 @@ import SkillGateHTTP
         #expect(!e.anthropicBody().serialized().contains(AnthropicTestSupport.secret))
     }
 
+    /// A compatible upstream that answers 401, 403 or 429 with a body of another shape (OpenAI's
+    /// `invalid_request_error`): the status says what happened, so the client never hears its request was wrong.
+    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set anthropic"), (403, 502, .upstreamError, "permissions"),
+                      (429, 429, .rateLimited, "Retry after")])
+    func theStatusWinsOverAnotherShapesType(_ status: Int, _ clientStatus: Int, _ kind: GatewayError.Kind, _ says: String) {
+        let e = Self.map(status, #"{"error":{"type":"invalid_request_error","message":"Incorrect API key provided"}}"#)
+        #expect(e.status == clientStatus && e.kind == kind, "\(e)")
+        #expect(e.domain == .provider)
+        #expect(e.message.contains(says), "\(e.message)")
+    }
+
     @Test func apiErrorIsARetryableUpstreamError() {
         let e = Self.map(500, #"{"type":"error","error":{"type":"api_error","message":"Internal server error"}}"#)
         #expect(e.kind == .upstreamError)

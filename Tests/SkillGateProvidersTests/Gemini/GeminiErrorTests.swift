@@ -23,6 +23,17 @@ import SkillGateHTTP
         #expect(e.provider == "gemini")
     }
 
+    /// A compatible upstream that answers 401, 403 or 429 with another code in its body: the HTTP status says what
+    /// happened, so the client never hears its request was wrong.
+    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set gemini"), (403, 502, .upstreamError, "may use this model"),
+                      (429, 429, .rateLimited, "quota")])
+    func theHTTPStatusCountsBesideTheBodysCode(_ status: Int, _ clientStatus: Int, _ kind: GatewayError.Kind, _ says: String) {
+        let e = map(status, Array(#"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}"#.utf8))
+        #expect(e.status == clientStatus && e.kind == kind, "\(e)")
+        #expect(e.domain == .provider)
+        #expect(e.message.contains(says), "\(e.message)")
+    }
+
     @Test func unknownModelIsNotFound() throws {
         let e = try fixture(404, "googleai-unary-failure-unknown-model.json")
         #expect(e.kind == .notFound)
