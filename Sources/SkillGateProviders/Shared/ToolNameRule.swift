@@ -7,12 +7,26 @@ public enum ToolNameRule {
     /// The most UTF-8 bytes of a declared tool's name.
     public static let maxBytes = 256
 
-    /// Throws a 400 naming `param` when `name` is longer than `maxBytes`.
+    /// Throws a 400 naming `param` when `name` is longer than `maxBytes`, or holds a control character, a comma or a
+    /// semicolon. No provider takes those; the gateway would carry them into `x-skillgate-skills`, where a control
+    /// character makes clients refuse the whole reply and a comma or semicolon would read as the header's own
+    /// separators.
     public static func check(_ name: String, param: String) throws(GatewayError) {
         let bytes = name.utf8.count
-        guard bytes > maxBytes else { return }
+        if bytes > maxBytes {
+            throw GatewayError.invalidRequest(
+                "`\(param)` is \(bytes) bytes long; a tool's name may be at most \(maxBytes) bytes (providers accept 64 characters: letters, digits, _ and -); shorten it",
+                param: param)
+        }
+        guard let bad = name.utf8.first(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) else { return }
+        let what = bad == UInt8(ascii: ",") ? "a comma" : bad == UInt8(ascii: ";") ? "a semicolon" : "the control character \(hex(bad))"
         throw GatewayError.invalidRequest(
-            "`\(param)` is \(bytes) bytes long; a tool's name may be at most \(maxBytes) bytes (providers accept 64 characters: letters, digits, _ and -); shorten it",
+            "`\(param)` holds \(what); a tool's name may not hold control characters, commas or semicolons (providers accept letters, digits, _ and -); rename the tool",
             param: param)
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "U+00" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
     }
 }

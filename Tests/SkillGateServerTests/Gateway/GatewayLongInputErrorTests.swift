@@ -48,4 +48,16 @@ import SkillGateCore
         #expect(refused.body.count < 1_000)
         #expect(served.status == 200, "\(String(decoding: served.body.prefix(300), as: UTF8.self))")
     }
+
+    /// A NUL in a tool's name went into `x-skillgate-skills` and made curl and Node refuse the whole answer; a
+    /// semicolon faked the header's fields. Refused on every surface, naming the field.
+    @Test(arguments: ["/v1/chat/completions", "/v1/messages", "/v1/responses"], [#"a\u0000b"#, "evil;visible=calculator"])
+    func aToolNameThatWouldBreakTheSkillsHeaderIsRefused(path: String, name: String) async throws {
+        let h = try Harness()
+        let refused = try await h.post(path, Self.body(path, toolNamed: name))
+        await h.stop()
+        #expect(refused.status == 400)
+        let text = String(decoding: refused.body, as: UTF8.self)
+        #expect(text.contains("rename the tool") && text.contains("name"), "\(text.prefix(300))")
+    }
 }

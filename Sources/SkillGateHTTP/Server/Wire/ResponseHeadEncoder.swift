@@ -13,7 +13,7 @@ enum ResponseHeadEncoder {
     }
 
     /// Appends the status line, `headers` (minus framing fields, which `framing` decides, and fields whose name or
-    /// value holds CR or LF, which would inject lines), `Date` unless the handler set one, `framing`, the connection
+    /// value holds a control character: CR or LF would inject lines), `Date` unless the handler set one, `framing`, the connection
     /// field, and the empty line.
     ///
     /// The head is written into a scratch buffer sized from the fields, over each field's contiguous bytes, and appended
@@ -143,7 +143,7 @@ enum ResponseHeadEncoder {
             write("\r\n")
         }
 
-        /// Writes `field` unless it is a framing or connection field, or holds CR or LF. Notes a handler's own `Date`.
+        /// Writes `field` unless it is a framing or connection field, or holds a control character (`isSafe`). Notes a handler's own `Date`.
         mutating func writeField(_ field: HTTPHeaders.Field, keepHandlerContentLength: Bool, sawDate: inout Bool) {
             var name = field.name, value = field.value
             name.withUTF8 { name in
@@ -257,9 +257,10 @@ enum ResponseHeadEncoder {
 
     private static let crlf: [UInt8] = [0x0D, 0x0A]
 
-    /// No CR or LF in `bytes` (a field holding one would inject lines).
+    /// No control character but HTAB in `bytes`: CR or LF would inject lines, and any other (NUL, ESC, DEL) makes
+    /// clients refuse the whole reply (RFC 9110 §5.5 allows visible characters, spaces and tabs).
     static func isSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte == 0x0D || byte == 0x0A { return false }
+        for byte in bytes where (byte < 0x20 && byte != 0x09) || byte == 0x7F { return false }
         return true
     }
 

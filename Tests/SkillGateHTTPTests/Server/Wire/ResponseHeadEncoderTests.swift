@@ -32,6 +32,16 @@ import Testing
         #expect(text.contains("X-Ok: 1\r\n"))
     }
 
+    /// A field value may hold visible characters, spaces and tabs only (RFC 9110 §5.5): a NUL, another control
+    /// character or DEL makes clients refuse the whole reply (curl: "Nul byte in header", Node: HPE_INVALID_HEADER_TOKEN),
+    /// so such a field is dropped like one that would inject a line.
+    @Test(arguments: ["a\u{0}b", "a\u{0B}b", "a\u{1F}b", "a\u{7F}b", "a\u{1B}[31mb"])
+    func fieldsWithControlCharactersAreDropped(_ value: String) {
+        let text = Self.head(200, ["X-Ok": "1\tand a tab", "X-Bad": value, "X\u{0}Name": "v"], .length(0))
+        #expect(!text.contains("X-Bad") && !text.contains("Name"), "\(text.debugDescription)")
+        #expect(text.contains("X-Ok: 1\tand a tab\r\n"))
+    }
+
     /// The head is written into a buffer sized from its fields: a long field, a non-ASCII one and small ones (stored
     /// inline in their `String`) come out whole and in order, after what was already in the output.
     @Test func longNonASCIIAndSmallFieldsAreWrittenWhole() {
