@@ -6,8 +6,9 @@ import Synchronization
 
 /// Writes log lines on a thread of its own, so an event loop never formats a line or waits on the log's file
 /// descriptor (a pipe to a slow reader, a full disk, a terminal). Lines keep their order; a burst beyond
-/// `capacity` pending lines is dropped and counted, and the count is written as a line of its own once the
-/// writer catches up — the request path never blocks on the log.
+/// `capacity` pending lines, or beyond `byteCapacity` bytes of them (`Line.approximateBytes`), is dropped and counted,
+/// and the count is written as a line of its own once the writer catches up — the request path never blocks on the
+/// log, and a stalled reader holds a bounded amount of memory.
 ///
 /// The writer lingers (`linger`, 5 ms by default) before it takes each batch from the queue, so under load it wakes
 /// and writes at most about 200 times a second instead of once per request (each wake-up is a futex call on the loop thread and a
@@ -22,10 +23,20 @@ final class LogWriter: Sendable {
     enum Line: Sendable {
         case entry(RequestLogEntry)
         case event(JSONValue)
+
+        /// About how many bytes the line holds while it waits (an event is built by the gateway: small).
+        var approximateBytes: Int {
+            switch self {
+            case .entry(let entry): entry.approximateBytes
+            case .event: 1_024
+            }
+        }
     }
 
     private struct Queue {
         var pending: [Line] = []
+        /// `approximateBytes` of the pending lines.
+        var pendingBytes = 0
         var enqueued = 0
         var written = 0
         var dropped = 0
@@ -37,14 +48,19 @@ final class LogWriter: Sendable {
 
     private let fd: Int32
     private let capacity: Int
+    private let byteCapacity: Int
     private let lingerMicroseconds: UInt32
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let catchUp: CatchUpLane
 
-    init(fd: Int32, capacity: Int = 50_000, linger: Duration = .milliseconds(5)) {
+    /// - Parameters:
+    ///   - capacity: the most lines waiting to be written.
+    ///   - byteCapacity: the most bytes they hold (`Line.approximateBytes`): 32 MiB by default, ~20,000 typical lines.
+    init(fd: Int32, capacity: Int = 50_000, byteCapacity: Int = 32 << 20, linger: Duration = .milliseconds(5)) {
         self.fd = fd
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
         lingerMicroseconds = UInt32(linger.components.seconds * 1_000_000 + linger.components.attoseconds / 1_000_000_000_000)
         catchUp = CatchUpLane(name: "sg-log-catchup")
         DetachedThread.start(name: "sg-log", scheduling: .lowPriorityBackground) { [self] in run() }
@@ -52,13 +68,15 @@ final class LogWriter: Sendable {
 
     /// Queues `line`; never blocks.
     func enqueue(_ line: Line) {
+        let bytes = line.approximateBytes
         let signal = queue.withLock { q -> Bool in
             guard !q.closed else { return false }
-            if q.pending.count >= capacity {
+            if q.pending.count >= capacity || q.pendingBytes + bytes > byteCapacity {
                 q.dropped += 1
                 return false
             }
             q.pending.append(line)
+            q.pendingBytes += bytes
             q.enqueued += 1
             let asleep = q.writerAsleep
             q.writerAsleep = false
@@ -114,6 +132,7 @@ final class LogWriter: Sendable {
             let batch = q.pending
             let dropped = q.dropped
             q.pending.removeAll(keepingCapacity: true)
+            q.pendingBytes = 0
             q.dropped = 0
             return (batch, dropped, q.closed)
         }
@@ -153,6 +172,9 @@ final class LogWriter: Sendable {
 
     /// Batches written on the catch-up lane so far (for tests).
     var catchUps: Int { catchUp.jobsRun }
+
+    /// `approximateBytes` of the lines waiting now (for tests).
+    var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
 
     /// Batches written so far (for tests).
     var batchesWritten: Int { queue.withLock { $0.batches } }

@@ -46,6 +46,19 @@ struct RequestLogEntry: Sendable {
     /// Server-side skills an agent run executed.
     var skillsRun: [String] = []
 
+    /// About how many bytes the entry holds (its fixed part and its texts of variable length), for the log queue's
+    /// bound in bytes (`LogWriter`). Counts, it does not format: a native string knows its UTF-8 length.
+    var approximateBytes: Int {
+        var bytes = 1_024 + path.utf8.count + (error?.utf8.count ?? 0) + attempts.count * 256
+        for name in skillsRun { bytes += name.utf8.count + 8 }
+        if let skills {
+            for list in [skills.visible, skills.serverSkills, skills.removed, skills.cut] {
+                for name in list { bytes += name.utf8.count + 8 }
+            }
+        }
+        return bytes
+    }
+
     /// Usage of the request's answers: the answer's plus an escalated unusable answer's (what the metrics count
     /// under the request's model).
     var answersUsage: Usage? {
@@ -171,4 +184,16 @@ final class RequestLog: Sendable {
             return 24
         }
     }
+}
+
+extension RequestLogEntry {
+    /// An entry for a request to `target` (its path and query as the client sent them), kept within `targetWindow`.
+    init(requestId: String, method: String, target: String) {
+        self.init(requestId: requestId, method: method, path: Self.targetWindow.apply(target, joinedBy: " … "))
+    }
+
+    /// What the log keeps of a request's target: its first 768 and last 256 UTF-8 bytes. A request line may be up to
+    /// the head's 64 KiB, and anyone may send one, token or not: kept whole, each such request wrote ~64 KB to the log
+    /// and held as much in the log's queue while the log's reader was slow.
+    static let targetWindow = TextWindow(headBytes: 768, tailBytes: 256)
 }

@@ -21,7 +21,7 @@ struct RequestContext: Sendable {
         requestId = RequestIdGenerator.next()
         started = .now
         self.responder = responder
-        log = RequestLogEntry(requestId: requestId, method: method, path: path)
+        log = RequestLogEntry(requestId: requestId, method: method, target: path)
     }
 
     /// The request id without its `req_` prefix: the unique part other ids are made of

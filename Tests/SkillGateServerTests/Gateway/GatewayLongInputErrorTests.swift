@@ -60,4 +60,21 @@ import SkillGateCore
         let text = String(decoding: refused.body, as: UTF8.self)
         #expect(text.contains("rename the tool") && text.contains("name"), "\(text.prefix(300))")
     }
+
+    /// A request's path may be 64 KiB long, token or not: its log line keeps the path's start and end
+    /// (`RequestLogEntry.targetWindow`), so one request no longer writes ~64 KB to the log.
+    @Test(arguments: [true, false])
+    func aHugePathMakesASmallLogLine(withToken: Bool) async throws {
+        let h = try Harness()
+        let path = "/v1/" + String(repeating: "q", count: 60_000) + "/end"
+        let r = try await h.post(path, "{}", auth: withToken)
+        let log = h.log()
+        await h.stop()
+        #expect(r.status == 404, "an unknown route, with or without a token")
+        // The path (~1 KB) and the 404's message, which quotes it within its own bound (~1.5 KB, decision 0082).
+        let line = try #require(log.split(separator: "\n").last { $0.contains("qqqq") }, "\(log.suffix(500))")
+        #expect(line.utf8.count < 3_000, "the log line is \(line.utf8.count) bytes")
+        let logged = try #require(try JSONValue.parse(String(line))["path"]?.stringValue)
+        #expect(logged.hasPrefix("/v1/qqq") && logged.hasSuffix("qqq/end") && logged.contains(" … "))
+    }
 }

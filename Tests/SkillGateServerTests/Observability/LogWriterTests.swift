@@ -147,4 +147,33 @@ import SkillGateTestSupport
         #expect(written + dropped == 1_000)
         writer.close()
     }
+
+    /// A stalled reader holds at most `byteCapacity` bytes of lines, whatever their size: lines past it are dropped and
+    /// counted like lines past the count. A request's target is kept within `RequestLogEntry.targetWindow`.
+    @Test func aStalledReaderHoldsAtMostTheByteCapacity() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        let writer = LogWriter(fd: w, capacity: 100_000, byteCapacity: 256 << 10)
+        var largest = 0
+        for i in 0..<2_000 {
+            writer.enqueue(.entry(RequestLogEntry(requestId: "req_\(i)", method: "GET", target: "/" + String(repeating: "a", count: 60_000))))
+            largest = max(largest, writer.pendingBytes)
+        }
+        #expect(largest <= 256 << 10, "\(largest) bytes waited")
+        #expect(largest > 128 << 10, "the queue filled up to its bound: \(largest) bytes")
+        // Drain the pipe: the lines that waited are written, then one telling how many were dropped.
+        var bytes: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, !(bytes.count > 0 && Self.lines(bytes).contains { $0["dropped"] != nil }) {
+            bytes += Self.readBytes(r)
+            usleep(2_000)
+        }
+        let seen = Self.lines(bytes)
+        let written = seen.filter { $0["request_id"] != nil }
+        let dropped = seen.compactMap { $0["dropped"]?.intValue }.reduce(0, +)
+        #expect(dropped > 1_000 && written.count + dropped == 2_000, "\(written.count) written, \(dropped) dropped")
+        let path = try #require(written.first?["path"]?.stringValue)
+        #expect(path.utf8.count == 768 + " … ".utf8.count + 256 && path.contains(" … "))
+        writer.close()
+    }
 }
