@@ -45,8 +45,14 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     public var upstreamStatus: Int?
     /// The request field at fault (`messages[2].content`), for caller errors.
     public var param: String?
-    /// Seconds after which a retry may succeed (passed on as `Retry-After`).
-    public var retryAfter: Double?
+    /// Seconds after which a retry may succeed (passed on as `Retry-After`): finite, from 0 to `maxRetryAfter`. A
+    /// delay an upstream sent that is not a number of seconds at all (`inf`, `nan`, negative) is kept as nil, and a
+    /// longer one as `maxRetryAfter`: `1e300` from an upstream once stopped the gateway where it was turned into the
+    /// header's whole seconds.
+    public var retryAfter: Double? { didSet { retryAfter = Self.bounded(retryAfter) } }
+
+    /// The longest `retryAfter` kept, in seconds (an hour): a client told to wait longer comes back and is told again.
+    public static let maxRetryAfter: Double = 3_600
     /// The provider's own error type/code, when it gave one (`overloaded_error`, `RESOURCE_EXHAUSTED`).
     public var upstreamCode: String?
 
@@ -59,8 +65,13 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         self.provider = provider
         self.upstreamStatus = upstreamStatus
         self.param = param
-        self.retryAfter = retryAfter
+        self.retryAfter = Self.bounded(retryAfter)
         self.upstreamCode = upstreamCode
+    }
+
+    private static func bounded(_ seconds: Double?) -> Double? {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
+        return min(seconds, maxRetryAfter)
     }
 
     public var description: String {

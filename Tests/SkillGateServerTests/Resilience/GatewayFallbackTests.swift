@@ -68,6 +68,19 @@ import SkillGateTestSupport
         }
     }
 
+    /// `Retry-After: 1e300` from an upstream once stopped the whole gateway (an Int conversion trapped where the
+    /// client's header was made); `inf`, `nan` and a negative delay are no delay at all.
+    @Test(arguments: [("1e300", "3600"), ("99999999", "3600"), ("inf", nil), ("nan", nil), ("-5", nil)] as [(String, String?)])
+    func anUpstreamsAbsurdRetryAfterIsBoundedAndTheGatewayLives(_ said: String, _ passedOn: String?) async throws {
+        try await withGateway(a: [R.rateLimited(retryAfter: said)], b: [R.text], tier: ["up-a/m"]) { gw, a, _ in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 429)
+            #expect(r.headers["retry-after"] == passedOn)
+            let again = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(again.status == 429 || again.status == 503, "the gateway still answers: \(again.status)")
+        }
+    }
+
     @Test func aHeadDelayedPastTheFirstByteTimeoutFallsBack() async throws {
         try await withGateway(a: [.delayed(.seconds(3), R.text)], b: [R.text], firstByteSeconds: 0.4) { gw, _, b in
             let r = try await gw.send(ResilienceGateway.body(model: "light"))

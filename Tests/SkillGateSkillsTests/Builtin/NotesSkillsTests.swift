@@ -33,5 +33,10 @@ import SkillGateCore
         let huge = String(repeating: "x", count: NotesSkills.maxTextLength + 1)
         #expect(try await save.execute(["text": .string(huge)], context: alice).isError)
         #expect(try await skills["search_notes"]!.execute(["query": ""], context: alice).isError)
+        // A query SQLite's LIKE would refuse (over 50,000 bytes) is refused first, with advice, never as SQL.
+        let long = try await skills["search_notes"]!.execute(["query": .string(String(repeating: "q", count: 50_001))], context: alice)
+        #expect(long.isError && long.text.contains("the limit is \(NotesSkills.maxQueryLength)") && !long.text.contains("SELECT"), "\(long.text)")
+        let atTheLimit = try await skills["search_notes"]!.execute(["query": .string(String(repeating: "q", count: NotesSkills.maxQueryLength))], context: alice)
+        #expect(!atTheLimit.isError)
     }
 }

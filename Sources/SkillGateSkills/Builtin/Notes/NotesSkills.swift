@@ -9,6 +9,9 @@ public enum NotesSkills {
     public static let maxTextLength = 10_000
     /// Longest title, in characters.
     public static let maxTitleLength = 200
+    /// Longest search query, in characters. A query is matched with `LIKE`, and SQLite refuses a pattern over 50,000
+    /// bytes with an error that quoted the whole statement back to the model and the client.
+    public static let maxQueryLength = 500
 
     /// The three skills over `store`.
     public static func all(store: any NotesStore) -> [any Skill] {
@@ -84,7 +87,11 @@ public struct SearchNotesSkill: Skill {
     public init(store: any NotesStore) { self.store = store }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        let words = (arguments["query"]?.stringValue ?? "").split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
+        let query = arguments["query"]?.stringValue ?? ""
+        guard query.count <= NotesSkills.maxQueryLength else {
+            return SkillResult(text: "The query is \(query.count) characters long; the limit is \(NotesSkills.maxQueryLength). Search for a few distinctive words instead.", isError: true)
+        }
+        let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
         let notes = try store.search(owner: context.tokenName, words: words, limit: NotesSkills.limit(arguments, default: 10))
         return NotesSkills.render(notes, empty: "No notes contain \"\(words.joined(separator: " "))\".")
