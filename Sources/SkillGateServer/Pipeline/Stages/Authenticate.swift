@@ -80,15 +80,38 @@ struct AuthenticateStage: Sendable {
         tokens.cachedGrant(for: try presentedToken(headers))
     }
 
-    /// `Authorization: Bearer <token>`, else `x-api-key: <token>`; a 401 when neither holds one.
+    /// `Authorization: Bearer <token>`, else `x-api-key: <token>`; a 401 when neither holds one. Credentials given
+    /// twice (two `Authorization` or two `x-api-key` fields, or both fields with different tokens) are a 400: a proxy
+    /// in front may read the other one than the gateway, so neither is guessed at. One pass over the fields.
     private func presentedToken(_ headers: HTTPHeaders) throws(GatewayError) -> String {
-        var presented = headers["authorization"].flatMap(Self.bearerToken)
-        if presented == nil || presented?.isEmpty == true { presented = headers["x-api-key"] }
-        guard let token = presented, !token.isEmpty else {
-            throw GatewayError(domain: .policy, kind: .authentication, status: 401,
-                               message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
+        var authorization: String?, apiKey: String?
+        for field in headers {
+            if HTTPHeaders.sameName(field.name, "authorization") {
+                guard authorization == nil else { throw Self.credentialsTwice("two `Authorization` fields") }
+                authorization = field.value
+            } else if HTTPHeaders.sameName(field.name, "x-api-key") {
+                guard apiKey == nil else { throw Self.credentialsTwice("two `x-api-key` fields") }
+                apiKey = field.value
+            }
         }
-        return token
+        let bearer = authorization.flatMap(Self.bearerToken)
+        if let bearer, !bearer.isEmpty, let apiKey, !apiKey.isEmpty, apiKey != bearer {
+            throw Self.credentialsTwice("`Authorization` and `x-api-key` with different tokens")
+        }
+        if let bearer, !bearer.isEmpty { return bearer }
+        if let apiKey, !apiKey.isEmpty { return apiKey }
+        if let authorization, bearer == nil, case let scheme = authorization.prefix(while: { $0 != " " && $0 != "\t" }).prefix(20),
+           !scheme.isEmpty, scheme.lowercased() != "bearer" {
+            throw GatewayError(domain: .policy, kind: .authentication, status: 401,
+                               message: "the `Authorization` field uses the \"\(scheme)\" scheme; SkillGate takes `Authorization: Bearer <token>` or `x-api-key: <token>` with a SkillGate token (`skillgate tokens create --name NAME`)")
+        }
+        throw GatewayError(domain: .policy, kind: .authentication, status: 401,
+                           message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
+    }
+
+    /// The 400 of a request that gives its credentials twice (`what`).
+    private static func credentialsTwice(_ what: String) -> GatewayError {
+        GatewayError.invalidRequest("the request has \(what); send the SkillGate token once, in `Authorization: Bearer <token>` or in `x-api-key: <token>`")
     }
 
     /// The 401 of a token the store does not accept (unknown, malformed or revoked).

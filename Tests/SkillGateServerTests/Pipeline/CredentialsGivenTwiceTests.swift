@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// A request gives its SkillGate token once. Two `Authorization` fields, two `x-api-key` fields, or both fields with
+/// different tokens are a 400: the gateway used the first, and a proxy in front may read another one.
+@Suite struct CredentialsGivenTwiceTests {
+    typealias Harness = GatewayLoopbackTests.Harness
+    static let chat = #"{"model":"light","messages":[{"role":"user","content":"hi"}]}"#
+    static let other = "sgk_" + String(repeating: "0", count: 43)
+
+    /// The headers of each case, with `good` standing for the harness's token.
+    static let twice: [[(String, String)]] = [
+        [("authorization", "Bearer \(other)"), ("authorization", "Bearer good")],
+        [("authorization", "Bearer good"), ("authorization", "Bearer \(other)")],
+        [("x-api-key", "good"), ("x-api-key", other)],
+        [("authorization", "Bearer good"), ("x-api-key", other)],
+    ]
+
+    static func headers(_ pairs: [(String, String)], token: String) -> HTTPHeaders {
+        HTTPHeaders(pairs.map { ($0.0, $0.1.replacingOccurrences(of: "good", with: token)) })
+    }
+
+    @Test(arguments: 0..<4)
+    func credentialsGivenTwiceAreA400(_ index: Int) async throws {
+        let h = try Harness()
+        let r = try await h.post("/v1/chat/completions", Self.chat, headers: Self.headers(Self.twice[index], token: h.token), auth: false)
+        await h.stop()
+        #expect(r.status == 400)
+        let message = try JSONValue.parse(r.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("send the SkillGate token once"), "\(message)")
+    }
+
+    @Test func theSameTokenInBothFieldsOrAnotherSchemeBesideAnAPIKeyIsServed() async throws {
+        let h = try Harness()
+        let same = try await h.post("/v1/chat/completions", Self.chat, headers: Self.headers([("authorization", "Bearer good"), ("x-api-key", "good")], token: h.token), auth: false)
+        let basicAndKey = try await h.post("/v1/chat/completions", Self.chat, headers: Self.headers([("authorization", "Basic dXNlcjpwdw=="), ("x-api-key", "good")], token: h.token), auth: false)
+        let basic = try await h.post("/v1/chat/completions", Self.chat, headers: ["authorization": "Basic dXNlcjpwdw=="], auth: false)
+        await h.stop()
+        #expect(same.status == 200 && basicAndKey.status == 200)
+        #expect(basic.status == 401)
+        let message = try JSONValue.parse(basic.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains(#"the "Basic" scheme"#) && message.contains("Bearer <token>"), "\(message)")
+    }
+}
