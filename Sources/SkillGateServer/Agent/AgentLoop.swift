@@ -89,7 +89,7 @@ struct AgentLoop: Sendable {
         }
         let n = settings.maxIterations
         let message = "The agent stopped after \(n) model calls (agent.max_iterations = \(n)) without a final answer; the model still wanted to call "
-            + pending.joined(separator: ", ") + ". Ask a narrower question, or ask the operator to raise agent.max_iterations."
+            + Self.counted(pending) + ". Ask a narrower question, or ask the operator to raise agent.max_iterations."
         let response = ChatResponse(id: "", model: "", content: [.text(message)], finishReason: .length, usage: usage)
         return AgentOutcome(response: response, finishReason: "max_iterations", iterations: n, skillsRun: skillsRun, costUSD: cost, message: message)
     }
@@ -116,6 +116,9 @@ struct AgentLoop: Sendable {
                 let key = skill.name + "\u{0}" + SkillExecution.canonical(args)
                 if let step = earlier[key] {
                     plans.append(.answer(SkillResult(text: "You already called \(skill.name) with these arguments (step \(step)); its result is above in this conversation. Use that result instead of calling again, or call it with different arguments.")))
+                } else if keys.count >= settings.maxSkillCallsPerTurn {
+                    let limit = settings.maxSkillCallsPerTurn
+                    plans.append(.answer(SkillResult(text: "Not run: one answer may run at most \(limit) skill calls (agent.max_skill_calls_per_turn = \(limit)), and this answer asked for more. Use the results of the calls that ran, then call \(skill.name) again if it is still needed.", isError: true)))
                 } else {
                     keys.append(key)
                     plans.append(.run(skill, args))
@@ -164,6 +167,17 @@ struct AgentLoop: Sendable {
             return ToolResult(callId: calls[i].id, name: calls[i].name, text: SkillExecution.truncate(r.text, maxBytes: settings.maxResultBytes),
                               isError: r.isError)
         }
+    }
+
+    /// The names in order of first appearance, each with how many times it appears when more than once
+    /// (`calculator ×200, clock`): an answer may ask for the same skill hundreds of times.
+    static func counted(_ names: [String]) -> String {
+        var order: [String] = [], counts: [String: Int] = [:]
+        for name in names {
+            if counts[name] == nil { order.append(name) }
+            counts[name, default: 0] += 1
+        }
+        return order.map { counts[$0]! > 1 ? "\($0) ×\(counts[$0]!)" : $0 }.joined(separator: ", ")
     }
 
     static func ms(_ d: Duration) -> Int {

@@ -4,7 +4,7 @@ extension GatewayConfig {
     /// The `agent` section: limits of the agent loop that runs server-side skills.
     ///
     /// ```json
-    /// "agent": {"max_iterations": 5, "max_result_bytes": 16384, "max_skill_timeout_seconds": 60}
+    /// "agent": {"max_iterations": 5, "max_result_bytes": 16384, "max_skill_timeout_seconds": 60, "max_skill_calls_per_turn": 16}
     /// ```
     public struct Agent: Sendable, Hashable {
         /// Model calls per run at most. Default 5.
@@ -13,6 +13,10 @@ extension GatewayConfig {
         public var maxResultBytes = 16 * 1024
         /// Upper bound on any skill's own timeout. Default 60 s.
         public var maxSkillTimeoutSeconds = 60.0
+        /// Skill calls run from one model answer at most; the answer's further calls are answered with an error the
+        /// model reads, not run. Without a bound, one answer of 200 `http_get` calls made 200 outbound requests.
+        /// Default 16.
+        public var maxSkillCallsPerTurn = 16
 
         public init() {}
     }
@@ -21,7 +25,7 @@ extension GatewayConfig {
     static func parseAgent(_ r: JSONReader?) throws(JSONShapeError) -> Agent {
         var out = Agent()
         guard let r else { return out }
-        try r.rejectUnknownKeys(["max_iterations", "max_result_bytes", "max_skill_timeout_seconds", "$comment"])
+        try r.rejectUnknownKeys(["max_iterations", "max_result_bytes", "max_skill_timeout_seconds", "max_skill_calls_per_turn", "$comment"])
         if let v = try r.optionalInt("max_iterations") {
             guard (1...50).contains(v) else { throw r.error("max_iterations", "must be between 1 and 50 (model calls per agent run)") }
             out.maxIterations = v
@@ -33,6 +37,10 @@ extension GatewayConfig {
         if let v = try r.optionalDouble("max_skill_timeout_seconds") {
             guard v > 0 else { throw r.error("max_skill_timeout_seconds", "must be a positive number of seconds") }
             out.maxSkillTimeoutSeconds = v
+        }
+        if let v = try r.optionalInt("max_skill_calls_per_turn") {
+            guard (1...128).contains(v) else { throw r.error("max_skill_calls_per_turn", "must be between 1 and 128 (skill calls run from one model answer)") }
+            out.maxSkillCallsPerTurn = v
         }
         return out
     }

@@ -57,6 +57,24 @@ import SkillGateSkills
         #expect(outcome.response.text == outcome.message)
     }
 
+    /// One answer asking for 200 calls ran 200 skills (with `http_get`, 200 outbound requests): the calls past
+    /// `agent.max_skill_calls_per_turn` are answered with an error the model reads, not run; the run's last message
+    /// counts a skill asked for many times instead of naming it each time.
+    @Test func callsPastTheTurnsLimitAreAnsweredNotRun() async throws {
+        let clock = TestSkill("clock") { args in SkillResult(text: "tick \(args.serialized())") }
+        let many = (0..<200).map { ("clock", #"{"n":\#($0)}"#) }
+        let model = ScriptedModel([.calls(many), .calls(many)])
+        let outcome = try await AgentFixtures.loop([clock], model: model, events: EventLog(), maxIterations: 2, maxSkillCallsPerTurn: 16)
+            .run(AgentFixtures.request([clock]))
+        #expect(clock.runs.count == 16)
+        let results = AgentFixtures.results(model, request: 2)
+        #expect(results.count == 200)
+        #expect(results.prefix(16).allSatisfy { !$0.isError && $0.text.hasPrefix("tick") })
+        #expect(results.dropFirst(16).allSatisfy { $0.isError && $0.text.contains("agent.max_skill_calls_per_turn = 16") })
+        let message = try #require(outcome.message)
+        #expect(message.contains("clock ×200") && message.utf8.count < 400, "\(message)")
+    }
+
     @Test func identicalRepeatedCallIsAnsweredWithAHint() async throws {
         let weather = TestSkill.fixed("weather", "rain", parameters: Self.citySchema)
         let model = ScriptedModel([.calls([("weather", #"{"city":"Oslo","days":1}"#)]), .calls([("weather", #"{"days":1, "city":"Oslo"}"#)]), .text("rain")])

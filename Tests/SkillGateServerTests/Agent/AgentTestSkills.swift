@@ -119,10 +119,12 @@ final class ScriptedModel: Sendable {
 }
 
 enum AgentFixtures {
-    static func loop(_ skills: [TestSkill], model: ScriptedModel, events: EventLog, maxIterations: Int = 5, maxResultBytes: Int = 16 * 1024) -> AgentLoop {
+    static func loop(_ skills: [TestSkill], model: ScriptedModel, events: EventLog, maxIterations: Int = 5, maxResultBytes: Int = 16 * 1024,
+                     maxSkillCallsPerTurn: Int = 16) -> AgentLoop {
         var settings = GatewayConfig.Agent()
         settings.maxIterations = maxIterations
         settings.maxResultBytes = maxResultBytes
+        settings.maxSkillCallsPerTurn = maxSkillCallsPerTurn
         var byName: [String: any Skill] = [:]
         for s in skills { byName[s.name] = s }
         return AgentLoop(settings: settings, skills: byName, context: SkillContext(tokenName: "t", requestId: "req_1"),
