@@ -37,4 +37,18 @@ import Testing
                                  param: "messages")
         #expect(error.redacting(Self.secret) == error)
     }
+
+    /// An upstream that echoes part of the key gives that part away: any run of 12 bytes or more of the key is redacted;
+    /// a provider's own masked echo (the prefix and the last four) is left for the operator.
+    @Test(arguments: [
+        ("the key sk-SECRETKEY-probe-1 is wrong", "the key [redacted] is wrong"),
+        ("unknown key SECRETKEY-probe-1234567890abcdef.", "unknown key [redacted]."),
+        ("keys: 4567890abcdef and sk-SECRETKEY", "keys: [redacted] and [redacted]"),
+        ("Incorrect API key provided: sk-SECRE****************cdef", "Incorrect API key provided: sk-SECRE****************cdef"),
+        ("nothing of it here", "nothing of it here"),
+    ])
+    func piecesOfTheKeyAreRedactedToo(_ message: String, _ shown: String) {
+        let error = GatewayError(domain: .provider, kind: .upstreamError, status: 502, message: message)
+        #expect(error.redacting("sk-SECRETKEY-probe-1234567890abcdef").message == shown)
+    }
 }
