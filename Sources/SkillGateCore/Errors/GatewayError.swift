@@ -48,11 +48,16 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Seconds after which a retry may succeed (passed on as `Retry-After`): finite, from 0 to `maxRetryAfter`. A
     /// delay an upstream sent that is not a number of seconds at all (`inf`, `nan`, negative) is kept as nil, and a
     /// longer one as `maxRetryAfter`: `1e300` from an upstream once stopped the gateway where it was turned into the
-    /// header's whole seconds.
+    /// header's whole seconds. (An upstream's delay is bounded further, to `maxUpstreamRetryAfter`, where its errors
+    /// leave the provider adapters.)
     public var retryAfter: Double? { didSet { retryAfter = Self.bounded(retryAfter) } }
 
-    /// The longest `retryAfter` kept, in seconds (an hour): a client told to wait longer comes back and is told again.
-    public static let maxRetryAfter: Double = 3_600
+    /// The longest `retryAfter` kept, in seconds: 31 days, the longest a monthly budget can wait for its reset.
+    public static let maxRetryAfter: Double = 31 * 86_400
+
+    /// The longest delay kept of what an upstream asks for (an hour): a client told to wait longer comes back and is
+    /// told again, and a provider's `Retry-After: 99999999` is not passed on as three years.
+    public static let maxUpstreamRetryAfter: Double = 3_600
     /// The provider's own error type/code, when it gave one (`overloaded_error`, `RESOURCE_EXHAUSTED`).
     public var upstreamCode: String?
 

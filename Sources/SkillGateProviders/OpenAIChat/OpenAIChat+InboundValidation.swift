@@ -74,8 +74,13 @@ enum InboundField {
         switch value {
         case nil, .null?: return nil
         case let v?:
-            guard let i = v.intValue, i >= 1 else { throw wrongType(param(), expected: "a positive integer", got: v) }
-            return i
+            if let i = v.intValue, i >= 1 { return i }
+            // A number that is not one (0, -1, 1.5, 1e999): say which, as the Anthropic surface does.
+            if case .number(let text) = v {
+                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+                throw GatewayError.invalidRequest("`\(param())` must be a positive integer, but it is \(shown)", param: param())
+            }
+            throw wrongType(param(), expected: "a positive integer", got: v)
         }
     }
 }

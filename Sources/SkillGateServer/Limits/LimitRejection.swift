@@ -27,8 +27,8 @@ struct LimitRejection: Error, Sendable {
         case .tokensPerMinute: what = "rate limit: \(who) may use \(max) tokens per minute and has used \(used)"
         case .concurrentRequests: what = "concurrency limit: \(who) may have \(max) requests under way at once"
         case .concurrentStreams: what = "concurrency limit: \(who) may have \(max) streams under way at once"
-        case .budgetPerDay: what = "budget: \(who) has spent \(Self.usd(used)) of its \(Self.usd(max)) daily budget (budget_usd_per_day)"
-        case .budgetPerMonth: what = "budget: \(who) has spent \(Self.usd(used)) of its \(Self.usd(max)) monthly budget (budget_usd_per_month)"
+        case .budgetPerDay: what = "budget: \(who) has spent \(Self.usd(used)) of its \(Self.usd(max)) daily budget"
+        case .budgetPerMonth: what = "budget: \(who) has spent \(Self.usd(used)) of its \(Self.usd(max)) monthly budget"
         }
         let when: String
         if let reset = LimitWindows.reset(of: limit, at: at) {
@@ -44,7 +44,9 @@ struct LimitRejection: Error, Sendable {
         GatewayError(domain: .policy, kind: .rateLimited, status: 429, message: message, retryAfter: retryAfter)
     }
 
+    /// Dollars from microdollars: to the microdollar under a cent (a budget of $0.00001 must not read as $0.0000),
+    /// to a hundredth of a cent under a dollar, to the cent above.
     static func usd(_ micro: Int64) -> String {
-        CFormat.string(micro < 1_000_000 ? "$%.4f" : "$%.2f", Double(micro) / 1e6)
+        CFormat.string(micro < 10_000 ? "$%.6f" : micro < 1_000_000 ? "$%.4f" : "$%.2f", Double(micro) / 1e6)
     }
 }

@@ -80,6 +80,9 @@ import SkillGateCore
         BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[],"tool_choice":{"type":"function","function":{"name":"nope"}}}"#,
                    param: "tool_choice.function.name", mentions: "not in `tools`"),
         BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":"many"}"#, param: "max_tokens", mentions: "positive integer"),
+        // A number that is not a positive integer is named, not called "a number".
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":-1}"#, param: "max_tokens", mentions: "but it is -1"),
+        BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":1e999}"#, param: "max_completion_tokens", mentions: "but it is 1e999"),
         BadRequest(body: #"{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":"yes"}"#, param: "stream", mentions: "true or false"),
         BadRequest(body: #"{"model":"m","messages":[{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#,
                    param: "messages[0].tool_calls[0].id", mentions: "a string"),
