@@ -37,7 +37,7 @@ extension HTTPRequest {
 extension HTTPClientError {
     /// A whole-body request whose answer outgrew `HTTPClient.Configuration.maxResponseBytes`.
     static func responseTooLarge(limit: Int) -> HTTPClientError {
-        HTTPClientError(kind: .transport,
+        HTTPClientError(kind: .responseTooLarge,
                         detail: "the response body exceeded maxResponseBytes (\(limit) bytes); raise HTTPClient.Configuration.maxResponseBytes or use stream(_:)")
     }
 }

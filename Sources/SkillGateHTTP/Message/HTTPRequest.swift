@@ -128,6 +128,8 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case totalTimeout
         /// The connection broke mid-transfer (reset, truncated).
         case transport
+        /// A whole-body answer outgrew `HTTPClient.Configuration.maxResponseBytes` (the transfer was stopped).
+        case responseTooLarge
         /// TLS handshake or certificate failure.
         case tls
         /// The request was cancelled by its task.

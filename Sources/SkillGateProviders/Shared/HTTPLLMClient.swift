@@ -74,6 +74,10 @@ extension HTTPClientError {
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,
                                 message: "the connection to the provider broke (\(detail)); retry the request",
                                 provider: provider)
+        case .responseTooLarge:
+            return GatewayError(domain: .provider, kind: .upstreamError, status: 502,
+                                message: "the provider's answer was larger than the gateway reads whole (\(detail.split(separator: ";").first ?? "")); ask for a shorter answer (max_tokens) or stream it (\"stream\": true)",
+                                provider: provider)
         case .cancelled:
             return GatewayError(domain: .caller, kind: .cancelled, status: 499,
                                 message: "the request was cancelled", provider: provider)

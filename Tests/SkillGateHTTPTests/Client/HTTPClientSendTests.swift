@@ -96,6 +96,7 @@ import Testing
             _ = try await client.send(HTTPRequest(method: "GET", url: server.url()))
         }
         #expect(error?.detail.contains("maxResponseBytes") == true)
+        #expect(error?.kind == .responseTooLarge)
     }
 
     @Test(arguments: ClientEngine.allCases) func shutdownIsIdempotentAndFailsLaterRequests(_ engine: ClientEngine) async throws {

@@ -10,7 +10,7 @@ import SkillGateCore
     }
 
     @Test(arguments: [("[]", "must be a JSON object"), (#"{"scenario":3,"messages":[]}"#, "`scenario` must be a string"),
-                      (#"{"messages":"hi"}"#, "messages")])
+                      (#"{"messages":"hi"}"#, "messages"), (#"{"messages":[}"#, "invalid JSON at byte 13"), ("", "invalid JSON at byte 0")])
     func badBodiesAre400sThatSayWhatToSend(_ body: String, _ says: String) {
         do {
             _ = try AgentSurface().decode(Array(body.utf8))

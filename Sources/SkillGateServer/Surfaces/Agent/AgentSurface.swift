@@ -15,7 +15,12 @@ struct AgentSurface: Surface {
     /// Parses the body once: reads `scenario`, defaults `model` to `auto`, and decodes the rest as
     /// an OpenAI chat request (`stream` is the surface's own business: always streamed).
     func decode(_ body: [UInt8]) throws -> SurfaceRequest {
-        guard case .object(var o)? = try? JSONValue.parse(body) else {
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(body) } catch {
+            // Where the JSON broke, as the other surfaces say it.
+            throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"messages\":[{\"role\":\"user\",\"content\":\"...\"}]}")
+        }
+        guard case .object(var o) = parsed else {
             throw GatewayError.invalidRequest("the request body must be a JSON object like {\"messages\":[{\"role\":\"user\",\"content\":\"...\"}]}")
         }
         var scenario: String?
