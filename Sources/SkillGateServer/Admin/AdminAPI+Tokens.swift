@@ -82,7 +82,7 @@ extension AdminAPI {
         } catch let error as TokenError {
             switch error {
             case .unknownToken: throw GatewayError(domain: .caller, kind: .notFound, status: 404, message: error.description)
-            case .duplicateName, .alreadyRevoked: throw GatewayError(domain: .caller, kind: .invalidRequest, status: 409, message: error.description)
+            case .duplicateName, .alreadyRevoked, .revokedLimits: throw GatewayError(domain: .caller, kind: .invalidRequest, status: 409, message: error.description)
             default: throw GatewayError.invalidRequest(error.description)
             }
         } catch {

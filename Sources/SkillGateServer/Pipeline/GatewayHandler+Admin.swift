@@ -33,7 +33,8 @@ extension GatewayHandler {
     /// 10 s. Ends when the client leaves or the gateway shuts down; the console reconnects.
     func trafficTail(_ ctx: inout RequestContext) async {
         guard let subscription = services.traffic.subscribe() else {
-            return fail(GatewayError(domain: .gateway, kind: .upstreamOverloaded, status: 503,
+            // The gateway's own cap on open tails, not an upstream's trouble: a 429 like the other limits.
+            return fail(GatewayError(domain: .policy, kind: .rateLimited, status: 429,
                                      message: "\(services.traffic.maxSubscribers) traffic tails are open already; close one (a console tab) and retry",
                                      retryAfter: 5), OpenAIChatSurface(), &ctx)
         }

@@ -8,6 +8,8 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownToken(String)
     /// The token with this name is already revoked.
     case alreadyRevoked(String)
+    /// The token with this name is revoked, so its limits cannot change.
+    case revokedLimits(String)
     /// A scenario or model entry is empty or too long.
     case invalidScope(String)
     /// The default scenario is not among the allowed scenarios.
@@ -25,6 +27,8 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
             return "there is no token named \"\(name)\"; `skillgate tokens list` shows the names"
         case .alreadyRevoked(let name):
             return "the token named \"\(name)\" is already revoked; nothing to do"
+        case .revokedLimits(let name):
+            return "the token named \"\(name)\" is revoked, so its limits cannot change; create a new token with the limits you want (skillgate tokens create --name NAME)"
         case .invalidScope(let problem):
             return "invalid token scope: \(problem); give scenario and model names of 1 to 128 characters without spaces"
         case .defaultScenarioNotAllowed(let scenario):

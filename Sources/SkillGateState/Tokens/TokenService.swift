@@ -381,7 +381,7 @@ public final class TokenService: Sendable {
     @discardableResult
     public func updateLimits(name: String, _ limits: TokenLimits) throws -> ClientToken {
         guard let updated = try store.updateTokenLimits(named: name, limits) else {
-            if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
+            if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.revokedLimits(name) }
             throw TokenError.unknownToken(name)
         }
         state.withLock { state in

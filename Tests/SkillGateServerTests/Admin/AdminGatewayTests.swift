@@ -167,6 +167,21 @@ import SkillGateState
         #expect(cooldowns["data"]?.arrayValue?.contains { $0["model"] == "demo/demo-light" && $0["cooling_down"] == false } == true)
     }
 
+    /// The gateway caps open traffic tails; one past the cap is its own limit (429), not an upstream's trouble.
+    @Test func aTrafficTailPastTheCapIsA429() async throws {
+        let h = try TeamHarness()
+        let admin = try h.server.services.tokens.create(name: "console", admin: true).token
+        let request = HTTPRequest(method: "GET", url: h.base + "/admin/api/traffic", headers: ["authorization": "Bearer \(admin)"])
+        var open: [HTTPStreamingResponse] = []
+        for _ in 0..<h.server.services.traffic.maxSubscribers { open.append(try await h.http.stream(request)) }
+        #expect(open.allSatisfy { $0.status == 200 })
+        let refused = try await h.http.send(request)
+        #expect(refused.status == 429 && refused.headers["retry-after"] == "5")
+        #expect(try Self.json(refused)["error"]?["message"]?.stringValue?.contains("traffic tails are open already") == true)
+        open.removeAll()
+        await h.stop()
+    }
+
     @Test func theTrafficTailStreamsEachRequestAndEndsAtShutdown() async throws {
         let h = try TeamHarness()
         let admin = try h.server.services.tokens.create(name: "console", admin: true).token

@@ -330,6 +330,9 @@ import Testing
             _ = try service.create(name: "ci")
             try service.revoke(name: "ci")
             #expect(throws: TokenError.alreadyRevoked("ci")) { try service.revoke(name: "ci") }
+            // A revoked token's limits are not "already revoked; nothing to do": they cannot change, and a new token can.
+            let limits = #expect(throws: TokenError.revokedLimits("ci")) { try service.updateLimits(name: "ci", TokenLimits(requestsPerMinute: 5)) }
+            #expect(limits?.description.contains("cannot change") == true && limits?.description.contains("tokens create") == true)
         }
     }
 
