@@ -91,9 +91,9 @@ extension EventLoop {
                 shared.counters.bodyTimeouts.add(1, ordering: .relaxed)
             }
             let limit = isHead ? configuration.headerTimeout : configuration.bodyReadTimeout
-            sendCanned(to: connection.fd, status: 408,
-                       message: "The request \(isHead ? "head" : "body") took longer than \(limit) to arrive; send the whole request promptly.")
-            close(connection)
+            refuse(connection, status: 408,
+                   message: "The request \(isHead ? "head" : "body") took longer than \(limit) to arrive; send the whole request promptly.",
+                   isHead: connection.head?.isHead ?? false)
         case .gating:
             shared.counters.headDecisionTimeouts.add(1, ordering: .relaxed)
             sendCanned(to: connection.fd, status: 503,

@@ -127,7 +127,9 @@ extension EventLoop {
             refuse(connection, status: refusal.status, message: refusal.message, isHead: parsed.isHead)
             return
         case .success(let body):
-            framing = parsed.isHead ? .none : body
+            // A HEAD request's body is framed like any other (RFC 9112 §6.3): read, or refused, by the same rules as a
+            // GET's; only its reply goes without a body.
+            framing = body
         }
         let decision = configuration.headGate?(head) ?? .accept
         if case .decideLater(let deferred) = decision {
@@ -172,7 +174,7 @@ extension EventLoop {
             dispatch(connection)
         case .length(let length):
             guard length <= limit else {
-                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes))
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes), isHead: parsed.isHead)
                 return
             }
             connection.body = []
@@ -227,10 +229,12 @@ extension EventLoop {
                 dispatch(connection)
                 return used
             case .malformed:
-                refuse(connection, status: 400, message: "The chunked request body is malformed (chunk sizes are hex digits, each size line and chunk ends with CRLF); fix the encoding or send Content-Length.")
+                refuse(connection, status: 400, message: "The chunked request body is malformed (chunk sizes are hex digits, each size line and chunk ends with CRLF); fix the encoding or send Content-Length.",
+                       isHead: connection.head?.isHead ?? false)
                 return bytes.count
             case .tooLarge:
-                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes))
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes),
+                       isHead: connection.head?.isHead ?? false)
                 return bytes.count
             }
         case nil:

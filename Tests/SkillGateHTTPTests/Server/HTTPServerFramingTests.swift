@@ -1,5 +1,6 @@
 import Foundation
 import SkillGateHTTP
+import Synchronization
 import Testing
 
 /// Body framing two parsers could disagree on is refused at header time, before any body byte is read
@@ -66,6 +67,72 @@ struct HTTPServerFramingTests {
             }
             #expect(response?.status == 200)
             #expect(response?.bodyText == "hello")
+        }
+    }
+
+    // A HEAD request's body is framed like a GET's (RFC 9112 §6.3): before, its bytes were read as the next request, so a
+    // request hidden in a HEAD's body reached the handler unseen by whatever read the HEAD (request smuggling).
+
+    static let pathEcho: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void = { request, responder in
+        responder.respond(status: 200, headers: [:], body: Array("\(request.method) \(request.path) \(request.body.count)".utf8))
+    }
+
+    static let smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    @Test func aHeadRequestsContentLengthBodyIsReadAsItsBody() async throws {
+        let seen = Mutex<[String]>([])
+        try await withTestServer({ $0.loops = 1 }, handler: { request, responder in
+            seen.withLock { $0.append(request.path) }
+            await Self.pathEcho(request, responder)
+        }) { _, port in
+            let (head, next) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                client.send("HEAD /h HTTP/1.1\r\nHost: x\r\nContent-Length: \(Self.smuggled.utf8.count)\r\n\r\n\(Self.smuggled)" + rawGET("/after"))
+                return (client.readResponseHead(), client.readResponse())
+            }
+            #expect(head == 200)
+            #expect(next?.bodyText == "GET /after 0", "the HEAD's body was read as a request: \(next?.bodyText ?? "none")")
+            #expect(seen.withLock { $0 } == ["/h", "/after"])
+        }
+    }
+
+    @Test func aHeadRequestsChunkedBodyIsReadAsItsBody() async throws {
+        let seen = Mutex<[String]>([])
+        try await withTestServer({ $0.loops = 1 }, handler: { request, responder in
+            seen.withLock { $0.append("\(request.path) \(request.body.count)") }
+            await Self.pathEcho(request, responder)
+        }) { _, port in
+            let chunked = String(Self.smuggled.utf8.count, radix: 16) + "\r\n" + Self.smuggled + "\r\n0\r\n\r\n"
+            let (head, next) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                client.send("HEAD /h HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + rawGET("/after"))
+                return (client.readResponseHead(), client.readResponse())
+            }
+            #expect(head == 200)
+            #expect(next?.bodyText == "GET /after 0", "the HEAD's body was read as a request: \(next?.bodyText ?? "none")")
+            #expect(seen.withLock { $0 } == ["/h \(Self.smuggled.utf8.count)", "/after 0"])
+        }
+    }
+
+    /// A body over the limit is refused for HEAD as for GET (413 before the body, the connection closed), and the
+    /// refusal to a HEAD carries no body.
+    @Test(arguments: ["GET", "HEAD"])
+    func aHeadRequestOverTheBodyLimitIsRefusedLikeAGet(method: String) async throws {
+        let handled = ServerTestFlag<Bool>()
+        try await withTestServer({ $0.loops = 1; $0.maxBodyBytes = 1024 }, handler: { request, responder in
+            handled.set(true)
+            await Self.pathEcho(request, responder)
+        }) { _, port in
+            let (bytes, closed) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                client.send("\(method) /h HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\n\r\n")
+                return client.readUntilClosed()
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 413"), "\(text)")
+            #expect(closed)
+            #expect(handled.value == nil)
+            if method == "HEAD" { #expect(text.hasSuffix("\r\n\r\n"), "a reply to HEAD carried a body: \(text)") }
         }
     }
 }

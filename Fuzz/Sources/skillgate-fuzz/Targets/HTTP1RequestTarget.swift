@@ -69,7 +69,7 @@ enum HTTP1RequestTarget: FuzzTarget {
                             case .failure(let refusal):
                                 outcome.refusal = refusal.status
                                 return
-                            case .success(.none), .success(_) where head.isHead:
+                            case .success(.none):
                                 outcome.requests.append(summary + " body=")
                                 phase = .head(scanned: 0)
                             case .success(.length(let length)):
