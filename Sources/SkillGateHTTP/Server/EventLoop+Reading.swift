@@ -167,7 +167,9 @@ extension EventLoop {
         }
         connection.head = parsed
         connection.admission = head.admission
-        connection.closeAfterReply = !parsed.keepAlive
+        // An HTTP/1.0 message with Transfer-Encoding has faulty framing: answered, then the connection closes, whatever
+        // its Connection field asks (RFC 9112 §6.1).
+        connection.closeAfterReply = !parsed.keepAlive || (framing == .chunked && parsed.minorVersion == 0)
         switch framing {
         case .none:
             connection.body = []

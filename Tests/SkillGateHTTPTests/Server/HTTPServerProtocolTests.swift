@@ -53,6 +53,24 @@ struct HTTPServerProtocolTests {
         }
     }
 
+    /// HTTP/1.0 has no chunked coding: a request that says Transfer-Encoding anyway has faulty framing (RFC 9112 §6.1). It
+    /// is answered, and the connection closes after the answer even though it asked for keep-alive, so the bytes after
+    /// it are never read as a request.
+    @Test func anHTTP10RequestWithTransferEncodingIsAnsweredAndTheConnectionClosed() async throws {
+        try await withTestServer(handler: Self.echo) { _, port in
+            let (response, rest) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                client.send("POST /a HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                            + "GET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                return (client.readResponse(), client.readUntilClosed())
+            }
+            #expect(response?.bodyText == "POST /a abc")
+            #expect(response?.header("Connection")?.lowercased() == "close")
+            #expect(rest.closed)
+            #expect(rest.bytes.isEmpty, "a request after the faulty framing was answered: \(String(decoding: rest.bytes, as: UTF8.self))")
+        }
+    }
+
     /// An HTTP/1.0 client cannot read chunks: the stream's bytes go out as they are and the close ends the body.
     @Test func aStreamToAnHTTP10ClientEndsWithTheConnection() async throws {
         try await withTestServer(handler: { _, responder in
