@@ -114,12 +114,17 @@ extension EventLoop {
     private static let headTooLargeMessage =
         "The request head (request line and header fields) is over the server's size limit; send fewer or shorter header fields."
 
-    /// A head is read and no body byte is used yet: checks its framing, asks the `headGate`, and sets up the body's
-    /// reading (or hands a bodiless request over).
+    /// A head is read and no body byte is used yet: checks its Host and framing, asks the `headGate`, and sets up the
+    /// body's reading (or hands a bodiless request over).
     private func headRead(_ connection: Connection, _ parsed: ParsedRequestHead) {
         connection.stopTimer()
         var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
                                    remoteAddress: connection.remoteAddress)
+        if let refusal = RequestHost.check(parsed) {
+            shared.counters.refusedAtHead.add(1, ordering: .relaxed)
+            refuse(connection, status: refusal.status, message: refusal.message, isHead: parsed.isHead)
+            return
+        }
         let framing: RequestFraming.Body
         switch RequestFraming.check(parsed.headers) {
         case .failure(let refusal):

@@ -9,8 +9,8 @@ extension HTTPServer {
         public var refusedOverTotal: Int
         /// Connections closed at once because their address had `maxConnectionsPerIP` open.
         public var refusedOverPerIP: Int
-        /// Requests answered at header time without reading their body: refused by `headGate` or for
-        /// malformed framing (Content-Length, Transfer-Encoding).
+        /// Requests answered at header time without reading their body: refused by `headGate`, for
+        /// malformed framing (Content-Length, Transfer-Encoding) or for a missing, repeated or invalid Host.
         public var refusedAtHead: Int
         /// Connections closed because a request head took longer than `headerTimeout` in total.
         public var headerTimeouts: Int

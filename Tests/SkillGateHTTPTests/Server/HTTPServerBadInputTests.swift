@@ -27,6 +27,11 @@ struct HTTPServerBadInputTests {
         BadInput(name: "non-numeric Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
         BadInput(name: "negative Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n", status: 400),
         BadInput(name: "unknown method", bytes: "BREW / HTTP/1.1\r\nHost: x\r\n\r\n", status: 501),
+        BadInput(name: "HTTP/1.1 without Host", bytes: "GET / HTTP/1.1\r\nX-A: b\r\n\r\n", status: 400),
+        BadInput(name: "two Host fields", bytes: "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", status: 400),
+        BadInput(name: "two Host fields on HTTP/1.0", bytes: "GET / HTTP/1.0\r\nHost: x\r\nhost: x\r\n\r\n", status: 400),
+        BadInput(name: "empty Host", bytes: "GET / HTTP/1.1\r\nHost: \r\n\r\n", status: 400),
+        BadInput(name: "Host with a path", bytes: "GET / HTTP/1.1\r\nHost: x/admin\r\n\r\n", status: 400),
         BadInput(name: "oversized header block", bytes: "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n", status: 400),
     ]
 

@@ -1,7 +1,7 @@
 @testable import SkillGateHTTP
 
 /// The inbound server's readers of untrusted request bytes (decision 0058): `RequestHeadParser` (where a head ends and
-/// what it says), `RequestFraming` and `ChunkedBodyDecoder`, composed as the event loop reads a connection. The first
+/// what it says), `RequestHost`, `RequestFraming` and `ChunkedBodyDecoder`, composed as the event loop reads a connection. The first
 /// byte is the body limit's selector; the rest is the bytes of the connection. Invariants: the same outcome (heads,
 /// refusals, bodies) whole, split at two points chosen from the input, and one byte at a time (short inputs); a parsed
 /// head's fields hold no CR, LF or other control byte, its path starts with `/` or is `*`; a body is never longer than
@@ -65,6 +65,10 @@ enum HTTP1RequestTarget: FuzzTarget {
                             let summary = "\(head.method) \(head.path) \(head.query ?? "-") 1.\(head.minorVersion) \(head.keepAlive) "
                                 + head.headers.fields.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
                             offset = end
+                            if let refusal = RequestHost.check(head) {
+                                outcome.refusal = refusal.status
+                                return
+                            }
                             switch RequestFraming.check(head.headers) {
                             case .failure(let refusal):
                                 outcome.refusal = refusal.status
@@ -131,15 +135,16 @@ enum HTTP1RequestTarget: FuzzTarget {
             seeds.append([3] + Array("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer sg-x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
             let framed = Array("POST /v1/messages?beta=true HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
                 + chunked(body, piece: 61)
-            seeds.append([3] + framed + Array("0\r\nX-Trailer: 1\r\n\r\n".utf8) + Array("GET /v1/models HTTP/1.1\r\n\r\n".utf8))
+            seeds.append([3] + framed + Array("0\r\nX-Trailer: 1\r\n\r\n".utf8) + Array("GET /v1/models HTTP/1.1\r\nHost: gw\r\n\r\n".utf8))
         }
         let edges = [
-            "GET / HTTP/1.0\nConnection: keep-alive\n\n\r\nHEAD /h HTTP/1.1\r\nContent-Length: 3\r\n\r\n",
-            "OPTIONS * HTTP/1.1\r\nX-Folded: a\r\n  b\r\n\r\n",
-            "GET http://host:1/p?q#f HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
-            "POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nhi",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\n\r\n",
-            "BREW / HTTP/1.1\r\n\r\n",
+            "GET / HTTP/1.0\nConnection: keep-alive\n\n\r\nHEAD /h HTTP/1.1\r\nHost: gw\r\nContent-Length: 3\r\n\r\nabc",
+            "OPTIONS * HTTP/1.1\r\nHost: gw\r\nX-Folded: a\r\n  b\r\n\r\n",
+            "GET http://host:1/p?q#f HTTP/1.1\r\nHost: host:1\r\nExpect: 100-continue\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: gw\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nhi",
+            "POST / HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n0\r\n\r\n",
+            "GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "BREW / HTTP/1.1\r\nHost: gw\r\n\r\n",
         ]
         for edge in edges { seeds.append([2] + Array(edge.utf8)); seeds.append([1] + Array(edge.utf8)) }
         return seeds
