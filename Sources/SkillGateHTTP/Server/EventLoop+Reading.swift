@@ -213,6 +213,9 @@ extension EventLoop {
         "The request body is over this endpoint's size limit (at most \(limit) bytes; less where no token is needed); send a smaller body."
     }
 
+    static let trailersTooLargeMessage =
+        "The chunked body's trailer section (the fields after the last chunk) is over \(ChunkedBodyDecoder.maxTrailerBytes) bytes; send fewer or shorter trailer fields, or none."
+
     /// Takes body bytes from the start of `bytes`; returns how many it used.
     private func readBody(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) -> Int {
         switch connection.bodyReader {
@@ -236,12 +239,15 @@ extension EventLoop {
                 dispatch(connection)
                 return used
             case .malformed:
-                refuse(connection, status: 400, message: "The chunked request body is malformed (chunk sizes are hex digits, each size line and chunk ends with CRLF); fix the encoding or send Content-Length.",
+                refuse(connection, status: 400, message: "The chunked request body is malformed (a chunk size is hex digits, then optionally `;` and an extension, and its line and each chunk end with CRLF; trailer lines are `Name: value`); fix the encoding or send Content-Length.",
                        isHead: connection.head?.isHead ?? false)
                 return bytes.count
             case .tooLarge:
                 refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes),
                        isHead: connection.head?.isHead ?? false)
+                return bytes.count
+            case .trailersTooLarge:
+                refuse(connection, status: 431, message: Self.trailersTooLargeMessage, isHead: connection.head?.isHead ?? false)
                 return bytes.count
             }
         case nil:

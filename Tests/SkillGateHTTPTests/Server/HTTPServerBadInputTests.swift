@@ -24,6 +24,12 @@ struct HTTPServerBadInputTests {
         BadInput(name: "chunked body over the limit",
                  bytes: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "x", count: 2048) + "\r\n",
                  status: 413),
+        BadInput(name: "chunk size followed by more than an extension",
+                 bytes: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2a 99\r\n", status: 400),
+        BadInput(name: "oversized trailer section",
+                 bytes: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+                     + String(repeating: "T: v\r\n", count: 3000) + "\r\n",
+                 status: 431),
         BadInput(name: "non-numeric Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
         BadInput(name: "negative Content-Length", bytes: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n", status: 400),
         BadInput(name: "unknown method", bytes: "BREW / HTTP/1.1\r\nHost: x\r\n\r\n", status: 501),

@@ -109,6 +109,8 @@ enum HTTP1RequestTarget: FuzzTarget {
                             outcome.refusal = 400
                         case .tooLarge:
                             outcome.refusal = 413
+                        case .trailersTooLarge:
+                            outcome.refusal = 431
                         }
                     }
                     invariant(body.count <= total && body.count <= limit, "a body of \(body.count) from \(total) input bytes, limit \(limit)")

@@ -1,8 +1,9 @@
 /// Decodes a chunked request body (RFC 9112 §7.1) as its bytes arrive, appending the data to a body.
 ///
 /// Strict about framing, since a lenient chunk parser is a classic way for two parsers in a chain to disagree about
-/// where a request ends: every chunk-size line and every chunk's data end with CRLF, sizes are hex digits only (an
-/// extension after `;` is skipped), and the size lines and trailer section are bounded.
+/// where a request ends: every chunk-size line and every chunk's data end with CRLF, sizes are hex digits only (leading
+/// zeros allowed), followed by nothing but optional spaces or tabs and a `;` extension (skipped, without control bytes
+/// other than tab), every trailer line is a `name: value` field, and the size lines and trailer section are bounded.
 struct ChunkedBodyDecoder {
     /// What one `decode` call came to.
     enum Outcome: Equatable {
@@ -14,17 +15,21 @@ struct ChunkedBodyDecoder {
         case malformed
         /// The data went over the limit.
         case tooLarge
+        /// The trailer section went over `maxTrailerBytes`.
+        case trailersTooLarge
     }
 
     private enum State {
         case size
+        /// Spaces or tabs after the size digits (RFC 9112 §7.1.1 BWS): only `;` or CR may follow.
+        case sizeWhitespace
         case sizeExtension
         case sizeLineFeed
         case data
         case dataCarriageReturn
         case dataLineFeed
-        /// In the trailer section; `lineLength` bytes of the current line so far.
-        case trailer(lineLength: Int)
+        /// In the trailer section; `lineLength` bytes of the current line so far, `colon` whether its name ended.
+        case trailer(lineLength: Int, colon: Bool)
         case trailerLineFeed(lineLength: Int)
     }
 
@@ -35,6 +40,7 @@ struct ChunkedBodyDecoder {
     private var state = State.size
     private var size = 0
     private var sizeDigits = 0
+    private var significantDigits = 0
     private var lineBytes = 0
     private var remaining = 0
     private var trailerBytes = 0
@@ -48,21 +54,42 @@ struct ChunkedBodyDecoder {
             switch state {
             case .size:
                 if let digit = Self.hexValue(byte) {
-                    // 15 hex digits overflow no Int; any size that large is over every limit anyway.
-                    guard sizeDigits < 15 else { return .tooLarge }
+                    // Leading zeros count for nothing; 15 significant hex digits overflow no Int, and a size that large
+                    // is over every limit anyway.
+                    if size > 0 || digit > 0 {
+                        guard significantDigits < 15 else { return .tooLarge }
+                        significantDigits += 1
+                    }
                     size = size * 16 + digit
                     sizeDigits += 1
-                } else if sizeDigits > 0 && (byte == 0x3B || byte == 0x20 || byte == 0x09) {
+                } else if sizeDigits > 0 && byte == 0x3B {
                     state = .sizeExtension
+                } else if sizeDigits > 0 && (byte == 0x20 || byte == 0x09) {
+                    state = .sizeWhitespace
                 } else if sizeDigits > 0 && byte == 0x0D {
                     state = .sizeLineFeed
                 } else {
                     return .malformed
                 }
                 lineBytes += 1
+                guard lineBytes <= Self.maxSizeLine else { return .malformed }
+                index += 1
+            case .sizeWhitespace:
+                switch byte {
+                case 0x20, 0x09: break
+                case 0x3B: state = .sizeExtension
+                case 0x0D: state = .sizeLineFeed
+                default: return .malformed
+                }
+                lineBytes += 1
+                guard lineBytes <= Self.maxSizeLine else { return .malformed }
                 index += 1
             case .sizeExtension:
-                if byte == 0x0D { state = .sizeLineFeed } else if byte == 0x0A || byte < 0x09 { return .malformed }
+                if byte == 0x0D {
+                    state = .sizeLineFeed
+                } else if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+                    return .malformed
+                }
                 lineBytes += 1
                 guard lineBytes <= Self.maxSizeLine else { return .malformed }
                 index += 1
@@ -70,7 +97,7 @@ struct ChunkedBodyDecoder {
                 guard byte == 0x0A else { return .malformed }
                 index += 1
                 if size == 0 {
-                    state = .trailer(lineLength: 0)
+                    state = .trailer(lineLength: 0, colon: false)
                 } else {
                     guard size <= limit - body.count else { return .tooLarge }
                     remaining = size
@@ -78,6 +105,7 @@ struct ChunkedBodyDecoder {
                 }
                 size = 0
                 sizeDigits = 0
+                significantDigits = 0
                 lineBytes = 0
             case .data:
                 let take = min(remaining, count - index)
@@ -93,19 +121,25 @@ struct ChunkedBodyDecoder {
                 guard byte == 0x0A else { return .malformed }
                 state = .size
                 index += 1
-            case .trailer(let length):
+            case .trailer(let length, let colon):
                 index += 1
                 trailerBytes += 1
-                guard trailerBytes <= Self.maxTrailerBytes else { return .malformed }
-                if byte == 0x0D { state = .trailerLineFeed(lineLength: length) } else if byte == 0x0A { return .malformed } else {
-                    state = .trailer(lineLength: length + 1)
+                guard trailerBytes <= Self.maxTrailerBytes else { return .trailersTooLarge }
+                if byte == 0x0D {
+                    // A trailer line is a field: a name, then a colon (the empty line ends the section).
+                    guard length == 0 || colon else { return .malformed }
+                    state = .trailerLineFeed(lineLength: length)
+                } else if byte == 0x0A {
+                    return .malformed
+                } else {
+                    state = .trailer(lineLength: length + 1, colon: colon || (byte == 0x3A && length > 0))
                 }
             case .trailerLineFeed(let length):
                 guard byte == 0x0A else { return .malformed }
                 index += 1
                 trailerBytes += 1
                 if length == 0 { return .finished(consumed: index) }
-                state = .trailer(lineLength: 0)
+                state = .trailer(lineLength: 0, colon: false)
             }
         }
         return .needsMore

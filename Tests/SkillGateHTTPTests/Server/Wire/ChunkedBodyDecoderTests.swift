@@ -49,6 +49,42 @@ import Testing
         let longExtension = "5;" + String(repeating: "x", count: ChunkedBodyDecoder.maxSizeLine) + "\r\n"
         #expect(Self.decode(longExtension, step: 512).0 == .malformed)
         let longTrailer = "0\r\n" + String(repeating: "T: v\r\n", count: ChunkedBodyDecoder.maxTrailerBytes / 6 + 1) + "\r\n"
-        #expect(Self.decode(longTrailer, step: 512).0 == .malformed)
+        #expect(Self.decode(longTrailer, step: 512).0 == .trailersTooLarge)
+        let endlessZeros = String(repeating: "0", count: ChunkedBodyDecoder.maxSizeLine + 1)
+        #expect(Self.decode(endlessZeros, step: 512).0 == .malformed)
+    }
+
+    /// RFC 9112 §7.1: after the size's hex digits come only optional spaces or tabs (BWS) and a `;` extension. Before,
+    /// anything after a space or tab was skipped as an extension, so `2a 99` was read as 0x2a where another parser may
+    /// read 0x2a99 or refuse it. Control bytes other than tab in an extension, and trailer lines that are not fields,
+    /// were let through too.
+    @Test(arguments: [
+        "2a 99\r\n", "2a\tzz\r\n", "5 hello\r\n", "5 \t x\r\n", "5;a=\u{0B}\r\nhello\r\n0\r\n\r\n", "5;a=\u{1F}\r\n",
+        "5;a\u{7F}\r\n", "5;\u{00}\r\n", "5\r\nhello\r\n0\r\nNoColon\r\n\r\n", "5\r\nhello\r\n0\r\n: empty name\r\n\r\n",
+        "5\r\nhello\r\n0\r\nA: b\r\nnot a field\r\n\r\n",
+    ])
+    func sizeLinesAndTrailersOutsideTheGrammarAreMalformed(wire: String) {
+        #expect(Self.decode(wire, step: 1000).0 == .malformed, "\(wire.debugDescription)")
+        #expect(Self.decode(wire, step: 1).0 == .malformed, "\(wire.debugDescription) byte by byte")
+    }
+
+    @Test(arguments: [
+        "5 \r\nhello\r\n0\r\n\r\n", "5 \t;ext\r\nhello\r\n0\r\n\r\n", "5;a=\"x\ty\"\r\nhello\r\n0 ;last\r\n\r\n",
+        "5\r\nhello\r\n0\r\nX-Sum: a:b\r\nY:\r\n\r\n",
+    ])
+    func spacesBeforeAnExtensionTabsInsideItAndFieldTrailersAreTaken(wire: String) {
+        let (outcome, body, _) = Self.decode(wire, step: 1)
+        #expect(outcome == .finished(consumed: wire.utf8.count), "\(wire.debugDescription)")
+        #expect(body == "hello")
+    }
+
+    /// Leading zeros count for nothing: sixteen hex digits for 47 are 47, not a size over every limit.
+    @Test func aSizeWithManyLeadingZerosIsItsValue() {
+        let data = String(repeating: "z", count: 0x2f)
+        let wire = "000000000000002f\r\n\(data)\r\n" + String(repeating: "0", count: 40) + "\r\n\r\n"
+        let (outcome, body, _) = Self.decode(wire, step: 5)
+        #expect(outcome == .finished(consumed: wire.utf8.count))
+        #expect(body == data)
+        #expect(Self.decode("0000000000000000ffffffffffffffff\r\n", step: 1000).0 == .tooLarge)
     }
 }
