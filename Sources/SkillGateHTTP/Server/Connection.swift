@@ -51,6 +51,9 @@ final class Connection {
     var timer: OpaquePointer?
     /// Reading is off: a pipelined request came while one is with its handler (it waits in the kernel until then).
     var readPaused = false
+    /// The client ended its side (an orderly end of stream, `shutdown(SHUT_WR)`) while its request's gate decision was
+    /// out: reading is off for good, and the request, once decided and whole, is answered and the connection closed.
+    var peerHalfClosed = false
 
     /// Bytes read and not yet used: a head that has not all arrived, or a request pipelined behind the current one.
     var input: [UInt8] = []

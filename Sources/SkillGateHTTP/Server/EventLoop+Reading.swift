@@ -255,12 +255,18 @@ extension EventLoop {
         }
     }
 
-    /// Peer activity while a handler works (the loop does not read then): the end of the stream or an error means the
-    /// client left (the connection closes and the handler is cancelled); bytes are a pipelined request, read after the
-    /// reply, so reading stops until then.
+    /// Peer activity while a handler works or the gate decides (the loop does not read then): bytes are a pipelined
+    /// request, read after the reply (or the decision), so reading stops until then. While a handler works, the end of
+    /// the stream or an error means the client left: the connection closes and the handler is cancelled (a half-close
+    /// looks the same as a close here, and a client that gave up must not keep its upstream work running). While the
+    /// gate decides, an orderly end of the stream is a half-close (`halfClosedWhileGating`).
     private func peerActivity(_ connection: Connection) {
         switch sg_ev_peek_socket(connection.fd) {
         case 0:
+            if connection.phase == .gating && errno == 0 {
+                halfClosedWhileGating(connection)
+                return
+            }
             shared.counters.closedOnPeerCheck.add(1, ordering: .relaxed)
             shared.counters.lastPeerCheckErrno.store(Int(errno), ordering: .relaxed)
             close(connection)
@@ -269,6 +275,32 @@ extension EventLoop {
             connection.readPaused = true
         default:
             break
+        }
+    }
+
+    /// The client ended its side after sending a head whose gate decision is out (`shutdown(SHUT_WR)` after the
+    /// request, as scripted clients such as `nc -N` do): everything it sent is in `input` (the peek found no more).
+    /// Reading stops for good; a request whose announced body has not all come is closed at once, without an answer;
+    /// any other waits for its decision and is answered, then the connection closes (`finishHalfClosed`). Before, the
+    /// connection closed here and the request was dropped without an answer or a log line, while the same request with
+    /// a gate that decided at once was answered.
+    private func halfClosedWhileGating(_ connection: Connection) {
+        if case .length(let length)? = connection.gated?.framing, connection.input.count < length {
+            close(connection, peerEnded: true)
+            return
+        }
+        connection.peerHalfClosed = true
+        if let readEvent = connection.readEvent { event_del(readEvent) }
+        connection.readPaused = true
+    }
+
+    /// After the decision on a half-closed client's request: a request that is whole is with its handler and the
+    /// connection closes after the reply; one cut short (a chunked body that did not end) is closed without an answer.
+    private func finishHalfClosed(_ connection: Connection) {
+        switch connection.phase {
+        case .handling: connection.closeAfterReply = true
+        case .closed: break
+        default: close(connection, peerEnded: true)
         }
     }
 
@@ -299,10 +331,11 @@ extension EventLoop {
         connection.phase = .head
         admit(connection, gated.parsed, &gated.head, gated.framing, decision)
         guard connection.phase != .closed else { return }
-        if connection.readPaused, let readEvent = connection.readEvent {
+        if connection.readPaused, !connection.peerHalfClosed, let readEvent = connection.readEvent {
             connection.readPaused = false
             event_add(readEvent, nil)
         }
         if !connection.input.isEmpty, connection.phase == .body { consumeInput(connection) }
+        if connection.peerHalfClosed { finishHalfClosed(connection) }
     }
 }

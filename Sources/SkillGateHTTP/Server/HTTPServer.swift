@@ -23,8 +23,12 @@ import Synchronization
 /// (`Configuration.writeStallTimeout`), both without a response.
 ///
 /// A client that disconnects is noticed while its handler works (EOF/RST on the socket) and while
-/// streaming; its Task is cancelled. Limits: a client that half-closes (`shutdown(SHUT_WR)`) after
-/// sending its request counts as gone; a pipelined request behind a running one turns that watch off.
+/// streaming; its Task is cancelled. A client that half-closes (`shutdown(SHUT_WR)`) after sending its whole request
+/// is answered, and then its connection closed, when its end of stream comes before the request reaches the handler
+/// (while a deferred `headGate` decision is out; decision 0091). Once the handler works, an end of stream cannot be
+/// told from a close and counts as the client gone (its Task is cancelled; a stream ends early). A client that ends
+/// its side in the middle of a request is closed without an answer. A pipelined request behind a running one turns
+/// the watch off.
 public final class HTTPServer: Sendable {
     private enum Phase { case created, running, stopped }
 

@@ -143,6 +143,9 @@ struct HTTPServerDeferredHeadGateTests {
         }
     }
 
+    /// The client resets its connection (a close with unread data, or SO_LINGER 0). An orderly close of a client with
+    /// nothing unread cannot be told from a half-close while the gate decides, and is answered like one (decision 0091,
+    /// `aCompleteRequestHalfClosedWhileTheGateDecidesIsAnsweredThenClosed`); the answer then meets the reset.
     @Test func aClientThatLeavesWhileTheGateDecidesIsClosedAndForgotten() async throws {
         let held = HeldDecision()
         let handled = ServerTestFlag<Bool>()
@@ -154,13 +157,101 @@ struct HTTPServerDeferredHeadGateTests {
                 let client = try RawHTTPClient(port: port)
                 client.send("GET /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\n\r\n")
                 #expect(await held.started.wait(upTo: .seconds(10)) == true)
-                client.closeNow()
+                client.reset()
             }
             let deadline = ContinuousClock.now.advanced(by: .seconds(10))
             while server.statistics.openConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(server.statistics.openConnections == 0)
             held.decide(.accept)
             #expect(try await Self.nextRequestIsServed(port: port))
+            #expect(handled.value == nil)
+        }
+    }
+
+    /// A client that sends its whole request and half-closes (`shutdown(SHUT_WR)`) while the gate decides is answered,
+    /// then closed (decision 0091). Before, the end of stream closed the connection and the request was dropped without
+    /// an answer, where a gate that decided at once answered the same request.
+    @Test func aCompleteRequestHalfClosedWhileTheGateDecidesIsAnsweredThenClosed() async throws {
+        let held = HeldDecision()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60) },
+                                 handler: Self.echo) { server, port in
+            let (started, response, rest) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send("POST /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 5\r\n\r\nhello")
+                let started = held.waitUntilStarted()
+                client.halfClose()
+                Thread.sleep(forTimeInterval: 0.2)   // the server sees the end of stream while the decision is out
+                held.decide(.accept)
+                return (started, client.readResponse(), client.readUntilClosed())
+            }
+            #expect(started)
+            #expect(response?.status == 200)
+            #expect(response?.bodyText == "/held 5")
+            #expect(response?.header("Connection")?.lowercased() == "close")
+            #expect(rest.closed && rest.bytes.isEmpty)
+            #expect(await serverSettles { server.statistics.openConnections == 0 })
+        }
+    }
+
+    /// A streamed answer to a client that half-closed while the gate decided goes out whole: the client still reads.
+    @Test func aStreamToAClientThatHalfClosedWhileTheGateDecidedGoesOutWhole() async throws {
+        let held = HeldDecision()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60) }, handler: { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+                for i in 0..<3 {
+                    try await responder.write(Array("data: \(i)\n\n".utf8))
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                responder.end()
+            } catch {}
+        }) { _, port in
+            let (started, response, closed) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send("GET /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\n\r\n")
+                let started = held.waitUntilStarted()
+                client.halfClose()
+                Thread.sleep(forTimeInterval: 0.2)
+                held.decide(.accept)
+                return (started, client.readResponse(), client.readUntilClosed().closed)
+            }
+            #expect(started)
+            #expect(response?.status == 200)
+            #expect(response?.bodyText == "data: 0\n\ndata: 1\n\ndata: 2\n\n")
+            #expect(closed)
+        }
+    }
+
+    /// Half a request and then the end of the client's side is still closed at once, without an answer: a body that
+    /// has not all come while the gate decides, and a head cut short.
+    @Test func aRequestCutShortByAHalfCloseIsClosedWithoutAnAnswer() async throws {
+        let held = HeldDecision()
+        let handled = ServerTestFlag<Bool>()
+        try await withTestServer({ $0.headGate = Self.gate(held); $0.loops = 1; $0.headerTimeout = .seconds(60); $0.bodyReadTimeout = .seconds(60) },
+                                 handler: { request, responder in
+            handled.set(true)
+            await Self.echo(request, responder)
+        }) { server, port in
+            let (started, gated, head) = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send("POST /held HTTP/1.1\r\nHost: x\r\nx-held: 1\r\nContent-Length: 10\r\n\r\nhello")
+                let started = held.waitUntilStarted()
+                let begin = ContinuousClock.now
+                client.halfClose()
+                let gated = (client.readUntilClosed(), ContinuousClock.now - begin)
+                let other = try RawHTTPClient(port: port, receiveTimeout: 10)
+                other.send("GET /cut HTTP/1.1\r\nHost: x\r\n")
+                let start = ContinuousClock.now
+                other.halfClose()
+                return (started, gated, (other.readUntilClosed(), ContinuousClock.now - start))
+            }
+            #expect(started)
+            #expect(gated.0.closed && gated.0.bytes.isEmpty, "\(String(decoding: gated.0.bytes, as: UTF8.self))")
+            #expect(gated.1 < .seconds(5), "closed after \(gated.1)")
+            #expect(head.0.closed && head.0.bytes.isEmpty)
+            #expect(head.1 < .seconds(5), "closed after \(head.1)")
+            held.decide(.accept)
+            #expect(await serverSettles { server.statistics.openConnections == 0 })
             #expect(handled.value == nil)
         }
     }

@@ -83,6 +83,18 @@ final class RawHTTPClient: @unchecked Sendable {
     /// Closes the socket now (the server sees EOF).
     func closeNow() { shutdown(fd, Int32(SHUT_RDWR)) }
 
+    /// Closes the socket with a reset (SO_LINGER 0): the server sees ECONNRESET, not an end of stream.
+    func reset() {
+        guard fd >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// Ends the sending side only (`shutdown(SHUT_WR)`): the server sees EOF, and the client can still read.
+    func halfClose() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// Reads more bytes; false on EOF, error or timeout.
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
