@@ -90,7 +90,7 @@ extension EventLoop {
         guard let end = HTTP1Head.end(of: bytes, from: offset, scanned: offset + connection.headScanned) else {
             let pending = bytes.count - offset
             if pending > configuration.maxHeaderBytes {
-                refuse(connection, status: 400, message: Self.headTooLargeMessage)
+                refuse(connection, status: 431, message: headTooLargeMessage)
                 return nil
             }
             connection.headScanned = pending
@@ -98,7 +98,7 @@ extension EventLoop {
         }
         connection.headScanned = 0
         guard end - offset <= configuration.maxHeaderBytes else {
-            refuse(connection, status: 400, message: Self.headTooLargeMessage)
+            refuse(connection, status: 431, message: headTooLargeMessage)
             return nil
         }
         switch RequestHeadParser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) {
@@ -111,8 +111,9 @@ extension EventLoop {
         }
     }
 
-    private static let headTooLargeMessage =
-        "The request head (request line and header fields) is over the server's size limit; send fewer or shorter header fields."
+    private var headTooLargeMessage: String {
+        "The request head (request line and header fields) is over this server's limit of \(configuration.maxHeaderBytes) bytes; send fewer or shorter header fields."
+    }
 
     /// A head is read and no body byte is used yet: checks its Host and framing, asks the `headGate`, and sets up the
     /// body's reading (or hands a bodiless request over).
@@ -181,7 +182,7 @@ extension EventLoop {
             dispatch(connection)
         case .length(let length):
             guard length <= limit else {
-                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes), isHead: parsed.isHead)
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: limit), isHead: parsed.isHead)
                 return
             }
             connection.body = []
@@ -209,8 +210,9 @@ extension EventLoop {
 
     private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
+    /// The 413's message, naming the limit the request met (the server's, or the smaller one its gate set).
     static func bodyTooLargeMessage(limit: Int) -> String {
-        "The request body is over this endpoint's size limit (at most \(limit) bytes; less where no token is needed); send a smaller body."
+        "The request body is over this endpoint's size limit of \(limit) bytes; send a smaller body."
     }
 
     static let trailersTooLargeMessage =
@@ -243,7 +245,7 @@ extension EventLoop {
                        isHead: connection.head?.isHead ?? false)
                 return bytes.count
             case .tooLarge:
-                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: configuration.maxBodyBytes),
+                refuse(connection, status: 413, message: Self.bodyTooLargeMessage(limit: connection.bodyLimit),
                        isHead: connection.head?.isHead ?? false)
                 return bytes.count
             case .trailersTooLarge:

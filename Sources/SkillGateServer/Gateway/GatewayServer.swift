@@ -52,8 +52,11 @@ public final class GatewayServer: Sendable {
             }
         }
         serverConfig.errorBody = { status, message in
-            let kind: GatewayError.Kind = status == 413 ? .requestTooLarge : (status == 408 ? .timeout : (status >= 500 ? .internalError : .invalidRequest))
-            let error = GatewayError(domain: status >= 500 ? .gateway : .caller, kind: kind, status: status, message: message)
+            // 505 (HTTP/2 or HTTP/3 sent to this port) is the caller's to fix, like the 4xx.
+            let serverFault = status >= 500 && status != 505
+            let kind: GatewayError.Kind = status == 413 || status == 431 ? .requestTooLarge
+                : (status == 408 ? .timeout : (serverFault ? .internalError : .invalidRequest))
+            let error = GatewayError(domain: serverFault ? .gateway : .caller, kind: kind, status: status, message: message)
             return ("application/json", error.surfaceNeutralBody().serializedBytes())
         }
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }

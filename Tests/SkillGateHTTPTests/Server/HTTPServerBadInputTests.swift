@@ -38,7 +38,11 @@ struct HTTPServerBadInputTests {
         BadInput(name: "two Host fields on HTTP/1.0", bytes: "GET / HTTP/1.0\r\nHost: x\r\nhost: x\r\n\r\n", status: 400),
         BadInput(name: "empty Host", bytes: "GET / HTTP/1.1\r\nHost: \r\n\r\n", status: 400),
         BadInput(name: "Host with a path", bytes: "GET / HTTP/1.1\r\nHost: x/admin\r\n\r\n", status: 400),
-        BadInput(name: "oversized header block", bytes: "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n", status: 400),
+        BadInput(name: "oversized header block", bytes: "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n", status: 431),
+        BadInput(name: "oversized header block not ended yet", bytes: "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 70_000))", status: 431),
+        BadInput(name: "HTTP/2.0 request line", bytes: "GET / HTTP/2.0\r\nHost: x\r\n\r\n", status: 505),
+        BadInput(name: "HTTP/2 connection preface", bytes: "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", status: 505),
+        BadInput(name: "HTTP/3.0 request line", bytes: "GET / HTTP/3.0\r\nHost: x\r\n\r\n", status: 505),
     ]
 
     static let ok: @Sendable (HTTPServerRequest, HTTPResponder) async -> Void = { _, responder in
@@ -60,6 +64,11 @@ struct HTTPServerBadInputTests {
             #expect(response?.header("Content-Length") == "\(response?.body.count ?? -1)")
             #expect(response?.header("Connection")?.lowercased() == "close")
             #expect(closed, "the server kept a connection with a broken request open")
+            if input.name.hasPrefix("oversized header") {
+                #expect(response?.bodyText.contains("limit of 65536 bytes") == true, "\(response?.bodyText ?? "none")")
+            }
+            if input.name.hasPrefix("oversized trailer") { #expect(response?.bodyText.contains("trailer section") == true) }
+            if input.status == 505 { #expect(response?.bodyText.contains("HTTP/1.1") == true, "\(response?.bodyText ?? "none")") }
             let next = try await RawHTTPClient.blocking {
                 let client = try RawHTTPClient(port: port)
                 client.send(rawGET("/after"))

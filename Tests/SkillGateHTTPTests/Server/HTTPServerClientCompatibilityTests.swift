@@ -29,7 +29,7 @@ struct HTTPServerClientCompatibilityTests {
                                               "http://127.0.0.1:\(port)/v1/chat/completions"])
             let lines = output.split(separator: "\n")
             #expect(lines.last == "413")
-            #expect(lines.first?.hasPrefix("{\"error\":{\"message\":\"The request body is over this endpoint's size limit (at most 65536 bytes") == true)
+            #expect(lines.first?.hasPrefix("{\"error\":{\"message\":\"The request body is over this endpoint's size limit of 65536 bytes") == true)
         }
     }
 

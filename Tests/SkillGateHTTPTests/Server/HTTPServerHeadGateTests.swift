@@ -68,6 +68,21 @@ struct HTTPServerHeadGateTests {
             }
             #expect(small?.bodyText == "50")
             #expect(large?.status == 413)
+            // The 413 names the limit it applied, not the server's larger one.
+            #expect(large?.bodyText.contains("limit of 100 bytes") == true, "\(large?.bodyText ?? "none")")
+        }
+    }
+
+    /// A chunked body over the gate's small limit is refused naming that limit too.
+    @Test func aChunkedBodyOverTheSmallAllowanceNamesIt() async throws {
+        try await withTestServer({ $0.headGate = Self.gate }, handler: Self.echo) { _, port in
+            let large = try await RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send("POST /public HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n80\r\n" + String(repeating: "a", count: 128) + "\r\n")
+                return client.readResponse()
+            }
+            #expect(large?.status == 413)
+            #expect(large?.bodyText.contains("limit of 100 bytes") == true, "\(large?.bodyText ?? "none")")
         }
     }
 

@@ -51,7 +51,7 @@ enum HTTP1RequestTarget: FuzzTarget {
                         if scanned == 0 { offset += RequestHeadParser.blankLinePrefix(buffer, from: offset) }
                         guard offset < buffer.count else { return }
                         guard let end = HTTP1Head.end(of: buffer, from: offset, scanned: offset + scanned) else {
-                            if buffer.count - offset > 64 * 1024 { outcome.refusal = 400; return }
+                            if buffer.count - offset > 64 * 1024 { outcome.refusal = 431; return }
                             phase = .head(scanned: buffer.count - offset)
                             unread = Array(input[offset...])
                             return

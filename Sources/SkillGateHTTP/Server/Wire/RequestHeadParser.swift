@@ -7,7 +7,7 @@ struct ParsedRequestHead {
     var path: String
     var query: String?
     var headers: HTTPHeaders
-    /// The `y` of `HTTP/1.y`: 0 or 1.
+    /// The `y` of `HTTP/1.y`: 0 or 1 (a later minor version counts as 1).
     var minorVersion: Int
     /// Whether the client lets the connection stay open after this request (HTTP/1.1 unless `Connection: close`;
     /// HTTP/1.0 only with `Connection: keep-alive`).
@@ -54,15 +54,18 @@ enum RequestHeadParser {
         var head = start
         head.headers.reserveCapacity(8)
         var connectionTokens: (close: Bool, keepAlive: Bool) = (false, false)
+        // The field whose value the server acts on (Connection, Expect) is read once it is whole, folded lines joined.
+        var pending = FieldRole.other
         while let line = lines.next() {
             let field = UnsafeRawBufferPointer(rebasing: bytes[line])
             if field[0] == 0x20 || field[0] == 0x09 {
                 // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value with one space.
                 guard let last = head.headers.fields.last else { return .failure(malformedField) }
                 guard let value = fieldValue(field, from: 0) else { return .failure(Refusal(status: 400, message: controlCharacterMessage)) }
-                head.headers.replaceLast(value: value.isEmpty ? last.value : last.value + " " + value)
+                head.headers.replaceLast(value: value.isEmpty ? last.value : (last.value.isEmpty ? value : last.value + " " + value))
                 continue
             }
+            act(on: pending, &head, &connectionTokens)
             guard let colon = field.firstIndex(of: 0x3A), colon > 0 else { return .failure(malformedField) }
             for index in 0..<colon where !isTokenByte(field[index]) {
                 let byte = field[index]
@@ -71,18 +74,29 @@ enum RequestHeadParser {
             guard let value = fieldValue(field, from: colon + 1) else { return .failure(Refusal(status: 400, message: controlCharacterMessage)) }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: field[0..<colon]), as: UTF8.self)
             switch colon {
-            case 10 where HTTPHeaders.sameName(name, "connection"):
-                let tokens = HTTP1Head.connectionTokens(value)
-                connectionTokens = (connectionTokens.close || tokens.close, connectionTokens.keepAlive || tokens.keepAlive)
-            case 6 where HTTPHeaders.sameName(name, "expect"):
-                head.expect = value
-            default:
-                break
+            case 10 where HTTPHeaders.sameName(name, "connection"): pending = .connection
+            case 6 where HTTPHeaders.sameName(name, "expect"): pending = .expect
+            default: pending = .other
             }
             head.headers.add(name, value)
         }
+        act(on: pending, &head, &connectionTokens)
         head.keepAlive = head.minorVersion >= 1 ? !connectionTokens.close : (connectionTokens.keepAlive && !connectionTokens.close)
         return .success(head)
+    }
+
+    /// What the last field read means to the server.
+    private enum FieldRole { case other, connection, expect }
+
+    /// Acts on the last field read, now that no folded line can follow it.
+    private static func act(on role: FieldRole, _ head: inout ParsedRequestHead, _ connectionTokens: inout (close: Bool, keepAlive: Bool)) {
+        guard role != .other, let value = head.headers.fields.last?.value else { return }
+        if role == .expect {
+            head.expect = value
+        } else {
+            let tokens = HTTP1Head.connectionTokens(value)
+            connectionTokens = (connectionTokens.close || tokens.close, connectionTokens.keepAlive || tokens.keepAlive)
+        }
     }
 
     // MARK: Request line
@@ -99,7 +113,16 @@ enum RequestHeadParser {
         }
         let version = UnsafeRawBufferPointer(rebasing: line[(secondSpace + 1)...])
         guard !version.contains(0x20) else { return .failure(malformedRequestLine) }
-        guard version.count == 8, version.starts(with: "HTTP/1.".utf8), version[7] == 0x30 || version[7] == 0x31 else {
+        guard version.count == 8, version.starts(with: "HTTP/".utf8), version[6] == 0x2E, (0x30...0x39).contains(version[7]) else {
+            return .failure(Refusal(status: 400, message: "Only HTTP/1.0 and HTTP/1.1 are served here; send the request as HTTP/1.1."))
+        }
+        switch version[5] {
+        case 0x31:
+            break
+        case 0x32, 0x33:
+            // HTTP/2 and HTTP/3 are other wire protocols, spoken here only by a proxy in front (RFC 9110 §15.6.6).
+            return .failure(Refusal(status: 505, message: "HTTP/2 and HTTP/3 are not served on this port; send the request as HTTP/1.1 (or put a proxy that speaks them in front)."))
+        default:
             return .failure(Refusal(status: 400, message: "Only HTTP/1.0 and HTTP/1.1 are served here; send the request as HTTP/1.1."))
         }
         for index in 0..<firstSpace where !isTokenByte(line[index]) { return .failure(malformedRequestLine) }
@@ -110,8 +133,9 @@ enum RequestHeadParser {
         guard supportedMethods.contains(method) else {
             return .failure(Refusal(status: 501, message: "The request method is not supported; use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS."))
         }
+        // A later HTTP/1.x is answered as HTTP/1.1, the highest minor version served (RFC 9110 §6.2).
         return .success(ParsedRequestHead(method: method, path: path, query: query, headers: HTTPHeaders(),
-                                          minorVersion: Int(version[7] - 0x30), keepAlive: true, expect: nil))
+                                          minorVersion: min(1, Int(version[7] - 0x30)), keepAlive: true, expect: nil))
     }
 
     /// The method's name; the common ones without decoding (each is a small string literal).

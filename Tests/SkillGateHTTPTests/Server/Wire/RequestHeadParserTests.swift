@@ -43,6 +43,26 @@ import Testing
         #expect(head.headers["Host"] == "h")
     }
 
+    /// The Connection and Expect fields are acted on once whole: a value folded onto a continuation line is joined first.
+    @Test func foldedConnectionAndExpectValuesAreActedOnWhole() throws {
+        let folded = try Self.parse("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive,\r\n close\r\nExpect:\r\n 100-continue\r\n").get()
+        #expect(!folded.keepAlive)
+        #expect(folded.expect == "100-continue")
+        let last = try Self.parse("GET / HTTP/1.0\r\nHost: h\r\nConnection:\r\n\tkeep-alive\r\n").get()
+        #expect(last.keepAlive)
+    }
+
+    /// HTTP/1.2 to HTTP/1.9 are served as HTTP/1.1 (RFC 9110 §6.2); HTTP/2.0 and HTTP/3.0 get 505 saying to use 1.1.
+    @Test func laterMinorVersionsAreHTTP11AndMajorVersions2And3Get505() throws {
+        let later = try Self.parse("GET / HTTP/1.7\r\nHost: h\r\n").get()
+        #expect(later.minorVersion == 1 && later.keepAlive)
+        for version in ["HTTP/2.0", "HTTP/3.0"] {
+            guard case .failure(let refusal) = Self.parse("GET / \(version)\r\nHost: h\r\n") else { Issue.record("\(version) was taken"); continue }
+            #expect(refusal.status == 505)
+            #expect(refusal.message.contains("HTTP/1.1"))
+        }
+    }
+
     @Test(arguments: [
         ("GARBAGE", 400), ("GET  HTTP/1.1", 400), ("GET /a b HTTP/1.1", 400), ("GET / HTTP/9.9", 400), ("GET / HTTP/2", 400),
         ("GET / http/1.1", 400), ("G(T / HTTP/1.1", 400), ("GET relative HTTP/1.1", 400), ("GET /\u{7F} HTTP/1.1", 400),
