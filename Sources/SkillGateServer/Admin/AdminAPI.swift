@@ -60,6 +60,12 @@ struct AdminAPI: Sendable {
             }
             self = route
         }
+
+        /// The methods `path` takes, for a 405's `allow` header (HEAD wherever GET is); nil when it is no route.
+        static func allowed(path: String) -> String? {
+            let methods = ["GET", "HEAD", "POST", "PUT"].filter { (try? Route(method: $0, path: path)) != nil }
+            return methods.isEmpty ? nil : methods.joined(separator: ", ")
+        }
     }
 
     let services: GatewayServices

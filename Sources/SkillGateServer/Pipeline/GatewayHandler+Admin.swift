@@ -24,7 +24,9 @@ extension GatewayHandler {
             ctx.log.status = status
             answering.account(&ctx)
         } catch {
-            fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
+            let e = GatewayError.from(error)
+            let allow = e.status == 405 ? AdminAPI.Route.allowed(path: request.path) : nil
+            fail(e, OpenAIChatSurface(), &ctx, extraHeaders: allow.map { ["allow": $0] } ?? [:])
         }
     }
 

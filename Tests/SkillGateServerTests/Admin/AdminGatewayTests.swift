@@ -113,6 +113,7 @@ import SkillGateState
         let badDays = try await Self.send(h, "GET", "/admin/api/usage?days=0", token: admin)
         #expect(missing.status == 404 && Self.message(missing).contains("GET /admin/api/usage"))
         #expect(wrongMethod.status == 405 && Self.message(wrongMethod).contains("GET or POST"))
+        #expect(wrongMethod.headers["allow"] == "GET, HEAD, POST", "a 405 names every method the route takes")
         #expect(badQuery.status == 400 && Self.message(badQuery).contains("day, token") == false && Self.message(badQuery).contains("token, model, scenario, day"))
         #expect(badDays.status == 400 && Self.message(badDays).contains("1 to 366"))
     }

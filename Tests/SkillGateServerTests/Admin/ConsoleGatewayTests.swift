@@ -46,7 +46,7 @@ import SkillGateHTTP
         let h = try TeamHarness(extraConfig: #","console":{"assets_dir":"\#(Self.assets)"}"#)
         defer { Task { await h.stop() } }
         let r = try await Self.get(h, "/console", method: "POST")
-        #expect(r.status == 405 && r.headers["allow"] == "GET")
+        #expect(r.status == 405 && r.headers["allow"] == "GET, HEAD")
     }
 
     @Test func turnedOffTheConsoleIs404AndTheAdminAPIStays() async throws {

@@ -44,4 +44,12 @@ import SkillGateCore
         #expect(Endpoint.errorSurface(for: "/v1/messages").name == "anthropic")
         #expect(Endpoint.errorSurface(for: "/nowhere").name == "openai")
     }
+
+    /// Every endpoint that takes GET takes HEAD too, and its 405 says so (RFC 9110 §10.2.1: Allow lists them all).
+    @Test func a405OnAGetEndpointAllowsHeadToo() {
+        for path in ["/v1/models", "/healthz", "/console"] {
+            guard case .failure(let r) = Endpoint.accept(method: "POST", path: path) else { Issue.record("expected a 405 for \(path)"); return }
+            #expect(r.error.status == 405 && r.allowed == "GET, HEAD", "\(path): \(r.allowed ?? "none")")
+        }
+    }
 }

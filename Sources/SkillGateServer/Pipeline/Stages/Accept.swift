@@ -43,7 +43,7 @@ enum Endpoint: Sendable {
     /// `/console/`: the console's files below its root (made once, not on every request).
     static let consoleFilesPrefix = ConsoleAssets.root + "/"
 
-    /// A request line no endpoint accepts: the error, and for a 405 the `allow` header's value.
+    /// A request line no endpoint accepts: the error, and for a 405 the `allow` header's value (HEAD wherever GET is).
     struct Rejection: Error {
         var error: GatewayError
         var allowed: String?
@@ -56,7 +56,7 @@ enum Endpoint: Sendable {
             guard method == "GET" || method == "HEAD" else {
                 var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path) accepts GET only, not \(method)")
                 error.param = "method"
-                return .failure(Rejection(error: error, allowed: "GET"))
+                return .failure(Rejection(error: error, allowed: "GET, HEAD"))
             }
             return .success(.console)
         }
@@ -70,7 +70,7 @@ enum Endpoint: Sendable {
             var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405,
                                      message: "\(path) accepts \(entry.method) only, not \(method)")
             error.param = "method"
-            return .failure(Rejection(error: error, allowed: entry.method))
+            return .failure(Rejection(error: error, allowed: entry.method == "GET" ? "GET, HEAD" : entry.method))
         }
         return .success(entry.endpoint)
     }
