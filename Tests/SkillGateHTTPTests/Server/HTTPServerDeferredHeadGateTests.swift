@@ -193,6 +193,22 @@ struct HTTPServerDeferredHeadGateTests {
         }
     }
 
+    /// The same request and half-close with a gate that decides at once: the handler answers within the loop turn that
+    /// read the request, before the loop reads the end of stream, so it is answered too.
+    @Test func aCompleteRequestHalfClosedWithAGateThatDecidesAtOnceIsAnswered() async throws {
+        try await withTestServer({ $0.headGate = { _ in .accept }; $0.loops = 1 }, handler: Self.echo) { _, port in
+            let answers = try await RawHTTPClient.blocking {
+                try (0..<5).map { _ in
+                    let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                    client.send("POST /now HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+                    client.halfClose()
+                    return client.readResponse()?.bodyText
+                }
+            }
+            #expect(answers == Array(repeating: "/now 5", count: 5))
+        }
+    }
+
     /// A streamed answer to a client that half-closed while the gate decided goes out whole: the client still reads.
     @Test func aStreamToAClientThatHalfClosedWhileTheGateDecidedGoesOutWhole() async throws {
         let held = HeldDecision()
