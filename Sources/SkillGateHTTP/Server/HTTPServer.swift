@@ -12,11 +12,13 @@ import Synchronization
 /// of its own. Replies go to the connection's loop through its job queue.
 ///
 /// Errors the server answers itself, all rendered with `Configuration.errorBody` and `Connection: close`:
-/// 400 (malformed request line or header, control characters in a header, bad Content-Length, header block
-/// over `maxHeaderBytes`, malformed chunked encoding), 413 (body over `maxBodyBytes`), 417 (an `Expect` other than
-/// `100-continue`), 501 (unknown method, TRACE), 503 (a request arriving while draining),
-/// 500 (a handler returned without answering); at header time, before any body byte is read: 400/501 for
-/// body framing that parsers could disagree on (`RequestFraming`), and whatever `headGate` rejects;
+/// 400 (malformed request line or header, control characters in a header, bad Content-Length, malformed chunked
+/// encoding), 413 (body over `maxBodyBytes`, or the smaller limit a `headGate` set), 417 (an `Expect` other than
+/// `100-continue`), 431 (a head over `maxHeaderBytes`, a trailer section over 16 KiB), 501 (unknown method, TRACE),
+/// 505 (HTTP/2.0 or HTTP/3.0 on the request line), 503 (a request arriving while draining),
+/// 500 (a handler returned without answering); at header time, before any body byte is read: 400 for a missing
+/// (HTTP/1.1), repeated or invalid Host (`RequestHost`), 400/501 for body framing that parsers could disagree on
+/// (`RequestFraming`; a HEAD request's body is framed like any other), and whatever `headGate` rejects;
 /// 408 when a head or body takes longer than `headerTimeout`/`bodyReadTimeout` in total; 503 to a
 /// connection over `maxConnections` or `maxConnectionsPerIP`. An idle keep-alive connection is closed after
 /// `idleKeepAliveTimeout`, and one whose client stops reading a reply after the stall timeout
