@@ -59,7 +59,7 @@ extension AdminAPI {
             o.append("id", .string(p.id))
             o.append("name", .string(p.displayName))
             o.append("wire_format", .string(p.wireFormat.rawValue))
-            o.append("enabled", .bool(override?.enabled ?? true))
+            o.append("enabled", .bool(config.isEnabled(p)))
             o.append("key_needed", .bool(p.auth != .none))
             o.append("key_name", keyName.map(JSONValue.string) ?? .null)
             o.append("key_set", .bool(p.auth == .none || keyName.map { services.keys.secret(named: $0) != nil } == true))

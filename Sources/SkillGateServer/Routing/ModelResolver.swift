@@ -57,7 +57,7 @@ public struct ModelResolver: Sendable {
                          route: ModelTier(rawValue: name).map { "tier=\($0.rawValue); by=request" } ?? "tier=none; by=request")
     }
 
-    private func isEnabled(_ p: ProviderSpec) -> Bool { config.providerOverrides[p.id]?.enabled ?? true }
+    private func isEnabled(_ p: ProviderSpec) -> Bool { config.isEnabled(p) }
 
     private func permitted(_ target: RouteTarget, requested: String, by list: [String]) -> Bool {
         table.permits(list, target, requested: requested)

@@ -18,14 +18,14 @@ struct RoutingTable: Sendable {
 
     init(config: GatewayConfig, catalog: ProviderCatalog) {
         var names: [String: Resolution] = [:]
-        let enabled = { (p: ProviderSpec) in config.providerOverrides[p.id]?.enabled ?? true }
+        let enabled = { (p: ProviderSpec) in config.isEnabled(p) }
         // provider/model
         for p in catalog.providers {
             for m in p.models {
                 let name = p.id + "/" + m.id
                 if !enabled(p) {
                     names[name] = .refused(GatewayError(domain: .policy, kind: .notFound, status: 404,
-                                                        message: "provider \"\(p.id)\" is disabled in the gateway config; ask the operator to enable it or use another model",
+                                                        message: Self.disabledMessage(p, config),
                                                         param: "model"))
                 } else if !m.isChat {
                     names[name] = .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
@@ -75,6 +75,15 @@ struct RoutingTable: Sendable {
         var qualified: [String: Set<String>] = [:]
         for (name, r) in names { if case .targets(let t, _) = r { qualified[name] = Set(t.map(\.qualifiedName)) } }
         self.qualified = qualified
+    }
+
+    /// Why a model of `provider` is not served: disabled in `providers`, or a keyless provider the config never named
+    /// (`GatewayConfig.isEnabled`).
+    static func disabledMessage(_ provider: ProviderSpec, _ config: GatewayConfig) -> String {
+        if config.providerOverrides[provider.id] != nil {
+            return "provider \"\(provider.id)\" is disabled in the gateway config; ask the operator to enable it or use another model"
+        }
+        return "provider \"\(provider.id)\" needs no key and runs on the operator's network, so the gateway serves it only when the config names it; ask the operator to add \"providers\": {\"\(provider.id)\": {\"enabled\": true}} or use it in a tier or alias, or use another model"
     }
 
     /// The targets of `name`, with the explanation; a 404 for a name the gateway does not know.

@@ -30,8 +30,8 @@ enum ProvidersCommand {
                 keyStatus = pool > 1 ? "keys \(keyName) set (a pool of \(pool))"
                     : pool == 1 ? "key \(keyName) set" : "key \(keyName) NOT set (skillgate keys set \(keyName))"
             } else { keyStatus = "no key name" }
-            let enabled = override?.enabled ?? true
-            print("\(p.id)\t\(p.wireFormat.rawValue)\t\(override?.baseURL ?? p.baseURL)\t\(keyStatus)\(enabled ? "" : "\tdisabled")")
+            let state = config.isEnabled(p) ? "" : override != nil ? "\tdisabled" : "\tnot served (keyless: name it in the config)"
+            print("\(p.id)\t\(p.wireFormat.rawValue)\t\(override?.baseURL ?? p.baseURL)\t\(keyStatus)\(state)")
             for m in p.models {
                 if m.kind == .embedding {
                     let price = m.price.map { CFormat.string("$%.2f", $0.inputPerMTok) } ?? "local"
