@@ -23,13 +23,14 @@ struct RoutingTable: Sendable {
         for p in catalog.providers {
             for m in p.models {
                 let name = p.id + "/" + m.id
-                if !enabled(p) {
-                    names[name] = .refused(GatewayError(domain: .policy, kind: .notFound, status: 404,
-                                                        message: Self.disabledMessage(p, config),
-                                                        param: "model"))
-                } else if !m.isChat {
+                // An embedding model never answers a chat, whether or not its provider is served: that is said first.
+                if !m.isChat {
                     names[name] = .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
                                                         message: "model \"\(name)\" is an embedding model and cannot answer chats; send a chat model (GET /v1/models lists them) or a tier: light, strong",
+                                                        param: "model"))
+                } else if !enabled(p) {
+                    names[name] = .refused(GatewayError(domain: .policy, kind: .notFound, status: 404,
+                                                        message: Self.disabledMessage(p, config),
                                                         param: "model"))
                 } else {
                     names[name] = .targets([RouteTarget(provider: p, model: m)], explanation: [])
