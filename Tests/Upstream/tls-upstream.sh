@@ -70,7 +70,7 @@ done
 port=$(free_port)
 cat > "$work/skillgate.json" <<JSON
 {"listen":"127.0.0.1:$port","state_dir":"state","providers_dir":"providers",
- "providers":{"private-ca":{"ca_file":"ca.pem"},"private-ca-stream":{"ca_file":"ca.pem"}},
+ "providers":{"private-ca":{"ca_file":"ca.pem"},"private-ca-stream":{"ca_file":"ca.pem"},"untrusted":{}},
  "tiers":{"light":["private-ca/mock"],"strong":["private-ca/mock"]},"default_model":"light",
  "upstream_timeouts":{"connect_seconds":5,"first_byte_seconds":10}}
 JSON

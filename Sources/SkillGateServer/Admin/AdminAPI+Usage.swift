@@ -14,7 +14,7 @@ extension AdminAPI {
         // From midnight UTC `days - 1` days ago: whole days, as the chart shows them.
         let today = (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         let since = Date(timeIntervalSince1970: today - Double(days - 1) * 86_400)
-        let perDay = query["per_day"] == "true"
+        let perDay = try query.bool("per_day", fallback: false)
         services.ledger?.flush()
         let data: [JSONValue]
         if perDay {
@@ -56,8 +56,8 @@ extension AdminAPI {
         return ["object": "limits", "data": .array(rows)]
     }
 
-    func recentRequests(_ query: AdminQuery) -> JSONValue {
-        let limit = (try? query.int("limit", in: 1...1000, fallback: 100)) ?? 100
+    func recentRequests(_ query: AdminQuery) throws(GatewayError) -> JSONValue {
+        let limit = try query.int("limit", in: 1...1000, fallback: 100)
         return ["object": "list", "data": .array(services.traffic.recent(limit: limit).map { $0.json() })]
     }
 }

@@ -83,7 +83,7 @@ struct AdminAPI: Sendable {
         case .updateLimits(let name): return (200, try updateLimits(name, request.body))
         case .usage: return (200, try usage(query))
         case .limits: return (200, limitStatus())
-        case .requests: return (200, recentRequests(query))
+        case .requests: return (200, try recentRequests(query))
         case .scenarios: return (200, scenarios())
         case .providers: return (200, providers())
         case .cooldowns: return (200, cooldowns())
@@ -117,6 +117,16 @@ struct AdminQuery: Sendable {
     }
 
     subscript(_ name: String) -> String? { values[name] }
+
+    /// `name` as `true` or `false`, `fallback` when absent, or a 400 naming it.
+    func bool(_ name: String, fallback: Bool) throws(GatewayError) -> Bool {
+        guard let text = values[name] else { return fallback }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw GatewayError.invalidRequest("query parameter \(name) must be true or false, got \"\(text.prefix(40))\"", param: name)
+        }
+    }
 
     /// `name` as an integer within `range`, `fallback` when absent, or a 400 naming it.
     func int(_ name: String, in range: ClosedRange<Int>, fallback: Int) throws(GatewayError) -> Int {

@@ -116,6 +116,14 @@ import SkillGateState
         #expect(wrongMethod.headers["allow"] == "GET, HEAD, POST", "a 405 names every method the route takes")
         #expect(badQuery.status == 400 && Self.message(badQuery).contains("day, token") == false && Self.message(badQuery).contains("token, model, scenario, day"))
         #expect(badDays.status == 400 && Self.message(badDays).contains("1 to 366"))
+        // Every query parameter is checked, not only days: before, these were read as their defaults without a word.
+        let badLimit = try await Self.send(h, "GET", "/admin/api/requests?limit=-1", token: admin)
+        let wordLimit = try await Self.send(h, "GET", "/admin/api/requests?limit=abc", token: admin)
+        let badPerDay = try await Self.send(h, "GET", "/admin/api/usage?per_day=yes", token: admin)
+        let goodPerDay = try await Self.send(h, "GET", "/admin/api/usage?per_day=false", token: admin)
+        #expect(badLimit.status == 400 && wordLimit.status == 400 && Self.message(badLimit).contains("1 to 1000"))
+        #expect(badPerDay.status == 400 && Self.message(badPerDay).contains("true or false"))
+        #expect(goodPerDay.status == 200)
     }
 
     @Test func usageAndRecentRequestsShowWhatARequestCost() async throws {
