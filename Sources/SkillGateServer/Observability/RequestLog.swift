@@ -49,13 +49,9 @@ struct RequestLogEntry: Sendable {
     /// About how many bytes the entry holds (its fixed part and its texts of variable length), for the log queue's
     /// bound in bytes (`LogWriter`). Counts, it does not format: a native string knows its UTF-8 length.
     var approximateBytes: Int {
-        var bytes = 1_024 + path.utf8.count + (error?.utf8.count ?? 0) + attempts.count * 256
-        for name in skillsRun { bytes += name.utf8.count + 8 }
-        if let skills {
-            for list in [skills.visible, skills.serverSkills, skills.removed, skills.cut] {
-                for name in list { bytes += name.utf8.count + 8 }
-            }
-        }
+        func names(_ list: [String]) -> Int { list.reduce(0) { $0 + $1.utf8.count + 8 } }
+        var bytes = 1_024 + path.utf8.count + (error?.utf8.count ?? 0) + attempts.count * 256 + names(skillsRun)
+        if let skills { bytes += names(skills.visible) + names(skills.serverSkills) + names(skills.removed) + names(skills.cut) }
         return bytes
     }
 

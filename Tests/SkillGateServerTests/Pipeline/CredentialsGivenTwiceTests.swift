@@ -44,4 +44,19 @@ import SkillGateHTTP
         let message = try JSONValue.parse(basic.body)["error"]?["message"]?.stringValue ?? ""
         #expect(message.contains(#"the "Basic" scheme"#) && message.contains("Bearer <token>"), "\(message)")
     }
+
+    /// A key sent bare in `Authorization` (no scheme) is not echoed in the 401, nor is any part of it logged.
+    @Test(arguments: ["sk-proj-abcdefghijklmnop0123", "abcdefghijklmnopqrstuvwx", "Token sk-proj-abcdefghijklmnop0123"])
+    func noPartOfACredentialIsEchoed(_ value: String) async throws {
+        let h = try Harness()
+        let r = try await h.post("/v1/chat/completions", Self.chat, headers: ["authorization": value], auth: false)
+        let log = h.log()
+        await h.stop()
+        #expect(r.status == 401)
+        let secret = value.split(separator: " ").last.map(String.init) ?? value
+        let body = String(decoding: r.body, as: UTF8.self)
+        #expect(!body.contains(secret.prefix(8)) && !log.contains(secret.prefix(8)), "\(body)")
+        let message = try JSONValue.parse(r.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains(value.hasPrefix("Token") ? #"the "Token" scheme"# : "no `Bearer` scheme"), "\(message)")
+    }
 }

@@ -100,10 +100,15 @@ struct AuthenticateStage: Sendable {
         }
         if let bearer, !bearer.isEmpty { return bearer }
         if let apiKey, !apiKey.isEmpty { return apiKey }
-        if let authorization, bearer == nil, case let scheme = authorization.prefix(while: { $0 != " " && $0 != "\t" }).prefix(20),
-           !scheme.isEmpty, scheme.lowercased() != "bearer" {
+        if let authorization, bearer == nil, !authorization.isEmpty {
+            // The scheme is named only when it is one (a short word of letters before the credentials): a value
+            // without one may be a key sent bare, and no part of a credential is echoed back or logged.
+            let word = authorization.prefix(while: { $0 != " " && $0 != "\t" })
+            let isScheme = word.count < authorization.count && (1...10).contains(word.count)
+                && word.allSatisfy { $0.isASCII && $0.isLetter } && word.lowercased() != "bearer"
             throw GatewayError(domain: .policy, kind: .authentication, status: 401,
-                               message: "the `Authorization` field uses the \"\(scheme)\" scheme; SkillGate takes `Authorization: Bearer <token>` or `x-api-key: <token>` with a SkillGate token (`skillgate tokens create --name NAME`)")
+                               message: (isScheme ? "the `Authorization` field uses the \"\(word)\" scheme" : "the `Authorization` field has no `Bearer` scheme")
+                                   + "; SkillGate takes `Authorization: Bearer <token>` or `x-api-key: <token>` with a SkillGate token (`skillgate tokens create --name NAME`)")
         }
         throw GatewayError(domain: .policy, kind: .authentication, status: 401,
                            message: "missing SkillGate token: send `Authorization: Bearer <token>` or `x-api-key: <token>`; the operator creates tokens with `skillgate tokens create --name NAME`")
