@@ -143,9 +143,11 @@ def start_gateway(processes, work, binary, name="skillgate", port=None, slow_ove
               # No cap on client connections: the held-streams test opens thousands at once.
               # and holds as many upstream connections as streams (over HTTP/1.1, one per stream).
               "limits": {"shutdown_grace_seconds": 2, "max_connections": 0, "upstream_connections_per_host": 20000}}
-    if UPSTREAM_PORT != 18080:  # the catalog files name the default port
-        specs = [json.load(open(os.path.join(BENCH, "providers", f))) for f in os.listdir(os.path.join(BENCH, "providers"))]
-        config["providers"] = {s["id"]: {"base_url": s["base_url"].replace(":18080/", f":{UPSTREAM_PORT}/")} for s in specs}
+    # The mock providers need no key, so the gateway serves them only when its config names them (decision 0092), as
+    # an operator's config would; the catalog files name the default upstream port, moved here when it differs.
+    specs = [json.load(open(os.path.join(BENCH, "providers", f))) for f in os.listdir(os.path.join(BENCH, "providers"))]
+    config["providers"] = {s["id"]: ({"base_url": s["base_url"].replace(":18080/", f":{UPSTREAM_PORT}/")}
+                                     if UPSTREAM_PORT != 18080 else {}) for s in specs}
     if slow_over_tls:
         tls_port, ca_file = slow_over_tls
         config.setdefault("providers", {})["mock-slow"] = {"base_url": f"https://127.0.0.1:{tls_port}/slow/v1", "ca_file": ca_file}
