@@ -63,6 +63,20 @@ import SkillGateProviders
         #expect(status("strong", scope: AccessScope(models: ["light"]))?.0 == 403)
     }
 
+    /// A scenario a request body named (`/v1/agent`'s `scenario`) is named as that field in the errors, not as the header.
+    @Test func aScenarioErrorNamesWhereTheNameCameFrom() throws {
+        let r = try resolver(Self.config)
+        for (param, scope, name) in [("scenario", AccessScope(scenarios: ["support"]), "chat"), ("scenario", AccessScope.unrestricted, "nope"),
+                                     ("x-skillgate-scenario", AccessScope(scenarios: ["support"]), "chat")] {
+            do {
+                _ = param == "scenario" ? try r.scenario(named: name, scope: scope, param: param) : try r.scenario(named: name, scope: scope)
+                Issue.record("scenario \(name) was allowed")
+            } catch {
+                #expect(error.param == param)
+            }
+        }
+    }
+
     @Test func tokenScopeAllowsTiersByExpansion() throws {
         let p = try plan("demo/demo-light", scope: AccessScope(models: ["light"]))
         #expect(p.primary.qualifiedName == "demo/demo-light")

@@ -22,7 +22,7 @@ import SkillGateCore
         ("foo(2)", "unknown function foo"), ("x + 1", "unknown name x"), ("sqrt(-4)", "square root of a negative"),
         ("(1 + 2", "closing parenthesis"), ("1 +", "ends too early"), ("1 2", "unexpected number 2"),
         ("", "empty"), ("2 $ 3", "unexpected character"), ("sqrt", "needs parentheses"),
-        ("sqrt(1, 2)", "sqrt takes 1 argument"), ("log(0)", "not positive"), ("10 ^ 400", "not a finite"),
+        ("sqrt(1, 2)", "sqrt takes 1 argument"), ("log(0)", "not positive"), ("10 ^ 400", "not a finite"), ("(-8) ^ (1/3)", "not a real number"),
         ("1..2", "not a number"), ("exec(\"rm\")", "unexpected character"), ("__import__(os)", "unknown function __import__"),
     ])
     func reportsErrors(expression: String, fragment: String) {

@@ -59,7 +59,8 @@ struct PrepareStage: Sendable {
     @inline(never)
     private func begin(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) throws
         -> (scenario: (name: String, config: GatewayConfig.ScenarioConfig), chat: ChatRequest, admitted: Bool) {
-        let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope)
+        let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope,
+                                             param: request.scenario == nil ? "x-skillgate-scenario" : "scenario")
         ctx.log.scenario = scenario.name
         var admitted = false
         if case .admitted(let ticket) = try limits.admitWithoutReading(client, scenario: scenario.name, stream: request.stream) {

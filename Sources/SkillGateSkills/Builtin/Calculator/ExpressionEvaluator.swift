@@ -30,6 +30,8 @@ public struct ExpressionEvaluator {
         if parser.position < parser.tokens.count {
             throw ExpressionError("unexpected \(parser.tokens[parser.position].display) after a complete expression; check for a missing operator")
         }
+        // NaN is a result with no real value (`(-8)^(1/3)`, `0/0`); infinity is one too large to hold.
+        if value.isNaN { throw ExpressionError("the result is not a real number (for example a fractional power of a negative number); rewrite the expression") }
         guard value.isFinite else { throw ExpressionError("the result is not a finite number (overflow)") }
         return value
     }
