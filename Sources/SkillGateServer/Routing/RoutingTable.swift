@@ -49,6 +49,14 @@ struct RoutingTable: Sendable {
                                         message: "model \"\(id)\" is offered by several providers; send one of: \(targets.map(\.qualifiedName).joined(separator: ", "))",
                                         param: "model"))
         }
+        // A bare embedding model id is refused as one (400, naming it), not as an unknown model (404).
+        for p in catalog.providers {
+            for m in p.models where !m.isChat && names[m.id] == nil && bare[m.id] == nil {
+                names[m.id] = .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
+                                                    message: "model \"\(m.id)\" (\(p.id)/\(m.id)) is an embedding model and cannot answer chats; send a chat model (GET /v1/models lists them) or a tier: light, strong",
+                                                    param: "model"))
+            }
+        }
         // Aliases (to models, or to other aliases), then tiers (of any of the above).
         func follow(_ name: String, depth: Int) -> Resolution? {
             if let alias = config.aliases[name], depth < 4, ModelTier(rawValue: name) == nil {

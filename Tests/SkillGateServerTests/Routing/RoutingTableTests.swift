@@ -25,6 +25,17 @@ import SkillGateProviders
         #expect(try t.resolve("demo-strong").explanation == ["model demo-strong → demo/demo-strong"])
     }
 
+    /// An embedding model named bare is refused as one (400), like its qualified name, not as an unknown model (404).
+    @Test(arguments: ["text-embedding-3-small", "openai/text-embedding-3-small"])
+    func anEmbeddingModelIsRefusedAsOneBareOrQualified(_ model: String) throws {
+        do {
+            _ = try table(Self.json).resolve(model)
+            Issue.record("\(model) resolved")
+        } catch let error as GatewayError {
+            #expect(error.status == 400 && error.message.contains("embedding model"), "\(error)")
+        }
+    }
+
     @Test func unknownNamesAndEmbeddingModelsAreRefusedWithAHowTo() throws {
         let t = try table(Self.json)
         #expect(throws: GatewayError.self) { try t.resolve("gpt-nine") }
