@@ -16,12 +16,12 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         self.http = http
     }
 
-    /// The call's answer, or its error without the deployment's key (`Deployment.redactingKey`).
+    /// The call's answer, or its error as `Deployment.cleaning` leaves it (no key, a bounded delay).
     public func complete(_ request: ChatRequest) async throws -> ChatResponse {
         do {
             return try await completeQuotingUpstream(request)
         } catch {
-            throw deployment.redactingKey(in: error)
+            throw deployment.cleaning(error)
         }
     }
 

@@ -19,14 +19,11 @@ public enum ToolNameRule {
                 param: param)
         }
         guard let bad = name.utf8.first(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) else { return }
-        let what = bad == UInt8(ascii: ",") ? "a comma" : bad == UInt8(ascii: ";") ? "a semicolon" : "the control character \(hex(bad))"
+        let code = String(bad, radix: 16, uppercase: true)
+        let what = bad == UInt8(ascii: ",") ? "a comma" : bad == UInt8(ascii: ";") ? "a semicolon"
+            : "the control character U+" + String(repeating: "0", count: 4 - code.count) + code
         throw GatewayError.invalidRequest(
             "`\(param)` holds \(what); a tool's name may not hold control characters, commas or semicolons (providers accept letters, digits, _ and -); rename the tool",
             param: param)
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return "U+00" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
     }
 }

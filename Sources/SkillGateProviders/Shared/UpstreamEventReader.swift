@@ -94,11 +94,11 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     }
 
     /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it, and
-    /// without the deployment's key (`Deployment.redactingKey`).
+    /// as `Deployment.cleaning` leaves it (no key, a bounded delay).
     private func ended(by error: any Error) -> any Error {
         state.withLock { $0.phase = .finished; $0.pending = [] }
         let mapped = (error as? HTTPClientError)?.gatewayError(provider: client.deployment.providerId) ?? error
-        return client.deployment.redactingKey(in: mapped)
+        return client.deployment.cleaning(mapped)
     }
 
     /// Translates `chunk` (nil: the body ended) into the pending events.

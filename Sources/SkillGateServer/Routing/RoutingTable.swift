@@ -21,6 +21,7 @@ struct RoutingTable: Sendable {
         let enabled = { (p: ProviderSpec) in config.isEnabled(p) }
         // provider/model
         for p in catalog.providers {
+            let served = enabled(p)
             for m in p.models {
                 let name = p.id + "/" + m.id
                 // An embedding model never answers a chat, whether or not its provider is served: that is said first.
@@ -28,7 +29,7 @@ struct RoutingTable: Sendable {
                     names[name] = .refused(GatewayError(domain: .caller, kind: .invalidRequest, status: 400,
                                                         message: "model \"\(name)\" is an embedding model and cannot answer chats; send a chat model (GET /v1/models lists them) or a tier: light, strong",
                                                         param: "model"))
-                } else if !enabled(p) {
+                } else if !served {
                     names[name] = .refused(GatewayError(domain: .policy, kind: .notFound, status: 404,
                                                         message: Self.disabledMessage(p, config),
                                                         param: "model"))

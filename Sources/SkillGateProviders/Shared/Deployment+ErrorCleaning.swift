@@ -5,7 +5,7 @@ extension Deployment {
     /// (`GatewayError.redacting`), and with the delay the upstream asked for at most
     /// `GatewayError.maxUpstreamRetryAfter`. Other errors pass as they are: transport errors are mapped to
     /// `GatewayError` before this, and no other error a call throws quotes the upstream.
-    public func redactingKey(in error: any Error) -> any Error {
+    public func cleaning(_ error: any Error) -> any Error {
         guard var gatewayError = error as? GatewayError else { return error }
         if let retry = gatewayError.retryAfter, retry > GatewayError.maxUpstreamRetryAfter {
             gatewayError.retryAfter = GatewayError.maxUpstreamRetryAfter
