@@ -13,6 +13,16 @@ public struct ChatRequest: Sendable, Hashable {
     public var maxTokens: Int?
     public var temperature: Double?
     public var topP: Double?
+    /// Sampling controls beyond temperature and top_p. Each is sent only to providers whose API has it and dropped for
+    /// the others, as a provider's own SDK would not send it (decision 0094): `seed` and the penalties to OpenAI-format
+    /// and Gemini upstreams, `topK` to Anthropic and Gemini, `logitBias` (OpenAI token ids, meaningless to another
+    /// tokenizer) to OpenAI-format upstreams only.
+    public var seed: Int?
+    public var frequencyPenalty: Double?
+    public var presencePenalty: Double?
+    public var topK: Int?
+    /// OpenAI `logit_bias`: an object of token ids to biases, as the client sent it.
+    public var logitBias: JSONValue?
     public var stopSequences: [String]
     /// Structured output request (OpenAI `response_format`), passed to providers that support it.
     public var responseFormat: JSONValue?

@@ -8,7 +8,7 @@ extension AnthropicMessagesFormat {
     /// naming the field (`messages[1].content[0].type`) and what is expected. `system` may be a
     /// string or text blocks; `thinking` is `{type:"enabled",budget_tokens}` or `{type:"disabled"}`.
     /// A user turn's `tool_result` blocks become a `.tool` message (before the turn's other content).
-    /// Fields SkillGate does not model (`top_k`, `service_tier`, ...) are ignored.
+    /// Fields SkillGate does not model (`service_tier`, ...) are ignored.
     public static func decodeInboundRequest(_ body: [UInt8]) throws -> ChatRequest {
         try decodeInbound(body).request
     }
@@ -64,6 +64,8 @@ extension AnthropicMessagesFormat {
         try decodeToolChoice(top.member("tool_choice"), into: &request)
         request.temperature = try top.member("temperature").optionalDouble()
         request.topP = try top.member("top_p").optionalDouble()
+        let topK = top.member("top_k")
+        if topK.isPresent { request.topK = try topK.int(minimum: 0) }
         request.stopSequences = try top.member("stop_sequences").optionalArray().map { try $0.string() }
         let metadata = top.member("metadata")
         if metadata.isPresent {

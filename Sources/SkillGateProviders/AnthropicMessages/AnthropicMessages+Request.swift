@@ -45,6 +45,7 @@ extension AnthropicMessagesFormat {
         }
         if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
         if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }
+        if let k = request.topK { out += #","top_k":"#; out += String(k).utf8 }
         if let user = request.user, !user.isEmpty {
             out += #","metadata":{"user_id":"#
             JSONValue.writeString(user, to: &out)

@@ -1,13 +1,13 @@
 import SkillGateCore
 
 extension GeminiFormat {
-    /// Writes `,"generationConfig":{…}` when the request sets any of: `maxOutputTokens`, `temperature`, `topP`,
-    /// `stopSequences`, `responseMimeType`/`responseSchema` (from an OpenAI-style `response_format`) and
+    /// Writes `,"generationConfig":{…}` when the request sets any of: `maxOutputTokens`, `temperature`, `topP`, `topK`,
+    /// `seed`, `presencePenalty`, `frequencyPenalty`, `stopSequences`, `responseMimeType`/`responseSchema` (from an OpenAI-style `response_format`) and
     /// `thinkingConfig`; nothing otherwise.
     ///
     /// Thinking: enabled → `{"includeThoughts": true, "thinkingBudget": budget?}`; disabled →
     /// `{"thinkingBudget": 0}` (models that cannot turn thinking off answer with a 400 that says so).
-    /// `parallelToolCalls` and `user` have no Gemini equivalent and are not sent.
+    /// `parallelToolCalls`, `user` and `logitBias` (OpenAI token ids) have no Gemini equivalent and are not sent.
     static func writeGenerationConfig(_ request: ChatRequest, to out: inout [UInt8]) throws {
         let start = out.count
         out += #","generationConfig":{"#
@@ -19,6 +19,10 @@ extension GeminiFormat {
         if let maxTokens = request.maxTokens { key(#""maxOutputTokens":"#); out.append(contentsOf: String(maxTokens).utf8) }
         if let temperature = request.temperature { key(#""temperature":"#); JSONValue.double(temperature).write(to: &out) }
         if let topP = request.topP { key(#""topP":"#); JSONValue.double(topP).write(to: &out) }
+        if let topK = request.topK { key(#""topK":"#); out.append(contentsOf: String(topK).utf8) }
+        if let seed = request.seed { key(#""seed":"#); out.append(contentsOf: String(seed).utf8) }
+        if let p = request.presencePenalty { key(#""presencePenalty":"#); JSONValue.double(p).write(to: &out) }
+        if let f = request.frequencyPenalty { key(#""frequencyPenalty":"#); JSONValue.double(f).write(to: &out) }
         if !request.stopSequences.isEmpty {
             key(#""stopSequences":"#)
             JSONValue.writeStrings(request.stopSequences, to: &out)

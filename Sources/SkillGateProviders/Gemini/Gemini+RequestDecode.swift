@@ -108,6 +108,10 @@ extension GeminiFormat {
         request.maxTokens = generation["maxOutputTokens"]?.intValue
         request.temperature = generation["temperature"]?.doubleValue
         request.topP = generation["topP"]?.doubleValue
+        request.topK = generation["topK"]?.intValue
+        request.seed = generation["seed"]?.intValue
+        request.presencePenalty = generation["presencePenalty"]?.doubleValue
+        request.frequencyPenalty = generation["frequencyPenalty"]?.doubleValue
         request.stopSequences = generation["stopSequences"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if let schema = generation["responseSchema"] {
             request.responseFormat = ["type": "json_schema", "json_schema": ["name": "response", "schema": schema]]

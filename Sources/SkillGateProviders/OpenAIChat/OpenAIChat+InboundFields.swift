@@ -7,7 +7,8 @@ struct OpenAIChatInboundFields {
     /// The members decoding reads, one case per key.
     enum Member: Int, CaseIterable {
         case model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
-             temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions
+             temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions,
+             seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs
 
         /// The member's key in the body.
         var key: String {
@@ -30,6 +31,12 @@ struct OpenAIChatInboundFields {
             case .reasoningEffort: return "reasoning_effort"
             case .stream: return "stream"
             case .streamOptions: return "stream_options"
+            case .seed: return "seed"
+            case .frequencyPenalty: return "frequency_penalty"
+            case .presencePenalty: return "presence_penalty"
+            case .logitBias: return "logit_bias"
+            case .logprobs: return "logprobs"
+            case .topLogprobs: return "top_logprobs"
             }
         }
 
@@ -55,6 +62,12 @@ struct OpenAIChatInboundFields {
             case "reasoning_effort": return .reasoningEffort
             case "n": return .n
             case "functions": return .functions
+            case "seed": return .seed
+            case "frequency_penalty": return .frequencyPenalty
+            case "presence_penalty": return .presencePenalty
+            case "logit_bias": return .logitBias
+            case "logprobs": return .logprobs
+            case "top_logprobs": return .topLogprobs
             default: return nil
             }
         }
@@ -63,7 +76,8 @@ struct OpenAIChatInboundFields {
     // One stored property per member (not an array: no allocation per request, and no `InlineArray`, which Apple
     // platforms have only from their 2025 releases).
     private var model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
-                temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions: JSONValue?
+                temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions,
+                seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs: JSONValue?
 
     /// No members yet.
     init() {}
@@ -95,6 +109,12 @@ struct OpenAIChatInboundFields {
             case .reasoningEffort: return reasoningEffort
             case .stream: return stream
             case .streamOptions: return streamOptions
+            case .seed: return seed
+            case .frequencyPenalty: return frequencyPenalty
+            case .presencePenalty: return presencePenalty
+            case .logitBias: return logitBias
+            case .logprobs: return logprobs
+            case .topLogprobs: return topLogprobs
             }
         }
         set {
@@ -117,6 +137,12 @@ struct OpenAIChatInboundFields {
             case .reasoningEffort: reasoningEffort = newValue
             case .stream: stream = newValue
             case .streamOptions: streamOptions = newValue
+            case .seed: seed = newValue
+            case .frequencyPenalty: frequencyPenalty = newValue
+            case .presencePenalty: presencePenalty = newValue
+            case .logitBias: logitBias = newValue
+            case .logprobs: logprobs = newValue
+            case .topLogprobs: topLogprobs = newValue
             }
         }
     }

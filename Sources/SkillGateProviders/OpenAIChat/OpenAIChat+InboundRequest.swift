@@ -88,6 +88,7 @@ extension OpenAIChatFormat {
             ?? InboundField.optionalPositiveInt(fields[.maxTokens], at: "max_tokens")
         request.temperature = try InboundField.optionalDouble(fields[.temperature], at: "temperature")
         request.topP = try InboundField.optionalDouble(fields[.topP], at: "top_p")
+        try decodeSamplingControls(fields, into: &request)
         request.stopSequences = try decodeStop(fields[.stop])
         switch fields[.responseFormat] {
         case nil, .null?: break

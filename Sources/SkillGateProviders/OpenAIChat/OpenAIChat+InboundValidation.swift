@@ -64,6 +64,20 @@ enum InboundField {
         }
     }
 
+    /// An optional integer member's value (`nil` when the member is missing), of any sign.
+    static func optionalInt(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Int? {
+        switch value {
+        case nil, .null?: return nil
+        case let v? where v.intValue != nil: return v.intValue
+        case let other?:
+            if case .number(let text) = other {
+                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+                throw GatewayError.invalidRequest("`\(param())` must be an integer that fits in 64 bits, but it is \(shown)", param: param())
+            }
+            throw wrongType(param(), expected: "an integer", got: other)
+        }
+    }
+
     /// An optional positive integer member.
     static func optionalPositiveInt(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> Int? {
         try optionalPositiveInt(object[key], at: param())

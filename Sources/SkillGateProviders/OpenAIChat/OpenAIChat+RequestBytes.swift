@@ -34,6 +34,10 @@ extension OpenAIChatFormat {
         }
         if let t = request.temperature { out += #","temperature":"#; JSONValue.double(t).write(to: &out) }
         if let p = request.topP { out += #","top_p":"#; JSONValue.double(p).write(to: &out) }
+        if let f = request.frequencyPenalty { out += #","frequency_penalty":"#; JSONValue.double(f).write(to: &out) }
+        if let p = request.presencePenalty { out += #","presence_penalty":"#; JSONValue.double(p).write(to: &out) }
+        if let seed = request.seed { out += #","seed":"#; out += String(seed).utf8 }
+        if let bias = request.logitBias { out += #","logit_bias":"#; bias.write(to: &out) }
         if !request.stopSequences.isEmpty {
             out += #","stop":"#
             JSONValue.writeStrings(request.stopSequences, to: &out)

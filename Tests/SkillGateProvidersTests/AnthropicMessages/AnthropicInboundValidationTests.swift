@@ -26,6 +26,9 @@ import SkillGateCore
          "messages[0].content[0].input", "expected an object, got a string"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"system":5}"#, "system", "a string or an array of text blocks"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"temperature":"hot"}"#, "temperature", "expected a number"),
+        (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":"5"}"#, "top_k", "expected an integer, got a string"),
+        (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":-1}"#, "top_k", "at least 0"),
+        (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":2.5}"#, "top_k", "expected an integer"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"tool_choice":{"type":"required"}}"#, "tool_choice.type", "auto, any, tool, none"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"thinking":{"type":"enabled"}}"#, "thinking.budget_tokens", "expected an integer"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"tools":[{"name":"t"}]}"#, "tools[0].input_schema", "JSON Schema object"),
@@ -63,6 +66,7 @@ import SkillGateCore
         #expect(r.user == "u")
         #expect(r.maxTokens == 2048)
         #expect(r.tools.map(\.name) == ["t"])
+        #expect(r.topK == 5)
     }
 
     @Test func userTurnWithToolResultsSplitsIntoToolAndUserMessages() throws {

@@ -22,6 +22,9 @@ import SkillGateCore
         var r = ChatRequest(model: "m", messages: conversation, tools: [weather, ToolDefinition(name: "noop", description: "")],
                             toolChoice: .auto, maxTokens: 512, temperature: 0.2, topP: 0.9, stopSequences: ["END", "a\n\"b\""], user: "u-1")
         out.append(Case(name: "conversation, tools and options", request: r))
+        var sampled = r
+        sampled.topK = 40; sampled.seed = 7; sampled.frequencyPenalty = 0.5; sampled.presencePenalty = -0.5; sampled.logitBias = ["50256": -100]
+        out.append(Case(name: "top_k (the other sampling controls have no field)", request: sampled))
         r.cachePlacement = .prefix
         out.append(Case(name: "placed on the prefix", request: r))
         r.tools = [weather, ToolDefinition(name: "cached", parameters: ["type": "object"], cacheControl: CacheControl(ttl: "1h"))]

@@ -2,7 +2,8 @@ import SkillGateCore
 @testable import SkillGateProviders
 
 /// The Messages API request body as it was built before decision 0066: a tree (each tool's schema parsed into one),
-/// then serialised. Kept here, unchanged, as the oracle `AnthropicMessagesFormat.wireBodyBytes` is compared with.
+/// then serialised. Kept here as the oracle `AnthropicMessagesFormat.wireBodyBytes` is compared with (changed since
+/// only to add `top_k`, decision 0094).
 /// `system` and the tool-call arguments' check are the format's own functions, which the byte writer also uses.
 enum AnthropicRequestTreeReference {
     static func wireBody(for request: ChatRequest, model: String, stream: Bool) throws -> JSONValue {
@@ -27,6 +28,7 @@ enum AnthropicRequestTreeReference {
         if !request.stopSequences.isEmpty { body.append("stop_sequences", .array(request.stopSequences.map(JSONValue.string))) }
         if let t = request.temperature { body.append("temperature", .double(t)) }
         if let p = request.topP { body.append("top_p", .double(p)) }
+        if let k = request.topK { body.append("top_k", .int(k)) }
         if let user = request.user, !user.isEmpty { body.append("metadata", ["user_id": .string(user)]) }
         if let thinking = request.thinking {
             if thinking.enabled {

@@ -27,6 +27,18 @@ import SkillGateCore
         #expect(try Self.roundTrip(original) == original)
     }
 
+    /// `top_k` is carried both ways; `seed`, the penalties and `logit_bias` have no Messages API field and are not sent.
+    @Test func topKSurvivesAndTheOtherSamplingControlsAreNotSent() throws {
+        var original = ChatRequest(model: "claude-x", messages: [Message(role: .user, text: "q")], maxTokens: 100)
+        original.topK = 5
+        var sent = original
+        sent.seed = 7; sent.frequencyPenalty = 1; sent.presencePenalty = 1; sent.logitBias = ["1": 1]
+        #expect(try Self.roundTrip(sent) == original)
+        let wire = try AnthropicTestSupport.wire(sent)
+        #expect(wire["top_k"] == 5)
+        #expect(wire["seed"] == nil && wire["frequency_penalty"] == nil && wire["presence_penalty"] == nil && wire["logit_bias"] == nil)
+    }
+
     @Test func separateToolMessagesComeBackMergedAndEncodeTheSame() throws {
         let original = ChatRequest(model: "claude-x", messages: [
             Message(role: .user, text: "q"),

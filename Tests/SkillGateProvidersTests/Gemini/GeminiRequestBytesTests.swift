@@ -28,6 +28,12 @@ import SkillGateCore
                             tools: [weather, ToolDefinition(name: "noop", description: ""), ToolDefinition(name: "bare", parameters: ["type": "OBJECT"])],
                             toolChoice: .auto, maxTokens: 512, temperature: 0.2, topP: 0.9, stopSequences: ["END", "a\n\"b\""], user: "u-1")
         out.append(Case(name: "conversation, tools and options", request: r))
+        var sampled = r
+        sampled.topK = 40; sampled.seed = -3; sampled.frequencyPenalty = 0.5; sampled.presencePenalty = 1.25; sampled.logitBias = ["50256": -100]
+        out.append(Case(name: "topK, seed and the penalties (logit_bias has no field)", request: sampled))
+        var alone = ChatRequest(model: "gemini-2.5-flash", messages: conversation)
+        alone.seed = 42
+        out.append(Case(name: "a seed alone makes a generation config", request: alone))
         r.toolChoice = .named("get_weather"); r.thinking = ThinkingConfig(enabled: true, budgetTokens: 100); r.topP = .nan
         r.responseFormat = ["type": "json_schema", "json_schema": ["name": "w", "schema": weather.parameters]]
         out.append(Case(name: "a named tool, thinking with a budget, a response schema", request: r))

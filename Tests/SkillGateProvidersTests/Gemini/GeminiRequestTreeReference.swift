@@ -2,8 +2,8 @@ import SkillGateCore
 @testable import SkillGateProviders
 
 /// The `generateContent` request body as it was built before decision 0067: a tree (each tool's schema parsed into one
-/// and sanitised), then serialised. Kept here, unchanged, as the oracle `GeminiFormat.requestBodyBytes` is compared
-/// with. The model-family check, the sentinel and the schema sanitiser are the format's own, which the writer also uses.
+/// and sanitised), then serialised. Kept here as the oracle `GeminiFormat.requestBodyBytes` is compared
+/// with (changed since only to add the sampling controls of decision 0094). The model-family check, the sentinel and the schema sanitiser are the format's own, which the writer also uses.
 enum GeminiRequestTreeReference {
     /// The JSON body of a `generateContent` request for `request`.
     ///
@@ -204,6 +204,10 @@ enum GeminiRequestTreeReference {
         if let maxTokens = request.maxTokens { config.append("maxOutputTokens", .int(maxTokens)) }
         if let temperature = request.temperature { config.append("temperature", .double(temperature)) }
         if let topP = request.topP { config.append("topP", .double(topP)) }
+        if let topK = request.topK { config.append("topK", .int(topK)) }
+        if let seed = request.seed { config.append("seed", .int(seed)) }
+        if let p = request.presencePenalty { config.append("presencePenalty", .double(p)) }
+        if let f = request.frequencyPenalty { config.append("frequencyPenalty", .double(f)) }
         if !request.stopSequences.isEmpty {
             config.append("stopSequences", .array(request.stopSequences.map(JSONValue.string)))
         }

@@ -43,6 +43,17 @@ import SkillGateCore
         #expect(try roundTrip(request) == expected)
     }
 
+    /// `topK`, `seed` and the penalties are carried; `logitBias` (OpenAI token ids) is not sent to Gemini.
+    @Test func samplingControlsSurviveAndLogitBiasIsDropped() throws {
+        var request = ChatRequest(model: "m", messages: [Message(role: .user, text: "x")], temperature: 0.3)
+        request.topK = 32; request.seed = 1234; request.presencePenalty = 0.25; request.frequencyPenalty = -0.5
+        var expected = request
+        request.logitBias = ["50256": -100]
+        #expect(try roundTrip(request) == expected)
+        expected.seed = nil
+        #expect(try roundTrip(expected) == expected)
+    }
+
     @Test(arguments: [ToolChoice.auto, .none, .required])
     func toolChoiceSurvives(_ choice: ToolChoice) throws {
         let request = ChatRequest(model: "m", messages: [Message(role: .user, text: "x")],

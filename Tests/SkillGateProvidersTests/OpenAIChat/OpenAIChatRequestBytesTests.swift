@@ -20,6 +20,9 @@ import SkillGateCore
         r.stopSequences = ["a", "b\n\"c\""]; r.responseFormat = nil; r.user = nil; r.promptCacheKey = "cache-1"
         out.append(Case(name: "other options", request: r))
         r = base
+        r.seed = -9_007_199_254_740_993; r.frequencyPenalty = 0.5; r.presencePenalty = -2; r.logitBias = ["50256": -100, "15": 2.5]; r.topK = 40
+        out.append(Case(name: "sampling controls (top_k has no field)", request: r))
+        r = base
         r.temperature = .nan; r.topP = 1e-7; r.toolChoice = .required
         out.append(Case(name: "non-finite and tiny numbers", request: r))
         r = ChatRequest(model: "m", messages: [

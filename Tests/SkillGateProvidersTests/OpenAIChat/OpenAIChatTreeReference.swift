@@ -2,8 +2,8 @@ import SkillGateCore
 @testable import SkillGateProviders
 
 /// The Chat Completions request mapping as it was written before decision 0039: it builds the body as a
-/// tree. Kept here, unchanged, as the oracle that `OpenAIChatFormat.requestBytes` (which writes bytes
-/// directly) is compared with.
+/// tree. Kept here as the oracle that `OpenAIChatFormat.requestBytes` (which writes bytes
+/// directly) is compared with. Changed since only to add the sampling controls of decision 0094.
 struct OpenAIChatTreeReference {
     var includeStreamUsage = true
 
@@ -25,6 +25,10 @@ struct OpenAIChatTreeReference {
         }
         if let t = request.temperature { body.append("temperature", .double(t)) }
         if let p = request.topP { body.append("top_p", .double(p)) }
+        if let f = request.frequencyPenalty { body.append("frequency_penalty", .double(f)) }
+        if let p = request.presencePenalty { body.append("presence_penalty", .double(p)) }
+        if let seed = request.seed { body.append("seed", .int(seed)) }
+        if let bias = request.logitBias { body.append("logit_bias", bias) }
         if !request.stopSequences.isEmpty { body.append("stop", .array(request.stopSequences.map(JSONValue.string))) }
         body.append("response_format", ifPresent: request.responseFormat)
         if let user = request.user { body.append("user", .string(user)) }
