@@ -65,6 +65,9 @@ final class Connection {
     var gated: GatedHead?
     /// What the gate learned about the request whose body is being read.
     var admission: (any HTTPAdmission)?
+    /// The fields `Configuration.replyFields` chose for every reply to the current request, written as `name: value`
+    /// CRLF lines; empty for none (and between requests).
+    var replyFields: [UInt8] = []
     var bodyReader: BodyReader?
     var body: [UInt8] = []
     var bodyLimit = 0
@@ -115,6 +118,7 @@ final class Connection {
         head = nil
         gated = nil
         admission = nil
+        replyFields = []
         bodyReader = nil
         input = []
         body = []

@@ -146,7 +146,8 @@ extension EventLoop {
     /// unread (the kernel then resets the connection after the answer; clients that read while they send, as curl
     /// does, or whose body fits the socket buffer, see the answer).
     func refuse(_ connection: Connection, status: Int, headers: HTTPHeaders, body: [UInt8], isHead: Bool = false) {
-        sendCanned(to: connection.fd, status: status, headers: headers, body: isHead ? nil : body, length: body.count)
+        sendCanned(to: connection.fd, status: status, headers: headers, body: isHead ? nil : body, length: body.count,
+                   extraFields: connection.replyFields)
         close(connection)
     }
 
@@ -160,13 +161,13 @@ extension EventLoop {
 
     /// Writes a complete `Connection: close` response straight to the socket, best effort; `body` nil sends the head
     /// only (HEAD requests) with `length` as its Content-Length.
-    private func sendCanned(to fd: Int32, status: Int, headers: HTTPHeaders, body: [UInt8]?, length: Int) {
+    private func sendCanned(to fd: Int32, status: Int, headers: HTTPHeaders, body: [UInt8]?, length: Int, extraFields: [UInt8] = []) {
         guard fd >= 0 else { return }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + length)
         dateCache.withCurrent { date in
             ResponseHeadEncoder.appendHead(to: &bytes, status: status, headers: headers, framing: .length(length),
-                                           keepHandlerContentLength: false, connection: .close, date: date)
+                                           keepHandlerContentLength: false, connection: .close, date: date, extraFields: extraFields)
         }
         if let body { bytes += body }
         _ = bytes.withUnsafeBytes { sg_ev_send_now(fd, $0.baseAddress, $0.count) }

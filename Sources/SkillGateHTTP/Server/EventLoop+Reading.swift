@@ -121,6 +121,9 @@ extension EventLoop {
         connection.stopTimer()
         var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
                                    remoteAddress: connection.remoteAddress)
+        if let choose = configuration.replyFields, let fields = choose(head) {
+            connection.replyFields = ResponseHeadEncoder.WrittenFields(fields).bytes
+        }
         if let refusal = RequestHost.check(parsed) {
             shared.counters.refusedAtHead.add(1, ordering: .relaxed)
             refuse(connection, status: refusal.status, message: refusal.message, isHead: parsed.isHead)

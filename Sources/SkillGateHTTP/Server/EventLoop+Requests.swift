@@ -73,7 +73,7 @@ extension EventLoop {
             let field = connectionField(connection)
             dateCache.withCurrent { date in
                 ResponseHeadEncoder.appendHead(to: &connection.output, status: status, written: written, framing: framing,
-                                               connection: field, date: date)
+                                               connection: field, date: date, extraFields: connection.replyFields)
             }
         }
     }
@@ -141,7 +141,8 @@ extension EventLoop {
         let field = connectionField(connection)
         dateCache.withCurrent { date in
             ResponseHeadEncoder.appendHead(to: &connection.output, status: status, headers: headers, framing: framing,
-                                           keepHandlerContentLength: keepContentLength, connection: field, date: date)
+                                           keepHandlerContentLength: keepContentLength, connection: field, date: date,
+                                           extraFields: connection.replyFields)
         }
     }
 
@@ -182,6 +183,7 @@ extension EventLoop {
             return
         }
         connection.phase = .waiting
+        if !connection.replyFields.isEmpty { connection.replyFields = [] }
         if connection.readPaused, let readEvent = connection.readEvent {
             connection.readPaused = false
             event_add(readEvent, nil)

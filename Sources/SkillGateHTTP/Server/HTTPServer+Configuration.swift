@@ -70,6 +70,11 @@ extension HTTPServer {
         public var errorBody: ErrorBodyRenderer
         /// Extra headers on every error the server answers itself (the gateway adds `x-request-id`).
         public var errorHeaders: @Sendable (_ status: Int) -> HTTPHeaders = { _ in [:] }
+        /// Fields added to every reply to a request, chosen from its head: the handler's replies and streams, a refusal
+        /// by the `headGate`, and the errors the server answers itself once the head is read (a gateway's cross-origin
+        /// fields for a web page's `Origin`). Asked once per request head, on the event loop, before the `headGate`: it
+        /// must be quick. `nil` (the default), or a `nil` answer, adds none.
+        public var replyFields: (@Sendable (HTTPRequestHead) -> HTTPHeaders?)?
 
         public init(host: String = "127.0.0.1", port: Int = 8080,
                     loops: Int = ProcessInfo.processInfo.activeProcessorCount,

@@ -28,7 +28,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys).union(Self.crossOriginKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -142,6 +142,7 @@ extension GatewayConfig {
         try loadTeam(r)
         promptCaching = try Self.parsePromptCaching(r) ?? .off
         console = try Self.parseConsole(r, resolve: resolve)
+        crossOrigin = try Self.parseCrossOrigin(r)
         try validateSkills(r)
         try validateMCPPackEntries(r)
     }

@@ -74,6 +74,8 @@ public struct GatewayConfig: Sendable {
     public var postgresURL: String?
     /// The web console (`console`; decision 0030).
     public var console = Console(assetsDirectory: "Console")
+    /// Which web pages may call the client API from a browser (`cors`; decision 0095); nil: none.
+    public var crossOrigin: CrossOrigin?
     /// The file this was loaded from (for messages).
     public var sourceFile: String
 

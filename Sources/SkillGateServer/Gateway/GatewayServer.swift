@@ -62,6 +62,10 @@ public final class GatewayServer: Sendable {
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
+        if let crossOrigin = config.crossOrigin {
+            let policy = CrossOriginPolicy(config: crossOrigin)
+            serverConfig.replyFields = { policy.replyFields($0) }
+        }
         serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
         let httpServer = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
         server = httpServer

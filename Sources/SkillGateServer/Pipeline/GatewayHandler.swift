@@ -22,6 +22,9 @@ public final class GatewayHandler: HTTPHandler {
     let limits: LimitsStage
     /// The server-side skills (configured and MCP servers' tools) that `/mcp` offers.
     let serverSkills: SkillRegistry
+    /// Which web pages may call from a browser (`cors`); nil: none, and `OPTIONS` is answered 405 like any other
+    /// method an endpoint does not have.
+    let crossOrigin: CrossOriginPolicy?
 
     /// `serverSkills` replaces the configured skills of `services.serverSkills` (tests pass their own); the MCP
     /// servers' tools still join them unless the replacement has a live set of its own.
@@ -31,6 +34,7 @@ public final class GatewayHandler: HTTPHandler {
             given.live == nil && services.mcp != nil ? (try? SkillRegistry(given.all, live: services.mcp)) ?? given : given
         } ?? services.serverSkills
         self.serverSkills = registry
+        crossOrigin = services.config.crossOrigin.map(CrossOriginPolicy.init)
         authentication = AuthenticateStage(tokens: services.tokens)
         limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,
                              metrics: services.metrics)
@@ -46,6 +50,7 @@ public final class GatewayHandler: HTTPHandler {
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
         let admitted = request.admission as? AdmittedCaller
+        if admitted == nil, isPreflight(request) { return answerPreflight(request, &ctx) }
         // The stages look the admitted token up again in the cache; should the head's entry have expired meanwhile (a
         // slow body, a store held past the cache's lifetime), the store is read off this loop first (decision 0086).
         if let admitted, services.tokens.cacheNoLongerVouches(for: admitted.grant) { await services.tokens.recacheIfExpired(admitted.grant) }

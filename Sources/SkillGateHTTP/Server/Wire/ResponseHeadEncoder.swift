@@ -13,23 +13,26 @@ enum ResponseHeadEncoder {
     }
 
     /// Appends the status line, `headers` (minus framing fields, which `framing` decides, and fields whose name or
-    /// value holds a control character: CR or LF would inject lines), `Date` unless the handler set one, `framing`, the connection
+    /// value holds a control character: CR or LF would inject lines), `extraFields` (lines already written, as
+    /// `WrittenFields.bytes`: the server's `replyFields`), `Date` unless the handler set one, `framing`, the connection
     /// field, and the empty line.
     ///
     /// The head is written into a scratch buffer sized from the fields, over each field's contiguous bytes, and appended
     /// with one copy: writing it field by field through `Array.append` and `String.UTF8View` cost ~14k instructions a
     /// reply for the gateway's eight fields, this ~3k (decision 0059).
     static func appendHead(to output: inout [UInt8], status: Int, headers: HTTPHeaders, framing: Framing,
-                           keepHandlerContentLength: Bool, connection: ConnectionField, date: UnsafeRawBufferPointer) {
+                           keepHandlerContentLength: Bool, connection: ConnectionField, date: UnsafeRawBufferPointer,
+                           extraFields: [UInt8] = []) {
         // Status line (≤ 9 + 20 + 1 + 31 + 2), Date (6 + date + 2), framing (≤ 16 + 20 + 2 or 28), connection (≤ 24)
         // and the empty line, then each field's name, value, ": " and CRLF.
-        var capacity = 160 + date.count
+        var capacity = 160 + date.count + extraFields.count
         for field in headers { capacity += field.name.utf8.count + field.value.utf8.count + 4 }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
             var head = HeadWriter(scratch)
             head.writeStatusLine(status)
             var hasDate = false
             for field in headers { head.writeField(field, keepHandlerContentLength: keepHandlerContentLength, sawDate: &hasDate) }
+            if !extraFields.isEmpty { extraFields.withUnsafeBufferPointer { head.write($0) } }
             head.writeEnd(hasDate: hasDate, date: date, framing: framing, connection: connection)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<head.count]))
         }
@@ -73,11 +76,12 @@ enum ResponseHeadEncoder {
 
     /// `appendHead` with fields written ahead (`WrittenFields`, which kept the handler's `Content-Length`).
     static func appendHead(to output: inout [UInt8], status: Int, written: WrittenFields, framing: Framing, connection: ConnectionField,
-                           date: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160 + date.count + written.bytes.count) { scratch in
+                           date: UnsafeRawBufferPointer, extraFields: [UInt8] = []) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160 + date.count + written.bytes.count + extraFields.count) { scratch in
             var head = HeadWriter(scratch)
             head.writeStatusLine(status)
             written.bytes.withUnsafeBufferPointer { head.write($0) }
+            if !extraFields.isEmpty { extraFields.withUnsafeBufferPointer { head.write($0) } }
             head.writeEnd(hasDate: written.hasDate, date: date, framing: framing, connection: connection)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<head.count]))
         }
