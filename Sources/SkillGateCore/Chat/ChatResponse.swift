@@ -57,25 +57,35 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
 
 /// Token counts of one model call (or a sum over several). A count is never negative: a negative count read from a
 /// provider's answer (a broken or hostile upstream) is kept as 0, so it can never lower a budget's spend, a
-/// tokens-per-minute window or the ledger.
+/// tokens-per-minute window or the ledger. Nor is it above `maximumCount`: a count of 4e18 priced, added to a limit's
+/// window or summed over the ledger overflowed (decision 0096).
 public struct Usage: Sendable, Hashable {
-    public var inputTokens: Int { didSet { inputTokens = max(inputTokens, 0) } }
-    public var outputTokens: Int { didSet { outputTokens = max(outputTokens, 0) } }
-    /// Input tokens read from the provider's prompt cache (included in `inputTokens`).
-    public var cachedInputTokens: Int { didSet { cachedInputTokens = max(cachedInputTokens, 0) } }
-    /// Input tokens written to the provider's prompt cache.
-    public var cacheWriteTokens: Int { didSet { cacheWriteTokens = max(cacheWriteTokens, 0) } }
-    /// Output tokens spent on reasoning (included in `outputTokens`).
-    public var reasoningTokens: Int { didSet { reasoningTokens = max(reasoningTokens, 0) } }
+    /// The most any count holds, 2^32 (4.3 billion tokens): a thousand times the largest context window of any model,
+    /// and small enough that priced at $1,000 a million tokens it is a whole number of microdollars in 53 bits, and that
+    /// 2 billion calls at it sum within 64 bits.
+    public static let maximumCount = 1 << 32
 
-    /// Negative counts are kept as 0.
+    public var inputTokens: Int { didSet { inputTokens = Self.kept(inputTokens) } }
+    public var outputTokens: Int { didSet { outputTokens = Self.kept(outputTokens) } }
+    /// Input tokens read from the provider's prompt cache (included in `inputTokens`).
+    public var cachedInputTokens: Int { didSet { cachedInputTokens = Self.kept(cachedInputTokens) } }
+    /// Input tokens written to the provider's prompt cache.
+    public var cacheWriteTokens: Int { didSet { cacheWriteTokens = Self.kept(cacheWriteTokens) } }
+    /// Output tokens spent on reasoning (included in `outputTokens`).
+    public var reasoningTokens: Int { didSet { reasoningTokens = Self.kept(reasoningTokens) } }
+
+    /// Negative counts are kept as 0, counts over `maximumCount` as it.
     public init(inputTokens: Int = 0, outputTokens: Int = 0, cachedInputTokens: Int = 0, cacheWriteTokens: Int = 0, reasoningTokens: Int = 0) {
-        self.inputTokens = max(inputTokens, 0)
-        self.outputTokens = max(outputTokens, 0)
-        self.cachedInputTokens = max(cachedInputTokens, 0)
-        self.cacheWriteTokens = max(cacheWriteTokens, 0)
-        self.reasoningTokens = max(reasoningTokens, 0)
+        self.inputTokens = Self.kept(inputTokens)
+        self.outputTokens = Self.kept(outputTokens)
+        self.cachedInputTokens = Self.kept(cachedInputTokens)
+        self.cacheWriteTokens = Self.kept(cacheWriteTokens)
+        self.reasoningTokens = Self.kept(reasoningTokens)
     }
+
+    /// `count` held between 0 and `maximumCount`.
+    @inline(__always)
+    static func kept(_ count: Int) -> Int { min(max(count, 0), maximumCount) }
 
     public var totalTokens: Int { inputTokens.clampedAdding(outputTokens) }
 

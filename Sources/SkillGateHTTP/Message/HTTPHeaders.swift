@@ -18,6 +18,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return nil
     }
 
+    /// The value of the field `name` (case-insensitive) when it is given at most once; `.failure` when it is given twice
+    /// or more, where a reader taking the first and another taking the last would disagree.
+    public func single(_ name: String) -> Result<String?, RepeatedField> {
+        var found: String?
+        for f in fields where Self.sameName(f.name, name) {
+            if found != nil { return .failure(RepeatedField(name: name)) }
+            found = f.value
+        }
+        return .success(found)
+    }
+
+    /// A field given twice where it must be given once (`single`).
+    public struct RepeatedField: Error, Sendable, Hashable {
+        public var name: String
+    }
+
     /// All values of the field `name` (case-insensitive).
     public func values(_ name: String) -> [String] {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)

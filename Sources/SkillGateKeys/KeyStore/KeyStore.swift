@@ -59,7 +59,19 @@ public final class KeyStore: Sendable {
     public func set(_ name: String, secret: String) throws(KeyStoreError) {
         try KeyName.validate(name)
         guard !secret.isEmpty else { throw .emptySecret(name: name) }
+        if let problem = Self.secretProblem(secret) { throw .invalidSecret(name: name, problem: problem) }
         try update { keys throws(KeyStoreError) in keys[name] = secret }
+    }
+
+    /// Why `secret` cannot be a provider's key, or nil: it holds a control character (a NUL, a CR that would end a header
+    /// line, an escape) or a space. The character's code and position are named, never the secret's text.
+    static func secretProblem(_ secret: String) -> String? {
+        for (offset, byte) in secret.utf8.enumerated() where byte < 0x21 || byte == 0x7F {
+            let code = String(byte, radix: 16, uppercase: true)
+            let what = byte == 0x20 ? "a space" : "the control character 0x\(code.count == 1 ? "0" + code : code)"
+            return "holds \(what) at byte \(offset + 1)"
+        }
+        return nil
     }
 
     /// Removes the key `name` and writes the file atomically. Throws when there is no such key.

@@ -14,6 +14,9 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidName(problem: String)
     /// An empty secret was given.
     case emptySecret(name: String)
+    /// The secret holds a character no provider's key has (a control character or a space: a paste that took a line
+    /// break or an escape along). The character's code is named, never the secret.
+    case invalidSecret(name: String, problem: String)
     /// `remove` named a key that is not in the file.
     case unknownKey(name: String, path: String)
     /// A system call failed.
@@ -38,6 +41,9 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidName(let problem):
             return "invalid key name: \(problem). Key names use 1 to 64 characters from A-Z, 0-9 and _ "
                 + "(like OPENAI_API_KEY); pass the secret on stdin, never as the name"
+        case .invalidSecret(let name, let problem):
+            return "the secret for \(name) \(problem); no provider's key holds one, so it would be refused by the provider "
+                + "or break the request's header. Copy the key again and pipe exactly it: printf '%s' \"$SECRET\" | skillgate keys set \(name)"
         case .emptySecret(let name):
             return "the secret for \(name) is empty; type or pipe the secret on stdin "
                 + "(for example: printf '%s' \"$SECRET\" | skillgate keys set \(name))"

@@ -14,6 +14,8 @@ public enum SecretInput {
         case readFailed(errno: Int32)
         /// The user pressed Ctrl-C at the prompt.
         case cancelled
+        /// Piped input held text after its first line: only the first line would have been kept.
+        case severalLines
 
         public var description: String {
             switch self {
@@ -22,6 +24,9 @@ public enum SecretInput {
                     + "(for example: printf '%s' \"$SECRET\" | skillgate keys set NAME)"
             case .cancelled:
                 return "cancelled at the secret prompt; nothing was changed"
+            case .severalLines:
+                return "the piped input has more than one line, and a key is one; nothing was changed. Pipe exactly the key "
+                    + "(for example: printf '%s' \"$SECRET\" | skillgate keys set NAME)"
             case .readFailed(let code):
                 return "could not read the secret from stdin: \(systemErrorText(code)); pipe the secret in "
                     + "or run the command in a terminal"
@@ -46,6 +51,7 @@ public enum SecretInput {
             line = try readTerminalLine(from: input)
         } else {
             line = try readLine(from: input)
+            if try restHasText(input) { throw .severalLines }
         }
         let text = String(decoding: line, as: UTF8.self)
         let trimmed = text.trimmingSurroundingWhitespace()
@@ -67,6 +73,23 @@ public enum SecretInput {
             if n == 0 || byte == 0x0A { return line }
             line.append(byte)
         }
+    }
+
+    /// Whether piped input holds anything but whitespace after its first line (read to its end, at most 64 KiB).
+    private static func restHasText(_ fd: Int32) throws(Failure) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < 65_536 {
+            let n = buffer.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(errno: errno)
+            }
+            if n == 0 { return false }
+            if buffer[..<n].contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) { return true }
+            total += n
+        }
+        return true
     }
 
     /// A line typed at a terminal with echo off. Canonical mode and signals are off too, so the

@@ -30,7 +30,14 @@ struct AnthropicInboundField {
     func optionalString() throws -> String? { isPresent ? try string() : nil }
 
     func int(minimum: Int) throws -> Int {
-        guard let i = value?.intValue else { throw fail("an integer") }
+        guard let i = value?.intValue else {
+            // A number that is not a whole one within 64 bits (2.5, 1e300) is named, not called "a number".
+            if case .number(let text)? = value {
+                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+                throw GatewayError.invalidRequest("\(path): expected a whole number of at least \(minimum) that fits in 64 bits, got \(shown).", param: path)
+            }
+            throw fail("an integer")
+        }
         guard i >= minimum else {
             throw GatewayError.invalidRequest("\(path): expected an integer of at least \(minimum), got \(i).", param: path)
         }

@@ -57,7 +57,9 @@ extension GeminiFormat {
                             + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.")
         }
         if grpc == "RESOURCE_EXHAUSTED" || code == 429 || http == 429 {
-            let delay = retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingWhitespace()) }
+            // Bounded before it is shown: `1e300s` or `inf` must not reach a conversion to an integer (decision 0096).
+            let delay = (retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingWhitespace()) })
+                .flatMap { $0.isFinite && $0 >= 0 ? min($0, GatewayError.maxUpstreamRetryAfter) : nil }
             let wait = delay.map { " Retry after \(formatSeconds($0)) s" } ?? " Retry later"
             return make(.provider, .rateLimited, 429,
                         "Gemini rate limit or quota exceeded for provider '\(provider)': \(upstreamMessage).\(wait), or raise the quota.",
@@ -123,7 +125,7 @@ extension GeminiFormat {
     }
 
     private static func formatSeconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value.magnitude < 1e15 && value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// `text` with every occurrence of the key replaced, so an echoed key never reaches a client or a log.

@@ -83,7 +83,7 @@ extension HTTPClientError {
                                 message: "the request was cancelled", provider: provider)
         case .invalidRequest:
             return GatewayError(domain: .gateway, kind: .internalError, status: 500,
-                                message: "the upstream request could not be made (\(detail)); check the provider's base_url",
+                                message: "the upstream request could not be made (\(detail)); check the provider's base_url, and its key (set it again with `skillgate keys set NAME`, which refuses control characters)",
                                 provider: provider)
         }
     }

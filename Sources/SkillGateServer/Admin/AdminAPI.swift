@@ -73,7 +73,7 @@ struct AdminAPI: Sendable {
 
     /// The JSON answer of every route but `traffic` (which streams): its status and body.
     func answer(_ route: Route, _ request: HTTPServerRequest, _ client: AuthenticatedClient) throws(GatewayError) -> (Int, JSONValue) {
-        let query = AdminQuery(request.query)
+        let query = try AdminQuery(request.query)
         switch route {
         case .whoami:
             return (200, ["name": .string(client.name), "admin": .bool(client.admin), "chat": .bool(client.chat)])
@@ -107,11 +107,16 @@ struct AdminAPI: Sendable {
 struct AdminQuery: Sendable {
     let values: [String: String]
 
-    init(_ query: String?) {
+    /// Reads the query; a parameter given twice (`days=1&days=5`) is a 400 naming it, as no reader agrees which counts.
+    init(_ query: String?) throws(GatewayError) {
         var values: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { Self.decode(String($0)) }
-            if let name = parts.first { values[name] = parts.count > 1 ? parts[1] : "" }
+            guard let name = parts.first else { continue }
+            guard values[name] == nil else {
+                throw GatewayError.invalidRequest("query parameter \(name.prefix(40)) is given more than once; give it once", param: String(name.prefix(40)))
+            }
+            values[name] = parts.count > 1 ? parts[1] : ""
         }
         self.values = values
     }

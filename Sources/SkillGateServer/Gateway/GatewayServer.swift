@@ -82,7 +82,7 @@ public final class GatewayServer: Sendable {
             do {
                 if try services.keys.reloadIfChanged() { services.log.event("keys reloaded", ["file": .string(config.keyFile)]) }
             } catch {
-                services.log.event("key reload failed; keeping the previous keys", ["error": .string("\(error)")])
+                services.log.event("key reload failed; keeping the previous keys", ["error": .string("\(error)")], level: "warn")
             }
         }
         newTokens = NewTokenWatch(tokens: services.tokens) { message, level in services.log.event(message, level: level) }

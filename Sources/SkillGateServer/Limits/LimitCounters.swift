@@ -69,9 +69,10 @@ final class LimitCounters: Sendable {
             roll(to: w)
             concurrent = max(0, concurrent - 1)
             if stream { streams = max(0, streams - 1) }
-            self.tokens += Int64(tokens)
-            daySpent += costMicrodollars
-            monthSpent += costMicrodollars
+            // Held within 64 bits: a limit's window must not be able to stop the process (decision 0096).
+            self.tokens = self.tokens.clampedAdding(Int64(tokens))
+            daySpent = daySpent.clampedAdding(costMicrodollars)
+            monthSpent = monthSpent.clampedAdding(costMicrodollars)
         }
 
         /// What counts against `limit` now.
@@ -291,7 +292,7 @@ final class LimitCounters: Sendable {
             c.roll(to: t)
             if let minute = read.minute, LimitWindows.minute(t) == c.minute {
                 c.requests = max(c.requests, Int64(minute.requests))
-                c.tokens = max(c.tokens, Int64(minute.inputTokens + minute.outputTokens))
+                c.tokens = max(c.tokens, Int64(minute.inputTokens.clampedAdding(minute.outputTokens)))
             }
             if LimitWindows.day(t) == c.day { c.daySpent = max(c.daySpent, read.day?.costMicrodollars ?? 0) }
             if LimitWindows.month(t) == c.month { c.monthSpent = max(c.monthSpent, read.month?.costMicrodollars ?? 0) }

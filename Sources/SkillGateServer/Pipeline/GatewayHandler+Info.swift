@@ -21,7 +21,7 @@ extension GatewayHandler {
             let client = try authentication.authenticate(request)
             ctx.log.tokenName = client.name
             try client.requireChat()
-            let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
+            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
             let targets = services.resolver.visibleModels(scenario: scenario.config, scope: client.scope)
             var data: [JSONValue] = targets.map { t in
                 ["id": .string(t.qualifiedName), "object": "model", "created": 0, "owned_by": .string(t.provider.id)]

@@ -35,7 +35,7 @@ extension GatewayHandler {
                 ctx.responder.respond(status: 202, headers: ["x-request-id": ctx.requestId], body: [])
                 return answering.account(&ctx)
             }
-            let scenario = try services.resolver.scenario(named: request.headers["x-skillgate-scenario"], scope: client.scope)
+            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
             ctx.log.scenario = scenario.name
             let answer: JSONRPCMessage
             do {

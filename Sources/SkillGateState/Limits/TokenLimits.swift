@@ -31,6 +31,11 @@ public struct TokenLimits: Sendable, Hashable {
     public static let keys: [String] = ["requests_per_minute", "tokens_per_minute", "concurrent_requests", "concurrent_streams",
                                         "budget_usd_per_day", "budget_usd_per_month"]
 
+    /// The largest budget a limit may set, a billion dollars a day or a month: far above any real spend, and far below
+    /// the 9.2e12 dollars at which a budget's microdollars leave 64 bits (someone typing `1e13` to mean "unlimited"
+    /// crashed the gateway on the token's next request; decision 0096). No budget at all is written by leaving it out.
+    public static let maximumBudgetUSD: Double = 1_000_000_000
+
     /// Whether no limit is set.
     public var isEmpty: Bool { self == TokenLimits() }
 
@@ -55,8 +60,10 @@ public struct TokenLimits: Sendable, Hashable {
     }
 
     /// Reads a JSON object of limits. Throws `TokenError.invalidLimit` naming the key for an unknown key, a wrong
-    /// type or a negative value (`where` says where the object came from, for the message).
-    public init(json: JSONValue, where place: String) throws(TokenError) {
+    /// type, a negative value or a budget over `maximumBudgetUSD` (`where` says where the object came from, for the
+    /// message). With `holdingBudgets`, a budget over the maximum is held at it instead: for limits stored before the
+    /// maximum existed, which must not lose the token's other limits.
+    public init(json: JSONValue, where place: String, holdingBudgets: Bool = false) throws(TokenError) {
         guard case .object(let o) = json else { throw .invalidLimit("\(place) must be an object with keys \(Self.keys.joined(separator: ", "))") }
         self.init()
         for member in o {
@@ -67,7 +74,11 @@ public struct TokenLimits: Sendable, Hashable {
                 guard let v = member.value.doubleValue, v >= 0, v.isFinite else {
                     throw .invalidLimit("\(place).\(member.key) must be a number of US dollars, 0 or more (got \(member.value.serialized()))")
                 }
-                if member.key == "budget_usd_per_day" { budgetUSDPerDay = v } else { budgetUSDPerMonth = v }
+                guard v <= Self.maximumBudgetUSD || holdingBudgets else {
+                    throw .invalidLimit("\(place).\(member.key) is over the largest budget, 1000000000 US dollars (got \(member.value.serialized())); for no budget, leave the key out")
+                }
+                let budget = min(v, Self.maximumBudgetUSD)
+                if member.key == "budget_usd_per_day" { budgetUSDPerDay = budget } else { budgetUSDPerMonth = budget }
             } else {
                 guard let v = member.value.intValue, v >= 0 else {
                     throw .invalidLimit("\(place).\(member.key) must be a whole number, 0 or more (got \(member.value.serialized()))")

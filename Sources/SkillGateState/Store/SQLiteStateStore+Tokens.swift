@@ -107,7 +107,7 @@ extension SQLiteStateStore {
 
     /// A token's stored limits (`{}` or unreadable: none).
     static func decodeLimits(_ text: String) -> TokenLimits {
-        (try? JSONValue.parse(text)).flatMap { try? TokenLimits(json: $0, where: "stored limits") } ?? TokenLimits()
+        (try? JSONValue.parse(text)).flatMap { try? TokenLimits(json: $0, where: "stored limits", holdingBudgets: true) } ?? TokenLimits()
     }
 
     static func decodeList(_ text: String) -> [String] {

@@ -64,9 +64,11 @@ public struct UsageRecord: Sendable, Hashable {
         self.outcome = outcome
     }
 
-    /// Millionths of a dollar for `usd`, rounded to the nearest.
+    /// Millionths of a dollar for `usd`, rounded to the nearest; held within 64 bits (a budget or a cost of 1e13 dollars
+    /// trapped the conversion, decision 0096), and nil for an amount that is not a number.
     public static func microdollars(_ usd: Double?) -> Int64? {
-        usd.map { Int64(($0 * 1_000_000).rounded()) }
+        guard let usd, !usd.isNaN else { return nil }
+        return Int64(saturating: usd * 1_000_000)
     }
 }
 

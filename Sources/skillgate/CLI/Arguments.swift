@@ -4,14 +4,15 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Parsed command-line arguments: positionals, repeatable `--option value`s, and flags.
+/// Parsed command-line arguments: positionals, `--option value`s (some repeatable), and flags.
 struct Arguments {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    /// Parses `args` knowing which options take a value and which are flags. `--opt=value` works too.
-    init(_ args: [String], options valued: Set<String>, flags known: Set<String>) throws {
+    /// Parses `args` knowing which options take a value, which of those may be given several times (`values`), and
+    /// which are flags. `--opt=value` works too. Any other option given twice is a usage error.
+    init(_ args: [String], options valued: Set<String>, repeatable: Set<String> = [], flags known: Set<String>) throws {
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -32,6 +33,11 @@ struct Arguments {
                         throw UsageError(message: "\(name) needs a value")
                     }
                     if inlineValue == nil { i += 1 }
+                    // An option given twice counted by its last without a word (`--rpm 1 --rpm 2`); only the options
+                    // that collect several values may repeat (decision 0096).
+                    if options[name] != nil, !repeatable.contains(name) {
+                        throw UsageError(message: "\(name) is given more than once; give it once")
+                    }
                     options[name, default: []].append(value)
                 } else if known.contains(name) || name == "--help" {
                     flags.insert(name)

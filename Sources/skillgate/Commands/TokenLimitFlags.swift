@@ -33,6 +33,9 @@ enum TokenLimitFlags {
             guard let d = Double(v.hasPrefix("$") ? String(v.dropFirst()) : v), d >= 0, d.isFinite else {
                 throw UsageError(message: "\(flag) needs an amount in US dollars, 0 or more (like 5 or 12.50), or `none` (got \"\(v)\")")
             }
+            guard d <= TokenLimits.maximumBudgetUSD else {
+                throw UsageError(message: "\(flag) is over the largest budget, 1000000000 US dollars (got \"\(v)\"); for no budget, give `none`")
+            }
             return .some(d)
         }
         if let v = try whole("--rpm") { l.requestsPerMinute = v }

@@ -22,7 +22,8 @@ enum TokensCommand {
     """ + TokenLimitFlags.help
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names), flags: ["--admin", "--chat"])
+        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names),
+                                 repeatable: ["--scenario", "--model"], flags: ["--admin", "--chat"])
         if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
         let config = try CLI.loadConfig(args)
         let tokens = try GatewayServer.openTokenService(config: config)

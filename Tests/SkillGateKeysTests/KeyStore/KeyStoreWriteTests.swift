@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    /// A secret holding a control character (a NUL, a CR that would end a header line, an escape) or a space is refused
+    /// when it is set, naming the character, never the secret (decision 0096).
+    @Test(arguments: [("a\u{0}b", "the control character 0x00 at byte 2"), ("sk-abc\rX-Injected: yes", "the control character 0x0D at byte 7"),
+                      ("sk-abc\u{1}def", "the control character 0x01 at byte 7"), ("sk abc", "a space at byte 3"),
+                      ("sk-abc\u{7F}", "the control character 0x7F at byte 7")])
+    func aSecretWithAControlCharacterIsRefused(_ secret: String, _ says: String) throws {
+        try withTemporaryDirectory { dir in
+            let store = try KeyStore(path: dir + "/keys.json")
+            do {
+                try store.set("A", secret: secret)
+                Issue.record("stored")
+            } catch let error as KeyStoreError {
+                #expect(error.description.contains("the secret for A holds \(says)"), "\(error.description)")
+                #expect(!error.description.contains("abc"))
+            }
+            #expect(store.listMasked().isEmpty)
+            try store.set("A", secret: "sk-proj-Ab_9.+/=~")
+        }
+    }
+
     @Test func emptySecretIsRefused() throws {
         try withTemporaryDirectory { dir in
             let store = try KeyStore(path: dir + "/keys.json")

@@ -58,6 +58,20 @@ import SkillGateHTTP
         #expect(e.message.contains("34.4"))
     }
 
+    /// `retryDelay: "1e300s"` (or `inf`, or a `Retry-After` of either) stopped the gateway: the delay was turned into an
+    /// integer for the message before anything bounded it (decision 0096). It is now bounded first, like every
+    /// upstream's delay, to an hour; a delay that is not a finite number of seconds is none.
+    @Test(arguments: [(#""retryDelay":"1e300s""#, nil, 3600.0), (#""retryDelay":"1e19s""#, nil, 3600), (#""retryDelay":"infs""#, nil, nil),
+                      (#""retryDelay":"nans""#, nil, nil), (#""retryDelay":"-4s""#, nil, nil), (#""retryDelay":"3599.5s""#, nil, 3599.5),
+                      (#""x":1"#, "1e300", 3600), (#""x":1"#, "inf", nil)] as [(String, String?, Double?)])
+    func anAbsurdDelayIsBoundedBeforeItIsShown(_ detail: String, _ header: String?, _ expected: Double?) {
+        let body = #"{"error":{"code":429,"message":"Resource has been exhausted.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo",\#(detail)}]}}"#
+        let e = map(429, Array(body.utf8), headers: header.map { ["retry-after": $0] } ?? [:])
+        #expect(e.status == 429)
+        #expect(e.retryAfter == expected)
+        #expect(e.message.contains(expected.map { $0 == 3600 ? "Retry after 3600 s" : "Retry after" } ?? "Retry later"), "\(e.message)")
+    }
+
     @Test func wholeSecondRetryDelayAndHeaderFallback() {
         let body = #"{"error":{"code":429,"message":"Resource has been exhausted.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"27s"}]}}"#
         #expect(map(429, Array(body.utf8)).retryAfter == 27)

@@ -93,6 +93,9 @@ import SkillGateState
         let limits = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_day":2}}"#)
         let limitsBody = try Self.json(limits)
         #expect(limits.status == 200 && limitsBody["limits"]?["budget_usd_per_day"]?.doubleValue == 2)
+        // A budget meant as "unlimited" (1e13) crashed the gateway on the token's next request (decision 0096).
+        let absurd = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_month":1e13}}"#)
+        #expect(absurd.status == 400 && Self.message(absurd).contains("over the largest budget") && Self.message(absurd).contains("leave the key out"))
 
         let revoked = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)
         let again = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)
@@ -124,6 +127,9 @@ import SkillGateState
         #expect(badLimit.status == 400 && wordLimit.status == 400 && Self.message(badLimit).contains("1 to 1000"))
         #expect(badPerDay.status == 400 && Self.message(badPerDay).contains("true or false"))
         #expect(goodPerDay.status == 200)
+        // A parameter given twice counted by its last (decision 0096): which one a reader takes is not agreed.
+        let twice = try await Self.send(h, "GET", "/admin/api/usage?days=1&by=token&days=5", token: admin)
+        #expect(twice.status == 400 && Self.message(twice).contains("query parameter days is given more than once"), "\(Self.message(twice))")
     }
 
     @Test func usageAndRecentRequestsShowWhatARequestCost() async throws {

@@ -58,6 +58,19 @@ import SkillGateState
         await #expect(throws: LimitRejection.self) { try await counters.admit([(Self.app, limits)], stream: false) }
     }
 
+    /// A window's sums are held within 64 bits: tokens and costs at the bounds once trapped the next release
+    /// (decision 0096), and the subject is then simply over its limits.
+    @Test func windowsHoldAtTheBoundsInsteadOfTrapping() async throws {
+        let counters = LimitCounters(now: { Self.start })
+        let limits = TokenLimits(tokensPerMinute: .max, budgetUSDPerDay: TokenLimits.maximumBudgetUSD)
+        let tickets = try await admitted(3, counters, limits)
+        for t in tickets { counters.release(t, tokens: .max, costMicrodollars: .max) }
+        let status = await counters.status(Self.app, limits)
+        #expect(status.first { $0.limit == .tokensPerMinute }?.used == .max)
+        #expect(status.first { $0.limit == .budgetPerDay }?.used == .max)
+        await #expect(throws: LimitRejection.self) { try await counters.admit([(Self.app, limits)], stream: false) }
+    }
+
     @Test func aMonthlyBudgetResetsOnTheFirstOfTheMonthUTC() async throws {
         let now = ManualWallClock(Self.start)
         let counters = LimitCounters(now: { now.now })

@@ -92,6 +92,11 @@ import SkillGateSkills
         }
         let get = try await h.post("/mcp", [], method: "GET")
         #expect(get.status == 405 && get.headers["allow"] == "POST")
+        // The caller's request, not the server's fault: invalid request, not internal error (decision 0096).
+        #expect(try JSONValue.parse(get.body)["error"]?["code"] == -32600)
+        let delete = try await h.post("/mcp", [], method: "DELETE")
+        #expect(delete.status == 405)
+        #expect(try JSONValue.parse(delete.body)["error"]?["code"] == -32600)
         let version = try await h.post("/mcp", Array(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.utf8), headers: ["mcp-protocol-version": "1999-01-01"])
         #expect(version.status == 400 && version.body.contains("1999-01-01"))
         await h.stop()

@@ -32,6 +32,14 @@ import SkillGateCore
         #expect(endpoint.needsToken == needsToken)
     }
 
+    /// The SDKs' `responses.retrieve` and `delete` are told what is kept and for what, not "no route" (decision 0096).
+    @Test(arguments: [("GET", "/v1/responses/resp_123"), ("DELETE", "/v1/responses/resp_123"), ("POST", "/v1/responses/resp_123/cancel")])
+    func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {
+        guard case .failure(let r) = Endpoint.accept(method: method, path: path) else { Issue.record("expected a 404"); return }
+        #expect(r.error.status == 404)
+        #expect(r.error.message.hasPrefix("\(method) /v1/responses/… is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
+    }
+
     @Test func anUnknownPathIs404ListingWhatIsServed() {
         guard case .failure(let r) = Endpoint.accept(method: "GET", path: "/v2/chat") else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404 && r.allowed == nil)

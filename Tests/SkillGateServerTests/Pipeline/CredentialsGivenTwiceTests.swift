@@ -33,6 +33,26 @@ import SkillGateHTTP
         #expect(message.contains("send the SkillGate token once"), "\(message)")
     }
 
+    /// The fields the gateway decides by are read once too (decision 0096): two `x-skillgate-scenario` fields were
+    /// served by the first, where a proxy may check the last.
+    @Test(arguments: ["x-skillgate-scenario", "x-skillgate-tier", "x-skillgate-cache-breakpoints"])
+    func aDecidingFieldGivenTwiceIsA400(_ name: String) async throws {
+        let h = try Harness()
+        let value = name == "x-skillgate-scenario" ? "chat" : name == "x-skillgate-tier" ? "light" : "off"
+        let twice = HTTPHeaders([(name, value), (name, value)])
+        let chat = try await h.post("/v1/chat/completions", Self.chat, headers: twice)
+        let once = try await h.post("/v1/chat/completions", Self.chat, headers: HTTPHeaders([(name, value)]))
+        var limits = HTTPHeaders([("authorization", "Bearer \(h.token)")])
+        for field in twice { limits.add(field.name, field.value) }
+        let status = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/v1/models", headers: limits))
+        await h.stop()
+        #expect(chat.status == 400 && once.status == 200)
+        let message = try JSONValue.parse(chat.body)["error"]?["message"]?.stringValue ?? ""
+        #expect(message == "the `\(name)` header is given more than once; send it once", "\(message)")
+        #expect(try JSONValue.parse(chat.body)["error"]?["param"]?.stringValue == name)
+        #expect(status.status == (name == "x-skillgate-scenario" ? 400 : 200))
+    }
+
     @Test func theSameTokenInBothFieldsOrAnotherSchemeBesideAnAPIKeyIsServed() async throws {
         let h = try Harness()
         let same = try await h.post("/v1/chat/completions", Self.chat, headers: Self.headers([("authorization", "Bearer good"), ("x-api-key", "good")], token: h.token), auth: false)

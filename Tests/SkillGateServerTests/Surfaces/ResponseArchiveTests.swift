@@ -83,3 +83,54 @@ import SkillGateProviders
         archive.close()
     }
 }
+
+/// The archive's bounds (decision 0096): a conversation over `maxConversationBytes` is not kept (each continued
+/// response stores the whole conversation, so chained 4 MiB inputs grew it without end), and while the store fails,
+/// what waits in memory is bounded in bytes as well as in answers.
+@Suite struct ResponseArchiveBoundsTests {
+    @Test func aConversationOverTheLongestKeptIsNotKept() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let warnings = Mutex<[String]>([])
+        let archive = ResponseArchive(store: try SQLiteStateStore(stateDirectory: dir), retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in
+            warnings.withLock { $0.append(w) }
+        }
+        let longest = ResponseArchive.maxConversationBytes
+        archive.save(id: "resp_long", tokenId: "tok", conversation: Self.items(bytes: longest + 1))
+        archive.save(id: "resp_fits", tokenId: "tok", conversation: Self.items(bytes: longest))
+        #expect(warnings.withLock { $0 } == ["response resp_long was not kept: its conversation is \(longest + 1) bytes, over the \(longest) kept for one"])
+        #expect(try await archive.conversation(id: "resp_fits", tokenId: "tok").itemsJSON.count == longest)
+        do {
+            _ = try await archive.conversation(id: "resp_long", tokenId: "tok")
+            Issue.record("found")
+        } catch let error as GatewayError {
+            #expect(error.status == 404 && error.message.contains("over the 8 MiB kept for one"), "\(error.message)")
+        }
+        archive.close()
+    }
+
+    @Test func whatWaitsForAFailingStoreIsBoundedInBytes() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = ResponseArchiveTests.FlakyStore(try SQLiteStateStore(stateDirectory: dir))
+        let warnings = Mutex<[String]>([])
+        let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in
+            warnings.withLock { $0.append(w) }
+        }
+        // One array, shared by every save (copy on write): the test holds 8 MiB, the archive counts 256.
+        let conversation = Self.items(bytes: ResponseArchive.maxConversationBytes)
+        let fit = ResponseArchive.maxPendingBytes / conversation.count
+        for i in 0..<fit { archive.save(id: "resp_\(i)", tokenId: "tok", conversation: conversation) }
+        archive.save(id: "resp_more", tokenId: "tok", conversation: conversation)
+        archive.save(id: "resp_0", tokenId: "tok", conversation: conversation)   // saved again: replaces, adds nothing
+        #expect(warnings.withLock { $0.filter { $0.contains("was not kept") } } == ["response resp_more was not kept: 10000 answers or \(ResponseArchive.maxPendingBytes) bytes wait for the state store, which is failing or slow"])
+        #expect(try await archive.conversation(id: "resp_\(fit - 1)", tokenId: "tok").itemsJSON.count == conversation.count)
+        archive.close()
+    }
+
+    /// A JSON items array of about `bytes` bytes: one user message of filler text.
+    static func items(bytes: Int) -> [UInt8] {
+        let head = Array(#"[{"role":"user","content":""#.utf8), tail = Array(#""}]"#.utf8)
+        return head + [UInt8](repeating: UInt8(ascii: "x"), count: bytes - head.count - tail.count) + tail
+    }
+}

@@ -40,6 +40,9 @@ enum Endpoint: Sendable {
         "/readyz": ("GET", .ready),
     ]
 
+    /// A stored response's own path (`/v1/responses/{id}`), which is not served.
+    static let responsesItemPrefix = "/v1/responses/"
+
     /// `/console/`: the console's files below its root (made once, not on every request).
     static let consoleFilesPrefix = ConsoleAssets.root + "/"
 
@@ -61,6 +64,11 @@ enum Endpoint: Sendable {
             return .success(.console)
         }
         guard let entry = table[path] else {
+            if path.hasPrefix(responsesItemPrefix) {
+                // The SDKs' `responses.retrieve`/`delete`/`cancel`: say what is kept and for what (decision 0096).
+                return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                                              message: "\(method) \(responsesItemPrefix)… is not offered: SkillGate keeps a response only to continue it with `previous_response_id` (for `responses.retention_hours`), and drops it when that time is up; keep the answer you received if you need it again")))
+            }
             let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
                 .joined(separator: ", ")
             return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,

@@ -59,7 +59,7 @@ struct PrepareStage: Sendable {
     @inline(never)
     private func begin(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) throws
         -> (scenario: (name: String, config: GatewayConfig.ScenarioConfig), chat: ChatRequest, admitted: Bool) {
-        let scenario = try resolver.scenario(named: request.scenario ?? headers["x-skillgate-scenario"], scope: client.scope,
+        let scenario = try resolver.scenario(named: request.scenario ?? GatewayFields.once(headers, "x-skillgate-scenario"), scope: client.scope,
                                              param: request.scenario == nil ? "x-skillgate-scenario" : "scenario")
         ctx.log.scenario = scenario.name
         var admitted = false
@@ -68,7 +68,7 @@ struct PrepareStage: Sendable {
             admitted = true
         }
         var chat = request.chat
-        chat.cachePlacement = try resolver.config.cachePlacement(header: headers["x-skillgate-cache-breakpoints"], scenario: scenario.config)
+        chat.cachePlacement = try resolver.config.cachePlacement(header: GatewayFields.once(headers, "x-skillgate-cache-breakpoints"), scenario: scenario.config)
         return (scenario, chat, admitted)
     }
 
@@ -77,7 +77,7 @@ struct PrepareStage: Sendable {
     private func finish(_ chat: ChatRequest, _ decision: SkillDecision, _ scenario: (name: String, config: GatewayConfig.ScenarioConfig),
                         _ client: AuthenticatedClient, _ headers: HTTPHeaders, _ ctx: inout RequestContext) throws -> PreparedCall {
         ctx.log.skills = decision
-        var plan = try resolver.plan(for: chat, tierHeader: headers["x-skillgate-tier"], scenario: scenario.config, scope: client.scope)
+        var plan = try resolver.plan(for: chat, tierHeader: GatewayFields.once(headers, "x-skillgate-tier"), scenario: scenario.config, scope: client.scope)
         plan = executor.includingIssuer(of: chat, in: plan) { name in
             try? resolver.plan(requested: name, scenario: scenario.config, scope: client.scope).targets.first
         }

@@ -68,7 +68,9 @@ struct MCPErrorShape: ErrorShape {
 
     func errorBody(_ error: GatewayError) -> [UInt8] {
         let code: Int = switch error.status {
-        case 400: JSONRPCError.invalidRequest
+        // A method `/mcp` does not have (GET's event stream, DELETE of a session) or a body too large is the caller's
+        // request, not the server's fault: -32600, not -32603 (decision 0096).
+        case 400, 405, 413, 415: JSONRPCError.invalidRequest
         case 401: -32001
         case 403: -32003
         case 429: -32029

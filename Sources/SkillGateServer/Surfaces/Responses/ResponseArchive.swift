@@ -20,6 +20,8 @@ import Synchronization
 final class ResponseArchive: Sendable {
     private struct Pending {
         var responses: [String: StoredResponse] = [:]
+        /// The bytes of the pending conversations.
+        var bytes = 0
         var closed = false
         /// Whether the writer thread runs (it starts with the first answer saved).
         var writing = false
@@ -33,6 +35,13 @@ final class ResponseArchive: Sendable {
 
     /// Answers held in memory at most while the store cannot take them (then new ones are not kept).
     static let maxPending = 10_000
+    /// Their bytes at most (a thousand answers of 256 KiB, or 32 of the longest conversation kept).
+    static let maxPendingBytes = 256 << 20
+
+    /// The longest conversation kept for one response, 8 MiB (two bodies at the default limit; about two million tokens,
+    /// past any model's context window). Each continued response stores the whole conversation so far, so without a
+    /// bound a chain of 4 MiB inputs stored 4, 8, 12, … MiB (decision 0096).
+    static let maxConversationBytes = 8 << 20
 
     let store: any ResponseStore
     /// How long a response can be continued, in hours; zero keeps none.
@@ -66,17 +75,24 @@ final class ResponseArchive: Sendable {
     /// `ResponsesItemsWriter`) as response `id` of token `tokenId`.
     func save(id: String, tokenId: String, conversation: [UInt8]) {
         guard isEnabled else { return }
+        guard conversation.count <= Self.maxConversationBytes else {
+            warn("response \(id) was not kept: its conversation is \(conversation.count) bytes, over the \(Self.maxConversationBytes) kept for one")
+            return
+        }
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
                                     conversation: conversation)
         let (start, full) = pending.withLock { p -> (Bool, Bool) in
             guard !p.closed else { return (false, false) }
-            guard p.responses.count < Self.maxPending else { return (false, true) }
+            let replaced = p.responses[id]?.conversation.count
+            let added = conversation.count - (replaced ?? 0)
+            guard replaced != nil || p.responses.count < Self.maxPending, p.bytes + added <= Self.maxPendingBytes else { return (false, true) }
+            p.bytes += added
             p.responses[id] = record
             defer { p.writing = true }
             return (!p.writing, false)
         }
-        if full { warn("response \(id) was not kept: \(Self.maxPending) answers wait for the state store, which is failing or slow") }
+        if full { warn("response \(id) was not kept: \(Self.maxPending) answers or \(Self.maxPendingBytes) bytes wait for the state store, which is failing or slow") }
         if start {
             // Made here, on a thread of normal priority (an event loop's), so the lane keeps that priority.
             let lane = CatchUpLane(name: "sg-responses-cu")
@@ -96,7 +112,7 @@ final class ResponseArchive: Sendable {
         }
         guard let found else {
             var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                     message: "previous response '\(id)' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, or was sent with store: false; send the whole conversation in `input` instead")
+                                     message: "previous response '\(id.utf8.count > 80 ? String(id.prefix(80)) + "…" : id)' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, or its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one; send the whole conversation in `input` instead")
             error.param = "previous_response_id"
             throw error
         }
@@ -176,7 +192,10 @@ final class ResponseArchive: Sendable {
         do {
             try store.saveResponses(batch, now: now())
             pending.withLock { p in
-                for r in batch where p.responses[r.id] == r { p.responses[r.id] = nil }
+                for r in batch where p.responses[r.id] == r {
+                    p.responses[r.id] = nil
+                    p.bytes -= r.conversation.count
+                }
             }
         } catch {
             warn("\(batch.count) responses could not be stored yet (\(error)); they stay in memory and are retried")

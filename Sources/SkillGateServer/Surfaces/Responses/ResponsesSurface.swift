@@ -38,11 +38,24 @@ struct ResponsesSurface: Surface {
         if !answer.responses.isEnabled { inbound.echo.store = false }
         guard let previous = inbound.previousResponseId else { return request.with(details: inbound) }
         let history = try await answer.responses.conversation(id: previous, tokenId: client.tokenId)
+        try Self.checkLength(continuing: history, previous, with: request.chat.messages)
         var resolved = request
         resolved.chat.messages.insert(contentsOf: history.messages, at: inbound.hasInstructions ? 1 : 0)
         inbound.request.messages = resolved.chat.messages
         inbound.history = history
         return resolved.with(details: inbound)
+    }
+
+    /// Refuses to continue a conversation that, with the new input, is over `ResponseArchive.maxConversationBytes`:
+    /// its answer could not be kept, and the model would be sent megabytes it cannot read.
+    static func checkLength(continuing history: ResponsesHistory, _ previous: String, with input: [Message]) throws {
+        let inputBytes = input.reduce(0) { $0 + $1.text.utf8.count }
+        let limit = ResponseArchive.maxConversationBytes
+        guard history.itemsJSON.count + inputBytes > limit else { return }
+        var error = GatewayError.invalidRequest(
+            "the conversation of previous_response_id '\(previous.prefix(80))' is \(history.itemsJSON.count) bytes and this input about \(inputBytes) more, over the \(limit / (1 << 20)) MiB kept for one conversation; start a new one: send what matters of it in `input` without previous_response_id")
+        error.param = "previous_response_id"
+        throw error
     }
 
     func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay? {
