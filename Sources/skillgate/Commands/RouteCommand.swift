@@ -66,7 +66,10 @@ enum RouteCommand {
             guard let d = Double(v), d.isFinite, d >= 0 else { throw UsageError(message: "\(name) takes a non-negative number, got \"\(v)\"") }
             return d
         }
-        if let v = try number("--iterations") { options.iterations = max(1, Int(v)) }
+        if let v = try number("--iterations") {
+            guard v <= 1_000_000 else { throw UsageError(message: "--iterations takes at most 1000000, got \(v)") }
+            options.iterations = max(1, Int(v))
+        }
         if let v = try number("--l2-named") { options.l2Named = v }
         if let v = try number("--l2-hashed") { options.l2Hashed = v }
         if let v = try number("--strong-weight") { options.strongWeight = v }
