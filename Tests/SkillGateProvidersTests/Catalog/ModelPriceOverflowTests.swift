@@ -13,7 +13,7 @@ import SkillGateCore
 
     @Test func anthropicUsageOfExtremeCounts() {
         let wire = AnthropicMessagesFormat.wireUsage(Usage(inputTokens: .max, cachedInputTokens: -1, cacheWriteTokens: .min))
-        #expect(wire["input_tokens"]?.intValue == .max)
+        #expect(wire["input_tokens"]?.intValue == Usage.maximumCount)  // held there since decision 0096
         #expect(AnthropicMessagesFormat.wireUsage(Usage(inputTokens: .min, cachedInputTokens: 1))["input_tokens"]?.intValue == 0)
     }
 }
