@@ -6,7 +6,9 @@
 /// full and a document is accepted or rejected exactly as `JSONValue.parse` would, with the same
 /// `JSONSyntaxError` (reason and byte offset) — as long as the reader consumes the document in
 /// order, which `JSONCursor.read` ensures. Each method reads the value at the cursor; whitespace
-/// around values is skipped by the cursor itself.
+/// around values is skipped by the cursor itself. Read with `JSONDuplicateKeys.refused` (a body a
+/// client sent), an object that names a key twice is an error wherever it is, in a value the reader
+/// reads, skips or keeps as bytes alike (decision 0093).
 ///
 /// The cursor points into a buffer it does not own: use it only inside `read`.
 public struct JSONCursor {
@@ -18,19 +20,27 @@ public struct JSONCursor {
     var index = 0
     /// How many objects and arrays enclose the cursor.
     var depth = 0
+    /// Whether an object that names a key twice is an error (`JSONDuplicateKeys.refused`).
+    let refusesDuplicateKeys: Bool
+    /// With `refusesDuplicateKeys`, the keys of the objects enclosing the cursor (empty, and never allocated, without).
+    var keys = JSONKeyRegister()
 
-    init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicateKeys: JSONDuplicateKeys) {
         self.buffer = buffer
         self.maxDepth = maxDepth
+        refusesDuplicateKeys = duplicateKeys == .refused
+        if refusesDuplicateKeys { keys.spans.reserveCapacity(32) }   // the document's one allocation for the check
     }
 
     /// Reads one complete document: `body` reads its top-level value, then only whitespace may
     /// follow ("unexpected content after the JSON value" otherwise). A value `body` leaves unread
     /// is skipped (and checked). `maxDepth` is the nesting limit, `JSONValue.defaultMaxDepth`
-    /// unless told otherwise, as for `JSONValue.parse`.
+    /// unless told otherwise, as for `JSONValue.parse`; `duplicateKeys` says whether an object may
+    /// name a key twice (`.refused` for a body a client sent).
     public static func read<R>(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONValue.defaultMaxDepth,
+                               duplicateKeys: JSONDuplicateKeys = .allowed,
                                _ body: (inout JSONCursor) throws(JSONSyntaxError) -> R) throws(JSONSyntaxError) -> R {
-        var cursor = JSONCursor(buffer: buffer, maxDepth: maxDepth)
+        var cursor = JSONCursor(buffer: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
         cursor.skipWhitespace()
         let start = cursor.index
         let result = try body(&cursor)
@@ -76,6 +86,29 @@ public struct JSONCursor {
         /// Lets a `switch` over a key use string literals as patterns.
         @inlinable @inline(__always)
         public static func ~= (literal: StaticString, key: Key) -> Bool { key == literal }
+    }
+
+    /// What this cursor does with an object that names a key twice (a reader that reads part of the document with a
+    /// cursor of its own passes it on).
+    public var duplicateKeys: JSONDuplicateKeys { refusesDuplicateKeys ? .refused : .allowed }
+
+    /// A place in the document, for a reader that tries one way of reading a value and, when it does not suit, goes
+    /// back (`restore`) and reads the value another way. Cheaper than keeping a copy of the cursor, which shares the
+    /// keys checked so far and would make the next key copy them.
+    public struct Mark {
+        let index: Int
+        let depth: Int
+        let keys: Int
+    }
+
+    /// Where the cursor is; take it at a value and `restore` it before reading past that value.
+    public var mark: Mark { Mark(index: index, depth: depth, keys: keys.spans.count) }
+
+    /// Puts the cursor back at `mark`, with the keys it had checked there, whatever was read since (or failed).
+    public mutating func restore(_ mark: Mark) {
+        index = mark.index
+        depth = mark.depth
+        keys.close(from: mark.keys)
     }
 
     /// The byte offset of the cursor in the document: before a value is read, where it starts; after, just past it

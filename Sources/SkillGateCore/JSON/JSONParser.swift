@@ -14,27 +14,32 @@ extension JSONValue {
     /// parser's recursion; real payloads (tool schemas included) stay far below it.
     public static let defaultMaxDepth = 256
 
-    /// Parses a complete JSON document (RFC 8259). Rejects invalid UTF-8, trailing garbage and
-    /// nesting deeper than `maxDepth`.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+    /// Parses a complete JSON document (RFC 8259). Rejects invalid UTF-8, trailing garbage,
+    /// nesting deeper than `maxDepth` and, with `duplicateKeys: .refused` (a body a client sent),
+    /// an object that names a key twice.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth,
+                             duplicateKeys: JSONDuplicateKeys = .allowed) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth, duplicateKeys: duplicateKeys) }.get()
     }
 
     /// Parses a complete JSON document from any byte collection.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
-        let result = bytes.withContiguousStorageIfAvailable { parse(buffer: $0, maxDepth: maxDepth) }
-            ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth,
+                             duplicateKeys: JSONDuplicateKeys = .allowed) throws(JSONSyntaxError) -> JSONValue {
+        let result = bytes.withContiguousStorageIfAvailable { parse(buffer: $0, maxDepth: maxDepth, duplicateKeys: duplicateKeys) }
+            ?? Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth, duplicateKeys: duplicateKeys) }
         return try result.get()
     }
 
     /// Parses a complete JSON document from a string.
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth,
+                             duplicateKeys: JSONDuplicateKeys = .allowed) throws(JSONSyntaxError) -> JSONValue {
         var text = text
-        return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth) }.get()
+        return try text.withUTF8 { parse(buffer: $0, maxDepth: maxDepth, duplicateKeys: duplicateKeys) }.get()
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONSyntaxError> {
-        var parser = JSONParser(buffer: buffer, maxDepth: maxDepth)
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+                              duplicateKeys: JSONDuplicateKeys) -> Result<JSONValue, JSONSyntaxError> {
+        var parser = JSONParser(buffer: buffer, maxDepth: maxDepth, duplicateKeys: duplicateKeys)
         do { return .success(try parser.parseDocument()) } catch { return .failure(error) }
     }
 }

@@ -2,6 +2,11 @@
 /// occurrence of a repeated key — the member a `JSONValue` lookup would find — and a reader
 /// without a tree answers as a lookup in the tree would.
 ///
+/// This is for documents read with `JSONDuplicateKeys.allowed`: bodies from upstream providers
+/// (stream events, whole answers), where the first occurrence counts. A body a client sends is read
+/// with `.refused`, and a repeated key is an error before its value is read (decision 0093), so
+/// its readers need no such record.
+///
 /// `Field` is the reader's own enumeration of the keys it reads, with raw values 0 to 63.
 public struct JSONSeenFields<Field: RawRepresentable> where Field.RawValue == Int {
     @usableFromInline var bits: UInt64 = 0

@@ -2,11 +2,13 @@ import SkillGateCore
 
 /// `JSONValue.parse` and `JSONCursor` (SkillGateCore/JSON). Invariants: the tree parser, the
 /// cursor reading the whole value, the cursor walking by kind and the cursor skipping all accept
-/// and reject the same documents with the same error; an accepted document serializes to text that
+/// and reject the same documents with the same error, with repeated keys allowed or refused; refusing
+/// them accepts the same value or fails on a repeated key; an accepted document serializes to text that
 /// parses back to the same value, and serializing that value again gives the same text.
 enum JSONTarget: FuzzTarget {
     static func run(_ data: [UInt8]) {
         let tree = Result { () throws(JSONSyntaxError) in try JSONValue.parse(data) }
+        checkRefusingDuplicateKeys(data, allowed: tree)
         data.withUnsafeBufferPointer { buffer in
             let read = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) in try c.readValue() } }
             invariant(read == tree, "cursor.readValue \(read) != parse \(tree)")
@@ -22,6 +24,23 @@ enum JSONTarget: FuzzTarget {
         invariant(again == .success(value), "round trip: \(again) != \(value)")
         invariant(value.serialized() == String(decoding: text, as: UTF8.self), "serialized() != serializedBytes()")
         if case .success(let v2) = again { invariant(v2.serializedBytes() == text, "serialization not stable") }
+    }
+
+    /// `JSONDuplicateKeys.refused`: every reader agrees, and a document is refused only for a repeated key (decision 0093).
+    static func checkRefusingDuplicateKeys(_ data: [UInt8], allowed: Result<JSONValue, JSONSyntaxError>) {
+        let tree = Result { () throws(JSONSyntaxError) in try JSONValue.parse(data, duplicateKeys: .refused) }
+        data.withUnsafeBufferPointer { buffer in
+            let walked = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) in try walk(&c) } }
+            invariant(walked == tree, "refusing duplicate keys: cursor walk \(walked) != parse \(tree)")
+            let skipped = Result { () throws(JSONSyntaxError) in try JSONCursor.read(buffer, duplicateKeys: .refused) { _ throws(JSONSyntaxError) in } }
+            invariant(skipped.error == tree.error, "refusing duplicate keys: cursor skip \(skipped) disagrees with parse \(tree)")
+        }
+        switch (tree, allowed) {
+        case (.success(let a), .success(let b)): invariant(a == b, "refusing duplicate keys changed the value: \(a) != \(b)")
+        case (.failure(let e), .success): invariant(e.reason.contains("appears twice in one object"), "refused for another reason: \(e)")
+        case (.failure, .failure): break   // the same syntax error, or a repeated key met before it
+        case (.success, .failure(let e)): invariant(false, "refusing duplicate keys accepted a document that fails: \(e)")
+        }
     }
 
     /// Rebuilds the value through the cursor's typed readers, chosen by `kind`.
