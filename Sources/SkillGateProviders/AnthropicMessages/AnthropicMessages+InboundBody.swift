@@ -6,8 +6,8 @@ import SkillGateCore
 /// turn; decision 0057 did the same for Chat Completions).
 ///
 /// The document is read by `JSONCursor`, SkillGate's one JSON grammar, so it is accepted or refused exactly as
-/// `JSONValue.parse` would, with the same error. Only the first `tools` member is looked up, as a tree lookup finds
-/// the first of a duplicated key.
+/// `JSONValue.parse(_:duplicateKeys: .refused)` would, with the same error: a body that names a key twice in any object
+/// is refused (decision 0093), so there is one `tools` member at most.
 struct AnthropicInboundBody {
     /// The body as a tree; without `tools` when `cachedTools` is set.
     var root: JSONValue
@@ -19,15 +19,13 @@ struct AnthropicInboundBody {
     /// Parses `body`, looking the `tools` array up in `toolCache` by its bytes in `scope`.
     static func parse(_ body: [UInt8], toolCache: ToolListCache, scope: String) throws(JSONSyntaxError) -> AnthropicInboundBody {
         try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> AnthropicInboundBody in
-            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> AnthropicInboundBody in
+            try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) -> AnthropicInboundBody in
                 var members: [JSONObject.Member] = []
                 members.reserveCapacity(12)   // model, max_tokens, messages, tools, system and a few settings
-                var sawTools = false
                 var cachedTools: [ToolDefinition]?
                 var uncachedToolBytes: [UInt8]?
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
-                    if !sawTools, key == "tools" {
-                        sawTools = true
+                    if key == "tools" {
                         switch try toolCache.read(&c, scope: scope, { (c) throws(JSONSyntaxError) in try c.readValue() }) {
                         case .cached(let tools):
                             cachedTools = tools

@@ -23,7 +23,7 @@ extension AnthropicMessagesFormat {
             if let toolCache {
                 parsed = try AnthropicInboundBody.parse(body, toolCache: toolCache, scope: scope)
             } else {
-                parsed = AnthropicInboundBody(root: try JSONValue.parse(body))
+                parsed = AnthropicInboundBody(root: try JSONValue.parse(body, duplicateKeys: .refused))
             }
         } catch {
             throw GatewayError.invalidRequest("The request body is not valid JSON (\(error)); send a JSON object as the Messages API expects.")

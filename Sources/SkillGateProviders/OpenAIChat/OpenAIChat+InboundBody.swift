@@ -1,16 +1,17 @@
 import SkillGateCore
 
 /// Parsing a Chat Completions request body straight into the members decoding reads (`OpenAIChatInboundFields`), with
-/// no tree of the top level: members decoding ignores are skipped (and checked), and of a duplicated key only the
-/// first is kept, as a lookup in a tree finds it. The `messages` array is read straight into messages when it can be
-/// (`InboundMessages.read`), and the tools' parameter schemas stay compact JSON text (`ToolSchema`): a request passed
-/// on to an OpenAI-compatible provider then copies each schema's bytes instead of building its tree and writing it out
-/// again; schemas are most of a tool-using request's JSON (decision 0039). Other members' values are trees.
+/// no tree of the top level: members decoding ignores are skipped (and checked), and an object anywhere in the body
+/// that names a key twice is refused (`JSONDuplicateKeys.refused`, decision 0093). The `messages` array is read
+/// straight into messages when it can be (`InboundMessages.read`), and the tools' parameter schemas stay compact JSON
+/// text (`ToolSchema`): a request passed on to an OpenAI-compatible provider then copies each schema's bytes instead of
+/// building its tree and writing it out again; schemas are most of a tool-using request's JSON (decision 0039). Other
+/// members' values are trees.
 ///
 /// The document is read by `JSONCursor`, SkillGate's one JSON grammar, so it is accepted or refused exactly as
-/// `JSONValue.parse` would, with the same error, and the fields are those of `JSONValue.parse`'s tree, but for each
-/// captured schema, which is an empty object in `tools` (so the shape checks still see an object) and the schema in
-/// `schemas`.
+/// `JSONValue.parse(_:duplicateKeys: .refused)` would, with the same error, and the fields are those of
+/// `JSONValue.parse`'s tree, but for each captured schema, which is an empty object in `tools` (so the shape checks
+/// still see an object) and the schema in `schemas`.
 struct OpenAIChatInboundBody {
     /// The members decoding reads (for a body that is an object).
     var fields = OpenAIChatInboundFields()
@@ -29,14 +30,11 @@ struct OpenAIChatInboundBody {
     /// Parses `body`. With `toolCache`, the `tools` array is first looked up there by its bytes in `scope`.
     static func parse(_ body: [UInt8], toolCache: ToolListCache? = nil, scope: String = "") throws(JSONSyntaxError) -> OpenAIChatInboundBody {
         try body.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
-            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
+            try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) -> OpenAIChatInboundBody in
                 var parsed = OpenAIChatInboundBody()
-                var seen: UInt32 = 0   // by `Member.rawValue`: the first of a duplicated key counts, as in a tree
                 let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
+                    // Each key comes once: the cursor refuses a second one before its value.
                     guard let member = OpenAIChatInboundFields.Member.named(key) else { return }   // skipped and checked
-                    let bit: UInt32 = 1 << UInt32(member.rawValue)
-                    guard seen & bit == 0 else { return }
-                    seen |= bit
                     switch member {
                     case .messages:
                         if let messages = InboundMessages.read(&c) {
@@ -82,8 +80,8 @@ struct OpenAIChatInboundBody {
         return true
     }
 
-    /// The `tools` array with each element's first `function` member's first `parameters` member captured
-    /// when it is an object; `nil`, consuming nothing, when `tools` is not an array.
+    /// The `tools` array with each element's `function` member's `parameters` member captured when it is an object;
+    /// `nil`, consuming nothing, when `tools` is not an array.
     private static func readTools(_ c: inout JSONCursor, schemas: inout [ToolSchema?]) throws(JSONSyntaxError) -> JSONValue? {
         var elements: [JSONValue] = []
         elements.reserveCapacity(8)
@@ -92,16 +90,12 @@ struct OpenAIChatInboundBody {
             var schema: ToolSchema?
             var tool: [JSONObject.Member] = []
             tool.reserveCapacity(2)   // type, function
-            var seenFunction = false
             let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
-                if !seenFunction, key == "function" {
-                    seenFunction = true
+                if key == "function" {
                     var function: [JSONObject.Member] = []
                     function.reserveCapacity(4)   // name, description, parameters, strict
-                    var seenParameters = false
                     let isFunctionObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
-                        if !seenParameters, key == "parameters" {
-                            seenParameters = true
+                        if key == "parameters" {
                             if let bytes = try c.readObjectBytes() {
                                 schema = ToolSchema(checkedObject: bytes)
                                 function.append(JSONObject.Member(key: "parameters", value: .object(JSONObject())))

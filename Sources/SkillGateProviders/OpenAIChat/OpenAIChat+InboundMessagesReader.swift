@@ -5,21 +5,22 @@ import SkillGateCore
 ///
 /// Each message is decoded by `InboundMessages.append`, the rules the tree's decoder uses, so what this reader returns
 /// is what decoding the tree returns. It decodes only what it can decode without changing an answer: for an array that
-/// is empty or not an array, an element that is not an object, a member the decoder reads appearing twice in one message
-/// (a tree lookup takes the first), a message with an error, or a syntax error, it puts the cursor back where it was and
-/// returns `nil`. The caller then reads the array as a tree, which gives the same messages or the error, in its place
-/// among the body's other checks (the `model` field's, for example, come first whatever the members' order).
+/// is empty or not an array, an element that is not an object, a message with an error, or a syntax error (a repeated
+/// key among them: the body's cursor refuses it, decision 0093), it puts the cursor back where it was and returns
+/// `nil`. The caller then reads the array as a tree, which gives the same messages or the error, in its place among the
+/// body's other checks (the `model` field's, for example, come first whatever the members' order).
 extension InboundMessages {
     /// The messages of the array at the cursor, with the cursor past it; `nil`, with the cursor where it was, when the
     /// array must be read as a tree (see above).
     static func read(_ c: inout JSONCursor) -> [Message]? {
-        let start = c
+        assert(c.duplicateKeys == .refused, "a message's members are read as they come: a repeated one must be refused")
+        let start = c.mark
         do {
             if let messages = try readArray(&c) { return messages }
         } catch {
             // A syntax error: the tree's reader meets it again at the same place and reports it.
         }
-        c = start
+        c.restore(start)
         return nil
     }
 
@@ -39,31 +40,19 @@ extension InboundMessages {
         return messages
     }
 
-    /// The members of the message object at the cursor that decoding reads; `nil` when the element is not an object or
-    /// one of those members appears twice.
+    /// The members of the message object at the cursor that decoding reads; `nil` when the element is not an object.
+    /// Each comes once: the body's cursor refuses a repeated key.
     private static func readFields(_ c: inout JSONCursor) throws(JSONSyntaxError) -> Fields? {
         var fields = Fields()
-        var seen: UInt8 = 0
-        var repeated = false
         let isObject = try c.readObject { (c, key) throws(JSONSyntaxError) in
-            let member: UInt8
             switch key {
-            case "role": member = 1
-            case "content": member = 2
-            case "tool_calls": member = 4
-            case "tool_call_id": member = 8
+            case "role": fields.role = try c.readValue()
+            case "content": fields.content = try c.readValue()
+            case "tool_calls": fields.toolCalls = try c.readValue()
+            case "tool_call_id": fields.toolCallId = try c.readValue()
             default: return   // not read by the decoder: skipped (and checked) by the cursor
             }
-            guard seen & member == 0 else { repeated = true; return }
-            seen |= member
-            let value = try c.readValue()
-            switch member {
-            case 1: fields.role = value
-            case 2: fields.content = value
-            case 4: fields.toolCalls = value
-            default: fields.toolCallId = value
-            }
         }
-        return isObject && !repeated ? fields : nil
+        return isObject ? fields : nil
     }
 }

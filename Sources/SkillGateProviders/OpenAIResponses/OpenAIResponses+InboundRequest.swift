@@ -33,7 +33,7 @@ extension OpenAIResponsesFormat {
         try decodeInboundRequest(json: json, cachedTools: nil)
     }
 
-    /// Decodes a parsed body; `cachedTools`, when present, are its tools (the tree then has no first `tools`).
+    /// Decodes a parsed body; `cachedTools`, when present, are its tools (the tree then has no `tools`).
     private static func decodeInboundRequest(json: JSONValue, cachedTools: [ToolDefinition]?) throws -> ResponsesInboundRequest {
         guard json.objectValue != nil else {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")

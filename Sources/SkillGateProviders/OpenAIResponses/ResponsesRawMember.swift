@@ -11,29 +11,30 @@ enum ResponsesRawMember {
     struct Parsed {
         /// The document as `JSONValue.parse` gives it; without `tools` when `cachedTools` is set.
         var json: JSONValue
-        /// The bytes of the first top-level `tools` member without line breaks (nil when the document is not an object
-        /// or has no such member; with duplicate keys, the first, which is the one the parsed object's subscript reads).
+        /// The bytes of the top-level `tools` member without line breaks (nil when the document is not an object or has
+        /// no such member; a body that names a key twice is refused, decision 0093).
         var toolsBytes: [UInt8]?
-        /// The checked tools, when the cache had the first `tools` array's bytes.
+        /// The checked tools, when the cache had the `tools` array's bytes.
         var cachedTools: [ToolDefinition]?
-        /// The first `tools` array's bytes, when the cache did not have them: kept once the request decodes.
+        /// The `tools` array's bytes, when the cache did not have them: kept once the request decodes.
         var uncachedToolBytes: [UInt8]?
     }
 
-    /// Parses `body`, keeping the first `tools` member's bytes; with `toolCache`, that array is looked up there by its
-    /// bytes in `scope` (`ToolListCache.read`): a hit skips reading it into a tree and decoding it again.
+    /// Parses `body` (refusing an object that names a key twice, as for every body a client sends), keeping the `tools`
+    /// member's bytes; with `toolCache`, that array is looked up there by its bytes in `scope` (`ToolListCache.read`):
+    /// a hit skips reading it into a tree and decoding it again.
     static func parse(_ body: [UInt8], toolCache: ToolListCache?, scope: String) throws(JSONSyntaxError) -> Parsed {
         try body.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> Parsed in
             var tools: Range<Int>?
             var cachedTools: [ToolDefinition]?
             var uncachedToolBytes: [UInt8]?
-            let json = try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> JSONValue in
+            let json = try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) -> JSONValue in
                 guard c.kind == .object else { return try c.readValue() }
                 var members: [JSONObject.Member] = []
                 members.reserveCapacity(16)
                 _ = try c.readObject { (c, name) throws(JSONSyntaxError) in
                     let start = c.offset
-                    guard tools == nil, name == "tools" else {
+                    guard name == "tools" else {
                         members.append(JSONObject.Member(key: name.string, value: try c.readValue()))
                         return
                     }

@@ -14,7 +14,8 @@ enum ToolListRead<Value> {
 extension ToolListCache {
     /// Reads the `tools` array at the cursor, from the cache when this caller sent the same bytes before in `scope` (a
     /// kept list is recognised by the bytes ahead, without reading them, or by its exact bytes once read), else with
-    /// `reader` over the array's own bytes (already checked in full by the cursor, so they read as they would in place).
+    /// `reader` over the array's own bytes (already checked in full by the cursor, so they read as they would in place;
+    /// the reader's cursor refuses repeated keys when `c` does).
     /// A body reader calls this at its `tools` member and keeps what it returns; the surface's decoder decides what is
     /// remembered.
     func read<Value>(_ c: inout JSONCursor, scope: String,
@@ -25,7 +26,7 @@ extension ToolListCache {
         }
         guard let bytes = try c.readArrayBytes() else { return .notAnArray }
         if let tools = tools(for: bytes, scope: scope) { return .cached(tools) }
-        let value = try JSONCursor.read(bytes, reader)
+        let value = try JSONCursor.read(bytes, duplicateKeys: c.duplicateKeys, reader)
         return .read(value, bytes: bytes.count <= maxEntryBytes ? Array(bytes) : nil)
     }
 }

@@ -91,10 +91,12 @@ struct AdminAPI: Sendable {
         }
     }
 
-    /// The body of a POST or PUT as an object, or a 400 saying what to send.
+    /// The body of a POST or PUT as an object, or a 400 saying what to send (an object that names a
+    /// key twice among them, as on every surface: decision 0093).
     static func object(_ body: [UInt8], example: String) throws(GatewayError) -> JSONReader {
         do {
-            return try JSONReader(root: try JSONValue.parse(body.isEmpty ? Array("null".utf8) : body), file: "request body")
+            return try JSONReader(root: try JSONValue.parse(body.isEmpty ? Array("null".utf8) : body, duplicateKeys: .refused),
+                                  file: "request body")
         } catch let error as JSONShapeError {
             throw GatewayError.invalidRequest("\(error.message); send a JSON object like \(example)")
         } catch {

@@ -21,7 +21,8 @@ extension GatewayHandler {
                     message: "MCP-Protocol-Version \(version) is not supported; this server speaks \(MCPProtocol.versions.joined(separator: ", "))")), status: 400, &ctx)
             }
             let message: JSONRPCMessage
-            do { message = try JSONRPCMessage.decode(request.body) } catch {
+            // A client's message: a repeated key is refused, as on every surface (decision 0093).
+            do { message = try JSONRPCMessage.decode(request.body, duplicateKeys: .refused) } catch {
                 return answerMCP(.error(id: error.data.flatMap(JSONRPCId.init), error: JSONRPCError(code: error.code, message: error.message)),
                                  status: MCPProtocol.httpStatus(error), &ctx)
             }

@@ -15,10 +15,9 @@ import SkillGateCore
           {"name":"time","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral","ttl":"1h"}} ]
         """
 
-    /// Bodies that decode: tools with schemas and cache control, a second `tools` member, escapes, a stream.
+    /// Bodies that decode: tools with schemas and cache control, escapes, a stream.
     static let accepted: [[UInt8]] = [
         body(tools: tools),
-        body(tools: tools, after: #","tools":[{"name":"ignored","input_schema":{}}]"#),
         body(tools: #"[{"name":"caf\u00e9","input_schema":{"type":"object","properties":{"q":{"type":"string","description":"say \"x\""}}}}]"#),
         body(tools: tools, before: #""stream":true,"system":[{"type":"text","text":"be brief"}],"#),
         body(tools: "[]"),
@@ -55,10 +54,12 @@ import SkillGateCore
         }
     }
 
-    /// The same tools after an error elsewhere, or with an error of their own: the same error with and without the
-    /// cache, and nothing kept for a request that did not decode.
+    /// The same tools after an error elsewhere (a second `tools` member among them), or with an error of their own: the
+    /// same error with and without the cache, and nothing kept for a request that did not decode.
     static let refused: [[UInt8]] = [
         body(tools: tools, before: #""temperature":"hot","#),
+        body(tools: tools, after: #","tools":[{"name":"ignored","input_schema":{}}]"#),
+        body(tools: tools, after: #","tools":\#(tools)"#),
         Array(#"{"model":"m","messages":[],"max_tokens":5,"tools":\#(tools)}"#.utf8),
         body(tools: #"[{"name":"a","input_schema":"not a schema"}]"#),
         body(tools: #"[{"type":"web_search_20250305","name":"web_search"}]"#),

@@ -2,8 +2,8 @@ import Testing
 import SkillGateCore
 @testable import SkillGateProviders
 
-/// The body's top level read straight into the members decoding reads: each key maps to its member, the first of a
-/// duplicated key counts, and a body decodes as its tree does, with the errors in the tree decoder's order.
+/// The body's top level read straight into the members decoding reads: each key maps to its member, a repeated key is
+/// refused, and a body decodes as its tree does, with the errors in the tree decoder's order.
 @Suite struct OpenAIChatInboundFieldsTests {
     /// The member a key in a document names, as the body reader sees the key.
     static func named(_ key: String) throws -> OpenAIChatInboundFields.Member? {
@@ -35,13 +35,12 @@ import SkillGateCore
         for member in OpenAIChatInboundFields.Member.allCases { #expect(fromTree[member] == .string(member.key)) }
     }
 
-    /// Bodies that decode, with members in any order, duplicated and unknown.
+    /// Bodies that decode, with members in any order and unknown ones.
     static let accepted: [String] = [
         #"{"max_tokens":9,"stream":true,"messages":[{"role":"user","content":"hi"}],"model":"m","stream_options":{"include_usage":true}}"#,
-        #"{"model":"first","model":"second","messages":[{"role":"user","content":"hi"}],"temperature":0.1,"temperature":"ignored"}"#,
         #"{"model":"m","messages":[{"role":"user","content":"hi"}],"unknown":{"deep":[1,{"x":null}]},"metadata":{},"n":1,"functions":null}"#,
         #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":5,"max_tokens":7,"top_p":0.5,"stop":["a","b"],"user":"u","prompt_cache_key":"k","reasoning_effort":"minimal","parallel_tool_calls":false,"response_format":{"type":"json_object"}}"#,
-        #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":{"type":"function","function":{"name":"f"}},"tools":"ignored"}"#,
+        #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":{"type":"function","function":{"name":"f"}}}"#,
         #"{"m\u006fdel":"escaped key","messages":[{"role":"user","content":"hi"}]}"#,
     ]
 
@@ -52,8 +51,12 @@ import SkillGateCore
         #expect(direct == (try OpenAIChatInboundMessagesReaderTests.viaTree(body).get()))
     }
 
-    /// Bodies with errors (several in some): the same first error as the tree decoder's, whatever the members' order.
+    /// Bodies with errors (several in some; a repeated key among them): the same first error as the tree decoder's,
+    /// whatever the members' order.
     static let refused: [String] = [
+        #"{"model":"first","model":"second","messages":[{"role":"user","content":"hi"}],"temperature":0.1,"temperature":"ignored"}"#,
+        #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":{"type":"function","function":{"name":"f"}},"tools":"ignored"}"#,
+        #"{"temperature":0.1,"m\u006fdel":"escaped key","messages":[{"role":"user","content":"hi"}],"model":"m"}"#,
         #"{"temperature":"hot","model":5,"messages":[]}"#,
         #"{"messages":[{"role":"robot"}],"n":3,"model":"m"}"#,
         #"{"stream":"yes","tools":{},"model":"m","messages":[{"role":"user","content":"hi"}]}"#,

@@ -5,10 +5,11 @@ import SkillGateCore
 /// The `messages` array read straight from the bytes (`InboundMessages.read`) decodes as its tree does: the same
 /// messages, or, when it gives the array back to the tree, the same error in the same order among the body's checks.
 @Suite struct OpenAIChatInboundMessagesReaderTests {
-    /// What decoding the body's tree gives, with a syntax error worded as the body decoder words it.
+    /// What decoding the body's tree gives (parsed as a client's body is: a repeated key refused), with a syntax error
+    /// worded as the body decoder words it.
     static func viaTree(_ body: [UInt8]) -> Result<OpenAIChatInboundRequest, GatewayError> {
         Result {
-            do { return try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body)) } catch let e as JSONSyntaxError {
+            do { return try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body, duplicateKeys: .refused)) } catch let e as JSONSyntaxError {
                 throw GatewayError.invalidRequest("the request body is not valid JSON (\(e)); send a JSON object like {\"model\":...,\"messages\":[...]}")
             }
         }.mapError { ($0 as? GatewayError) ?? GatewayError.invalidRequest("not a GatewayError: \($0)") }
@@ -20,11 +21,12 @@ import SkillGateCore
     }
 
     /// The messages the reader gives for `messages` (a JSON array's text), or `nil`; and whether the cursor was put
-    /// back where the array starts when it gave `nil` (or moved past it when it did not).
+    /// back where the array starts when it gave `nil` (or moved past it when it did not). The cursor refuses a
+    /// repeated key, as the body's does.
     static func read(_ messages: String) throws -> (messages: [Message]?, cursorRight: Bool) {
         let document = Array(messages.utf8)
         return try document.withUnsafeBufferPointer { buffer in
-            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> ([Message]?, Bool) in
+            try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) -> ([Message]?, Bool) in
                 let start = c.offset
                 let read = InboundMessages.read(&c)
                 if read != nil { return (read, c.offset == buffer.count) }
@@ -64,10 +66,6 @@ import SkillGateCore
         #"{"role":"user","content":"hi"}"#,
         #"null"#,
         #"[{"role":"user","content":"hi"},"not an object"]"#,
-        #"[{"role":"user","content":"first","content":"second"}]"#,
-        #"[{"role":"user","role":"system","content":"x"}]"#,
-        #"[{"role":"tool","tool_call_id":"a","tool_call_id":"b","content":"x"}]"#,
-        #"[{"role":"assistant","tool_calls":[],"tool_calls":[{"id":"c","function":{"name":"f"}}]}]"#,
         #"[{"role":"function","content":"x"}]"#,
         #"[{"role":"robot","content":"x"}]"#,
         #"[{"content":"no role"}]"#,
@@ -99,13 +97,56 @@ import SkillGateCore
         }
     }
 
-    /// A later `messages` member is ignored, as a tree lookup ignores it, whether the first was read directly or not.
-    @Test func theFirstMessagesMemberIsTheOneDecoded() throws {
-        for first in [#"[{"role":"user","content":"first"}]"#, #"[{"role":"user","content":"a","content":"b"}]"#] {
+    /// Messages that name one of their members twice, and where the second comes: the reader gives the array back
+    /// (the cursor at its start), and the body is refused as its tree is, naming the key and that place.
+    static let repeatedMembers: [(messages: String, key: String, offset: Int)] = [
+        (#"[{"role":"user","content":"first","content":"second"}]"#, "content", 34),
+        (#"[{"role":"user","role":"system","content":"x"}]"#, "role", 16),
+        (#"[{"role":"tool","tool_call_id":"a","tool_call_id":"b","content":"x"}]"#, "tool_call_id", 35),
+        (#"[{"role":"assistant","tool_calls":[],"tool_calls":[{"id":"c","function":{"name":"f"}}]}]"#, "tool_calls", 37),
+        (#"[{"role":"user","content":"hi"},{"role":"user","content":[{"type":"text","text":"a","type":"text"}]}]"#, "type", 84),
+        (#"[{"role":"user","content":"hi","name":"a","name":"b"}]"#, "name", 42),
+    ]
+
+    @Test(arguments: repeatedMembers)
+    func aRepeatedKeyInAMessageGivesTheArrayBackAndIsRefused(messages: String, key: String, offset: Int) throws {
+        let document = Array(messages.utf8)
+        var givenBack = false
+        let read = document.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) in
+                try JSONCursor.read(buffer, duplicateKeys: .refused) { (c) throws(JSONSyntaxError) in
+                    let start = c.offset
+                    givenBack = InboundMessages.read(&c) == nil && c.offset == start
+                }
+            }
+        }
+        #expect(givenBack, "the reader must give the array back, the cursor at its start")
+        // Given back, the array is then skipped by `read`, which meets the repeated key itself.
+        guard case .failure(let error) = read else {
+            Issue.record("the repeated key must be refused: \(read)")
+            return
+        }
+        #expect(error.offset == offset)
+        let body = Self.body(messages)   // `{"model":"m","messages":` is 24 bytes before the array
+        guard case .failure(let direct) = Self.direct(body), case .failure(let tree) = Self.viaTree(body) else {
+            Issue.record("both must refuse \(messages)")
+            return
+        }
+        #expect(direct.message == tree.message)
+        #expect(direct.status == 400 && direct.param == nil)
+        #expect(direct.message.contains("invalid JSON at byte \(offset + 24): the key \"\(key)\" appears twice in one object"), "\(direct.message)")
+        #expect(direct.message.contains("send each key once"))
+    }
+
+    /// A second `messages` member is refused, whether the first was read directly or not.
+    @Test func aSecondMessagesMemberIsRefused() {
+        for first in [#"[{"role":"user","content":"first"}]"#, #"[]"#] {
             let body = Array(#"{"model":"m","messages":\#(first),"messages":[{"role":"user","content":"second"}]}"#.utf8)
-            let direct = try Self.direct(body).get()
-            #expect(direct == (try Self.viaTree(body).get()))
-            #expect(direct.request.messages.first?.content.first?.text != "second")
+            guard case .failure(let direct) = Self.direct(body) else {
+                Issue.record("a second messages member must be refused")
+                continue
+            }
+            #expect(direct.message.contains(#"the key "messages" appears twice in one object (first at byte 13); send each key once"#), "\(direct.message)")
         }
     }
 

@@ -16,14 +16,12 @@ import SkillGateCore
           {"type":"function","name":"time","strict":true} ]
         """
 
-    /// Bodies that decode: tools with and without schemas, a second `tools` member, escapes, a named tool choice, a stream.
+    /// Bodies that decode: tools with and without schemas, escapes, a named tool choice, a stream.
     static let accepted: [[UInt8]] = [
         body(tools: tools),
-        body(tools: tools, after: #","tools":[{"type":"function","name":"ignored"}]"#),
         body(tools: #"[{"type":"function","name":"caf\u00e9","parameters":{"type":"object"}}]"#),
         body(tools: tools, before: #""stream":true,"instructions":"be brief","tool_choice":{"type":"function","name":"time"},"#),
         body(tools: "[]"),
-        body(tools: "[]", after: #","tools":[{"type":"function","name":"a second member is not the list"}]"#),
         body(tools: "null"),
     ]
 
@@ -52,10 +50,12 @@ import SkillGateCore
         #expect(cache.statistics.entries == 2)
     }
 
-    /// The same tools after an error elsewhere, or with an error of their own: the same error with and without the
-    /// cache, and nothing kept for a request that did not decode.
+    /// The same tools after an error elsewhere (a second `tools` member among them), or with an error of their own: the
+    /// same error with and without the cache, and nothing kept for a request that did not decode.
     static let refused: [[UInt8]] = [
         body(tools: tools, before: #""temperature":"hot","#),
+        body(tools: tools, after: #","tools":[{"type":"function","name":"ignored"}]"#),
+        body(tools: "[]", after: #","tools":[{"type":"function","name":"a second member is not the list"}]"#),
         Array(#"{"model":"m","input":[],"tools":\#(tools)}"#.utf8),
         body(tools: #"[{"type":"function","name":"a","parameters":"not a schema"}]"#),
         body(tools: #"[{"type":"web_search"}]"#),

@@ -16,18 +16,12 @@ import SkillGateCore
           {"type":"function","function":{"name":"c"}} ]
         """
 
-    /// Request bodies: tools with text and tree schemas, duplicated keys, and the benchmark's requests.
-    static let bodies: [String] = ["three tools", "duplicated keys", "Bench/proxy/request.json", "Bench/proxy/request-stream.json"]
+    /// Request bodies: tools with text and tree schemas, and the benchmark's requests.
+    static let bodies: [String] = ["three tools", "Bench/proxy/request.json", "Bench/proxy/request-stream.json"]
 
     static func bytes(_ name: String) throws -> [UInt8] {
         switch name {
         case "three tools": return body(tools: threeTools)
-        case "duplicated keys":
-            return Array(#"""
-                {"model":"m","messages":[{"role":"user","content":"hi"}],
-                 "tools":[{"type":"function","function":{"name":"a","parameters":{"first":1},"parameters":{"second":2}}}],
-                 "tools":[{"type":"function","function":{"name":"other"}}]}
-                """#.utf8)
         default: return try Fixtures.repositoryBytes(name)
         }
     }
@@ -77,6 +71,28 @@ import SkillGateCore
         }
         #expect(cache.statistics.entries == 0)
         #expect(cache.statistics.hits == 0)
+    }
+
+    /// A kept list, recognised by its bytes and not read again, in a body that repeats a key (`tools` itself, or a key
+    /// before or after the list): refused as without the cache, naming the key; the list stays kept.
+    @Test(arguments: [
+        (#"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":TOOLS,"tools":TOOLS}"#, "tools"),
+        (#"{"model":"m","model":"m","messages":[{"role":"user","content":"hi"}],"tools":TOOLS}"#, "model"),
+        (#"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":TOOLS,"stream":false,"stream":true}"#, "stream"),
+    ])
+    func aKeptListInABodyWithARepeatedKeyIsRefused(template: String, key: String) throws {
+        let cache = ToolListCache()
+        _ = try OpenAIChatFormat.decodeInboundRequest(Self.body(tools: Self.threeTools), toolCache: cache, scope: "t")
+        let body = Array(template.replacing("TOOLS", with: Self.threeTools).utf8)
+        let without = Result { try OpenAIChatFormat.decodeInboundRequest(body) }
+        let with = Result { try OpenAIChatFormat.decodeInboundRequest(body, toolCache: cache, scope: "t") }
+        guard case .failure(let expected as GatewayError) = without, case .failure(let got as GatewayError) = with else {
+            Issue.record("both must fail with a GatewayError: \(without) / \(with)")
+            return
+        }
+        #expect(got.message == expected.message)
+        #expect(got.message.contains("the key \"\(key)\" appears twice in one object"), "\(got.message)")
+        #expect(cache.statistics.entries == 1)
     }
 
     @Test func scopesDoNotShareEntries() throws {

@@ -49,7 +49,7 @@ enum InboundTarget: FuzzTarget {
     static func checkAgainstTree(_ body: [UInt8]) {
         let direct = Result { try OpenAIChatFormat.decodeInboundRequest(body) }
         let viaTree: Result<OpenAIChatInboundRequest, any Error> = Result {
-            do { return try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body)) } catch let e as JSONSyntaxError {
+            do { return try OpenAIChatFormat.decodeInboundRequest(json: JSONValue.parse(body, duplicateKeys: .refused)) } catch let e as JSONSyntaxError {
                 throw GatewayError.invalidRequest("the request body is not valid JSON (\(e)); send a JSON object like {\"model\":...,\"messages\":[...]}")
             }
         }

@@ -12,11 +12,12 @@ struct AgentSurface: Surface {
 
     func errorBody(_ error: GatewayError) -> [UInt8] { error.openAIBody().serializedBytes() }
 
-    /// Parses the body once: reads `scenario`, defaults `model` to `auto`, and decodes the rest as
-    /// an OpenAI chat request (`stream` is the surface's own business: always streamed).
+    /// Parses the body once (an object that names a key twice is refused, as on every surface:
+    /// decision 0093): reads `scenario`, defaults `model` to `auto`, and decodes the rest as an
+    /// OpenAI chat request (`stream` is the surface's own business: always streamed).
     func decode(_ body: [UInt8]) throws -> SurfaceRequest {
         let parsed: JSONValue
-        do { parsed = try JSONValue.parse(body) } catch {
+        do { parsed = try JSONValue.parse(body, duplicateKeys: .refused) } catch {
             // Where the JSON broke, as the other surfaces say it.
             throw GatewayError.invalidRequest("the request body is not valid JSON (\(error)); send a JSON object like {\"messages\":[{\"role\":\"user\",\"content\":\"...\"}]}")
         }

@@ -87,11 +87,12 @@ public enum JSONRPCMessage: Sendable, Hashable {
     public var bytes: [UInt8] { json.serializedBytes() }
 
     /// Reads one message from `bytes`. Throws a `JSONRPCError` with code -32700 when the bytes are
-    /// not JSON, -32600 when the JSON is not a JSON-RPC 2.0 message (its `data` carries the id when
-    /// one could be read, so a server can answer it).
-    public static func decode(_ bytes: [UInt8]) throws(JSONRPCError) -> JSONRPCMessage {
+    /// not JSON (or, with `duplicateKeys: .refused`, as for a message a client sends the gateway's
+    /// `/mcp`, when an object in them names a key twice), -32600 when the JSON is not a JSON-RPC 2.0
+    /// message (its `data` carries the id when one could be read, so a server can answer it).
+    public static func decode(_ bytes: [UInt8], duplicateKeys: JSONDuplicateKeys = .allowed) throws(JSONRPCError) -> JSONRPCMessage {
         let value: JSONValue
-        do { value = try JSONValue.parse(bytes) } catch {
+        do { value = try JSONValue.parse(bytes, duplicateKeys: duplicateKeys) } catch {
             throw JSONRPCError(code: JSONRPCError.parseError, message: "the body is not JSON (\(error)); send one JSON-RPC 2.0 message as a JSON object")
         }
         return try decode(value)
