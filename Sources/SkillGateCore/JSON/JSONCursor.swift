@@ -24,6 +24,9 @@ public struct JSONCursor {
     let refusesDuplicateKeys: Bool
     /// With `refusesDuplicateKeys`, the keys of the objects enclosing the cursor (empty, and never allocated, without).
     var keys = JSONKeyRegister()
+    /// Set when a string with an escape is read or skipped; `walkObject` clears it before a key, so it then tells
+    /// whether the key's bytes are its value (no need to look for a backslash in every key).
+    var sawEscape = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, duplicateKeys: JSONDuplicateKeys) {
         self.buffer = buffer

@@ -21,6 +21,7 @@ extension JSONParser {
         try walk(closer: UInt8(ascii: "}"), name: "object") { (p) throws(JSONSyntaxError) in
             guard p.next == UInt8(ascii: "\"") else { throw p.fail("expected a string key in an object") }
             let quote = p.index
+            p.sawEscape = false
             let name = try key(&p)
             if p.refusesDuplicateKeys { try p.registerKey(quoteAt: quote, objectFrom: firstKey) }
             p.skipWhitespace()

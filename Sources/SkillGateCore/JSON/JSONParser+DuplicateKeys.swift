@@ -2,11 +2,11 @@
 /// `registerKey` as it is walked, whether the object is built into a tree, read by a cursor's reader or skipped, so the
 /// check is written once, like the grammar.
 extension JSONParser {
-    /// Checks the key whose opening quote is at `quote` (the cursor is just past its closing quote) against the keys
-    /// before it in its object, whose first key is `keys.spans[first]`, and registers it. Throws at `quote` when the
-    /// object named the key before.
+    /// Checks the key whose opening quote is at `quote` (the cursor is just past its closing quote; `sawEscape` says
+    /// whether it had an escape) against the keys before it in its object, whose first key is `keys.spans[first]`, and
+    /// registers it. Throws at `quote` when the object named the key before.
     mutating func registerKey(quoteAt quote: Int, objectFrom first: Int) throws(JSONSyntaxError) {
-        let span = JSONKeyRegister.Span(start: quote + 1, end: index - 1, escaped: hasBackslash(from: quote + 1, to: index - 1))
+        let span = JSONKeyRegister.Span(start: quote + 1, end: index - 1, escaped: sawEscape)
         let earlier = keys.spans.count - first
         if earlier < JSONKeyRegister.scanLimit {
             var i = first
@@ -22,6 +22,7 @@ extension JSONParser {
 
     /// The object has `scanLimit` keys or more: the key is looked up in its table (made now, from its keys so far, when
     /// the object reaches `scanLimit`) and added there.
+    @inline(never)
     private mutating func registerInTable(_ span: JSONKeyRegister.Span, objectFrom first: Int, earlier: Int) throws(JSONSyntaxError) {
         var table: JSONKeyTable
         if earlier == JSONKeyRegister.scanLimit {
@@ -46,15 +47,6 @@ extension JSONParser {
         keys.tables.append(table)
     }
 
-    private func hasBackslash(from start: Int, to end: Int) -> Bool {
-        var i = start
-        while i < end {
-            if buffer[i] == UInt8(ascii: "\\") { return true }
-            i += 1
-        }
-        return false
-    }
-
     /// Whether two keys have the same decoded value, byte for byte. Keys without escapes are compared as they are
     /// written (their lengths first); a key with one is decoded first.
     private func sameKey(_ a: JSONKeyRegister.Span, _ b: JSONKeyRegister.Span) -> Bool {
@@ -68,7 +60,12 @@ extension JSONParser {
             }
             return true
         }
-        return decodedKey(a) == decodedKey(b)
+        return sameDecodedKey(a, b)
+    }
+
+    @inline(never)
+    private func sameDecodedKey(_ a: JSONKeyRegister.Span, _ b: JSONKeyRegister.Span) -> Bool {
+        decodedKey(a) == decodedKey(b)
     }
 
     /// The hash of a key's decoded bytes.
@@ -94,6 +91,7 @@ extension JSONParser {
 
     /// The error for `span`, a key its object named first at `first`: it names the key (at most 64 characters of it,
     /// as a JSON string) and both places, and says what to do.
+    @inline(never)
     private func duplicateKey(_ span: JSONKeyRegister.Span, first: JSONKeyRegister.Span) -> JSONSyntaxError {
         let name = String(decoding: decodedKey(span), as: UTF8.self)
         let shown = name.prefix(65).count > 64 ? JSONValue.string(String(name.prefix(64))).serialized() + "…" : JSONValue.string(name).serialized()

@@ -29,8 +29,10 @@ extension JSONParser {
     }
 
     /// The index of the closing quote of a string whose first backslash is at `index`; ORs the
-    /// raw bytes into `high`. Throws on a control character or a missing closing quote.
+    /// raw bytes into `high`. Throws on a control character or a missing closing quote. Every
+    /// string with an escape comes through here, read or skipped: it sets `sawEscape`.
     mutating func escapedStringEnd(high: inout UInt8) throws(JSONSyntaxError) -> Int {
+        sawEscape = true
         let count = buffer.count
         var end = index
         while end < count {
