@@ -25,16 +25,16 @@ extension JSONParser {
     @inline(never)
     private mutating func registerInTable(_ span: JSONKeyRegister.Span, objectFrom first: Int, earlier: Int) throws(JSONSyntaxError) {
         var table: JSONKeyTable
-        if earlier == JSONKeyRegister.scanLimit {
+        if let last = keys.tables.last, last.owner == first {
+            table = keys.tables.removeLast()   // moved out while it changes, so it is not copied
+        } else {
             table = JSONKeyTable(owner: first, capacity: earlier * 4)
-            for i in first..<keys.spans.count {   // distinct, as checked one by one
+            for i in first..<keys.spans.count {   // checked one by one before: distinct
                 let hash = keyHash(keys.spans[i])
                 var slot = table.firstSlot(hash)
                 while table.slots[slot] != 0 { slot = (slot + 1) & table.mask }
                 table.insert(i, hash: hash, at: slot)
             }
-        } else {
-            table = keys.tables.removeLast()   // moved out while it changes, so it is not copied
         }
         let hash = keyHash(span)
         var slot = table.firstSlot(hash)
