@@ -89,6 +89,19 @@ def test_malformed_json_is_400(gateway, token, path, shape, body):
     assert_json_error(post(gateway, path, body, token), 400, shape)
 
 
+@pytest.mark.parametrize("path, shape", ROUTES)
+@pytest.mark.parametrize("body", [
+    b'{"model": "demo/demo", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}], "model": "demo/other"}',
+    b'{"model": "demo/demo", "max_tokens": 10, "messages": [{"role": "user", "content": "hi", "role": "assistant"}]}',
+    b'{"model": "demo/demo", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}], "m\\u006fdel": "demo/other"}',
+], ids=["model", "in-a-message", "escaped"])
+def test_a_repeated_key_is_400(gateway, token, path, shape, body):
+    """Python (and a proxy written in it) reads the last of a repeated key; the gateway refuses the body instead of
+    reading another occurrence than the proxy checked (I-JSON, decision 0093)."""
+    doc = assert_json_error(post(gateway, path, body, token), 400, shape)
+    assert "appears twice in one object" in doc["error"]["message"] and "send each key once" in doc["error"]["message"], doc
+
+
 WRONG_TYPES = [
     {"model": 5, "messages": OAI_MSG, "max_tokens": 10},
     {"model": "demo/demo", "messages": "Hello", "max_tokens": 10},
