@@ -20,6 +20,15 @@ import SkillGateState
 
     static let user = #"{"role":"user","content":"What time is it?"}"#
 
+    /// Posts `body` to `path` of a fresh gateway; expects a 400 and returns its JSON body.
+    static func refused(_ path: String, _ body: String) async throws -> JSONValue {
+        let h = try Harness()
+        let r = try await h.post(path, body)
+        await h.stop()
+        #expect(r.status == 400, "\(String(decoding: r.body, as: UTF8.self))")
+        return try JSONValue.parse(r.body)
+    }
+
     /// Per surface: the path, then bodies with a repeated key and the key.
     static let chatBodies: [(path: String, body: String, key: String)] = [
         ("/v1/chat/completions", #"{"model":"light","messages":[\#(user)],"model":"strong"}"#, "model"),
@@ -37,11 +46,7 @@ import SkillGateState
     /// `invalid_request_error`, the message naming the key and where, nothing answered by a model.
     @Test(arguments: chatBodies)
     func openAIShapedSurfacesRefuseARepeatedKey(path: String, body: String, key: String) async throws {
-        let h = try Harness()
-        let r = try await h.post(path, body)
-        await h.stop()
-        #expect(r.status == 400, "\(String(decoding: r.body, as: UTF8.self))")
-        let error = try JSONValue.parse(r.body)["error"]
+        let error = try await Self.refused(path, body)["error"]
         #expect(error?["type"] == "invalid_request_error")
         let message = error?["message"]?.stringValue ?? ""
         #expect(message.contains(Self.expectedMessage(body, key: key)), "\(message)")
@@ -57,11 +62,7 @@ import SkillGateState
     /// `/v1/messages`: 400 in the Anthropic shape.
     @Test(arguments: anthropicBodies)
     func theAnthropicSurfaceRefusesARepeatedKeyInItsShape(body: String, key: String) async throws {
-        let h = try Harness()
-        let r = try await h.post("/v1/messages", body)
-        await h.stop()
-        #expect(r.status == 400, "\(String(decoding: r.body, as: UTF8.self))")
-        let answer = try JSONValue.parse(r.body)
+        let answer = try await Self.refused("/v1/messages", body)
         #expect(answer["type"] == "error")
         #expect(answer["error"]?["type"] == "invalid_request_error")
         let message = answer["error"]?["message"]?.stringValue ?? ""
@@ -77,11 +78,7 @@ import SkillGateState
     /// `/mcp`: a JSON-RPC parse error (-32700, HTTP 400) with a null id: the message's own id cannot be trusted.
     @Test(arguments: mcpBodies)
     func theMCPEndpointRefusesARepeatedKeyAsAParseError(body: String, key: String) async throws {
-        let h = try Harness()
-        let r = try await h.post("/mcp", body)
-        await h.stop()
-        #expect(r.status == 400, "\(String(decoding: r.body, as: UTF8.self))")
-        let answer = try JSONValue.parse(r.body)
+        let answer = try await Self.refused("/mcp", body)
         #expect(answer["jsonrpc"] == "2.0" && answer["id"] == .null)
         #expect(answer["error"]?["code"]?.intValue == -32700)
         let message = answer["error"]?["message"]?.stringValue ?? ""
