@@ -33,8 +33,7 @@ struct AnthropicInboundField {
         guard let i = value?.intValue else {
             // A number that is not a whole one within 64 bits (2.5, 1e300) is named, not called "a number".
             if case .number(let text)? = value {
-                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-                throw GatewayError.invalidRequest("\(path): expected a whole number of at least \(minimum) that fits in 64 bits, got \(shown).", param: path)
+                throw GatewayError.invalidRequest("\(path): expected a whole number of at least \(minimum) that fits in 64 bits, got \(InboundField.shown(text)).", param: path)
             }
             throw fail("an integer")
         }

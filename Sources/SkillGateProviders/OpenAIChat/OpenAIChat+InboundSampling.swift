@@ -32,9 +32,8 @@ extension OpenAIChatFormat {
             for member in object {
                 let key = member.key
                 guard !key.isEmpty, key.utf8.count <= 10, key.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                    let shown = key.utf8.count > 40 ? String(key.prefix(40)) + "…" : key
                     throw GatewayError.invalidRequest(
-                        "`logit_bias` maps token ids to biases, like {\"50256\": -100}, but the key \"\(shown)\" is not a token id; use the ids of the model's tokenizer",
+                        "`logit_bias` maps token ids to biases, like {\"50256\": -100}, but the key \"\(InboundField.shown(key))\" is not a token id; use the ids of the model's tokenizer",
                         param: "logit_bias")
                 }
                 guard member.value.doubleValue != nil else {

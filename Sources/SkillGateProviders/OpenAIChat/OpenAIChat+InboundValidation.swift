@@ -64,6 +64,11 @@ enum InboundField {
         }
     }
 
+    /// A value the client sent, as an error message shows it: its first 40 characters and `…` when it is longer.
+    static func shown(_ text: String) -> String {
+        text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
     /// An optional integer member's value (`nil` when the member is missing), of any sign.
     static func optionalInt(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Int? {
         switch value {
@@ -71,8 +76,7 @@ enum InboundField {
         case let v? where v.intValue != nil: return v.intValue
         case let other?:
             if case .number(let text) = other {
-                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-                throw GatewayError.invalidRequest("`\(param())` must be an integer that fits in 64 bits, but it is \(shown)", param: param())
+                throw GatewayError.invalidRequest("`\(param())` must be an integer that fits in 64 bits, but it is \(shown(text))", param: param())
             }
             throw wrongType(param(), expected: "an integer", got: other)
         }
@@ -91,8 +95,7 @@ enum InboundField {
             if let i = v.intValue, i >= 1 { return i }
             // A number that is not one (0, -1, 1.5, 1e999): say which, as the Anthropic surface does.
             if case .number(let text) = v {
-                let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-                throw GatewayError.invalidRequest("`\(param())` must be a positive integer, but it is \(shown)", param: param())
+                throw GatewayError.invalidRequest("`\(param())` must be a positive integer, but it is \(shown(text))", param: param())
             }
             throw wrongType(param(), expected: "a positive integer", got: v)
         }

@@ -62,12 +62,11 @@ public final class GatewayServer: Sendable {
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
-        if let crossOrigin = config.crossOrigin {
-            let policy = CrossOriginPolicy(config: crossOrigin)
-            serverConfig.replyFields = { policy.replyFields($0) }
-        }
         serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
-        let httpServer = try HTTPServer(configuration: serverConfig, handler: GatewayHandler(services: services, serverSkills: serverSkills))
+        let handler = GatewayHandler(services: services, serverSkills: serverSkills)
+        // The handler answers preflights; the server adds the origin's fields to every answer (decision 0095).
+        if let policy = handler.crossOrigin { serverConfig.replyFields = { policy.replyFields($0) } }
+        let httpServer = try HTTPServer(configuration: serverConfig, handler: handler)
         server = httpServer
         if config.metrics.enabled, let listen = config.metrics.listen {
             var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)

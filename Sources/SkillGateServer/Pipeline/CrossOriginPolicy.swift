@@ -20,6 +20,11 @@ struct CrossOriginPolicy: Sendable {
         path.hasPrefix("/v1/") || path == "/mcp"
     }
 
+    /// Whether `request` is a CORS preflight: `OPTIONS` with `Access-Control-Request-Method`, to the client API.
+    static func isPreflight(_ request: HTTPServerRequest) -> Bool {
+        request.method == "OPTIONS" && covers(request.path) && request.headers["access-control-request-method"] != nil
+    }
+
     /// The fields for every answer to a request with this head (`HTTPServer.Configuration.replyFields`): the allowed
     /// origin, `Vary: Origin` when the answer depends on it, and the exposed fields; nil for a request from no page, from a
     /// page not allowed, or to a path that does not take part.

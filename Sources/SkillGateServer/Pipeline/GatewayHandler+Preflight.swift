@@ -2,19 +2,11 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension GatewayHandler {
-    /// Whether `request` is a CORS preflight this gateway answers: `OPTIONS` with `Access-Control-Request-Method`, to
-    /// the client API, with `cors` configured. Preflights carry no token (browsers never send one), so they are answered
-    /// before authentication.
-    func isPreflight(_ request: HTTPServerRequest) -> Bool {
-        crossOrigin != nil && request.method == "OPTIONS" && CrossOriginPolicy.covers(request.path)
-            && request.headers["access-control-request-method"] != nil
-    }
-
-    /// Answers a preflight: 204 with the methods, the request fields and how long to keep the answer (the server adds
+    /// Answers a preflight (`CrossOriginPolicy.isPreflight`; browsers send no token with one, so it is answered before
+    /// authentication): 204 with the methods, the request fields and how long to keep the answer (the server adds
     /// the origin's fields, `CrossOriginPolicy.replyFields`), or 403 in the surface's error shape for a page whose origin
     /// `cors.allowed_origins` does not list.
-    func answerPreflight(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
-        guard let policy = crossOrigin else { return }
+    func answerPreflight(_ request: HTTPServerRequest, _ policy: CrossOriginPolicy, _ ctx: inout RequestContext) {
         guard let origin = request.headers["origin"], policy.allows(origin) else {
             let shown = request.headers["origin"].map { "the origin \"\($0.prefix(200))\"" } ?? "a request without an Origin field"
             let error = GatewayError(domain: .policy, kind: .permission, status: 403,

@@ -50,7 +50,7 @@ public final class GatewayHandler: HTTPHandler {
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
         let admitted = request.admission as? AdmittedCaller
-        if admitted == nil, isPreflight(request) { return answerPreflight(request, &ctx) }
+        if admitted == nil, let policy = crossOrigin, CrossOriginPolicy.isPreflight(request) { return answerPreflight(request, policy, &ctx) }
         // The stages look the admitted token up again in the cache; should the head's entry have expired meanwhile (a
         // slow body, a store held past the cache's lifetime), the store is read off this loop first (decision 0086).
         if let admitted, services.tokens.cacheNoLongerVouches(for: admitted.grant) { await services.tokens.recacheIfExpired(admitted.grant) }
