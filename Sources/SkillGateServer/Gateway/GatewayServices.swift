@@ -63,16 +63,19 @@ public final class GatewayServices: Sendable {
         // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
-        // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file.
-        let postgres = try config.postgresURL.map { try PostgresStateStore(url: $0) }
+        let log = RequestLog(fd: logFD)
+        self.log = log
+        // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file. The
+        // server's warnings are log events, not lines of libpq's own on the log's stream.
+        let postgres = try config.postgresURL.map { url in
+            try PostgresStateStore(url: url, notices: { log.event("PostgreSQL warned: \($0)", level: "warn") })
+        }
         let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, http: http)
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http, clock: clock)
         self.clients = clients
-        let log = RequestLog(fd: logFD)
-        self.log = log
         // The tokens active now are known from the start: after a restart, their first lookups do not queue behind
         // made-up tokens (decision 0079). A hint only; without it they are learnt as they are accepted.
         do {

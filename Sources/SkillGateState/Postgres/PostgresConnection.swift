@@ -11,10 +11,18 @@ public final class PostgresConnection {
     private var handle: OpaquePointer
     /// `host:port/database` (for messages; never the URL, which may hold a password).
     public let target: String
+    /// Where the server's notices go instead of libpq's standard error (nil: libpq's default).
+    private let noticeSink: NoticeSink?
+    /// Whether `transaction` is running its body or ending it. A lost connection ended the transaction on the server,
+    /// so no statement of it is sent again on a new connection: it would run alone and be committed at once.
+    private var inTransaction = false
 
     /// Connects to `url` (`postgresql://user@host:port/db`, or libpq's `key=value` form; a password is better kept
     /// in `PGPASSWORD` or `~/.pgpass`). Throws with libpq's reason and what to check.
-    public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
+    ///
+    /// `notices` receives the server's warnings (one message a call, without its final newline) for a process whose
+    /// standard error is a log of its own; without it libpq prints them there as they are.
+    public init(url: String, connectTimeoutSeconds: Int = 5, notices: (@Sendable (String) -> Void)? = nil) throws(PostgresError) {
         let keys = ["dbname", "connect_timeout", "application_name"]
         let values = [url, String(connectTimeoutSeconds), "skillgate"]
         let conn = Self.connect(keys: keys, values: values)
@@ -28,7 +36,29 @@ public final class PostgresConnection {
         }
         handle = conn
         self.target = target
-        _ = try? execute("SET client_min_messages = warning")
+        noticeSink = notices.map(NoticeSink.init)
+        if let noticeSink {
+            // The sink lives as long as the connection, which outlives the handle (`deinit`), and libpq calls it only
+            // inside this connection's own calls, on the thread making them.
+            PQsetNoticeProcessor(conn, { context, message in
+                guard let context, let message else { return }
+                Unmanaged<NoticeSink>.fromOpaque(context).takeUnretainedValue().receive(message)
+            }, Unmanaged.passUnretained(noticeSink).toOpaque())
+        }
+        applySessionSettings()
+    }
+
+    /// The session's settings, made again after each reconnection: only warnings and errors are sent as notices (libpq
+    /// prints a notice on standard error, where a line that is not the gateway's JSON would break a log reader).
+    private func applySessionSettings() {
+        if let result = PQexec(handle, "SET client_min_messages = warning") { PQclear(result) }
+    }
+
+    /// Connects again with the same parameters after the server ended the connection (a restart, a failover,
+    /// `pg_terminate_backend`), with the session's settings.
+    private func reconnect() {
+        PQreset(handle)
+        if PQstatus(handle) == CONNECTION_OK { applySessionSettings() }
     }
 
     deinit { PQfinish(handle) }
@@ -59,14 +89,15 @@ public final class PostgresConnection {
     }
 
     /// Runs `sql` with `$1`, `$2`, ... bound to `params` (text; nil is NULL) and returns the rows.
-    /// After a lost connection it reconnects once and retries (outside a transaction).
+    /// After a lost connection it reconnects once and retries, outside a transaction; inside one it throws, and the
+    /// first query after the transaction reconnects.
     @discardableResult
     public func query(_ sql: String, _ params: [String?] = []) throws(PostgresError) -> PostgresRows {
-        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
+        if PQstatus(handle) != CONNECTION_OK && !inTransaction { reconnect() }
         var result = run(sql, params)
-        if PQstatus(handle) != CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_INTRANS {
+        if PQstatus(handle) != CONNECTION_OK && !inTransaction {
             PQclear(result)
-            PQreset(handle)
+            reconnect()
             result = run(sql, params)
         }
         guard let result else { throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "running a query on \(target)") }
@@ -83,7 +114,7 @@ public final class PostgresConnection {
     /// Runs `COPY ... FROM STDIN` with `data` in COPY's text format (one line per row, tab-separated, `\N` for NULL):
     /// the server's bulk-load path, several times cheaper per row than an INSERT's parameters.
     public func copy(_ sql: String, data: [UInt8]) throws(PostgresError) {
-        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
+        if PQstatus(handle) != CONNECTION_OK && !inTransaction { reconnect() }
         guard let start = PQexec(handle, sql) else {
             throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "starting \(sql.prefix(40))… on \(target)")
         }
@@ -147,15 +178,19 @@ public final class PostgresConnection {
         try query(sql)
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. When the server ends the
+    /// connection meanwhile, the transaction ends with it, as a whole: the statement that found it lost (the `COMMIT`
+    /// too) throws instead of running again on a new connection, and the query after the transaction reconnects.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        inTransaction = true
+        defer { inTransaction = false }
         do {
             let value = try body()
             try execute("COMMIT")
             return value
         } catch {
-            try? execute("ROLLBACK")
+            if PQstatus(handle) == CONNECTION_OK { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -169,6 +204,19 @@ public final class PostgresConnection {
                 PQexecParams(handle, sql, Int32(params.count), nil, values, nil, nil, 0)
             }
         }
+    }
+}
+
+/// Hands the server's notices to a closure (`PostgresConnection.init(url:connectTimeoutSeconds:notices:)`).
+private final class NoticeSink {
+    let deliver: @Sendable (String) -> Void
+
+    init(_ deliver: @escaping @Sendable (String) -> Void) { self.deliver = deliver }
+
+    func receive(_ message: UnsafePointer<CChar>) {
+        var text = String(cString: message)
+        while text.last?.isNewline == true { text.removeLast() }
+        deliver(text)
     }
 }
 

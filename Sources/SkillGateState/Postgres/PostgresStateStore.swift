@@ -19,15 +19,19 @@ public final class PostgresStateStore: StateStore {
     private let reportConnection = Mutex<PostgresConnection?>(nil)
     /// The server's URL, for the report connection (kept in memory only: it may hold a password).
     private let url: String
+    /// Where both connections send the server's warnings (nil: standard error, libpq's default).
+    private let notices: (@Sendable (String) -> Void)?
     /// When the ledger writer last dropped expired minute totals.
     private let rollupPrune = UsageRollup.PruneSchedule()
     /// `host:port/database`, for messages.
     public let target: String
 
-    /// Connects and migrates. Throws `PostgresError` naming the server and what to check when it cannot.
-    public init(url: String) throws {
-        let db = try PostgresConnection(url: url)
+    /// Connects and migrates. Throws `PostgresError` naming the server and what to check when it cannot. `notices`
+    /// receives the server's warnings (a gateway logs them; the CLI leaves them on standard error).
+    public init(url: String, notices: (@Sendable (String) -> Void)? = nil) throws {
+        let db = try PostgresConnection(url: url, notices: notices)
         self.url = url
+        self.notices = notices
         target = db.target
         try db.transaction {
             try db.execute("SELECT pg_advisory_xact_lock(727100)")
@@ -57,7 +61,7 @@ public final class PostgresStateStore: StateStore {
     public func withReportConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let answered = try reportConnection.withLock { db throws -> T? in
             if let open = db { return try body(open) }
-            guard let opened = try? PostgresConnection(url: url) else { return nil }
+            guard let opened = try? PostgresConnection(url: url, notices: notices) else { return nil }
             db = opened
             return try body(opened)
         }
