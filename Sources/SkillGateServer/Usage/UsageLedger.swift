@@ -28,8 +28,10 @@ import Synchronization
 /// loses at most the records of the last `flushInterval` (25 ms on SQLite, 1 s on PostgreSQL by default) plus the
 /// batch being written; SQLite's
 /// `synchronous=NORMAL` in WAL mode keeps committed batches across a process crash (a power loss may also lose the
-/// last commits). When the store fails, the batch stays queued and is retried at the next interval; beyond
-/// `maxQueued` records new ones are dropped and counted (a log line says how many), never blocking a request.
+/// last commits). When the store fails, the batch stays queued and is retried, after twice as long at each failure in
+/// a row, up to 5 s (`RetryBackoff`, decision 0097: not 40 times a second, each a warning, nor at every record that
+/// wakes the writer); beyond `maxQueued` records new ones are dropped and counted (a log line says how many), never
+/// blocking a request.
 final class UsageLedger: Sendable {
     struct Stats: Sendable, Equatable {
         var queued = 0
@@ -124,6 +126,7 @@ final class UsageLedger: Sendable {
     private func run() {
         let intervalNs = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
         var lastReportedDrops = 0
+        var backoff = RetryBackoff(interval: flushInterval)
         while true {
             let idle = queue.withLock { q -> Bool in
                 q.writerIdle = q.pending.isEmpty && !q.closed
@@ -148,13 +151,25 @@ final class UsageLedger: Sendable {
             let written = batch.count >= catchUpRecords ? catchUp.run { [self] in writeUntilCaughtUp(batch) } : write(batch)
             if !written {
                 if closed { return finish() }
+                backoff.failed()
+                sleepUnlessClosed(backoff.wait)
                 continue
             }
+            backoff.succeeded()
             if dropped > lastReportedDrops {
                 onProblem("usage records dropped: the state store fell behind (raise ledger.max_queued or check the disk)", dropped - lastReportedDrops)
                 lastReportedDrops = dropped
             }
             if closed && queue.withLock({ $0.pending.isEmpty }) { return finish() }
+        }
+    }
+
+    /// Waits `duration` after a failed write; records that wake the writer meanwhile do not end the wait, a close does.
+    private func sleepUnlessClosed(_ duration: Duration) {
+        let deadline = DispatchTime.now() + .nanoseconds(Int(duration / .nanoseconds(1)))
+        while DispatchTime.now() < deadline {
+            _ = wake.wait(timeout: deadline)
+            if queue.withLock({ $0.closed }) { return }
         }
     }
 

@@ -164,16 +164,16 @@ final class ResponseArchive: Sendable {
         }
     }
 
+    /// The writer: every `flushInterval` it writes what is pending; after a failed write it waits twice as long at each
+    /// failure in a row, up to 5 s (`RetryBackoff`, decision 0097), so a full disk is not tried (and warned about) 20
+    /// times a second, nor the main connection held while another process holds the write lock.
     private func run(catchUp: CatchUpLane) {
-        let ns = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
+        var backoff = RetryBackoff(interval: flushInterval)
         while true {
-            _ = wake.wait(timeout: .now() + .nanoseconds(ns))
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(backoff.wait / .nanoseconds(1))))
             let (batch, closed) = pending.withLock { (Array($0.responses.values), $0.closed) }
-            if batch.count >= Self.catchUpResponses {
-                catchUp.run { [self] in write(batch) }
-            } else {
-                write(batch)
-            }
+            let written = batch.count >= Self.catchUpResponses ? catchUp.run { [self] in write(batch) } : write(batch)
+            if written { backoff.succeeded() } else { backoff.failed() }
             if closed {
                 catchUp.close()
                 stopped.signal()
@@ -186,9 +186,10 @@ final class ResponseArchive: Sendable {
     var catchUps: Int { pending.withLock { $0.catchUp }?.jobsRun ?? 0 }
 
     /// Writes `batch` in one transaction and forgets what was written (unless saved again meanwhile). A failed
-    /// write keeps the answers pending, to be retried at the next interval.
-    private func write(_ batch: [StoredResponse]) {
-        guard !batch.isEmpty else { return }
+    /// write keeps the answers pending, to be retried later; returns whether it worked.
+    @discardableResult
+    private func write(_ batch: [StoredResponse]) -> Bool {
+        guard !batch.isEmpty else { return true }
         do {
             try store.saveResponses(batch, now: now())
             pending.withLock { p in
@@ -197,8 +198,10 @@ final class ResponseArchive: Sendable {
                     p.bytes -= r.conversation.count
                 }
             }
+            return true
         } catch {
             warn("\(batch.count) responses could not be stored yet (\(error)); they stay in memory and are retried")
+            return false
         }
     }
 
