@@ -15,7 +15,7 @@ public final class GatewayServer: Sendable {
     let http: HTTPClient
     /// The separate `/metrics` listener (`metrics.listen`), when configured.
     let metricsServer: HTTPServer?
-    /// SIGHUP and a 2-second poll reload the key file; kept behind a Mutex (Dispatch sources are not Sendable). Made
+    /// SIGHUP and a 2-second poll reload the key file (the poll also checks the state file); kept behind a Mutex (Dispatch sources are not Sendable). Made
     /// by `start()`: libdispatch traps when a source is released still suspended, as one made here would be by a
     /// gateway that never started.
     private let keySources = Mutex<[any DispatchSourceProtocol]>([])
@@ -88,13 +88,17 @@ public final class GatewayServer: Sendable {
         signal(SIGHUP, SIG_IGN)
     }
 
-    /// SIGHUP and a 2-second poll, each running `reload`.
-    private static func keyReloadSources(_ reload: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
+    /// SIGHUP running `reload`, and a 2-second poll running `reload` and `everyTwoSeconds`.
+    private static func keyReloadSources(_ reload: @escaping @Sendable () -> Void,
+                                         poll everyTwoSeconds: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
         let onSignal = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         onSignal.setEventHandler(handler: reload)
         let poll = DispatchSource.makeTimerSource(queue: .global())
         poll.schedule(deadline: .now() + 2, repeating: 2)
-        poll.setEventHandler(handler: reload)
+        poll.setEventHandler {
+            reload()
+            everyTwoSeconds()
+        }
         return [onSignal, poll]
     }
 
@@ -121,7 +125,8 @@ public final class GatewayServer: Sendable {
             throw error
         }
         keySources.withLock { sources in
-            sources = Self.keyReloadSources(keyReload)
+            // The poll also looks at the state file (decision 0099).
+            sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile] in stateFile.check() })
             sources.forEach { $0.resume() }
         }
         newTokens.start()

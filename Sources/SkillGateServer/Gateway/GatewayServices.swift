@@ -46,6 +46,9 @@ public final class GatewayServices: Sendable {
     let adminWork = BlockingWorkQueue(label: "skillgate.admin")
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
     let consoleAssets: ConsoleAssets?
+    /// Tells when `state.sqlite` is deleted or replaced under the running gateway (decision 0099); checked every 2 s by
+    /// `GatewayServer`, read by `/readyz`.
+    let stateFile: StateFileWatch
     /// Reads the main HTTP server's admission counters for `/metrics`; set by `GatewayServer` once its server exists.
     let serverStatistics = Mutex<(@Sendable () -> HTTPServer.Statistics?)?>(nil)
 
@@ -65,6 +68,7 @@ public final class GatewayServices: Sendable {
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
         let log = RequestLog(fd: logFD)
         self.log = log
+        stateFile = StateFileWatch(store: stateStore) { message, level in log.event(message, level: level) }
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file. The
         // server's warnings are log events, not lines of libpq's own on the log's stream.
         let postgres = try config.postgresURL.map { url in

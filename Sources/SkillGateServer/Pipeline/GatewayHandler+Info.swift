@@ -2,17 +2,22 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension GatewayHandler {
-    /// `GET /readyz`: the config is loaded and the key store readable. Unauthenticated, so it says only
-    /// that: `{"status":"ready"}` or 503 `{"status":"not_ready","reason":"key store unreadable"}`. What is
-    /// wrong (paths, modes) goes to the log, and `skillgate config check` shows it.
+    /// `GET /readyz`: the config is loaded, the key store readable and the state file the one opened at start.
+    /// Unauthenticated, so it says only that: `{"status":"ready"}` or 503 `{"status":"not_ready","reason":…}` with
+    /// `key store unreadable` or `state database moved` (decision 0099). What is wrong (paths, modes) goes to the log,
+    /// and `skillgate config check` shows it.
     func ready(_ ctx: inout RequestContext) {
         do {
             _ = try services.keys.reloadIfChanged()
-            respondJSON(200, ["status": "ready"], &ctx)
         } catch {
             ctx.log.error = "not ready: the key store is not readable: \(error)"
-            respondJSON(503, ["status": "not_ready", "reason": "key store unreadable"], &ctx)
+            return respondJSON(503, ["status": "not_ready", "reason": "key store unreadable"], &ctx)
         }
+        if let problem = services.stateFile.problem {
+            ctx.log.error = "not ready: \(problem)"
+            return respondJSON(503, ["status": "not_ready", "reason": "state database moved"], &ctx)
+        }
+        respondJSON(200, ["status": "ready"], &ctx)
     }
 
     /// `GET /v1/models`: the models and aliases the token may use, in the OpenAI list shape.

@@ -56,6 +56,12 @@ public final class SQLiteStateStore: StateStore {
         try connection.withLock { db throws -> T in try body(db) }
     }
 
+    /// Whether `state.sqlite` was deleted or replaced since this store opened it: asked of the main connection, the one
+    /// opened at start (a read-only one opened later may have opened the new file). Waits for the main connection.
+    public var databaseFileHasMoved: Bool {
+        connection.withLock { $0.fileHasMoved }
+    }
+
     /// Runs `body` with exclusive use of the read-only connection of long reads (opened at the first call), which
     /// sees every committed transaction and never waits for `withConnection`'s users, nor they for it (WAL). When that
     /// connection cannot be opened (the file was moved or removed under the running store, its directory made
