@@ -5,7 +5,8 @@ import SkillGateProviders
 
 /// Replays an `*-upstream` fuzzing target's crasher: the first byte picks the non-streamed response
 /// parser, the stream translator (the same events or error whole, split where the fuzzer split, and
-/// byte by byte) or the error parser (which never shows the API key).
+/// byte by byte, but for the salt of a call id the Gemini translator made) or the error parser (which never shows the
+/// API key).
 enum UpstreamFuzzReplay {
     enum Outcome: Equatable {
         case events([ChatStreamEvent])
@@ -42,6 +43,15 @@ enum UpstreamFuzzReplay {
         } catch {
             return .failed(String(describing: error))
         }
-        return .events(events)
+        return .events(events.map(withoutCallIdSalt))
+    }
+
+    /// A call id the Gemini translator made for a call that came without one (`call_gemini<salt>_<ordinal>`) holds a
+    /// salt counted per response, so two translations of one stream differ there by design (as in the fuzzing
+    /// target's `UpstreamTarget.withoutCallIdSalt`, which this package cannot import).
+    static func withoutCallIdSalt(_ event: ChatStreamEvent) -> ChatStreamEvent {
+        guard case .toolCallStart(let ordinal, let id, let name) = event, id.hasPrefix("call_gemini"),
+              let ordinalPart = id.split(separator: "_").last else { return event }
+        return .toolCallStart(ordinal: ordinal, id: "call_gemini_" + ordinalPart, name: name)
     }
 }
