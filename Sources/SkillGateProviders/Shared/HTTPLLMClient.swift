@@ -38,6 +38,12 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         guard (200..<300).contains(response.status) else {
             throw format.parseError(status: response.status, headers: response.headers, body: response.body, deployment: deployment)
         }
+        // A 2xx without a body (204 No Content, 205) is said as it came: the formats' readers know only 200.
+        if response.body.isEmpty && response.status != 200 {
+            throw GatewayError.upstreamProtocol(
+                "\(deployment.providerId) returned status \(response.status) with no body where a JSON answer was expected — check that the base URL points at the provider's chat endpoint",
+                provider: deployment.providerId, upstreamStatus: response.status)
+        }
         return try format.parseResponse(response.body, deployment: deployment)
     }
 
