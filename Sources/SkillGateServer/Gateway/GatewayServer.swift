@@ -15,9 +15,9 @@ public final class GatewayServer: Sendable {
     let http: HTTPClient
     /// The separate `/metrics` listener (`metrics.listen`), when configured.
     let metricsServer: HTTPServer?
-    /// SIGHUP and a 2-second poll reload the key file (the poll also checks the state file); kept behind a Mutex (Dispatch sources are not Sendable). Made
-    /// by `start()`: libdispatch traps when a source is released still suspended, as one made here would be by a
-    /// gateway that never started.
+    /// SIGHUP and a 2-second poll reload the key file (the poll also checks the state file); kept behind a Mutex
+    /// (Dispatch sources are not Sendable). Made by `start()`: libdispatch traps when a source is released still
+    /// suspended, as one made here would be by a gateway that never started.
     private let keySources = Mutex<[any DispatchSourceProtocol]>([])
     /// What the key-reload sources run.
     private let keyReload: @Sendable () -> Void
