@@ -25,7 +25,7 @@ extension SQLiteStateStore: ResponseStore {
     }
 
     public func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
-        try withLookupConnection { db in
+        try withConnection { db in
             try db.statement("SELECT id, token_id, created_at, expires_at, conversation FROM stored_responses WHERE id = ? AND token_id = ? AND expires_at > ?")
                 .firstRow([.text(id), .text(tokenId), .integer(now.millisecondsSince1970)]) { row in
                     StoredResponse(id: row.text(0), tokenId: row.text(1), createdAt: Date(millisecondsSince1970: row.int64(2)),

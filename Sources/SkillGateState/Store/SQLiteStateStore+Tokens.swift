@@ -28,7 +28,7 @@ extension SQLiteStateStore {
     }
 
     public func token(hash: String) throws -> StoredClientToken? {
-        try withLookupConnection { db in
+        try withConnection { db in
             try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE token_hash = ?")
                 .firstRow([.text(hash)]) { row in StoredClientToken(token: Self.token(from: row), hash: row.text(8)) }
         }

@@ -9,10 +9,7 @@ import Synchronization
 /// in WAL takes tens of microseconds, so even thousands of requests per second keep the lock mostly
 /// free. SQLite allows one writer at a time anyway. The ledger's long reads (the usage reports and
 /// sums over its rows, ~0.8 s over a million rows) use a second, read-only connection, opened at the
-/// first of them, so a console's report never holds up a token lookup or a ledger batch (decision 0089). The short
-/// reads on a request's path (a token, a stored response, a budget's running totals) use a third read-only connection,
-/// so they never wait behind a writer of this process that waits out another process's write lock (up to the busy
-/// timeout, again at each retry) while it holds the main connection (decision 0097).
+/// first of them, so a console's report never holds up a token lookup or a ledger batch (decision 0089).
 /// Other processes (the CLI) can use the same file: WAL lets them read while we write, and
 /// `busy_timeout` makes writers wait for each other instead of failing.
 public final class SQLiteStateStore: StateStore {
@@ -21,8 +18,6 @@ public final class SQLiteStateStore: StateStore {
     private let connection: Mutex<SQLiteConnection>
     /// The read-only connection of the long reads; nil until the first.
     private let reader = Mutex<SQLiteConnection?>(nil)
-    /// The read-only connection of the short reads on a request's path; nil until the first.
-    private let lookups = Mutex<SQLiteConnection?>(nil)
     /// When the ledger writer last dropped expired minute totals.
     let rollupPrune = UsageRollup.PruneSchedule()
 
@@ -69,21 +64,7 @@ public final class SQLiteStateStore: StateStore {
     /// tries to open it again.
     @discardableResult
     public func withReadConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withReadOnly(reader, body)
-    }
-
-    /// Runs `body` with exclusive use of the read-only connection of the short reads on a request's path (opened at the
-    /// first call): like `withReadConnection`, it sees every committed transaction and waits neither for
-    /// `withConnection`'s users (a ledger batch waiting out another process's write lock) nor for a long report. When
-    /// it cannot be opened, `body` runs on the main connection and the next call tries again (decision 0097).
-    @discardableResult
-    public func withLookupConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withReadOnly(lookups, body)
-    }
-
-    /// `body` on the read-only connection in `slot`, opened there when missing; on the main connection when it cannot be.
-    private func withReadOnly<T: Sendable>(_ slot: borrowing Mutex<SQLiteConnection?>, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        let answered = try slot.withLock { db throws -> T? in
+        let answered = try reader.withLock { db throws -> T? in
             if let open = db { return try body(open) }
             guard let opened = try? SQLiteConnection(path: path, readOnly: true) else { return nil }
             db = opened

@@ -98,7 +98,7 @@ extension SQLiteStateStore {
         guard let period = UsageRollup.period(since: since, now: Date()) else {
             return try rowSums("AND \(scope == .token ? "token_id" : "scenario") = ?", [.text(subject)], since: since)
         }
-        return try withLookupConnection { db in
+        return try withConnection { db in
             try db.statement("""
                 SELECT coalesce(sum(requests), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_microdollars), 0)
                 FROM usage_rollup WHERE scope = ? AND subject = ? AND period = ? AND bucket >= ?
