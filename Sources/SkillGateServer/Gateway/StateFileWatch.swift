@@ -23,7 +23,7 @@ final class StateFileWatch: Sendable {
     /// What is wrong with the state file as of the last `check`, or nil.
     var problem: String? { current.withLock { $0 } }
 
-    /// Looks once (a `stat` of the path under the store's main connection) and tells a change.
+    /// Looks once (a `stat` of the path) and tells a change.
     func check() {
         let message: String? = store.databaseFileHasMoved
             ? "the state database \(store.path) was deleted or replaced while the gateway runs: it goes on using the file it opened, so tokens created or revoked with the CLI from now on are not seen, and what it writes is lost at the next restart. Put the file back (or stop the gateway, restore it and start again: see \"Backups\" in the README)"

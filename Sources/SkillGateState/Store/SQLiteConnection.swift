@@ -43,15 +43,6 @@ public final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Whether the file this connection opened is no longer at `path`: deleted, or replaced by another file (SQLite's
-    /// `SQLITE_FCNTL_HAS_MOVED`, which compares the path's inode with the open file's). The connection goes on reading
-    /// and writing the file it opened, which no other process finds any more.
-    public var fileHasMoved: Bool {
-        var moved: Int32 = 0
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
-        return moved != 0
-    }
-
     /// Runs one or more SQL statements that return no rows of interest.
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

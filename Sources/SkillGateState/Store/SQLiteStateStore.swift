@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// The embedded `StateStore`: one SQLite database (WAL mode) in the state directory, created 0600,
@@ -20,6 +21,8 @@ public final class SQLiteStateStore: StateStore {
     private let reader = Mutex<SQLiteConnection?>(nil)
     /// When the ledger writer last dropped expired minute totals.
     let rollupPrune = UsageRollup.PruneSchedule()
+    /// The device and inode of the file opened at start (`databaseFileHasMoved`).
+    private let openedFile: FileIdentity?
 
     /// Opens `fileName` in `stateDirectory`, creating the directory (0700) and the file (0600)
     /// when missing, and migrates the schema.
@@ -41,6 +44,7 @@ public final class SQLiteStateStore: StateStore {
         try db.execute("PRAGMA synchronous = NORMAL")
         try db.migrate(StateSchema.steps)
         connection = Mutex(db)
+        openedFile = FileIdentity(path: path)
     }
 
     /// Runs `body` with exclusive use of the connection: for code in this process that keeps its own
@@ -51,10 +55,24 @@ public final class SQLiteStateStore: StateStore {
         try connection.withLock { db throws -> T in try body(db) }
     }
 
-    /// Whether `state.sqlite` was deleted or replaced since this store opened it: asked of the main connection, the one
-    /// opened at start (a read-only one opened later may have opened the new file). Waits for the main connection.
+    /// Whether `state.sqlite` was deleted or replaced since this store opened it (its path no longer leads to the file
+    /// opened at start, which the store's connections go on using). A `stat`; never waits for a connection.
     public var databaseFileHasMoved: Bool {
-        connection.withLock { $0.fileHasMoved }
+        guard let openedFile else { return false }
+        return FileIdentity(path: path) != openedFile
+    }
+
+    /// A file's device and inode, or nil when nothing is at `path`.
+    private struct FileIdentity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
     }
 
     /// Runs `body` with exclusive use of the read-only connection of long reads (opened at the first call), which

@@ -9,13 +9,15 @@ import SkillGateProviders
 /// The archive answers from memory until its writer has stored an answer, then from the store; a store
 /// that fails keeps answers pending (and still readable) until a write succeeds.
 @Suite struct ResponseArchiveTests {
-    /// A store that fails while `failing` is set, else forwards to SQLite.
+    /// A store that fails while `failing` is set, else forwards to SQLite; counts the writes tried and those that worked.
     final class FlakyStore: ResponseStore {
         let inner: SQLiteStateStore
         let failing = Mutex(true)
+        let attempts = Mutex(0)
         let writes = Mutex(0)
         init(_ inner: SQLiteStateStore) { self.inner = inner }
         func saveResponses(_ responses: [StoredResponse], now: Date) throws {
+            attempts.withLock { $0 += 1 }
             if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             writes.withLock { $0 += 1 }
             try inner.saveResponses(responses, now: now)

@@ -46,27 +46,11 @@ import SkillGateProviders
         ledger.close()
     }
 
-    /// A store that fails while `failing` is set, else forwards to SQLite; counts its attempts.
-    final class FailingResponseStore: ResponseStore {
-        let inner: SQLiteStateStore
-        let failing = Mutex(true)
-        let attempts = Mutex(0)
-        init(_ inner: SQLiteStateStore) { self.inner = inner }
-        func saveResponses(_ responses: [StoredResponse], now: Date) throws {
-            attempts.withLock { $0 += 1 }
-            if failing.withLock({ $0 }) { throw SQLiteError(code: 13, message: "database or disk is full", context: "test") }
-            try inner.saveResponses(responses, now: now)
-        }
-        func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
-            try inner.storedResponse(id: id, tokenId: tokenId, now: now)
-        }
-    }
-
     @Test func theResponseArchiveBacksOffWhileTheStoreFailsAndStoresAfter() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sg-backoff-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let sqlite = try SQLiteStateStore(stateDirectory: directory)
-        let store = FailingResponseStore(sqlite)
+        let store = ResponseArchiveTests.FlakyStore(sqlite)
         let warnings = Mutex(0)
         let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(10), now: { Date() }) { _ in
             warnings.withLock { $0 += 1 }
