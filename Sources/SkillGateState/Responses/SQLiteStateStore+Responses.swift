@@ -9,18 +9,16 @@ extension SQLiteStateStore: ResponseStore {
     /// older one (the retention was shortened) waits for that one; reads check `expires_at` anyway.
     public func saveResponses(_ responses: [StoredResponse], now: Date) throws {
         guard !responses.isEmpty else { return }
-        try withConnection { db in
-            try db.transaction {
-                let insert = try db.statement("INSERT OR REPLACE INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES (?, ?, ?, ?, ?)")
-                for r in responses {
-                    try insert.runInPlace([.text(r.id), .text(r.tokenId), .integer(r.createdAt.millisecondsSince1970),
-                                           .integer(r.expiresAt.millisecondsSince1970), .utf8(r.conversation)])
-                }
-                try db.statement("""
-                    DELETE FROM stored_responses WHERE rowid < coalesce(
-                        (SELECT rowid FROM stored_responses WHERE expires_at > ? ORDER BY rowid LIMIT 1), 9223372036854775807)
-                    """).run([.integer(now.millisecondsSince1970)])
+        try withWriteTransaction { db in
+            let insert = try db.statement("INSERT OR REPLACE INTO stored_responses (id, token_id, created_at, expires_at, conversation) VALUES (?, ?, ?, ?, ?)")
+            for r in responses {
+                try insert.runInPlace([.text(r.id), .text(r.tokenId), .integer(r.createdAt.millisecondsSince1970),
+                                       .integer(r.expiresAt.millisecondsSince1970), .utf8(r.conversation)])
             }
+            try db.statement("""
+                DELETE FROM stored_responses WHERE rowid < coalesce(
+                    (SELECT rowid FROM stored_responses WHERE expires_at > ? ORDER BY rowid LIMIT 1), 9223372036854775807)
+                """).run([.integer(now.millisecondsSince1970)])
         }
     }
 

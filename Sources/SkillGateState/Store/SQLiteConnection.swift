@@ -9,6 +9,8 @@ public final class SQLiteConnection {
     let handle: OpaquePointer
     /// The database file.
     public let path: String
+    /// How long SQLite waits for another connection's lock before a statement fails with `SQLITE_BUSY`.
+    public let busyTimeoutMilliseconds: Int32
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (creating if needed) the database at `path`, with extended result codes, foreign keys
@@ -28,6 +30,7 @@ public final class SQLiteConnection {
         }
         handle = db
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
@@ -84,6 +87,20 @@ public final class SQLiteConnection {
         } catch {
             try? execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// `BEGIN IMMEDIATE` without waiting for the write lock: false, with no transaction begun, when another connection
+    /// holds it (`SQLITE_BUSY`). For a caller that waits for the lock elsewhere, without holding this connection
+    /// (`SQLiteStateStore.withWriteTransaction`). After a true, end the transaction with `COMMIT` or `ROLLBACK`.
+    public func beginImmediateIfFree() throws(SQLiteError) -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        do {
+            try execute("BEGIN IMMEDIATE")
+            return true
+        } catch where error.primaryCode == SQLITE_BUSY {
+            return false
         }
     }
 

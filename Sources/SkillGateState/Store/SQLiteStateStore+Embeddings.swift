@@ -42,22 +42,20 @@ extension SQLiteStateStore {
     public func saveEmbeddings(_ entries: [StoredEmbedding], at date: Date = Date(), capacity: Int = embeddingCapacity) throws {
         guard !entries.isEmpty else { return }
         let created = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        try withConnection { db in
-            try db.transaction {
-                let insert = try db.statement("INSERT OR REPLACE INTO embedding_cache (key, embedder, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)")
-                for e in entries {
-                    try insert.run([.text(e.key), .text(e.embedder), .int(e.vector.count), .blob(Self.bytes(e.vector)), .integer(created)])
-                }
-                try db.statement("DELETE FROM embedding_cache WHERE key IN (SELECT key FROM embedding_cache ORDER BY created_at DESC LIMIT -1 OFFSET ?)")
-                    .run([.int(capacity)])
+        try withWriteTransaction { db in
+            let insert = try db.statement("INSERT OR REPLACE INTO embedding_cache (key, embedder, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)")
+            for e in entries {
+                try insert.run([.text(e.key), .text(e.embedder), .int(e.vector.count), .blob(Self.bytes(e.vector)), .integer(created)])
             }
+            try db.statement("DELETE FROM embedding_cache WHERE key IN (SELECT key FROM embedding_cache ORDER BY created_at DESC LIMIT -1 OFFSET ?)")
+                .run([.int(capacity)])
         }
     }
 
     /// Deletes the vectors of `embedder` (after switching models, to reclaim the space); returns how many.
     @discardableResult
     public func deleteEmbeddings(embedder: String) throws -> Int {
-        try withConnection { db in try db.statement("DELETE FROM embedding_cache WHERE embedder = ?").run([.text(embedder)]) }
+        try withWriteTransaction { db in try db.statement("DELETE FROM embedding_cache WHERE embedder = ?").run([.text(embedder)]) }
     }
 
     /// How many vectors are stored.

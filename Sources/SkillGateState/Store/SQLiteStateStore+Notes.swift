@@ -15,7 +15,7 @@ extension SQLiteStateStore {
     /// Inserts a note for `tokenName`.
     public func saveNote(tokenName: String, title: String?, text: String, at date: Date = Date()) throws -> StoredNote {
         let created = date.roundedToMilliseconds
-        let id = try withConnection { db in
+        let id = try withWriteTransaction { db in
             try db.statement("INSERT INTO notes (token_name, title, body, created_at) VALUES (?, ?, ?, ?) RETURNING id")
                 .firstRow([.text(tokenName), .optionalText(title), .text(text), .integer(created.millisecondsSince1970)]) { $0.int64(0) }
         }

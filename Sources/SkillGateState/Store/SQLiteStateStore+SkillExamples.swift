@@ -38,16 +38,14 @@ extension SQLiteStateStore {
     public func saveSkillExamples(_ entries: [StoredSkillExamples], at date: Date = Date(), capacity: Int = skillExamplesCapacity) throws {
         guard !entries.isEmpty else { return }
         let created = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        try withConnection { db in
-            try db.transaction {
-                let insert = try db.statement("INSERT OR REPLACE INTO skill_examples (key, model, examples, created_at) VALUES (?, ?, ?, ?)")
-                for e in entries {
-                    let json = String(decoding: JSONValue.array(e.examples.map(JSONValue.string)).serializedBytes(), as: UTF8.self)
-                    try insert.run([.text(e.key), .text(e.model), .text(json), .integer(created)])
-                }
-                try db.statement("DELETE FROM skill_examples WHERE key IN (SELECT key FROM skill_examples ORDER BY created_at DESC LIMIT -1 OFFSET ?)")
-                    .run([.int(capacity)])
+        try withWriteTransaction { db in
+            let insert = try db.statement("INSERT OR REPLACE INTO skill_examples (key, model, examples, created_at) VALUES (?, ?, ?, ?)")
+            for e in entries {
+                let json = String(decoding: JSONValue.array(e.examples.map(JSONValue.string)).serializedBytes(), as: UTF8.self)
+                try insert.run([.text(e.key), .text(e.model), .text(json), .integer(created)])
             }
+            try db.statement("DELETE FROM skill_examples WHERE key IN (SELECT key FROM skill_examples ORDER BY created_at DESC LIMIT -1 OFFSET ?)")
+                .run([.int(capacity)])
         }
     }
 

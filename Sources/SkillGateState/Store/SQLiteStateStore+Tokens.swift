@@ -10,7 +10,7 @@ extension SQLiteStateStore {
 
     public func insertToken(_ token: ClientToken, hash: String) throws {
         do {
-            try withConnection { db in
+            try withWriteTransaction { db in
                 try db.statement("""
                     INSERT INTO client_tokens (id, name, token_hash, scenarios, models, default_scenario, created_at, last_used_at, revoked_at, limits, admin, chat)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -56,38 +56,32 @@ extension SQLiteStateStore {
     }
 
     public func revokeToken(named name: String, at date: Date) throws -> ClientToken? {
-        try withConnection { db in
-            try db.transaction {
-                guard var token = try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE name = ? AND revoked_at IS NULL")
-                    .firstRow([.text(name)], { Self.token(from: $0) }) else { return nil }
-                token.revokedAt = date
-                try db.statement("UPDATE client_tokens SET revoked_at = ? WHERE id = ?")
-                    .run([.integer(date.millisecondsSince1970), .text(token.id)])
-                return token
-            }
+        try withWriteTransaction { db in
+            guard var token = try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE name = ? AND revoked_at IS NULL")
+                .firstRow([.text(name)], { Self.token(from: $0) }) else { return nil }
+            token.revokedAt = date
+            try db.statement("UPDATE client_tokens SET revoked_at = ? WHERE id = ?")
+                .run([.integer(date.millisecondsSince1970), .text(token.id)])
+            return token
         }
     }
 
     public func updateTokenLimits(named name: String, _ limits: TokenLimits) throws -> ClientToken? {
-        try withConnection { db in
-            try db.transaction {
-                guard var token = try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE name = ? AND revoked_at IS NULL")
-                    .firstRow([.text(name)], { Self.token(from: $0) }) else { return nil }
-                token.limits = limits
-                try db.statement("UPDATE client_tokens SET limits = ? WHERE id = ?").run([.text(limits.json().serialized()), .text(token.id)])
-                return token
-            }
+        try withWriteTransaction { db in
+            guard var token = try db.statement("SELECT \(Self.tokenColumns) FROM client_tokens WHERE name = ? AND revoked_at IS NULL")
+                .firstRow([.text(name)], { Self.token(from: $0) }) else { return nil }
+            token.limits = limits
+            try db.statement("UPDATE client_tokens SET limits = ? WHERE id = ?").run([.text(limits.json().serialized()), .text(token.id)])
+            return token
         }
     }
 
     public func markTokensUsed(_ uses: [String: Date]) throws {
         guard !uses.isEmpty else { return }
-        try withConnection { db in
-            try db.transaction {
-                let update = try db.statement(
-                    "UPDATE client_tokens SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?")
-                for (id, date) in uses { try update.run([.integer(date.millisecondsSince1970), .text(id)]) }
-            }
+        try withWriteTransaction { db in
+            let update = try db.statement(
+                "UPDATE client_tokens SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?")
+            for (id, date) in uses { try update.run([.integer(date.millisecondsSince1970), .text(id)]) }
         }
     }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Glibc
 import Synchronization
 
@@ -11,8 +12,10 @@ import Synchronization
 /// free. SQLite allows one writer at a time anyway. The ledger's long reads (the usage reports and
 /// sums over its rows, ~0.8 s over a million rows) use a second, read-only connection, opened at the
 /// first of them, so a console's report never holds up a token lookup or a ledger batch (decision 0089).
-/// Other processes (the CLI) can use the same file: WAL lets them read while we write, and
-/// `busy_timeout` makes writers wait for each other instead of failing.
+/// Other processes (the CLI) can use the same file: WAL lets them read while we write, and writers wait for each other
+/// instead of failing. A writer of this store waits for another process's write lock (an operator's `sqlite3` session,
+/// a `VACUUM`, a backup tool) with the main connection released (`withWriteTransaction`), so the short reads on a
+/// request's path go on meanwhile: WAL readers never wait for a writer (decision 0100).
 public final class SQLiteStateStore: StateStore {
     /// The database file.
     public let path: String
@@ -23,21 +26,24 @@ public final class SQLiteStateStore: StateStore {
     let rollupPrune = UsageRollup.PruneSchedule()
     /// The device and inode of the file opened at start (`databaseFileHasMoved`).
     private let openedFile: FileIdentity?
+    /// How long a write waits for another process's write lock, and a statement for any other lock, before failing.
+    public let busyTimeout: Duration
 
     /// Opens `fileName` in `stateDirectory`, creating the directory (0700) and the file (0600)
     /// when missing, and migrates the schema.
-    public convenience init(stateDirectory: String, fileName: String = "state.sqlite") throws {
-        try self.init(path: stateDirectory + "/" + fileName)
+    public convenience init(stateDirectory: String, fileName: String = "state.sqlite", busyTimeout: Duration = .seconds(5)) throws {
+        try self.init(path: stateDirectory + "/" + fileName, busyTimeout: busyTimeout)
     }
 
     /// Opens (creating 0600 when missing) the database at `path` and migrates the schema. Throws
     /// `StateFileError` (with the `chmod`/`chown` that fixes it) when the file, its `-wal`/`-shm`
     /// files or its directory are a symbolic link, belong to another user, or can be changed by
-    /// group or others (`StateFileTrust`).
-    public init(path: String) throws {
+    /// group or others (`StateFileTrust`). `busyTimeout` is how long a write waits for another process's write lock.
+    public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
+        self.busyTimeout = busyTimeout
         try StateFileTrust.prepare(path)
-        let db = try SQLiteConnection(path: path)
+        let db = try SQLiteConnection(path: path, busyTimeoutMilliseconds: Self.milliseconds(busyTimeout))
         // WAL: readers (the CLI) never block the server's writes; NORMAL sync is durable across
         // process crashes and loses at most the last transactions on power loss.
         try db.execute("PRAGMA journal_mode = WAL")
@@ -47,12 +53,60 @@ public final class SQLiteStateStore: StateStore {
         openedFile = FileIdentity(path: path)
     }
 
-    /// Runs `body` with exclusive use of the connection: for code in this process that keeps its own
+    /// Runs `body` with exclusive use of the connection: for reads, and for code in this process that keeps its own
     /// tables in the same file (create them with `IF NOT EXISTS`; `PRAGMA user_version` belongs to
-    /// the state schema). Keep `body` short: every token and usage call waits for it.
+    /// the state schema). Keep `body` short: every token and usage call waits for it. Write through
+    /// `withWriteTransaction`: a write here waits for another process's write lock holding the connection.
     @discardableResult
     public func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { db throws -> T in try body(db) }
+    }
+
+    /// Runs `body` on the main connection in a transaction that holds the write lock (`BEGIN IMMEDIATE`): commits when
+    /// it returns, rolls back when it throws. While another connection holds the write lock (another process: the CLI,
+    /// an operator's `sqlite3` session, a `VACUUM`, a backup tool), it waits *without* holding the main connection,
+    /// trying again after 1 ms, 2 ms, ... up to 25 ms between tries, so the reads on a request's path (its token, a
+    /// stored response, a budget's running totals) go on meanwhile. SQLite's own wait (`busy_timeout`) would hold the
+    /// connection for all of it: 5 s at each try of the ledger's writer, back to back (decision 0100). Throws
+    /// `SQLITE_BUSY` when the lock stayed taken for `busyTimeout`.
+    @discardableResult
+    public func withWriteTransaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + busyTimeout
+        var pause = Duration.milliseconds(1)
+        while true {
+            let attempt = try connection.withLock { db throws -> WriteAttempt<T> in
+                guard try db.beginImmediateIfFree() else { return .lockTaken }
+                do {
+                    let result = try body(db)
+                    try db.execute("COMMIT")
+                    return .done(result)
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            }
+            if case .done(let result) = attempt { return result }
+            let now = clock.now
+            guard now < deadline else {
+                throw SQLiteError(code: SQLITE_BUSY, message: "database is locked",
+                                  context: "waiting \(busyTimeout) for another process's write lock on \(path)")
+            }
+            usleep(UInt32(clamping: Self.milliseconds(min(pause, deadline - now)) * 1000))
+            pause = min(pause * 2, .milliseconds(25))
+        }
+    }
+
+    /// One try of `withWriteTransaction`.
+    private enum WriteAttempt<T: Sendable>: Sendable {
+        case done(T)
+        case lockTaken
+    }
+
+    /// `duration` in whole milliseconds, within SQLite's `Int32`.
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     /// Whether `state.sqlite` was deleted or replaced since this store opened it (its path no longer leads to the file
@@ -84,7 +138,7 @@ public final class SQLiteStateStore: StateStore {
     public func withReadConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let answered = try reader.withLock { db throws -> T? in
             if let open = db { return try body(open) }
-            guard let opened = try? SQLiteConnection(path: path, readOnly: true) else { return nil }
+            guard let opened = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: Self.milliseconds(busyTimeout), readOnly: true) else { return nil }
             db = opened
             return try body(opened)
         }

@@ -15,36 +15,34 @@ extension SQLiteStateStore {
         let totals = UsageRollup.rows(for: records)
         let now = Date().millisecondsSince1970
         let prune = rollupPrune.isDue(now: now)
-        try withConnection { db in
-            try db.transaction {
-                var next = records.startIndex
-                while next < records.endIndex {
-                    let rows = min(Self.rowsPerInsert, records.endIndex - next)
-                    let insert = try db.statement(Self.insertSQL[rows])
-                    insert.reset()
-                    for (row, record) in records[next..<(next + rows)].enumerated() {
-                        try Self.bind(record, to: insert, after: Int32(row * Self.usageColumns.count))
-                    }
-                    while try insert.step() {}
-                    insert.reset()
-                    next += rows
+        try withWriteTransaction { db in
+            var next = records.startIndex
+            while next < records.endIndex {
+                let rows = min(Self.rowsPerInsert, records.endIndex - next)
+                let insert = try db.statement(Self.insertSQL[rows])
+                insert.reset()
+                for (row, record) in records[next..<(next + rows)].enumerated() {
+                    try Self.bind(record, to: insert, after: Int32(row * Self.usageColumns.count))
                 }
-                let upsert = try db.statement("""
-                    INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (scope, subject, period, bucket) DO UPDATE SET
-                        requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens,
-                        output_tokens = output_tokens + excluded.output_tokens, cost_microdollars = cost_microdollars + excluded.cost_microdollars
-                    """)
-                for row in totals {
-                    try upsert.run([.text(row.key.scope.rawValue), .text(row.key.subject), .text(row.key.period.rawValue), .integer(row.key.bucket),
-                                    .integer(row.totals.requests), .integer(row.totals.inputTokens), .integer(row.totals.outputTokens),
-                                    .integer(row.totals.costMicrodollars)])
-                }
-                if prune {
-                    try db.statement("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < ?")
-                        .run([.integer(now - UsageRollup.minuteRetention)])
-                }
+                while try insert.step() {}
+                insert.reset()
+                next += rows
+            }
+            let upsert = try db.statement("""
+                INSERT INTO usage_rollup (scope, subject, period, bucket, requests, input_tokens, output_tokens, cost_microdollars)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (scope, subject, period, bucket) DO UPDATE SET
+                    requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens,
+                    output_tokens = output_tokens + excluded.output_tokens, cost_microdollars = cost_microdollars + excluded.cost_microdollars
+                """)
+            for row in totals {
+                try upsert.run([.text(row.key.scope.rawValue), .text(row.key.subject), .text(row.key.period.rawValue), .integer(row.key.bucket),
+                                .integer(row.totals.requests), .integer(row.totals.inputTokens), .integer(row.totals.outputTokens),
+                                .integer(row.totals.costMicrodollars)])
+            }
+            if prune {
+                try db.statement("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < ?")
+                    .run([.integer(now - UsageRollup.minuteRetention)])
             }
         }
     }

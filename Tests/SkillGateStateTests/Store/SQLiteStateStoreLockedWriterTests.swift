@@ -1,0 +1,92 @@
+import CSQLite
+import Foundation
+import Synchronization
+import SkillGateCore
+import SkillGateTestSupport
+import Testing
+@testable import SkillGateState
+
+/// Another process holds the database's write lock (an operator's `sqlite3` session, a `VACUUM`, a backup tool). A
+/// writer of the store (a ledger batch, stored responses) waits for it without holding the store's main connection, so
+/// the short reads a request needs (its token, a stored response, a budget's running totals) go on meanwhile; the
+/// write lands once the lock is free, or fails after the busy timeout (decision 0100).
+///
+/// "Another process" is a second connection of this test's own: SQLite's file locks work the same between two
+/// connections of one process as between two processes.
+@Suite(.serialized) struct SQLiteStateStoreLockedWriterTests {
+    static let token = ClientToken(id: "tok_0000000000000001", name: "app", createdAt: Date(millisecondsSince1970: 1_700_000_000_000))
+
+    @Test func requestPathReadsDoNotWaitForAWriterBlockedByAnotherProcess() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir)
+            try store.insertToken(Self.token, hash: "h1")
+            try store.saveResponses([StoredResponse(id: "resp_1", tokenId: Self.token.id, createdAt: Date(),
+                                                    expiresAt: Date().addingTimeInterval(3600), conversation: Array("[]".utf8))], now: Date())
+
+            let other = try SQLiteConnection(path: store.path)
+            try other.execute("BEGIN EXCLUSIVE")
+            let writerDone = Mutex(false)
+            // On threads of their own, as the ledger's writer is: a wait for the lock blocks its thread.
+            async let writer: Void = offThePool {
+                try store.recordUsage(UsageRecord(occurredAt: Date(), tokenId: Self.token.id))
+                writerDone.withLock { $0 = true }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!writerDone.withLock { $0 }, "the writer waits for the lock")
+
+            let start = ContinuousClock.now
+            let found = try store.token(hash: "h1")
+            let response = try store.storedResponse(id: "resp_1", tokenId: Self.token.id, now: Date())
+            // A minute's start: answered from the running totals, as a per-minute limit is.
+            let minute = Date(millisecondsSince1970: Date().millisecondsSince1970 / 60_000 * 60_000)
+            let budget = try store.usageSummary(tokenId: Self.token.id, since: minute)
+            let elapsed = ContinuousClock.now - start
+
+            try other.execute("COMMIT")
+            try await writer
+            #expect(found?.token.id == Self.token.id)
+            #expect(response?.id == "resp_1")
+            #expect(budget.requests == 0, "the batch was not written yet")
+            #expect(elapsed < .seconds(1), "the reads waited \(elapsed) behind a writer blocked by another process's lock")
+            // Once the lock was free, the batch landed.
+            #expect(try store.usageSummary(tokenId: Self.token.id, since: minute).requests == 1)
+        }
+    }
+
+    @Test func aWriteFailsAfterTheBusyTimeoutAndLeavesNoTransactionOpen() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir, busyTimeout: .milliseconds(300))
+            let other = try SQLiteConnection(path: store.path)
+            try other.execute("BEGIN EXCLUSIVE")
+            let start = ContinuousClock.now
+            let error = #expect(throws: SQLiteError.self) { try store.insertToken(Self.token, hash: "h1") }
+            let waited = ContinuousClock.now - start
+            #expect(error?.primaryCode == SQLITE_BUSY)
+            #expect(error?.description.contains("another process") == true, "\(String(describing: error))")
+            #expect(waited >= .milliseconds(300) && waited < .seconds(3), "gave up after \(waited)")
+            // Reads went on meanwhile, and after the lock is released the same write succeeds: nothing was left begun.
+            #expect(try store.token(hash: "h1") == nil)
+            try other.execute("COMMIT")
+            try store.insertToken(Self.token, hash: "h1")
+            #expect(try store.token(hash: "h1")?.token.id == Self.token.id)
+        }
+    }
+
+    /// Two writers of this process and another process's lock: both wait, neither is lost, and each write is whole.
+    @Test func writersOfThisProcessBothLandOnceTheLockIsFree() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir)
+            try store.insertToken(Self.token, hash: "h1")
+            let other = try SQLiteConnection(path: store.path)
+            try other.execute("BEGIN EXCLUSIVE")
+            async let ledger: Void = offThePool { try store.recordUsage((0..<40).map { _ in UsageRecord(occurredAt: Date(), tokenId: Self.token.id) }) }
+            async let revoke = offThePool { try store.revokeToken(named: "app", at: Date(millisecondsSince1970: 1_700_000_001_000)) }
+            try await Task.sleep(for: .milliseconds(150))
+            try other.execute("COMMIT")
+            try await ledger
+            #expect(try await revoke?.revokedAt != nil)
+            #expect(try store.token(hash: "h1")?.token.revokedAt != nil)
+            #expect(try store.usageSummary(tokenId: Self.token.id, since: Date(millisecondsSince1970: 0)).requests == 40)
+        }
+    }
+}
