@@ -92,7 +92,7 @@ public final class SQLiteStateStore: StateStore {
                 throw SQLiteError(code: SQLITE_BUSY, message: "database is locked",
                                   context: "waiting \(busyTimeout) for another process's write lock on \(path)")
             }
-            usleep(UInt32(clamping: Self.milliseconds(min(pause, deadline - now)) * 1000))
+            usleep(UInt32((min(pause, deadline - now) / .microseconds(1)).rounded(.up)))
             pause = min(pause * 2, .milliseconds(25))
         }
     }
@@ -103,10 +103,9 @@ public final class SQLiteStateStore: StateStore {
         case lockTaken
     }
 
-    /// `duration` in whole milliseconds, within SQLite's `Int32`.
-    private static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    /// `duration` in milliseconds (rounded up), within SQLite's `Int32`.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(min((duration / .milliseconds(1)).rounded(.up), Double(Int32.max)))
     }
 
     /// Whether `state.sqlite` was deleted or replaced since this store opened it (its path no longer leads to the file

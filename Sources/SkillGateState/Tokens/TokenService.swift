@@ -76,6 +76,8 @@ public final class TokenService: Sendable {
     private let flushing = Mutex(())
     /// Runs the ahead-of-time lookups, one at a time.
     private let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
+    /// Where the background last-used writes run.
+    private let lastUsedWrites = DispatchQueue(label: "skillgate.tokens.last-used", qos: .background)
     /// Where `stillValid(_:)` reads the store when the cache cannot tell, one read at a time, off the caller's thread.
     private let recheckReads = BlockingWorkQueue(label: "skillgate.tokens.rechecks")
 
@@ -352,8 +354,10 @@ public final class TokenService: Sendable {
         return (true, true)
     }
 
+    /// Writes the queued last-used times on `lastUsedWrites`: a thread that may wait for the database's write lock (up
+    /// to the store's busy timeout while another process holds it), which a cooperative-pool thread must never do.
     private func scheduleFlush() {
-        Task.detached(priority: .background) { [self] in try? flushLastUsed() }
+        lastUsedWrites.async { [self] in try? flushLastUsed() }
     }
 
     /// All tokens, revoked ones included, oldest first.

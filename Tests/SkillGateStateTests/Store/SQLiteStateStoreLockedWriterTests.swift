@@ -53,8 +53,8 @@ import Testing
         }
     }
 
-    @Test func aWriteFailsAfterTheBusyTimeoutAndLeavesNoTransactionOpen() async throws {
-        try await withTemporaryDirectory { dir in
+    @Test func aWriteFailsAfterTheBusyTimeoutAndLeavesNoTransactionOpen() throws {
+        try withTemporaryDirectory { dir in
             let store = try SQLiteStateStore(stateDirectory: dir, busyTimeout: .milliseconds(300))
             let other = try SQLiteConnection(path: store.path)
             try other.execute("BEGIN EXCLUSIVE")
@@ -88,5 +88,50 @@ import Testing
             #expect(try store.token(hash: "h1")?.token.revokedAt != nil)
             #expect(try store.usageSummary(tokenId: Self.token.id, since: Date(millisecondsSince1970: 0)).requests == 40)
         }
+    }
+
+    /// The busy timeout reaches SQLite in milliseconds, rounded up: a statement written outside `withWriteTransaction`
+    /// waits that long for the lock, neither at once nor forever.
+    @Test func theBusyTimeoutReachesSQLiteInMilliseconds() throws {
+        #expect(SQLiteStateStore.milliseconds(.seconds(5)) == 5000)
+        #expect(SQLiteStateStore.milliseconds(.milliseconds(300)) == 300)
+        #expect(SQLiteStateStore.milliseconds(.microseconds(300)) == 1)
+        #expect(SQLiteStateStore.milliseconds(.seconds(10_000_000)) == Int32.max)
+        try withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir, busyTimeout: .milliseconds(300))
+            let other = try SQLiteConnection(path: store.path)
+            try other.execute("BEGIN EXCLUSIVE")
+            let start = ContinuousClock.now
+            #expect(throws: SQLiteError.self) { try store.withConnection { try $0.execute("DELETE FROM notes") } }
+            let waited = ContinuousClock.now - start
+            try other.execute("COMMIT")
+            #expect(waited >= .milliseconds(250) && waited < .seconds(3), "SQLite waited \(waited)")
+        }
+    }
+
+    /// A writer waiting for the lock sleeps between its tries: over a second's wait it uses a few milliseconds of CPU,
+    /// not a second's (a conversion that rounded its pauses to zero made it spin).
+    @Test func aWaitingWriterSleepsBetweenItsTries() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLiteStateStore(stateDirectory: dir)
+            let other = try SQLiteConnection(path: store.path)
+            try other.execute("BEGIN EXCLUSIVE")
+            async let cpu: Duration = offThePool {
+                let before = Self.threadCPUTime()
+                try store.recordUsage(UsageRecord(occurredAt: Date()))
+                return Self.threadCPUTime() - before
+            }
+            try await Task.sleep(for: .seconds(1))
+            try other.execute("COMMIT")
+            let used = try await cpu
+            #expect(used < .milliseconds(50), "the writer used \(used) of CPU waiting a second for the lock")
+        }
+    }
+
+    /// CPU time the calling thread has used.
+    static func threadCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 }
