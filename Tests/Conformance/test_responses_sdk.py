@@ -161,6 +161,25 @@ def test_previous_response_of_another_token_unknown_or_unstored_is_404(openai_cl
         assert error["param"] == "previous_response_id" and "send the whole conversation" in error["message"]
 
 
+def test_a_deleted_response_can_no_longer_be_continued(openai_client, gateway):
+    """responses.delete: only the token that kept a response deletes it; afterwards it cannot be continued."""
+    mine = openai_client()
+    first = mine.responses.create(model="gpt", input="Remember 7.")
+    other = openai_client(gateway.tokens["conformance-chat-only"])
+    with pytest.raises(openai.NotFoundError):
+        other.responses.delete(first.id)
+    assert mine.responses.delete(first.id) is None
+    with pytest.raises(openai.NotFoundError) as caught:
+        mine.responses.create(model="gpt", input="Which number?", previous_response_id=first.id)
+    assert caught.value.body["code"] == "previous_response_not_found"
+    with pytest.raises(openai.NotFoundError) as caught:
+        mine.responses.delete(first.id)
+    assert caught.value.body["param"] == "response_id" and "nothing was deleted" in caught.value.body["message"]
+    with pytest.raises(openai.NotFoundError) as caught:
+        mine.responses.retrieve(first.id)
+    assert "DELETE /v1/responses/{id}" in caught.value.body["message"]
+
+
 def test_malformed_items_are_400_naming_the_item(openai_client):
     with pytest.raises(openai.BadRequestError) as caught:
         openai_client().responses.create(model="gpt", input=[{"role": "user", "content": "hi"},

@@ -77,6 +77,8 @@ public final class GatewayHandler: HTTPHandler {
             console(request, &ctx)
         case .success(.mcp):
             await serveMCP(request, &ctx)
+        case .success(.storedResponse):
+            await deleteStoredResponse(request, &ctx)
         }
     }
 

@@ -27,4 +27,10 @@ extension PostgresStateStore: ResponseStore {
                                   expiresAt: Date(millisecondsSince1970: r.int64(0, 3)), conversation: Array((r.text(0, 4) ?? "").utf8))
         }
     }
+
+    public func deleteResponse(id: String, tokenId: String) throws -> Bool {
+        try withConnection { db in
+            try db.query("DELETE FROM stored_responses WHERE id = $1 AND token_id = $2", [id, tokenId]).affected > 0
+        }
+    }
 }

@@ -31,4 +31,10 @@ extension SQLiteStateStore: ResponseStore {
                 }
         }
     }
+
+    public func deleteResponse(id: String, tokenId: String) throws -> Bool {
+        try withWriteTransaction { db in
+            try db.statement("DELETE FROM stored_responses WHERE id = ? AND token_id = ?").run([.text(id), .text(tokenId)]) > 0
+        }
+    }
 }

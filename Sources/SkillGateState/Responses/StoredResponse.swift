@@ -34,4 +34,8 @@ public protocol ResponseStore: Sendable {
     /// The response `id` of token `tokenId` that has not expired at `now`; nil when it is unknown,
     /// expired, or another token's (the caller cannot tell which, on purpose).
     func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse?
+
+    /// Removes the response `id` of token `tokenId` (`DELETE /v1/responses/{id}`). Returns whether there was one;
+    /// another token's response is left alone and answered false, as an unknown one is.
+    func deleteResponse(id: String, tokenId: String) throws -> Bool
 }

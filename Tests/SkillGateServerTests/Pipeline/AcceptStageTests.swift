@@ -32,12 +32,25 @@ import SkillGateCore
         #expect(endpoint.needsToken == needsToken)
     }
 
-    /// The SDKs' `responses.retrieve` and `delete` are told what is kept and for what, not "no route" (decision 0096).
-    @Test(arguments: [("GET", "/v1/responses/resp_123"), ("DELETE", "/v1/responses/resp_123"), ("POST", "/v1/responses/resp_123/cancel")])
+    /// The SDKs' `responses.retrieve`, `cancel` and `input_items` are told what is kept and for what, and how to forget
+    /// it, not "no route" (decisions 0096, 0101).
+    @Test(arguments: [("GET", "/v1/responses/resp_123"), ("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/resp_123/input_items"),
+                      ("DELETE", "/v1/responses/"), ("DELETE", "/v1/responses/resp_123/input_items"), ("PUT", "/v1/responses/resp_123")])
     func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {
         guard case .failure(let r) = Endpoint.accept(method: method, path: path) else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404)
         #expect(r.error.message.hasPrefix("\(method) /v1/responses/… is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
+        #expect(r.error.message.contains("DELETE /v1/responses/{id}"))
+    }
+
+    /// `responses.delete` is served, and needs a token before its (empty) body.
+    @Test func deletingAStoredResponseIsServed() throws {
+        guard case .success(let endpoint) = Endpoint.accept(method: "DELETE", path: "/v1/responses/resp_123") else {
+            Issue.record("DELETE /v1/responses/{id} is not served")
+            return
+        }
+        guard case .storedResponse = endpoint else { Issue.record("\(endpoint)"); return }
+        #expect(endpoint.needsToken)
     }
 
     @Test func anUnknownPathIs404ListingWhatIsServed() {

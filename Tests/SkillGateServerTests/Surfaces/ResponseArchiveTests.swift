@@ -25,6 +25,10 @@ import SkillGateProviders
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
             try inner.storedResponse(id: id, tokenId: tokenId, now: now)
         }
+        func deleteResponse(id: String, tokenId: String) throws -> Bool {
+            if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            return try inner.deleteResponse(id: id, tokenId: tokenId)
+        }
     }
 
     static let conversation = [Message(role: .user, text: "Remember 7."), Message(role: .assistant, text: "Noted.")]

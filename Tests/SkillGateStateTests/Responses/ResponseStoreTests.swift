@@ -30,6 +30,14 @@ import SkillGateTestSupport
         #expect(try store.storedResponse(id: "resp_a", tokenId: "tok_1", now: inside) == nil)
         #expect(try store.storedResponse(id: "resp_b", tokenId: "tok_1", now: b.createdAt) == b)
         #expect(try store.storedResponse(id: "resp_c", tokenId: "tok_2", now: b.createdAt) == c)
+
+        // A deletion removes only its token's own row, and says whether there was one.
+        #expect(try store.deleteResponse(id: "resp_b", tokenId: "tok_2") == false)
+        #expect(try store.storedResponse(id: "resp_b", tokenId: "tok_1", now: b.createdAt) == b)
+        #expect(try store.deleteResponse(id: "resp_b", tokenId: "tok_1"))
+        #expect(try store.storedResponse(id: "resp_b", tokenId: "tok_1", now: b.createdAt) == nil)
+        #expect(try store.deleteResponse(id: "resp_b", tokenId: "tok_1") == false)
+        #expect(try store.storedResponse(id: "resp_c", tokenId: "tok_2", now: b.createdAt) == c)
     }
 
     @Test func sqliteKeepsResponsesPerTokenUntilTheyExpire() throws {

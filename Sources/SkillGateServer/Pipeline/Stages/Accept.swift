@@ -17,11 +17,13 @@ enum Endpoint: Sendable {
     case console
     /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
     case mcp
+    /// `DELETE /v1/responses/{id}`: forgets a response kept for `previous_response_id`.
+    case storedResponse
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
     var needsToken: Bool {
         switch self {
-        case .models, .surface, .limits, .admin, .mcp: true
+        case .models, .surface, .limits, .admin, .mcp, .storedResponse: true
         case .health, .ready, .metrics, .console: false
         }
     }
@@ -40,7 +42,7 @@ enum Endpoint: Sendable {
         "/readyz": ("GET", .ready),
     ]
 
-    /// A stored response's own path (`/v1/responses/{id}`), which is not served.
+    /// A stored response's own path (`/v1/responses/{id}`): DELETE only.
     static let responsesItemPrefix = "/v1/responses/"
 
     /// `/console/`: the console's files below its root (made once, not on every request).
@@ -65,9 +67,11 @@ enum Endpoint: Sendable {
         }
         guard let entry = table[path] else {
             if path.hasPrefix(responsesItemPrefix) {
-                // The SDKs' `responses.retrieve`/`delete`/`cancel`: say what is kept and for what (decision 0096).
+                let id = path.dropFirst(responsesItemPrefix.count)
+                if method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
+                // The SDKs' `responses.retrieve`/`cancel`/`input_items`: say what is kept and for what (decisions 0096, 0101).
                 return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                                              message: "\(method) \(responsesItemPrefix)… is not offered: SkillGate keeps a response only to continue it with `previous_response_id` (for `responses.retention_hours`), and drops it when that time is up; keep the answer you received if you need it again")))
+                                                              message: "\(method) \(responsesItemPrefix)… is not offered: SkillGate keeps a response only to continue it with `previous_response_id` (for `responses.retention_hours`), and drops it when that time is up; keep the answer you received if you need it again, and send DELETE \(responsesItemPrefix){id} to forget it sooner")))
             }
             let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
                 .joined(separator: ", ")

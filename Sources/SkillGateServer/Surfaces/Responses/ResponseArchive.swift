@@ -52,10 +52,15 @@ final class ResponseArchive: Sendable {
     /// Reports answers that could not be stored.
     private let warn: @Sendable (String) -> Void
     private let pending = Mutex(Pending())
+    /// Held by a write for all of it (`writePending`) and by `delete`, which so never falls between a write's taking of
+    /// an answer and its storing (the answer would come back).
+    private let writing = Mutex(())
     /// Where the store is read for `conversation`, one lookup at a time, never on an event loop (decision 0085): a
     /// PostgreSQL round trip, or SQLite behind the ledger writer's batch, would hold every other connection of the
     /// loop.
     private let storeLookups = BlockingWorkQueue(label: "skillgate.responses.store-lookups")
+    /// Where `delete` waits for a write under way and for the store, so lookups never queue behind it.
+    private let deletes = BlockingWorkQueue(label: "skillgate.responses.deletes")
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -112,7 +117,7 @@ final class ResponseArchive: Sendable {
         }
         guard let found else {
             var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                     message: "previous response '\(id.utf8.count > 80 ? String(id.prefix(80)) + "…" : id)' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, or its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one; send the whole conversation in `input` instead")
+                                     message: "previous response '\(Self.shown(id))' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, or its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one; send the whole conversation in `input` instead")
             error.param = "previous_response_id"
             throw error
         }
@@ -123,10 +128,30 @@ final class ResponseArchive: Sendable {
         return ResponsesHistory(messages: try OpenAIResponsesFormat.conversation(fromItems: items), itemsJSON: found.conversation)
     }
 
+    /// Forgets response `id` of token `tokenId` (`DELETE /v1/responses/{id}`), pending or stored: false when this token
+    /// has none by that id (unknown, expired and purged, or another token's, which is left alone). Waits for a write
+    /// under way, and for the store, so it runs off the event loop; a store that fails is a 503 to retry.
+    func delete(id: String, tokenId: String) async throws -> Bool {
+        try await deletes.run { [self] in
+            try writing.withLock { _ throws(GatewayError) -> Bool in
+                let inMemory = pending.withLock { p -> Bool in
+                    guard let mine = p.responses[id], mine.tokenId == tokenId else { return false }
+                    p.responses[id] = nil
+                    p.bytes -= mine.conversation.count
+                    return true
+                }
+                do { return try store.deleteResponse(id: id, tokenId: tokenId) || inMemory } catch {
+                    throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
+                                       message: "SkillGate cannot write its state database to delete response '\(Self.shown(id))'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
+                                       retryAfter: 2)
+                }
+            }
+        }
+    }
+
     /// Writes what is pending now (tests; `close` does it too).
     func flush() {
-        let batch = pending.withLock { Array($0.responses.values) }
-        write(batch)
+        writePending()
     }
 
     /// Writes what is pending and stops the writer; later answers are not kept.
@@ -171,8 +196,8 @@ final class ResponseArchive: Sendable {
         var backoff = RetryBackoff(interval: flushInterval)
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(backoff.wait / .nanoseconds(1))))
-            let (batch, closed) = pending.withLock { (Array($0.responses.values), $0.closed) }
-            let written = batch.count >= Self.catchUpResponses ? catchUp.run { [self] in write(batch) } : write(batch)
+            let (count, closed) = pending.withLock { ($0.responses.count, $0.closed) }
+            let written = count >= Self.catchUpResponses ? catchUp.run { [self] in writePending() } : writePending()
             if written { backoff.succeeded() } else { backoff.failed() }
             if closed {
                 catchUp.close()
@@ -185,24 +210,33 @@ final class ResponseArchive: Sendable {
     /// Writes done on the catch-up lane so far (for tests).
     var catchUps: Int { pending.withLock { $0.catchUp }?.jobsRun ?? 0 }
 
-    /// Writes `batch` in one transaction and forgets what was written (unless saved again meanwhile). A failed
-    /// write keeps the answers pending, to be retried later; returns whether it worked.
+    /// Writes what is pending in one transaction and forgets what was written (unless saved again meanwhile). A failed
+    /// write keeps the answers pending, to be retried later; returns whether it worked. Holds `writing` from taking the
+    /// answers to forgetting them, so a `delete` comes wholly before or after it.
     @discardableResult
-    private func write(_ batch: [StoredResponse]) -> Bool {
-        guard !batch.isEmpty else { return true }
-        do {
-            try store.saveResponses(batch, now: now())
-            pending.withLock { p in
-                for r in batch where p.responses[r.id] == r {
-                    p.responses[r.id] = nil
-                    p.bytes -= r.conversation.count
+    private func writePending() -> Bool {
+        writing.withLock { _ in
+            let batch = pending.withLock { Array($0.responses.values) }
+            guard !batch.isEmpty else { return true }
+            do {
+                try store.saveResponses(batch, now: now())
+                pending.withLock { p in
+                    for r in batch where p.responses[r.id] == r {
+                        p.responses[r.id] = nil
+                        p.bytes -= r.conversation.count
+                    }
                 }
+                return true
+            } catch {
+                warn("\(batch.count) responses could not be stored yet (\(error)); they stay in memory and are retried")
+                return false
             }
-            return true
-        } catch {
-            warn("\(batch.count) responses could not be stored yet (\(error)); they stay in memory and are retried")
-            return false
         }
+    }
+
+    /// A client's id in a message: at most 80 characters of it.
+    static func shown(_ id: String) -> String {
+        id.utf8.count > 80 ? String(id.prefix(80)) + "…" : id
     }
 
     private static func hours(_ h: Double) -> String {

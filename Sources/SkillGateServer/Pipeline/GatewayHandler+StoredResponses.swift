@@ -1,0 +1,28 @@
+import SkillGateCore
+import SkillGateHTTP
+
+extension GatewayHandler {
+    /// `DELETE /v1/responses/{id}` (the SDKs' `responses.delete`): forgets a response the caller's token kept for
+    /// `previous_response_id`, before its retention is up (decision 0101). Answers OpenAI's deletion object, or a 404
+    /// that does not tell an unknown id from another token's.
+    func deleteStoredResponse(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
+        let surface = ResponsesSurface()
+        ctx.log.surface = surface.name
+        do {
+            let client = try authentication.authenticate(request)
+            ctx.log.tokenName = client.name
+            ctx.log.tokenId = client.tokenId
+            try client.requireChat()
+            let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count))
+            guard try await services.responses.delete(id: id, tokenId: client.tokenId) else {
+                var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                         message: "response '\(ResponseArchive.shown(id))' was not found for this token, so nothing was deleted: it is unknown, expired (responses are kept for `responses.retention_hours`), was created with another token, or was sent with store: false")
+                error.param = "response_id"
+                throw error
+            }
+            respondJSON(200, ["id": .string(id), "object": "response", "deleted": true], &ctx)
+        } catch {
+            fail(GatewayError.from(error), surface, &ctx)
+        }
+    }
+}
