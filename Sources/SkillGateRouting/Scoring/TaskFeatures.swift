@@ -37,27 +37,14 @@ public struct TaskFeatures: Sendable, Hashable {
         var task: Int?
         for (index, message) in request.messages.enumerated() {
             if message.role != .system { messages += 1 }
-            var hasText = false
-            for block in message.content {
-                switch block {
-                case .text(let t):
-                    bytes += t.utf8.count
-                    if !t.isEmpty { hasText = true }
-                case .image: bytes += 340
-                case .toolCall(let c): bytes += c.name.utf8.count + c.arguments.utf8.count + 16
-                case .toolResult(let r):
-                    for part in r.content {
-                        if case .text(let t) = part { bytes += t.utf8.count } else { bytes += 340 }
-                    }
-                case .thinking(let t): bytes += t.text.utf8.count
-                }
-            }
+            bytes += UsageEstimate.inputBytes(of: message)
+            let hasText = message.content.contains { if case .text(let t) = $0 { !t.isEmpty } else { false } }
             if message.role == .user && hasText { task = index }
         }
         for tool in request.tools {
-            bytes += tool.name.utf8.count + (tool.description?.utf8.count ?? 0) + 120
+            bytes += tool.name.utf8.count + (tool.description?.utf8.count ?? 0) + UsageEstimate.toolDeclarationBytes
         }
-        estimatedTokens = (bytes + 3) / 4
+        estimatedTokens = UsageEstimate.tokens(bytes: bytes)
         toolsOffered = request.tools.count
         if let last = request.messages.last {
             answersToolResult = last.role == .tool || last.content.contains { $0.toolResult != nil }

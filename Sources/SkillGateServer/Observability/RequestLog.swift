@@ -24,6 +24,8 @@ struct RequestLogEntry: Sendable {
     var totalMs = 0.0
     var upstreamMs: Double?
     var usage: Usage?
+    /// Whether `usage` was estimated from the text relayed, as the provider reported none (decision 0104).
+    var usageEstimated = false
     var costUSD: Double?
     /// What an answer that was unusable and re-run on a stronger tier used and cost (counted by the ledger, budgets
     /// and metrics beside `usage` and `costUSD`, which are the answer's).
@@ -117,6 +119,7 @@ struct RequestLogEntry: Sendable {
             o.append("output_tokens", .int(usage.outputTokens))
             if usage.cachedInputTokens > 0 { o.append("cached_input_tokens", .int(usage.cachedInputTokens)) }
             if usage.cacheWriteTokens > 0 { o.append("cache_write_tokens", .int(usage.cacheWriteTokens)) }
+            if usageEstimated { o.append("usage_estimated", .bool(true)) }
         }
         o.append("cost_usd", ifPresent: costUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map { .string($0.text) })) }

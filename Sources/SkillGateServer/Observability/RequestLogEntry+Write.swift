@@ -60,6 +60,10 @@ extension RequestLogEntry {
             integer("output_tokens", usage.outputTokens)
             if usage.cachedInputTokens > 0 { integer("cached_input_tokens", usage.cachedInputTokens) }
             if usage.cacheWriteTokens > 0 { integer("cache_write_tokens", usage.cacheWriteTokens) }
+            if usageEstimated {
+                key("usage_estimated")
+                out.append(contentsOf: "true".utf8)
+            }
         }
         number("cost_usd", costUSD.map { ($0 * 1e8).rounded() / 1e8 })
         if !attempts.isEmpty { strings("attempts", attempts.map(\.text)) }

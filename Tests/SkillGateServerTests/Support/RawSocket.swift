@@ -58,6 +58,25 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// What the server sends until `marker` has come `count` times (or the connection closed, or the receive timeout
+    /// passed): for a client that reads part of a stream and leaves.
+    func read(until marker: String, count: Int) -> String {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while String(decoding: received, as: UTF8.self).components(separatedBy: marker).count - 1 < count {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received += chunk[0..<n]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Closes the connection now (a client that leaves).
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
     /// One response with a `Content-Length` body on a keep-alive connection: its status, or nil when none came
     /// before the receive timeout.
     func readOneResponse() -> Int? {

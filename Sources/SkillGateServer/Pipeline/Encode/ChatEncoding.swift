@@ -33,7 +33,8 @@ struct ChatEncoding<S: ChatSurface> {
             // Only what the relay needs is kept for the stream's life: not the request or the prepared call.
             var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck, headPreparedFor: headFor,
                                   encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
-                                                                 created: Self.now, includeUsage: request.includeUsage))
+                                                                 created: Self.now, includeUsage: request.includeUsage),
+                                  inputBytes: UsageEstimate.inputBytes(of: call.request))
             // The head and the first event go out now, before this setup's state is freed (decision 0063).
             guard await relayFirst(&relay, &ctx) else { return nil }
             // The closure relays through the variable it captured: one relay state for the stream's life, not a copy.
