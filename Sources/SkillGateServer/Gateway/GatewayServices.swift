@@ -13,6 +13,8 @@ import Synchronization
 /// Everything the gateway loads once at start: config, catalog, keys, tokens, clients, log.
 public final class GatewayServices: Sendable {
     public let config: GatewayConfig
+    /// The wall clock of limit windows, budgets and the usage rows' times (tests pass their own).
+    let now: @Sendable () -> Date
     public let catalog: ProviderCatalog
     public let keys: KeyStore
     public let tokens: TokenService
@@ -62,6 +64,7 @@ public final class GatewayServices: Sendable {
         try config.validate(against: catalog)
         self.config = config
         self.catalog = catalog
+        self.now = now
         keys = try KeyStore(path: config.keyFile)
         // A short cache lifetime makes `skillgate tokens revoke` (another process) effective within 2 s,
         // at the cost of one SQLite lookup (~25 µs) per token every 2 s.
@@ -103,7 +106,9 @@ public final class GatewayServices: Sendable {
                 log.event(problem, ["records": .int(count)], level: "warn")
             }
             : nil
-        limitCounters = LimitCounters(now: now, rereadEvery: config.postgresURL == nil ? nil : .seconds(1)) { subject, since in
+        // Re-read every second on SQLite too: other gateways may share the state directory (`reuse_port`, or another
+        // port), and without it each would allow the whole budget (decision 0105).
+        limitCounters = LimitCounters(now: now, rereadEvery: .seconds(1)) { subject, since in
             switch subject.kind {
             case .token: try? shared.usageSummary(tokenId: subject.id, since: since)
             case .scenario: try? shared.usageSummary(scenario: subject.id, since: since)

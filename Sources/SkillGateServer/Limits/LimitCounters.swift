@@ -13,8 +13,10 @@ import Synchronization
 /// them. Hence the overshoot rule (decision 0027): a minute's tokens or a budget are checked before a request
 /// starts, so the requests already admitted when the limit is crossed may each overshoot it by at most their own
 /// tokens or cost. Counters start from the ledger (this minute's requests and tokens, today's and this month's
-/// spend), read once per subject per process — or every `rereadEvery` when several instances share the ledger — on
-/// a queue of their own, never on an event loop.
+/// spend), read when a subject is first seen (and again for windows its limits gained since), then every
+/// `rereadEvery` in the background so other processes sharing the ledger are seen; a subject idle for
+/// `2 × rereadEvery` is read again before its next request is judged (decision 0105). Reads run on a queue of their
+/// own, never on an event loop.
 final class LimitCounters: Sendable {
     struct Counts: Sendable {
         var minute: Int64 = 0
@@ -28,8 +30,19 @@ final class LimitCounters: Sendable {
         var monthSpent: Int64 = 0
         /// When the spend was last read from the ledger.
         var readAt: Date?
+        /// Which of the ledger's windows have been read (a limit added later needs its window read first).
+        var readWindows: LedgerWindows = []
         /// A re-read of this subject's sums is under way (off the request path); others wait for its result.
         var rereading = false
+
+        /// Whether a request must wait for these counts to be read from the ledger before it is judged on them: the
+        /// windows `limits` count in were never read, or (`staleAfter`, several processes) they were read so long ago
+        /// that what the others used since is unknown.
+        func needsRead(for limits: TokenLimits, at t: Date, staleAfter: TimeInterval?) -> Bool {
+            guard let readAt, readWindows.isSuperset(of: limits.ledgerWindows) else { return true }
+            guard let staleAfter else { return false }
+            return t.timeIntervalSince(readAt) >= staleAfter
+        }
 
         /// Starts new windows that began since the last use. Only forward: a re-read that started before a window
         /// began, and lands after, must not take the counts back to the old window.
@@ -114,18 +127,22 @@ final class LimitCounters: Sendable {
     private let now: @Sendable () -> Date
     private let ledgerSums: LedgerSums
     private let rereadEvery: TimeInterval?
+    /// After how long without a read a subject's next request waits for one (twice `rereadEvery`).
+    private let staleAfter: TimeInterval?
     /// Where the ledger is read: off the request path and off the event loops, one read at a time. A re-read never
     /// holds a request (before, every request arriving while a re-read was due ran the same three sums on the loop
     /// thread); a first read holds only the requests of its own subject, which await it (decision 0086: before, it ran
     /// on the event loop, and a busy database held every connection of that loop).
     private let ledgerReads = BlockingWorkQueue(label: "skillgate.limit-ledger-reads")
 
-    /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (several instances sharing
-    ///   a PostgreSQL ledger see each other's requests, tokens and spend this way); nil reads them once per process.
+    /// - Parameter rereadEvery: how often a subject's sums are read again from the ledger (processes sharing a ledger,
+    ///   instances on one PostgreSQL or gateways on one state directory, see each other's requests, tokens and spend
+    ///   this way); nil reads them once per process (and again only for windows a subject's limits gain).
     init(now: @escaping @Sendable () -> Date = { Date() }, rereadEvery: Duration? = nil, ledgerSums: @escaping LedgerSums = { _, _ in nil }) {
         self.now = now
         self.ledgerSums = ledgerSums
         self.rereadEvery = rereadEvery.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        staleAfter = self.rereadEvery.map { 2 * $0 }
     }
 
     /// A subject whose counts have not been read from the ledger yet.
@@ -159,7 +176,8 @@ final class LimitCounters: Sendable {
 
     /// `admit` for the request path, without awaiting: one lock and one lookup per subject, never a store read.
     /// With `rereadEvery`, a re-read that is due is started off the request path and the request goes on with the
-    /// counts as they are. A subject never read yet gives `.unread` (nothing counted): `readFirst` it, then admit again.
+    /// counts as they are. A subject never read yet for its limits' windows, or not read for `staleAfter`, gives
+    /// `.unread` (nothing counted): `readFirst` it, then admit again.
     func admitWithoutReading(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) throws(LimitRejection) -> Admission {
         guard !checks.isEmpty else { return .admitted(LimitTicket(slots: [], stream: stream)) }
         let t = now()
@@ -172,7 +190,7 @@ final class LimitCounters: Sendable {
                 let slot = table.slot(of: subject)
                 slots.append(slot)
                 guard limits.countsFromLedger else { continue }
-                guard let readAt = table.counts[slot].readAt else {
+                guard !table.counts[slot].needsRead(for: limits, at: t, staleAfter: staleAfter), let readAt = table.counts[slot].readAt else {
                     return .success(.unread(UnreadSubject(slot: slot, subject: subject, limits: limits)))
                 }
                 // A read "in the future" means the wall clock was set back: re-read now rather than when it catches up.
@@ -201,8 +219,9 @@ final class LimitCounters: Sendable {
     /// come for the same subject meanwhile await the same read.
     func readFirst(_ unread: UnreadSubject) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let t = now()
             let starts = table.withLock { table -> Bool? in
-                if table.counts[unread.slot].readAt != nil { return nil }
+                if !table.counts[unread.slot].needsRead(for: unread.limits, at: t, staleAfter: staleAfter) { return nil }
                 if table.firstReads[unread.slot] != nil {
                     table.firstReads[unread.slot, default: []].append(done)
                     return false
@@ -214,7 +233,6 @@ final class LimitCounters: Sendable {
             case nil: done.resume()  // read meanwhile
             case false?: break       // another request's read is under way, and resumes this one too
             case true?:
-                let t = now()
                 ledgerReads.start { [self] in resume(apply(sums(unread.subject, unread.limits, t), toSlot: unread.slot, at: t)) }
             }
         }
@@ -253,7 +271,7 @@ final class LimitCounters: Sendable {
     private func unreadSlot(of subject: LimitSubject, _ limits: TokenLimits) -> (Int, Bool) {
         table.withLock { table in
             let slot = table.slot(of: subject)
-            return (slot, limits.countsFromLedger && table.counts[slot].readAt == nil)
+            return (slot, limits.countsFromLedger && table.counts[slot].needsRead(for: limits, at: now(), staleAfter: staleAfter))
         }
     }
 
@@ -272,16 +290,19 @@ final class LimitCounters: Sendable {
         var minute: UsageSummary?
         var day: UsageSummary?
         var month: UsageSummary?
+        /// The windows read (a sum that could not be read counts as read: from zero, as before).
+        var windows: LedgerWindows
     }
 
     /// This minute's requests and tokens (per-minute limits), today's and this month's spend (budgets), from the
     /// ledger: a store read of tens of microseconds to a millisecond, never under the lock.
     private func sums(_ subject: LimitSubject, _ limits: TokenLimits, _ t: Date) -> Sums {
-        let perMinute = limits.requestsPerMinute != nil || limits.tokensPerMinute != nil
-        let budgets = limits.budgetUSDPerDay != nil || limits.budgetUSDPerMonth != nil
-        return Sums(minute: perMinute ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil,
+        let windows = limits.ledgerWindows
+        let budgets = windows.contains(.spend)
+        return Sums(minute: windows.contains(.minute) ? ledgerSums(subject, LimitWindows.minuteStart(LimitWindows.minute(t))) : nil,
                     day: budgets ? ledgerSums(subject, LimitWindows.dayStart(LimitWindows.day(t))) : nil,
-                    month: budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil)
+                    month: budgets ? ledgerSums(subject, LimitWindows.monthStart(LimitWindows.month(t))) : nil,
+                    windows: windows)
     }
 
     /// Keeps the larger of the ledger's sums and this process's own counts (which also hold what it has not written yet).
@@ -297,6 +318,7 @@ final class LimitCounters: Sendable {
             if LimitWindows.day(t) == c.day { c.daySpent = max(c.daySpent, read.day?.costMicrodollars ?? 0) }
             if LimitWindows.month(t) == c.month { c.monthSpent = max(c.monthSpent, read.month?.costMicrodollars ?? 0) }
             c.readAt = t
+            c.readWindows.formUnion(read.windows)
             c.rereading = false
             table.counts[slot] = c
             return table.firstReads.removeValue(forKey: slot) ?? []
@@ -315,11 +337,25 @@ struct LimitTicket: Sendable {
     let stream: Bool
 }
 
+/// The ledger's windows a subject's counts are read from: this minute's requests and tokens, today's and this month's
+/// spend.
+struct LedgerWindows: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let minute = LedgerWindows(rawValue: 1)
+    static let spend = LedgerWindows(rawValue: 2)
+}
+
 extension TokenLimits {
     /// Limits whose counts start from the ledger (per-minute requests and tokens, budgets); the concurrency limits
     /// count only what this process has under way.
-    var countsFromLedger: Bool {
-        requestsPerMinute != nil || tokensPerMinute != nil || budgetUSDPerDay != nil || budgetUSDPerMonth != nil
+    var countsFromLedger: Bool { !ledgerWindows.isEmpty }
+
+    /// The windows these limits count in.
+    var ledgerWindows: LedgerWindows {
+        var windows: LedgerWindows = []
+        if requestsPerMinute != nil || tokensPerMinute != nil { windows.insert(.minute) }
+        if budgetUSDPerDay != nil || budgetUSDPerMonth != nil { windows.insert(.spend) }
+        return windows
     }
 }
 

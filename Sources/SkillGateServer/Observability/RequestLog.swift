@@ -187,8 +187,10 @@ final class RequestLog: Sendable {
 
 extension RequestLogEntry {
     /// An entry for a request to `target` (its path and query as the client sent them), kept within `targetWindow`.
-    init(requestId: String, method: String, target: String) {
-        self.init(requestId: requestId, method: method, path: Self.targetWindow.apply(target, joinedBy: " … "))
+    /// `time` is when the request came, on the gateway's wall clock (the one of limit windows: its usage rows must fall
+    /// in the windows its limits were counted in).
+    init(requestId: String, method: String, target: String, time: Date = Date()) {
+        self.init(time: time, requestId: requestId, method: method, path: Self.targetWindow.apply(target, joinedBy: " … "))
     }
 
     /// What the log keeps of a request's target: its first 768 and last 256 UTF-8 bytes. A request line may be up to

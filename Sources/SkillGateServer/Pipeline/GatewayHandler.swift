@@ -48,7 +48,8 @@ public final class GatewayHandler: HTTPHandler {
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
-        var ctx = RequestContext(method: request.method, path: request.path, responder: responder)
+        // Stamped on the clock of limit windows, so a request's usage rows fall in the windows it was counted in.
+        var ctx = RequestContext(method: request.method, path: request.path, responder: responder, time: services.now())
         let admitted = request.admission as? AdmittedCaller
         if admitted == nil, let policy = crossOrigin, CrossOriginPolicy.isPreflight(request) { return answerPreflight(request, policy, &ctx) }
         // The stages look the admitted token up again in the cache; should the head's entry have expired meanwhile (a

@@ -17,11 +17,12 @@ struct RequestContext: Sendable {
     /// Whether the in-flight gauges count this request (set once decoded; cleared by the account stage).
     var inFlight = false
 
-    init(method: String, path: String, responder: HTTPResponder) {
+    /// `time`: when the request came, on the gateway's wall clock (`GatewayServices.now`).
+    init(method: String, path: String, responder: HTTPResponder, time: Date = Date()) {
         requestId = RequestIdGenerator.next()
         started = .now
         self.responder = responder
-        log = RequestLogEntry(requestId: requestId, method: method, target: path)
+        log = RequestLogEntry(requestId: requestId, method: method, target: path, time: time)
     }
 
     /// The request id without its `req_` prefix: the unique part other ids are made of

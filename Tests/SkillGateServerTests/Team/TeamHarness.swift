@@ -18,8 +18,9 @@ final class TeamHarness: @unchecked Sendable {
     static let providerKey = "sk-team-provider-secret-77c1"
     var base: String { "http://127.0.0.1:\(server.boundPort)" }
 
+    /// `stateDirectory` (default: `state` in the harness's own directory) lets two harnesses share one.
     init(extraConfig: String = "", scenarios: String = #"{"chat":{},"other":{}}"#, tokenLimits: TokenLimits = TokenLimits(),
-         start: Date? = Date(timeIntervalSince1970: 1_780_000_000), existingToken: String? = nil) throws {
+         start: Date? = Date(timeIntervalSince1970: 1_780_000_000), existingToken: String? = nil, stateDirectory: String = "state") throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-team-\(UUID().uuidString)")
         let providers = dir.appendingPathComponent("providers")
         try FileManager.default.createDirectory(at: providers, withIntermediateDirectories: true)
@@ -30,7 +31,7 @@ final class TeamHarness: @unchecked Sendable {
             .replacingOccurrences(of: "\"output_per_mtok\": 0.0", with: "\"output_per_mtok\": 100.0")
         try demo.write(to: providers.appendingPathComponent("demo.json"), atomically: true, encoding: .utf8)
         let config = #"""
-        {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
+        {"listen":"127.0.0.1:0","state_dir":"\#(stateDirectory)","providers_dir":"providers",
          "tiers":{"light":["demo/demo-light"],"strong":["demo/demo-strong"]},"default_model":"light",
          "scenarios":\#(scenarios),"limits":{"shutdown_grace_seconds":1}\#(extraConfig)}
         """#
