@@ -47,22 +47,24 @@ public struct TokenLimits: Sendable, Hashable {
                     budgetUSDPerDay: budgetUSDPerDay ?? defaults.budgetUSDPerDay, budgetUSDPerMonth: budgetUSDPerMonth ?? defaults.budgetUSDPerMonth)
     }
 
-    /// The limits as a JSON object with the set keys only.
+    /// The limits as a JSON object with the set keys only; budgets as plain decimal dollars (`BudgetAmount.text`), so
+    /// what is shown can be sent back.
     public func json() -> JSONValue {
         var o = JSONObject()
         o.append("requests_per_minute", ifPresent: requestsPerMinute.map { .int($0) })
         o.append("tokens_per_minute", ifPresent: tokensPerMinute.map { .int($0) })
         o.append("concurrent_requests", ifPresent: concurrentRequests.map { .int($0) })
         o.append("concurrent_streams", ifPresent: concurrentStreams.map { .int($0) })
-        o.append("budget_usd_per_day", ifPresent: budgetUSDPerDay.map { .double($0) })
-        o.append("budget_usd_per_month", ifPresent: budgetUSDPerMonth.map { .double($0) })
+        o.append("budget_usd_per_day", ifPresent: budgetUSDPerDay.map { .number(BudgetAmount.text($0)) })
+        o.append("budget_usd_per_month", ifPresent: budgetUSDPerMonth.map { .number(BudgetAmount.text($0)) })
         return .object(o)
     }
 
     /// Reads a JSON object of limits. Throws `TokenError.invalidLimit` naming the key for an unknown key, a wrong
-    /// type, a negative value or a budget over `maximumBudgetUSD` (`where` says where the object came from, for the
-    /// message). With `holdingBudgets`, a budget over the maximum is held at it instead: for limits stored before the
-    /// maximum existed, which must not lose the token's other limits.
+    /// type, a negative value, or a budget that is not plain decimal dollars or is over `maximumBudgetUSD`
+    /// (`BudgetAmount`; `where` says where the object came from, for the message). With `holdingBudgets`, any finite
+    /// budget of 0 or more is read, held at the maximum: for limits stored before these rules, which must not lose the
+    /// token's other limits.
     public init(json: JSONValue, where place: String, holdingBudgets: Bool = false) throws(TokenError) {
         guard case .object(let o) = json else { throw .invalidLimit("\(place) must be an object with keys \(Self.keys.joined(separator: ", "))") }
         self.init()
@@ -71,13 +73,7 @@ public struct TokenLimits: Sendable, Hashable {
                 throw .invalidLimit("\(place): unknown limit \"\(member.key)\"; the limits are \(Self.keys.joined(separator: ", "))")
             }
             if member.key.hasPrefix("budget") {
-                guard let v = member.value.doubleValue, v >= 0, v.isFinite else {
-                    throw .invalidLimit("\(place).\(member.key) must be a number of US dollars, 0 or more (got \(member.value.serialized()))")
-                }
-                guard v <= Self.maximumBudgetUSD || holdingBudgets else {
-                    throw .invalidLimit("\(place).\(member.key) is over the largest budget, 1000000000 US dollars (got \(member.value.serialized())); for no budget, leave the key out")
-                }
-                let budget = min(v, Self.maximumBudgetUSD)
+                let budget = try Self.budget(member.value, named: "\(place).\(member.key)", holding: holdingBudgets)
                 if member.key == "budget_usd_per_day" { budgetUSDPerDay = budget } else { budgetUSDPerMonth = budget }
             } else {
                 guard let v = member.value.intValue, v >= 0 else {
@@ -90,6 +86,20 @@ public struct TokenLimits: Sendable, Hashable {
                 default: concurrentStreams = v
                 }
             }
+        }
+    }
+
+    /// A budget's value: plain decimal dollars (`BudgetAmount`), or with `holding`, any finite number of 0 or more held
+    /// at the largest budget.
+    private static func budget(_ value: JSONValue, named name: String, holding: Bool) throws(TokenError) -> Double {
+        if holding, let v = value.doubleValue, v >= 0, v.isFinite { return min(v, maximumBudgetUSD) }
+        guard case .number(let text) = value else {
+            throw .invalidLimit("\(name) \(BudgetAmount.Refusal.notPlainDecimal) (got \(value.serialized())); for no budget, leave the key out")
+        }
+        do throws(BudgetAmount.Refusal) {
+            return try BudgetAmount.dollars(text)
+        } catch {
+            throw .invalidLimit("\(name) \(error) (got \(text)); for no budget, leave the key out")
         }
     }
 }

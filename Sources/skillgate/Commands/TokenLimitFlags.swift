@@ -11,8 +11,8 @@ enum TokenLimitFlags {
       --tpm N                 input + output tokens per UTC minute
       --concurrent N          requests under way at once
       --concurrent-streams N  streamed answers and agent runs under way at once
-      --budget-day USD        US dollars per UTC day
-      --budget-month USD      US dollars per UTC month
+      --budget-day USD        US dollars per UTC day (plain decimal, to the microdollar: 5, 5.25, 0.01)
+      --budget-month USD      US dollars per UTC month (likewise)
     """
 
     /// Whether any limit flag was given.
@@ -30,13 +30,12 @@ enum TokenLimitFlags {
         func dollars(_ flag: String) throws -> Double?? {
             guard let v = args.value(flag) else { return .none }
             if v == "none" { return .some(nil) }
-            guard let d = Double(v.hasPrefix("$") ? String(v.dropFirst()) : v), d >= 0, d.isFinite else {
-                throw UsageError(message: "\(flag) needs an amount in US dollars, 0 or more (like 5 or 12.50), or `none` (got \"\(v)\")")
+            do throws(BudgetAmount.Refusal) {
+                // A leading `$` is only the currency sign (`'$5'`); the amount itself is read as everywhere else.
+                return .some(try BudgetAmount.dollars(v.hasPrefix("$") ? String(v.dropFirst()) : v))
+            } catch {
+                throw UsageError(message: "\(flag) \(error) (got \"\(v)\"); for no budget, give `none`")
             }
-            guard d <= TokenLimits.maximumBudgetUSD else {
-                throw UsageError(message: "\(flag) is over the largest budget, 1000000000 US dollars (got \"\(v)\"); for no budget, give `none`")
-            }
-            return .some(d)
         }
         if let v = try whole("--rpm") { l.requestsPerMinute = v }
         if let v = try whole("--tpm") { l.tokensPerMinute = v }
@@ -54,8 +53,8 @@ enum TokenLimitFlags {
         if let v = l.tokensPerMinute { parts.append("tpm=\(v)") }
         if let v = l.concurrentRequests { parts.append("concurrent=\(v)") }
         if let v = l.concurrentStreams { parts.append("streams=\(v)") }
-        if let v = l.budgetUSDPerDay { parts.append("day=$\(v)") }
-        if let v = l.budgetUSDPerMonth { parts.append("month=$\(v)") }
+        if let v = l.budgetUSDPerDay { parts.append("day=$\(BudgetAmount.text(v))") }
+        if let v = l.budgetUSDPerMonth { parts.append("month=$\(BudgetAmount.text(v))") }
         return parts.isEmpty ? "-" : parts.joined(separator: ",")
     }
 }

@@ -93,9 +93,12 @@ import SkillGateState
         let limits = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_day":2}}"#)
         let limitsBody = try Self.json(limits)
         #expect(limits.status == 200 && limitsBody["limits"]?["budget_usd_per_day"]?.doubleValue == 2)
-        // A budget meant as "unlimited" (1e13) crashed the gateway on the token's next request (decision 0096).
+        // A budget meant as "unlimited" (1e13) crashed the gateway on the token's next request (decision 0096). Written
+        // with an exponent it is not plain decimal dollars (decision 0103); written out, it is over the largest budget.
         let absurd = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_month":1e13}}"#)
-        #expect(absurd.status == 400 && Self.message(absurd).contains("over the largest budget") && Self.message(absurd).contains("leave the key out"))
+        let absurdPlain = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_month":10000000000000}}"#)
+        #expect(absurd.status == 400 && Self.message(absurd).contains("no sign, exponent") && Self.message(absurd).contains("leave the key out"))
+        #expect(absurdPlain.status == 400 && Self.message(absurdPlain).contains("over the largest budget") && Self.message(absurdPlain).contains("leave the key out"))
 
         let revoked = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)
         let again = try await Self.send(h, "POST", "/admin/api/tokens/ci-bot/revoke", token: admin)

@@ -35,6 +35,9 @@ import SkillGateState
     @Test(arguments: [
         (#"{"token_limits":{"requests_per_hour":5}}"#, "$.token_limits", "unknown limit \"requests_per_hour\""),
         (#"{"token_limits":{"budget_usd_per_day":-1}}"#, "$.token_limits", "0 or more"),
+        // Plain decimal dollars only (decision 0103).
+        (#"{"token_limits":{"budget_usd_per_day":1e-12}}"#, "$.token_limits", "like 5, 5.25 or 0.01"),
+        (#"{"scenarios":{"chat":{"limits":{"budget_usd_per_month":2.5e1}}}}"#, "$.scenarios.chat.limits", "no sign, exponent"),
         (#"{"token_limits":{"concurrent_requests":1.5}}"#, "$.token_limits", "whole number"),
         (#"{"scenarios":{"chat":{"limits":{"tokens_per_minute":"many"}}}}"#, "$.scenarios.chat.limits", "whole number"),
         (#"{"ledger":{"flush_interval_ms":0}}"#, "$.ledger.flush_interval_ms", "10 to 60000"),

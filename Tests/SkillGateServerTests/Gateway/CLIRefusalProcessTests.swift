@@ -19,7 +19,7 @@ import SkillGateTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let twice = await Self.run("SKILLGATE tokens create --name app --rpm 1 --rpm 2 --config \(config)", in: dir)
         let scenarios = await Self.run("SKILLGATE tokens create --name app2 --scenario chat --scenario chat --config \(config)", in: dir)
-        let budget = await Self.run("SKILLGATE tokens create --name app3 --budget-day 1e13 --config \(config)", in: dir)
+        let budget = await Self.run("SKILLGATE tokens create --name app3 --budget-day 10000000000000 --config \(config)", in: dir)
         let lines = await Self.run("printf 'sk-one\\nsk-two' | SKILLGATE keys set OPENAI_API_KEY --config \(config)", in: dir)
         let control = await Self.run("printf 'sk-abc\\rX-Injected: yes' | SKILLGATE keys set OPENAI_API_KEY --config \(config)", in: dir)
         let listed = await Self.run("SKILLGATE keys list --config \(config)", in: dir)
@@ -30,5 +30,33 @@ import SkillGateTestSupport
         #expect(control.code != 0 && control.output.contains("the control character 0x0D at byte 7"), "\(control.output)")
         #expect(!control.output.contains("sk-abc") && !lines.output.contains("sk-one"))
         #expect(!listed.output.contains("OPENAI_API_KEY"), "nothing was saved: \(listed.output)")
+    }
+
+    /// Budgets are plain decimal dollars (decision 0103): `--budget-day 0x10` was stored as $16, `1e-12` as a budget of
+    /// no money at all. Each refusal names the option and a valid amount; nothing is stored.
+    @Test(arguments: ["0x10", "0X1p4", "+5", "-1", "1e-12", "5e2", "inf", "nan", "5.", ".5", "0.0000001", "$0x10", "1e13"])
+    func aBudgetThatIsNotPlainDecimalDollarsIsRefused(_ budget: String) async throws {
+        let (config, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let created = await Self.run("SKILLGATE tokens create --name app --budget-day '\(budget)' --config \(config)", in: dir)
+        let listed = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
+        #expect(created.code == 2, "\(created.output)")
+        #expect(created.output.contains("--budget-day") && created.output.contains("(got \"\(budget)\")"), "\(created.output)")
+        #expect(created.output.contains("like 5, 5.25 or 0.01") || created.output.contains("over the largest budget"), "\(created.output)")
+        #expect(!listed.output.contains("app\t"), "nothing was stored: \(listed.output)")
+    }
+
+    /// Plain amounts, with or without a `$`, down to a microdollar, are taken and listed as written.
+    @Test func plainDecimalBudgetsAreTakenAndListedAsWritten() async throws {
+        let (config, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let created = await Self.run("SKILLGATE tokens create --name app --budget-day '$5.25' --budget-month 0.000001 --config \(config)", in: dir)
+        let first = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
+        let updated = await Self.run("SKILLGATE tokens update app --budget-month 12.50 --config \(config)", in: dir)
+        let listed = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
+        #expect(created.code == 0, "\(created.output)")
+        #expect(first.output.contains("day=$5.25,month=$0.000001"), "not 1e-06: \(first.output)")
+        #expect(updated.code == 0 && updated.output.contains("day=$5.25,month=$12.5"), "\(updated.output)")
+        #expect(listed.output.contains("day=$5.25,month=$12.5"), "\(listed.output)")
     }
 }

@@ -34,4 +34,30 @@ import SkillGateCore
         #expect(UsageRecord.microdollars(.nan) == nil)
         #expect(UsageRecord.microdollars(0.0000015) == 2)
     }
+
+    /// The admin API and the config read budgets as plain decimal dollars too (decision 0103): an exponent, a sign, a
+    /// fraction finer than a microdollar or a string is refused, naming the key and a valid example.
+    @Test(arguments: [("1e-12", "no sign, exponent"), ("5e2", "no sign, exponent"), ("-0", "no sign, exponent"),
+                      ("1E3", "no sign, exponent"), ("0.0000001", "more than 6 digits after the point"),
+                      ("\"5\"", "no sign, exponent"), ("true", "no sign, exponent")])
+    func aBudgetThatIsNotPlainDecimalDollarsIsRefused(_ value: String, _ problem: String) throws {
+        for key in ["budget_usd_per_day", "budget_usd_per_month"] {
+            let json = try JSONValue.parse("{\"\(key)\":\(value)}")
+            do {
+                let read = try TokenLimits(json: json, where: "token_limits")
+                Issue.record("\(value) was read as \(read)")
+            } catch {
+                #expect(error.description.contains("token_limits.\(key)") && error.description.contains(problem), "\(error.description)")
+                #expect(error.description.contains("like 5, 5.25 or 0.01") && error.description.contains("(got \(value))"), "\(error.description)")
+            }
+        }
+    }
+
+    /// Budgets are written as plain decimals, so what `GET` shows can be sent back (Swift writes 0.000001 as `1e-06`).
+    @Test func budgetsAreWrittenAsPlainDecimals() throws {
+        let limits = TokenLimits(budgetUSDPerDay: 0.000001, budgetUSDPerMonth: 0.00005)
+        #expect(limits.json().serialized() == #"{"budget_usd_per_day":0.000001,"budget_usd_per_month":0.00005}"#)
+        #expect(try TokenLimits(json: limits.json(), where: "limits") == limits)
+    }
 }
+
