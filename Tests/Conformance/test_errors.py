@@ -141,6 +141,17 @@ def test_403_model_outside_scenario(openai_client, anthropic_client, gateway):
     assert ok.content
 
 
+def test_a_token_of_one_scenario_runs_in_it_without_the_header(openai_client, anthropic_client, gateway):
+    """A token scoped to one scenario runs in it when the request names none (decision 0103): before, this was a 403
+    for the config's default scenario, naming a header the client never sent."""
+    restricted = gateway.tokens["conformance-restricted"]
+    ok = openai_client(restricted).chat.completions.create(model="strong", messages=OAI_MSG)
+    assert ok.choices[0].message.content
+    # The scenario's rules hold as if it had been named: its allowed models only.
+    with pytest.raises(anthropic.PermissionDeniedError):
+        anthropic_client(restricted).messages.create(model="light", max_tokens=10, messages=ANT_MSG)
+
+
 # ---- 404 / 400 -----------------------------------------------------------------------------------
 
 def test_404_unknown_model(openai_client, anthropic_client):

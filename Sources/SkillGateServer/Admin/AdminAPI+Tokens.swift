@@ -35,14 +35,16 @@ extension AdminAPI {
             try r.rejectUnknownKeys(["name", "scenarios", "models", "default_scenario", "admin", "chat", "limits"])
             let name = try r.string("name")
             let scenarios = try r.optionalStringArray("scenarios") ?? []
-            for s in scenarios where services.config.scenarios[s] == nil {
-                throw GatewayError.invalidRequest("unknown scenario \"\(s)\"; configured: \(services.config.scenarios.keys.sorted().joined(separator: ", "))", param: "scenarios")
+            let defaultScenario = try r.optionalString("default_scenario")
+            for (s, param) in scenarios.map({ ($0, "scenarios") }) + (defaultScenario.map { [($0, "default_scenario")] } ?? [])
+            where services.config.scenarios[s] == nil {
+                throw GatewayError.invalidRequest("unknown scenario \"\(s)\"; configured: \(services.config.scenarios.keys.sorted().joined(separator: ", "))", param: param)
             }
             let limits = try r.object["limits"].map(Self.limits) ?? TokenLimits()
             let admin = try r.optionalBool("admin") ?? false
             let created = try Self.store {
                 try services.tokens.create(name: name, scenarios: scenarios, models: try r.optionalStringArray("models") ?? [],
-                                           defaultScenario: try r.optionalString("default_scenario"), limits: limits,
+                                           defaultScenario: defaultScenario, limits: limits,
                                            admin: admin, chat: try r.optionalBool("chat") ?? !admin)
             }
             return ["token": .string(created.token), "record": Self.json(created.record),
@@ -83,6 +85,7 @@ extension AdminAPI {
             switch error {
             case .unknownToken: throw GatewayError(domain: .caller, kind: .notFound, status: 404, message: error.description)
             case .duplicateName, .alreadyRevoked, .revokedLimits: throw GatewayError(domain: .caller, kind: .invalidRequest, status: 409, message: error.description)
+            case .defaultScenarioNotAllowed: throw GatewayError.invalidRequest(error.description, param: "default_scenario")
             default: throw GatewayError.invalidRequest(error.description)
             }
         } catch {

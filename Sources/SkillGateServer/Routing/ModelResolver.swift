@@ -17,23 +17,6 @@ public struct ModelResolver: Sendable {
         table = RoutingTable(config: config, catalog: catalog)
     }
 
-    /// The scenario a request runs in: the header's, else the token's default, else the gateway's. `param` names where
-    /// the requested name came from, for the errors (`scenario` when a request body named it).
-    public func scenario(named requested: String?, scope: AccessScope, param: String = "x-skillgate-scenario") throws(GatewayError) -> (name: String, config: GatewayConfig.ScenarioConfig) {
-        let name = requested ?? scope.defaultScenario ?? config.defaultScenario
-        guard let s = config.scenarios[name] else {
-            throw GatewayError(domain: .caller, kind: .notFound, status: 404,
-                               message: "unknown scenario \"\(name)\"; configured scenarios: \(config.scenarios.keys.sorted().joined(separator: ", "))",
-                               param: param)
-        }
-        if !scope.scenarios.isEmpty, !scope.scenarios.contains(name) {
-            throw GatewayError(domain: .policy, kind: .permission, status: 403,
-                               message: "this token may not use scenario \"\(name)\"; it is scoped to: \(scope.scenarios.joined(separator: ", "))",
-                               param: param)
-        }
-        return (name, s)
-    }
-
     /// Resolves `requested` for a request in `scenario` made with a token of `scope`. `auto` or
     /// nothing is routed with no task features (the chat pipeline calls `plan(for:tierHeader:...)`,
     /// which scores the request itself).

@@ -62,4 +62,15 @@ public struct AccessScope: Sendable, Hashable {
 
     /// Full access.
     public static let unrestricted = AccessScope()
+
+    /// Whether the token may use `scenario`.
+    public func allows(scenario: String) -> Bool {
+        scenarios.isEmpty || scenarios.contains(scenario)
+    }
+
+    /// The scenario for a request that names none: the token's default, else the one scenario it is scoped to (a
+    /// token made with `--scenario cheap` alone runs in `cheap` without being told), else `gatewayDefault`.
+    public func scenario(whenNoneNamedBy gatewayDefault: String) -> String {
+        defaultScenario ?? (scenarios.count == 1 ? scenarios[0] : gatewayDefault)
+    }
 }

@@ -7,7 +7,7 @@ import SkillGateState
 /// `skillgate tokens`: client tokens (stored as hashes in the state store).
 enum TokensCommand {
     static let help = """
-    Usage: skillgate tokens create --name NAME [--scenario S]... [--model M]... [--admin [--chat]] [limits]
+    Usage: skillgate tokens create --name NAME [--scenario S]... [--default-scenario S] [--model M]... [--admin [--chat]] [limits]
                                   prints the new token alone on stdout (shown once; only its hash is stored)
            skillgate tokens update NAME [limits]   changes a token's limits (a running gateway applies them within 2 s)
            skillgate tokens list      names, scopes, limits, created and last-used times
@@ -16,13 +16,16 @@ enum TokensCommand {
 
     --scenario limits the token to scenarios; --model to tiers (light, strong), aliases or provider/model.
     Without them the token may use everything.
+    --default-scenario is the scenario of the token's requests that send no x-skillgate-scenario (one of its
+    --scenario ones, if it has any). Without it: the token's only scenario, if it has one, else the config's
+    default_scenario. Set at creation only.
     --admin makes an admin token: it may use the admin API (/admin/api/...) and the web console (/console),
     and the chat and agent endpoints only when --chat is given too (the console's Playground needs it).
 
     """ + TokenLimitFlags.help
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--model"] + TokenLimitFlags.names),
+        let args = try Arguments(raw, options: Set(["--config", "--name", "--scenario", "--default-scenario", "--model"] + TokenLimitFlags.names),
                                  repeatable: ["--scenario", "--model"], flags: ["--admin", "--chat"])
         if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
         let config = try CLI.loadConfig(args)
@@ -30,7 +33,8 @@ enum TokensCommand {
         switch (args.positionals[0], args.positionals.count) {
         case ("create", 1):
             guard let name = args.value("--name") else { throw UsageError(message: "tokens create needs --name NAME") }
-            for s in args.values("--scenario") where config.scenarios[s] == nil {
+            let defaultScenario = args.value("--default-scenario")
+            for s in args.values("--scenario") + (defaultScenario.map { [$0] } ?? []) where config.scenarios[s] == nil {
                 throw UsageError(message: "unknown scenario \"\(s)\"; configured: \(config.scenarios.keys.sorted().joined(separator: ", "))")
             }
             let admin = args.flags.contains("--admin")
@@ -38,7 +42,7 @@ enum TokensCommand {
                 throw UsageError(message: "--chat goes with --admin (ordinary tokens may always chat); drop it or add --admin")
             }
             let created = try tokens.create(name: name, scenarios: args.values("--scenario"), models: args.values("--model"),
-                                            limits: try TokenLimitFlags.apply(args, to: TokenLimits()), admin: admin, chat: args.flags.contains("--chat"))
+                                            defaultScenario: defaultScenario, limits: try TokenLimitFlags.apply(args, to: TokenLimits()), admin: admin, chat: args.flags.contains("--chat"))
             print(created.token)
             printErr("created \(admin ? "admin " : "")token \"\(name)\"; it is shown only this once")
         case ("list", 1):
@@ -46,7 +50,7 @@ enum TokensCommand {
             if list.isEmpty { printErr("no tokens yet; create one with `skillgate tokens create --name NAME`") }
             print("NAME\tROLE\tSCENARIOS\tMODELS\tLIMITS\tCREATED\tLAST USED\tSTATUS")
             for t in list {
-                let scen = t.scenarios.isEmpty ? "*" : t.scenarios.joined(separator: ",")
+                let scen = (t.scenarios.isEmpty ? "*" : t.scenarios.joined(separator: ",")) + (t.defaultScenario.map { ";default=\($0)" } ?? "")
                 let models = t.models.isEmpty ? "*" : t.models.joined(separator: ",")
                 let role = t.admin ? (t.chat ? "admin+chat" : "admin") : "chat"
                 print("\(t.name)\t\(role)\t\(scen)\t\(models)\t\(TokenLimitFlags.summary(t.limits))\t\(format(t.createdAt))\t\(t.lastUsedAt.map(format) ?? "never")\t\(t.revokedAt == nil ? "active" : "revoked")")

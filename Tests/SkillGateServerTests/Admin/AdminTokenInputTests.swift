@@ -6,7 +6,7 @@ import SkillGateState
 @testable import SkillGateServer
 
 /// What the admin API reads when it creates a token or changes its limits (decision 0103): budgets as plain decimal
-/// dollars only.
+/// dollars only, and a default scenario that is configured and is used.
 @Suite struct AdminTokenInputTests {
     static func send(_ h: TeamHarness, _ method: String, _ path: String, _ token: String, _ body: String) async throws -> (status: Int, message: String, param: String?) {
         let r = try await AdminGatewayTests.send(h, method, path, token: token, body: body)
@@ -34,5 +34,21 @@ import SkillGateState
         let r = try await AdminGatewayTests.send(h, "PUT", "/admin/api/tokens/team-app/limits", token: admin, body: #"{"limits":{"budget_usd_per_day":0.000001}}"#)
         #expect(r.status == 200)
         #expect(String(decoding: r.body, as: UTF8.self).contains(#""limits":{"budget_usd_per_day":0.000001}"#), "not 1e-06: \(String(decoding: r.body, as: UTF8.self))")
+    }
+
+    @Test func aDefaultScenarioMustBeConfiguredAndIsUsed() async throws {
+        let h = try TeamHarness()
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "ops", admin: true).token
+        let unknown = try await Self.send(h, "POST", "/admin/api/tokens", admin, #"{"name":"x","default_scenario":"nope"}"#)
+        let outside = try await Self.send(h, "POST", "/admin/api/tokens", admin, #"{"name":"y","scenarios":["chat"],"default_scenario":"other"}"#)
+        let made = try await AdminGatewayTests.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"z","scenarios":["chat","other"],"default_scenario":"other"}"#)
+        #expect(unknown.status == 400 && unknown.param == "default_scenario" && unknown.message.contains("configured: chat, other"), "\(unknown)")
+        #expect(outside.status == 400 && outside.param == "default_scenario" && outside.message.contains("not among the token's allowed scenarios"), "\(outside)")
+        #expect(made.status == 201)
+        let token = try JSONValue.parse(made.body)["token"]?.stringValue ?? ""
+        let chat = try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#, token: token)
+        #expect(chat.status == 200)
+        #expect(try h.ledgerRows().last?["scenario"] == "other")
     }
 }

@@ -59,4 +59,18 @@ import SkillGateTestSupport
         #expect(updated.code == 0 && updated.output.contains("day=$5.25,month=$12.5"), "\(updated.output)")
         #expect(listed.output.contains("day=$5.25,month=$12.5"), "\(listed.output)")
     }
+
+    /// `--default-scenario` sets the scenario of the token's requests that name none (decision 0103); it must be
+    /// configured and, for a scoped token, one of its scenarios.
+    @Test func aDefaultScenarioIsTakenWhenItIsConfiguredAndInScope() async throws {
+        let (config, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unknown = await Self.run("SKILLGATE tokens create --name a --default-scenario nope --config \(config)", in: dir)
+        let made = await Self.run("SKILLGATE tokens create --name b --scenario chat --default-scenario chat --config \(config)", in: dir)
+        let listed = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
+        #expect(unknown.code != 0 && unknown.output.contains("unknown scenario \"nope\"; configured: chat"), "\(unknown.output)")
+        #expect(made.code == 0, "\(made.output)")
+        #expect(listed.output.contains("b\tchat\tchat;default=chat\t"), "\(listed.output)")
+    }
 }
+

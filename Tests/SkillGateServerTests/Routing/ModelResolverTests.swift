@@ -77,6 +77,50 @@ import SkillGateProviders
         }
     }
 
+    static let threeScenarios = #"{"scenarios":{"chat":{},"cheap":{},"support":{}},"default_scenario":"chat"}"#
+
+    /// A request that names no scenario runs in the token's default, else the token's only scenario, else the
+    /// gateway's default (decision 0103: a token made with `--scenario cheap` alone was refused "chat" unless the client
+    /// sent the header).
+    @Test(arguments: [
+        (AccessScope(scenarios: ["cheap"]), "cheap"),
+        (AccessScope(defaultScenario: "support"), "support"),
+        (AccessScope(scenarios: ["cheap", "support"], defaultScenario: "support"), "support"),
+        (AccessScope(scenarios: ["cheap", "chat"]), "chat"),
+        (AccessScope.unrestricted, "chat"),
+    ])
+    func aRequestNamingNoScenarioRunsInTheTokensOwn(_ scope: AccessScope, _ expected: String) throws {
+        #expect(try resolver(Self.threeScenarios).scenario(named: nil, scope: scope).name == expected)
+    }
+
+    /// A named scenario wins over the token's default and only scenario; outside the scope it is still refused.
+    @Test func aNamedScenarioWinsAndIsStillChecked() throws {
+        let r = try resolver(Self.threeScenarios)
+        #expect(try r.scenario(named: "cheap", scope: AccessScope(scenarios: ["cheap", "support"], defaultScenario: "support")).name == "cheap")
+        do throws(GatewayError) {
+            _ = try r.scenario(named: "chat", scope: AccessScope(scenarios: ["cheap"]))
+            Issue.record("chat was allowed")
+        } catch {
+            #expect(error.status == 403 && error.message.contains("may not use scenario \"chat\"; it is scoped to: cheap"), "\(error.message)")
+        }
+    }
+
+    /// A token of several scenarios, without a default among them, sending none: the 403 says the request named none,
+    /// lists the token's scenarios, and says how to name one or give the token a default.
+    @Test func aScopedTokenNamingNoneIsToldWhatToSend() throws {
+        let r = try resolver(Self.threeScenarios)
+        do throws(GatewayError) {
+            _ = try r.scenario(named: nil, scope: AccessScope(scenarios: ["cheap", "support"]))
+            Issue.record("the gateway's default was allowed")
+        } catch {
+            #expect(error.status == 403)
+            #expect(error.message.contains("this request named no scenario"), "\(error.message)")
+            #expect(error.message.contains("(cheap, support)") && error.message.contains("x-skillgate-scenario: <one of them>"), "\(error.message)")
+            #expect(error.message.contains("--default-scenario"), "\(error.message)")
+            #expect(!error.message.contains("may not use scenario"), "\(error.message)")
+        }
+    }
+
     @Test func tokenScopeAllowsTiersByExpansion() throws {
         let p = try plan("demo/demo-light", scope: AccessScope(models: ["light"]))
         #expect(p.primary.qualifiedName == "demo/demo-light")

@@ -137,7 +137,8 @@ struct AuthenticateStage: Sendable {
 
     private func client(_ grant: TokenGrant) -> AuthenticatedClient {
         let record = grant.token
-        return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: AccessScope(scenarios: record.scenarios, models: record.models),
+        let scope = AccessScope(scenarios: record.scenarios, models: record.models, defaultScenario: record.defaultScenario)
+        return AuthenticatedClient(name: record.name, tokenId: record.id, limits: record.limits, scope: scope,
                                    recheck: TokenRecheck(tokens: tokens, grant: grant), admin: record.admin, chat: record.chat)
     }
 }
