@@ -60,11 +60,11 @@ public struct TokenLimits: Sendable, Hashable {
         return .object(o)
     }
 
-    /// Reads a JSON object of limits. Throws `TokenError.invalidLimit` naming the key for an unknown key, a wrong
-    /// type, a negative value, or a budget that is not plain decimal dollars or is over `maximumBudgetUSD`
-    /// (`BudgetAmount`; `where` says where the object came from, for the message). With `holdingBudgets`, any finite
-    /// budget of 0 or more is read, held at the maximum: for limits stored before these rules, which must not lose the
-    /// token's other limits.
+    /// Reads a JSON object of limits; `null` leaves a limit unset. Throws `TokenError.invalidLimit` naming the key for
+    /// an unknown key, a wrong type, a negative value, or a budget that is not plain decimal dollars or is over
+    /// `maximumBudgetUSD` (`BudgetAmount`; `where` says where the object came from, for the message). With
+    /// `holdingBudgets`, any finite budget of 0 or more is read, held at the maximum: for limits stored before these
+    /// rules, which must not lose the token's other limits.
     public init(json: JSONValue, where place: String, holdingBudgets: Bool = false) throws(TokenError) {
         guard case .object(let o) = json else { throw .invalidLimit("\(place) must be an object with keys \(Self.keys.joined(separator: ", "))") }
         self.init()
@@ -72,6 +72,7 @@ public struct TokenLimits: Sendable, Hashable {
             guard Self.keys.contains(member.key) else {
                 throw .invalidLimit("\(place): unknown limit \"\(member.key)\"; the limits are \(Self.keys.joined(separator: ", "))")
             }
+            if member.value.isNull { continue }  // `null` leaves the limit unset (`PUT .../limits` clears one with it)
             if member.key.hasPrefix("budget") {
                 let budget = try Self.budget(member.value, named: "\(place).\(member.key)", holding: holdingBudgets)
                 if member.key == "budget_usd_per_day" { budgetUSDPerDay = budget } else { budgetUSDPerMonth = budget }

@@ -36,6 +36,16 @@ import SkillGateState
         #expect(String(decoding: r.body, as: UTF8.self).contains(#""limits":{"budget_usd_per_day":0.000001}"#), "not 1e-06: \(String(decoding: r.body, as: UTF8.self))")
     }
 
+    /// The example the API gives when a `PUT .../limits` body is wrong, `null` clearing a limit, is itself taken.
+    @Test func nullClearsALimit() async throws {
+        let h = try TeamHarness(tokenLimits: TokenLimits(requestsPerMinute: 5, budgetUSDPerDay: 3))
+        defer { Task { await h.stop() } }
+        let admin = try h.server.services.tokens.create(name: "ops", admin: true).token
+        let r = try await Self.send(h, "PUT", "/admin/api/tokens/team-app/limits", admin, #"{"limits":{"requests_per_minute":60,"budget_usd_per_day":null}}"#)
+        #expect(r.status == 200, "\(r)")
+        #expect(try h.server.services.tokens.list().first { $0.name == "team-app" }?.limits == TokenLimits(requestsPerMinute: 60))
+    }
+
     @Test func aDefaultScenarioMustBeConfiguredAndIsUsed() async throws {
         let h = try TeamHarness()
         defer { Task { await h.stop() } }

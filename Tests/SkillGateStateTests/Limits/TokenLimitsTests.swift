@@ -59,5 +59,12 @@ import SkillGateCore
         #expect(limits.json().serialized() == #"{"budget_usd_per_day":0.000001,"budget_usd_per_month":0.00005}"#)
         #expect(try TokenLimits(json: limits.json(), where: "limits") == limits)
     }
+
+    /// `null` leaves a limit unset, as the admin API's own example (`"budget_usd_per_day":null`) and the README say;
+    /// it was refused as "not a number" (found with decision 0103).
+    @Test func nullLeavesALimitUnset() throws {
+        let json = try JSONValue.parse(#"{"requests_per_minute":60,"budget_usd_per_day":null,"tokens_per_minute":null}"#)
+        #expect(try TokenLimits(json: json, where: "limits") == TokenLimits(requestsPerMinute: 60))
+    }
 }
 
