@@ -12,7 +12,7 @@ extension AdminAPI {
         }
         let days = try query.int("days", in: 1...366, fallback: 30)
         // From midnight UTC `days - 1` days ago: whole days, as the chart shows them.
-        let today = (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        let today = (services.now().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         let since = Date(timeIntervalSince1970: today - Double(days - 1) * 86_400)
         let perDay = try query.bool("per_day", fallback: false)
         services.ledger?.flush()

@@ -140,7 +140,7 @@ import SkillGateState
         defer { Task { await h.stop() } }
         let admin = try h.server.services.tokens.create(name: "console", admin: true).token
         #expect(try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#).status == 200)
-        // The harness's clock is in 2026-05; the ledger's rows carry the request's real time, which the report's window covers.
+        // The harness's clock is in 2026-05: the ledger's rows carry the request's time on it, and the report's window is on it too.
         let byToken = try Self.json(try await Self.send(h, "GET", "/admin/api/usage?by=token&days=2", token: admin))
         let row = try #require(byToken["data"]?.arrayValue?.first { $0["key"] == "team-app" })
         #expect(row["requests"]?.intValue == 1 && (row["cost_usd"]?.doubleValue ?? 0) > 0 && (row["input_tokens"]?.intValue ?? 0) > 0)
