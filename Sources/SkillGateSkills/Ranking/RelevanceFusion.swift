@@ -8,15 +8,13 @@ public enum RelevanceFusion {
     public static let lexicalWeight = 0.3
 
     /// The fused scores; `semantic` must have one entry per lexical score (extra or missing
-    /// entries count as the lowest similarity).
+    /// entries, and NaN or infinite ones, count as the lowest similarity; decision 0102).
     public static func fuse(lexical: [Double], semantic: [Double], lexicalWeight: Double = lexicalWeight) -> [Double] {
         let lexMax = lexical.max() ?? 0
-        let semMin = semantic.min() ?? 0, semMax = semantic.max() ?? 0
-        let semSpan = semMax - semMin
+        let s = minMax(semantic)
         return lexical.indices.map { i in
             let l = lexMax > 0 ? lexical[i] / lexMax : 0
-            let s = i < semantic.count && semSpan > 0 ? (semantic[i] - semMin) / semSpan : 0
-            return lexicalWeight * l + (1 - lexicalWeight) * s
+            return lexicalWeight * l + (1 - lexicalWeight) * (i < s.count ? s[i] : 0)
         }
     }
 }
@@ -30,9 +28,15 @@ extension RelevanceFusion {
         return a.indices.map { (1 - secondWeight) * a[$0] + secondWeight * (($0 < b.count) ? b[$0] : 0) }
     }
 
-    /// `values` scaled to 0...1 (all 0 when they are equal).
+    /// `values` scaled to 0...1 over the finite ones (all 0 when they are equal); a NaN or infinite value
+    /// is 0, the lowest (a NaN compares false with everything: left in, it would hide every other value).
     static func minMax(_ values: [Double]) -> [Double] {
-        let lo = values.min() ?? 0, span = (values.max() ?? 0) - lo
-        return values.map { span > 0 ? ($0 - lo) / span : 0 }
+        var lo = Double.infinity, hi = -Double.infinity
+        for v in values where v.isFinite {
+            lo = min(lo, v)
+            hi = max(hi, v)
+        }
+        let span = hi - lo
+        return values.map { $0.isFinite && span > 0 ? ($0 - lo) / span : 0 }
     }
 }

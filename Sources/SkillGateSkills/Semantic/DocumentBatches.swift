@@ -64,18 +64,21 @@ final class DocumentBatches: Sendable {
     }
 
     /// Embeds `keys`' texts (all of one purpose) in one call (off the caller's event loop: the cache may write SQLite),
-    /// caches the vectors, and forgets the batch.
+    /// caches the vectors at unit length (`UnitVector`), and forgets the batch.
     private func start(_ keys: [EmbeddingKey]) -> Batch {
         Task(executorPreference: globalConcurrentExecutor) { [embedder, cache] in
             let result: Result<[EmbeddingKey: [Float]], EmbeddingError>
             do {
                 let vectors = try await embedder.embed(keys.map(\.text), as: keys.first?.purpose ?? .document)
-                if vectors.count == keys.count {
-                    let byKey = Dictionary(zip(keys, vectors), uniquingKeysWith: { a, _ in a })
-                    cache.insert(byKey)
-                    result = .success(byKey)
-                } else {
+                if vectors.count != keys.count {
                     result = .failure(EmbeddingError.malformed("the answer has \(vectors.count) vectors for \(keys.count) texts", model: embedder.modelName))
+                } else {
+                    // Unit length before anything is cached or compared; a vector that has none fails the batch (decision 0102).
+                    result = UnitVector.normalised(vectors, model: embedder.modelName).map { units in
+                        let byKey = Dictionary(zip(keys, units), uniquingKeysWith: { a, _ in a })
+                        cache.insert(byKey)
+                        return byKey
+                    }
                 }
             } catch {
                 result = .failure(EmbeddingError.wrapping(error, model: embedder.modelName))

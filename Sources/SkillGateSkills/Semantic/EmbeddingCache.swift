@@ -7,6 +7,11 @@ import Synchronization
 ///
 /// A store that fails is not fatal (the cache is an optimisation): the failure is counted
 /// (`storeFailures`) and the vectors are fetched from the model again.
+///
+/// It holds unit vectors only (decision 0102): `insert` scales each to length 1 and drops one that
+/// has no length (`UnitVector`), and a stored vector is checked the same way when it is read back (a
+/// store written by an older build may hold one of 3e38 values): one that fails is a miss, so it is
+/// embedded again and replaced.
 public final class EmbeddingCache: Sendable {
     /// The most vectors kept in memory.
     public let capacity: Int
@@ -35,14 +40,17 @@ public final class EmbeddingCache: Sendable {
             failures.add(1, ordering: .relaxed)
             return found
         }
-        guard !stored.isEmpty else { return found }
-        for i in missing { found[i] = stored[keys[i]] }
-        remember(stored)
+        let usable = Self.units(stored)
+        guard !usable.isEmpty else { return found }
+        for i in missing { found[i] = usable[keys[i]] }
+        remember(usable)
         return found
     }
 
-    /// Caches `vectors` in memory and in the store.
+    /// Caches `vectors`, each at unit length, in memory and in the store; one without a finite, non-zero
+    /// length is not cached.
     public func insert(_ vectors: [EmbeddingKey: [Float]]) {
+        let vectors = Self.units(vectors)
         guard !vectors.isEmpty else { return }
         remember(vectors)
         do { try store?.store(vectors) } catch { failures.add(1, ordering: .relaxed) }
@@ -53,6 +61,11 @@ public final class EmbeddingCache: Sendable {
 
     /// How many reads or writes of the persistent store failed.
     public var storeFailures: Int { failures.load(ordering: .relaxed) }
+
+    /// `vectors` at unit length, without those that have none.
+    private static func units(_ vectors: [EmbeddingKey: [Float]]) -> [EmbeddingKey: [Float]] {
+        vectors.compactMapValues { UnitVector.unit($0) }
+    }
 
     private func remember(_ vectors: [EmbeddingKey: [Float]]) {
         memory.withLock { map in

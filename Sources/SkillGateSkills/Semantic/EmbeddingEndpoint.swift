@@ -106,7 +106,8 @@ public struct EmbeddingEndpoint: Sendable {
         stride(from: 0, to: texts.count, by: maxBatch).map { texts[$0..<min($0 + maxBatch, texts.count)] }
     }
 
-    /// Checks the vectors of one answer: one per text, all of one length (the catalog's, when known), finite.
+    /// Checks the vectors of one answer: one per text, all of one length (the catalog's, when known), finite values,
+    /// a finite non-zero length (`UnitVector`; decision 0102).
     func check(_ vectors: [[Float]], count: Int) throws(EmbeddingError) {
         guard vectors.count == count else {
             throw EmbeddingError.malformed("the answer has \(vectors.count) vectors for \(count) texts", model: qualifiedModel)
@@ -118,7 +119,9 @@ public struct EmbeddingEndpoint: Sendable {
                 let expected = dimensions.map { "the catalog says \($0) (\"dimensions\")" } ?? "vector 0 has \(length)"
                 throw EmbeddingError.malformed("vector \(i) has \(v.count) dimensions, \(expected)", model: qualifiedModel)
             }
-            guard v.allSatisfy(\.isFinite) else { throw EmbeddingError.malformed("vector \(i) holds a value that is not a finite number", model: qualifiedModel) }
+            if case .failure(let problem) = UnitVector.squaredLength(v) {
+                throw EmbeddingError.malformed("vector \(i) \(problem.description)", model: qualifiedModel)
+            }
         }
     }
 }

@@ -53,20 +53,21 @@ public enum ExampleSimilarity {
                 let d = dots(example.vector, q, centres[script])
                 let normSquared = d.ee - 2 * d.ec + centreNormSquared[script]
                 let n = qNorm * max(0, normSquared).squareRoot()
-                sum += n > 0 ? (d.eq - qDotCentre[script]) / n : 0
+                sum += n == 0 ? 0 : (d.eq - qDotCentre[script]) / n  // NaN stays NaN, for `FiniteScores`
             }
             scores.append(sum / Double(skill.count))
         }
-        let floor = scores.compactMap { $0 }.min() ?? 0
+        let floor = scores.compactMap { $0 }.filter(\.isFinite).min() ?? 0
         return scores.map { $0 ?? floor }
     }
 
-    /// `e · e`, `e · q` and `e · c` in one pass over `e` (all three of one length), eight lanes at a time.
+    /// `e · e`, `e · q` and `e · c` in one pass over `e` (all three of one length), eight lanes at a time,
+    /// summed in `Double` (a `Float` sum of large values overflows; decision 0102).
     static func dots(_ e: [Float], _ q: [Float], _ c: [Float]) -> (ee: Double, eq: Double, ec: Double) {
         e.withUnsafeBufferPointer { e in
             q.withUnsafeBufferPointer { q in
                 c.withUnsafeBufferPointer { c in
-                    var ee = SIMD8<Float>(), eq = SIMD8<Float>(), ec = SIMD8<Float>()
+                    var ee = SIMD8<Double>(), eq = SIMD8<Double>(), ec = SIMD8<Double>()
                     var i = 0
                     while i + 8 <= e.count {
                         let ev = lanes(e, i), qv = lanes(q, i), cv = lanes(c, i)
@@ -77,20 +78,21 @@ public enum ExampleSimilarity {
                     }
                     var tail = (ee: ee.sum(), eq: eq.sum(), ec: ec.sum())
                     while i < e.count {
-                        tail.ee += e[i] * e[i]
-                        tail.eq += e[i] * q[i]
-                        tail.ec += e[i] * c[i]
+                        let ei = Double(e[i])
+                        tail.ee += ei * ei
+                        tail.eq += ei * Double(q[i])
+                        tail.ec += ei * Double(c[i])
                         i += 1
                     }
-                    return (Double(tail.ee), Double(tail.eq), Double(tail.ec))
+                    return tail
                 }
             }
         }
     }
 
-    /// Eight floats of `v` from `offset` (which leaves at least eight).
+    /// Eight floats of `v` from `offset` (which leaves at least eight), as doubles.
     @inline(__always)
-    private static func lanes(_ v: UnsafeBufferPointer<Float>, _ offset: Int) -> SIMD8<Float> {
-        UnsafeRawPointer(v.baseAddress! + offset).loadUnaligned(as: SIMD8<Float>.self)
+    private static func lanes(_ v: UnsafeBufferPointer<Float>, _ offset: Int) -> SIMD8<Double> {
+        SIMD8<Double>(UnsafeRawPointer(v.baseAddress! + offset).loadUnaligned(as: SIMD8<Float>.self))
     }
 }

@@ -43,9 +43,14 @@ public final class LanguageCentering: Sendable {
         return letters > 0 && cjk * 100 >= letters * 15 ? .cjk : .other
     }
 
-    /// The centred query and documents. Records the query in its script's running mean.
-    public func center(query: [Float], queryText: String, documents: [[Float]], documentTexts: [String]) -> (query: [Float], documents: [[Float]]) {
-        guard documents.count >= 3, let dims = documents.first?.count, query.count == dims else { return (query, documents) }
+    /// The centred query and documents. Records the query's direction (its unit vector) in its script's
+    /// running mean; a query without one (a value or its length not finite, or zero: `UnitVector`) is
+    /// returned uncentred and not recorded, so one broken answer never shifts every later query's centre
+    /// (decision 0102). The scorer hands unit vectors already; this holds whoever calls.
+    public func center(query raw: [Float], queryText: String, documents: [[Float]], documentTexts: [String]) -> (query: [Float], documents: [[Float]]) {
+        guard documents.count >= 3, let dims = documents.first?.count, raw.count == dims, let query = UnitVector.unit(raw) else {
+            return (raw, documents)
+        }
         let scripts = documentTexts.map(Self.script(of:))
         let all = Self.mean(documents)
         var documentMean: [Script: [Double]] = [:]

@@ -59,7 +59,7 @@ public final class SemanticScorer: Sendable {
         case .success(let v): q = v
         case .failure(let e): return .failure(e)
         }
-        let documentScores: [Double]
+        let cosines: [Double]
         switch documentVectors {
         case .failure(let e): return .failure(e)
         case .success(let vectors):
@@ -68,10 +68,15 @@ public final class SemanticScorer: Sendable {
             }
             if let centering {
                 let c = centering.center(query: q, queryText: query, documents: vectors, documentTexts: documents)
-                documentScores = VectorMath.cosines(c.query, c.documents)
+                cosines = VectorMath.cosines(c.query, c.documents)
             } else {
-                documentScores = VectorMath.cosines(q, vectors)
+                cosines = VectorMath.cosines(q, vectors)
             }
+        }
+        let documentScores: [Double]
+        switch FiniteScores.checked(cosines, of: "the skill descriptions", model: embedder.modelName) {
+        case .success(let scores): documentScores = scores
+        case .failure(let e): return .failure(e)
         }
         guard let examples else { return .success(SemanticScores(documents: documentScores, examples: nil)) }
         guard let flat = await exampleVectors else { return .success(SemanticScores(documents: documentScores, examples: nil)) }
@@ -85,8 +90,9 @@ public final class SemanticScorer: Sendable {
                 return (vector: flat[next], text: text)
             }
         }
-        return .success(SemanticScores(documents: documentScores,
-                                       examples: ExampleSimilarity.scores(query: q, queryText: query, examples: grouped)))
+        return FiniteScores.checked(ExampleSimilarity.scores(query: q, queryText: query, examples: grouped),
+                                    of: "the skills' example requests", model: embedder.modelName)
+            .map { SemanticScores(documents: documentScores, examples: $0) }
     }
 
     /// Embeds (and caches) every example request not cached yet, without a deadline: for warming up
@@ -115,7 +121,8 @@ public final class SemanticScorer: Sendable {
             guard let v = vectors.first, vectors.count == 1 else {
                 return .failure(EmbeddingError.malformed("the answer has \(vectors.count) vectors for 1 text", model: embedder.modelName))
             }
-            return .success(v)
+            // Unit length before it is centred and enters the running mean of queries (decision 0102).
+            return UnitVector.normalised([v], model: embedder.modelName).map { $0[0] }
         } catch {
             return .failure(EmbeddingError.wrapping(error, model: embedder.modelName))
         }

@@ -12,13 +12,13 @@ import SkillGateState
         let weather = EmbeddingKey(identity: "openai-embeddings:local-e5/multilingual-e5-small", purpose: .document, text: "get weather: 天气预报")
         do {
             let cache = EmbeddingCache(store: SQLiteEmbeddingStore(store: try SQLiteStateStore(stateDirectory: dir)))
-            cache.insert([weather: [0.5, -0.25, 1]])
+            cache.insert([weather: [0.5, -0.5, 0.5, 0.5]])
         }
         // A restart: a new store object and a new cache on the same file.
         let store = try SQLiteStateStore(stateDirectory: dir)
         let cache = EmbeddingCache(store: SQLiteEmbeddingStore(store: store))
         #expect(cache.count == 0)
-        #expect(await cache.vectors(for: [weather]) == [[0.5, -0.25, 1]])
+        #expect(await cache.vectors(for: [weather]) == [[0.5, -0.5, 0.5, 0.5]])
         // The key covers identity and purpose; the text itself is not stored (only its hash).
         var asQuery = weather
         asQuery.purpose = .query

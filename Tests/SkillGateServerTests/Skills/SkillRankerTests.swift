@@ -6,16 +6,19 @@ import SkillGateSkills
 @testable import SkillGateServer
 import SkillGateTestSupport
 
-/// A `TextEmbedder` double for the ranker: topic vectors, calls counted, an optional stall or failure.
+/// A `TextEmbedder` double for the ranker: topic vectors, calls counted, an optional stall or failure, or
+/// queries answered with 3e38 values (finite, but of a length a `Float` cannot hold).
 final class TopicEmbedder: TextEmbedder {
     let identity = "test:topics"
     let stall: Duration?
     let failure: EmbeddingError?
+    let hugeQueries: Bool
     private let count = Atomic<Int>(0)
 
-    init(stall: Duration? = nil, failure: EmbeddingError? = nil) {
+    init(stall: Duration? = nil, failure: EmbeddingError? = nil, hugeQueries: Bool = false) {
         self.stall = stall
         self.failure = failure
+        self.hugeQueries = hugeQueries
     }
 
     var calls: Int { count.load(ordering: .relaxed) }
@@ -24,6 +27,7 @@ final class TopicEmbedder: TextEmbedder {
         count.add(1, ordering: .relaxed)
         if let stall { try await Task.sleep(for: stall) }
         if let failure { throw failure }
+        if hugeQueries && purpose == .query { return texts.map { _ in [3e38, 3e38, 3e38] } }
         return texts.map(TopicVectors.vector)
     }
 }
@@ -101,5 +105,16 @@ final class TopicEmbedder: TextEmbedder {
         let bm25Only = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(failure: failure), timeout: .seconds(60)), wordVectors: nil)
         let blind = await bm25Only.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
         #expect(blind.mode == .lexicalFallback(reason: "embeddings_http_401") && blind.cut.blind)
+    }
+
+    /// Decision 0102: the answer that made every later cut keep the first declared tools while saying `hybrid`
+    /// (attack round 5) is a fallback that says why.
+    @Test func aQueryVectorOfHugeValuesFallsBackWithItsReason() async {
+        let ranker = SkillRanker(scorer: SemanticScorer(embedder: TopicEmbedder(hugeQueries: true), timeout: .seconds(60)))
+        let r = await ranker.select(Self.candidates, messages: Self.chinese, limit: 2, pinned: [])
+        #expect(r.mode == .lexicalFallback(reason: "embeddings_malformed") && r.mode.name == "lexical_fallback")
+        #expect(r.fallbackMessage?.contains("has a length that is not finite") == true, "\(r.fallbackMessage ?? "")")
+        #expect(!r.cut.blind && r.cut.kept.contains("get_weather"), "the fallback ranks with the word vectors: \(r.cut.scores)")
+        #expect(ranker.counters.fallbacks == 1 && ranker.counters.hybrid == 0)
     }
 }

@@ -218,6 +218,14 @@ import SkillGateCore
         #expect(RelevanceFusion.fuse(lexical: [0, 0], semantic: [0.5, 0.5]) == [0, 0])
     }
 
+    /// Decision 0102: a NaN similarity counts as the lowest; it neither hides the others (a NaN first made every
+    /// similarity 0, so the first declared skills were kept) nor lands anywhere in between.
+    @Test func aNonFiniteSimilarityCountsAsTheLowest() {
+        let fused = RelevanceFusion.fuse(lexical: [0, 0, 0, 0], semantic: [.nan, 0.2, 0.9, .infinity], lexicalWeight: 0.5)
+        #expect(fused == [0, 0, 0.5, 0], "\(fused)")
+        #expect(RelevanceFusion.blend([.nan, 2, 3, 1], [0, .nan, 2, 1], secondWeight: 0.5) == [0, 0.25, 1, 0.25])
+    }
+
     @Test func theSemanticQueryJoinsTheLastUserTurnsNewestFirst() {
         let messages = [Message(role: .user, text: "weather in Oslo"), Message(role: .assistant, text: "cold"), Message(role: .user, text: "and tomorrow?")]
         #expect(SkillRelevance.semanticQuery(from: messages) == "and tomorrow?\nweather in Oslo")

@@ -12,8 +12,8 @@ import SkillGateTestSupport
     @Test func aMemoryHitNeedsNoStoreRead() async {
         let store = MemoryEmbeddingStore()
         let cache = EmbeddingCache(store: store)
-        cache.insert([Self.key("get weather"): [1, 2, 3]])
-        #expect(await cache.vectors(for: [Self.key("get weather")]) == [[1, 2, 3]])
+        cache.insert([Self.key("get weather"): [0, 0.6, 0.8]])
+        #expect(await cache.vectors(for: [Self.key("get weather")]) == [[0, 0.6, 0.8]])
         #expect(store.readCount == 0 && store.count == 1)
     }
 
@@ -41,10 +41,22 @@ import SkillGateTestSupport
 
     @Test func memoryIsBoundedAndStartsOverWhenFull() async {
         let cache = EmbeddingCache(capacity: 3)
-        cache.insert([Self.key("a"): [1], Self.key("b"): [2]])
-        cache.insert([Self.key("c"): [3], Self.key("d"): [4]])
+        cache.insert([Self.key("a"): [1, 0], Self.key("b"): [0, 1]])
+        cache.insert([Self.key("c"): [-1, 0], Self.key("d"): [0, -1]])
         #expect(cache.count == 2)
-        #expect(await cache.vectors(for: [Self.key("c"), Self.key("d")]) == [[3], [4]])
+        #expect(await cache.vectors(for: [Self.key("c"), Self.key("d")]) == [[-1, 0], [0, -1]])
+    }
+
+    /// Decision 0102: the cache holds unit vectors only, whoever inserts.
+    @Test func insertKeepsUnitVectorsOnlyInMemoryAndInTheStore() async throws {
+        let store = MemoryEmbeddingStore()
+        let cache = EmbeddingCache(store: store)
+        cache.insert([Self.key("a"): [3, 0, 4], Self.key("huge"): [3e38, 3e38, 3e38], Self.key("zero"): [0, 0, 0], Self.key("nan"): [.nan, 0, 1]])
+        let found = await cache.vectors(for: [Self.key("a"), Self.key("huge"), Self.key("zero"), Self.key("nan")])
+        let a = try #require(found[0])
+        #expect(abs(a[0] - 0.6) < 1e-6 && a[1] == 0 && abs(a[2] - 0.8) < 1e-6, "\(a)")
+        #expect(found[1...].allSatisfy { $0 == nil }, "\(found)")
+        #expect(store.count == 1 && cache.count == 1)
     }
 
     @Test func theStoreIsReadOffTheCallersThread() async {

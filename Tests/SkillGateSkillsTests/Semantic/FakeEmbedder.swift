@@ -36,8 +36,13 @@ final class FakeEmbedder: TextEmbedder {
         return texts.map(Self.vector)
     }
 
-    /// Texts about weather point one way, about mail another, anything else a third way.
+    /// The answer of a broken embedding server: finite values whose length overflows a `Float` (attack round 5).
+    static let huge: [Float] = [3e38, 3e38, 3e38]
+
+    /// Texts about weather point one way, about mail another, anything else a third way; a text with
+    /// `HUGE` in it gets `huge`.
     static func vector(_ text: String) -> [Float] {
+        if text.contains("HUGE") { return huge }
         let t = text.lowercased()
         if t.contains("weather") || t.contains("天气") || t.contains("下雨") { return [1, 0.1, 0] }
         if t.contains("mail") || t.contains("邮件") { return [0, 1, 0.1] }

@@ -79,6 +79,9 @@ import SkillGateProviders
         (#"{"data":[{"index":0,"embedding":[1,2,3]},{"index":0,"embedding":[1,2,3]}]}"#, "out of range or repeated"),
         (#"{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2]}]}"#, "the catalog says 3"),
         (#"{"data":[{"index":0,"embedding":[1,2,3]}]}"#, "1 vectors for 2 texts"),
+        // Decision 0102: finite values whose length is not finite (attack round 5), and a vector of zeros.
+        (#"{"data":[{"index":0,"embedding":[1,2,3]},{"index":1,"embedding":[3e38,3e38,3e38]}]}"#, "vector 1 has a length that is not finite"),
+        (#"{"data":[{"index":0,"embedding":[0,0,0]},{"index":1,"embedding":[1,2,3]}]}"#, "vector 0 has length zero"),
         (#""#, "empty body"),
     ])
     func malformedAnswersAreRefusedWithWhatWasWrong(_ body: String, _ expected: String) async throws {
