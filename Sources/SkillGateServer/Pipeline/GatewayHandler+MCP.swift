@@ -13,9 +13,7 @@ extension GatewayHandler {
         var shape = MCPErrorShape()
         ctx.log.surface = shape.name
         do {
-            let client = try authentication.authenticate(request)
-            ctx.log.tokenName = client.name
-            ctx.log.tokenId = client.tokenId
+            let client = try authenticatedClient(request, &ctx)
             if let version = request.headers["mcp-protocol-version"], !MCPProtocol.versions.contains(version) {
                 return answerMCP(.error(id: nil, error: JSONRPCError(code: JSONRPCError.invalidRequest,
                     message: "MCP-Protocol-Version \(version) is not supported; this server speaks \(MCPProtocol.versions.joined(separator: ", "))")), status: 400, &ctx)

@@ -9,9 +9,7 @@ extension GatewayHandler {
         let surface = ResponsesSurface()
         ctx.log.surface = surface.name
         do {
-            let client = try authentication.authenticate(request)
-            ctx.log.tokenName = client.name
-            ctx.log.tokenId = client.tokenId
+            let client = try authenticatedClient(request, &ctx)
             try client.requireChat()
             let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count))
             guard try await services.responses.delete(id: id, tokenId: client.tokenId) else {

@@ -144,9 +144,7 @@ public final class GatewayHandler: HTTPHandler {
     @inline(never)
     private func authenticateAndDecode(_ request: HTTPServerRequest, _ surface: any Surface,
                                        _ ctx: inout RequestContext) throws -> (AuthenticatedClient, SurfaceRequest) {
-        let client = try authentication.authenticate(request)
-        ctx.log.tokenName = client.name
-        ctx.log.tokenId = client.tokenId
+        let client = try authenticatedClient(request, &ctx)
         try client.requireChat()
         let decoded = try surface.decode(request.body, for: client, toolLists: services.toolLists)
         request.releaseBody()   // decoded; a held stream would otherwise keep it (decision 0036)
@@ -154,6 +152,14 @@ public final class GatewayHandler: HTTPHandler {
         services.metrics.started(stream: decoded.stream)
         ctx.inFlight = true
         return (client, decoded)
+    }
+
+    /// The request's client, its token checked, and named in the request's log line.
+    func authenticatedClient(_ request: HTTPServerRequest, _ ctx: inout RequestContext) throws(GatewayError) -> AuthenticatedClient {
+        let client = try authentication.authenticate(request)
+        ctx.log.tokenName = client.name
+        ctx.log.tokenId = client.tokenId
+        return client
     }
 
     /// Sends `error` in `surface`'s shape and accounts for the request.
