@@ -15,6 +15,8 @@ final class AgentRunRecord: Sendable {
         var attemptRecords: [AttemptRecord] = []
         /// One per model call, in order (the usage ledger's `call` rows).
         var calls: [ModelCallUsage] = []
+        /// Whether a call's usage was estimated (its stream ended before the provider reported it; decision 0104).
+        var usageEstimated = false
     }
 
     private let state = Mutex(State())
@@ -29,6 +31,7 @@ final class AgentRunRecord: Sendable {
             s.model = call.model ?? s.model
             s.upstreamMs += call.upstreamMs ?? 0
             s.attemptRecords += call.attemptRecords
+            s.usageEstimated = s.usageEstimated || call.usageEstimated
             guard let model = call.model else { return }
             let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
             s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.usage, costUSD: call.costUSD,
@@ -53,6 +56,7 @@ final class AgentRunRecord: Sendable {
         log.escalations += s.escalations
         log.attemptRecords += s.attemptRecords
         log.modelCalls = s.calls
+        log.usageEstimated = log.usageEstimated || s.usageEstimated
         if let because = s.escalatedBecause { log.skills?.escalatedBecause = because }
         if let outcome {
             log.usage = outcome.response.usage

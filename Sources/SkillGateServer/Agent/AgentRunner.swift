@@ -56,11 +56,27 @@ struct AgentRunner: Sendable {
                 let target = upstream.target
                 try await emit(.routeSelected(provider: target.provider.id, model: target.qualifiedName, route: plan.route, iteration: iteration))
                 var answer = ChatResponseAccumulator()
-                while let event = try await upstream.next() {
-                    answer.apply(event)
-                    if case .textDelta(let t) = event, !t.isEmpty { try await emit(.textDelta(t)) }
+                var spend = StreamSpend(inputOf: request)
+                do {
+                    while let event = try await upstream.next() {
+                        answer.apply(event)
+                        spend.count(event)
+                        if case .textDelta(let t) = event, !t.isEmpty { try await emit(.textDelta(t)) }
+                    }
+                } catch {
+                    // Ended before its usage came (the client left, the upstream failed): the call is charged what it
+                    // used, estimated, not nothing (decision 0104).
+                    let (usage, estimated) = spend.spent
+                    scratch.usage = usage
+                    scratch.usageEstimated = estimated
+                    scratch.costUSD = target.model.price?.cost(of: usage)
+                    throw error
                 }
-                return AgentTurn(response: answer.response, costUSD: target.model.price?.cost(of: answer.response.usage))
+                var response = answer.response
+                let (usage, estimated) = spend.spent
+                response.usage = usage
+                scratch.usageEstimated = estimated
+                return AgentTurn(response: response, costUSD: target.model.price?.cost(of: usage))
             case .unusable(let u, let target):
                 throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)
             }

@@ -9,38 +9,8 @@ struct OpenRelay {
     /// The deployment the stream's head was prepared for (`SSEResponse.prepareHeaders`), if any.
     let headPreparedFor: RouteTarget?
     var encoder: any SurfaceStreamEncoder
-    var usage: Usage?
-    /// The bytes of the request's input (`UsageEstimate.inputBytes`), and of the output relayed so far: what the answer
-    /// is charged when the stream ends before its usage came (decision 0104).
-    let inputBytes: Int
-    var outputBytes = 0
-
-    init(upstream: UpstreamStream, recheck: TokenRecheck, headPreparedFor: RouteTarget?, encoder: any SurfaceStreamEncoder, inputBytes: Int) {
-        self.upstream = upstream
-        self.recheck = recheck
-        self.headPreparedFor = headPreparedFor
-        self.encoder = encoder
-        self.inputBytes = inputBytes
-    }
-
-    /// Counts the output `event` carries.
-    mutating func count(_ event: ChatStreamEvent) {
-        switch event {
-        case .textDelta(let t), .thinkingDelta(let t): outputBytes += t.utf8.count
-        case .toolCallStart(_, _, let name): outputBytes += name.utf8.count + 16
-        case .toolCallArgumentsDelta(_, let fragment): outputBytes += fragment.utf8.count
-        case .usage(let u): usage = u
-        case .start, .thinkingSignature, .redactedThinking, .toolCallSignature, .toolCallEnd, .finish: break
-        }
-    }
-
-    /// The usage the provider reported, or else the one estimated from the input and the output relayed (the stream
-    /// ended before its usage came: the client left, the upstream failed, or the provider reports none), with whether
-    /// it was estimated.
-    var spent: (usage: Usage, estimated: Bool) {
-        if let usage { return (usage, false) }
-        return (Usage(inputTokens: UsageEstimate.tokens(bytes: inputBytes), outputTokens: UsageEstimate.tokens(bytes: outputBytes)), true)
-    }
+    /// What the stream used so far: the usage it reported, or an estimate (decision 0104).
+    var spend: StreamSpend
 }
 
 /// The relay of a streamed answer, in two parts (decision 0063).
@@ -101,7 +71,7 @@ extension ChatEncoding {
 
     /// Relays `event` to the client.
     private func relayEvent(_ event: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
-        relay.count(event)
+        relay.spend.count(event)
         try await relay.recheck.checkIfDue()
         let bytes = relay.encoder.encode(event)
         if !bytes.isEmpty { try await ctx.responder.write(bytes) }
@@ -138,7 +108,7 @@ extension ChatEncoding {
     /// nothing, so a client cannot spend past its budget and limits by leaving every stream early (decision 0104).
     @inline(never)
     private func relayEnded(_ relay: OpenRelay, _ ctx: inout RequestContext) {
-        let (usage, estimated) = relay.spent
+        let (usage, estimated) = relay.spend.spent
         ctx.log.usage = usage
         ctx.log.usageEstimated = estimated
         ctx.log.costUSD = relay.upstream.target.model.price?.cost(of: usage)

@@ -34,7 +34,7 @@ struct ChatEncoding<S: ChatSurface> {
             var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck, headPreparedFor: headFor,
                                   encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
                                                                  created: Self.now, includeUsage: request.includeUsage),
-                                  inputBytes: UsageEstimate.inputBytes(of: call.request))
+                                  spend: StreamSpend(inputOf: call.request))
             // The head and the first event go out now, before this setup's state is freed (decision 0063).
             guard await relayFirst(&relay, &ctx) else { return nil }
             // The closure relays through the variable it captured: one relay state for the stream's life, not a copy.

@@ -6,7 +6,8 @@ import SkillGateState
 @testable import SkillGateServer
 
 /// A stream that ends before its usage came (the client left; providers send usage last) is charged what it used,
-/// estimated from the request's input and the output relayed, not nothing (decision 0104). Before, a client could spend
+/// estimated from the request's input and the output relayed, not nothing (decision 0104): on the chat surfaces' relay
+/// and in an agent run's streamed model call. Before, a client could spend
 /// past any budget or token limit by leaving each stream just before its end.
 @Suite(.serialized) struct AbandonedStreamChargeTests {
     static let messages: JSONValue = [["role": "user", "content": "count slowly, in one long answer please"]]
@@ -16,9 +17,11 @@ import SkillGateState
         ("/v1/chat/completions", ["model": "light", "stream": true, "messages": messages]),
         ("/v1/messages", ["model": "light", "max_tokens": 100, "stream": true, "messages": messages]),
         ("/v1/responses", ["model": "light", "stream": true, "input": "count slowly, in one long answer please"]),
+        // An agent run's streamed model call (its text deltas are `text.delta` events).
+        ("/v1/agent", ["messages": messages]),
     ]
 
-    @Test(arguments: [0, 1, 2])
+    @Test(arguments: [0, 1, 2, 3])
     func aStreamTheClientLeavesIsChargedWhatItUsed(_ index: Int) async throws {
         let (path, body) = Self.surfaces[index]
         // 40 deltas of "tick ", one every 50 ms, and no usage at all until the end (the upstream never sends one here).
