@@ -43,6 +43,9 @@ struct AgentLoop: Sendable {
     /// Runs before every step (each model call, each turn's skill calls) and throws to stop the
     /// run: the gateway re-checks the caller's token here.
     var checkpoint: @Sendable () async throws -> Void = {}
+    /// Told the name of each skill as it finishes running (not of calls refused before they ran), so a run that fails
+    /// later still records what ran (its side effects: a webhook called, a note saved).
+    var skillRan: @Sendable (String) -> Void = { _ in }
 
     func run(_ initial: ChatRequest) async throws -> AgentOutcome {
         var request = initial
@@ -158,6 +161,7 @@ struct AgentLoop: Sendable {
                 results[i] = result
                 durations[i] = ms
                 ran.append(calls[i].name)
+                skillRan(calls[i].name)
                 try await emit(.skillFinished(callId: calls[i].id, skill: calls[i].name, ok: !result.isError, durationMs: ms,
                                               summary: SkillExecution.summary(result.text), payload: result.payload))
             }

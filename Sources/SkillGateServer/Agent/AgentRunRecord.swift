@@ -15,6 +15,8 @@ final class AgentRunRecord: Sendable {
         var attemptRecords: [AttemptRecord] = []
         /// One per model call, in order (the usage ledger's `call` rows).
         var calls: [ModelCallUsage] = []
+        /// The server-side skills that ran, in order (a failed run keeps them too).
+        var skillsRun: [String] = []
         /// Whether a call's usage was estimated (its stream ended before the provider reported it; decision 0104).
         var usageEstimated = false
     }
@@ -37,6 +39,11 @@ final class AgentRunRecord: Sendable {
             s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.usage, costUSD: call.costUSD,
                                           upstreamMs: call.upstreamMs ?? 0, attempts: made, outcome: call.errorKind?.rawValue ?? "ok"))
         }
+    }
+
+    /// Notes that skill `name` ran (`AgentLoop.skillRan`).
+    func skillRan(_ name: String) {
+        state.withLock { $0.skillsRun.append(name) }
     }
 
     func escalated(_ because: String?) {
@@ -68,6 +75,10 @@ final class AgentRunRecord: Sendable {
             log.usage = s.calls.compactMap(\.usage).reduce(Usage(), +)
             log.costUSD = s.calls.compactMap(\.costUSD).reduce(0, +)
             log.agentIterations = s.calls.count
+        }
+        if outcome == nil {
+            // The skills that ran before the run failed: their side effects happened (a webhook, a note).
+            log.skillsRun = s.skillsRun
         }
     }
 }

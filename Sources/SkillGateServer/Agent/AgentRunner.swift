@@ -31,7 +31,7 @@ struct AgentRunner: Sendable {
         }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
-                             checkpoint: { try await recheck.check() })
+                             checkpoint: { try await recheck.check() }, skillRan: { record.skillRan($0) })
         return try await loop.run(call.request)
     }
 

@@ -154,7 +154,9 @@ public struct GatewayConfig: Sendable {
     /// Timeouts of calls to providers.
     public struct UpstreamTimeouts: Sendable, Hashable {
         public var connectSeconds: Double = 10
-        public var firstByteSeconds: Double = 120
+        /// Half the default `resilience.deadline_seconds`, so a deployment that hangs leaves its fallback the other half
+        /// (decision 0108).
+        public var firstByteSeconds: Double = 60
         public var idleSeconds: Double = 120
         public var totalSeconds: Double = 600
         public init() {}

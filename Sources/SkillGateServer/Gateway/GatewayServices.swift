@@ -71,6 +71,7 @@ public final class GatewayServices: Sendable {
         let stateStore = try SQLiteStateStore(stateDirectory: config.stateDirectory)
         let log = RequestLog(fd: logFD)
         self.log = log
+        for warning in config.warnings { log.event(warning, level: "warn") }
         stateFile = StateFileWatch(store: stateStore) { message, level in log.event(message, level: level) }
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file. The
         // server's warnings are log events, not lines of libpq's own on the log's stream.

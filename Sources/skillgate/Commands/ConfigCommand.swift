@@ -31,6 +31,7 @@ enum ConfigCommand {
             return 1
         }
         print("ok: \(CLI.configPath(args))")
+        for warning in config.warnings { print("  warning    \(warning)") }
         print("  listen     \(config.host):\(config.port)\(config.reusePort ? " (reuse_port: shared with other processes)" : "")")
         print("  keys       \(keyCount) in \(config.keyFile)")
         let limits = config.limits
