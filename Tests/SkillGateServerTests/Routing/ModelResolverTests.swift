@@ -139,5 +139,6 @@ import SkillGateProviders
         let config = try GatewayConfig.load(path: Self.repoRoot.appendingPathComponent(path).path)
         let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
         try config.validate(against: catalog)
+        #expect(config.warnings.isEmpty, "\(path): \(config.warnings)")
     }
 }
