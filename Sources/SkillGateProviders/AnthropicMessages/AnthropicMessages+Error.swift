@@ -9,14 +9,14 @@ extension AnthropicMessagesFormat {
         let parsed = try? JSONValue.parse(body)
         guard let parsed, let errorObject = parsed["error"], errorObject.objectValue != nil else {
             var e = byStatus(status, type: nil, detail: "and \(AnthropicBodyPreview.describe(body)) instead of an Anthropic error object", provider: provider)
-            e.retryAfter = retryAfterHeader.flatMap(Double.init)
+            e.retryAfter = RetryAfterHeader.seconds(retryAfterHeader)
             return e
         }
         let type = errorObject["type"]?.stringValue
         var detail = errorObject["message"]?.stringValue ?? "(no message)"
         if let id = parsed["request_id"]?.stringValue { detail += " (request id \(id))" }
         var e = byStatus(status, type: type, detail: detail, provider: provider)
-        e.retryAfter = retryAfterHeader.flatMap { Double($0.trimmingSpaces) }
+        e.retryAfter = RetryAfterHeader.seconds(retryAfterHeader)
         return e
     }
 

@@ -58,7 +58,7 @@ extension GeminiFormat {
         }
         if grpc == "RESOURCE_EXHAUSTED" || code == 429 || http == 429 {
             // Bounded before it is shown: `1e300s` or `inf` must not reach a conversion to an integer (decision 0096).
-            let delay = (retryDelay(details) ?? retryAfterHeader.flatMap { Double($0.trimmingWhitespace()) })
+            let delay = (retryDelay(details) ?? RetryAfterHeader.seconds(retryAfterHeader))
                 .flatMap { $0.isFinite && $0 >= 0 ? min($0, GatewayError.maxUpstreamRetryAfter) : nil }
             let wait = delay.map { " Retry after \(formatSeconds($0)) s" } ?? " Retry later"
             return make(.provider, .rateLimited, 429,
@@ -111,7 +111,7 @@ extension GeminiFormat {
                             message: "Gemini (provider '\(provider)') answered HTTP \(status) with \(what). "
                                 + "Check the provider's base URL and network path, then retry.",
                             provider: provider, upstreamStatus: status,
-                            retryAfter: headers["retry-after"].flatMap { Double($0) })
+                            retryAfter: RetryAfterHeader.seconds(headers["retry-after"]))
     }
 
     /// `RetryInfo.retryDelay` ("27s", "34.4s") in seconds.

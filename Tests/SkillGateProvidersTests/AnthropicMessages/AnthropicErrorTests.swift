@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SkillGateCore
 import SkillGateHTTP
@@ -48,6 +49,25 @@ import SkillGateHTTP
         #expect(e.status == 429)
         #expect(e.retryAfter == 17)
         #expect(e.isRetryable)
+    }
+
+    /// An HTTP date is a `Retry-After` too, read as on every wire format (decision 0108): before, only the OpenAI
+    /// format honoured it, and an Anthropic 429 with one was retried at once.
+    @Test func aRetryAfterDateIsHonoured() throws {
+        let inAMinute = Date().addingTimeInterval(60)
+        let e = Self.map(429, #"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#,
+                         headers: ["retry-after": Self.httpDate(inAMinute)])
+        let wait = try #require(e.retryAfter)
+        #expect(wait > 55 && wait <= 60)
+    }
+
+    /// `date` as an IMF-fixdate.
+    static func httpDate(_ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return f.string(from: date)
     }
 
     @Test func authenticationTellsTheOperatorHowToFixTheKey() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SkillGateCore
 import SkillGateHTTP
@@ -77,6 +78,10 @@ import SkillGateHTTP
         #expect(map(429, Array(body.utf8)).retryAfter == 27)
         let bare = #"{"error":{"code":429,"message":"Resource has been exhausted.","status":"RESOURCE_EXHAUSTED"}}"#
         #expect(map(429, Array(bare.utf8), headers: ["retry-after": "12"]).retryAfter == 12)
+        // An HTTP date, read as on every wire format (decision 0108).
+        let date = AnthropicErrorTests.httpDate(Date().addingTimeInterval(60))
+        let wait = map(429, Array(bare.utf8), headers: ["retry-after": date]).retryAfter ?? 0
+        #expect(wait > 55 && wait <= 60, "\(wait)")
     }
 
     @Test(arguments: [
