@@ -125,6 +125,12 @@ struct RequestLogEntry: Sendable {
         if !attempts.isEmpty { o.append("attempts", .array(attempts.map { .string($0.text) })) }
         skills?.appendLogFields(to: &o)
         if escalations > 0 { o.append("escalations", .int(escalations)) }
+        if let unusableUsage {
+            // The unusable answer that was escalated: paid for too (the ledger and budgets count it; decision 0108).
+            o.append("unusable_input_tokens", .int(unusableUsage.inputTokens))
+            o.append("unusable_output_tokens", .int(unusableUsage.outputTokens))
+            o.append("unusable_cost_usd", ifPresent: unusableCostUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
+        }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
         if agentIterations != nil || !skillsRun.isEmpty { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
         if error != nil || status >= 400 { o.append("outcome", .string(outcome)) }

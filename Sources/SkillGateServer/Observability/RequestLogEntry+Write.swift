@@ -80,6 +80,12 @@ extension RequestLogEntry {
             }
         }
         if escalations > 0 { integer("escalations", escalations) }
+        if let unusableUsage {
+            // The unusable answer that was escalated: paid for too (the ledger and budgets count it; decision 0108).
+            integer("unusable_input_tokens", unusableUsage.inputTokens)
+            integer("unusable_output_tokens", unusableUsage.outputTokens)
+            number("unusable_cost_usd", unusableCostUSD.map { ($0 * 1e8).rounded() / 1e8 })
+        }
         integer("agent_iterations", agentIterations)
         if agentIterations != nil || !skillsRun.isEmpty { strings("skills_run", skillsRun) }
         if error != nil || status >= 400 { string("outcome", outcome) }

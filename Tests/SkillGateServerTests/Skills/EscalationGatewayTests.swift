@@ -38,6 +38,9 @@ import SkillGateCore
         #expect(r.body.contains("get_weather") && r.body.contains("Oslo") && !r.body.contains("delete_files"))
         let line = try #require(h.logLines().last)
         #expect(line["escalations"] == 1)
+        // The log line shows the unusable answer's spend beside the answer's (decision 0108).
+        if !stream { #expect(line["unusable_input_tokens"] == 5, "\(line)") }
+        #expect(line["unusable_output_tokens"] != nil)
         #expect(line["model"] == "up/strong-native")
         #expect(line["route"]?.stringValue?.contains("escalated to strong: \(reason)") == true)
         // The light deployment answered (it is healthy); its answer was unusable and re-run.
