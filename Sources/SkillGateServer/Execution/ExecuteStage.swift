@@ -34,8 +34,9 @@ struct ExecuteStage: Sendable {
     }
 
     /// One call along `plan`: attempts and fallbacks, then the answer checks. A streamed answer from
-    /// a model whose answers escalate is read whole first (it is checked before its first byte is
-    /// sent) and replayed.
+    /// a model whose answers escalate is read whole first, inside its attempt (it is checked before its
+    /// first byte is sent; one that breaks before its end falls back like a failed attempt, decision
+    /// 0107), and replayed.
     func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
         let start = ContinuousClock.now
@@ -62,7 +63,7 @@ struct ExecuteStage: Sendable {
         }
         var upstream: UpstreamStream
         do {
-            upstream = try await executor.openStream(request, plan: plan, attempts: &attempts)
+            upstream = try await executor.openStream(request, plan: plan, attempts: &attempts, readWhole: { policy.escalates($0.qualifiedName) })
         } catch {
             let tried = Self.lastTried(attempts, plan)
             Self.note(tried, start, &log)
@@ -77,6 +78,7 @@ struct ExecuteStage: Sendable {
             }
             return .streaming(upstream)
         }
+        // A replay: `openStream` read the stream whole inside its attempt (`readWhole`).
         var events: [ChatStreamEvent] = []
         var answer = ChatResponseAccumulator()
         do {

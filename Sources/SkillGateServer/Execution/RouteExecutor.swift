@@ -36,7 +36,7 @@ final class RouteExecutor: Sendable {
     /// Sends `request` and waits for the whole answer. Tool calls in it are remembered for stickiness.
     /// `attempts` receives every attempt (also when this throws).
     func complete(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> (response: ChatResponse, target: RouteTarget) {
-        let (response, target, lease) = try await run(request, plan: plan, attempts: &attempts) { llm, req in
+        let (response, target, lease) = try await run(request, plan: plan, attempts: &attempts, settlesLater: { _ in false }) { llm, req, _ in
             try await llm.complete(req)
         }
         lease.release()
@@ -45,16 +45,31 @@ final class RouteExecutor: Sendable {
     }
 
     /// Sends `request` and returns once the first event arrived: the stream is committed to that
-    /// deployment; the caller relays the events (nothing is retried after this returns).
-    func openStream(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> UpstreamStream {
-        let (opened, target, lease) = try await run(request, plan: plan, attempts: &attempts) { llm, req in
+    /// deployment; the caller relays the events (nothing is retried after this returns). The attempt's
+    /// outcome for the deployment's health is the stream's end, told by the stream (decision 0107).
+    ///
+    /// When `readWhole` says so for the deployment that answers (a model whose answers escalate: its answer is
+    /// checked before anything is sent), the stream is read to its end inside the attempt and replayed: a stream
+    /// that breaks before its end is a failed attempt like one that failed before its first event (fallback,
+    /// retry, health), since nothing of it reached the client.
+    func openStream(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord],
+                    readWhole: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
+        let (opened, target, lease) = try await run(request, plan: plan, attempts: &attempts, settlesLater: { $0.isLive }) { llm, req, target in
             var iterator = llm.events(req)
-            let first = try await iterator.next()
-            return FirstEvent(first: first, iterator: iterator)
+            guard readWhole(target) else { return OpenedStream.live(first: try await iterator.next(), iterator: iterator) }
+            var events: [ChatStreamEvent] = []
+            while let event = try await iterator.next() { events.append(event) }
+            return OpenedStream.whole(events)
         }
-        let stream = UpstreamStream(target: target, pending: opened.first, iterator: opened.iterator, lease: lease, affinity: affinity)
-        stream.noteToolCall(opened.first)
-        return stream
+        switch opened {
+        case .live(let first, let iterator):
+            let stream = UpstreamStream(target: target, pending: first, iterator: iterator, lease: lease, affinity: affinity)
+            stream.noteToolCall(first)
+            return stream
+        case .whole(let events):
+            lease.release()
+            return UpstreamStream(replaying: events, target: target, affinity: affinity)
+        }
     }
 
     /// The order in which to try the plan's targets: balanced, then the issuer of the tool calls the
@@ -71,15 +86,20 @@ final class RouteExecutor: Sendable {
         return order
     }
 
-    private struct FirstEvent {
-        var first: ChatStreamEvent?
-        var iterator: ChatEventIterator
+    /// What `openStream`'s attempt got: the first event of a live stream, or the whole of one read to its end.
+    private enum OpenedStream {
+        case live(first: ChatStreamEvent?, iterator: ChatEventIterator)
+        case whole([ChatStreamEvent])
+
+        var isLive: Bool { if case .live = self { true } else { false } }
     }
 
     /// The attempt loop shared by both call styles. Returns the value of the first successful
     /// `call`, its target, and the lease that keeps the target's in-flight count until released.
-    private func run<T>(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord],
-                        call: (any LLMClient, ChatRequest) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
+    /// When `settlesLater` says so of the value (a live stream), its success is not told to the
+    /// deployment's health here: the lease tells the stream's end (decision 0107).
+    private func run<T>(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord], settlesLater: (T) -> Bool,
+                        call: (any LLMClient, ChatRequest, RouteTarget) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
         let names = plan.targets.map(\.qualifiedName)
         var order = attemptOrder(plan, for: request)
         var policy = self.policy
@@ -128,9 +148,14 @@ final class RouteExecutor: Sendable {
                         lease.hold(upstreamClient.key)
                         var upstream = request
                         upstream.model = target.model.id
-                        let value = try await call(upstreamClient.llm, upstream)
-                        health.recordSuccess(names[i])
-                        attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name))
+                        let value = try await call(upstreamClient.llm, upstream, target)
+                        if settlesLater(value) {
+                            attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name,
+                                                          streamEnd: lease.settlesAtStreamEnd()))
+                        } else {
+                            health.recordSuccess(names[i])
+                            attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name))
+                        }
                         return (value, target, lease)
                     } catch {
                         lease.release()
@@ -142,13 +167,7 @@ final class RouteExecutor: Sendable {
                             keysTried += 1
                             continue
                         }
-                        if FailureClassifier.countsAgainstHealth(e) {
-                            health.recordFailure(names[i])
-                        } else if e.domain == .provider, e.upstreamStatus != nil {
-                            health.recordSuccess(names[i])  // it answered; the request was at fault
-                        } else {
-                            health.releaseProbe(names[i])
-                        }
+                        lease.tellHealth(e)
                         guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
                         lastError = e
                         if e.domain == .gateway {
@@ -183,12 +202,18 @@ final class RouteExecutor: Sendable {
     }
 }
 
-/// Keeps a deployment's in-flight count (and its pooled key's) raised until released (or dropped).
+/// Keeps a deployment's in-flight count (and its pooled key's) raised until released (or dropped), and tells the
+/// deployment's health how the call went. For a live stream that is the stream's end (decision 0107): its normal end
+/// is the success, a failure because of the upstream after its first event counts as a failed attempt would, and a
+/// stream left before its end (the client left, the token was revoked) tells nothing but frees a half-open probe.
 final class CallLease: Sendable {
     private let health: DeploymentHealth
     private let deployment: String
     private let key = Mutex<KeyLease?>(nil)
     private let released = Atomic<Bool>(false)
+    /// Set while a live stream's outcome is still to be told (then `streamEnd` holds where its failure is logged).
+    private let pending = Atomic<Bool>(false)
+    private let streamEnd = Mutex<StreamEnd?>(nil)
 
     init(health: DeploymentHealth, deployment: String) {
         self.health = health
@@ -200,9 +225,51 @@ final class CallLease: Sendable {
         key.withLock { $0 = lease }
     }
 
-    /// Ends the call; later calls do nothing.
+    /// The call became a live stream whose outcome is told by `streamSucceeded` or `streamFailed`; returns where its
+    /// failure is noted for the attempt's log record.
+    func settlesAtStreamEnd() -> StreamEnd {
+        let end = StreamEnd()
+        streamEnd.withLock { $0 = end }
+        pending.store(true, ordering: .releasing)
+        return end
+    }
+
+    /// The stream reached its end (or an answer check, such as the invisible-call rule, ended it: the deployment
+    /// answered): a success, which closes the breaker and resets the failure count.
+    func streamSucceeded() {
+        guard pending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        health.recordSuccess(deployment)
+    }
+
+    /// Reading the stream threw `error` after its first event: told to the health as a failed attempt's error would
+    /// be, and noted in the attempt's record. A cancellation (the client left) tells nothing.
+    func streamFailed(_ error: any Error) {
+        guard pending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let e = GatewayError.from(error)
+        if e.kind == .cancelled || error is CancellationError || Task.isCancelled {
+            health.releaseProbe(deployment)
+            return
+        }
+        if e.domain == .provider { streamEnd.withLock { $0 }?.failed(status: e.status, kind: e.kind) }
+        tellHealth(e)
+    }
+
+    /// Tells the deployment's health about a failed call: a retryable provider failure counts against it, another
+    /// answer of the provider (a 4xx: the request was at fault) is a success, anything else only frees a probe.
+    func tellHealth(_ e: GatewayError) {
+        if FailureClassifier.countsAgainstHealth(e) {
+            health.recordFailure(deployment)
+        } else if e.domain == .provider, e.upstreamStatus != nil {
+            health.recordSuccess(deployment)  // it answered; the request was at fault
+        } else {
+            health.releaseProbe(deployment)
+        }
+    }
+
+    /// Ends the call; later calls do nothing. A live stream whose end was not told (left early) frees its probe.
     func release() {
         if !released.exchange(true, ordering: .acquiringAndReleasing) {
+            if pending.exchange(false, ordering: .acquiringAndReleasing) { health.releaseProbe(deployment) }
             health.endCall(deployment)
             key.withLock { $0 }?.release()
         }

@@ -5,7 +5,10 @@ import SkillGateSkills
 /// A streamed answer committed to one deployment (its first event already arrived), or an answer
 /// the execute stage buffered whole to check it and now replays. Tool calls are remembered for
 /// stickiness as they stream by; the deployment's in-flight count drops when the stream is
-/// finished or dropped. With `offered` set, a call to a tool not in it ends the stream with the
+/// finished or dropped. The stream tells the deployment's health how it ended (decision 0107): its
+/// end is the attempt's success, an error read from the upstream counts against the deployment as a
+/// failed attempt would, and a stream finished or dropped before its end (the client left, the token
+/// was revoked) tells nothing. Whoever reads it (the chat relay, the agent runner) need not know. With `offered` set, a call to a tool not in it ends the stream with the
 /// invisible-call error instead of being handed on.
 struct UpstreamStream {
     /// The deployment answering.
@@ -59,6 +62,7 @@ struct UpstreamStream {
             do {
                 event = try await iterator?.next(isolation: #isolation)
             } catch {
+                lease?.streamFailed(error)
                 finish()
                 throw error
             }
@@ -80,6 +84,7 @@ struct UpstreamStream {
             do {
                 ready = try iterator!.nextIfReady()
             } catch {
+                lease?.streamFailed(error)
                 finish()
                 throw error
             }
@@ -88,16 +93,18 @@ struct UpstreamStream {
         return .some(try handOn(event))
     }
 
-    /// What both `next()` and `nextIfReady()` do with an event before handing it on: the end releases the deployment, a
-    /// call to a tool the model was not shown ends the stream (the invisible-call rule), a call is remembered for
-    /// stickiness.
+    /// What both `next()` and `nextIfReady()` do with an event before handing it on: the end is the deployment's
+    /// success and releases it, a call to a tool the model was not shown ends the stream (the invisible-call rule; the
+    /// deployment answered, so that too is its success), a call is remembered for stickiness.
     private mutating func handOn(_ event: ChatStreamEvent?) throws -> ChatStreamEvent? {
         guard let event else {
             ended = true
+            lease?.streamSucceeded()
             finish()
             return nil
         }
         if case .toolCallStart(_, _, let name) = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
+            lease?.streamSucceeded()
             finish()
             throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }

@@ -17,7 +17,7 @@ final class GatewayMetrics: Sendable {
                                     labels: ["provider", "stream"], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
         var tokens = MetricFamily("skillgate_tokens_total", .counter, "Tokens by model and direction (input, output; cached_input and cache_write count the part of the input read from or written to the provider's prompt cache).", labels: ["model", "direction"])
         var cost = MetricFamily("skillgate_cost_usd_total", .counter, "Cost in US dollars from the catalog prices, by model.", labels: ["model"])
-        var attempts = MetricFamily("skillgate_upstream_attempts_total", .counter, "Upstream attempts by deployment and outcome (ok, failed, skipped).",
+        var attempts = MetricFamily("skillgate_upstream_attempts_total", .counter, "Upstream attempts by deployment and outcome (ok, failed, skipped; stream_failed: a stream that failed because of the upstream after its first event).",
                                     labels: ["model", "outcome"])
         var fallbacks = MetricFamily("skillgate_fallbacks_total", .counter, "Times a request moved on to another deployment, by scenario.",
                                      labels: ["scenario"])
@@ -88,6 +88,8 @@ final class GatewayMetrics: Sendable {
                 case .failed:
                     attempts.add(1, [a.deployment, "failed"])
                     if let key = a.key { keyFailures.add(1, [a.deployment, key]) }
+                case .failedMidStream:
+                    attempts.add(1, [a.deployment, "stream_failed"])
                 case .skipped(let reason):
                     attempts.add(1, [a.deployment, "skipped"])
                     if reason.contains("cooling") { cooldowns.add(1, [a.deployment]) }

@@ -58,3 +58,20 @@ import SkillGateRouting
         #expect(log.model == "light-up/m" && log.attempts.count == 1)
     }
 }
+
+extension ExecuteStageTests {
+    /// An escalating call's stream is read whole before anything is sent: one that breaks before its end falls back to
+    /// the next deployment as a failed attempt, and counts against the one that broke (decision 0107).
+    @Test func anEscalatingStreamThatBreaksBeforeItsEndFallsBack() async throws {
+        let broken = ResilienceFixtures.serverError("light-up", 503)
+        let h = RouteExecutorHarness([("light-up", [.streamThenFail([.start(id: "x", model: "m"), .textDelta("Sun")], broken)]),
+                                      ("other-up", [.answer(ResilienceFixtures.text("Sunny in Oslo"))])]) { $0.cooldownAfterFailures = 1 }
+        let (e, log) = try await run(h, policy: AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s"), stream: true)
+        guard case .streaming(var upstream) = e else { Issue.record("expected .streaming, got \(e)"); return }
+        var text = ""
+        while let event = try await upstream.next() { if case .textDelta(let t) = event { text += t } }
+        #expect(text == "Sunny in Oslo" && upstream.target.qualifiedName == "other-up/m")
+        #expect(log.model == "other-up/m" && log.attempts.map(\.text) == ["light-up/m: 502 upstream_error", "other-up/m: 200 ok"], "\(log.attempts)")
+        if case .coolingDown = h.executor.health.admit("light-up/m") {} else { Issue.record("the broken deployment did not count the failure") }
+    }
+}

@@ -25,16 +25,17 @@ final class ResilienceGateway: Sendable {
     ///     `UP_KEY` (`UP_KEY`, `UP_KEY_2`, ...), and these keys are stored in the key file.
     ///   - limits: the `limits` config section as JSON text.
     ///   - upstreamHTTP1: the `upstream_http1` setting, nil to leave it out.
+    ///   - wireFormats: provider id → `wire_format` for providers that do not speak `openai-chat`.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
-         upstreamHTTP1: String? = nil) throws {
+         upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:]) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (id, base) in providers {
             let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
-            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"openai-chat","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
             try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
@@ -77,6 +78,11 @@ final class ResilienceGateway: Sendable {
 
     func send(_ body: [UInt8]) async throws -> HTTPResponse {
         try await http.send(request(body))
+    }
+
+    /// A GET of the gateway's `path` (`/metrics`) with the test token.
+    func get(_ path: String) async throws -> HTTPResponse {
+        try await http.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(server.boundPort)\(path)", headers: ["authorization": "Bearer \(token)"]))
     }
 
     /// Sends a streaming request; returns the status and the whole body as text.
