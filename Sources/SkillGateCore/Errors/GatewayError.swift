@@ -33,6 +33,16 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         case internalError = "internal_error"
     }
 
+    /// How a provider refused the gateway itself rather than the request: nothing the client sent is at fault, this
+    /// deployment will answer every request the same way until the operator fixes it, and another deployment (another
+    /// provider, another key, another model id) may well answer.
+    public enum ProviderRefusal: String, Sendable, Hashable {
+        /// The provider refused SkillGate's key or account (401, 403, a billing refusal, Gemini's `API_KEY_INVALID`).
+        case key
+        /// The provider does not know the model id (or the endpoint) the catalog names (404, `model_not_found`).
+        case model
+    }
+
     public var domain: FaultDomain
     public var kind: Kind
     /// What went wrong and what to do next.
@@ -60,9 +70,13 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let maxUpstreamRetryAfter: Double = 3_600
     /// The provider's own error type/code, when it gave one (`overloaded_error`, `RESOURCE_EXHAUSTED`).
     public var upstreamCode: String?
+    /// Set when the provider refused the gateway itself (its key, its account, the catalog's model id): the executor
+    /// moves on to the next deployment and counts the refusal against this one's health, as it does for a 5xx.
+    public var refusal: ProviderRefusal?
 
     public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
-                upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil) {
+                upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil,
+                refusal: ProviderRefusal? = nil) {
         self.domain = domain
         self.kind = kind
         self.status = status
@@ -72,6 +86,7 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         self.param = param
         self.retryAfter = Self.bounded(retryAfter)
         self.upstreamCode = upstreamCode
+        self.refusal = refusal
     }
 
     private static func bounded(_ seconds: Double?) -> Double? {
@@ -86,7 +101,9 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
         return s + ": " + message
     }
 
-    /// Whether trying another deployment (or the same one later) may succeed.
+    /// Whether trying another deployment (or the same one later) may succeed, because the failure depends on time
+    /// (load, a rate limit, an outage). A provider's `refusal` is not: the same deployment refuses again, and only
+    /// another one may answer (`FailureClassifier`).
     public var isRetryable: Bool {
         switch kind {
         case .rateLimited, .upstreamTimeout, .upstreamUnavailable, .upstreamOverloaded: return domain == .provider

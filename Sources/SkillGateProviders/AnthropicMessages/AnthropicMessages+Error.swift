@@ -53,10 +53,11 @@ extension AnthropicMessagesFormat {
     /// The `GatewayError` for an upstream status (and error type, when known).
     static func byStatus(_ status: Int, type: String?, detail: String, provider: String) -> GatewayError {
         let what = type.map { "\($0) (HTTP \(status))" } ?? "HTTP \(status)"
-        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ advice: String) -> GatewayError {
+        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ advice: String,
+                  refusal: GatewayError.ProviderRefusal? = nil) -> GatewayError {
             GatewayError(domain: domain, kind: kind, status: clientStatus,
                          message: "\(provider) answered \(what): \(detail). \(advice)",
-                         provider: provider, upstreamStatus: status, upstreamCode: type)
+                         provider: provider, upstreamStatus: status, upstreamCode: type, refusal: refusal)
         }
         // A status with one meaning wins over the body's type: an Anthropic-compatible upstream answering 401 with a
         // body of another shape (an OpenAI-style `invalid_request_error`) still rejected the gateway's key, not the
@@ -67,14 +68,17 @@ extension AnthropicMessagesFormat {
             return make(.caller, .invalidRequest, 400, "Fix the request as the message says; retrying it unchanged will fail again.")
         case "authentication_error":
             return make(.provider, .upstreamError, 502,
-                        "The gateway's key for provider '\(provider)' was rejected: the operator should check it with `skillgate keys set \(provider)`.")
+                        "The gateway's key for provider '\(provider)' was rejected: the operator should check it with `skillgate keys set \(provider)`.",
+                        refusal: .key)
         case "billing_error":
-            return make(.provider, .upstreamError, 502, "The operator should check the billing of the '\(provider)' account.")
+            return make(.provider, .upstreamError, 502, "The operator should check the billing of the '\(provider)' account.", refusal: .key)
         case "permission_error":
             return make(.provider, .upstreamError, 502,
-                        "The key for provider '\(provider)' may not use this model or feature: the operator should check the key's permissions or the route.")
+                        "The key for provider '\(provider)' may not use this model or feature: the operator should check the key's permissions or the route.",
+                        refusal: .key)
         case "not_found_error":
-            return make(.provider, .notFound, 404, "Check the model id in the route or provider catalog (or the base URL).")
+            return make(.provider, .notFound, 404,
+                        "The operator should fix the model id in the provider catalog or the route (or the provider's base URL).", refusal: .model)
         case "request_too_large":
             return make(.caller, .requestTooLarge, 413, "Send a shorter conversation or smaller attachments.")
         case "rate_limit_error":

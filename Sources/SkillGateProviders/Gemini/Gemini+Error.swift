@@ -9,10 +9,10 @@ extension GeminiFormat {
     ///
     /// Gemini errors are `{"error":{"code","message","status","details"}}` (sometimes wrapped in a
     /// one-element array). The mapping goes by the gRPC `status` first, the HTTP status second:
-    /// - `API_KEY_INVALID` / `UNAUTHENTICATED` / `PERMISSION_DENIED` → provider fault, 502, telling
+    /// - `API_KEY_INVALID` / `UNAUTHENTICATED` / `PERMISSION_DENIED` → provider fault, 502, `refusal` `.key`, telling
     ///   the operator to check the key with `skillgate keys set <provider>` (the client's own token was fine);
     /// - `INVALID_ARGUMENT` / `FAILED_PRECONDITION` → caller fault, 400;
-    /// - `NOT_FOUND` → 404 naming the model and the catalog to fix;
+    /// - `NOT_FOUND` → 404, `refusal` `.model`, naming the model and the catalog to fix;
     /// - `RESOURCE_EXHAUSTED` → 429 with `retryAfter` from `RetryInfo.retryDelay` ("27s") or `Retry-After`;
     /// - `UNAVAILABLE` → 503, `DEADLINE_EXCEEDED` → 504, `INTERNAL`, `CANCELLED` and other 5xx → 502.
     /// HTML pages, empty and non-JSON bodies get a message saying so. `DebugInfo` details are never
@@ -38,9 +38,9 @@ extension GeminiFormat {
         let upstreamCode = reason ?? grpc
 
         func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ status: Int, _ message: String,
-                  retryAfter: Double? = nil) -> GatewayError {
+                  retryAfter: Double? = nil, refusal: GatewayError.ProviderRefusal? = nil) -> GatewayError {
             GatewayError(domain: domain, kind: kind, status: status, message: message, provider: provider,
-                         upstreamStatus: code == 0 ? nil : code, retryAfter: retryAfter, upstreamCode: upstreamCode)
+                         upstreamStatus: code == 0 ? nil : code, retryAfter: retryAfter, upstreamCode: upstreamCode, refusal: refusal)
         }
 
         // The HTTP status counts beside the body's code: a compatible upstream answering 401, 403 or 429 with another
@@ -49,12 +49,12 @@ extension GeminiFormat {
         if reason == "API_KEY_INVALID" || grpc == "UNAUTHENTICATED" || code == 401 || http == 401 {
             return make(.provider, .upstreamError, 502,
                         "Gemini refused the API key of provider '\(provider)' (\(upstreamMessage)). "
-                            + "The operator should check the key with `skillgate keys set \(provider)`.")
+                            + "The operator should check the key with `skillgate keys set \(provider)`.", refusal: .key)
         }
         if grpc == "PERMISSION_DENIED" || code == 403 || http == 403 {
             return make(.provider, .upstreamError, 502,
                         "Gemini denied access for provider '\(provider)' (\(upstreamMessage)). The operator should check that "
-                            + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.")
+                            + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.", refusal: .key)
         }
         if grpc == "RESOURCE_EXHAUSTED" || code == 429 || http == 429 {
             // Bounded before it is shown: `1e300s` or `inf` must not reach a conversion to an integer (decision 0096).
@@ -68,7 +68,7 @@ extension GeminiFormat {
         if grpc == "NOT_FOUND" || code == 404 {
             return make(.provider, .notFound, 404,
                         "Gemini (provider '\(provider)') did not find the model or resource: \(upstreamMessage) "
-                            + "Check the model id in the request or in the provider catalog.")
+                            + "The operator should fix the model id in the provider catalog or the route.", refusal: .model)
         }
         if grpc == "INVALID_ARGUMENT" || grpc == "FAILED_PRECONDITION" || grpc == "OUT_OF_RANGE" || code == 400 {
             return make(.caller, .invalidRequest, 400,

@@ -6,7 +6,9 @@ import SkillGateHTTP
 /// Reads `{"error":{"message","type","param","code"}}` and the variants compatible servers send
 /// (`{"error":"text"}`, `{"message":...}`, `{"detail":...}`, a one-element array), and says what
 /// arrived when the body is empty, HTML or not JSON. Provider messages are scrubbed of the API
-/// key (OpenAI echoes a masked key in 401 messages).
+/// key (OpenAI echoes a masked key in 401 messages). A refused key or account (401, 402, 403) and a
+/// model id the provider does not know (404, `model_not_found`) carry `GatewayError.refusal`: the
+/// gateway sent only what its catalog and key store hold, so the operator is at fault, not the client.
 struct OpenAIChatErrorMapper {
     var provider: String
     var apiKey: String?
@@ -59,21 +61,31 @@ struct OpenAIChatErrorMapper {
         let label = label ?? "status \(status)"
         let said = scrub(d.message)
         let code = d.code ?? d.type
-        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ message: String) -> GatewayError {
+        func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ message: String,
+                  refusal: GatewayError.ProviderRefusal? = nil) -> GatewayError {
             GatewayError(domain: domain, kind: kind, status: clientStatus, message: message, provider: provider,
-                         upstreamStatus: status == 200 ? nil : status, param: d.param, upstreamCode: code)
+                         upstreamStatus: status == 200 ? nil : status, param: d.param, upstreamCode: code, refusal: refusal)
         }
+        // The gateway sends only model ids from the catalog: a model the provider does not know is the operator's to
+        // fix, and another deployment of the plan may still answer (decision 0106).
         if code == "model_not_found" && status != 200 {
-            return make(.caller, .notFound, 404,
-                        "\(provider) does not know this model (\(label)): \(said) — check the model id in the provider catalog or pick another model")
+            return make(.provider, .notFound, 404,
+                        "\(provider) does not know the model id the gateway sent (\(label)): \(said) — the operator should fix the model id in the provider catalog or take the model out of the route",
+                        refusal: .model)
         }
         switch status {
         case 401, 403:
-            return make(.gateway, .upstreamError, 502,
-                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`")
+            return make(.provider, .upstreamError, 502,
+                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`",
+                        refusal: .key)
+        case 402:
+            return make(.provider, .upstreamError, 502,
+                        "\(provider) refused SkillGate's account (\(label)): \(said) — the gateway operator should check the provider account's billing or credits",
+                        refusal: .key)
         case 404:
-            return make(.caller, .notFound, 404,
-                        "\(provider) does not know this model or endpoint (\(label)): \(said) — check the model id in the provider catalog or pick another model")
+            return make(.provider, .notFound, 404,
+                        "\(provider) does not know this model or endpoint (\(label)): \(said) — the operator should fix the model id in the provider catalog (or the provider's base URL)",
+                        refusal: .model)
         case 408:
             return make(.provider, .upstreamTimeout, 504, "\(provider) timed out (\(label)): \(said) — retry the request")
         case 413:

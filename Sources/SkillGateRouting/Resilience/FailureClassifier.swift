@@ -3,16 +3,29 @@ import SkillGateCore
 /// Which upstream failures make SkillGate try again, and which count against a deployment's health.
 public enum FailureClassifier {
     /// Whether the next deployment of the plan (or the same one later) may succeed: connect errors,
-    /// timeouts before the first byte, 429, 5xx, "overloaded" (`GatewayError.isRetryable`), and a
-    /// provider whose key is missing from the key store (503 `upstream_unavailable`, gateway domain),
-    /// which another deployment may not need.
+    /// timeouts before the first byte, 429, 5xx, "overloaded" (`GatewayError.isRetryable`); a provider
+    /// that refused the gateway itself, its key or the catalog's model id (`GatewayError.refusal`); and a
+    /// provider whose key is missing from the key store (503 `upstream_unavailable`, gateway domain).
+    /// The last two do not depend on the deployment alone, and another deployment may not share them.
     public static func movesOn(_ error: GatewayError) -> Bool {
-        error.isRetryable || (error.kind == .upstreamUnavailable && error.domain == .gateway)
+        error.isRetryable || isRefusal(error) || (error.kind == .upstreamUnavailable && error.domain == .gateway)
     }
 
-    /// Whether the failure says the deployment itself is unhealthy (and counts towards a cooldown).
-    /// A missing key is configuration, not health; a 4xx means the deployment answered.
+    /// Whether the failure says the deployment itself is unhealthy (and counts towards a cooldown): a
+    /// retryable provider failure, or a provider refusing the gateway's key or model id (every request
+    /// would be refused the same way until the operator fixes it). A missing key is configuration the
+    /// gateway knows without asking; any other 4xx means the deployment answered a bad request.
     public static func countsAgainstHealth(_ error: GatewayError) -> Bool {
-        error.isRetryable && error.domain == .provider
+        (error.isRetryable || isRefusal(error)) && error.domain == .provider
+    }
+
+    /// Whether trying the same deployment again later in this request cannot help: its key is missing,
+    /// or the provider refused its key or model id (backoff would only repeat the refusal).
+    public static func excludesDeployment(_ error: GatewayError) -> Bool {
+        error.domain == .gateway || isRefusal(error)
+    }
+
+    private static func isRefusal(_ error: GatewayError) -> Bool {
+        error.refusal != nil && error.domain == .provider
     }
 }

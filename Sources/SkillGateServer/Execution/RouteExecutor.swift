@@ -4,7 +4,8 @@ import Synchronization
 
 /// Runs a prepared chat request along its `RoutePlan`: orders the deployments (stickiness, load
 /// balancing), skips cooled-down ones, and retries or falls back on connect errors, timeouts, 429,
-/// 5xx and "overloaded" — waiting out backoff and Retry-After inside the total deadline — until one
+/// 5xx and "overloaded" — waiting out backoff and Retry-After inside the total deadline — and falls
+/// back from a provider that refused the gateway's key or model id (`GatewayError.refusal`), until one
 /// deployment answers. It never retries once the answer's first event was handed out: from then on
 /// bytes may have reached the client.
 ///
@@ -170,7 +171,7 @@ final class RouteExecutor: Sendable {
                         lease.tellHealth(e)
                         guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
                         lastError = e
-                        if e.domain == .gateway {
+                        if FailureClassifier.excludesDeployment(e) {
                             schedule.exclude(i)
                         } else {
                             schedule.failed(i, error: e, now: clock.now, unitRandom: unitRandom())

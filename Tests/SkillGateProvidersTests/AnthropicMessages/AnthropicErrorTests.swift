@@ -17,6 +17,7 @@ import SkillGateHTTP
         #expect(e.status == 404)
         #expect(e.provider == "anthropic")
         #expect(e.upstreamCode == "not_found_error")
+        #expect(e.refusal == .model && e.domain == .provider, "the catalog's model id is the operator's (decision 0106)")
         #expect(e.message.contains("model: claude-sonet-4-5"))
         #expect(e.message.contains("req_011CdufXo8Y2LVfY2veyuQWG"))
     }
@@ -31,6 +32,7 @@ import SkillGateHTTP
         #expect(e.status == 400)
         #expect(e.message.contains("effort level 'xhigh'"))
         #expect(!e.isRetryable)
+        #expect(e.refusal == nil, "the client's own bad input is no refusal: it is not retried elsewhere")
     }
 
     @Test func overloaded() {
@@ -74,6 +76,7 @@ import SkillGateHTTP
         let e = Self.map(401, #"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}"#)
         #expect(e.message.contains("skillgate keys set anthropic"))
         #expect(e.domain == .provider)
+        #expect(e.refusal == .key, "another deployment may answer (decision 0106)")
         #expect(e.status == 502, "the client's own SkillGate token was fine; the gateway's provider key was not")
         #expect(!e.message.contains(AnthropicTestSupport.secret))
         #expect(!e.anthropicBody().serialized().contains(AnthropicTestSupport.secret))
@@ -87,6 +90,7 @@ import SkillGateHTTP
         let e = Self.map(status, #"{"error":{"type":"invalid_request_error","message":"Incorrect API key provided"}}"#)
         #expect(e.status == clientStatus && e.kind == kind, "\(e)")
         #expect(e.domain == .provider)
+        #expect(e.refusal == (status == 429 ? nil : .key))
         #expect(e.message.contains(says), "\(e.message)")
     }
 

@@ -19,6 +19,7 @@ import SkillGateHTTP
         #expect(e.status == 502)
         #expect(e.upstreamStatus == 400)
         #expect(e.upstreamCode == "API_KEY_INVALID")
+        #expect(e.refusal == .key, "Google answers a bad key with 400; it is still the gateway's key (decision 0106)")
         #expect(e.message.contains("skillgate keys set gemini"))
         #expect(!e.message.contains("key1234"), "DebugInfo details echo the key and must not be copied")
         #expect(e.provider == "gemini")
@@ -32,6 +33,7 @@ import SkillGateHTTP
         let e = map(status, Array(#"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}"#.utf8))
         #expect(e.status == clientStatus && e.kind == kind, "\(e)")
         #expect(e.domain == .provider)
+        #expect(e.refusal == (status == 429 ? nil : .key))
         #expect(e.message.contains(says), "\(e.message)")
     }
 
@@ -39,6 +41,7 @@ import SkillGateHTTP
         let e = try fixture(404, "googleai-unary-failure-unknown-model.json")
         #expect(e.kind == .notFound)
         #expect(e.status == 404)
+        #expect(e.refusal == .model)
         #expect(e.message.contains("gemini-5.0-flash"))
         #expect(!e.message.contains("ORIGINAL ERROR"))
     }

@@ -47,11 +47,31 @@ struct ErrorExpectation: Sendable, CustomTestStringConvertible {
         let body = #"{"error":{"message":"Incorrect API key provided: sk-test-secret-key-0123456789. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#
         let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
         #expect(e.kind == .upstreamError)
-        #expect(e.domain == .gateway)
+        #expect(e.domain == .provider, "the provider refused the gateway: another deployment may answer (decision 0106)")
+        #expect(e.refusal == .key)
         #expect(e.status == 502)
         #expect(e.message.contains("skillgate keys set openai"))
         #expect(!e.message.contains("sk-test-secret-key-0123456789"))
         #expect(!e.openAIBody().serialized().contains("secret-key"))
+    }
+
+    /// The gateway sends only catalog model ids: a model the provider does not know (404, or `model_not_found` with
+    /// another status) is the operator's, and marked so the executor moves on (decision 0106); a 402 refuses the account.
+    @Test(arguments: [(404, #"{"error":{"message":"The model `gpt-4-0314` has been deprecated","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#, GatewayError.ProviderRefusal.model, 404),
+                      (400, #"{"error":{"message":"The model `o9` does not exist","type":"invalid_request_error","param":"model","code":"model_not_found"}}"#, .model, 404),
+                      (404, #"{"error":{"message":"Not Found","type":"invalid_request_error"}}"#, .model, 404),
+                      (402, #"{"error":{"message":"Insufficient credits","code":402}}"#, .key, 502)])
+    func refusalsOfTheModelOrAccountAreTheOperatorsAndMarked(_ status: Int, _ body: String, _ refusal: GatewayError.ProviderRefusal, _ clientStatus: Int) {
+        let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(e.refusal == refusal && e.domain == .provider && e.status == clientStatus, "\(e)")
+        #expect(e.message.contains("operator"), "\(e.message)")
+    }
+
+    @Test(arguments: [400, 422])
+    func theClientsBadInputIsNoRefusal(_ status: Int) {
+        let body = #"{"error":{"message":"Invalid value for 'temperature'","type":"invalid_request_error","param":"temperature","code":"invalid_value"}}"#
+        let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(e.refusal == nil && e.domain == .caller && e.status == 400)
     }
 
     @Test func maskedKeysEchoedByTheProviderAreScrubbedToo() {

@@ -25,7 +25,7 @@ final class ResilienceGateway: Sendable {
     ///     `UP_KEY` (`UP_KEY`, `UP_KEY_2`, ...), and these keys are stored in the key file.
     ///   - limits: the `limits` config section as JSON text.
     ///   - upstreamHTTP1: the `upstream_http1` setting, nil to leave it out.
-    ///   - wireFormats: provider id → `wire_format` for providers that do not speak `openai-chat`.
+    ///   - wireFormats: provider id → its `wire_format` (`anthropic-messages`, `gemini`); `openai-chat` when not named.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
          upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:]) throws {

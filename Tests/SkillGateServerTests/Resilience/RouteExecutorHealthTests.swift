@@ -54,6 +54,19 @@ import SkillGateRouting
         #expect(log == ["a/m: skipped (cooling down, 15 s left)", "b/m: 503 upstream_overloaded"], "\(log)")
     }
 
+    /// A refused key or model id fails every request the same way: it counts towards the cooldown like a 5xx, where it
+    /// once marked the deployment healthy ("it answered") and kept it in front of the tier.
+    @Test(arguments: [F.refusedKey("a"), F.unknownModel("a")])
+    func aRefusalCountsAgainstHealth(_ refusal: GatewayError) async throws {
+        let h = RouteExecutorHarness([("a", [.fail(refusal)]), ("b", [.answer(F.text("b"))])]) {
+            $0.cooldownAfterFailures = 2
+            $0.cooldownSeconds = 30
+        }
+        for _ in 0..<4 { #expect(try await h.complete().0.get() == "b") }
+        #expect(h.calls("a") == 2, "cooling down after two refusals")
+        if case .coolingDown = h.executor.health.admit("a/m") {} else { Issue.record("a/m should be cooling down") }
+    }
+
     @Test func aCallerErrorDoesNotCountAgainstHealth() async throws {
         let h = RouteExecutorHarness([("a", [.fail(F.badRequest("a"))])]) { $0.cooldownAfterFailures = 1 }
         for _ in 0..<3 { _ = await h.complete() }

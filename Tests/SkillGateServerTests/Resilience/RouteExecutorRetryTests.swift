@@ -14,6 +14,25 @@ import SkillGateRouting
         #expect(log.count == 2 && log[0].hasPrefix("a/m: \(failure.status) \(failure.kind.rawValue)") && log[1] == "b/m: 200 ok", "\(log)")
     }
 
+    /// A provider refusing the gateway's key or model id (decision 0106): the next deployment is tried at once, and the
+    /// refusing one is not tried again in this request (it would refuse again whatever the wait).
+    @Test(arguments: [F.refusedKey("a"), F.unknownModel("a")])
+    func aRefusalFallsBackAndIsNotRetriedOnTheSameDeployment(_ refusal: GatewayError) async throws {
+        let h = RouteExecutorHarness([("a", [.fail(refusal), .answer(F.text("never"))]), ("b", [.fail(F.serverError("b")), .answer(F.text("b"))])])
+        let (result, log) = await h.complete()
+        #expect(try result.get() == "b")
+        #expect(h.calls("a") == 1, "\(log)")
+        #expect(log.map { String($0.prefix(3)) } == ["a/m", "b/m", "b/m"], "\(log)")
+    }
+
+    @Test func aRefusalOnTheOnlyDeploymentIsPassedOnAtOnce() async throws {
+        let h = RouteExecutorHarness([("a", [.fail(F.refusedKey("a")), .answer(F.text("never"))])])
+        let (result, log) = await h.complete()
+        guard case .failure(let e) = result else { Issue.record("expected the refusal"); return }
+        #expect(e.refusal == .key && e.provider == "a" && e.status == 502)
+        #expect(h.calls("a") == 1 && h.clock.sleeps.isEmpty, "\(log)")
+    }
+
     @Test func aCallerErrorIsNotRetried() async throws {
         let h = RouteExecutorHarness([("a", [.fail(F.badRequest("a"))]), ("b", [.answer(F.text("b"))])])
         let (result, _) = await h.complete()

@@ -99,6 +99,18 @@ enum ResilienceFixtures {
         GatewayError(domain: .provider, kind: .invalidRequest, status: 400, message: "bad", provider: provider, upstreamStatus: 400)
     }
 
+    /// The provider refused the gateway's key (as the adapters map a 401).
+    static func refusedKey(_ provider: String) -> GatewayError {
+        GatewayError(domain: .provider, kind: .upstreamError, status: 502, message: "key rejected", provider: provider,
+                     upstreamStatus: 401, upstreamCode: "invalid_api_key", refusal: .key)
+    }
+
+    /// The provider does not know the catalog's model id (as the adapters map a 404 `model_not_found`).
+    static func unknownModel(_ provider: String) -> GatewayError {
+        GatewayError(domain: .provider, kind: .notFound, status: 404, message: "no such model", provider: provider,
+                     upstreamStatus: 404, upstreamCode: "model_not_found", refusal: .model)
+    }
+
     static func missingKey(_ provider: String) -> GatewayError {
         GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "no key", provider: provider)
     }

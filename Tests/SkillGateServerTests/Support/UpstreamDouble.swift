@@ -148,3 +148,57 @@ enum OpenAIRecordings {
         .json(status: 503, body: Array(#"{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error","param":null,"code":null}}"#.utf8), headers: [:])
     }
 }
+
+/// A provider refusing the gateway itself (its key, its account, the catalog's model id), in each wire format as the
+/// providers send it: OpenAI's bodies as its API answers them, Anthropic's and Gemini's from `Tests/Fixtures/`.
+enum RefusalRecordings {
+    static let fixtures = OpenAIRecordings.root.deletingLastPathComponent()
+
+    static func fixture(_ path: String) -> [UInt8] {
+        (try? Array(Data(contentsOf: fixtures.appendingPathComponent(path)))) ?? []
+    }
+
+    static func reply(_ status: Int, _ body: String) -> UpstreamDouble.Reply {
+        .json(status: status, body: Array(body.utf8), headers: [:])
+    }
+
+    /// OpenAI: a wrong key (it echoes a masked one).
+    static var openAIBadKey: UpstreamDouble.Reply {
+        reply(401, #"{"error":{"message":"Incorrect API key provided: sk-proj-****************************wxyz. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#)
+    }
+
+    /// OpenAI: an account the API will not serve.
+    static var openAIForbidden: UpstreamDouble.Reply {
+        reply(403, #"{"error":{"code":"unsupported_country_region_territory","message":"Country, region, or territory not supported","param":null,"type":"request_forbidden"}}"#)
+    }
+
+    /// OpenAI: a retired model id.
+    static var openAIRetiredModel: UpstreamDouble.Reply {
+        reply(404, #"{"error":{"message":"The model `gpt-4-0314` has been deprecated, learn more here: https://platform.openai.com/docs/deprecations","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#)
+    }
+
+    /// Anthropic: a wrong `x-api-key`.
+    static var anthropicBadKey: UpstreamDouble.Reply {
+        reply(401, #"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}"#)
+    }
+
+    /// Anthropic: a model id it does not know (recorded).
+    static var anthropicUnknownModel: UpstreamDouble.Reply {
+        .json(status: 404, body: fixture("anthropic/test_model_name_suggestion_anthropic.0.response.json"), headers: [:])
+    }
+
+    /// Gemini: a key it does not accept, which Google answers with 400 `API_KEY_INVALID` (recorded).
+    static var geminiBadKey: UpstreamDouble.Reply {
+        .json(status: 400, body: fixture("gemini/googleai-unary-failure-api-key.json"), headers: [:])
+    }
+
+    /// Gemini: a model id it does not know (recorded).
+    static var geminiUnknownModel: UpstreamDouble.Reply {
+        .json(status: 404, body: fixture("gemini/googleai-unary-failure-unknown-model.json"), headers: [:])
+    }
+
+    /// OpenAI: the client's own bad input (a value the model does not accept).
+    static var openAIBadInput: UpstreamDouble.Reply {
+        .json(status: 400, body: OpenAIRecordings.bytes("test_openai_o1_mini_system_role_developer.0.response.json"), headers: [:])
+    }
+}
