@@ -23,17 +23,33 @@ struct OpenAIChatErrorMapper {
 
     /// Maps a non-2xx response.
     func error(status: Int, headers: HTTPHeaders, body: [UInt8]) -> GatewayError {
-        guard let detail = detail(in: body) else {
-            return GatewayError(domain: .provider, kind: status == 503 || status == 529 ? .upstreamUnavailable : .upstreamError,
-                                status: 502, message: describeUnreadable(body, status: status, contentType: headers["content-type"]),
-                                provider: provider, upstreamStatus: status,
-                                retryAfter: OpenAIChatRetryAfter.seconds(from: headers))
-        }
+        guard let detail = detail(in: body) else { return unreadable(status: status, headers: headers, body: body) }
         var e = mapped(detail, status: status)
         if e.kind == .rateLimited || e.kind == .upstreamOverloaded || e.kind == .upstreamUnavailable {
             e.retryAfter = OpenAIChatRetryAfter.seconds(from: headers)
         }
         return e
+    }
+
+    /// A non-2xx answer whose body is no error object (an HTML page from nginx or Cloudflare, plain text, nothing):
+    /// mapped by its status, as the Anthropic and Gemini adapters do. A 429 or 408 from a proxy still asks the gateway
+    /// to slow down or try again, so it stays retryable and reaches the client as 429 (or 504), not as a 502.
+    private func unreadable(status: Int, headers: HTTPHeaders, body: [UInt8]) -> GatewayError {
+        let retryAfter = OpenAIChatRetryAfter.seconds(from: headers)
+        switch status {
+        case 429:
+            return GatewayError(domain: .provider, kind: .rateLimited, status: 429,
+                                message: "\(provider) (or a proxy in front of it) is rate limiting SkillGate (status 429 with \(whatArrived(body, contentType: headers["content-type"]))) — retry later, or raise the provider quota",
+                                provider: provider, upstreamStatus: status, retryAfter: retryAfter)
+        case 408:
+            return GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
+                                message: "\(provider) (or a proxy in front of it) timed out (status 408 with \(whatArrived(body, contentType: headers["content-type"]))) — retry the request",
+                                provider: provider, upstreamStatus: status, retryAfter: retryAfter)
+        default:
+            return GatewayError(domain: .provider, kind: status == 503 || status == 529 ? .upstreamUnavailable : .upstreamError,
+                                status: 502, message: describeUnreadable(body, status: status, contentType: headers["content-type"]),
+                                provider: provider, upstreamStatus: status, retryAfter: retryAfter)
+        }
     }
 
     /// An `{"error":...}` object that arrived with status 200 (an SSE data event, or the whole body).
@@ -160,6 +176,14 @@ struct OpenAIChatErrorMapper {
         }
         let snippet = scrub(String(trimmed.prefix(200))).replacing("\n", with: " ")
         return "\(provider) sent a body that is not JSON (status \(status)): \"\(snippet)\" — check that the base URL points at an OpenAI-compatible endpoint"
+    }
+
+    /// What arrived instead of an error object, in a few words (`an HTML page instead of JSON`).
+    private func whatArrived(_ body: [UInt8], contentType: String?) -> String {
+        let trimmed = String(decoding: body.prefix(2048), as: UTF8.self).drop(while: { $0.isWhitespace })
+        if trimmed.isEmpty { return "an empty body" }
+        if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") { return "an HTML page instead of JSON" }
+        return "a body that is not JSON: \"\(scrub(String(trimmed.prefix(200))).replacing("\n", with: " "))\""
     }
 
     /// Removes the API key (and anything that looks like a secret key) from provider text.

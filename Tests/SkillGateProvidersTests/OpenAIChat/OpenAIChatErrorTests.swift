@@ -122,6 +122,25 @@ struct ErrorExpectation: Sendable, CustomTestStringConvertible {
         #expect(e.status == 502)
     }
 
+    /// nginx, Cloudflare or another proxy answers 429 or 408 with a page, not an error object: the status still says
+    /// what happened (the Anthropic and Gemini adapters already map such bodies by status).
+    @Test(arguments: [
+        (429, "<html><head><title>429 Too Many Requests</title></head><body><center><h1>429 Too Many Requests</h1></center><hr><center>nginx</center></body></html>", "text/html",
+         GatewayError.Kind.rateLimited, 429, "HTML page"),
+        (429, "error code: 1015", "text/plain", .rateLimited, 429, "error code: 1015"),
+        (429, "", "text/plain", .rateLimited, 429, "empty body"),
+        (408, "<html><body><h1>408 Request Time-out</h1></body></html>", "text/html", .upstreamTimeout, 504, "HTML page"),
+        (502, "<html><head><title>502 Bad Gateway</title></head></html>", "text/html", .upstreamError, 502, "HTML page"),
+    ])
+    func unreadableBodiesAreMappedByTheirStatus(_ status: Int, _ body: String, _ contentType: String, _ kind: GatewayError.Kind,
+                                                 _ clientStatus: Int, _ says: String) {
+        let e = format.parseError(status: status, headers: ["content-type": contentType, "retry-after": "12"], body: Array(body.utf8), deployment: deployment)
+        #expect(e.kind == kind && e.status == clientStatus && e.upstreamStatus == status, "\(e)")
+        #expect(e.isRetryable, "a proxy's \(status) page is as retryable as the provider's own")
+        #expect(e.retryAfter == 12)
+        #expect(e.message.contains(says) && e.message.contains("retry"), "\(e.message)")
+    }
+
     @Test func emptyAndNonJSONBodiesSayWhatArrived() {
         let empty = format.parseError(status: 500, headers: [:], body: [], deployment: deployment)
         #expect(empty.message.contains("empty body"))

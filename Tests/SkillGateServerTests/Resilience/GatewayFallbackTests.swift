@@ -44,6 +44,31 @@ import SkillGateTestSupport
         }
     }
 
+    /// A 429 or 408 whose body is a proxy's HTML or plain text is still a rate limit or a timeout: it falls back (it
+    /// was a 502 the executor did not move on from), and a 5xx page still does.
+    @Test(arguments: [("HTML 429", R.nginxRateLimited(), "up-a/m: 429 rate_limited"), ("text 408", R.proxyTimedOut, "up-a/m: 504 upstream_timeout"),
+                      ("HTML 502", R.nginxBadGateway, "up-a/m: 502 upstream_error")])
+    func aProxysPageFallsBackByItsStatus(_ name: String, _ reply: UpstreamDouble.Reply, _ logged: String) async throws {
+        try await withGateway(a: [reply], b: [R.text]) { gw, a, b in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200 && r.headers["x-skillgate-provider"] == "up-b", "\(name): \(r.status)")
+            #expect(a.requestCount == 1 && b.requestCount == 1, "\(name)")
+            let attempts = await gw.logLines().last?["attempts"] as? [String] ?? []
+            #expect(attempts.count == 2 && attempts[0].hasPrefix(logged) && attempts[1] == "up-b/m: 200 ok", "\(name): \(attempts)")
+        }
+    }
+
+    @Test func aProxysHTML429ReachesTheClientAs429WithItsRetryAfter() async throws {
+        try await withGateway(a: [R.nginxRateLimited(retryAfter: "30")], b: [R.text], tier: ["up-a/m"]) { gw, a, _ in
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            let text = String(decoding: r.body, as: UTF8.self)
+            #expect(r.status == 429, "\(text)")
+            #expect(r.headers["retry-after"] == "30")
+            #expect(text.contains("rate limiting") && !text.contains("<html>"), "\(text)")
+            #expect(a.requestCount == 1)
+        }
+    }
+
     @Test func retryAfterIsHonouredOnTheOnlyDeployment() async throws {
         try await withGateway(a: [R.rateLimited(retryAfter: "1"), R.text], b: [R.text], tier: ["up-a/m"]) { gw, a, _ in
             let start = ContinuousClock.now

@@ -10,6 +10,8 @@ final class UpstreamDouble: HTTPHandler {
     indirect enum Reply: Sendable {
         /// A complete response.
         case json(status: Int, body: [UInt8], headers: HTTPHeaders)
+        /// A complete response that is not JSON (a proxy's HTML page, plain text), with its own content type.
+        case page(status: Int, body: [UInt8], contentType: String, headers: HTTPHeaders)
         /// `200 text/event-stream`, one chunk per SSE event.
         case sse([UInt8])
         /// The reply, after `delay` (before the head is sent).
@@ -71,6 +73,9 @@ final class UpstreamDouble: HTTPHandler {
         switch reply {
         case .json(let status, let body, var headers):
             headers.set("content-type", "application/json")
+            responder.respond(status: status, headers: headers, body: body)
+        case .page(let status, let body, let contentType, var headers):
+            headers.set("content-type", contentType)
             responder.respond(status: status, headers: headers, body: body)
         case .sse(let bytes):
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
@@ -142,6 +147,23 @@ enum OpenAIRecordings {
 
     static var serverError: UpstreamDouble.Reply {
         .json(status: 500, body: Array(#"{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}"#.utf8), headers: [:])
+    }
+
+    /// nginx's own 429 page (`limit_req`), as it sends it: HTML, not an OpenAI error object.
+    static func nginxRateLimited(retryAfter: String? = nil) -> UpstreamDouble.Reply {
+        .page(status: 429, body: Array("<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".utf8),
+              contentType: "text/html", headers: retryAfter.map { ["retry-after": $0] } ?? [:])
+    }
+
+    /// A proxy's plain-text 408.
+    static var proxyTimedOut: UpstreamDouble.Reply {
+        .page(status: 408, body: Array("stream timeout".utf8), contentType: "text/plain", headers: [:])
+    }
+
+    /// nginx's 502 page.
+    static var nginxBadGateway: UpstreamDouble.Reply {
+        .page(status: 502, body: Array("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".utf8),
+              contentType: "text/html", headers: [:])
     }
 
     static var overloaded: UpstreamDouble.Reply {
