@@ -5,17 +5,18 @@ extension AnthropicMessagesFormat {
     /// to a `GatewayError` naming `provider`. HTML, empty and other non-JSON bodies are described
     /// rather than parsed. The upstream's text is quoted as it came: `HTTPLLMClient` takes the call's key out of
     /// every error it throws (`GatewayError.redacting`), for an Anthropic-compatible upstream that echoes it.
-    static func error(status: Int, retryAfterHeader: String?, body: [UInt8], provider: String) -> GatewayError {
+    /// `keyName` is the key's name in the key store, for the advice of a refused key.
+    static func error(status: Int, retryAfterHeader: String?, body: [UInt8], provider: String, keyName: String? = nil) -> GatewayError {
         let parsed = try? JSONValue.parse(body)
         guard let parsed, let errorObject = parsed["error"], errorObject.objectValue != nil else {
-            var e = byStatus(status, type: nil, detail: "and \(AnthropicBodyPreview.describe(body)) instead of an Anthropic error object", provider: provider)
+            var e = byStatus(status, type: nil, detail: "and \(AnthropicBodyPreview.describe(body)) instead of an Anthropic error object", provider: provider, keyName: keyName)
             e.retryAfter = RetryAfterHeader.seconds(retryAfterHeader)
             return e
         }
         let type = errorObject["type"]?.stringValue
         var detail = errorObject["message"]?.stringValue ?? "(no message)"
         if let id = parsed["request_id"]?.stringValue { detail += " (request id \(id))" }
-        var e = byStatus(status, type: type, detail: detail, provider: provider)
+        var e = byStatus(status, type: type, detail: detail, provider: provider, keyName: keyName)
         e.retryAfter = RetryAfterHeader.seconds(retryAfterHeader)
         return e
     }
@@ -51,7 +52,7 @@ extension AnthropicMessagesFormat {
     }
 
     /// The `GatewayError` for an upstream status (and error type, when known).
-    static func byStatus(_ status: Int, type: String?, detail: String, provider: String) -> GatewayError {
+    static func byStatus(_ status: Int, type: String?, detail: String, provider: String, keyName: String? = nil) -> GatewayError {
         let what = type.map { "\($0) (HTTP \(status))" } ?? "HTTP \(status)"
         func make(_ domain: GatewayError.FaultDomain, _ kind: GatewayError.Kind, _ clientStatus: Int, _ advice: String,
                   refusal: GatewayError.ProviderRefusal? = nil) -> GatewayError {
@@ -68,13 +69,13 @@ extension AnthropicMessagesFormat {
             return make(.caller, .invalidRequest, 400, "Fix the request as the message says; retrying it unchanged will fail again.")
         case "authentication_error":
             return make(.provider, .upstreamError, 502,
-                        "The gateway's key for provider '\(provider)' was rejected: the operator should check it with `skillgate keys set \(provider)`.",
+                        "The gateway's key for provider '\(provider)' was rejected: the operator should check or replace it with \(KeyAdvice.setKey(keyName, provider: provider)).",
                         refusal: .key)
         case "billing_error":
             return make(.provider, .upstreamError, 502, "The operator should check the billing of the '\(provider)' account.", refusal: .key)
         case "permission_error":
             return make(.provider, .upstreamError, 502,
-                        "The key for provider '\(provider)' may not use this model or feature: the operator should check the key's permissions or the route.",
+                        "The key for provider '\(provider)' may not use this model or feature: the operator should check the key's permissions or the route, or replace the key with \(KeyAdvice.setKey(keyName, provider: provider)).",
                         refusal: .key)
         case "not_found_error":
             return make(.provider, .notFound, 404,

@@ -52,6 +52,7 @@ public struct AnthropicMessagesFormat: WireFormat {
 
     /// Maps a non-2xx answer to a `GatewayError` naming the provider.
     public func parseError(status: Int, headers: HTTPHeaders, body: [UInt8], deployment: Deployment) -> GatewayError {
-        Self.error(status: status, retryAfterHeader: headers["retry-after"], body: body, provider: deployment.providerId)
+        Self.error(status: status, retryAfterHeader: headers["retry-after"], body: body, provider: deployment.providerId,
+                   keyName: deployment.keyName)
     }
 }

@@ -10,26 +10,28 @@ extension GeminiFormat {
     /// Gemini errors are `{"error":{"code","message","status","details"}}` (sometimes wrapped in a
     /// one-element array). The mapping goes by the gRPC `status` first, the HTTP status second:
     /// - `API_KEY_INVALID` / `UNAUTHENTICATED` / `PERMISSION_DENIED` → provider fault, 502, `refusal` `.key`, telling
-    ///   the operator to check the key with `skillgate keys set <provider>` (the client's own token was fine);
+    ///   the operator to check the key with `skillgate keys set <key name>` (the client's own token was fine);
     /// - `INVALID_ARGUMENT` / `FAILED_PRECONDITION` → caller fault, 400;
     /// - `NOT_FOUND` → 404, `refusal` `.model`, naming the model and the catalog to fix;
     /// - `RESOURCE_EXHAUSTED` → 429 with `retryAfter` from `RetryInfo.retryDelay` ("27s") or `Retry-After`;
     /// - `UNAVAILABLE` → 503, `DEADLINE_EXCEEDED` → 504, `INTERNAL`, `CANCELLED` and other 5xx → 502.
     /// HTML pages, empty and non-JSON bodies get a message saying so. `DebugInfo` details are never
     /// copied (they can echo the key), and the key is scrubbed from any text that is copied.
-    public static func error(status: Int, headers: HTTPHeaders, body: [UInt8], provider: String, apiKey: String?) -> GatewayError {
+    /// `keyName` is the key's name in the key store, for the advice of a refused key (never the secret).
+    public static func error(status: Int, headers: HTTPHeaders, body: [UInt8], provider: String, apiKey: String?,
+                             keyName: String? = nil) -> GatewayError {
         var envelope = try? JSONValue.parse(body)
         if let first = envelope?.arrayValue?.first { envelope = first }
         if let error = envelope?["error"], error.objectValue != nil {
             return self.error(from: error, httpStatus: status, retryAfterHeader: headers["retry-after"],
-                              provider: provider, apiKey: apiKey)
+                              provider: provider, apiKey: apiKey, keyName: keyName)
         }
         return nonJSONError(status: status, headers: headers, body: body, provider: provider, apiKey: apiKey)
     }
 
     /// Maps the `error` object of a Gemini error body (also one that arrives inside a stream).
     static func error(from error: JSONValue, httpStatus: Int?, retryAfterHeader: String?,
-                      provider: String, apiKey: String?) -> GatewayError {
+                      provider: String, apiKey: String?, keyName: String? = nil) -> GatewayError {
         let code = error["code"]?.intValue ?? httpStatus ?? 0
         let grpc = error["status"]?.stringValue
         let upstreamMessage = scrub(error["message"]?.stringValue ?? "no message", apiKey: apiKey)
@@ -49,12 +51,12 @@ extension GeminiFormat {
         if reason == "API_KEY_INVALID" || grpc == "UNAUTHENTICATED" || code == 401 || http == 401 {
             return make(.provider, .upstreamError, 502,
                         "Gemini refused the API key of provider '\(provider)' (\(upstreamMessage)). "
-                            + "The operator should check the key with `skillgate keys set \(provider)`.", refusal: .key)
+                            + "The operator should check or replace the key with \(KeyAdvice.setKey(keyName, provider: provider)).", refusal: .key)
         }
         if grpc == "PERMISSION_DENIED" || code == 403 || http == 403 {
             return make(.provider, .upstreamError, 502,
                         "Gemini denied access for provider '\(provider)' (\(upstreamMessage)). The operator should check that "
-                            + "the key's project may use this model and API, or replace it with `skillgate keys set \(provider)`.", refusal: .key)
+                            + "the key's project may use this model and API, or replace it with \(KeyAdvice.setKey(keyName, provider: provider)).", refusal: .key)
         }
         if grpc == "RESOURCE_EXHAUSTED" || code == 429 || http == 429 {
             // Bounded before it is shown: `1e300s` or `inf` must not reach a conversion to an integer (decision 0096).

@@ -57,7 +57,7 @@ public struct GeminiFormat: WireFormat {
 
     public func parseError(status: Int, headers: HTTPHeaders, body: [UInt8], deployment: Deployment) -> GatewayError {
         GeminiFormat.error(status: status, headers: headers, body: body,
-                           provider: deployment.providerId, apiKey: deployment.apiKey)
+                           provider: deployment.providerId, apiKey: deployment.apiKey, keyName: deployment.keyName)
     }
 }
 

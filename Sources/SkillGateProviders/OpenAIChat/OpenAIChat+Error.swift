@@ -12,6 +12,8 @@ import SkillGateHTTP
 struct OpenAIChatErrorMapper {
     var provider: String
     var apiKey: String?
+    /// The key's name in the key store (`OPENAI_API_KEY_2`), for the advice of a refused key.
+    var keyName: String? = nil
 
     /// The fields of a provider error object.
     struct Detail {
@@ -92,7 +94,7 @@ struct OpenAIChatErrorMapper {
         switch status {
         case 401, 403:
             return make(.provider, .upstreamError, 502,
-                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check the provider key with `skillgate keys set \(provider)`",
+                        "\(provider) rejected SkillGate's API key (\(label)): \(said) — the gateway operator should check or replace the key with \(KeyAdvice.setKey(keyName, provider: provider))",
                         refusal: .key)
         case 402:
             return make(.provider, .upstreamError, 502,

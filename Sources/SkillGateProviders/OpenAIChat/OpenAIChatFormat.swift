@@ -58,7 +58,7 @@ public struct OpenAIChatFormat: WireFormat {
     }
 
     public func parseError(status: Int, headers: HTTPHeaders, body: [UInt8], deployment: Deployment) -> GatewayError {
-        OpenAIChatErrorMapper(provider: deployment.providerId, apiKey: deployment.apiKey)
+        OpenAIChatErrorMapper(provider: deployment.providerId, apiKey: deployment.apiKey, keyName: deployment.keyName)
             .error(status: status, headers: headers, body: body)
     }
 

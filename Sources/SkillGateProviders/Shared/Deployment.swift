@@ -25,6 +25,9 @@ public struct Deployment: Sendable, Hashable, CustomStringConvertible {
     public var auth: AuthStyle
     /// The provider secret. Never logged: `description` masks it.
     public var apiKey: String?
+    /// The name `apiKey` has in the key store (`OPENAI_API_KEY`, or the pool member `OPENAI_API_KEY_2`), so an error
+    /// can say which key to replace with `skillgate keys set <name>`. A name, never the secret; `nil` when unknown.
+    public var keyName: String?
     /// Extra headers every request carries (`anthropic-version`).
     public var extraHeaders: HTTPHeaders
     /// Timeouts for calls to this deployment.

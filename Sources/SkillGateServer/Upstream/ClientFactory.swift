@@ -36,6 +36,7 @@ final class ClientFactory: Sendable {
         let spec = target.provider
         let override = config.providerOverrides[spec.id]
         var apiKey: String?
+        var usedKeyName: String?
         var lease: KeyLease?
         if spec.auth != .none, let keyName = override?.keyName ?? spec.keyName {
             let pool = keys.pool(named: keyName)
@@ -46,14 +47,17 @@ final class ClientFactory: Sendable {
             }
             if pool.count == 1 {
                 apiKey = pool[0].secret
+                usedKeyName = pool[0].name
             } else {
                 let taken = keyPool.acquire(pool.map(\.name))
                 apiKey = pool.first { $0.name == taken.name }?.secret
+                usedKeyName = taken.name
                 lease = taken
             }
         }
         var deployment = Deployment(providerId: spec.id, model: target.model.id, baseURL: override?.baseURL ?? spec.baseURL, auth: spec.auth,
                                     apiKey: apiKey, extraHeaders: spec.headers, timeouts: timeouts)
+        deployment.keyName = usedKeyName
         deployment.httpVersion = spec.httpVersion
         deployment.caFile = override?.caFile
         return (deployment, lease)

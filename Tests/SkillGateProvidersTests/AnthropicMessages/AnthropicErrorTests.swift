@@ -74,7 +74,7 @@ import SkillGateHTTP
 
     @Test func authenticationTellsTheOperatorHowToFixTheKey() {
         let e = Self.map(401, #"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}"#)
-        #expect(e.message.contains("skillgate keys set anthropic"))
+        #expect(e.message.contains("skillgate keys set <name>`, with the key name `skillgate providers` lists for 'anthropic'"), "\(e.message)")
         #expect(e.domain == .provider)
         #expect(e.refusal == .key, "another deployment may answer (decision 0106)")
         #expect(e.status == 502, "the client's own SkillGate token was fine; the gateway's provider key was not")
@@ -84,7 +84,7 @@ import SkillGateHTTP
 
     /// A compatible upstream that answers 401, 403 or 429 with a body of another shape (OpenAI's
     /// `invalid_request_error`): the status says what happened, so the client never hears its request was wrong.
-    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set anthropic"), (403, 502, .upstreamError, "permissions"),
+    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set <name>"), (403, 502, .upstreamError, "permissions"),
                       (429, 429, .rateLimited, "Retry after")])
     func theStatusWinsOverAnotherShapesType(_ status: Int, _ clientStatus: Int, _ kind: GatewayError.Kind, _ says: String) {
         let e = Self.map(status, #"{"error":{"type":"invalid_request_error","message":"Incorrect API key provided"}}"#)
@@ -92,6 +92,18 @@ import SkillGateHTTP
         #expect(e.domain == .provider)
         #expect(e.refusal == (status == 429 ? nil : .key))
         #expect(e.message.contains(says), "\(e.message)")
+    }
+
+    /// The advice names the key as the key store knows it (`skillgate keys set anthropic` is refused by the CLI), and
+    /// never the secret: the message reaches clients too.
+    @Test(arguments: [(401, "authentication_error"), (403, "permission_error")])
+    func aRefusedKeyIsNamedByItsKeyStoreName(_ status: Int, _ type: String) {
+        var deployment = AnthropicTestSupport.deployment
+        deployment.keyName = "ANTHROPIC_API_KEY_2"
+        let body = #"{"type":"error","error":{"type":"\#(type)","message":"invalid x-api-key"},"request_id":"req_1"}"#
+        let e = AnthropicTestSupport.format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
+        #expect(e.message.contains("`skillgate keys set ANTHROPIC_API_KEY_2`"), "\(e.message)")
+        #expect(!e.message.contains("keys set anthropic") && !e.message.contains(AnthropicTestSupport.secret))
     }
 
     @Test func apiErrorIsARetryableUpstreamError() {

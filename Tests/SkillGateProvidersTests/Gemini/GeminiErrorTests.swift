@@ -20,14 +20,14 @@ import SkillGateHTTP
         #expect(e.upstreamStatus == 400)
         #expect(e.upstreamCode == "API_KEY_INVALID")
         #expect(e.refusal == .key, "Google answers a bad key with 400; it is still the gateway's key (decision 0106)")
-        #expect(e.message.contains("skillgate keys set gemini"))
+        #expect(e.message.contains("skillgate keys set <name>`, with the key name `skillgate providers` lists for 'gemini'"), "\(e.message)")
         #expect(!e.message.contains("key1234"), "DebugInfo details echo the key and must not be copied")
         #expect(e.provider == "gemini")
     }
 
     /// A compatible upstream that answers 401, 403 or 429 with another code in its body: the HTTP status says what
     /// happened, so the client never hears its request was wrong.
-    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set gemini"), (403, 502, .upstreamError, "may use this model"),
+    @Test(arguments: [(401, 502, GatewayError.Kind.upstreamError, "skillgate keys set <name>"), (403, 502, .upstreamError, "may use this model"),
                       (429, 429, .rateLimited, "quota")])
     func theHTTPStatusCountsBesideTheBodysCode(_ status: Int, _ clientStatus: Int, _ kind: GatewayError.Kind, _ says: String) {
         let e = map(status, Array(#"{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}"#.utf8))
@@ -35,6 +35,19 @@ import SkillGateHTTP
         #expect(e.domain == .provider)
         #expect(e.refusal == (status == 429 ? nil : .key))
         #expect(e.message.contains(says), "\(e.message)")
+    }
+
+    /// The advice names the key as the key store knows it (`skillgate keys set gemini` is refused by the CLI), and
+    /// never the secret: the message reaches clients too.
+    @Test(arguments: [(400, "googleai-unary-failure-api-key.json"), (403, nil)] as [(Int, String?)])
+    func aRefusedKeyIsNamedByItsKeyStoreName(_ status: Int, _ file: String?) throws {
+        var deployment = GeminiTest.deployment
+        deployment.keyName = "GEMINI_API_KEY_2"
+        let body = try file.map { try Fixtures.bytes("gemini/\($0)") }
+            ?? Array(#"{"error":{"code":403,"message":"Method doesn't allow unregistered callers.","status":"PERMISSION_DENIED"}}"#.utf8)
+        let e = GeminiFormat().parseError(status: status, headers: [:], body: body, deployment: deployment)
+        #expect(e.message.contains("`skillgate keys set GEMINI_API_KEY_2`"), "\(e.message)")
+        #expect(!e.message.contains("keys set gemini") && !e.message.contains(deployment.apiKey!))
     }
 
     @Test func unknownModelIsNotFound() throws {

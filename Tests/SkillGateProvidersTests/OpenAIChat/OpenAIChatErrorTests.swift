@@ -50,7 +50,7 @@ struct ErrorExpectation: Sendable, CustomTestStringConvertible {
         #expect(e.domain == .provider, "the provider refused the gateway: another deployment may answer (decision 0106)")
         #expect(e.refusal == .key)
         #expect(e.status == 502)
-        #expect(e.message.contains("skillgate keys set openai"))
+        #expect(e.message.contains("skillgate keys set <name>`, with the key name `skillgate providers` lists for 'openai'"), "\(e.message)")
         #expect(!e.message.contains("sk-test-secret-key-0123456789"))
         #expect(!e.openAIBody().serialized().contains("secret-key"))
     }
@@ -72,6 +72,18 @@ struct ErrorExpectation: Sendable, CustomTestStringConvertible {
         let body = #"{"error":{"message":"Invalid value for 'temperature'","type":"invalid_request_error","param":"temperature","code":"invalid_value"}}"#
         let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: deployment)
         #expect(e.refusal == nil && e.domain == .caller && e.status == 400)
+    }
+
+    /// The advice names the key as the key store knows it, the pooled name that was refused included
+    /// (`skillgate keys set openai` is refused by the CLI), and never the secret: the message reaches clients too.
+    @Test(arguments: [401, 403])
+    func aRefusedKeyIsNamedByItsKeyStoreName(_ status: Int) {
+        var pooled = deployment
+        pooled.keyName = "OPENAI_API_KEY_2"
+        let body = #"{"error":{"message":"Incorrect API key provided: sk-test-secret-key-0123456789.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#
+        let e = format.parseError(status: status, headers: [:], body: Array(body.utf8), deployment: pooled)
+        #expect(e.message.contains("`skillgate keys set OPENAI_API_KEY_2`"), "\(e.message)")
+        #expect(!e.message.contains("keys set openai") && !e.openAIBody().serialized().contains("sk-test-secret-key-0123456789"))
     }
 
     @Test func maskedKeysEchoedByTheProviderAreScrubbedToo() {

@@ -85,6 +85,25 @@ import SkillGateTestSupport
         }
     }
 
+    /// The client and the operator are told which key to replace, by its name in the key store (the pool member that
+    /// was refused last), never by the provider id the CLI refuses, and never by its secret.
+    @Test func theRefusedKeyIsNamedByItsKeyStoreNameAndItsSecretIsNotShown() async throws {
+        let secrets = [("UP_KEY", "sk-refused-one-0123456789abcdef"), ("UP_KEY_2", "sk-refused-two-0123456789abcdef")]
+        let a = try UpstreamDouble([Refused.openAIBadKey])
+        let gw = try ResilienceGateway(providers: [("up-a", a.baseURL)], tier: ["up-a/m"], keys: secrets)
+        let r = try await gw.send(ResilienceGateway.body(model: "light"))
+        let text = String(decoding: r.body, as: UTF8.self)
+        #expect(r.status == 502, "\(text)")
+        #expect(a.requestCount == 2, "each key of the pool is tried once")
+        let last = String((a.requests.last?.headers["authorization"] ?? "").dropFirst("Bearer ".count))
+        let lastName = secrets.first { $0.1 == last }?.0 ?? "?"
+        #expect(text.contains("skillgate keys set \(lastName)`"), "names the key refused last (\(lastName)): \(text)")
+        #expect(!text.contains("keys set up-a"), "\(text)")
+        #expect(!secrets.contains { text.contains($0.1) }, "no secret in the answer")
+        await gw.stop()
+        await a.stop()
+    }
+
     /// A 400 the client's own request caused is the same on every deployment: it is passed on, not retried elsewhere.
     @Test func theClientsBadRequestIsStillNotRetriedAcrossDeployments() async throws {
         try await withGateway(a: [Refused.openAIBadInput]) { gw, a, b in
