@@ -217,3 +217,19 @@ final class AgentGatewayHarness {
         }
     }
 }
+
+extension AgentGatewayHarness {
+    /// A harness whose one skill, `revoker`, revokes the caller's token while it runs (as an operator might at that
+    /// moment), before an upstream that calls it: the run's next step finds the token revoked.
+    static func revokingMidRun() throws -> (AgentGatewayHarness, TestSkill) {
+        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
+        let skill = TestSkill("revoker") { _ in
+            revoke.withLock { $0 }?()
+            return SkillResult(text: "done")
+        }
+        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "revoker"))
+        let tokens = h.gateway.services.tokens
+        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        return (h, skill)
+    }
+}

@@ -10,15 +10,8 @@ import SkillGateSkills
 /// a run that completed copied its skills into the record.
 @Suite(.serialized) struct FailedAgentRunRecordTests {
     @Test func aRunThatFailsAfterASkillRanStillRecordsIt() async throws {
-        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
         // The skill revokes the caller's token while it runs, so the next step fails the run.
-        let skill = TestSkill("revoker") { _ in
-            revoke.withLock { $0 }?()
-            return SkillResult(text: "done")
-        }
-        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "revoker"))
-        let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        let (h, skill) = try AgentGatewayHarness.revokingMidRun()
         let r = try await h.post("/v1/agent", ["messages": [["role": "user", "content": "go"]]])
         await h.stop()
         #expect(r.body.contains("event: run.failed"), "\(r.body.suffix(300))")

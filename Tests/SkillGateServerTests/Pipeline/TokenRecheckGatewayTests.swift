@@ -76,15 +76,8 @@ import SkillGateSkills
 
     @Test(arguments: [0, 1, 2])
     func revokingMidAgentRunStopsBeforeTheNextStep(_ index: Int) async throws {
-        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
         // The skill revokes the caller's token while it runs (like an operator at that moment).
-        let skill = TestSkill("revoker") { _ in
-            revoke.withLock { $0 }?()
-            return SkillResult(text: "done")
-        }
-        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "revoker"))
-        let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        let (h, skill) = try AgentGatewayHarness.revokingMidRun()
         let surface = Self.surfaces[index]
         let r = try await h.post(surface.path, surface.body)
         await h.stop()

@@ -12,17 +12,7 @@ import SkillGateTestSupport
     func withGateway(a: [UpstreamDouble.Reply], b: [UpstreamDouble.Reply], tier: [String] = ["up-a/m", "up-b/m"],
                      resilience: String = "{}", firstByteSeconds: Double = 5,
                      _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble) async throws -> Void) async throws {
-        let da = try UpstreamDouble(a), db = try UpstreamDouble(b)
-        let gateway = try ResilienceGateway(providers: [("up-a", da.baseURL), ("up-b", db.baseURL)], tier: tier,
-                                            resilience: resilience, firstByteSeconds: firstByteSeconds)
-        do {
-            try await body(gateway, da, db)
-        } catch {
-            Issue.record(error)
-        }
-        await gateway.stop()
-        await da.stop()
-        await db.stop()
+        try await ResilienceGateway.withTwoUpstreams(a: a, b: b, tier: tier, resilience: resilience, firstByteSeconds: firstByteSeconds, body)
     }
 
     static let retryable: [(String, UpstreamDouble.Reply, String)] = [

@@ -14,17 +14,7 @@ import SkillGateTestSupport
     func withGateway(a: [UpstreamDouble.Reply], format: String = "openai-chat", b: [UpstreamDouble.Reply] = [R.text],
                      tier: [String] = ["up-a/m", "up-b/m"], resilience: String = "{}",
                      _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble) async throws -> Void) async throws {
-        let da = try UpstreamDouble(a), db = try UpstreamDouble(b)
-        let gateway = try ResilienceGateway(providers: [("up-a", da.baseURL), ("up-b", db.baseURL)], tier: tier,
-                                            resilience: resilience, wireFormats: ["up-a": format])
-        do {
-            try await body(gateway, da, db)
-        } catch {
-            Issue.record(error)
-        }
-        await gateway.stop()
-        await da.stop()
-        await db.stop()
+        try await ResilienceGateway.withTwoUpstreams(a: a, b: b, tier: tier, resilience: resilience, formatA: format, body)
     }
 
     static let refusals: [(String, String, UpstreamDouble.Reply, String)] = [

@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 import SkillGateCore
 import SkillGateHTTP
@@ -117,5 +118,25 @@ final class ResilienceGateway: Sendable {
         http.shutdown()
         close(logFD)
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+extension ResilienceGateway {
+    /// Runs `body` with a gateway whose light tier is `tier` over two upstream doubles, `up-a` answering `a` (in the
+    /// wire format `formatA`) and `up-b` answering `b`; records a thrown error as the test's issue, then stops all three.
+    static func withTwoUpstreams(a: [UpstreamDouble.Reply], b: [UpstreamDouble.Reply], tier: [String] = ["up-a/m", "up-b/m"],
+                                 resilience: String = "{}", firstByteSeconds: Double = 5, formatA: String = "openai-chat",
+                                 _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble) async throws -> Void) async throws {
+        let da = try UpstreamDouble(a), db = try UpstreamDouble(b)
+        let gateway = try ResilienceGateway(providers: [("up-a", da.baseURL), ("up-b", db.baseURL)], tier: tier, resilience: resilience,
+                                            firstByteSeconds: firstByteSeconds, wireFormats: ["up-a": formatA])
+        do {
+            try await body(gateway, da, db)
+        } catch {
+            Issue.record(error)
+        }
+        await gateway.stop()
+        await da.stop()
+        await db.stop()
     }
 }
