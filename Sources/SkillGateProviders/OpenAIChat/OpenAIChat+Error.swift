@@ -168,24 +168,35 @@ struct OpenAIChatErrorMapper {
 
     /// What arrived instead of JSON, for a message (`received an HTML page (status 502) ...`).
     func describeUnreadable(_ body: [UInt8], status: Int, contentType: String?) -> String {
-        let text = String(decoding: body.prefix(2048), as: UTF8.self)
-        let trimmed = text.drop(while: { $0.isWhitespace })
-        if trimmed.isEmpty {
+        switch kindOfBody(body, contentType: contentType) {
+        case .empty:
             return "\(provider) returned status \(status) with an empty body — retry; if it persists, check the provider's status page"
-        }
-        if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") {
+        case .html:
             return "\(provider): received an HTML page (status \(status)) instead of JSON — a proxy in front of the provider failed; retry, and check the provider's base URL if it persists"
+        case .text(let snippet):
+            return "\(provider) sent a body that is not JSON (status \(status)): \"\(snippet)\" — check that the base URL points at an OpenAI-compatible endpoint"
         }
-        let snippet = scrub(String(trimmed.prefix(200))).replacing("\n", with: " ")
-        return "\(provider) sent a body that is not JSON (status \(status)): \"\(snippet)\" — check that the base URL points at an OpenAI-compatible endpoint"
     }
 
     /// What arrived instead of an error object, in a few words (`an HTML page instead of JSON`).
     private func whatArrived(_ body: [UInt8], contentType: String?) -> String {
+        switch kindOfBody(body, contentType: contentType) {
+        case .empty: return "an empty body"
+        case .html: return "an HTML page instead of JSON"
+        case .text(let snippet): return "a body that is not JSON: \"\(snippet)\""
+        }
+    }
+
+    /// A body that is no error object: nothing, an HTML page, or other text (its first 200 characters, scrubbed, on one line).
+    private enum UnreadableBody {
+        case empty, html, text(String)
+    }
+
+    private func kindOfBody(_ body: [UInt8], contentType: String?) -> UnreadableBody {
         let trimmed = String(decoding: body.prefix(2048), as: UTF8.self).drop(while: { $0.isWhitespace })
-        if trimmed.isEmpty { return "an empty body" }
-        if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") { return "an HTML page instead of JSON" }
-        return "a body that is not JSON: \"\(scrub(String(trimmed.prefix(200))).replacing("\n", with: " "))\""
+        if trimmed.isEmpty { return .empty }
+        if trimmed.hasPrefix("<") || (contentType ?? "").lowercased().contains("text/html") { return .html }
+        return .text(scrub(String(trimmed.prefix(200))).replacing("\n", with: " "))
     }
 
     /// Removes the API key (and anything that looks like a secret key) from provider text.

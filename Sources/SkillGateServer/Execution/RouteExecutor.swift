@@ -212,9 +212,9 @@ final class CallLease: Sendable {
     private let deployment: String
     private let key = Mutex<KeyLease?>(nil)
     private let released = Atomic<Bool>(false)
-    /// Set while a live stream's outcome is still to be told (then `streamEnd` holds where its failure is logged).
-    private let pending = Atomic<Bool>(false)
-    private let streamEnd = Mutex<StreamEnd?>(nil)
+    /// A live stream's end still to be told (where its failure is noted for the attempt's record); taken, so told
+    /// once, by whichever of `streamSucceeded`, `streamFailed` and `release` comes first.
+    private let untoldStreamEnd = Mutex<StreamEnd?>(nil)
 
     init(health: DeploymentHealth, deployment: String) {
         self.health = health
@@ -230,29 +230,36 @@ final class CallLease: Sendable {
     /// failure is noted for the attempt's log record.
     func settlesAtStreamEnd() -> StreamEnd {
         let end = StreamEnd()
-        streamEnd.withLock { $0 = end }
-        pending.store(true, ordering: .releasing)
+        untoldStreamEnd.withLock { $0 = end }
         return end
     }
 
     /// The stream reached its end (or an answer check, such as the invisible-call rule, ended it: the deployment
     /// answered): a success, which closes the breaker and resets the failure count.
     func streamSucceeded() {
-        guard pending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard takeStreamEnd() != nil else { return }
         health.recordSuccess(deployment)
     }
 
     /// Reading the stream threw `error` after its first event: told to the health as a failed attempt's error would
     /// be, and noted in the attempt's record. A cancellation (the client left) tells nothing.
     func streamFailed(_ error: any Error) {
-        guard pending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard let end = takeStreamEnd() else { return }
         let e = GatewayError.from(error)
         if e.kind == .cancelled || error is CancellationError || Task.isCancelled {
             health.releaseProbe(deployment)
             return
         }
-        if e.domain == .provider { streamEnd.withLock { $0 }?.failed(status: e.status, kind: e.kind) }
+        if e.domain == .provider { end.failed(status: e.status, kind: e.kind) }
         tellHealth(e)
+    }
+
+    /// The stream end not told yet, if any; nil from then on.
+    private func takeStreamEnd() -> StreamEnd? {
+        untoldStreamEnd.withLock { end in
+            defer { end = nil }
+            return end
+        }
     }
 
     /// Tells the deployment's health about a failed call: a retryable provider failure counts against it, another
@@ -270,7 +277,7 @@ final class CallLease: Sendable {
     /// Ends the call; later calls do nothing. A live stream whose end was not told (left early) frees its probe.
     func release() {
         if !released.exchange(true, ordering: .acquiringAndReleasing) {
-            if pending.exchange(false, ordering: .acquiringAndReleasing) { health.releaseProbe(deployment) }
+            if takeStreamEnd() != nil { health.releaseProbe(deployment) }
             health.endCall(deployment)
             key.withLock { $0 }?.release()
         }
