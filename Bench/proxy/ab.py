@@ -79,6 +79,14 @@ def main():
             q1, _, q3 = statistics.quantiles(ratios, n=4)
             print(f"{c} connection(s): A/B req/s, median of {len(ratios)} paired rounds {statistics.median(ratios):.3f} "
                   f"(quartiles {q1:.3f}–{q3:.3f})")
+            # The tail, paired the same way: A's p99 minus B's in each round (negative: A's tail is shorter).
+            tails = [a["p99_us"] - b["p99_us"] for a, b in zip(runs[("A", c)], runs[("B", c)])]
+            t1, _, t3 = statistics.quantiles(tails, n=4)
+            shorter = sum(1 for t in tails if t < 0)
+            print(f"{c} connection(s): A−B p99, median of {len(tails)} paired rounds {statistics.median(tails):+.0f} µs "
+                  f"(quartiles {t1:+.0f} to {t3:+.0f}); A's shorter in {shorter} of {len(tails)}")
+            json.dump({"connections": c, "A": runs[("A", c)], "B": runs[("B", c)]},
+                      open(os.path.join(args.out, f"rounds-{c}.json"), "w"), indent=1)
     finally:
         processes.stop_all()
 
