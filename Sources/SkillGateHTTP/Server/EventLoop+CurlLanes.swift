@@ -59,10 +59,17 @@ extension EventLoop {
         guard lane.answerSpin.waitStarted(at: now, window: lane.configuration.spinWindow) else { return false }
         lane.sawActivity = false
         let deadline = now &+ lane.answerSpin.window
+        var chore = configuration.choreWhileSpinning
         repeat {
             event_base_loop(base, EVLOOP_NONBLOCK | EVLOOP_NO_EXIT_ON_EMPTY)
             if stopped { return true }
             if lane.sawActivity { return spun() }
+            if let work = chore {
+                // Once per wait, in time the spin would yield anyway (decision 0109); then look again at once.
+                chore = nil
+                work()
+                continue
+            }
             // Another thread runnable on this core (the upstream, the client) goes first: on a machine with few cores
             // the spin must not delay what it waits for.
             sched_yield()

@@ -61,6 +61,11 @@ extension HTTPServer {
         /// request's head comes to a loop that slept, the answer's while that request's upstream transfer is awaited
         /// and again when an upstream answer's first bytes (own HTTP/1.1 client) come after a sleep. `nil` turns it off.
         public var codeWarmer: CodeWarmer?
+        /// Work a loop does while it spins through a short wait for an upstream answer (`spinThroughShortAnswerWait`):
+        /// time it would otherwise give away with `sched_yield`. Called at most once per wait, after the first look
+        /// found no answer; it must be short (a few microseconds). The gateway releases the log lines and usage
+        /// records its writers have handed back to this thread (decision 0109). `nil`: nothing.
+        public var choreWhileSpinning: (@Sendable () -> Void)?
         /// The shortest sleep after which a loop warms the code (a core that idled less still has it cached).
         public var codeWarmingAfterSleep: Duration = .microseconds(50)
         /// A phase of the code is warmed only if the loop last ran (or warmed) it at least this long ago: a loop

@@ -51,6 +51,12 @@ public final class GatewayServer: Sendable {
                 services.log.event("code warming off: the shipped table is malformed", ["error": .string(error.description)], level: "warn")
             }
         }
+        // While a loop spins for a local upstream's answer it releases the log lines and usage records the writers
+        // handed back to it, in its own malloc arena (decision 0109).
+        serverConfig.choreWhileSpinning = { [log = services.log, ledger = services.ledger] in
+            log.releaseSomeWritten()
+            ledger?.releaseSomeWritten()
+        }
         serverConfig.errorBody = { status, message in
             // 505 (HTTP/2 or HTTP/3 sent to this port) is the caller's to fix, like the 4xx.
             let serverFault = status >= 500 && status != 505

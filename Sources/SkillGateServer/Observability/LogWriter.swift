@@ -21,7 +21,8 @@ import Synchronization
 final class LogWriter: Sendable {
     /// One pending line: a request entry (formatted on the writer thread) or an event already built.
     enum Line: Sendable {
-        case entry(RequestLogEntry)
+        /// Boxed (`indirect`): a line is then a pointer, cheap to queue, move and hand back (an entry is ~720 bytes).
+        indirect case entry(RequestLogEntry)
         case event(JSONValue)
 
         /// About how many bytes the line holds while it waits (an event is built by the gateway: small).
@@ -34,7 +35,8 @@ final class LogWriter: Sendable {
     }
 
     private struct Queue {
-        var pending: [Line] = []
+        /// With the threads that queued them, so each gets its lines back to release (decision 0109).
+        var pending = OwnedItems<Line>()
         /// `approximateBytes` of the pending lines.
         var pendingBytes = 0
         var enqueued = 0
@@ -44,6 +46,8 @@ final class LogWriter: Sendable {
         var closed = false
         /// Batches written (write(2) calls unless a pipe takes a batch in parts).
         var batches = 0
+        /// Written lines, released by the threads that queue the next ones (decision 0109).
+        var writtenLines = HandedBackItems<Line>()
     }
 
     private let fd: Int32
@@ -53,6 +57,8 @@ final class LogWriter: Sendable {
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let catchUp: CatchUpLane
+    /// `queue`'s `writtenLines.count`, readable without the lock (nothing to release: no lock taken).
+    private let linesHandedBack = Atomic(0)
 
     /// - Parameters:
     ///   - capacity: the most lines waiting to be written.
@@ -69,13 +75,14 @@ final class LogWriter: Sendable {
     /// Queues `line`; never blocks.
     func enqueue(_ line: Line) {
         let bytes = line.approximateBytes
+        let me = HandedBackItems<Line>.currentOwner
         let signal = queue.withLock { q -> Bool in
             guard !q.closed else { return false }
             if q.pending.count >= capacity || q.pendingBytes + bytes > byteCapacity {
                 q.dropped += 1
                 return false
             }
-            q.pending.append(line)
+            q.pending.append(line, by: me)
             q.pendingBytes += bytes
             q.enqueued += 1
             let asleep = q.writerAsleep
@@ -83,6 +90,20 @@ final class LogWriter: Sendable {
             return asleep
         }
         if signal { wake.signal() }
+    }
+
+    /// Releases up to two written lines that the calling thread queued (decision 0109). An event loop calls it while it
+    /// spins for an upstream answer, so the lines' buffers go back to its own malloc arena in time it would yield
+    /// anyway; lines not released so by the writer's next batch are released by the writer.
+    func releaseSomeWritten() {
+        guard linesHandedBack.load(ordering: .relaxed) > 0 else { return }
+        let me = HandedBackItems<Line>.currentOwner
+        // Released here, after the lock.
+        _ = queue.withLock { q -> (Line?, Line?, [Line]?) in
+            let taken = q.writtenLines.takeSome(for: me)
+            linesHandedBack.store(q.writtenLines.count, ordering: .relaxed)
+            return taken
+        }
     }
 
     /// Waits (at most `timeout`) until every line queued before the call is written. For shutdown and tests.
@@ -111,57 +132,65 @@ final class LogWriter: Sendable {
             if idle { wake.wait() }
             // Let the lines of the requests finishing now gather: one wake-up and one write for all of them.
             if lingerMicroseconds > 0 { usleep(lingerMicroseconds) }
-            let (lines, dropped, closed) = takePending()
+            var (lines, dropped, closed) = takePending()
             if lines.isEmpty && dropped == 0 {
                 if closed { return catchUp.close() }
                 continue
             }
             guard lines.count >= Self.catchUpLines else {
-                write(lines, dropped: dropped)
+                write(&lines, dropped: dropped)
                 continue
             }
             // Lines come faster than this low-priority thread writes them: write at normal priority, in order, until
             // the batches are small again (decision 0060).
-            catchUp.run { [self] in writeUntilCaughtUp(lines, dropped: dropped) }
+            catchUp.run { [self, lines, dropped] in writeUntilCaughtUp(lines, dropped: dropped) }
         }
     }
 
     /// Takes the pending lines and the count of lines dropped since the last batch.
-    private func takePending() -> (lines: [Line], dropped: Int, closed: Bool) {
-        queue.withLock { q -> ([Line], Int, Bool) in
-            let batch = q.pending
+    private func takePending() -> (lines: OwnedItems<Line>, dropped: Int, closed: Bool) {
+        queue.withLock { q -> (OwnedItems<Line>, Int, Bool) in
+            // Swapped out, not copied and emptied: the next line's thread makes the next buffer (decision 0109).
+            var batch = OwnedItems<Line>()
+            swap(&batch, &q.pending)
             let dropped = q.dropped
-            q.pending.removeAll(keepingCapacity: true)
             q.pendingBytes = 0
             q.dropped = 0
             return (batch, dropped, q.closed)
         }
     }
 
-    /// Formats `lines` (and a line telling of `dropped` ones) and writes them with one `write(2)` where it can.
-    private func write(_ lines: [Line], dropped: Int) {
+    /// Formats `lines` (and a line telling of `dropped` ones) and writes them with one `write(2)` where it can, then
+    /// hands them back to be released by the threads that queue lines (decision 0109); `lines` is left with what this
+    /// thread releases.
+    private func write(_ lines: inout OwnedItems<Line>, dropped: Int) {
         guard !lines.isEmpty || dropped > 0 else { return }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lines.count * 640)   // a request's line is 400–600 bytes
-        for line in lines { append(line, to: &bytes) }
+        for line in lines.items { append(line, to: &bytes) }
         if dropped > 0 {
             append(.event(["time": .string(RequestLog.timestamp(Date())), "level": "warn",
                            "event": "log lines dropped: the log's reader fell behind",
                            "dropped": .int(dropped)]), to: &bytes)
         }
         writeAll(bytes)
-        queue.withLock {
-            $0.written += lines.count
-            $0.batches += 1
+        // A batch not all taken yet comes back, to be released here after the lock.
+        _ = queue.withLock { q in
+            q.written += lines.count
+            q.batches += 1
+            let unreleased = q.writtenLines.handBack(&lines)
+            linesHandedBack.store(q.writtenLines.count, ordering: .relaxed)
+            return unreleased
         }
     }
 
     /// Writes `lines`, then what is queued meanwhile, while batches stay a quarter of `catchUpLines` or more.
-    private func writeUntilCaughtUp(_ lines: [Line], dropped: Int) {
+    private func writeUntilCaughtUp(_ lines: OwnedItems<Line>, dropped: Int) {
         var (next, nextDropped) = (lines, dropped)
         while true {
-            write(next, dropped: nextDropped)
-            guard next.count >= Self.catchUpLines / 4 else { return }
+            let count = next.count
+            write(&next, dropped: nextDropped)
+            guard count >= Self.catchUpLines / 4 else { return }
             (next, nextDropped, _) = takePending()
         }
     }
@@ -178,6 +207,9 @@ final class LogWriter: Sendable {
 
     /// Batches written so far (for tests).
     var batchesWritten: Int { queue.withLock { $0.batches } }
+
+    /// Written lines waiting for the next queued lines' threads to release them (for tests).
+    var linesAwaitingRelease: Int { queue.withLock { $0.writtenLines.count } }
 
     private func append(_ line: Line, to bytes: inout [UInt8]) {
         switch line {

@@ -159,6 +159,12 @@ final class RequestLog: Sendable {
         writer?.enqueue(.event(.object(o)))
     }
 
+    /// Releases a couple of written lines the calling thread logged (an event loop spinning for an answer; decision
+    /// 0109).
+    func releaseSomeWritten() {
+        writer?.releaseSomeWritten()
+    }
+
     /// Waits until every line logged so far is written (bounded; see `LogWriter.flush`).
     func flush() {
         writer?.flush()

@@ -43,13 +43,16 @@ final class UsageLedger: Sendable {
     }
 
     private struct Queue {
-        var pending: [UsageRecord] = []
+        /// With the threads that queued them, so each gets its records back to release (decision 0109).
+        var pending = OwnedItems<UsageRecord>()
         var stats = Stats()
         var enqueued = 0
         var closed = false
         var finished = false
         /// The writer sleeps with nothing queued: the next record wakes it.
         var writerIdle = false
+        /// Written records, released by the threads that queue the next ones (decision 0109).
+        var writtenRecords = HandedBackItems<UsageRecord>()
     }
 
     private let store: any StateStore
@@ -60,6 +63,8 @@ final class UsageLedger: Sendable {
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let catchUp: CatchUpLane
+    /// `queue`'s `writtenRecords.count`, readable without the lock (nothing to release: no lock taken).
+    private let recordsHandedBack = Atomic(0)
     /// A batch of at least this many records (four early batches) means the low-priority writer is behind: it is
     /// written at normal priority on `catchUp`.
     private let catchUpRecords: Int
@@ -85,13 +90,14 @@ final class UsageLedger: Sendable {
     /// Queues `records` (one request's); never blocks on the store.
     func record(_ records: [UsageRecord]) {
         guard !records.isEmpty else { return }
+        let me = HandedBackItems<UsageRecord>.currentOwner
         let signal = queue.withLock { q -> Bool in
             guard !q.closed else { return false }
             guard q.pending.count + records.count <= maxQueued else {
                 q.stats.dropped += records.count
                 return false
             }
-            q.pending += records
+            q.pending.append(contentsOf: records, by: me)
             q.enqueued += records.count
             q.stats.queued = q.pending.count
             if q.writerIdle {
@@ -101,6 +107,20 @@ final class UsageLedger: Sendable {
             return q.pending.count >= batchSize
         }
         if signal { wake.signal() }
+    }
+
+    /// Releases up to two written records that the calling thread queued (decision 0109). An event loop calls it while
+    /// it spins for an upstream answer, so the records' buffers go back to its own malloc arena in time it would yield
+    /// anyway; records not released so by the writer's next batch are released by the writer.
+    func releaseSomeWritten() {
+        guard recordsHandedBack.load(ordering: .relaxed) > 0 else { return }
+        let me = HandedBackItems<UsageRecord>.currentOwner
+        // Released here, after the lock.
+        _ = queue.withLock { q -> (UsageRecord?, UsageRecord?, [UsageRecord]?) in
+            let taken = q.writtenRecords.takeSome(for: me)
+            recordsHandedBack.store(q.writtenRecords.count, ordering: .relaxed)
+            return taken
+        }
     }
 
     /// Counters for `/metrics` and tests.
@@ -145,10 +165,15 @@ final class UsageLedger: Sendable {
                 _ = wake.wait(timeout: .now() + .nanoseconds(intervalNs))
             }
             queue.withLock { $0.stats.writerWakes += 1 }
-            let (batch, closed, dropped) = takeBatch()
+            var (batch, closed, dropped) = takeBatch()
             // A batch of `catchUpRecords` or more: records come faster than this low-priority thread writes them, so
             // they are written at normal priority until the queue is short again (decision 0060).
-            let written = batch.count >= catchUpRecords ? catchUp.run { [self] in writeUntilCaughtUp(batch) } : write(batch)
+            let written: Bool
+            if batch.count >= catchUpRecords {
+                written = catchUp.run { [self, batch] in writeUntilCaughtUp(batch) }
+            } else {
+                written = write(&batch)
+            }
             if !written {
                 if closed { return finish() }
                 backoff.failed()
@@ -174,29 +199,38 @@ final class UsageLedger: Sendable {
     }
 
     /// Takes what is queued.
-    private func takeBatch() -> (batch: [UsageRecord], closed: Bool, dropped: Int) {
-        queue.withLock { q -> ([UsageRecord], Bool, Int) in
-            let batch = q.pending
-            q.pending.removeAll(keepingCapacity: true)
+    private func takeBatch() -> (batch: OwnedItems<UsageRecord>, closed: Bool, dropped: Int) {
+        queue.withLock { q -> (OwnedItems<UsageRecord>, Bool, Int) in
+            // Swapped out, not copied and emptied: the next record's thread makes the next buffer (decision 0109).
+            var batch = OwnedItems<UsageRecord>()
+            swap(&batch, &q.pending)
             return (batch, q.closed, q.stats.dropped)
         }
     }
 
-    /// Writes `batch` in one transaction; on failure puts it back at the front of the queue (bounded by `maxQueued`),
-    /// reports it, and returns false.
-    private func write(_ batch: [UsageRecord]) -> Bool {
+    /// Writes `batch` in one transaction and hands it back to be released by the threads that queue records (decision
+    /// 0109; `batch` is left with what this thread releases). On failure puts it back at the front of the queue
+    /// (bounded by `maxQueued`), reports it, and returns false.
+    private func write(_ batch: inout OwnedItems<UsageRecord>) -> Bool {
         guard !batch.isEmpty else { return true }
         do {
-            try store.recordUsage(batch)
-            queue.withLock { $0.stats.written += batch.count; $0.stats.queued = $0.pending.count }
+            try store.recordUsage(batch.items)
+            // A batch not all taken yet comes back, to be released here after the lock.
+            _ = queue.withLock { q in
+                q.stats.written += batch.count
+                q.stats.queued = q.pending.count
+                let unreleased = q.writtenRecords.handBack(&batch)
+                recordsHandedBack.store(q.writtenRecords.count, ordering: .relaxed)
+                return unreleased
+            }
             return true
         } catch {
             // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
             let requeueDropped = queue.withLock { q -> Int in
                 q.stats.failedWrites += 1
                 let room = max(0, maxQueued - q.pending.count)
-                let kept = Array(batch.prefix(room))
-                q.pending = kept + q.pending
+                let kept = batch.prefix(room)
+                q.pending.prepend(kept)
                 q.stats.dropped += batch.count - kept.count
                 q.stats.queued = q.pending.count
                 return batch.count - kept.count
@@ -208,17 +242,21 @@ final class UsageLedger: Sendable {
 
     /// Writes `batch`, then what is queued meanwhile, while batches stay a quarter of `catchUpRecords` or more; false
     /// when a write failed (its records are queued again).
-    private func writeUntilCaughtUp(_ batch: [UsageRecord]) -> Bool {
+    private func writeUntilCaughtUp(_ batch: OwnedItems<UsageRecord>) -> Bool {
         var next = batch
         while true {
-            guard write(next) else { return false }
-            guard next.count >= catchUpRecords / 4 else { return true }
+            let count = next.count
+            guard write(&next) else { return false }
+            guard count >= catchUpRecords / 4 else { return true }
             next = takeBatch().batch
         }
     }
 
     /// Batches written on the catch-up lane so far (for tests).
     var catchUps: Int { catchUp.jobsRun }
+
+    /// Written records waiting for the next queued records' threads to release them (for tests).
+    var recordsAwaitingRelease: Int { queue.withLock { $0.writtenRecords.count } }
 
     private func finish() {
         catchUp.close()

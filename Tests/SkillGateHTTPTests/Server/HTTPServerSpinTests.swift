@@ -1,4 +1,5 @@
 @testable import SkillGateHTTP
+import Synchronization
 import Testing
 
 /// A server loop spins through a short wait for the answer of a handler's only upstream request instead of sleeping
@@ -72,5 +73,49 @@ import Testing
             let statistics = server.statistics
             #expect(statistics.spunAnswerWaits == 0 && statistics.spinTimeouts == 0, "\(statistics)")
         }
+    }
+
+    /// The chore a loop does while it spins (decision 0109: the gateway releases what its writers handed back) runs on
+    /// the loop, at most once per spun wait, and every answer stays right; with no spin it never runs.
+    @Test func theChoreRunsOnTheLoopOncePerSpunWait() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "fast"))
+        defer { upstream.stop() }
+        var configuration = HTTPClient.Configuration()
+        configuration.spinWindow = .milliseconds(1)
+        let client = ClientTestEnvironment.makeClient(configuration)
+        let chores = Mutex((count: 0, offTheLoop: 0))
+        let chore: @Sendable () -> Void = {
+            let onLoop = ServerEventLoops.currentExecutor != nil
+            chores.withLock { $0.count += 1; if !onLoop { $0.offTheLoop += 1 } }
+        }
+        try await withTestServer({ $0.choreWhileSpinning = chore }, handler: Self.forwarding(client, to: upstream)) { server, port in
+            let clock = ContinuousClock()
+            let start = clock.now
+            repeat {
+                let bodies = try await Self.sequentialBodies(port: port, count: 40)
+                #expect(bodies == Array(repeating: "fast", count: 40))
+            } while chores.withLock({ $0.count }) == 0 && clock.now - start < .seconds(40)
+            let statistics = server.statistics
+            let (count, offTheLoop) = chores.withLock { ($0.count, $0.offTheLoop) }
+            #expect(count > 0, "\(statistics)")
+            #expect(offTheLoop == 0)
+            // One chore per wait that spun at all: a spin that caught the answer or timed out.
+            #expect(count <= statistics.spunAnswerWaits + statistics.spinTimeouts, "\(count) chores, \(statistics)")
+        }
+    }
+
+    @Test func withoutSpinningTheChoreNeverRuns() async throws {
+        let upstream = try LoopbackServer(.fixed(body: "fast"))
+        defer { upstream.stop() }
+        var configuration = HTTPClient.Configuration()
+        configuration.spinWindow = .zero
+        let client = ClientTestEnvironment.makeClient(configuration)
+        let chores = Atomic(0)
+        try await withTestServer({ $0.choreWhileSpinning = { chores.add(1, ordering: .relaxed) } },
+                                 handler: Self.forwarding(client, to: upstream)) { _, port in
+            let bodies = try await Self.sequentialBodies(port: port, count: 20)
+            #expect(bodies == Array(repeating: "fast", count: 20))
+        }
+        #expect(chores.load(ordering: .relaxed) == 0)
     }
 }

@@ -176,4 +176,32 @@ import SkillGateTestSupport
         #expect(path.utf8.count == 768 + " … ".utf8.count + 256 && path.contains(" … "))
         writer.close()
     }
+
+    /// Written lines are handed back, not released on the writer's thread: the thread that queued them releases them,
+    /// two at a time, when it has time (an event loop spinning for an upstream answer), so no writer frees a loop's
+    /// buffers in the loop's malloc arena (decision 0109). At most one batch waits; one not released yet is released by
+    /// the writer when it hands back the next.
+    @Test func writtenLinesAreReleasedByTheThreadThatQueuedThem() throws {
+        let (r, w) = try pipeFDs()
+        defer { close(r); close(w) }
+        // A long linger: the writer takes the next line long after the counts below are read.
+        let writer = LogWriter(fd: w, linger: .seconds(2))
+        for i in 0..<10 { writer.enqueue(.event(["n": .int(i)])) }
+        writer.flush(timeout: .seconds(10))
+        #expect(writer.linesAwaitingRelease == 10)
+        writer.releaseSomeWritten()
+        #expect(writer.linesAwaitingRelease == 8)
+        // Another thread has none of these to release.
+        let elsewhere = Thread { writer.releaseSomeWritten() }
+        elsewhere.start()
+        usleep(100_000)
+        #expect(writer.linesAwaitingRelease == 8)
+        writer.enqueue(.event(["n": .int(10)]))
+        #expect(writer.linesAwaitingRelease == 8)
+        writer.flush(timeout: .seconds(10))
+        // The newest batch waits now; what was left of the one before went back to the writer.
+        #expect(writer.linesAwaitingRelease == 1)
+        #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0...10))
+        writer.close()
+    }
 }
