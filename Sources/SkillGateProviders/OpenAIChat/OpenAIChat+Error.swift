@@ -35,7 +35,9 @@ struct OpenAIChatErrorMapper {
 
     /// A non-2xx answer whose body is no error object (an HTML page from nginx or Cloudflare, plain text, nothing):
     /// mapped by its status, as the Anthropic and Gemini adapters do. A 429 or 408 from a proxy still asks the gateway
-    /// to slow down or try again, so it stays retryable and reaches the client as 429 (or 504), not as a 502.
+    /// to slow down or try again, so it stays retryable and reaches the client as 429 (or 504), not as a 502. A 401 or
+    /// 403 refuses the credentials whoever sent the page (the provider or an authenticating proxy in front of it): no
+    /// retry of the same deployment can pass, so it is a key refusal, as with an error object (decision 0110).
     private func unreadable(status: Int, headers: HTTPHeaders, body: [UInt8]) -> GatewayError {
         let retryAfter = OpenAIChatRetryAfter.seconds(from: headers)
         switch status {
@@ -47,6 +49,10 @@ struct OpenAIChatErrorMapper {
             return GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
                                 message: "\(provider) (or a proxy in front of it) timed out (status 408 with \(whatArrived(body, contentType: headers["content-type"]))) — retry the request",
                                 provider: provider, upstreamStatus: status, retryAfter: retryAfter)
+        case 401, 403:
+            return GatewayError(domain: .provider, kind: .upstreamError, status: 502,
+                                message: "\(provider) (or a proxy in front of it) refused SkillGate's credentials (status \(status) with \(whatArrived(body, contentType: headers["content-type"]))) — the gateway operator should check or replace the key with \(KeyAdvice.setKey(keyName, provider: provider)), and the provider's base URL if a proxy answered",
+                                provider: provider, upstreamStatus: status, refusal: .key)
         default:
             return GatewayError(domain: .provider, kind: status == 503 || status == 529 ? .upstreamUnavailable : .upstreamError,
                                 status: 502, message: describeUnreadable(body, status: status, contentType: headers["content-type"]),

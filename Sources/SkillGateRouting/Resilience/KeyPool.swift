@@ -6,11 +6,34 @@ import Synchronization
 /// pool's other keys carry on.
 ///
 /// The pool knows key *names* only (`OPENAI_API_KEY`, `OPENAI_API_KEY_2`, ...); secrets stay in the
-/// key store. One instance serves the whole gateway.
+/// key store. A caller may give each name a `version` of its secret (`Member`, a fingerprint that changes
+/// when the operator sets a new secret under the name): a cooldown belongs to the secret that was refused,
+/// so a new secret is used at once (decision 0110). One instance serves the whole gateway.
 public final class KeyPool: Sendable {
+    /// A key of a pool: its name and, optionally, a version of its secret.
+    public struct Member: Sendable, Hashable {
+        public var name: String
+        /// Changes when the secret does (nil: not told; a cooldown then holds whatever the secret).
+        public var version: Int?
+
+        public init(name: String, version: Int? = nil) {
+            self.name = name
+            self.version = version
+        }
+    }
+
     private struct Entry {
         var inFlight = 0
         var cooledUntil: ContinuousClock.Instant?
+        /// The version of the secret that cooled down (nil: any).
+        var cooledVersion: Int?
+
+        /// Whether `member`'s secret is cooling down at `now`.
+        func cooling(_ member: Member, at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard let until = cooledUntil, now < until else { return nil }
+            if let cooledVersion, let version = member.version, cooledVersion != version { return nil }
+            return until
+        }
     }
 
     private struct State {
@@ -35,15 +58,20 @@ public final class KeyPool: Sendable {
     /// (so the caller gets the provider's own answer rather than none). Release the lease when the
     /// call ends.
     public func acquire(_ members: [String]) -> KeyLease {
+        acquire(members.map { Member(name: $0) })
+    }
+
+    /// `acquire` for keys whose secrets' versions are known: a key cooled down under another secret is ready.
+    public func acquire(_ members: [Member]) -> KeyLease {
         precondition(!members.isEmpty, "a key pool has at least one key")
         let now = clock.now
-        let chosen = state.withLock { s -> String in
+        let chosen = state.withLock { s -> Member in
             var best: [Int] = []
             var fewest = Int.max
             var soonest: (index: Int, until: ContinuousClock.Instant)?
-            for (i, name) in members.enumerated() {
-                let e = s.keys[name] ?? Entry()
-                if let until = e.cooledUntil, now < until {
+            for (i, member) in members.enumerated() {
+                let e = s.keys[member.name] ?? Entry()
+                if let until = e.cooling(member, at: now) {
                     if soonest == nil || until < soonest!.until { soonest = (i, until) }
                     continue
                 }
@@ -56,21 +84,23 @@ public final class KeyPool: Sendable {
                 index = best[s.rotation % best.count]
                 s.rotation &+= 1
             }
-            let name = members[index]
-            s.keys[name, default: Entry()].inFlight += 1
-            return name
+            let member = members[index]
+            s.keys[member.name, default: Entry()].inFlight += 1
+            return member
         }
-        return KeyLease(name: chosen, members: members, pool: self)
+        return KeyLease(taken: chosen, members: members, pool: self)
     }
 
     /// How many of `members` are not cooling down now.
     public func readyCount(_ members: [String]) -> Int {
+        readyCount(members.map { Member(name: $0) })
+    }
+
+    /// How many of `members` (with their secrets' versions) are not cooling down now.
+    public func readyCount(_ members: [Member]) -> Int {
         let now = clock.now
         return state.withLock { s in
-            members.reduce(0) { n, name in
-                guard let until = s.keys[name]?.cooledUntil, now < until else { return n + 1 }
-                return n
-            }
+            members.reduce(0) { n, member in (s.keys[member.name] ?? Entry()).cooling(member, at: now) == nil ? n + 1 : n }
         }
     }
 
@@ -96,14 +126,16 @@ public final class KeyPool: Sendable {
         }
     }
 
-    fileprivate func coolDown(_ name: String, for duration: Duration?) {
-        let until = clock.now + (duration ?? cooldown)
+    fileprivate func coolDown(_ member: Member, for duration: Duration?) {
+        let now = clock.now
+        let until = now + (duration ?? cooldown)
         state.withLock { s in
-            var e = s.keys[name] ?? Entry()
-            // A later answer with a shorter Retry-After does not shorten a cooldown already running.
-            if let current = e.cooledUntil, current > until { return }
+            var e = s.keys[member.name] ?? Entry()
+            // A later answer with a shorter Retry-After does not shorten a cooldown of the same secret already running.
+            if let current = e.cooling(member, at: now), current > until { return }
             e.cooledUntil = until
-            s.keys[name] = e
+            e.cooledVersion = member.version
+            s.keys[member.name] = e
         }
     }
 }
@@ -111,21 +143,23 @@ public final class KeyPool: Sendable {
 /// One call's hold on a key of a `KeyPool`: counts as in flight until released.
 public final class KeyLease: Sendable {
     /// The key's name in the key store (never its secret).
-    public let name: String
+    public var name: String { taken.name }
     /// The names of the pool the key was taken from.
-    public let members: [String]
+    public var members: [String] { pooled.map(\.name) }
+    private let taken: KeyPool.Member
+    private let pooled: [KeyPool.Member]
     private let pool: KeyPool
     private let released = Atomic<Bool>(false)
 
-    fileprivate init(name: String, members: [String], pool: KeyPool) {
-        self.name = name
-        self.members = members
+    fileprivate init(taken: KeyPool.Member, members: [KeyPool.Member], pool: KeyPool) {
+        self.taken = taken
+        pooled = members
         self.pool = pool
     }
 
     /// Ends the call; later calls do nothing.
     public func release() {
-        if !released.exchange(true, ordering: .acquiringAndReleasing) { pool.end(name) }
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { pool.end(taken.name) }
     }
 
     /// Whether an upstream answer with `status` refuses this key rather than the request: 401 (the
@@ -143,8 +177,8 @@ public final class KeyLease: Sendable {
         // An upstream's Retry-After is clamped to an hour (and NaN or negative to nothing), so no
         // header can overflow the arithmetic or park a key for good.
         let seconds = retryAfter.flatMap { $0.isFinite && $0 > 0 ? min($0, 3600) : nil }
-        pool.coolDown(name, for: seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) })
-        return members.count > 1 && pool.readyCount(members) > 0
+        pool.coolDown(taken, for: seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        return pooled.count > 1 && pool.readyCount(pooled) > 0
     }
 
     deinit { release() }

@@ -97,6 +97,15 @@ public struct RetrySchedule: Sendable {
         notBefore[index] = now + wait
     }
 
+    /// Takes one more attempt of the budget for a call outside the rounds (the same deployment again at once with
+    /// another of its provider's keys, after one was refused): false, taking nothing, when the attempt budget is spent
+    /// or the deadline has passed. `max_attempts` bounds every upstream call of a request, key swaps included.
+    public mutating func takeImmediateAttempt(now: ContinuousClock.Instant) -> Bool {
+        guard attempts < policy.maxAttempts, now < deadline else { return false }
+        attempts += 1
+        return true
+    }
+
     /// Never tries `index` again in this request (its failure does not depend on time: a missing key).
     public mutating func exclude(_ index: Int) {
         excluded.insert(index)

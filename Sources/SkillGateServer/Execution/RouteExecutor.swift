@@ -136,7 +136,8 @@ final class RouteExecutor: Sendable {
                 let target = plan.targets[i]
                 // A provider with a pool of keys: a key refused with 401 or 429 cools down on its own and
                 // the same deployment is tried again at once with another ready key (each key at most
-                // once), without counting against the deployment's health.
+                // once), without counting against the deployment's health; each such call is one of the
+                // request's `max_attempts`.
                 var keysTried = 0
                 while true {
                     let waited = keysTried == 0 ? wait : .zero
@@ -164,7 +165,8 @@ final class RouteExecutor: Sendable {
                         attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name))
                         if let key, e.upstreamStatus != nil,
                            key.reportFailure(status: e.upstreamStatus, retryAfter: e.retryAfter),
-                           keysTried + 1 < key.members.count, !Task.isCancelled {
+                           keysTried + 1 < key.members.count, !Task.isCancelled,
+                           schedule.takeImmediateAttempt(now: clock.now) {
                             keysTried += 1
                             continue
                         }

@@ -49,7 +49,9 @@ final class ClientFactory: Sendable {
                 apiKey = pool[0].secret
                 usedKeyName = pool[0].name
             } else {
-                let taken = keyPool.acquire(pool.map(\.name))
+                // Each key with a version of its secret: a key cooled down is ready again once the operator sets a new
+                // secret under its name (decision 0110).
+                let taken = keyPool.acquire(pool.map { KeyPool.Member(name: $0.name, version: Self.version(of: $0.secret)) })
                 apiKey = pool.first { $0.name == taken.name }?.secret
                 usedKeyName = taken.name
                 lease = taken
@@ -61,6 +63,13 @@ final class ClientFactory: Sendable {
         deployment.httpVersion = spec.httpVersion
         deployment.caFile = override?.caFile
         return (deployment, lease)
+    }
+
+    /// A version of `secret` that tells two secrets apart within this process (a seeded hash; never logged or stored).
+    static func version(of secret: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(secret)
+        return hasher.finalize()
     }
 
     /// The client for a target. With `within`, the connect and first-byte timeouts are capped to it

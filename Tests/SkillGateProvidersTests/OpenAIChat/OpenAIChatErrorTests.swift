@@ -153,6 +153,24 @@ struct ErrorExpectation: Sendable, CustomTestStringConvertible {
         #expect(e.message.contains(says) && e.message.contains("retry"), "\(e.message)")
     }
 
+    /// An authenticating proxy (or the provider) answering 401 or 403 with a page: the credentials are refused, so it is
+    /// a key refusal as with an error object (the fallback moves on at once; decision 0110), naming the key to replace.
+    @Test(arguments: [
+        (401, "<html><head><title>401 Authorization Required</title></head><body><center><h1>401 Authorization Required</h1></center></body></html>", "text/html", "HTML page"),
+        (403, "<html><head><title>Attention Required! | Cloudflare</title></head></html>", "text/html", "HTML page"),
+        (403, "Forbidden", "text/plain", "Forbidden"),
+        (401, "", "text/plain", "empty body"),
+    ])
+    func unreadableKeyRefusalsAreRefusals(_ status: Int, _ body: String, _ contentType: String, _ says: String) {
+        var named = deployment
+        named.keyName = "OPENAI_API_KEY_2"
+        let e = format.parseError(status: status, headers: ["content-type": contentType], body: Array(body.utf8), deployment: named)
+        #expect(e.refusal == .key, "\(e)")
+        #expect(e.status == 502 && e.upstreamStatus == status && e.domain == .provider)
+        #expect(e.message.contains(says) && e.message.contains("OPENAI_API_KEY_2"), "\(e.message)")
+        #expect(!e.message.contains(deployment.apiKey ?? "no key"))
+    }
+
     @Test func emptyAndNonJSONBodiesSayWhatArrived() {
         let empty = format.parseError(status: 500, headers: [:], body: [], deployment: deployment)
         #expect(empty.message.contains("empty body"))

@@ -88,4 +88,36 @@ import SkillGateTestSupport
         #expect(!lease.reportFailure(status: 429, retryAfter: nil))
         #expect(pool.acquire(["ONLY"]).name == "ONLY")
     }
+
+    /// A cooldown belongs to the secret that was refused: once the operator sets a new secret under the name, the key is
+    /// ready at once; the old secret stays cooled (decision 0110).
+    @Test func aNewSecretUnderACooledNameIsReadyAtOnce() {
+        let clock = ManualClock()
+        let pool = KeyPool(cooldown: .seconds(60), clock: clock)
+        let before = [KeyPool.Member(name: "K", version: 1), KeyPool.Member(name: "K_2", version: 7)]
+        var refusedKey: KeyLease? = pool.acquire(before)
+        while refusedKey?.name != "K" {
+            refusedKey?.release()
+            refusedKey = pool.acquire(before)
+        }
+        _ = refusedKey?.reportFailure(status: 401, retryAfter: nil)
+        refusedKey?.release()
+        #expect(pool.readyCount(before) == 1, "the refused secret cools down")
+        for _ in 0..<4 {
+            let lease = pool.acquire(before)
+            #expect(lease.name == "K_2")
+            lease.release()
+        }
+        let rotated = [KeyPool.Member(name: "K", version: 2), KeyPool.Member(name: "K_2", version: 7)]
+        #expect(pool.readyCount(rotated) == 2, "the new secret under K is ready")
+        var names: [String] = []
+        for _ in 0..<4 {
+            let lease = pool.acquire(rotated)
+            names.append(lease.name)
+            lease.release()
+        }
+        #expect(names.filter { $0 == "K" }.count == 2, "\(names)")
+        // Names without versions keep the old rule: the name is cooling whatever its secret.
+        #expect(pool.readyCount(["K", "K_2"]) == 1)
+    }
 }

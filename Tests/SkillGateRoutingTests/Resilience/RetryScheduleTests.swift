@@ -23,6 +23,31 @@ import SkillGateRouting
         #expect(s.next(now: t0 + .milliseconds(50), admit: open) == .giveUp, "max_attempts reached")
     }
 
+    /// A key swap (the same deployment at once with another key) takes an attempt of the budget: `max_attempts`
+    /// bounds every upstream call of the request (decision 0110).
+    @Test func anImmediateAttemptTakesFromTheSameBudget() {
+        var s = RetrySchedule(order: [0, 1], policy: RetryPolicy(maxAttempts: 3), start: t0)
+        #expect(s.next(now: t0, admit: open) == .attempt(index: 0, wait: .zero))
+        let granted = s.takeImmediateAttempt(now: t0)
+        #expect(granted)
+        #expect(s.attempts == 2)
+        s.failed(0, error: Self.serverError, now: t0, unitRandom: 0)
+        #expect(s.next(now: t0, admit: open) == .attempt(index: 1, wait: .zero))
+        let refused = !s.takeImmediateAttempt(now: t0)
+        #expect(refused, "the budget is spent")
+        s.failed(1, error: Self.serverError, now: t0, unitRandom: 0)
+        #expect(s.next(now: t0, admit: open) == .giveUp)
+        #expect(s.attempts == 3)
+    }
+
+    @Test func noImmediateAttemptPastTheDeadline() {
+        var s = RetrySchedule(order: [0], policy: RetryPolicy(maxAttempts: 5, deadline: .seconds(1)), start: t0)
+        _ = s.next(now: t0, admit: open)
+        let granted = s.takeImmediateAttempt(now: t0 + .seconds(1))
+        #expect(!granted)
+        #expect(s.attempts == 1)
+    }
+
     @Test func retryAfterIsWaitedOutOnTheSameDeployment() {
         var s = RetrySchedule(order: [0], policy: RetryPolicy(backoffInitial: .milliseconds(10)), start: t0)
         #expect(s.next(now: t0, admit: open) == .attempt(index: 0, wait: .zero))

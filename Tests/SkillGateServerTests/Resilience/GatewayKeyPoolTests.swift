@@ -82,4 +82,45 @@ import SkillGateHTTP
         await gw.stop()
         await up.stop()
     }
+
+    /// Three keys all rate-limited: `max_attempts` bounds the request's upstream calls, key swaps included (it made
+    /// three calls per attempt, nine in all, before; decision 0110).
+    @Test(arguments: [1, 2, 3])
+    func keySwapsCountAgainstMaxAttempts(maxAttempts: Int) async throws {
+        let up = try UpstreamDouble([R.rateLimited(retryAfter: "1")])
+        let keys = Self.keys + [("UP_KEY_3", "sk-pool-c-0123456789abcdef")]
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
+                                       resilience: #"{"max_attempts":\#(maxAttempts),"deadline_seconds":5,"max_wait_seconds":5}"#, keys: keys)
+        let r = try await gw.send(ResilienceGateway.body(model: "light"))
+        #expect(r.status == 429)
+        let seen = keysSeen(up)
+        #expect(seen.count == maxAttempts, "\(seen.count) upstream calls for max_attempts \(maxAttempts)")
+        #expect(Set(seen).count == maxAttempts, "each call took another key")
+        await gw.stop()
+        await up.stop()
+    }
+
+    /// The operator replaces a refused key's secret (`skillgate keys set UP_KEY ...`): the new secret is used at once,
+    /// not after the refused one's cooldown (decision 0110).
+    @Test func aNewSecretUnderARefusedKeysNameIsUsedAtOnce() async throws {
+        let clock = ManualClock()
+        let refusal: UpstreamDouble.Reply = .json(status: 401, body: Array(#"{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#.utf8), headers: [:])
+        let up = try UpstreamDouble([R.text], byKey: [Self.keyA: refusal])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
+                                       resilience: #"{"cooldown":{"after_failures":1,"seconds":600}}"#, clock: clock, keys: Self.keys)
+        for _ in 0..<3 {
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200)
+        }
+        #expect(keysSeen(up).filter { $0 == Self.keyA }.count == 1, "the refused key cooled down")
+        let renewed = "sk-pool-a-renewed-0123456789"
+        try gw.server.services.keys.set("UP_KEY", secret: renewed)
+        for _ in 0..<4 {
+            let r = try await gw.send(ResilienceGateway.body(model: "light"))
+            #expect(r.status == 200)
+        }
+        #expect(keysSeen(up).filter { $0 == renewed }.count == 2, "the new secret takes its turn at once: \(keysSeen(up).count) calls")
+        await gw.stop()
+        await up.stop()
+    }
 }
