@@ -52,13 +52,14 @@ extension AnthropicMessagesFormat {
             out.append(UInt8(ascii: "}"))
         }
         if let thinking = request.thinking {
-            if thinking.enabled {
+            if !thinking.enabled {
+                out += #","thinking":{"type":"disabled"}"#
+            } else if Self.toolTurnAllowsThinking(request.messages) {
                 out += #","thinking":{"type":"enabled","budget_tokens":"#
                 out.append(contentsOf: String(Self.effectiveThinkingBudget(thinking)).utf8)
                 out.append(UInt8(ascii: "}"))
-            } else {
-                out += #","thinking":{"type":"disabled"}"#
             }
+            // Else thinking stays off for this turn (Anthropic's default) rather than a certain 400 (decision 0112).
         }
         if stream { out += #","stream":true"# }
         out.append(UInt8(ascii: "}"))
@@ -68,6 +69,18 @@ extension AnthropicMessagesFormat {
     /// The same body as a tree (`wireBodyBytes` parsed, so the two never disagree).
     public func wireBody(for request: ChatRequest, model: String, stream: Bool) throws -> JSONValue {
         try JSONValue.parse(try wireBodyBytes(for: request, model: model, stream: stream))
+    }
+
+    /// Whether thinking may be turned on for a conversation: Anthropic refuses it (400, "expected `thinking` or
+    /// `redacted_thinking`, but found `tool_use`") when the last assistant turn calls a tool without starting with the
+    /// signed thinking block it was answered with. A client in another format (Chat Completions) cannot send that block
+    /// back, so in a tool loop its `reasoning_effort` would fail every second turn; such a turn is sent without thinking,
+    /// as other gateways do, and the next turn after the tool loop thinks again (decision 0112).
+    static func toolTurnAllowsThinking(_ messages: [Message]) -> Bool {
+        guard let last = messages.last(where: { $0.role == .assistant }),
+              last.content.contains(where: { $0.toolCall != nil }) else { return true }
+        guard case .thinking(let first)? = last.content.first else { return false }
+        return first.redactedData != nil || !(first.signature ?? "").isEmpty
     }
 
     /// The thinking budget sent: the requested one, at least `minimumThinkingBudget`.

@@ -24,7 +24,7 @@ extension GeminiFormat {
         var out: [UInt8] = []
         out.reserveCapacity(1024 + request.messages.count * 256 + request.tools.count * 512)
         out += #"{"contents":"#
-        try writeContents(request.messages, fillMissingSignatures: isGemini3(model ?? request.model), to: &out)
+        try writeContents(request.messages, fillMissingSignatures: checksThoughtSignatures(model ?? request.model), to: &out)
         if let system = request.systemText {
             out += #","systemInstruction":{"parts":[{"text":"#
             JSONValue.writeString(system, to: &out)
@@ -56,9 +56,15 @@ extension GeminiFormat {
     /// The sentinel Google documents for function calls whose real signature is unknown.
     static let signatureSentinel = "skip_thought_signature_validator"
 
-    static func isGemini3(_ model: String) -> Bool {
+    /// Whether `model` checks thought signatures on function calls: Gemini 3 and every later major version
+    /// (`gemini-3-pro-preview`, `gemini-3.5-flash-lite`, `gemini-4-carbon`; `models/` prefix allowed). Only
+    /// `gemini-3` was matched before, so the catalog's Gemini 4 models went out unsigned (decision 0112).
+    static func checksThoughtSignatures(_ model: String) -> Bool {
         let name = model.hasPrefix("models/") ? model.dropFirst(7) : Substring(model)
-        return name.hasPrefix("gemini-3")
+        guard name.hasPrefix("gemini-") else { return false }
+        let major = name.dropFirst("gemini-".count).prefix { $0.isASCII && $0.isNumber }
+        guard let version = Int(major), major.count <= 4 else { return false }
+        return version >= 3
     }
 
     /// One function declaration: name, description (when present, even empty) and the sanitised parameters.

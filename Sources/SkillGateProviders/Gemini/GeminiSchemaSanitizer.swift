@@ -7,7 +7,10 @@ import SkillGateCore
 /// `propertyOrdering`, `default`, `example`, `minimum`/`maximum`, `minItems`/`maxItems`,
 /// `minLength`/`maxLength`, `minProperties`/`maxProperties` and `pattern` survive, recursively.
 /// Conversions instead of drops where the meaning can be kept:
-/// - `$ref` to `#/$defs/X` or `#/definitions/X` is inlined (recursive references become `{"type":"object"}`);
+/// - `$ref` to `#/$defs/X` or `#/definitions/X` is inlined (recursive references become `{"type":"object"}`), until
+///   the sanitised schema has `maxExpandedNodes` nodes: definitions that refer to each other twice or more would
+///   otherwise grow the schema exponentially with their depth (a 2 KB tool became a 64 MB request; decision 0112), so
+///   past the budget a `$ref` becomes `{"type":"object"}` with a description saying why;
 /// - `type: ["string","null"]` becomes `type: "string", nullable: true` (several types become `anyOf`);
 /// - `anyOf`/`oneOf` members `{"type":"null"}` become `nullable: true`; `oneOf` becomes `anyOf`;
 ///   `allOf` members are merged into the schema;
@@ -21,6 +24,9 @@ public enum GeminiSchemaSanitizer {
         "minLength", "maxLength", "minProperties", "maxProperties", "pattern",
     ]
     static let maxDepth = 32
+    /// The most schema nodes a sanitised schema gets by inlining `$ref`s: far above real tools (tens to a few hundred
+    /// nodes), far below a request that hurts (each node is a few dozen bytes).
+    static let maxExpandedNodes = 10_000
 
     /// The sanitised form of `schema`; `$ref`s resolve against the root's `$defs`/`definitions`.
     public static func sanitize(_ schema: JSONValue) -> JSONValue {
@@ -28,20 +34,27 @@ public enum GeminiSchemaSanitizer {
         for key in ["definitions", "$defs"] {
             for m in schema[key]?.objectValue ?? JSONObject() { defs[m.key] = m.value }
         }
-        return clean(schema, defs: defs, depth: 0, refs: [])
+        var nodesLeft = maxExpandedNodes
+        return clean(schema, defs: defs, depth: 0, refs: [], nodesLeft: &nodesLeft)
     }
 
-    private static func clean(_ value: JSONValue, defs: JSONObject, depth: Int, refs: [String]) -> JSONValue {
+    private static func clean(_ value: JSONValue, defs: JSONObject, depth: Int, refs: [String], nodesLeft: inout Int) -> JSONValue {
         guard var object = value.objectValue else { return value.boolValue == nil ? value : ["type": "object"] }
         guard depth < maxDepth else { return ["type": "object"] }
+        nodesLeft -= 1
         if isCleanLeaf(object) { return value }  // most nodes: reuse as is, no allocation
         var refs = refs
         if let ref = object["$ref"]?.stringValue {
             let name = ref.split(separator: "/").last.map(String.init) ?? ref
             object["$ref"] = nil
-            guard !refs.contains(name), let target = defs[name]?.objectValue else {
+            guard !refs.contains(name), let target = defs[name]?.objectValue, nodesLeft > 0 else {
                 var fallback: JSONObject = ["type": "object"]
-                fallback.append("description", ifPresent: object["description"])
+                if nodesLeft <= 0, defs[name] != nil {
+                    let note = "(\(name): not expanded, the schema's references expand past \(maxExpandedNodes) nodes)"
+                    fallback.append("description", .string(object["description"]?.stringValue.map { "\($0) \(note)" } ?? note))
+                } else {
+                    fallback.append("description", ifPresent: object["description"])
+                }
                 return .object(fallback)
             }
             refs.append(name)
@@ -71,16 +84,16 @@ public enum GeminiSchemaSanitizer {
             case "properties":
                 guard let props = m.value.objectValue, !props.isEmpty else { continue }
                 var cleaned = JSONObject()
-                for p in props { cleaned.append(p.key, clean(p.value, defs: defs, depth: depth + 1, refs: refs)) }
+                for p in props { cleaned.append(p.key, clean(p.value, defs: defs, depth: depth + 1, refs: refs, nodesLeft: &nodesLeft)) }
                 out.append("properties", .object(cleaned))
             case "items":
                 let single = m.value.arrayValue?.first ?? m.value
-                out.append("items", clean(single, defs: defs, depth: depth + 1, refs: refs))
+                out.append("items", clean(single, defs: defs, depth: depth + 1, refs: refs, nodesLeft: &nodesLeft))
             case "anyOf":
                 var members: [JSONValue] = []
                 for member in m.value.arrayValue ?? [] {
                     if member["type"]?.stringValue == "null" { nullable = true; continue }
-                    members.append(clean(member, defs: defs, depth: depth + 1, refs: refs))
+                    members.append(clean(member, defs: defs, depth: depth + 1, refs: refs, nodesLeft: &nodesLeft))
                 }
                 if members.count == 1, let only = members[0].objectValue {
                     for x in only where out[x.key] == nil && object[x.key] == nil { out.append(x.key, x.value) }

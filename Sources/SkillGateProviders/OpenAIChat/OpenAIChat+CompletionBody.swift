@@ -98,7 +98,10 @@ struct OpenAIChatCompletionBody {
                 message.toolCalls = calls
             case "function_call" where seen.first(5):
                 var call = ToolCall(id: "call_0", name: "", arguments: "")
-                if try readFunction(&c, into: &call) { message.functionCall = call }
+                if try readFunction(&c, into: &call) {
+                    if call.arguments.isEmpty { call.arguments = "{}" }  // as for `tool_calls` (decision 0112)
+                    message.functionCall = call
+                }
             default: break
             }
         }
@@ -118,6 +121,9 @@ struct OpenAIChatCompletionBody {
             default: break
             }
         }
+        // A call without arguments (`""` or none) has the arguments `"{}"`, as from every other upstream, so each
+        // client reads JSON (decision 0112).
+        if call.arguments.isEmpty { call.arguments = "{}" }
         return call
     }
 

@@ -13,6 +13,9 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
     private var ordinalByIndex: [Int: Int] = [:]
     private var lastCallId: String?
     private var openOrdinals: [Int] = []
+    /// Calls that have had a non-empty arguments fragment: one that had none gets `"{}"` when it ends, as the Anthropic
+    /// interpreter gives it and a whole answer has it, so every client reads JSON arguments (decision 0112).
+    private var ordinalsWithArguments: Set<Int> = []
     private var usage: Usage?
     private var chunkCount = 0
 
@@ -113,13 +116,17 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
             events.append(.toolCallStart(ordinal: ordinal, id: callId, name: call.name ?? ""))
         }
         if let fragment = call.arguments, !fragment.isEmpty {
+            ordinalsWithArguments.insert(ordinal)
             events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: fragment))
         }
     }
 
     /// Closes open tool calls and emits the finish reason (`nil`: the stream said `[DONE]` without one).
     private mutating func endAnswer(reason: String?, into events: inout [ChatStreamEvent]) {
-        for ordinal in openOrdinals { events.append(.toolCallEnd(ordinal: ordinal)) }
+        for ordinal in openOrdinals {
+            if !ordinalsWithArguments.contains(ordinal) { events.append(.toolCallArgumentsDelta(ordinal: ordinal, fragment: "{}")) }
+            events.append(.toolCallEnd(ordinal: ordinal))
+        }
         openOrdinals.removeAll()
         let hasCalls = !ordinalByIndex.isEmpty
         events.append(.finish(OpenAIChatFormat.finishReason(wire: reason, hasToolCalls: hasCalls, refused: refused)))

@@ -112,6 +112,28 @@ import SkillGateHTTP
         #expect(blocks[1] == ["type": "redacted_thinking", "data": "ENCRYPTED"])
     }
 
+    /// A tool loop from a client that cannot send Anthropic's signed thinking back (Chat Completions with
+    /// `reasoning_effort`): the turn after a tool call without its thinking block goes without thinking instead of
+    /// Anthropic's certain 400; a turn whose tool call starts with its signed (or redacted) thinking, and any turn
+    /// after the loop, keeps it (decision 0112).
+    @Test func aToolTurnWithoutItsSignedThinkingIsSentWithoutThinking() throws {
+        let call = ToolCall(id: "toolu_1", name: "get_weather", arguments: #"{"city":"Oslo"}"#)
+        let result = Message(role: .tool, content: [.toolResult(ToolResult(callId: "toolu_1", text: "3°C"))])
+        func thinking(_ assistant: [ContentBlock], then more: [Message] = []) throws -> JSONValue? {
+            var req = ChatRequest(model: "m", messages: [Message(role: .user, text: "Weather in Oslo?"),
+                                                         Message(role: .assistant, content: assistant), result] + more,
+                                  tools: [Self.weather])
+            req.thinking = ThinkingConfig(enabled: true, budgetTokens: 2048)
+            return try AnthropicTestSupport.wire(req)["thinking"]
+        }
+        #expect(try thinking([.toolCall(call)]) == nil)
+        #expect(try thinking([.thinking(Thinking(text: "hmm")), .toolCall(call)]) == nil, "unsigned thinking cannot be replayed")
+        #expect(try thinking([.thinking(Thinking(text: "hmm", signature: "sig==")), .toolCall(call)])?["type"] == "enabled")
+        #expect(try thinking([.thinking(Thinking(text: "", redactedData: "ENC")), .toolCall(call)])?["type"] == "enabled")
+        let after = [Message(role: .assistant, text: "3°C in Oslo."), Message(role: .user, text: "And Bergen?")]
+        #expect(try thinking([.toolCall(call)], then: after)?["type"] == "enabled", "the loop is over: thinking again")
+    }
+
     static let toolChoiceCases: [(ToolChoice?, Bool?, JSONValue?)] = [
         (.auto, nil, ["type": "auto"]),
         (.required, nil, ["type": "any"]),

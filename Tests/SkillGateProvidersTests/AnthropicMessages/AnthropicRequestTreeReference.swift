@@ -31,10 +31,10 @@ enum AnthropicRequestTreeReference {
         if let k = request.topK { body.append("top_k", .int(k)) }
         if let user = request.user, !user.isEmpty { body.append("metadata", ["user_id": .string(user)]) }
         if let thinking = request.thinking {
-            if thinking.enabled {
-                body.append("thinking", ["type": "enabled", "budget_tokens": .int(F.effectiveThinkingBudget(thinking))])
-            } else {
+            if !thinking.enabled {
                 body.append("thinking", ["type": "disabled"])
+            } else if F.toolTurnAllowsThinking(request.messages) {
+                body.append("thinking", ["type": "enabled", "budget_tokens": .int(F.effectiveThinkingBudget(thinking))])
             }
         }
         if stream { body.append("stream", true) }

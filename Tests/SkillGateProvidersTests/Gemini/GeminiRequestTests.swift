@@ -73,6 +73,40 @@ import SkillGateHTTP
         #expect(GeminiSchemaSanitizer.sanitize(schema) == expected)
     }
 
+    /// Definitions that each refer to the next twice grow the inlined schema as 2^depth: a 2 KB tool with 20 levels
+    /// became a 64 MB request and 475 MB of memory. Past `maxExpandedNodes` a `$ref` is no longer inlined (decision
+    /// 0112): the schema stays bounded, the model still sees the structure near the root.
+    @Test(arguments: [20, 30])
+    func referencesThatFanOutStayBounded(depth: Int) {
+        var defs = JSONObject()
+        for i in 0..<depth {
+            let next: JSONValue = ["$ref": .string("#/$defs/D\(i + 1)")]
+            defs.append("D\(i)", ["type": "object", "properties": ["p0": next, "p1": next]])
+        }
+        defs.append("D\(depth)", ["type": "string"])
+        let schema: JSONValue = ["$defs": .object(defs), "$ref": "#/$defs/D0"]
+        let clock = ContinuousClock()
+        let start = clock.now
+        let out = GeminiSchemaSanitizer.sanitize(schema)
+        let bytes = out.serialized().utf8.count
+        #expect(bytes < 2 << 20, "\(bytes) bytes")
+        #expect(clock.now - start < .seconds(5))
+        #expect(out.serialized().contains("not expanded, the schema's references expand past"))
+        // Near the root the structure is kept.
+        #expect(out["properties"]?["p0"]?["properties"]?["p1"]?["type"] == "object")
+    }
+
+    /// A definition used in many places is still inlined everywhere while the budget lasts (linear growth is fine).
+    @Test func aSharedDefinitionIsInlinedEverywhere() {
+        var props = JSONObject()
+        for i in 0..<50 { props.append("a\(i)", ["$ref": "#/$defs/Address"]) }
+        let schema: JSONValue = ["$defs": ["Address": ["type": "object", "properties": ["street": ["type": "string"], "city": ["type": "string"]]]],
+                                 "type": "object", "properties": .object(props)]
+        let out = GeminiSchemaSanitizer.sanitize(schema)
+        #expect(out["properties"]?["a49"]?["properties"]?["city"]?["type"] == "string")
+        #expect(!out.serialized().contains("not expanded"))
+    }
+
     static let choices: [(ToolChoice, JSONValue)] = [
         (.auto, ["mode": "AUTO"]),
         (.none, ["mode": "NONE"]),
@@ -205,6 +239,14 @@ import SkillGateHTTP
         let b3 = try JSONValue.parse(try GeminiFormat().makeRequest(request, deployment: deployment3, stream: false).body)
         #expect(signatures(b3) == [["skip_thought_signature_validator", nil], ["real"]])
         #expect(signatures(try body(request)) == [[nil, nil], ["real"]])  // gemini-2.5-flash: left alone
+    }
+
+    /// Gemini 3 and every later major version get the sentinel; earlier ones and other names do not (decision 0112).
+    @Test(arguments: [("gemini-3-pro-preview", true), ("gemini-3.5-flash-lite", true), ("gemini-4-carbon", true),
+                      ("models/gemini-4-neon", true), ("gemini-10-ultra", true), ("gemini-2.5-flash", false),
+                      ("gemini-1.5-pro", false), ("gemini-flash-latest", false), ("gemma-3-27b", false), ("gemini-", false)])
+    func laterMajorVersionsCheckSignatures(model: String, checks: Bool) {
+        #expect(GeminiFormat.checksThoughtSignatures(model) == checks)
     }
 
     @Test(arguments: [("models/gemini-2.5-pro", "/models/gemini-2.5-pro:generateContent"),

@@ -23,7 +23,7 @@ enum GeminiRequestTreeReference {
     /// `model` is the deployment's model id (defaults to `request.model`).
     static func requestBody(_ request: ChatRequest, model: String? = nil) throws -> JSONValue {
         var body = JSONObject()
-        let needsSignatures = GeminiFormat.isGemini3(model ?? request.model)
+        let needsSignatures = GeminiFormat.checksThoughtSignatures(model ?? request.model)
         body.append("contents", .array(try contents(of: request.messages, fillMissingSignatures: needsSignatures)))
         if let system = request.systemText {
             body.append("systemInstruction", ["parts": [["text": .string(system)]]])

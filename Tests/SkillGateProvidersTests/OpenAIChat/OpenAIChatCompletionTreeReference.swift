@@ -39,16 +39,22 @@ enum OpenAIChatCompletionTreeReference {
             content.append(.toolCall(ToolCall(
                 id: call["id"]?.stringValue ?? "call_\(i)",
                 name: function?["name"]?.stringValue ?? "",
-                arguments: OpenAIChatFormat.argumentsText(function?["arguments"]))))
+                arguments: Self.arguments(function?["arguments"]))))
         }
         if let legacy = message["function_call"], legacy.objectValue != nil {
             content.append(.toolCall(ToolCall(id: "call_0", name: legacy["name"]?.stringValue ?? "",
-                                              arguments: OpenAIChatFormat.argumentsText(legacy["arguments"]))))
+                                              arguments: Self.arguments(legacy["arguments"]))))
         }
         let hasCalls = content.contains { $0.toolCall != nil }
         return ChatResponse(
             id: json["id"]?.stringValue ?? "", model: json["model"]?.stringValue ?? "", content: content,
             finishReason: OpenAIChatFormat.finishReason(wire: choice["finish_reason"]?.stringValue, hasToolCalls: hasCalls, refused: refused),
             usage: json["usage"].map(OpenAIChatFormat.usage(wire:)) ?? Usage())
+    }
+
+    /// A call's arguments as text; none or `""` are `"{}"` (decision 0112).
+    static func arguments(_ value: JSONValue?) -> String {
+        let text = OpenAIChatFormat.argumentsText(value)
+        return text.isEmpty ? "{}" : text
     }
 }
