@@ -1,6 +1,6 @@
 import SkillGateCore
 
-/// Reads one tool call out of the text a model wrote inside `<tool_call>…</tool_call>` tags
+/// Reads the tool calls out of the text a model wrote inside `<tool_call>…</tool_call>` tags
 /// (or inside a ```json fence used instead of the tags).
 ///
 /// Tolerated shapes, all seen from open models in the wild:
@@ -8,7 +8,8 @@ import SkillGateCore
 /// - `"arguments"` given as a JSON string holding the object (`"arguments": "{\"a\":1}"`);
 /// - `"parameters"` instead of `"arguments"`; missing arguments mean `{}`;
 /// - the OpenAI shape `{"type": "function", "function": {"name": ..., "arguments": ...}}`;
-/// - a ```json fence inside the tags, and whitespace or stray text around the JSON object.
+/// - a ```json fence inside the tags, and whitespace or stray text around the JSON object;
+/// - several call objects in one tag, separated by whitespace or commas (each is a call).
 enum PromptToolCallParser {
     /// A call read from the text, before it is checked against the offered tools.
     struct ParsedCall: Sendable, Hashable {
@@ -23,16 +24,42 @@ enum PromptToolCallParser {
         case malformed(String)
     }
 
-    /// Parses the body of a `<tool_call>` tag (fences and surrounding whitespace allowed).
-    static func parseTagged(_ body: ArraySlice<UInt8>) -> Result<ParsedCall, Failure> {
-        guard let objectBytes = firstJSONObject(in: body) else {
+    /// Parses the body of a `<tool_call>` tag (fences and surrounding whitespace allowed) into its calls,
+    /// in order: one JSON object, or several in a row separated only by whitespace or commas
+    /// (`{…}\n{…}`, `[{…}, {…}]`), each of them a call. Text after the last object of the row is ignored
+    /// as before; an object in the row that never closes, or that is not a call, makes the whole body
+    /// malformed (decision 0111: the second object was silently dropped before).
+    static func parseTagged(_ body: ArraySlice<UInt8>) -> Result<[ParsedCall], Failure> {
+        guard let first = firstJSONObject(in: body) else {
             return .failure(.malformed("no complete JSON object between the tags"))
         }
-        let value: JSONValue
-        do { value = try JSONValue.parse(objectBytes) } catch {
-            return .failure(.malformed(error.description))
+        var objects = [first]
+        var rest = body[first.endIndex...]
+        while let next = rest.firstIndex(where: { !isSeparator($0) }), rest[next] == UInt8(ascii: "{") {
+            guard let object = balancedObject(in: rest, from: next) else {
+                return .failure(.malformed("JSON object \(objects.count + 1) between the tags never closes"))
+            }
+            objects.append(object)
+            rest = rest[object.endIndex...]
         }
-        return call(from: value)
+        var calls: [ParsedCall] = []
+        calls.reserveCapacity(objects.count)
+        for objectBytes in objects {
+            let value: JSONValue
+            do { value = try JSONValue.parse(objectBytes) } catch {
+                return .failure(.malformed(error.description))
+            }
+            switch call(from: value) {
+            case .success(let parsed): calls.append(parsed)
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return .success(calls)
+    }
+
+    /// Whitespace or a comma: what may stand between two calls' objects in one tag.
+    private static func isSeparator(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == UInt8(ascii: ",")
     }
 
     /// Parses the content of a ```json fence written instead of the tags. Returns `nil` unless the
@@ -80,6 +107,12 @@ enum PromptToolCallParser {
     /// Returns `nil` when no object starts or the first one never closes.
     static func firstJSONObject(in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard let start = bytes.firstIndex(of: UInt8(ascii: "{")) else { return nil }
+        return balancedObject(in: bytes, from: start)
+    }
+
+    /// The bytes of the balanced `{…}` that starts at `start` (a `{`), skipping braces inside JSON
+    /// strings; `nil` when it never closes.
+    private static func balancedObject(in bytes: ArraySlice<UInt8>, from start: Int) -> ArraySlice<UInt8>? {
         var depth = 0
         var inString = false
         var escaped = false
@@ -112,7 +145,7 @@ extension PromptToolsClient {
     static func toolNotOffered(_ name: String, offered: [String], provider: String?) -> GatewayError {
         let list = offered.isEmpty ? "no tools were offered" : "the offered tools are " + offered.joined(separator: ", ")
         var error = GatewayError.upstreamProtocol(
-            "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
+            named(provider) + "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
                 + "The call was refused; retry on a stronger model or check the scenario's skill packs.",
             provider: provider)
         error.upstreamCode = toolNotOfferedCode
@@ -121,10 +154,18 @@ extension PromptToolsClient {
 
     static func malformedToolCall(_ reason: String, provider: String?) -> GatewayError {
         var error = GatewayError.upstreamProtocol(
-            "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
+            named(provider) + "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
                 + "Retry the request, or route it to a model that follows the tool-call format more reliably.",
             provider: provider)
         error.upstreamCode = malformedToolCallCode
         return error
+    }
+
+    /// `"<provider>: "`, the prefix other adapters' errors start with. Written into the message itself:
+    /// `GatewayError.clientMessage` adds it only when the message does not already contain the provider's
+    /// name, and a short name (`mp`) is often found inside a word of the reason (`complete`).
+    private static func named(_ provider: String?) -> String {
+        guard let provider, !provider.isEmpty else { return "" }
+        return provider + ": "
     }
 }

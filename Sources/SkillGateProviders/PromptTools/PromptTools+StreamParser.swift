@@ -9,6 +9,11 @@ import SkillGateCore
 /// back, never leaked half-way, and released by `finish()` if it turned out to be plain text.
 /// Whitespace between text and a call, and between calls, is dropped.
 ///
+/// A `<tool_call>` that is never closed (the text ends, or another `<tool_call>` follows) is prose,
+/// not a call, unless what follows it starts with `{` or a ```json fence. An answer cut by the length
+/// limit (`finish(truncated: true)`) inside such a call loses the unfinished call, never runs it, and
+/// keeps its finish reason (`cutCall`, `finishReason(_:)`; decision 0111).
+///
 /// The events fold to the same response whether the text arrives whole or one character at a
 /// time. After `feed` or `finish` threw, the parser must be discarded.
 public struct PromptToolStreamParser: Sendable {
@@ -18,6 +23,7 @@ public struct PromptToolStreamParser: Sendable {
     private static let openTag = Array("<tool_call>".utf8)
     private static let closeTag = Array("</tool_call>".utf8)
     private static let fenceMark = Array("```".utf8)
+    private static let jsonFence = Array("```json".utf8)
     private static let fenceInfos: Set<String> = ["", "json", "json5", "tool_call", "tool_calls", "tool", "xml"]
     /// A longer info line (blanks included) is never a call's: the parser need not wait for its end.
     private static let maxInfoBytes = 64
@@ -31,6 +37,8 @@ public struct PromptToolStreamParser: Sendable {
     public let provider: String?
     /// How many tool calls were emitted so far.
     public private(set) var callCount = 0
+    /// `finish(truncated: true)` dropped a call the length limit cut off before its closing tag.
+    public private(set) var cutCall = false
 
     private let offered: Set<String>
     private var mode = Mode.text
@@ -41,6 +49,12 @@ public struct PromptToolStreamParser: Sendable {
     /// A fence was opened around `<tool_call>` tags; its closing fence is dropped too.
     private var inWrapperFence = false
     private var pendingText: [UInt8] = []
+    /// The bytes that opened the current call (`<tool_call>`, or a fence and the tag) and the whitespace
+    /// held before them: given back as text when the tag turns out to be prose.
+    private var openedWith: [UInt8] = []
+    private var spaceBeforeTag: [UInt8] = []
+    /// `finish(truncated: true)` was called: the answer ended at the length limit.
+    private var endedByLength = false
 
     /// A parser for one answer. `idPrefix` defaults to `call_` plus random characters, so ids stay
     /// unique across the turns of a conversation.
@@ -68,13 +82,22 @@ public struct PromptToolStreamParser: Sendable {
     }
 
     /// Ends the text: releases held-back text, and reads a call whose closing tag or fence is missing.
-    public mutating func finish() throws -> [ChatStreamEvent] {
+    /// `truncated` says the answer was cut by the length limit (finish reason `length`): a call whose
+    /// tag is still open is then dropped (`cutCall`) instead of being read or refused as malformed.
+    public mutating func finish(truncated: Bool = false) throws -> [ChatStreamEvent] {
+        endedByLength = truncated
         var events: [ChatStreamEvent] = []
         try process(&events, atEnd: true)
         pendingText += heldSpace
         heldSpace.removeAll()
         flushPendingText(&events)
         return events
+    }
+
+    /// The answer's finish reason given the inner model's: `length` when a cut call was dropped (even
+    /// after complete calls: the model had more to call), `toolCalls` when calls were read, else `inner`.
+    public func finishReason(_ inner: FinishReason) -> FinishReason {
+        cutCall ? .length : callCount > 0 ? .toolCalls : inner
     }
 
     private mutating func process(_ events: inout [ChatStreamEvent], atEnd: Bool) throws {
@@ -103,14 +126,12 @@ public struct PromptToolStreamParser: Sendable {
                 case .full:
                     emitText(buffer[..<i])
                     if isTag {
-                        heldSpace.removeAll()
-                        buffer.removeFirst(i + Self.openTag.count)
-                        mode = .call
+                        enterCall(from: i, to: i + Self.openTag.count)
                     } else {
                         buffer.removeFirst(i)
                         mode = .fence
+                        scanned = 0
                     }
-                    scanned = 0
                     return true
                 case .partial where !atEnd:
                     emitText(buffer[..<i])
@@ -152,11 +173,17 @@ public struct PromptToolStreamParser: Sendable {
         while i < buffer.count {
             if buffer[i] == Self.lt {
                 let close = match(Self.closeTag, at: i), reopen = match(Self.openTag, at: i)
-                if close == .full || reopen == .full {
+                if close == .full {
                     try emitTaggedCall(buffer[..<i], &events)
-                    buffer.removeFirst(i + (close == .full ? Self.closeTag.count : Self.openTag.count))
-                    if close == .full { mode = .text }
+                    buffer.removeFirst(i + Self.closeTag.count)
+                    mode = .text
                     scanned = 0
+                    return true
+                }
+                if reopen == .full {  // the tag was never closed: prose unless it starts like a call
+                    guard Self.startsLikeACall(buffer[..<i], orItsCutStart: false) else { return releaseTagAsText() }
+                    try emitTaggedCall(buffer[..<i], &events)
+                    enterCall(from: i, to: i + Self.openTag.count)
                     return true
                 }
                 if (close == .partial || reopen == .partial) && !atEnd {
@@ -166,14 +193,50 @@ public struct PromptToolStreamParser: Sendable {
             }
             i += 1
         }
-        if atEnd {
-            try emitTaggedCall(buffer[...], &events)
+        if atEnd {  // the tag was never closed
+            guard Self.startsLikeACall(buffer[...], orItsCutStart: endedByLength) else { return releaseTagAsText() }
+            if endedByLength {
+                cutCall = true  // even a complete-looking object: the model had not finished the block
+            } else {
+                try emitTaggedCall(buffer[...], &events)
+            }
             buffer.removeAll()
             mode = .text
             return false
         }
         scanned = buffer.count
         return false
+    }
+
+    /// Starts a call: drops `buffer[..<to]` (`buffer[from..<to]` opened it), remembering the opening
+    /// bytes and the whitespace held before them in case the tag turns out to be prose.
+    private mutating func enterCall(from: Int, to: Int) {
+        openedWith.removeAll(keepingCapacity: true)
+        openedWith += buffer[from..<to]
+        spaceBeforeTag = heldSpace
+        heldSpace.removeAll()
+        buffer.removeFirst(to)
+        mode = .call
+        scanned = 0
+    }
+
+    /// An unclosed tag is prose: its opening bytes become text, and what followed is read again as text.
+    private mutating func releaseTagAsText() -> Bool {
+        heldSpace = spaceBeforeTag + heldSpace
+        emitText(openedWith[...])
+        inWrapperFence = false
+        mode = .text
+        scanned = 0
+        return true
+    }
+
+    /// Whether the body of an unclosed tag starts (after whitespace) with `{` or a ```json fence, or is
+    /// empty; with `orItsCutStart`, also when it is a beginning of a ```json fence cut short.
+    private static func startsLikeACall(_ body: ArraySlice<UInt8>, orItsCutStart: Bool) -> Bool {
+        guard let first = body.firstIndex(where: { !isSpace($0) }) else { return true }
+        if body[first] == UInt8(ascii: "{") { return true }
+        let rest = body[first...]
+        return rest.starts(with: jsonFence) || (orItsCutStart && jsonFence.starts(with: rest))
     }
 
     /// `buffer` starts with a fence. Decides from the info line and the first character whether
@@ -200,10 +263,7 @@ public struct PromptToolStreamParser: Sendable {
         if buffer[first] == Self.lt {
             switch match(Self.openTag, at: first) {
             case .full:  // a fence wrapped around the tags: drop it and read the call
-                heldSpace.removeAll()
-                buffer.removeFirst(first + Self.openTag.count)
-                mode = .call
-                scanned = 0
+                enterCall(from: 0, to: first + Self.openTag.count)
                 inWrapperFence = true
                 return true
             case .partial where !atEnd: return false
@@ -302,11 +362,11 @@ public struct PromptToolStreamParser: Sendable {
         // An empty pair of tags (or a tag opened right before the end) carries no call.
         guard body.contains(where: { !Self.isSpace($0) }) else { return }
         switch PromptToolCallParser.parseTagged(body) {
-        case .success(let call):
-            guard offered.contains(call.name) else {
-                throw PromptToolsClient.toolNotOffered(call.name, offered: offeredTools, provider: provider)
+        case .success(let calls):
+            if let stranger = calls.first(where: { !offered.contains($0.name) }) {
+                throw PromptToolsClient.toolNotOffered(stranger.name, offered: offeredTools, provider: provider)
             }
-            emitCall(call, &events)
+            for call in calls { emitCall(call, &events) }
         case .failure(.malformed(let reason)):
             throw PromptToolsClient.malformedToolCall(reason, provider: provider)
         }

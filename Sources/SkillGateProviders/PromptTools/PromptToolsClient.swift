@@ -13,7 +13,10 @@ import SkillGateHTTP
 /// fit for the request, so the routing layer may escalate to a stronger model, and a scenario's
 /// skill boundary is never crossed by text the client might execute. `<tool_call>` tags around
 /// something that is not a call fail the same way with `malformedToolCallCode`. A ```json fence
-/// that is not a call to an offered tool stays text (it is usually an example in the answer).
+/// that is not a call to an offered tool stays text (it is usually an example in the answer), and so
+/// does a `<tool_call>` never closed whose text does not start with `{` or a ```json fence (prose about
+/// the tag). An answer the length limit cut inside a call keeps finish reason `length`, without the
+/// unfinished call (decision 0111).
 public struct PromptToolsClient: LLMClient {
     /// The text-only model that does the work.
     public let inner: any LLMClient
@@ -50,9 +53,9 @@ public struct PromptToolsClient: LLMClient {
             default: break  // the inner request has no tools, so there are no native calls to keep
             }
         }
-        try parser.finish().forEach { acc.apply($0) }
+        try parser.finish(truncated: response.finishReason == .length).forEach { acc.apply($0) }
         return ChatResponse(id: response.id, model: response.model, content: acc.content,
-                            finishReason: parser.callCount > 0 ? .toolCalls : response.finishReason,
+                            finishReason: parser.finishReason(response.finishReason),
                             usage: response.usage)
     }
 
@@ -73,9 +76,9 @@ public struct PromptToolsClient: LLMClient {
                         case .textDelta(let text):
                             try parser.feed(text).forEach { continuation.yield($0) }
                         case .finish(let reason):
-                            if !finished { try parser.finish().forEach { continuation.yield($0) } }
+                            if !finished { try parser.finish(truncated: reason == .length).forEach { continuation.yield($0) } }
                             finished = true
-                            continuation.yield(.finish(parser.callCount > 0 ? .toolCalls : reason))
+                            continuation.yield(.finish(parser.finishReason(reason)))
                         default:
                             continuation.yield(event)
                         }

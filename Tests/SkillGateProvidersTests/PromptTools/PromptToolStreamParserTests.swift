@@ -24,6 +24,10 @@ import SkillGateCore
         "```jsoe\":0ion\":\"snowy\"},{\"location```x\n{/\":1,<tool_call>not json</ootx`\n``",
         "```json" + String(repeating: " ", count: 30) + "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```",
         "```json" + String(repeating: " ", count: 70) + "\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}\n```",
+        // Decision 0111: two calls in one tag, and tags opened in prose.
+        "Both:\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"A\"}}\n{\"name\": \"current_time\"}\n</tool_call>\nok",
+        "Use the <tool_call> tag  to call tools; answer: 42 <",
+        "Wrapped ```xml\n<tool_call> is a tag ```\nand <tool_call> another <tool_call>{\"name\": \"current_time\"}</tool_call> end",
     ]
 
     @Test(arguments: texts)

@@ -72,6 +72,50 @@ import SkillGateCore
         #expect(clock.now - start < .seconds(20))
     }
 
+    // Decision 0111: an answer the length limit cut inside a call was a 502 malformed_tool_call.
+    static let cut = "Sure. <tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Zü"
+
+    @Test(arguments: [1, 3, 1000])
+    func aCallCutByTheLengthLimitIsDroppedAndTheAnswerEndsWithLength(pieceLength: Int) async throws {
+        var inner = PromptToolsTextModel(Self.cut, pieceLength: pieceLength)
+        inner.finishReason = .length
+        let client = PromptToolsClient(inner: inner, providerId: "ollama")
+        for response in [try await client.complete(request), try await client.collect(request)] {
+            #expect(response.content == [.text("Sure.")])
+            #expect(response.finishReason == .length)
+        }
+    }
+
+    @Test func aCutCallAfterACompleteOneKeepsTheFirstAndEndsWithLength() async throws {
+        let text = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"A\"}}</tool_call>\n<tool_call>\n{\"name\": \"get_wea"
+        var inner = PromptToolsTextModel(text, pieceLength: 2)
+        inner.finishReason = .length
+        let client = PromptToolsClient(inner: inner)
+        for response in [try await client.complete(request), try await client.collect(request)] {
+            #expect(response.toolCalls.map(\.parsedArguments) == [["city": "A"]])
+            #expect(response.finishReason == .length)
+        }
+    }
+
+    @Test func theSameUnclosedCallInAnAnswerThatStoppedIsStillAnError() async throws {
+        let client = PromptToolsClient(inner: PromptToolsTextModel(Self.cut, pieceLength: 3), providerId: "ollama")
+        let error = await #expect(throws: GatewayError.self) { try await client.collect(request) }
+        #expect(error?.upstreamCode == PromptToolsClient.malformedToolCallCode)
+        #expect(error?.status == 502)
+    }
+
+    @Test func theMalformedCallErrorNamesTheProvider() async throws {
+        // "mp" is inside "complete" in the reason, which hid the prefix clientMessage adds.
+        let client = PromptToolsClient(inner: PromptToolsTextModel("<tool_call>not json</tool_call>"), providerId: "mp")
+        for stream in [false, true] {
+            let error = await #expect(throws: GatewayError.self) {
+                _ = stream ? try await client.collect(request) : try await client.complete(request)
+            }
+            #expect(error?.upstreamCode == PromptToolsClient.malformedToolCallCode)
+            #expect(error?.clientMessage.hasPrefix("mp: The model wrote a <tool_call> block") == true)
+        }
+    }
+
     private static func withoutId(_ block: ContentBlock) -> ContentBlock {
         guard case .toolCall(var call) = block else { return block }
         call.id = ""

@@ -134,4 +134,57 @@ import SkillGateCore
         let response = try parse("<tool_call>{\"name\": \"current_time\"}\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rome\"}}</tool_call>")
         #expect(response.toolCalls.map(\.name) == ["current_time", "get_weather"])
     }
+
+    // Decision 0111: several call objects in one tag were read as the first one only.
+    @Test(arguments: [
+        "<tool_call>\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"A\"}}\n{\"name\":\"current_time\",\"arguments\":{}}\n</tool_call>",
+        "<tool_call>{\"name\":\"get_weather\",\"arguments\":{\"city\":\"A\"}}, {\"name\":\"current_time\"}</tool_call>",
+        "<tool_call>\n[{\"name\":\"get_weather\",\"arguments\":{\"city\":\"A\"}},\n {\"name\":\"current_time\"}]\n</tool_call>",
+        "<tool_call>\n```json\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"A\"}}\n{\"name\":\"current_time\"}\n```\n</tool_call>",
+        "<tool_call>\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"A\"}}\n{\"name\":\"current_time\"}",
+    ])
+    func severalObjectsInOneTagAreSeveralCallsInOrder(text: String) throws {
+        for pieceLength in [1, .max] {
+            let response = PromptToolsTesting.fold(try PromptToolsTesting.events(text, pieceLength: pieceLength))
+            #expect(response.content == [
+                .toolCall(ToolCall(id: "call_t_0", name: "get_weather", arguments: "{\"city\":\"A\"}")),
+                .toolCall(ToolCall(id: "call_t_1", name: "current_time", arguments: "{}")),
+            ])
+            #expect(response.finishReason == .toolCalls)
+        }
+    }
+
+    @Test(arguments: [
+        "<tool_call>{\"name\":\"current_time\"}\n{\"note\": 1}</tool_call>",
+        "<tool_call>{\"name\":\"current_time\"}\n{\"name\": \"get_weather\", \"arguments\": {\"city\": </tool_call>",
+    ])
+    func anUnreadableSecondObjectInATagIsAnError(text: String) throws {
+        let error = #expect(throws: GatewayError.self) { try parse(text) }
+        #expect(error?.upstreamCode == PromptToolsClient.malformedToolCallCode)
+    }
+
+    @Test func aSecondObjectCallingAToolNotOfferedIsRefused() throws {
+        let error = #expect(throws: GatewayError.self) {
+            try parse("<tool_call>{\"name\":\"current_time\"}\n{\"name\":\"delete_all\"}</tool_call>")
+        }
+        #expect(error?.upstreamCode == PromptToolsClient.toolNotOfferedCode)
+        #expect(error?.message.contains("delete_all") == true)
+    }
+
+    @Test(arguments: [1, 3, Int.max])
+    func anUnclosedTagInProseIsText(pieceLength: Int) throws {
+        let text = "You can use the <tool_call> tag to call tools, but I will just answer: 42."
+        let response = PromptToolsTesting.fold(try PromptToolsTesting.events(text, pieceLength: pieceLength))
+        #expect(response.content == [.text(text)])
+    }
+
+    @Test(arguments: [1, 3, Int.max])
+    func aTagInProseEndedByARealCallIsText(pieceLength: Int) throws {
+        let text = "Calls go in a <tool_call> tag, like this:\n<tool_call>{\"name\": \"current_time\"}</tool_call>"
+        let response = PromptToolsTesting.fold(try PromptToolsTesting.events(text, pieceLength: pieceLength))
+        #expect(response.content == [
+            .text("Calls go in a <tool_call> tag, like this:"),
+            .toolCall(ToolCall(id: "call_t_0", name: "current_time", arguments: "{}")),
+        ])
+    }
 }
