@@ -5,9 +5,34 @@ extension GatewayError {
     /// says what to do next.
     public static let clientMessageWindow = TextWindow(headBytes: 1_024, tailBytes: 512)
 
-    /// The message with the provider named, as clients see it, within `clientMessageWindow`.
+    /// The message with the provider named, as clients see it, within `clientMessageWindow`: prefixed with
+    /// `"<provider>: "` unless the message already names the provider as a word of its own (a short name such as `mp`
+    /// inside `complete` does not count; decision 0111).
     public var clientMessage: String {
-        guard let provider, !message.contains(provider) else { return Self.clientMessageWindow.apply(message, joinedBy: " … ") }
+        guard let provider, !provider.isEmpty, !Self.names(provider, in: message) else {
+            return Self.clientMessageWindow.apply(message, joinedBy: " … ")
+        }
         return Self.clientMessageWindow.apply("\(provider): \(message)", joinedBy: " … ")
+    }
+
+    /// Whether `name` occurs in `text` with no letter, digit, `-` or `_` right before or after it.
+    static func names(_ name: String, in text: String) -> Bool {
+        let needle = Array(name.utf8)
+        let haystack = Array(text.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        func isWordByte(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+        }
+        var start = 0
+        while start + needle.count <= haystack.count {
+            if haystack[start] == needle[0], Array(haystack[start..<(start + needle.count)]) == needle {
+                let before = start == 0 || !isWordByte(haystack[start - 1])
+                let end = start + needle.count
+                let after = end == haystack.count || !isWordByte(haystack[end])
+                if before && after { return true }
+            }
+            start += 1
+        }
+        return false
     }
 }

@@ -145,7 +145,7 @@ extension PromptToolsClient {
     static func toolNotOffered(_ name: String, offered: [String], provider: String?) -> GatewayError {
         let list = offered.isEmpty ? "no tools were offered" : "the offered tools are " + offered.joined(separator: ", ")
         var error = GatewayError.upstreamProtocol(
-            named(provider) + "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
+            "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
                 + "The call was refused; retry on a stronger model or check the scenario's skill packs.",
             provider: provider)
         error.upstreamCode = toolNotOfferedCode
@@ -154,18 +154,10 @@ extension PromptToolsClient {
 
     static func malformedToolCall(_ reason: String, provider: String?) -> GatewayError {
         var error = GatewayError.upstreamProtocol(
-            named(provider) + "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
+            "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
                 + "Retry the request, or route it to a model that follows the tool-call format more reliably.",
             provider: provider)
         error.upstreamCode = malformedToolCallCode
         return error
-    }
-
-    /// `"<provider>: "`, the prefix other adapters' errors start with. Written into the message itself:
-    /// `GatewayError.clientMessage` adds it only when the message does not already contain the provider's
-    /// name, and a short name (`mp`) is often found inside a word of the reason (`complete`).
-    private static func named(_ provider: String?) -> String {
-        guard let provider, !provider.isEmpty else { return "" }
-        return provider + ": "
     }
 }

@@ -8,6 +8,20 @@ import SkillGateCore
         #expect(error.clientMessage == "openai: slow down; retry in 2 s")
     }
 
+    /// The provider is named once: not again when the message names it as a word, but still when its name only occurs
+    /// inside another word (`mp` in `complete`; decision 0111).
+    @Test(arguments: [
+        ("mp", "the answer was not complete", "mp: the answer was not complete"),
+        ("mp", "mp rejected the key", "mp rejected the key"),
+        ("openai", "openai (or a proxy in front of it) is rate limiting", "openai (or a proxy in front of it) is rate limiting"),
+        ("openai", "the openai-compatible server failed", "openai: the openai-compatible server failed"),
+        ("acme", "provider \"acme\" has no key", "provider \"acme\" has no key"),
+    ])
+    func theProviderIsNamedOnce(provider: String, message: String, shown: String) {
+        let error = GatewayError(domain: .provider, kind: .upstreamError, status: 502, message: message, provider: provider)
+        #expect(error.clientMessage == shown)
+    }
+
     @Test func aMessageQuotingAHugeValueKeepsItsStartAndWhatToDoNext() {
         let model = String(repeating: "x", count: 200_000)
         let error = GatewayError.invalidRequest("model \"\(model)\" is not configured; use one of light, strong or auto")
