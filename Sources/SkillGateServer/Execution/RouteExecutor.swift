@@ -165,10 +165,16 @@ final class RouteExecutor: Sendable {
                         attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name))
                         if let key, e.upstreamStatus != nil,
                            key.reportFailure(status: e.upstreamStatus, retryAfter: e.retryAfter),
-                           keysTried + 1 < key.members.count, !Task.isCancelled,
-                           schedule.takeImmediateAttempt(now: clock.now) {
-                            keysTried += 1
-                            continue
+                           keysTried + 1 < key.members.count, !Task.isCancelled {
+                            if schedule.takeImmediateAttempt(now: clock.now) {
+                                keysTried += 1
+                                continue
+                            }
+                            // `max_attempts` is spent while another key is ready: the key's refusal is still not the
+                            // deployment's failure (decision 0110); the request ends with it.
+                            health.releaseProbe(names[i])
+                            lastError = e
+                            break
                         }
                         lease.tellHealth(e)
                         guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }

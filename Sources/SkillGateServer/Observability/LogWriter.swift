@@ -18,6 +18,10 @@ import Synchronization
 /// The writer runs at a lowered priority (`ThreadScheduling.lowPriorityBackground`, decision 0060), so its batches
 /// wait while a client, an upstream or an event loop wants the CPU; a batch of `catchUpLines` or more (the writer
 /// behind) is written at normal priority on a `CatchUpLane`.
+///
+/// Written lines are not released here: they go back to the threads that queued them (`releaseSomeWritten`, called by
+/// an event loop while it spins for an upstream answer), so this thread never frees buffers in a loop's malloc arena
+/// (decision 0109).
 final class LogWriter: Sendable {
     /// One pending line: a request entry (formatted on the writer thread) or an event already built.
     enum Line: Sendable {
@@ -46,7 +50,7 @@ final class LogWriter: Sendable {
         var closed = false
         /// Batches written (write(2) calls unless a pipe takes a batch in parts).
         var batches = 0
-        /// Written lines, released by the threads that queue the next ones (decision 0109).
+        /// Written lines, handed back for the threads that queued them to release (decision 0109).
         var writtenLines = HandedBackItems<Line>()
     }
 

@@ -32,6 +32,9 @@ import Synchronization
 /// a row, up to 5 s (`RetryBackoff`, decision 0097: not 40 times a second, each a warning, nor at every record that
 /// wakes the writer); beyond `maxQueued` records new ones are dropped and counted (a log line says how many), never
 /// blocking a request.
+///
+/// **Release** (decision 0109): written records go back to the threads that queued them (`releaseSomeWritten`, called
+/// by an event loop while it spins for an upstream answer), so the writer never frees buffers in a loop's malloc arena.
 final class UsageLedger: Sendable {
     struct Stats: Sendable, Equatable {
         var queued = 0
@@ -51,7 +54,7 @@ final class UsageLedger: Sendable {
         var finished = false
         /// The writer sleeps with nothing queued: the next record wakes it.
         var writerIdle = false
-        /// Written records, released by the threads that queue the next ones (decision 0109).
+        /// Written records, handed back for the threads that queued them to release (decision 0109).
         var writtenRecords = HandedBackItems<UsageRecord>()
     }
 

@@ -181,26 +181,32 @@ import SkillGateTestSupport
     /// two at a time, when it has time (an event loop spinning for an upstream answer), so no writer frees a loop's
     /// buffers in the loop's malloc arena (decision 0109). At most one batch waits; one not released yet is released by
     /// the writer when it hands back the next.
-    @Test func writtenLinesAreReleasedByTheThreadThatQueuedThem() throws {
+    @Test func writtenLinesAreReleasedByTheThreadThatQueuedThem() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
-        // A long linger: the writer takes the next line long after the counts below are read.
+        // A long linger: the writer takes the next line long after the counts below are read. The flushes wait for it,
+        // so the test runs on a thread of its own (`offThePool`), not on one of the few the suite's tasks share.
         let writer = LogWriter(fd: w, linger: .seconds(2))
-        for i in 0..<10 { writer.enqueue(.event(["n": .int(i)])) }
-        writer.flush(timeout: .seconds(10))
-        #expect(writer.linesAwaitingRelease == 10)
-        writer.releaseSomeWritten()
-        #expect(writer.linesAwaitingRelease == 8)
-        // Another thread has none of these to release.
-        let elsewhere = Thread { writer.releaseSomeWritten() }
-        elsewhere.start()
-        usleep(100_000)
-        #expect(writer.linesAwaitingRelease == 8)
-        writer.enqueue(.event(["n": .int(10)]))
-        #expect(writer.linesAwaitingRelease == 8)
-        writer.flush(timeout: .seconds(10))
-        // The newest batch waits now; what was left of the one before went back to the writer.
-        #expect(writer.linesAwaitingRelease == 1)
+        let counts = try await offThePool { () -> [Int] in
+            var counts: [Int] = []
+            for i in 0..<10 { writer.enqueue(.event(["n": .int(i)])) }
+            writer.flush(timeout: .seconds(10))
+            counts.append(writer.linesAwaitingRelease)
+            writer.releaseSomeWritten()
+            counts.append(writer.linesAwaitingRelease)
+            // Another thread has none of these to release.
+            let elsewhere = Thread { writer.releaseSomeWritten() }
+            elsewhere.start()
+            usleep(100_000)
+            counts.append(writer.linesAwaitingRelease)
+            writer.enqueue(.event(["n": .int(10)]))
+            counts.append(writer.linesAwaitingRelease)
+            writer.flush(timeout: .seconds(10))
+            // The newest batch waits now; what was left of the one before went back to the writer.
+            counts.append(writer.linesAwaitingRelease)
+            return counts
+        }
+        #expect(counts == [10, 8, 8, 8, 1])
         #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0...10))
         writer.close()
     }

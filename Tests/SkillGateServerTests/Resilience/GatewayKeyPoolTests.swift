@@ -96,6 +96,10 @@ import SkillGateHTTP
         let seen = keysSeen(up)
         #expect(seen.count == maxAttempts, "\(seen.count) upstream calls for max_attempts \(maxAttempts)")
         #expect(Set(seen).count == maxAttempts, "each call took another key")
+        if maxAttempts < 3 {
+            #expect(gw.server.services.executor.health.snapshot("up-a/m").consecutiveFailures == 0,
+                    "the budget ended the request while another key was ready: no failure of the deployment")
+        }
         await gw.stop()
         await up.stop()
     }
