@@ -9,11 +9,11 @@ import SkillGateHTTP
 
     @Test func leastInFlightSendsTheNextRequestToTheIdleDeployment() async throws {
         // The slow answer takes long enough that the quick request surely overlaps it even when
-        // tests running in parallel delay this one by seconds.
-        let a = try UpstreamDouble([.delayed(.seconds(3), R.text), R.text])
+        // tests running in parallel delay this one by seconds (3 s was once not enough in a stress iteration).
+        let a = try UpstreamDouble([.delayed(.seconds(10), R.text), R.text])
         let b = try UpstreamDouble([R.text])
         let gw = try ResilienceGateway(providers: [("up-a", a.baseURL), ("up-b", b.baseURL)], tier: ["up-a/m", "up-b/m"],
-                                       resilience: #"{"balance":"least_in_flight"}"#)
+                                       resilience: #"{"balance":"least_in_flight"}"#, firstByteSeconds: 20)
         async let slow = gw.send(ResilienceGateway.body(model: "light"))
         for _ in 0..<2000 {
             if a.requestCount > 0 { break }
