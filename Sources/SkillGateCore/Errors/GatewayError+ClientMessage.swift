@@ -17,22 +17,12 @@ extension GatewayError {
 
     /// Whether `name` occurs in `text` with no letter, digit, `-` or `_` right before or after it.
     static func names(_ name: String, in text: String) -> Bool {
-        let needle = Array(name.utf8)
-        let haystack = Array(text.utf8)
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        func isWordByte(_ b: UInt8) -> Bool {
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+        let bytes = Array(text.utf8)
+        func isWordByte(_ i: Int) -> Bool {
+            guard bytes.indices.contains(i) else { return false }
+            let b = bytes[i]
+            return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
         }
-        var start = 0
-        while start + needle.count <= haystack.count {
-            if haystack[start] == needle[0], Array(haystack[start..<(start + needle.count)]) == needle {
-                let before = start == 0 || !isWordByte(haystack[start - 1])
-                let end = start + needle.count
-                let after = end == haystack.count || !isWordByte(haystack[end])
-                if before && after { return true }
-            }
-            start += 1
-        }
-        return false
+        return bytes.ranges(of: Array(name.utf8)).contains { !isWordByte($0.lowerBound - 1) && !isWordByte($0.upperBound) }
     }
 }

@@ -63,7 +63,7 @@ extension GeminiFormat {
         let name = model.hasPrefix("models/") ? model.dropFirst(7) : Substring(model)
         guard name.hasPrefix("gemini-") else { return false }
         let major = name.dropFirst("gemini-".count).prefix { $0.isASCII && $0.isNumber }
-        guard let version = Int(major), major.count <= 4 else { return false }
+        guard let version = Int(major) else { return false }  // nil for no digits, or more than an Int holds
         return version >= 3
     }
 
