@@ -110,7 +110,9 @@ export function setup(root, { onUnauthorized }) {
         rankingTable(loaded.skill_ranking),
         table('Model health', ['Model', 'Failures in a row', 'Cooling down', 'In flight'],
           cooldowns.data.map((c) => [c.model, String(c.consecutive_failures),
-            c.cooling_down ? `yes, ${Math.ceil(c.cooldown_remaining_ms / 1000)} s left` : 'no', String(c.in_flight)])));
+            c.cooling_down ? `yes, ${Math.ceil(c.cooldown_remaining_ms / 1000)} s left`
+              : c.cooling_down_for_tokens ? `for ${c.cooling_down_for_tokens} token${c.cooling_down_for_tokens === 1 ? '' : 's'} only` : 'no',
+            String(c.in_flight)])));
     } catch (e) { handle(e); }
   }
 

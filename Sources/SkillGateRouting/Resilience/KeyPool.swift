@@ -173,7 +173,16 @@ public final class KeyLease: Sendable {
     /// is ready now, so the caller may try the same deployment again at once with that key.
     @discardableResult
     public func reportFailure(status: Int?, retryAfter: Double?) -> Bool {
-        guard Self.refusesKey(status: status) else { return false }
+        reportFailure(refusesKey: Self.refusesKey(status: status), retryAfter: retryAfter)
+    }
+
+    /// Reports the call's failure, which refused this key when `refusesKey` (a 401 or 429, or any answer the
+    /// provider's error mapping marks as a refusal of the key or its account: a 402 or 403, Gemini's
+    /// `API_KEY_INVALID`): the key then cools down as `reportFailure(status:retryAfter:)` says. Returns whether
+    /// another key of the pool is ready now.
+    @discardableResult
+    public func reportFailure(refusesKey: Bool, retryAfter: Double?) -> Bool {
+        guard refusesKey else { return false }
         // An upstream's Retry-After is clamped to an hour (and NaN or negative to nothing), so no
         // header can overflow the arithmetic or park a key for good.
         let seconds = retryAfter.flatMap { $0.isFinite && $0 > 0 ? min($0, 3600) : nil }

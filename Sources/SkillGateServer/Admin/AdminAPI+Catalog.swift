@@ -74,7 +74,8 @@ extension AdminAPI {
         return ["object": "list", "data": .array(data)]
     }
 
-    /// Each chat model's health as the router sees it: consecutive failures, the cooldown left, calls in flight.
+    /// Each chat model's health as the router sees it: consecutive failures, the cooldown left, calls in flight, and
+    /// how many tokens it is cooling down for alone.
     func cooldowns() -> JSONValue {
         let health = services.executor.health
         var data: [JSONValue] = []
@@ -85,7 +86,9 @@ extension AdminAPI {
                 let left = health.remainingCooldown(name)
                 data.append(["model": .string(name), "consecutive_failures": .int(snapshot.consecutiveFailures),
                              "cooling_down": .bool(left != nil), "cooldown_remaining_ms": left.map { .int(Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? .null,
-                             "in_flight": .int(snapshot.inFlight)])
+                             "in_flight": .int(snapshot.inFlight),
+                             // Tokens whose own requests alone failed it, cooling for them only (decision 0115).
+                             "cooling_down_for_tokens": .int(snapshot.cooledCallers)])
             }
         }
         return ["object": "list", "data": .array(data)]

@@ -40,12 +40,12 @@ struct AgentRunner: Sendable {
     private func modelCall(_ call: PreparedCall, policy: AnswerPolicy, streamText: Bool, record: AgentRunRecord) -> AgentModelCall {
         let execute = self.execute
         @Sendable func callOnce(_ request: ChatRequest, _ iteration: Int, _ emit: AgentEventSink, _ scratch: inout RequestLogEntry) async throws -> AgentTurn {
-            var execution = try await execute.once(request, plan: call.plan, policy: policy, stream: streamText, &scratch)
+            var execution = try await execute.once(request, plan: call.plan, policy: policy, stream: streamText, caller: call.client.tokenId, &scratch)
             var plan = call.plan
             if case .unusable(let u, _) = execution, let escalation = call.escalation, !Task.isCancelled {
                 record.escalated(u.reason)
                 plan = escalation
-                execution = try await execute.once(request, plan: escalation, policy: policy.escalated, stream: streamText, &scratch)
+                execution = try await execute.once(request, plan: escalation, policy: policy.escalated, stream: streamText, caller: call.client.tokenId, &scratch)
             }
             switch execution {
             case .answered(let response, let target):

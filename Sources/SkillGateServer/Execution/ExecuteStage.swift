@@ -18,7 +18,8 @@ struct ExecuteStage: Sendable {
 
     /// The answer to `call`, whole (`stream` false) or streaming, after at most one escalation.
     func run(_ call: PreparedCall, stream: Bool, _ ctx: inout RequestContext) async throws -> Execution {
-        let first = try await once(call.request, plan: call.plan, policy: call.answers, stream: stream, &ctx.log)
+        let caller = call.client.tokenId
+        let first = try await once(call.request, plan: call.plan, policy: call.answers, stream: stream, caller: caller, &ctx.log)
         guard case .unusable(let unusable, let target) = first, let escalation = call.escalation, let tier = call.skills.escalateTo,
               !Task.isCancelled else { return first }
         ctx.log.attempts.append(.note("\(target.qualifiedName): unusable answer (\(unusable.reason)), escalated"))
@@ -30,14 +31,15 @@ struct ExecuteStage: Sendable {
         ctx.log.unusableCostUSD = ctx.log.costUSD
         ctx.log.usage = nil
         ctx.log.costUSD = nil
-        return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, &ctx.log)
+        return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, caller: caller, &ctx.log)
     }
 
     /// One call along `plan`: attempts and fallbacks, then the answer checks. A streamed answer from
     /// a model whose answers escalate is read whole first, inside its attempt (it is checked before its
     /// first byte is sent; one that breaks before its end falls back like a failed attempt, decision
-    /// 0107), and replayed.
-    func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, _ log: inout RequestLogEntry) async throws -> Execution {
+    /// 0107), and replayed. `caller`: the client token's id, to which the deployments' failures are attributed.
+    func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, caller: String?,
+              _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
         let start = ContinuousClock.now
         defer {
@@ -48,7 +50,7 @@ struct ExecuteStage: Sendable {
         if !stream {
             let response: ChatResponse, target: RouteTarget
             do {
-                (response, target) = try await executor.complete(request, plan: plan, attempts: &attempts)
+                (response, target) = try await executor.complete(request, plan: plan, caller: caller, attempts: &attempts)
             } catch {
                 let tried = Self.lastTried(attempts, plan)
                 Self.note(tried, start, &log)
@@ -63,7 +65,7 @@ struct ExecuteStage: Sendable {
         }
         var upstream: UpstreamStream
         do {
-            upstream = try await executor.openStream(request, plan: plan, attempts: &attempts, readWhole: { policy.escalates($0.qualifiedName) })
+            upstream = try await executor.openStream(request, plan: plan, caller: caller, attempts: &attempts, readWhole: { policy.escalates($0.qualifiedName) })
         } catch {
             let tried = Self.lastTried(attempts, plan)
             Self.note(tried, start, &log)

@@ -21,23 +21,28 @@ final class RouteExecutor: Sendable {
     let affinity: ToolCallAffinity
     let clock: any ResilienceClock
     private let clients: ClientSource
+    /// The version of the secret (of a pool: of all its secrets) a target's provider key has now; nil when it has none.
+    private let keyVersion: @Sendable (RouteTarget) -> Int?
     private let unitRandom: @Sendable () -> Double
 
     init(settings: GatewayConfig.Resilience, clock: any ResilienceClock = SystemResilienceClock(),
-         unitRandom: @escaping @Sendable () -> Double = UnitRandom().next, clients: @escaping ClientSource) {
+         unitRandom: @escaping @Sendable () -> Double = UnitRandom().next, keyVersion: @escaping @Sendable (RouteTarget) -> Int? = { _ in nil },
+         clients: @escaping ClientSource) {
         policy = settings.policy
         balancer = settings.balancer
         health = DeploymentHealth(failureThreshold: policy.cooldownAfterFailures, cooldown: policy.cooldown, clock: clock)
         affinity = ToolCallAffinity(capacity: settings.stickyToolCalls)
         self.clock = clock
         self.unitRandom = unitRandom
+        self.keyVersion = keyVersion
         self.clients = clients
     }
 
     /// Sends `request` and waits for the whole answer. Tool calls in it are remembered for stickiness.
-    /// `attempts` receives every attempt (also when this throws).
-    func complete(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord]) async throws -> (response: ChatResponse, target: RouteTarget) {
-        let (response, target, lease) = try await run(request, plan: plan, attempts: &attempts, settlesLater: { _ in false }) { llm, req, _ in
+    /// `attempts` receives every attempt (also when this throws). `caller`: the client token's id, to which the
+    /// deployments' failures are attributed (decision 0115).
+    func complete(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord]) async throws -> (response: ChatResponse, target: RouteTarget) {
+        let (response, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, settlesLater: { _ in false }) { llm, req, _ in
             try await llm.complete(req)
         }
         lease.release()
@@ -53,9 +58,9 @@ final class RouteExecutor: Sendable {
     /// checked before anything is sent), the stream is read to its end inside the attempt and replayed: a stream
     /// that breaks before its end is a failed attempt like one that failed before its first event (fallback,
     /// retry, health), since nothing of it reached the client.
-    func openStream(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord],
+    func openStream(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
                     readWhole: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
-        let (opened, target, lease) = try await run(request, plan: plan, attempts: &attempts, settlesLater: { $0.isLive }) { llm, req, target in
+        let (opened, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, settlesLater: { $0.isLive }) { llm, req, target in
             var iterator = llm.events(req)
             guard readWhole(target) else { return OpenedStream.live(first: try await iterator.next(), iterator: iterator) }
             var events: [ChatStreamEvent] = []
@@ -99,17 +104,18 @@ final class RouteExecutor: Sendable {
     /// `call`, its target, and the lease that keeps the target's in-flight count until released.
     /// When `settlesLater` says so of the value (a live stream), its success is not told to the
     /// deployment's health here: the lease tells the stream's end (decision 0107).
-    private func run<T>(_ request: ChatRequest, plan: RoutePlan, attempts: inout [AttemptRecord], settlesLater: (T) -> Bool,
+    private func run<T>(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord], settlesLater: (T) -> Bool,
                         call: (any LLMClient, ChatRequest, RouteTarget) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
         let names = plan.targets.map(\.qualifiedName)
+        forgiveRenewedKeys(plan, names)
         var order = attemptOrder(plan, for: request)
         var policy = self.policy
-        let lastResort = lastResortIndex(names)
+        let lastResort = lastResortIndex(names, caller: caller)
         if let i = lastResort {
             // Every deployment is cooling down: one attempt, no retries, on the one that recovers first,
             // so the client gets the provider's own answer (error or not) without load amplification.
             for j in order where j != i {
-                let left = health.remainingCooldown(names[j]) ?? .zero
+                let left = health.remainingCooldown(names[j], caller: caller) ?? .zero
                 attempts.append(AttemptRecord(deployment: names[j], outcome: .skipped(reason: RetrySchedule.SkipReason.coolingDown(remaining: left).description)))
             }
             order = [i]
@@ -122,7 +128,7 @@ final class RouteExecutor: Sendable {
             if Task.isCancelled { throw CancellationError() }
             let step = schedule.next(now: clock.now) { i in
                 if lastResort != nil { return nil }
-                if case .coolingDown(let remaining) = health.admit(names[i]) { return .coolingDown(remaining: remaining) }
+                if case .coolingDown(let remaining) = health.admit(names[i], caller: caller) { return .coolingDown(remaining: remaining) }
                 return nil
             }
             switch step {
@@ -142,12 +148,12 @@ final class RouteExecutor: Sendable {
                 while true {
                     let waited = keysTried == 0 ? wait : .zero
                     health.beginCall(names[i])
-                    let lease = CallLease(health: health, deployment: names[i])
+                    let lease = CallLease(health: health, deployment: names[i], caller: caller)
                     var key: KeyLease?
                     do {
                         let upstreamClient = try clients(target, schedule.deadline - clock.now)
                         key = upstreamClient.key
-                        lease.hold(upstreamClient.key)
+                        lease.hold(upstreamClient)
                         var upstream = request
                         upstream.model = target.model.id
                         let value = try await call(upstreamClient.llm, upstream, target)
@@ -155,7 +161,7 @@ final class RouteExecutor: Sendable {
                             attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name,
                                                           streamEnd: lease.settlesAtStreamEnd()))
                         } else {
-                            health.recordSuccess(names[i])
+                            health.recordSuccess(names[i], caller: caller)
                             attempts.append(AttemptRecord(deployment: names[i], outcome: .succeeded(status: 200), waited: waited, key: key?.name))
                         }
                         return (value, target, lease)
@@ -164,7 +170,7 @@ final class RouteExecutor: Sendable {
                         let e = GatewayError.from(error)
                         attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name))
                         if let key, e.upstreamStatus != nil,
-                           key.reportFailure(status: e.upstreamStatus, retryAfter: e.retryAfter),
+                           key.reportFailure(refusesKey: e.refusal == .key || KeyLease.refusesKey(status: e.upstreamStatus), retryAfter: e.retryAfter),
                            keysTried + 1 < key.members.count, !Task.isCancelled {
                             if schedule.takeImmediateAttempt(now: clock.now) {
                                 keysTried += 1
@@ -172,7 +178,7 @@ final class RouteExecutor: Sendable {
                             }
                             // `max_attempts` is spent while another key is ready: the key's refusal is still not the
                             // deployment's failure (decision 0110); the request ends with it.
-                            health.releaseProbe(names[i])
+                            health.releaseProbe(names[i], caller: caller)
                             lastError = e
                             break
                         }
@@ -191,14 +197,22 @@ final class RouteExecutor: Sendable {
         }
     }
 
-    /// When every deployment of the plan is cooling down: the index of the one whose cooldown ends first.
-    private func lastResortIndex(_ names: [String]) -> Int? {
+    /// When every deployment of the plan is cooling down (for `caller`): the index of the one whose cooldown ends first.
+    private func lastResortIndex(_ names: [String], caller: String?) -> Int? {
         var best: (Int, Duration)?
         for (i, name) in names.enumerated() {
-            guard let left = health.remainingCooldown(name) else { return nil }
+            guard let left = health.remainingCooldown(name, caller: caller) else { return nil }
             if best == nil || left < best!.1 { best = (i, left) }
         }
         return best?.0
+    }
+
+    /// Ends the cooldown of each deployment of the plan whose provider refused a key that has a new secret since
+    /// (decision 0115). Costs one atomic load when no deployment's last failure was a refused key.
+    private func forgiveRenewedKeys(_ plan: RoutePlan, _ names: [String]) {
+        for (i, target) in plan.targets.enumerated() where health.refusedKeyVersion(names[i]) != nil {
+            if let current = keyVersion(target) { health.forgiveRenewedKey(names[i], currentKeyVersion: current) }
+        }
     }
 
     /// Every deployment of the plan turned out to be cooling down and none was tried (a race with
@@ -218,20 +232,25 @@ final class RouteExecutor: Sendable {
 final class CallLease: Sendable {
     private let health: DeploymentHealth
     private let deployment: String
-    private let key = Mutex<KeyLease?>(nil)
+    /// The client token whose request this is (nil: none), to which a failure that depends on the request is attributed.
+    private let caller: String?
+    /// The call's client: its pooled key, released with the call, and the provider's keys it found (whose version a
+    /// key refusal tells).
+    private let client = Mutex<UpstreamClient?>(nil)
     private let released = Atomic<Bool>(false)
     /// A live stream's end still to be told (where its failure is noted for the attempt's record); taken, so told
     /// once, by whichever of `streamSucceeded`, `streamFailed` and `release` comes first.
     private let untoldStreamEnd = Mutex<StreamEnd?>(nil)
 
-    init(health: DeploymentHealth, deployment: String) {
+    init(health: DeploymentHealth, deployment: String, caller: String? = nil) {
         self.health = health
         self.deployment = deployment
+        self.caller = caller
     }
 
-    /// Adds the call's pooled key, released with the deployment's count.
-    func hold(_ lease: KeyLease?) {
-        key.withLock { $0 = lease }
+    /// Adds the call's client: its pooled key is released with the deployment's count.
+    func hold(_ upstream: UpstreamClient) {
+        client.withLock { $0 = upstream }
     }
 
     /// The call became a live stream whose outcome is told by `streamSucceeded` or `streamFailed`; returns where its
@@ -246,7 +265,7 @@ final class CallLease: Sendable {
     /// answered): a success, which closes the breaker and resets the failure count.
     func streamSucceeded() {
         guard takeStreamEnd() != nil else { return }
-        health.recordSuccess(deployment)
+        health.recordSuccess(deployment, caller: caller)
     }
 
     /// Reading the stream threw `error` after its first event: told to the health as a failed attempt's error would
@@ -255,7 +274,7 @@ final class CallLease: Sendable {
         guard let end = takeStreamEnd() else { return }
         let e = GatewayError.from(error)
         if e.kind == .cancelled || error is CancellationError || Task.isCancelled {
-            health.releaseProbe(deployment)
+            health.releaseProbe(deployment, caller: caller)
             return
         }
         if e.domain == .provider { end.failed(status: e.status, kind: e.kind) }
@@ -270,24 +289,26 @@ final class CallLease: Sendable {
         }
     }
 
-    /// Tells the deployment's health about a failed call: a retryable provider failure counts against it, another
-    /// answer of the provider (a 4xx: the request was at fault) is a success, anything else only frees a probe.
+    /// Tells the deployment's health about a failed call: a retryable provider failure counts against it (attributed to
+    /// the caller; a refusal of the key or model id is the deployment's whoever asked), another answer of the provider
+    /// (a 4xx: the request was at fault) is a success, anything else only frees a probe.
     func tellHealth(_ e: GatewayError) {
         if FailureClassifier.countsAgainstHealth(e) {
-            health.recordFailure(deployment)
+            health.recordFailure(deployment, caller: e.refusal == nil ? caller : nil,
+                                 keyVersion: e.refusal == .key ? client.withLock { $0 }?.keyVersion : nil)
         } else if e.domain == .provider, e.upstreamStatus != nil {
-            health.recordSuccess(deployment)  // it answered; the request was at fault
+            health.recordSuccess(deployment, caller: caller)  // it answered; the request was at fault
         } else {
-            health.releaseProbe(deployment)
+            health.releaseProbe(deployment, caller: caller)
         }
     }
 
     /// Ends the call; later calls do nothing. A live stream whose end was not told (left early) frees its probe.
     func release() {
         if !released.exchange(true, ordering: .acquiringAndReleasing) {
-            if takeStreamEnd() != nil { health.releaseProbe(deployment) }
+            if takeStreamEnd() != nil { health.releaseProbe(deployment, caller: caller) }
             health.endCall(deployment)
-            key.withLock { $0 }?.release()
+            client.withLock { $0 }?.key?.release()
         }
     }
 

@@ -31,15 +31,17 @@ final class ClientFactory: Sendable {
                                 idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds))
     }
 
-    /// The deployment (endpoint, key, timeouts) of a target, and the lease on its key when it has one.
-    func deployment(for target: RouteTarget) throws(GatewayError) -> (Deployment, KeyLease?) {
+    /// The deployment (endpoint, key, timeouts) of a target, the lease on its key when it has a pool of them, and the
+    /// provider's keys as they are now (for `keyVersion(of:)`).
+    func deployment(for target: RouteTarget) throws(GatewayError) -> (Deployment, KeyLease?, [(name: String, secret: String)]) {
         let spec = target.provider
         let override = config.providerOverrides[spec.id]
         var apiKey: String?
         var usedKeyName: String?
         var lease: KeyLease?
+        var pool: [(name: String, secret: String)] = []
         if spec.auth != .none, let keyName = override?.keyName ?? spec.keyName {
-            let pool = keys.pool(named: keyName)
+            pool = keys.pool(named: keyName)
             guard !pool.isEmpty else {
                 throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
                                    message: "no key is set for provider \"\(spec.id)\"; the operator can add it with `skillgate keys set \(keyName)`",
@@ -62,7 +64,24 @@ final class ClientFactory: Sendable {
         deployment.keyName = usedKeyName
         deployment.httpVersion = spec.httpVersion
         deployment.caFile = override?.caFile
-        return (deployment, lease)
+        return (deployment, lease, pool)
+    }
+
+    /// The version of the secret a target's provider key has now (of a pool: of all its secrets, in order); nil when
+    /// the provider needs no key or none is set. A deployment cooled down because its key was refused is ready again
+    /// once this changes (decision 0115).
+    func keyVersion(for target: RouteTarget) -> Int? {
+        let spec = target.provider
+        guard spec.auth != .none, let keyName = config.providerOverrides[spec.id]?.keyName ?? spec.keyName else { return nil }
+        return Self.keyVersion(of: keys.pool(named: keyName))
+    }
+
+    /// The version of a provider's keys (`keyVersion(for:)`); nil for none.
+    static func keyVersion(of pool: [(name: String, secret: String)]) -> Int? {
+        guard !pool.isEmpty else { return nil }
+        var hasher = Hasher()
+        for key in pool { hasher.combine(key.secret) }
+        return hasher.finalize()
     }
 
     /// A version of `secret` that tells two secrets apart within this process (a seeded hash; never logged or stored).
@@ -75,7 +94,7 @@ final class ClientFactory: Sendable {
     /// The client for a target. With `within`, the connect and first-byte timeouts are capped to it
     /// (the time left of the request's retry deadline); the answer itself may then take its time.
     func client(for target: RouteTarget, within remaining: Duration? = nil) throws(GatewayError) -> UpstreamClient {
-        let (configured, lease) = try deployment(for: target)
+        let (configured, lease, pool) = try deployment(for: target)
         var deployment = configured
         if let remaining {
             let cap = max(remaining, .milliseconds(1))
@@ -91,7 +110,7 @@ final class ClientFactory: Sendable {
         }
         // Answers are checked by the execute stage (Execution/AnswerCheck.swift), not here.
         let llm = target.model.tools == .prompt ? PromptToolsClient(inner: base, providerId: target.provider.id) : base
-        return UpstreamClient(llm, key: lease)
+        return UpstreamClient(llm, key: lease, keys: pool)
     }
 }
 
@@ -100,9 +119,16 @@ struct UpstreamClient: Sendable {
     let llm: any LLMClient
     /// The pooled key this call uses; released with the call.
     let key: KeyLease?
+    /// The provider's keys as the call found them; only a refusal of the key reads them (`keyVersion`), so the common
+    /// call hashes no secret.
+    private let keys: [(name: String, secret: String)]
 
-    init(_ llm: any LLMClient, key: KeyLease? = nil) {
+    init(_ llm: any LLMClient, key: KeyLease? = nil, keys: [(name: String, secret: String)] = []) {
         self.llm = llm
         self.key = key
+        self.keys = keys
     }
+
+    /// The version of the provider's keys at the call (`ClientFactory.keyVersion(of:)`); nil when it used none.
+    var keyVersion: Int? { ClientFactory.keyVersion(of: keys) }
 }

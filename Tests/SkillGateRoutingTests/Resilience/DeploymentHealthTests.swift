@@ -66,4 +66,91 @@ import SkillGateRouting
         health.endCall("b/m")
         #expect(health.inFlight("b/m") == 0, "never negative")
     }
+
+    // MARK: Failures attributed to callers (decision 0115)
+
+    @Test func oneCallersFailuresCoolTheDeploymentForThatCallerOnly() {
+        let health = DeploymentHealth(failureThreshold: 2, cooldown: .seconds(30), clock: clock)
+        health.recordFailure("a/m", caller: "t1")
+        health.recordFailure("a/m", caller: "t1")
+        #expect(health.admit("a/m", caller: "t1") == .coolingDown(remaining: .seconds(30)))
+        #expect(health.admit("a/m", caller: "t2") == .open, "another caller is not held back")
+        #expect(health.admit("a/m") == .open, "nor a call with no caller")
+        #expect(health.remainingCooldown("a/m", caller: "t1") == .seconds(30) && health.remainingCooldown("a/m", caller: "t2") == nil)
+        #expect(health.snapshot("a/m").cooledUntil == nil && health.snapshot("a/m").cooledCallers == 1)
+
+        health.recordSuccess("a/m", caller: "t2")
+        #expect(health.admit("a/m", caller: "t1") == .coolingDown(remaining: .seconds(30)), "another caller's success leaves it")
+        clock.advance(by: .seconds(30))
+        #expect(health.admit("a/m", caller: "t1") == .probe, "after its cooldown the caller probes")
+        #expect(health.admit("a/m", caller: "t1") == .coolingDown(remaining: .seconds(30)), "one probe at a time")
+        health.recordFailure("a/m", caller: "t1")
+        #expect(health.admit("a/m", caller: "t1") == .coolingDown(remaining: .seconds(30)), "a failed probe cools it again")
+        #expect(health.admit("a/m", caller: "t2") == .open)
+        clock.advance(by: .seconds(30))
+        #expect(health.admit("a/m", caller: "t1") == .probe)
+        health.recordSuccess("a/m", caller: "t1")
+        #expect(health.admit("a/m", caller: "t1") == .open && health.snapshot("a/m").cooledCallers == 0)
+    }
+
+    @Test func failuresOfTwoCallersCoolTheDeploymentForAll() {
+        let health = DeploymentHealth(failureThreshold: 2, cooldown: .seconds(30), clock: clock)
+        health.recordFailure("a/m", caller: "t1")
+        health.recordFailure("a/m", caller: "t2")
+        for caller in ["t1", "t2", "t3", nil] as [String?] {
+            #expect(health.admit("a/m", caller: caller) == .coolingDown(remaining: .seconds(30)))
+        }
+        #expect(health.snapshot("a/m").cooledUntil != nil)
+    }
+
+    @Test func failuresWithoutACallerAreTheDeployments() {
+        let health = DeploymentHealth(failureThreshold: 2, cooldown: .seconds(30), clock: clock)
+        health.recordFailure("a/m", caller: "t1")
+        health.recordFailure("a/m")
+        #expect(health.admit("a/m", caller: "t2") == .coolingDown(remaining: .seconds(30)))
+    }
+
+    @Test func aCallerCooledAloneIsForgottenAfterItsCooldownWhenOthersSucceed() {
+        let health = DeploymentHealth(failureThreshold: 2, cooldown: .seconds(30), clock: clock)
+        health.recordFailure("a/m", caller: "t1")
+        health.recordFailure("a/m", caller: "t1")
+        clock.advance(by: .seconds(31))
+        health.recordSuccess("a/m", caller: "t2")
+        #expect(health.snapshot("a/m").cooledCallers == 0)
+        #expect(health.admit("a/m", caller: "t1") == .open, "its next failures start a run of their own")
+        health.recordFailure("a/m", caller: "t1")
+        #expect(health.admit("a/m", caller: "t1") == .open)
+    }
+
+    @Test func tooManyCallersCooledAloneCoolTheDeploymentForAll() {
+        let health = DeploymentHealth(failureThreshold: 1, cooldown: .seconds(30), clock: clock)
+        for n in 0..<DeploymentHealth.maxCooledCallers {
+            health.recordFailure("a/m", caller: "t\(n)")
+            health.recordSuccess("a/m", caller: "healthy")  // ends the run; each caller's cooldown stays
+        }
+        #expect(health.snapshot("a/m").cooledCallers == DeploymentHealth.maxCooledCallers && health.admit("a/m", caller: "new") == .open)
+        health.recordFailure("a/m", caller: "one-more")
+        #expect(health.admit("a/m", caller: "new") == .coolingDown(remaining: .seconds(30)))
+    }
+
+    @Test func aCooldownForARefusedKeyEndsWhenTheKeyChanges() {
+        let health = DeploymentHealth(failureThreshold: 1, cooldown: .seconds(30), clock: clock)
+        #expect(health.refusedKeyVersion("a/m") == nil)
+        health.recordFailure("a/m", keyVersion: 7)
+        #expect(health.refusedKeyVersion("a/m") == 7)
+        #expect(!health.forgiveRenewedKey("a/m", currentKeyVersion: 7), "the same secret stays cooled")
+        #expect(health.admit("a/m") == .coolingDown(remaining: .seconds(30)))
+        #expect(health.forgiveRenewedKey("a/m", currentKeyVersion: 8))
+        #expect(health.admit("a/m") == .open && health.snapshot("a/m").consecutiveFailures == 0)
+        #expect(health.refusedKeyVersion("a/m") == nil)
+    }
+
+    @Test func aCooldownEndedByAnotherFailureIsNotTheKeys() {
+        let health = DeploymentHealth(failureThreshold: 2, cooldown: .seconds(30), clock: clock)
+        health.recordFailure("a/m", keyVersion: 7)
+        health.recordFailure("a/m")  // a 5xx after the refusal: the cooldown is not only the key's
+        #expect(health.refusedKeyVersion("a/m") == nil)
+        #expect(!health.forgiveRenewedKey("a/m", currentKeyVersion: 8))
+        #expect(health.admit("a/m") == .coolingDown(remaining: .seconds(30)))
+    }
 }

@@ -48,6 +48,18 @@ import SkillGateTestSupport
         #expect(pool.readyCount(members) == 3)
     }
 
+    /// A refusal the provider's error mapping marks as the key's (a 403, Gemini's 400 `API_KEY_INVALID`) cools the key
+    /// down whatever its status (decision 0115).
+    @Test func aRefusalMarkedAsTheKeysCoolsItDown() {
+        let pool = KeyPool(cooldown: .seconds(30), clock: ManualClock())
+        let lease = pool.acquire(members)
+        #expect(lease.reportFailure(refusesKey: true, retryAfter: nil))
+        #expect(pool.remainingCooldown(lease.name) == .seconds(30))
+        let other = pool.acquire(members)
+        #expect(!other.reportFailure(refusesKey: false, retryAfter: nil))
+        #expect(pool.remainingCooldown(other.name) == nil)
+    }
+
     @Test(arguments: [400, 404, 500, 503])
     func otherFailuresLeaveTheKeyAlone(status: Int) {
         let pool = KeyPool(cooldown: .seconds(30), clock: ManualClock())

@@ -16,7 +16,7 @@ import SkillGateRouting
 
     private func run(_ h: RouteExecutorHarness, policy: AnswerPolicy, stream: Bool) async throws -> (Execution, RequestLogEntry) {
         var log = RequestLogEntry(requestId: "req_1", method: "POST", path: "/")
-        let e = try await ExecuteStage(executor: h.executor).once(Self.request, plan: h.plan, policy: policy, stream: stream, &log)
+        let e = try await ExecuteStage(executor: h.executor).once(Self.request, plan: h.plan, policy: policy, stream: stream, caller: nil, &log)
         return (e, log)
     }
 
@@ -53,7 +53,7 @@ import SkillGateRouting
         var log = RequestLogEntry(requestId: "req_1", method: "POST", path: "/")
         await #expect(throws: GatewayError.self) {
             _ = try await ExecuteStage(executor: h.executor).once(Self.request, plan: h.plan, policy: AnswerPolicy(escalationTargets: nil, scenario: "s"),
-                                                                  stream: false, &log)
+                                                                  stream: false, caller: nil, &log)
         }
         #expect(log.model == "light-up/m" && log.attempts.count == 1)
     }

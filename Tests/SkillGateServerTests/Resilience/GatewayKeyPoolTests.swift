@@ -29,12 +29,16 @@ import SkillGateHTTP
         await up.stop()
     }
 
-    @Test(arguments: [429, 401])
+    /// 429 (the key's rate limit), 401 (a wrong or revoked key) and 403 (the key's project or region is refused: OpenAI's
+    /// `unsupported_country_region_territory`, which a key of another account may pass; decision 0115).
+    @Test(arguments: [429, 401, 403])
     func aRefusedKeyCoolsDownAndTheRequestSucceedsWithTheOther(status: Int) async throws {
         let clock = ManualClock()
-        let refusal: UpstreamDouble.Reply = status == 429
-            ? R.rateLimited(retryAfter: "20")
-            : .json(status: 401, body: Array(#"{"error":{"message":"Incorrect API key provided: sk-pool-***cdef. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#.utf8), headers: [:])
+        let refusal: UpstreamDouble.Reply = switch status {
+        case 429: R.rateLimited(retryAfter: "20")
+        case 401: .json(status: 401, body: Array(#"{"error":{"message":"Incorrect API key provided: sk-pool-***cdef. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#.utf8), headers: [:])
+        default: .json(status: 403, body: Array(#"{"error":{"code":"unsupported_country_region_territory","message":"Country, region, or territory not supported","param":null,"type":"request_forbidden"}}"#.utf8), headers: [:])
+        }
         let up = try UpstreamDouble([R.text], byKey: [Self.keyA: refusal])
         let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
                                        resilience: #"{"cooldown":{"after_failures":1,"seconds":60}}"#, clock: clock, keys: Self.keys)
@@ -56,7 +60,7 @@ import SkillGateHTTP
         #expect(gw.server.services.executor.health.snapshot("up-a/m").consecutiveFailures == 0,
                 "a refused key is not a failure of the deployment")
 
-        // After the cooldown (Retry-After 20 s for the 429, the resilience cooldown of 60 s for the 401) the key is used again.
+        // After the cooldown (Retry-After 20 s for the 429, the resilience cooldown of 60 s for the 401 and 403) the key is used again.
         clock.advance(by: .seconds(61))
         let before = keysSeen(up).count
         _ = try await gw.send(ResilienceGateway.body(model: "light"))

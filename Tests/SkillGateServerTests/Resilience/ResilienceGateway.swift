@@ -12,6 +12,8 @@ final class ResilienceGateway: Sendable {
     let directory: String
     let server: GatewayServer
     let token: String
+    /// A second client token, for what depends on which client asked.
+    let otherToken: String
     /// The default client configuration on purpose: the least-in-flight test needs two concurrent
     /// requests to one plain-http host (no PIPEWAIT serialization).
     let http = HTTPClient()
@@ -52,7 +54,9 @@ final class ResilienceGateway: Sendable {
             let store = try KeyStore(path: loaded.keyFile)
             for (name, secret) in keys { try store.set(name, secret: secret) }
         }
-        token = try GatewayServer.openTokenService(config: loaded).create(name: "resilience-test").token
+        let tokens = try GatewayServer.openTokenService(config: loaded)
+        token = try tokens.create(name: "resilience-test").token
+        otherToken = try tokens.create(name: "resilience-test-2").token
         logPath = directory + "/gateway.log"
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         server = try GatewayServer(config: loaded, logFD: logFD, clock: clock)
@@ -72,13 +76,14 @@ final class ResilienceGateway: Sendable {
         Array(#"{"model":"\#(model)","stream":\#(stream),"messages":\#(messages),"tools":[\#(tools)]}"#.utf8)
     }
 
-    private func request(_ body: [UInt8]) -> HTTPRequest {
-        HTTPRequest(url: url, headers: ["authorization": "Bearer \(token)", "content-type": "application/json"], body: body,
+    private func request(_ body: [UInt8], token: String? = nil) -> HTTPRequest {
+        HTTPRequest(url: url, headers: ["authorization": "Bearer \(token ?? self.token)", "content-type": "application/json"], body: body,
                     timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(30), idle: .seconds(30), total: .seconds(60)))
     }
 
-    func send(_ body: [UInt8]) async throws -> HTTPResponse {
-        try await http.send(request(body))
+    /// Sends a chat request with the test token, or with `token`.
+    func send(_ body: [UInt8], token: String? = nil) async throws -> HTTPResponse {
+        try await http.send(request(body, token: token))
     }
 
     /// A GET of the gateway's `path` (`/metrics`) with the test token.

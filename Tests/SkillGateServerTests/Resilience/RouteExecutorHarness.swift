@@ -40,7 +40,7 @@ struct RouteExecutorHarness {
     func complete(_ request: ChatRequest = ResilienceFixtures.request, plan: RoutePlan? = nil) async -> (Result<String, GatewayError>, [String]) {
         var attempts: [AttemptRecord] = []
         do {
-            let (_, target) = try await executor.complete(request, plan: plan ?? self.plan, attempts: &attempts)
+            let (_, target) = try await executor.complete(request, plan: plan ?? self.plan, caller: nil, attempts: &attempts)
             return (.success(target.provider.id), attempts.map(\.logText))
         } catch {
             return (.failure(GatewayError.from(error)), attempts.map(\.logText))

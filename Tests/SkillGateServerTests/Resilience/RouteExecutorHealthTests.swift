@@ -77,7 +77,7 @@ import SkillGateRouting
     @Test func leastInFlightSendsTheRequestToTheIdleDeployment() async throws {
         let h = RouteExecutorHarness([("a", [.answer(F.text("a"))]), ("b", [.answer(F.text("b"))])]) { $0.balance = .leastInFlight }
         var attempts: [AttemptRecord] = []
-        var busy = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var busy = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         #expect(busy.target.provider.id == "a", "equal load keeps the plan order")
         #expect(h.executor.health.inFlight("a/m") == 1)
         #expect(try await h.complete().0.get() == "b", "a is busy with a stream: the idle b goes first")

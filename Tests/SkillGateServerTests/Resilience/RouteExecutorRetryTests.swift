@@ -92,7 +92,7 @@ import SkillGateRouting
         let h = RouteExecutorHarness([("a", [.streamThenFail([.start(id: "x", model: "m"), .textDelta("Hel")], F.serverError("a"))]),
                                       ("b", [.answer(F.text("b"))])])
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         #expect(stream.target.provider.id == "a")
         var events: [ChatStreamEvent] = []
         await #expect(throws: GatewayError.self) {
@@ -106,7 +106,7 @@ import SkillGateRouting
     @Test func aStreamFailingBeforeItsFirstEventFallsBack() async throws {
         let h = RouteExecutorHarness([("a", [.streamThenFail([], F.overloaded("a"))]), ("b", [.answer(F.text("b"))])])
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         #expect(stream.target.provider.id == "b")
         var text = ""
         while let e = try await stream.next() { if case .textDelta(let t) = e { text += t } }

@@ -25,7 +25,7 @@ import SkillGateRouting
     @Test func toolCallsStreamedByADeploymentAreRemembered() async throws {
         let h = RouteExecutorHarness([("a", [.answer(F.text("a"))]), ("b", [.answer(F.toolCalls(["call_s1", "call_s2"]))])])
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: F.plan([h.targets[1]]), attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: F.plan([h.targets[1]]), caller: nil, attempts: &attempts)
         while try await stream.next() != nil {}
         #expect(try await h.complete(Self.followUp("call_s2")).0.get() == "b")
     }

@@ -13,7 +13,7 @@ import SkillGateRouting
     /// (made after the stream ended, as the request's log line is).
     private func streamToEnd(_ h: RouteExecutorHarness) async throws -> (provider: String, failed: Bool, log: [String]) {
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         var failed = false
         do {
             while try await stream.next() != nil {}
@@ -47,7 +47,7 @@ import SkillGateRouting
         h.executor.health.recordFailure("a/m")
         h.executor.health.recordFailure("a/m")
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         #expect(try await stream.next() == .start(id: "r", model: "m"))
         #expect(h.executor.health.snapshot("a/m").consecutiveFailures == 2, "the first event is not yet the stream's success")
         while try await stream.next() != nil {}
@@ -64,7 +64,7 @@ import SkillGateRouting
         h.executor.health.recordFailure("a/m")
         h.clock.advance(by: .seconds(10))
         var attempts: [AttemptRecord] = []
-        var stream = try await h.executor.openStream(F.request, plan: h.plan, attempts: &attempts)
+        var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         _ = try await stream.next()
         #expect(h.executor.health.snapshot("a/m").probing, "the stream is the half-open probe until it ends")
         stream.finish()  // the client left

@@ -34,13 +34,16 @@ final class UpstreamDouble: HTTPHandler {
     private let script: Mutex<[Reply]>
     /// Replies chosen by the request's bearer key instead of the script (a provider refusing one key).
     private let byKey: [String: Reply]
+    /// Replies chosen by a text the request's body contains (a request the provider cannot serve).
+    private let byBody: [String: Reply]
     private let seen = Mutex<[Seen]>([])
     private let server = Mutex<HTTPServer?>(nil)
     private let boundPort = Mutex(0)
 
-    init(_ replies: [Reply], byKey: [String: Reply] = [:]) throws {
+    init(_ replies: [Reply], byKey: [String: Reply] = [:], byBodyContaining byBody: [String: Reply] = [:]) throws {
         script = Mutex(replies)
         self.byKey = byKey
+        self.byBody = byBody
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
         server.withLock { $0 = s }
@@ -65,6 +68,10 @@ final class UpstreamDouble: HTTPHandler {
         seen.withLock { $0.append(Seen(path: request.path, headers: request.headers, body: request.body)) }
         let bearer = request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
         if let bearer, let keyed = byKey[bearer] { return await send(keyed, responder) }
+        if !byBody.isEmpty {
+            let text = String(decoding: request.body, as: UTF8.self)
+            if let matched = byBody.first(where: { text.contains($0.key) }) { return await send(matched.value, responder) }
+        }
         let reply = script.withLock { s in s.count > 1 ? s.removeFirst() : s[0] }
         await send(reply, responder)
     }
