@@ -38,7 +38,8 @@ struct URLSessionTransport: ClientTransport {
         try await Self.mappingErrors {
             for try await byte in bytes {
                 line.append(byte)
-                guard byte == 0x0A || byte == 0x0D else { continue }  // hand over whole lines
+                // Hand over whole lines, and a long line in pieces (the decoder bounds what it keeps of it).
+                guard byte == 0x0A || byte == 0x0D || line.count >= 65_536 else { continue }
                 for event in decoder.feed(line) { try onEvent(event) }
                 line.removeAll(keepingCapacity: true)
             }
