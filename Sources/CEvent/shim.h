@@ -61,6 +61,20 @@ extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int fl
 /// Accepts one connection from a non-blocking listening socket as a non-blocking, close-on-exec socket. Writes the
 /// peer's numeric address (NUL-terminated, at most `address_len` bytes) and port. Returns the descriptor, or -errno
 /// (-EAGAIN: nothing waiting).
+/// Writes an IPv4 address in dotted decimal (what `inet_ntop` writes, without its `sprintf`, which cost ~1.9k
+/// instructions per accepted connection); `address` has room for 16 bytes.
+static inline void sg_ev_format_ipv4(const struct in_addr *in4, char *address) {
+    const unsigned char *octets = (const unsigned char *)&in4->s_addr;
+    char *out = address;
+    for (int i = 0; i < 4; i++) {
+        unsigned v = octets[i];
+        if (v >= 100) { *out++ = (char)('0' + v / 100); v %= 100; *out++ = (char)('0' + v / 10); *out++ = (char)('0' + v % 10); }
+        else if (v >= 10) { *out++ = (char)('0' + v / 10); *out++ = (char)('0' + v % 10); }
+        else { *out++ = (char)('0' + v); }
+        *out++ = i < 3 ? '.' : 0;
+    }
+}
+
 static inline int sg_ev_accept(int listen_fd, char *address, size_t address_len, int *port) {
     struct sockaddr_storage peer;
     socklen_t len = sizeof(peer);
@@ -74,7 +88,8 @@ static inline int sg_ev_accept(int listen_fd, char *address, size_t address_len,
         *port = ntohs(in6->sin6_port);
     } else if (peer.ss_family == AF_INET) {
         struct sockaddr_in *in4 = (struct sockaddr_in *)&peer;
-        inet_ntop(AF_INET, &in4->sin_addr, address, (socklen_t)address_len);
+        if (address_len >= 16) sg_ev_format_ipv4(&in4->sin_addr, address);
+        else inet_ntop(AF_INET, &in4->sin_addr, address, (socklen_t)address_len);
         *port = ntohs(in4->sin_port);
     }
     return fd;

@@ -44,7 +44,45 @@ public enum JSONValue: Sendable, Hashable {
     /// The number as a double, if this is a number.
     public var doubleValue: Double? {
         guard case .number(let text) = self else { return nil }
-        return Double(text)
+        return Self.exactDecimal(text) ?? Double(text)
+    }
+
+    /// Powers of ten that a `Double` holds exactly (10^0 through 10^22).
+    private static let exactPowersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+
+    /// A plain decimal (`-12.5`, `0.2`: no exponent) of at most 15 significant digits and 22 after the point, read without `strtod`: its digits as an
+    /// integer and a power of ten are both exact in a `Double`, so one division, correctly rounded by IEEE 754, gives
+    /// exactly the double `strtod` would (Clinger's fast path). Nil for anything else, which `Double(_:)` then reads.
+    static func exactDecimal(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { bytes -> Double? in
+            var i = 0
+            let negative = i < bytes.count && bytes[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            var mantissa: Int64 = 0
+            var digits = 0
+            var significant = 0
+            var fractionDigits = 0
+            var inFraction = false
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: ".") {
+                    guard !inFraction, digits > 0 else { return nil }
+                    inFraction = true
+                } else {
+                    let digit = byte &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }  // an exponent, or not a number
+                    if mantissa != 0 || digit != 0 { significant += 1 }  // leading zeros add nothing to the integer
+                    mantissa = mantissa &* 10 &+ Int64(digit)
+                    digits += 1
+                    if inFraction { fractionDigits += 1 }
+                }
+                i += 1
+            }
+            guard digits > 0, significant <= 15, fractionDigits <= 22, !(inFraction && fractionDigits == 0) else { return nil }
+            let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
     }
 
     /// The member `key`, if this is an object that has it.

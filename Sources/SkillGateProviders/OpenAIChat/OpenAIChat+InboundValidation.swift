@@ -59,8 +59,10 @@ enum InboundField {
     static func optionalDouble(_ value: JSONValue?, at param: @autoclosure () -> String) throws -> Double? {
         switch value {
         case nil, .null?: return nil
-        case let v? where v.doubleValue != nil: return v.doubleValue
-        case let other: throw wrongType(param(), expected: "a number", got: other)
+        case let v?:
+            // Read once: `doubleValue` parses the number's text.
+            if let number = v.doubleValue { return number }
+            throw wrongType(param(), expected: "a number", got: v)
         }
     }
 
