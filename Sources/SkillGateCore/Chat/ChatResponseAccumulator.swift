@@ -17,7 +17,7 @@ public struct ChatResponseAccumulator: Sendable {
         case .start(let id, let model):
             if !id.isEmpty { self.id = id }
             if !model.isEmpty { self.model = model }
-        case .textDelta(let t):
+        case .textDelta(let t), .refusalDelta(let t):  // a whole answer holds refusal text as text (`.refusal` says so)
             if case .text(var existing) = content.last {
                 // The array lets go of the text first, so appending to it does not copy it (a long answer's deltas
                 // would copy the whole text each time).

@@ -8,6 +8,10 @@ public enum ChatStreamEvent: Sendable, Hashable {
     case start(id: String, model: String)
     /// A piece of answer text.
     case textDelta(String)
+    /// A piece of the model's refusal: answer text in which the model declines, saying why (OpenAI's `refusal`).
+    /// An answer with refusal text finishes with `.refusal`; accumulated, it is text like `textDelta`, as a whole
+    /// answer holds it (decision 0114).
+    case refusalDelta(String)
     /// A piece of reasoning text.
     case thinkingDelta(String)
     /// The signature that closes the current reasoning block.

@@ -42,7 +42,7 @@ public struct AnthropicMessagesSSEEncoder: Sendable {
         switch event {
         case .start(let id, let model):
             startIfNeeded(id: id, model: model, into: &out)
-        case .textDelta(let text):
+        case .textDelta(let text), .refusalDelta(let text):  // refusal text is text here, as in a whole answer (decision 0114)
             guard !text.isEmpty else { break }
             if open?.block != .text { openBlock(.text, into: &out) { $0 += #"{"type":"text","text":""}"# } }
             delta(#"{"type":"text_delta","text":"#, text, into: &out)

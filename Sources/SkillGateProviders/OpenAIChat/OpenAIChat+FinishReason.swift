@@ -9,7 +9,8 @@ import SkillGateCore
 ///   `refusal` field) is `.refusal`. A `length` answer keeps `.length` even with tool calls, so a
 ///   truncated call is never executed as if it were complete.
 /// - Outbound to OpenAI clients, `.refusal` and `.pauseTurn` are written as `stop` (the format has
-///   no such reasons); the refusal text goes in `message.refusal` for non-streamed answers.
+///   no such reasons); the refusal text goes in `message.refusal` (`delta.refusal` in streams), as
+///   OpenAI sends it. `.contentFilter` (Anthropic's `refusal` among them) is `content_filter` (decision 0114).
 extension OpenAIChatFormat {
     /// The canonical reason for a wire `finish_reason`, given what the answer contained.
     static func finishReason(wire raw: String?, hasToolCalls: Bool, refused: Bool) -> FinishReason {

@@ -5,7 +5,8 @@ import SkillGateHTTP
 ///
 /// A small value-type encoder carrying the chunk header (id, model, created). The first chunk
 /// carries `role:"assistant"`; a tool call's `index` is its ordinal, and its `id`, `type` and
-/// `name` appear only in its first delta. With `includeUsage`, `finish()` writes a usage chunk
+/// `name` appear only in its first delta. Refusal text goes in `delta.refusal`, as OpenAI streams it, and the
+/// answer then finishes with `stop` (decision 0114). With `includeUsage`, `finish()` writes a usage chunk
 /// with `choices: []` before `data: [DONE]`, as OpenAI does.
 public struct OpenAIChatStreamEncoder: Sendable {
     public let id: String
@@ -47,6 +48,9 @@ public struct OpenAIChatStreamEncoder: Sendable {
         case .textDelta(let text):
             appendRoleChunkIfNeeded(&out)
             append(text: text, field: "content", to: &out)
+        case .refusalDelta(let text):
+            appendRoleChunkIfNeeded(&out)
+            append(text: text, field: "refusal", to: &out)
         case .thinkingDelta(let text):
             appendRoleChunkIfNeeded(&out)
             append(text: text, field: "reasoning_content", to: &out)
@@ -115,7 +119,7 @@ public struct OpenAIChatStreamEncoder: Sendable {
         ["id": .string(id), "object": "chat.completion.chunk", "created": .int(created), "model": .string(model)]
     }
 
-    /// A text delta (`{"content":"…"}` or `{"reasoning_content":"…"}`), the event a stream is mostly made of.
+    /// A text delta (`{"content":"…"}`, `{"reasoning_content":"…"}` or `{"refusal":"…"}`), the event a stream is mostly made of.
     private func append(text: String, field: StaticString, to out: inout [UInt8]) {
         out += choicePrefix
         out += "{\""

@@ -60,7 +60,7 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
         if let text = chunk.content, !text.isEmpty { events.append(.textDelta(text)) }
         if let refusal = chunk.refusal, !refusal.isEmpty {
             refused = true
-            events.append(.textDelta(refusal))
+            events.append(.refusalDelta(refusal))
         }
         for call in chunk.toolCalls { applyToolCall(call, into: &events) }
         if let reason = chunk.finishReason, !finished { endAnswer(reason: reason, into: &events) }

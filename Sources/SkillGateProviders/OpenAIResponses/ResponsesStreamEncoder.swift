@@ -5,7 +5,8 @@ import SkillGateHTTP
 ///
 /// `response.created` and `response.in_progress` open the stream; then per output item
 /// `response.output_item.added`, its content (`response.content_part.added`,
-/// `response.output_text.delta` ... `.done`, `response.content_part.done` for a message;
+/// `response.output_text.delta` ... `.done`, `response.content_part.done` for a message; a `refusal` part and
+/// `response.refusal.delta` ... `.done` instead for the model's refusal text, in a message of its own (decision 0114);
 /// `response.function_call_arguments.delta` ... `.done` for a function call;
 /// `response.reasoning_summary_part.added`, `response.reasoning_summary_text.delta` ... for
 /// reasoning) and `response.output_item.done`; `finish()` closes what is open and ends with
@@ -14,7 +15,8 @@ import SkillGateHTTP
 /// `sequence_number` (0, 1, 2, ...). Every event is written straight to bytes, without a JSON tree (decision 0068).
 public struct ResponsesStreamEncoder: Sendable {
     private enum Open: Sendable {
-        case message(index: Int, id: String, text: String)
+        /// `refusal`: the message's one part is a `refusal` part, not `output_text`.
+        case message(index: Int, id: String, text: String, refusal: Bool)
         case reasoning(index: Int, id: String, text: String, signature: String?)
     }
 
@@ -54,15 +56,26 @@ public struct ResponsesStreamEncoder: Sendable {
             break
         case .textDelta(let text):
             guard !text.isEmpty else { break }
-            if case .message? = open {} else { openMessage(&out) }
-            guard case .message(let index, let id, var all)? = open else { break }
+            if case .message(_, _, _, false)? = open {} else { openMessage(refusal: false, &out) }
+            guard case .message(let index, let id, var all, _)? = open else { break }
             open = nil  // `all` is the text's only owner again: appending does not copy it
             all += text
-            open = .message(index: index, id: id, text: all)
+            open = .message(index: index, id: id, text: all, refusal: false)
             head("response.output_text.delta", &out)
             itemFields(id, index, #","content_index":0,"delta":"#, &out)
             JSONValue.writeString(text, to: &out)
             end(#","logprobs":[]"#, &out)
+        case .refusalDelta(let text):
+            guard !text.isEmpty else { break }
+            if case .message(_, _, _, true)? = open {} else { openMessage(refusal: true, &out) }
+            guard case .message(let index, let id, var all, _)? = open else { break }
+            open = nil
+            all += text
+            open = .message(index: index, id: id, text: all, refusal: true)
+            head("response.refusal.delta", &out)
+            itemFields(id, index, #","content_index":0,"delta":"#, &out)
+            JSONValue.writeString(text, to: &out)
+            end("", &out)
         case .thinkingDelta(let text):
             guard !text.isEmpty else { break }
             if case .reasoning(_, _, _, nil)? = open {} else { openReasoning(&out) }
@@ -172,7 +185,8 @@ public struct ResponsesStreamEncoder: Sendable {
         emitResponse("response.in_progress", &out) { _, bytes in bytes += snapshot }
     }
 
-    private mutating func openMessage(_ out: inout [UInt8]) {
+    /// Opens a message item whose part is `output_text` or (`refusal`) a `refusal` part.
+    private mutating func openMessage(refusal: Bool, _ out: inout [UInt8]) {
         closeOpen(&out)
         let index = output.count
         let id = ResponsesOutputItems.itemId("msg", responseId: object.id, index: index)
@@ -183,9 +197,9 @@ public struct ResponsesStreamEncoder: Sendable {
         end("", &out)
         head("response.content_part.added", &out)
         itemFields(id, index, #","content_index":0,"part":"#, &out)
-        ResponsesOutputItems.writePart("", refusal: false, to: &out)
+        ResponsesOutputItems.writePart("", refusal: refusal, to: &out)
         end("", &out)
-        open = .message(index: index, id: id, text: "")
+        open = .message(index: index, id: id, text: "", refusal: refusal)
     }
 
     private mutating func openReasoning(_ out: inout [UInt8]) {
@@ -207,17 +221,24 @@ public struct ResponsesStreamEncoder: Sendable {
     /// Closes the open message or reasoning item.
     private mutating func closeOpen(_ out: inout [UInt8]) {
         switch open {
-        case .message(let index, let id, let text)?:
-            head("response.output_text.done", &out)
-            itemFields(id, index, #","content_index":0,"text":"#, &out)
-            JSONValue.writeString(text, to: &out)
-            end(#","logprobs":[]"#, &out)
+        case .message(let index, let id, let text, let refusal)?:
+            if refusal {
+                head("response.refusal.done", &out)
+                itemFields(id, index, #","content_index":0,"refusal":"#, &out)
+                JSONValue.writeString(text, to: &out)
+                end("", &out)
+            } else {
+                head("response.output_text.done", &out)
+                itemFields(id, index, #","content_index":0,"text":"#, &out)
+                JSONValue.writeString(text, to: &out)
+                end(#","logprobs":[]"#, &out)
+            }
             head("response.content_part.done", &out)
             itemFields(id, index, #","content_index":0,"part":"#, &out)
-            ResponsesOutputItems.writePart(text, refusal: false, to: &out)
+            ResponsesOutputItems.writePart(text, refusal: refusal, to: &out)
             end("", &out)
             var item: [UInt8] = []
-            ResponsesOutputItems.writeMessage(id: id, text: text, refusal: false, status: "completed", to: &item)
+            ResponsesOutputItems.writeMessage(id: id, text: text, refusal: refusal, status: "completed", to: &item)
             output[index] = item
             itemEvent("response.output_item.done", index, item, &out)
         case .reasoning(let index, let id, let text, let signature)?:

@@ -61,7 +61,11 @@ struct AgentRunner: Sendable {
                     while let event = try await upstream.next() {
                         answer.apply(event)
                         spend.count(event)
-                        if case .textDelta(let t) = event, !t.isEmpty { try await emit(.textDelta(t)) }
+                        // Refusal text is the answer's text here too; `run.completed` says `refusal` (decision 0114).
+                        switch event {
+                        case .textDelta(let t) where !t.isEmpty, .refusalDelta(let t) where !t.isEmpty: try await emit(.textDelta(t))
+                        default: break
+                        }
                     }
                 } catch {
                     // Ended before its usage came (the client left, the upstream failed): the call is charged what it

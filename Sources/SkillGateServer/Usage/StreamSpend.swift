@@ -19,7 +19,7 @@ struct StreamSpend: Sendable {
     /// Counts what `event` carries.
     mutating func count(_ event: ChatStreamEvent) {
         switch event {
-        case .textDelta(let t), .thinkingDelta(let t): outputBytes += t.utf8.count
+        case .textDelta(let t), .refusalDelta(let t), .thinkingDelta(let t): outputBytes += t.utf8.count
         case .toolCallStart(_, _, let name): outputBytes += name.utf8.count + 16
         case .toolCallArgumentsDelta(_, let fragment): outputBytes += fragment.utf8.count
         case .usage(let u): reported = u

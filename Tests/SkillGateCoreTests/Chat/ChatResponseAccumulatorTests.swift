@@ -37,4 +37,13 @@ import SkillGateCore
         #expect(snapshots[10].content.last == .toolCall(ToolCall(id: "c1", name: "b", arguments: "")))
         #expect(snapshots[11].content[2] == .toolCall(ToolCall(id: "c0", name: "a", arguments: #"{"x":"#)))
     }
+
+    /// Refusal pieces fold into text, as a whole answer holds a refusal (the finish reason says it is one; decision 0114).
+    @Test func refusalPiecesJoinIntoTheAnswersText() {
+        var acc = ChatResponseAccumulator()
+        for event: ChatStreamEvent in [.start(id: "r", model: "m"), .refusalDelta("I can't"), .refusalDelta(" help."), .finish(.refusal)] {
+            acc.apply(event)
+        }
+        #expect(acc.response == ChatResponse(id: "r", model: "m", content: [.text("I can't help.")], finishReason: .refusal))
+    }
 }

@@ -24,12 +24,15 @@ final class AgentUpstream: HTTPHandler {
     let emptyStream: Bool
     /// Streams answer with this text, every event and the end in one write (a short answer arriving whole).
     let textAtOnce: String?
+    /// Streams answer with these bytes, as recorded (`Tests/Fixtures/openai/*.sse`).
+    let recordedStream: [UInt8]?
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
-         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, textAtOnce: String? = nil) {
+         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, textAtOnce: String? = nil,
+         recordedStream: [UInt8]? = nil) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
@@ -39,6 +42,7 @@ final class AgentUpstream: HTTPHandler {
         self.beforeFirstEvent = beforeFirstEvent
         self.emptyStream = emptyStream
         self.textAtOnce = textAtOnce
+        self.recordedStream = recordedStream
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -63,6 +67,11 @@ final class AgentUpstream: HTTPHandler {
         if emptyStream, body["stream"]?.boolValue == true {
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            return responder.end()
+        }
+        if let recordedStream, body["stream"]?.boolValue == true {
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            try? await responder.write(recordedStream)
             return responder.end()
         }
         if let textAtOnce, body["stream"]?.boolValue == true {
