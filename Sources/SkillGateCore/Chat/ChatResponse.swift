@@ -33,9 +33,11 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
     case length
     /// The model called tools and waits for their results.
     case toolCalls
-    /// The provider's content filter stopped the answer.
+    /// The provider's content filter stopped the answer (OpenAI `content_filter`, Gemini `SAFETY` and its kin,
+    /// Anthropic's `refusal`: its streaming classifiers, which cut the answer without a refusal message; decision 0114).
+    /// Any text before is ordinary answer text.
     case contentFilter
-    /// The model refused (Anthropic `refusal`, OpenAI refusals).
+    /// The model refused, and its text says so (OpenAI's `refusal` field; streamed as `refusalDelta`).
     case refusal
     /// A long-running turn was paused; send the conversation back to continue (Anthropic `pause_turn`).
     case pauseTurn

@@ -48,14 +48,19 @@ extension AnthropicMessagesFormat {
 
     /// Maps `stop_reason`: end_turn/stop_sequence → stop, max_tokens and
     /// model_context_window_exceeded → length, tool_use → toolCalls, pause_turn → pauseTurn,
-    /// refusal → refusal; anything else is kept verbatim as `.other`. A missing reason is `.other("missing")`.
+    /// refusal → contentFilter; anything else is kept verbatim as `.other`. A missing reason is `.other("missing")`.
+    ///
+    /// Anthropic's `refusal` is its streaming classifiers stopping the answer: the text before it is ordinary (often
+    /// cut) answer text with no refusal message, and a stream has sent it before the reason arrives. So it is a content
+    /// filter, not a refusal whose text explains it (OpenAI's `refusal` field): OpenAI clients see `content_filter`
+    /// whole or streamed, Anthropic clients `refusal` again (decision 0114).
     static func finishReason(_ raw: String?) -> FinishReason {
         switch raw {
         case "end_turn"?, "stop_sequence"?: return .stop
         case "max_tokens"?, "model_context_window_exceeded"?: return .length
         case "tool_use"?: return .toolCalls
         case "pause_turn"?: return .pauseTurn
-        case "refusal"?: return .refusal
+        case "refusal"?: return .contentFilter
         case let other?: return .other(other)
         case nil: return .other("missing")
         }

@@ -51,7 +51,7 @@ import SkillGateCore
 
     @Test(arguments: [
         ("end_turn", FinishReason.stop), ("stop_sequence", .stop), ("max_tokens", .length), ("tool_use", .toolCalls),
-        ("pause_turn", .pauseTurn), ("refusal", .refusal), ("brand_new_reason", .other("brand_new_reason")),
+        ("pause_turn", .pauseTurn), ("refusal", .contentFilter), ("brand_new_reason", .other("brand_new_reason")),
     ])
     func stopReasons(raw: String, expected: FinishReason) throws {
         let body = #"{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"x"}],"stop_reason":"\#(raw)","usage":{"input_tokens":1,"output_tokens":1}}"#
