@@ -64,11 +64,11 @@ def provider_files(upstream_base: str) -> dict[str, dict]:
     return {
         "up-openai": {"id": "up-openai", "display_name": "Upstream double (OpenAI)", "wire_format": "openai-chat",
                       "base_url": f"{upstream_base}/openai/v1", "auth": "bearer", "key_name": "UP_OPENAI_KEY",
-                      "models": _models(("gpt-test", "light"), *FAILING_MODELS)},
+                      "models": _models(("gpt-test", "light"), ("refuses", "strong"), *FAILING_MODELS)},
         "up-anthropic": {"id": "up-anthropic", "display_name": "Upstream double (Anthropic)", "wire_format": "anthropic-messages",
                          "base_url": f"{upstream_base}/anthropic/v1", "auth": "x-api-key", "key_name": "UP_ANTHROPIC_KEY",
                          "headers": {"anthropic-version": "2023-06-01"},
-                         "models": _models(("claude-test", "strong"), *FAILING_MODELS)},
+                         "models": _models(("claude-test", "strong"), ("refuses", "strong"), *FAILING_MODELS)},
         "up-gemini": {"id": "up-gemini", "display_name": "Upstream double (Gemini)", "wire_format": "gemini",
                       "base_url": f"{upstream_base}/gemini/v1beta", "auth": "x-goog-api-key", "key_name": "UP_GEMINI_KEY",
                       "models": _models(("gemini-test", "light"), *FAILING_MODELS)},

@@ -10,7 +10,8 @@ path prefix, speaking the real wire formats by serving recorded provider bodies:
 
 The recording is chosen by what the request asks for: streaming or not, tools offered or not, and
 whether the last message is a tool result (then a text answer is served). Scripted failures are
-chosen by the model name: `rate-limited` (429 + Retry-After: 7), `broken` (500), `html-proxy`
+chosen by the model name: `refuses` (a refusal: OpenAI's refusal text, Anthropic's classifier stop),
+`rate-limited` (429 + Retry-After: 7), `broken` (500), `html-proxy`
 (502 text/html page from a proxy). Every request is recorded (method, path, query, headers, body)
 so tests can assert on exactly what the gateway sent upstream.
 
@@ -49,6 +50,12 @@ GEMINI_STREAM_TEXT = "gemini/test_google_streaming_tool_call_thought_signature.1
 GEMINI_JSON_TOOL = "gemini/google-tool-call.json"
 GEMINI_JSON_TEXT = "gemini/text.json"  # not a file: merged from GEMINI_STREAM_TEXT (see PROVENANCE.md)
 GEMINI_429 = "gemini/google-429-retry-info.json"
+# The model `refuses` (decision 0114): OpenAI's recorded refusal text (its whole form written from it), Anthropic's
+# classifier stop written after its documented format (Tests/Fixtures/*/PROVENANCE.md).
+OPENAI_STREAM_REFUSAL = "openai/test_parse_pydantic_model_refusal.sse"
+OPENAI_JSON_REFUSAL = "openai/skillgate-refusal.json"
+ANTHROPIC_STREAM_REFUSAL = "anthropic/skillgate-refusal.sse"
+ANTHROPIC_JSON_REFUSAL = "anthropic/skillgate-refusal.json"
 
 # Every tool any recording calls, so a client that offers all of them gets a tool call it knows.
 RECORDED_TOOLS = {
@@ -374,6 +381,13 @@ class UpstreamDouble:
             else:
                 body = {"error": {"code": 500, "message": "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting", "status": "INTERNAL"}}
             return Reply(500, "application/json", json.dumps(body).encode(), label="broken")
+        if model == "refuses" and provider in ("openai", "anthropic"):
+            stream = isinstance(req.json, dict) and req.json.get("stream")
+            names = {"openai": (OPENAI_STREAM_REFUSAL, OPENAI_JSON_REFUSAL), "anthropic": (ANTHROPIC_STREAM_REFUSAL, ANTHROPIC_JSON_REFUSAL)}
+            name = names[provider][0 if stream else 1]
+            if stream:
+                return Reply(200, "text/event-stream; charset=utf-8", recording_bytes(name), stream=True, label="refuses")
+            return Reply(200, "application/json", recording_bytes(name), label="refuses")
         if model == "html-proxy":
             page = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n"
                     "<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n")
