@@ -44,17 +44,20 @@ public struct ChatCompletionChunk: Codable, Sendable, Hashable {
         /// `assistant`, in the first chunk.
         public var role: ChatMessage.Role?
         public var content: String?
+        /// A piece of the model's refusal, saying why it declines (decision 0114).
+        public var refusal: String?
         /// Pieces of tool calls; a call's first piece has its `id` and name, later ones more arguments.
         public var toolCalls: [ToolCallDelta]?
 
-        public init(role: ChatMessage.Role? = nil, content: String? = nil, toolCalls: [ToolCallDelta]? = nil) {
+        public init(role: ChatMessage.Role? = nil, content: String? = nil, toolCalls: [ToolCallDelta]? = nil, refusal: String? = nil) {
             self.role = role
             self.content = content
+            self.refusal = refusal
             self.toolCalls = toolCalls
         }
 
         enum CodingKeys: String, CodingKey {
-            case role, content
+            case role, content, refusal
             case toolCalls = "tool_calls"
         }
     }

@@ -1,9 +1,11 @@
-/// One message of a conversation in the OpenAI chat shape: `{"role","content","tool_calls"?,"tool_call_id"?,"name"?}`.
+/// One message of a conversation in the OpenAI chat shape: `{"role","content","refusal"?,"tool_calls"?,"tool_call_id"?,"name"?}`.
 public struct ChatMessage: Codable, Sendable, Hashable {
     /// Who wrote the message.
     public var role: Role
     /// The text; nil for an assistant message that only calls tools.
     public var content: String?
+    /// For an assistant answer: the model's refusal, saying why it declines (content is then nil; decision 0114).
+    public var refusal: String?
     /// The tools an assistant message calls.
     public var toolCalls: [ChatToolCall]?
     /// For a `tool` message: the id of the call it answers.
@@ -11,9 +13,11 @@ public struct ChatMessage: Codable, Sendable, Hashable {
     /// An optional name of the author.
     public var name: String?
 
-    public init(role: Role, content: String?, toolCalls: [ChatToolCall]? = nil, toolCallId: String? = nil, name: String? = nil) {
+    public init(role: Role, content: String?, toolCalls: [ChatToolCall]? = nil, toolCallId: String? = nil, name: String? = nil,
+                refusal: String? = nil) {
         self.role = role
         self.content = content
+        self.refusal = refusal
         self.toolCalls = toolCalls
         self.toolCallId = toolCallId
         self.name = name
@@ -45,7 +49,7 @@ public struct ChatMessage: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case role, content
+        case role, content, refusal
         case toolCalls = "tool_calls"
         case toolCallId = "tool_call_id"
         case name

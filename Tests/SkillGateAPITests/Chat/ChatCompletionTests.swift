@@ -41,4 +41,16 @@ struct ChatCompletionTests {
     func decodesTheChunksOfAStream(_ json: String, _ expected: ChatCompletionChunk) throws {
         #expect(try JSONDecoder().decode(ChatCompletionChunk.self, from: Data(json.utf8)) == expected)
     }
+
+    /// A refusal, whole and streamed, as the gateway writes it (decision 0114): the client reads it in `refusal`.
+    @Test func decodesARefusalWholeAndStreamed() throws {
+        let whole = #"{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't."},"logprobs":null,"finish_reason":"stop"}]}"#
+        let completion = try JSONDecoder().decode(ChatCompletion.self, from: Data(whole.utf8))
+        #expect(completion.choices.first?.message.refusal == "I can't." && completion.text == nil)
+        let piece = #"{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"refusal":"I can't."},"logprobs":null,"finish_reason":null}]}"#
+        let chunk = try JSONDecoder().decode(ChatCompletionChunk.self, from: Data(piece.utf8))
+        #expect(chunk.choices.first?.delta.refusal == "I can't." && chunk.text == nil)
+        let assistant = String(decoding: try CompactJSONEncoder().encode(ChatMessage.assistant("Hi")), as: UTF8.self)
+        #expect(assistant == #"{"role":"assistant","content":"Hi"}"#, "no refusal member when there is none")
+    }
 }
