@@ -48,7 +48,7 @@ struct TrafficEvent: Sendable, Hashable {
         fallbacks = max(0, deployments.count - 1)
         escalations = entry.escalations
         skillsRun = entry.skillsRun
-        error = entry.error
+        error = entry.boundedError
     }
 
     func json() -> JSONValue {

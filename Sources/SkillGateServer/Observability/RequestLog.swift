@@ -48,6 +48,23 @@ struct RequestLogEntry: Sendable {
     /// Server-side skills an agent run executed.
     var skillsRun: [String] = []
 
+    /// The most bytes of `error` a log line or a traffic event keeps. Error messages quote what callers, upstreams and
+    /// skills sent; each place that quotes bounds its quote, and this bounds what one forgot (decision 0113).
+    static let maxErrorBytes = 4_096
+
+    /// `error` cut to `maxErrorBytes` (on a character boundary, with the length it had), for the log line and the
+    /// console's traffic rows.
+    var boundedError: String? {
+        guard let error, error.utf8.count > Self.maxErrorBytes else { return error }
+        var kept = Substring(), bytes = 0
+        for c in error {
+            bytes += c.utf8.count
+            guard bytes <= Self.maxErrorBytes else { break }
+            kept.append(c)
+        }
+        return String(kept) + "… (error cut at \(Self.maxErrorBytes) of \(error.utf8.count) bytes)"
+    }
+
     /// About how many bytes the entry holds (its fixed part and its texts of variable length), for the log queue's
     /// bound in bytes (`LogWriter`). Counts, it does not format: a native string knows its UTF-8 length.
     var approximateBytes: Int {
@@ -134,7 +151,7 @@ struct RequestLogEntry: Sendable {
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
         if agentIterations != nil || !skillsRun.isEmpty { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }
         if error != nil || status >= 400 { o.append("outcome", .string(outcome)) }
-        o.append("error", ifPresent: error.map(JSONValue.string))
+        o.append("error", ifPresent: boundedError.map(JSONValue.string))
         return .object(o)
     }
 }

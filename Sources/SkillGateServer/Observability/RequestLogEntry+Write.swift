@@ -89,7 +89,7 @@ extension RequestLogEntry {
         integer("agent_iterations", agentIterations)
         if agentIterations != nil || !skillsRun.isEmpty { strings("skills_run", skillsRun) }
         if error != nil || status >= 400 { string("outcome", outcome) }
-        string("error", error)
+        string("error", boundedError)
         out.append(UInt8(ascii: "}"))
     }
 }

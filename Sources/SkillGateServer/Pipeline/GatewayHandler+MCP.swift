@@ -49,13 +49,13 @@ extension GatewayHandler {
                     let call = try MCPProtocol.callParams(params)
                     guard let skill = try await visibleSkills(scenario.name, &ctx).first(where: { $0.name == call.name }) else {
                         throw JSONRPCError(code: JSONRPCError.invalidParams,
-                                           message: "unknown tool \"\(call.name)\": scenario \"\(scenario.name)\" does not show it; call tools/list for the tools you may call")
+                                           message: "unknown tool \(MCPProtocol.quoted(call.name)): scenario \"\(scenario.name)\" does not show it; call tools/list for the tools you may call")
                     }
                     ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: false)
                     let result = try await runMCPCall(skill, arguments: call.arguments, client: client, &ctx)
                     answer = .result(id: id, result: MCPProtocol.callResult(result))
                 default:
-                    throw JSONRPCError(code: JSONRPCError.methodNotFound, message: "method \"\(method)\" is not served here; /mcp serves initialize, ping, tools/list and tools/call")
+                    throw JSONRPCError(code: JSONRPCError.methodNotFound, message: "method \(MCPProtocol.quoted(method)) is not served here; /mcp serves initialize, ping, tools/list and tools/call")
                 }
             } catch let error as JSONRPCError {
                 ctx.log.error = error.message

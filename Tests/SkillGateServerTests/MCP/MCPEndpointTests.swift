@@ -82,6 +82,33 @@ import SkillGateSkills
         await h.stop()
     }
 
+    /// An ordinary token's method name, tool name or cursor of a megabyte: the error quotes its start, so the answer,
+    /// the log line and the console's traffic ring stay small (each was the whole megabyte: 200 such requests held
+    /// 800 MB in the ring; decision 0113).
+    @Test func aHugeMethodToolNameOrCursorIsQuotedShort() async throws {
+        let h = try await MCPGatewayHarness()
+        let huge = String(repeating: "x", count: 1_000_000)
+        let bodies: [JSONValue] = [
+            ["jsonrpc": "2.0", "id": 1, "method": .string(huge)],
+            ["jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ["name": .string(huge), "arguments": [:]]],
+            ["jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": ["cursor": .string(huge)]],
+        ]
+        for body in bodies {
+            let r = try await h.post("/mcp", body.serializedBytes())
+            #expect(r.status == 200)
+            let message = try #require(try JSONValue.parse(r.body)["error"]?["message"]?.stringValue)
+            #expect(message.utf8.count < 600, "\(message.prefix(300))")
+            #expect(message.contains("1000000 bytes"), "\(message.prefix(300))")
+        }
+        let lines = h.logLines().filter { $0["surface"] == "mcp" }
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { ($0["error"]?.stringValue?.utf8.count ?? 0) < 600 })
+        let recent = h.gateway.services.traffic.recent(limit: 10)
+        #expect(recent.count == 3)
+        #expect(recent.allSatisfy { ($0.error?.utf8.count ?? 0) < 600 })
+        await h.stop()
+    }
+
     @Test func withoutAValidTokenIt401sInTheJSONRPCShape() async throws {
         let h = try await MCPGatewayHarness()
         for token in ["", "sg-not-a-token"] {

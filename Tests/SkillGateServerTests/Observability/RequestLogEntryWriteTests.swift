@@ -32,7 +32,10 @@ import Testing
         refused.tokenName = "app"
         refused.totalMs = .nan
         refused.skills = SkillDecision()
-        return [minimal, full, failed, refused]
+
+        var long = RequestLogEntry(requestId: "req_5", method: "POST", path: "/mcp", status: 200)
+        long.error = "method \"" + String(repeating: "é", count: 5_000) + "\" is not served here"
+        return [minimal, full, failed, refused, long]
     }
 
     @Test(arguments: entries())
@@ -43,5 +46,22 @@ import Testing
         entry.json().write(to: &tree)
         #expect(String(decoding: direct, as: UTF8.self) == String(decoding: tree, as: UTF8.self))
         #expect(try JSONValue.parse(String(decoding: direct, as: UTF8.self)) == entry.json())
+    }
+
+    /// An error of any length is cut to `maxErrorBytes` in the line and in the console's traffic event, on a
+    /// character boundary and saying how long it was (decision 0113).
+    @Test func aLongErrorIsCutInTheLineAndTheTrafficEvent() throws {
+        var entry = RequestLogEntry(requestId: "req_6", method: "POST", path: "/mcp", status: 200)
+        entry.error = "method \"" + String(repeating: "é", count: 500_000) + "\" is not served here"
+        var line: [UInt8] = []
+        entry.writeJSON(to: &line)
+        #expect(line.count < 4_096 + 1_024)
+        let error = try #require(try JSONValue.parse(line)["error"]?.stringValue)
+        #expect(error.hasPrefix("method \"éé") && error.hasSuffix("(error cut at 4096 of 1000028 bytes)"), "\(error.suffix(80))")
+        let event = TrafficEvent(entry)
+        #expect(event.error == error)
+        // A short error is kept whole.
+        entry.error = "short"
+        #expect(TrafficEvent(entry).error == "short")
     }
 }

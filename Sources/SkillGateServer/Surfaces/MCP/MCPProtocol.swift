@@ -8,6 +8,17 @@ enum MCPProtocol {
     /// The revisions `/mcp` speaks, newest first; `initialize` answers with the client's when it is one of them.
     static let versions = MCPClientSession.protocolVersions
 
+    /// The most characters of a caller's own text (a method, a tool's name, a cursor) an error message quotes.
+    static let maxQuotedCharacters = 100
+
+    /// `text` quoted for an error message: whole when short, else its start and its length. An error message is also
+    /// the log line's `error` and the console's traffic row: quoting a 4 MB method name whole made each request a
+    /// 4 MB log line and 4 MB held in the traffic ring (200 of them: 800 MB, decision 0113).
+    static func quoted(_ text: String) -> String {
+        guard text.count > maxQuotedCharacters else { return "\"\(text)\"" }
+        return "\"\(text.prefix(maxQuotedCharacters))…\" (\(text.utf8.count) bytes)"
+    }
+
     /// The `initialize` result.
     static func initializeResult(_ params: JSONValue?) -> JSONValue {
         let asked = params?["protocolVersion"]?.stringValue
@@ -21,7 +32,7 @@ enum MCPProtocol {
     /// The `tools/list` result: every tool at once (no cursor is ever issued, so any cursor is unknown).
     static func toolsListResult(_ skills: [any Skill], params: JSONValue?) throws(JSONRPCError) -> JSONValue {
         if let cursor = params?["cursor"], !cursor.isNull {
-            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "unknown cursor \(cursor.serialized()); SkillGate lists every tool on the first page, so call tools/list without a cursor")
+            throw JSONRPCError(code: JSONRPCError.invalidParams, message: "unknown cursor \(quoted(cursor.stringValue ?? cursor.serialized())); SkillGate lists every tool on the first page, so call tools/list without a cursor")
         }
         let tools = skills.map { skill -> JSONValue in
             var o: JSONObject = ["name": .string(skill.name), "description": .string(skill.description), "inputSchema": skill.parameters]
