@@ -8,8 +8,8 @@ public struct SQLiteNotesStore: NotesStore {
 
     public init(store: SQLiteStateStore) { self.store = store }
 
-    public func save(owner: String, title: String?, text: String) throws -> Note {
-        Self.note(try store.saveNote(tokenName: owner, title: title, text: text))
+    public func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note? {
+        try store.saveNote(tokenName: owner, title: title, text: text, maxNotes: maxNotes).map(Self.note)
     }
 
     public func search(owner: String, words: [String], limit: Int) throws -> [Note] {

@@ -12,15 +12,21 @@ public struct StoredNote: Sendable, Hashable {
 }
 
 extension SQLiteStateStore {
-    /// Inserts a note for `tokenName`.
-    public func saveNote(tokenName: String, title: String?, text: String, at date: Date = Date()) throws -> StoredNote {
+    /// Inserts a note for `tokenName`, unless `tokenName` has `maxNotes` notes already: then nothing is written and the
+    /// answer is nil. The count and the insert are one statement in one write transaction, so saves racing each other
+    /// cannot pass the bound together.
+    public func saveNote(tokenName: String, title: String?, text: String, maxNotes: Int = .max, at date: Date = Date()) throws -> StoredNote? {
         let created = date.roundedToMilliseconds
         let id = try withWriteTransaction { db in
-            try db.statement("INSERT INTO notes (token_name, title, body, created_at) VALUES (?, ?, ?, ?) RETURNING id")
-                .firstRow([.text(tokenName), .optionalText(title), .text(text), .integer(created.millisecondsSince1970)]) { $0.int64(0) }
+            try db.statement("""
+                INSERT INTO notes (token_name, title, body, created_at)
+                SELECT ?, ?, ?, ? WHERE (SELECT count(*) FROM notes WHERE token_name = ?) < ?
+                RETURNING id
+                """)
+                .firstRow([.text(tokenName), .optionalText(title), .text(text), .integer(created.millisecondsSince1970),
+                           .text(tokenName), .int64(Int64(maxNotes))]) { $0.int64(0) }
         }
-        guard let id else { throw SQLiteError(code: 0, message: "INSERT INTO notes returned no id", context: "save a note") }
-        return StoredNote(id: id, tokenName: tokenName, title: title, text: text, createdAt: created)
+        return id.map { StoredNote(id: $0, tokenName: tokenName, title: title, text: text, createdAt: created) }
     }
 
     /// `tokenName`'s notes whose title or text contains every one of `words` (case-insensitive for ASCII), newest first.

@@ -39,4 +39,19 @@ import SkillGateCore
         let atTheLimit = try await skills["search_notes"]!.execute(["query": .string(String(repeating: "q", count: NotesSkills.maxQueryLength))], context: alice)
         #expect(!atTheLimit.isError)
     }
+
+    /// A token keeps at most 1,000 notes: the next save is an error result the model reads, nothing is stored, and
+    /// another token still saves (decision 0113: without it, `save_note` through `/mcp` filled the disk unbounded).
+    @Test func aTokenKeepsAtMostAThousandNotes() async throws {
+        let save = skills["save_note"]!
+        for n in 1...1_000 {
+            let saved = try await save.execute(["text": .string("note \(n)")], context: alice)
+            #expect(!saved.isError, "\(saved.text)")
+        }
+        let refused = try await save.execute(["text": "one too many"], context: alice)
+        #expect(refused.isError && refused.text.contains("1000 notes"), "\(refused.text)")
+        let newest = try await skills["list_notes"]!.execute(["limit": 1], context: alice)
+        #expect(newest.text.contains("note 1000") && !newest.text.contains("one too many"))
+        #expect(try await save.execute(["text": "bob's first"], context: bob).isError == false)
+    }
 }

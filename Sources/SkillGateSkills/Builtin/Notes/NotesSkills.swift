@@ -7,6 +7,10 @@ import SkillGateCore
 public enum NotesSkills {
     /// Longest note text, in characters.
     public static let maxTextLength = 10_000
+    /// The most notes one caller (token) keeps. Without a bound, an ordinary token calling `save_note` through `/mcp`
+    /// (no model call, so no budget applies) wrote 4,000 notes of 10 KB in ten seconds on one connection, without end
+    /// (decision 0113). At the bound a save is refused with a message the model and the client read.
+    public static let maxNotesPerOwner = 1_000
     /// Longest title, in characters.
     public static let maxTitleLength = 200
     /// Longest search query, in characters. A query is matched with `LIKE`, and SQLite refuses a pattern over 50,000
@@ -62,7 +66,9 @@ public struct SaveNoteSkill: Skill {
         var title = arguments["title"]?.stringValue?.trimmingWhitespace()
         if title?.isEmpty == true { title = nil }
         if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
-        let note = try store.save(owner: context.tokenName, title: title, text: text)
+        guard let note = try store.save(owner: context.tokenName, title: title, text: text, maxNotes: NotesSkills.maxNotesPerOwner) else {
+            return SkillResult(text: "Not saved: this user already has \(NotesSkills.maxNotesPerOwner) notes, the most SkillGate keeps per token. Tell the user; find an existing note with search_notes or list_notes instead, or ask the operator to remove old notes.", isError: true)
+        }
         return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
                            payload: ["id": .int(note.id), "title": title.map(JSONValue.string) ?? .null])
     }

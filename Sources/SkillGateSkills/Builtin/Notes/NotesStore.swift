@@ -21,8 +21,8 @@ public struct Note: Sendable, Hashable {
 /// Where the notes skills keep notes, per owner (the client token's name). The gateway uses the
 /// SQLite state store (SkillGateServer's `SQLiteNotesStore`); tests use `InMemoryNotesStore`.
 public protocol NotesStore: Sendable {
-    /// Saves a note for `owner` and returns it with its id.
-    func save(owner: String, title: String?, text: String) throws -> Note
+    /// Saves a note for `owner` and returns it with its id; nil (and nothing saved) when `owner` has `maxNotes` already.
+    func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note?
     /// Notes of `owner` whose title or text contains every word of `words` (case-insensitive), newest first.
     func search(owner: String, words: [String], limit: Int) throws -> [Note]
     /// The newest notes of `owner`.
@@ -35,8 +35,9 @@ public final class InMemoryNotesStore: NotesStore {
 
     public init() {}
 
-    public func save(owner: String, title: String?, text: String) throws -> Note {
+    public func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note? {
         notes.withLock { all in
+            guard all.count(where: { $0.owner == owner }) < maxNotes else { return nil }
             let note = Note(id: Int64(all.count + 1), title: title, text: text, createdAt: Date())
             all.append((owner, note))
             return note
