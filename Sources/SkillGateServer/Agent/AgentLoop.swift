@@ -16,7 +16,7 @@ typealias AgentModelCall = @Sendable (_ request: ChatRequest, _ iteration: Int, 
 struct AgentOutcome: Sendable {
     /// The answer for the client: the final text, or the tool calls it must run; usage summed over the run.
     var response: ChatResponse
-    /// `stop`, `tool_calls`, `length`, ..., or `max_iterations`.
+    /// `stop`, `tool_calls`, `length`, ..., `max_iterations`, or `budget` (a budget was used up during the run).
     var finishReason: String
     /// Model calls made.
     var iterations: Int
@@ -24,7 +24,7 @@ struct AgentOutcome: Sendable {
     var skillsRun: [String]
     /// Summed over the run's model calls.
     var costUSD: Double
-    /// Why the run stopped when it was not the model's choice (`max_iterations`).
+    /// Why the run stopped when it was not the model's choice (`max_iterations`, `budget`).
     var message: String?
 }
 
@@ -43,6 +43,11 @@ struct AgentLoop: Sendable {
     /// Runs before every step (each model call, each turn's skill calls) and throws to stop the
     /// run: the gateway re-checks the caller's token here.
     var checkpoint: @Sendable () async throws -> Void = {}
+    /// Asked after each model call that wants skills, with what the run has spent so far (US dollars): the message of
+    /// a budget of the token or scenario that this spend, on top of what was spent before the run, has used up; nil
+    /// while every budget has some left. A run is counted against budgets only at its end (the overshoot rule, decision
+    /// 0027), so without this one run could spend `max_iterations` model calls past a budget (decision 0113).
+    var budgetUsedUp: @Sendable (_ spentUSD: Double) -> String? = { _ in nil }
     /// Told the name of each skill as it finishes running (not of calls refused before they ran), so a run that fails
     /// later still records what ran (its side effects: a webhook called, a note saved).
     var skillRan: @Sendable (String) -> Void = { _ in }
@@ -82,6 +87,13 @@ struct AgentLoop: Sendable {
             guard iteration < settings.maxIterations else {
                 pending = calls.map(\.name)
                 break
+            }
+            if let budget = budgetUsedUp(cost) {
+                // Not run: the skills of this answer would feed a model call the budget no longer pays for.
+                let message = "The agent stopped after \(iteration) model call\(iteration == 1 ? "" : "s") without a final answer: \(budget). "
+                    + "The model still wanted to call \(Self.counted(calls.map(\.name)))."
+                let stopped = ChatResponse(id: "", model: "", content: [.text(message)], finishReason: .length, usage: usage)
+                return AgentOutcome(response: stopped, finishReason: "budget", iterations: iteration, skillsRun: skillsRun, costUSD: cost, message: message)
             }
             try await checkpoint()
             let results = try await runCalls(calls, iteration: iteration, shown: shown, earlier: &earlier, ran: &skillsRun)

@@ -10,6 +10,8 @@ struct AgentRunner: Sendable {
     let settings: GatewayConfig.Agent
     let registry: SkillRegistry
     let metrics: GatewayMetrics
+    /// Budgets, checked between a run's model calls with what the run spent so far (decision 0113).
+    let limits: LimitsStage
 
     /// Runs the loop. `streamText` streams each model call and emits its text as `text.delta`
     /// (the agent surface); otherwise each call is whole (chat surfaces, which send only the final
@@ -29,9 +31,12 @@ struct AgentRunner: Sendable {
             try await recheck.checkIfDue()
             try await emit(event)
         }
+        let budgetUsedUp = limits.budgetCheck(for: call.client, scenario: call.scenario.name)
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
-                             checkpoint: { try await recheck.check() }, skillRan: { record.skillRan($0) })
+                             checkpoint: { try await recheck.check() },
+                             budgetUsedUp: budgetUsedUp,
+                             skillRan: { record.skillRan($0) })
         return try await loop.run(call.request)
     }
 

@@ -249,6 +249,26 @@ final class LimitCounters: Sendable {
         }
     }
 
+    /// The first budget of `checks` that what its subject spent, plus `pendingMicrodollars` not yet released (an agent
+    /// run's model calls so far), has used up; nil when each has some left or none has a budget. Reads the counts as
+    /// they are (a subject never admitted here has none); counts nothing.
+    func budgetUsedUp(_ checks: [(LimitSubject, TokenLimits)], pendingMicrodollars: Int64) -> LimitRejection? {
+        let t = now()
+        let windows = LimitWindows.Current(t)
+        return table.withLock { table -> LimitRejection? in
+            for (subject, limits) in checks {
+                guard let slot = table.slots[subject] else { continue }
+                table.counts[slot].roll(to: windows)
+                for limit in [LimitName.budgetPerDay, .budgetPerMonth] {
+                    guard let max = limits.value(limit) else { continue }
+                    let used = table.counts[slot].used(limit).clampedAdding(pendingMicrodollars)
+                    if used >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: used, at: t) }
+                }
+            }
+            return nil
+        }
+    }
+
     /// Each limit of `subject`: its value, what is used and when it resets (for `GET /v1/limits`).
     func status(_ subject: LimitSubject, _ limits: TokenLimits) async -> [LimitStatus] {
         let (slot, unread) = unreadSlot(of: subject, limits)

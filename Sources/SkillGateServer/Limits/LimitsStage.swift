@@ -41,6 +41,18 @@ struct LimitsStage: Sendable {
         }
     }
 
+    /// For an agent run of `client` in `scenario`: the message of a budget that the run's spend so far (US dollars), on
+    /// top of what was spent before, has used up; nil while each has some left (decision 0113).
+    func budgetCheck(for client: AuthenticatedClient, scenario: String) -> @Sendable (Double) -> String? {
+        let budgeted = checks(for: client, scenario: scenario).filter { $0.1.value(.budgetPerDay) != nil || $0.1.value(.budgetPerMonth) != nil }
+        guard !budgeted.isEmpty else { return { _ in nil } }
+        let counters = self.counters
+        return { spentUSD in
+            let pending = spentUSD.isFinite && spentUSD > 0 ? Int64(min(spentUSD * 1e6, 9e18).rounded(.up)) : 0
+            return counters.budgetUsedUp(budgeted, pendingMicrodollars: pending).map { $0.message }
+        }
+    }
+
     /// A refusal counted in `skillgate_limit_rejections_total`, as the request's 429.
     private func refused(_ rejection: LimitRejection) -> GatewayError {
         metrics.limitRejected(rejection.limit.rawValue, scope: rejection.subject.kind.rawValue)

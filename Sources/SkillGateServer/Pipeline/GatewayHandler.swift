@@ -41,7 +41,7 @@ public final class GatewayHandler: HTTPHandler {
         prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry, limits: limits)
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute,
-                              agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics),
+                              agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics, limits: limits),
                               accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
                                                        traffic: services.traffic),
                               responses: services.responses)
