@@ -131,7 +131,8 @@ extension AgentEvent {
 
     /// `run.completed`: `{"finish_reason","iterations","usage","cost_usd","message"?}`.
     public struct RunCompleted: Codable, Sendable, Hashable {
-        /// `stop`, `tool_calls` (a `tool.call` came before), `length`, `max_iterations` or `budget` (a budget was used up mid-run).
+        /// `stop`, `tool_calls` (a `tool.call` came before), `length`, `max_iterations`, `max_run_seconds` (the run's time
+        /// limit) or `budget` (a budget was used up mid-run).
         public var finishReason: String
         /// Model calls made.
         public var iterations: Int
@@ -139,7 +140,7 @@ extension AgentEvent {
         public var usage: Usage
         /// The run's cost in US dollars, summed over its model calls.
         public var costUSD: Double
-        /// Why the run stopped, when it was not the model's own choice (`max_iterations`, `budget`).
+        /// Why the run stopped, when it was not the model's own choice (`max_iterations`, `max_run_seconds`, `budget`).
         public var message: String?
 
         public init(finishReason: String, iterations: Int, usage: Usage, costUSD: Double, message: String? = nil) {

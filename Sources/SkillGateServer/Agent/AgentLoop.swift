@@ -16,7 +16,8 @@ typealias AgentModelCall = @Sendable (_ request: ChatRequest, _ iteration: Int, 
 struct AgentOutcome: Sendable {
     /// The answer for the client: the final text, or the tool calls it must run; usage summed over the run.
     var response: ChatResponse
-    /// `stop`, `tool_calls`, `length`, ..., `max_iterations`, or `budget` (a budget was used up during the run).
+    /// `stop`, `tool_calls`, `length`, ..., `max_iterations`, `max_run_seconds`, or `budget` (a budget was used up during the
+    /// run).
     var finishReason: String
     /// Model calls made.
     var iterations: Int
@@ -24,7 +25,7 @@ struct AgentOutcome: Sendable {
     var skillsRun: [String]
     /// Summed over the run's model calls.
     var costUSD: Double
-    /// Why the run stopped when it was not the model's choice (`max_iterations`, `budget`).
+    /// Why the run stopped when it was not the model's choice (`max_iterations`, `max_run_seconds`, `budget`).
     var message: String?
 }
 
@@ -51,6 +52,8 @@ struct AgentLoop: Sendable {
     /// Told the name of each skill as it finishes running (not of calls refused before they ran), so a run that fails
     /// later still records what ran (its side effects: a webhook called, a note saved).
     var skillRan: @Sendable (String) -> Void = { _ in }
+    /// The clock `agent.max_run_seconds` is measured with (tests pass their own).
+    var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     func run(_ initial: ChatRequest) async throws -> AgentOutcome {
         var request = initial
@@ -59,8 +62,13 @@ struct AgentLoop: Sendable {
         var earlier: [String: Int] = [:]  // name + canonical arguments → iteration
         var skillsRun: [String] = []
         var pending: [String] = []
+        let started = now()
+        let runTime = Duration.seconds(settings.maxRunSeconds)
         for iteration in 1...settings.maxIterations {
             try Task.checkCancellation()
+            if iteration > 1, now() - started >= runTime {
+                return outOfTime(after: iteration - 1, calls: pending, ran: true, usage: usage, cost: cost, skillsRun: skillsRun)
+            }
             try await checkpoint()
             let turn = try await model(request, iteration, emit)
             usage = usage + turn.response.usage
@@ -84,9 +92,10 @@ struct AgentLoop: Sendable {
                 response.finishReason = .toolCalls
                 return AgentOutcome(response: response, finishReason: "tool_calls", iterations: iteration, skillsRun: skillsRun, costUSD: cost)
             }
-            guard iteration < settings.maxIterations else {
-                pending = calls.map(\.name)
-                break
+            pending = calls.map(\.name)
+            guard iteration < settings.maxIterations else { break }
+            if now() - started >= runTime {
+                return outOfTime(after: iteration, calls: pending, ran: false, usage: usage, cost: cost, skillsRun: skillsRun)
             }
             if let budget = budgetUsedUp(cost) {
                 // Not run: the skills of this answer would feed a model call the budget no longer pays for.
@@ -107,6 +116,18 @@ struct AgentLoop: Sendable {
             + Self.counted(pending) + ". Ask a narrower question, or ask the operator to raise agent.max_iterations."
         let response = ChatResponse(id: "", model: "", content: [.text(message)], finishReason: .length, usage: usage)
         return AgentOutcome(response: response, finishReason: "max_iterations", iterations: n, skillsRun: skillsRun, costUSD: cost, message: message)
+    }
+
+    /// The outcome of a run that reached `agent.max_run_seconds` after `iterations` model calls; `calls`: the skills the
+    /// last answer asked for, which `ran` or not.
+    private func outOfTime(after iterations: Int, calls: [String], ran: Bool, usage: Usage, cost: Double, skillsRun: [String]) -> AgentOutcome {
+        let limit = settings.maxRunSeconds
+        let left = ran ? "the results of \(Self.counted(calls)) were not sent back to the model" : "the model still wanted to call \(Self.counted(calls))"
+        let message = "The agent stopped after \(iterations) model call\(iterations == 1 ? "" : "s") without a final answer: the run reached its "
+            + "time limit (agent.max_run_seconds = \(limit)); \(left). Ask a narrower question, or ask the operator to raise agent.max_run_seconds."
+        let response = ChatResponse(id: "", model: "", content: [.text(message)], finishReason: .length, usage: usage)
+        return AgentOutcome(response: response, finishReason: "max_run_seconds", iterations: iterations, skillsRun: skillsRun, costUSD: cost,
+                            message: message)
     }
 
     /// One server-side call, decided before anything runs.

@@ -4,7 +4,8 @@ extension GatewayConfig {
     /// The `agent` section: limits of the agent loop that runs server-side skills.
     ///
     /// ```json
-    /// "agent": {"max_iterations": 5, "max_result_bytes": 16384, "max_skill_timeout_seconds": 60, "max_skill_calls_per_turn": 16}
+    /// "agent": {"max_iterations": 5, "max_result_bytes": 16384, "max_skill_timeout_seconds": 60, "max_skill_calls_per_turn": 16,
+    ///           "max_run_seconds": 600}
     /// ```
     public struct Agent: Sendable, Hashable {
         /// Model calls per run at most. Default 5.
@@ -17,6 +18,10 @@ extension GatewayConfig {
         /// model reads, not run. Without a bound, one answer of 200 `http_get` calls made 200 outbound requests.
         /// Default 16.
         public var maxSkillCallsPerTurn = 16
+        /// Wall-clock time of one run at most, checked between its steps: a run past it ends before its next model call or
+        /// skill calls (a step already running ends within its own timeout). Without it, a run at the largest settings
+        /// (50 model calls, each with its skills' timeouts) could hold a connection for most of an hour. Default 600 s.
+        public var maxRunSeconds = 600
 
         public init() {}
     }
@@ -25,7 +30,8 @@ extension GatewayConfig {
     static func parseAgent(_ r: JSONReader?) throws(JSONShapeError) -> Agent {
         var out = Agent()
         guard let r else { return out }
-        try r.rejectUnknownKeys(["max_iterations", "max_result_bytes", "max_skill_timeout_seconds", "max_skill_calls_per_turn", "$comment"])
+        try r.rejectUnknownKeys(["max_iterations", "max_result_bytes", "max_skill_timeout_seconds", "max_skill_calls_per_turn", "max_run_seconds",
+                                 "$comment"])
         if let v = try r.optionalInt("max_iterations") {
             guard (1...50).contains(v) else { throw r.error("max_iterations", "must be between 1 and 50 (model calls per agent run)") }
             out.maxIterations = v
@@ -41,6 +47,10 @@ extension GatewayConfig {
         if let v = try r.optionalInt("max_skill_calls_per_turn") {
             guard (1...128).contains(v) else { throw r.error("max_skill_calls_per_turn", "must be between 1 and 128 (skill calls run from one model answer)") }
             out.maxSkillCallsPerTurn = v
+        }
+        if let v = try r.optionalInt("max_run_seconds") {
+            guard (1...3600).contains(v) else { throw r.error("max_run_seconds", "must be between 1 and 3600 (seconds one agent run may take)") }
+            out.maxRunSeconds = v
         }
         return out
     }

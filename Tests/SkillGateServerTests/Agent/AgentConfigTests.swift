@@ -10,12 +10,12 @@ import SkillGateSkills
 
     @Test func defaults() async throws {
         let a = try load("{}").agent
-        #expect(a.maxIterations == 5 && a.maxResultBytes == 16_384 && a.maxSkillTimeoutSeconds == 60 && a.maxSkillCallsPerTurn == 16)
+        #expect(a.maxIterations == 5 && a.maxResultBytes == 16_384 && a.maxSkillTimeoutSeconds == 60 && a.maxSkillCallsPerTurn == 16 && a.maxRunSeconds == 600)
     }
 
     @Test func readsEverySetting() async throws {
-        let a = try load(#"{"agent":{"max_iterations":8,"max_result_bytes":4096,"max_skill_timeout_seconds":2.5,"max_skill_calls_per_turn":4}}"#).agent
-        #expect(a.maxIterations == 8 && a.maxResultBytes == 4096 && a.maxSkillTimeoutSeconds == 2.5 && a.maxSkillCallsPerTurn == 4)
+        let a = try load(#"{"agent":{"max_iterations":8,"max_result_bytes":4096,"max_skill_timeout_seconds":2.5,"max_skill_calls_per_turn":4,"max_run_seconds":90}}"#).agent
+        #expect(a.maxIterations == 8 && a.maxResultBytes == 4096 && a.maxSkillTimeoutSeconds == 2.5 && a.maxSkillCallsPerTurn == 4 && a.maxRunSeconds == 90)
     }
 
     @Test(arguments: [
@@ -24,6 +24,8 @@ import SkillGateSkills
         (#"{"agent":{"max_result_bytes":10}}"#, "$.agent.max_result_bytes", "at least 256"),
         (#"{"agent":{"max_skill_timeout_seconds":0}}"#, "$.agent.max_skill_timeout_seconds", "positive"),
         (#"{"agent":{"max_skill_calls_per_turn":0}}"#, "$.agent.max_skill_calls_per_turn", "between 1 and 128"),
+        (#"{"agent":{"max_run_seconds":0}}"#, "$.agent.max_run_seconds", "between 1 and 3600"),
+        (#"{"agent":{"max_run_seconds":7200}}"#, "$.agent.max_run_seconds", "between 1 and 3600"),
     ])
     func badSettingsNameTheirPath(_ json: String, _ path: String, _ fragment: String) {
         do {
