@@ -33,9 +33,9 @@ log=".build-$kind/sanitize.log"
 status=0
 swift test --skip-build --sanitize="$kind" --scratch-path ".build-$kind" --no-parallel "$@" 2>&1 | tee "$log" || status=$?
 if [[ $kind == thread ]] && grep -q "WARNING: ThreadSanitizer" "$log"; then
-  # Reports whose two stacks are both inside one Synchronization.Mutex's withLock are false positives
-  # (decision 0025, scripts/sanitizers/tsan-mutex.swift); any other is a race to fix.
-  echo "== ThreadSanitizer reports by first frame (full text in $log):" >&2
-  grep -A2 "WARNING: ThreadSanitizer" "$log" | sed -nE 's/^ *#0 (0x[0-9a-f]+ in )?[^ ]+ ([^ ]+).*/\2/p' | sort | uniq -c | sort -rn >&2
+  # Reports whose two accesses are both inside a Synchronization.Mutex's withLock are false positives
+  # (decision 0025, scripts/sanitizers/tsan-mutex.swift); any other is a race to fix. The script sorts them.
+  echo "== ThreadSanitizer reports (full text in $log):" >&2
+  python3 scripts/sanitizers/tsan-reports.py "$log" >&2 || true
 fi
 exit "$status"
