@@ -29,14 +29,9 @@ public final class ManualClock: ResilienceClock {
 
 /// A deterministic generator of numbers in [0, 1) (SplitMix64).
 public struct SeededUnitRandom {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    private var bits: SplitMix
+    public init(seed: UInt64) { bits = SplitMix(seed: seed) }
     public mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53)
+        Double(bits.next() >> 11) / Double(1 << 53)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 @testable import SkillGateCore
 
 /// `JSONValue.exactDecimal`, the fast path of `doubleValue` for plain decimals: bit for bit what `Double(_:)` reads, and
@@ -33,19 +34,6 @@ import Testing
             if let fast = JSONValue.exactDecimal(text) {
                 #expect(fast.bitPattern == slow.bitPattern, "\(text)")
             }
-        }
-    }
-
-    /// A small deterministic generator (the tests need the same numbers every run).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SkillGateTestSupport
 import SkillGateCore
 @testable import SkillGateProviders
 

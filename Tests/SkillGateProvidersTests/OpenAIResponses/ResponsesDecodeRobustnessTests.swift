@@ -1,4 +1,5 @@
 import Testing
+import SkillGateTestSupport
 import SkillGateCore
 @testable import SkillGateProviders
 

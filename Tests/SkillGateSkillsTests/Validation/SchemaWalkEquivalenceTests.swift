@@ -1,5 +1,6 @@
 import Testing
 import SkillGateCore
+import SkillGateTestSupport
 @testable import SkillGateSkills
 
 /// The lazy schema walk (decision 0071) against the walk it replaced (`ReferenceSchemaWalk`): for every schema and
@@ -106,11 +107,11 @@ import SkillGateCore
 /// Random arguments texts: objects whose keys mostly come from the schema, with values of every kind, including the
 /// strings a coercion reads ("3", "2.5", "true", a JSON object or array as text) and numbers written as floats.
 struct ArgumentsGenerator {
-    private var state: UInt64
+    private var bits: SplitMix
     private let keys: [String]
 
     init(seed: UInt64, keys: [String]) {
-        state = seed | 1
+        bits = SplitMix(seed: seed | 1)
         self.keys = keys
     }
 
@@ -119,12 +120,7 @@ struct ArgumentsGenerator {
     }
 
     private mutating func next(_ bound: Int) -> Int {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
+        Int(bits.next() % UInt64(bound))
     }
 
     private mutating func object(depth: Int) -> JSONValue {
