@@ -208,7 +208,7 @@ final class RouteExecutor: Sendable {
     }
 
     /// Ends the cooldown of each deployment of the plan whose provider refused a key that has a new secret since
-    /// (decision 0115). Costs one atomic load when no deployment's last failure was a refused key.
+    /// (decision 0115). While no deployment's last failure was a refused key, this is one atomic load per deployment.
     private func forgiveRenewedKeys(_ plan: RoutePlan, _ names: [String]) {
         for (i, target) in plan.targets.enumerated() where health.refusedKeyVersion(names[i]) != nil {
             if let current = keyVersion(target) { health.forgiveRenewedKey(names[i], currentKeyVersion: current) }

@@ -121,14 +121,23 @@ struct UpstreamClient: Sendable {
     let key: KeyLease?
     /// The provider's keys as the call found them; only a refusal of the key reads them (`keyVersion`), so the common
     /// call hashes no secret.
-    private let keys: [(name: String, secret: String)]
+    private let keys: ProviderKeys
 
     init(_ llm: any LLMClient, key: KeyLease? = nil, keys: [(name: String, secret: String)] = []) {
         self.llm = llm
         self.key = key
-        self.keys = keys
+        self.keys = ProviderKeys(pool: keys)
     }
 
     /// The version of the provider's keys at the call (`ClientFactory.keyVersion(of:)`); nil when it used none.
-    var keyVersion: Int? { ClientFactory.keyVersion(of: keys) }
+    var keyVersion: Int? { ClientFactory.keyVersion(of: keys.pool) }
+}
+
+/// A provider's keys as one call found them, kept only to tell their version after a refusal. Never printed: its
+/// description and mirror give the count, not the secrets.
+struct ProviderKeys: Sendable, CustomStringConvertible, CustomReflectable {
+    let pool: [(name: String, secret: String)]
+
+    var description: String { "\(pool.count) key(s), secrets redacted" }
+    var customMirror: Mirror { Mirror(self, children: ["count": pool.count]) }
 }
