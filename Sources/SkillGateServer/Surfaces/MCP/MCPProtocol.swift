@@ -15,9 +15,7 @@ enum MCPProtocol {
     /// the log line's `error` and the console's traffic row: quoting a 4 MB method name whole made each request a
     /// 4 MB log line and 4 MB held in the traffic ring (200 of them: 800 MB, decision 0113).
     static func quoted(_ text: String) -> String {
-        // Counting only as far as the bound: `count` of a 4 MB name would walk all of it.
-        guard text.prefix(maxQuotedCharacters + 1).count > maxQuotedCharacters else { return "\"\(text)\"" }
-        return "\"\(text.prefix(maxQuotedCharacters))…\" (\(text.utf8.count) bytes)"
+        text.quotedExcerpt(maxQuotedCharacters)
     }
 
     /// The `initialize` result.

@@ -74,8 +74,7 @@ public final class MCPClientSession: Sendable {
             guard let next = cursor, !next.isEmpty, tools.count < maxTools else { break }
             if page == maxPages {
                 // The cursor is the server's text, of any length: the log line quotes its start (decision 0113).
-                let shown = next.count > 100 ? "\(next.prefix(100))… (\(next.utf8.count) bytes)" : next
-                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); the tools after cursor \(shown) are not used")
+                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); the tools after cursor \(next.quotedExcerpt(100)) are not used")
             }
         }
         if dropped > 0 || (cursor != nil && tools.count >= maxTools) {
