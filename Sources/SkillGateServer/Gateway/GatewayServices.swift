@@ -97,7 +97,8 @@ public final class GatewayServices: Sendable {
         self.mcp = mcp
         serverSkills = try SkillRegistry(configured.all, live: mcp)
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
-        responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours, now: now) { problem in
+        responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours,
+                                    maxBytesPerToken: config.responses.maxBytesPerToken, now: now) { problem in
             log.event(problem, level: "warn")
         }
         ledger = config.ledger.enabled

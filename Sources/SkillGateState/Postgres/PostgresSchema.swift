@@ -103,5 +103,31 @@ enum PostgresSchema {
         """
         CREATE INDEX client_tokens_created ON client_tokens(created_at);
         """,
+        // 7: each token's stored responses within `responses.max_mib_per_token`, as SQLite's step 11 (decision 0119): a
+        // size per row, the token's rows oldest first by an index, and a running total per token kept by a trigger.
+        """
+        ALTER TABLE stored_responses ADD COLUMN bytes BIGINT NOT NULL DEFAULT 0;
+        UPDATE stored_responses SET bytes = octet_length(conversation);
+        CREATE INDEX stored_responses_token ON stored_responses(token_id, created_at, id);
+        CREATE TABLE stored_response_totals (
+            token_id TEXT PRIMARY KEY,
+            bytes    BIGINT NOT NULL
+        );
+        INSERT INTO stored_response_totals (token_id, bytes) SELECT token_id, sum(bytes) FROM stored_responses GROUP BY token_id;
+        CREATE FUNCTION skillgate_stored_response_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN
+                UPDATE stored_response_totals SET bytes = bytes - OLD.bytes WHERE token_id = OLD.token_id;
+            END IF;
+            IF TG_OP <> 'DELETE' THEN
+                INSERT INTO stored_response_totals (token_id, bytes) VALUES (NEW.token_id, NEW.bytes)
+                    ON CONFLICT (token_id) DO UPDATE SET bytes = stored_response_totals.bytes + EXCLUDED.bytes;
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER stored_responses_totals AFTER INSERT OR UPDATE OR DELETE ON stored_responses
+            FOR EACH ROW EXECUTE FUNCTION skillgate_stored_response_totals();
+        """,
     ]
 }

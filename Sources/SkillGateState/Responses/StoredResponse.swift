@@ -27,9 +27,12 @@ public struct StoredResponse: Sendable, Hashable {
 /// Where stored responses live: the SQLite state file, or PostgreSQL when several instances share
 /// state (`state.postgres_url`), so a chain of responses may continue on any instance.
 public protocol ResponseStore: Sendable {
-    /// Saves `responses` in one transaction (replacing any with the same id), and removes responses that
-    /// expired before `now`.
-    func saveResponses(_ responses: [StoredResponse], now: Date) throws
+    /// Saves `responses` in one transaction (replacing any with the same id), removes responses that expired before
+    /// `now`, and then, for each token of the batch whose stored conversations together pass `maxBytesPerToken` bytes,
+    /// removes that token's oldest responses until it is within the bound again (decision 0119). Returns how many
+    /// responses were removed for the bound, by token id (empty when none was).
+    @discardableResult
+    func saveResponses(_ responses: [StoredResponse], now: Date, maxBytesPerToken: Int) throws -> [String: Int]
 
     /// The response `id` of token `tokenId` that has not expired at `now`; nil when it is unknown,
     /// expired, or another token's (the caller cannot tell which, on purpose).
@@ -38,4 +41,11 @@ public protocol ResponseStore: Sendable {
     /// Removes the response `id` of token `tokenId` (`DELETE /v1/responses/{id}`). Returns whether there was one;
     /// another token's response is left alone and answered false, as an unknown one is.
     func deleteResponse(id: String, tokenId: String) throws -> Bool
+}
+
+extension ResponseStore {
+    /// Saves `responses` with no bound per token (tests of expiry and of reading back).
+    public func saveResponses(_ responses: [StoredResponse], now: Date) throws {
+        try saveResponses(responses, now: now, maxBytesPerToken: .max)
+    }
 }

@@ -153,5 +153,27 @@ enum StateSchema {
         """
         CREATE INDEX client_tokens_created ON client_tokens(created_at);
         """,
+        // 11: each token's stored responses within `responses.max_mib_per_token` (decision 0119): every row knows its
+        // conversation's size, a token's rows are found by an index (the oldest first: its entries are in rowid order),
+        // and a running total per token is kept by triggers, so a save reads one row to learn whether the token is over
+        // its bound instead of summing its rows. A replaced row is deleted and inserted again (never `INSERT OR
+        // REPLACE`, whose deletion fires no trigger).
+        """
+        ALTER TABLE stored_responses ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+        UPDATE stored_responses SET bytes = length(CAST(conversation AS BLOB));
+        CREATE INDEX stored_responses_token ON stored_responses(token_id);
+        CREATE TABLE stored_response_totals (
+            token_id TEXT PRIMARY KEY,
+            bytes    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO stored_response_totals (token_id, bytes) SELECT token_id, sum(bytes) FROM stored_responses GROUP BY token_id;
+        CREATE TRIGGER stored_responses_added AFTER INSERT ON stored_responses BEGIN
+            INSERT INTO stored_response_totals (token_id, bytes) VALUES (NEW.token_id, NEW.bytes)
+                ON CONFLICT (token_id) DO UPDATE SET bytes = bytes + excluded.bytes;
+        END;
+        CREATE TRIGGER stored_responses_removed AFTER DELETE ON stored_responses BEGIN
+            UPDATE stored_response_totals SET bytes = bytes - OLD.bytes WHERE token_id = OLD.token_id;
+        END;
+        """,
     ]
 }

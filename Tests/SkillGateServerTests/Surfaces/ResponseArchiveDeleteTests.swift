@@ -57,11 +57,11 @@ import SkillGateTestSupport
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         init(_ inner: SQLiteStateStore) { self.inner = inner }
-        func saveResponses(_ responses: [StoredResponse], now: Date) throws {
-            guard !responses.isEmpty else { return }
+        func saveResponses(_ responses: [StoredResponse], now: Date, maxBytesPerToken: Int) throws -> [String: Int] {
+            guard !responses.isEmpty else { return [:] }
             entered.signal()
             gate.wait()
-            try inner.saveResponses(responses, now: now)
+            return try inner.saveResponses(responses, now: now, maxBytesPerToken: maxBytesPerToken)
         }
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
             try inner.storedResponse(id: id, tokenId: tokenId, now: now)

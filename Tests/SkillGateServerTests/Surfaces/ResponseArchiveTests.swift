@@ -16,11 +16,11 @@ import SkillGateProviders
         let attempts = Mutex(0)
         let writes = Mutex(0)
         init(_ inner: SQLiteStateStore) { self.inner = inner }
-        func saveResponses(_ responses: [StoredResponse], now: Date) throws {
+        func saveResponses(_ responses: [StoredResponse], now: Date, maxBytesPerToken: Int) throws -> [String: Int] {
             attempts.withLock { $0 += 1 }
             if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             writes.withLock { $0 += 1 }
-            try inner.saveResponses(responses, now: now)
+            return try inner.saveResponses(responses, now: now, maxBytesPerToken: maxBytesPerToken)
         }
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
             try inner.storedResponse(id: id, tokenId: tokenId, now: now)

@@ -53,8 +53,11 @@ final class ResponseArchive: Sendable {
     private let warn: @Sendable (String) -> Void
     private let pending = Mutex(Pending())
     /// Held by a write for all of it (`writePending`) and by `delete`, which so never falls between a write's taking of
-    /// an answer and its storing (the answer would come back).
-    private let writing = Mutex(())
+    /// an answer and its storing (the answer would come back). Holds what the writes dropped for `maxBytesPerToken`
+    /// and not yet reported.
+    private let writing = Mutex(DroppedForBound())
+    /// The most one token's stored conversations hold together (`responses.max_mib_per_token`, decision 0119).
+    let maxBytesPerToken: Int
     /// Where the store is read for `conversation`, one lookup at a time, never on an event loop (decision 0085): a
     /// PostgreSQL round trip, or SQLite behind the ledger writer's batch, would hold every other connection of the
     /// loop.
@@ -64,10 +67,11 @@ final class ResponseArchive: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(store: any ResponseStore, retention: Double, flushInterval: Duration = .milliseconds(50),
+    init(store: any ResponseStore, retention: Double, maxBytesPerToken: Int = .max, flushInterval: Duration = .milliseconds(50),
          now: @escaping @Sendable () -> Date, warn: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.retention = retention
+        self.maxBytesPerToken = maxBytesPerToken
         self.flushInterval = flushInterval
         self.now = now
         self.warn = warn
@@ -117,7 +121,7 @@ final class ResponseArchive: Sendable {
         }
         guard let found else {
             var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                     message: "previous response '\(Self.shown(id))' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, or its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one; send the whole conversation in `input` instead")
+                                     message: "previous response '\(Self.shown(id))' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one, or it was among the token's oldest, dropped when its stored responses passed `responses.max_mib_per_token`; send the whole conversation in `input` instead")
             error.param = "previous_response_id"
             throw error
         }
@@ -215,11 +219,12 @@ final class ResponseArchive: Sendable {
     /// answers to forgetting them, so a `delete` comes wholly before or after it.
     @discardableResult
     private func writePending() -> Bool {
-        writing.withLock { _ in
+        writing.withLock { dropped in
             let batch = pending.withLock { Array($0.responses.values) }
             guard !batch.isEmpty else { return true }
             do {
-                try store.saveResponses(batch, now: now())
+                let droppedNow = try store.saveResponses(batch, now: now(), maxBytesPerToken: maxBytesPerToken)
+                if let note = dropped.add(droppedNow, bound: maxBytesPerToken, at: .now) { warn(note) }
                 pending.withLock { p in
                     for r in batch where p.responses[r.id] == r {
                         p.responses[r.id] = nil
@@ -243,3 +248,31 @@ final class ResponseArchive: Sendable {
         h == h.rounded() ? String(Int(h)) : String(h)
     }
 }
+
+/// What the archive's writes dropped for `responses.max_mib_per_token` and has not reported yet: reported at once the
+/// first time, then at most once a minute, so a token saving past its bound all day is one warning a minute, not
+/// twenty a second.
+struct DroppedForBound {
+    static let reportEvery: Duration = .seconds(60)
+    var responses = 0
+    var tokens = Set<String>()
+    var lastReport: ContinuousClock.Instant?
+
+    /// Adds a write's drops (by token id); returns the warning to log now, if one is due.
+    mutating func add(_ dropped: [String: Int], bound: Int, at now: ContinuousClock.Instant) -> String? {
+        for (token, n) in dropped {
+            responses += n
+            tokens.insert(token)
+        }
+        guard responses > 0, lastReport.map({ now - $0 >= Self.reportEvery }) ?? true else { return nil }
+        defer {
+            responses = 0
+            tokens = []
+            lastReport = now
+        }
+        let ids = tokens.sorted().prefix(5).joined(separator: ", ") + (tokens.count > 5 ? ", …" : "")
+        return "\(responses) stored responses of \(tokens.count) token(s) (\(ids)) were dropped, oldest first, to keep each token's within responses.max_mib_per_token (\(bound >> 20) MiB); "
+            + "their ids can no longer be continued with previous_response_id. Raise the setting if one token serves many users"
+    }
+}
+
