@@ -73,6 +73,10 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Set when the provider refused the gateway itself (its key, its account, the catalog's model id): the executor
     /// moves on to the next deployment and counts the refusal against this one's health, as it does for a 5xx.
     public var refusal: ProviderRefusal?
+    /// Set when the provider answered with success but the answer is a failed attempt all the same (Gemini's
+    /// `MALFORMED_FUNCTION_CALL`): the executor tries again, as far as `max_attempts` and the route allow, without
+    /// counting it against the deployment's health (decision 0117).
+    public var failedAnswer: FailedAnswer?
 
     public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
                 upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil,

@@ -7,7 +7,8 @@ extension GeminiFormat {
     /// content (text, thinking with signatures, tool calls with synthesised ids, signatures).
     /// A prompt blocked before generation (`promptFeedback.blockReason`, no candidates) is an
     /// answer with no content and finish reason `contentFilter`, as OpenAI reports a filtered
-    /// answer; an `{"error":…}` body throws the mapped `GatewayError`.
+    /// answer; an `{"error":…}` body throws the mapped `GatewayError`, and so does a failed-answer finish
+    /// reason (`MALFORMED_FUNCTION_CALL`: a `GatewayError` with `failedAnswer`, decision 0117).
     public static func response(from body: [UInt8], provider: String, apiKey: String? = nil) throws -> ChatResponse {
         // `streamGenerateContent` without `alt=sse` answers a JSON array of chunks; accept it too.
         var chunks: [GeminiChunk] = []

@@ -8,7 +8,8 @@ import SkillGateHTTP
 /// event is one `GenerateContentResponse`. `finish` and the final usage are sent when the body
 /// ends. Errors: an `{"error":…}` chunk, or a bare JSON error body after the events (Vertex sends
 /// one when it aborts mid-stream; the SSE decoder keeps it as stray text), throws the mapped
-/// `GatewayError`; a body that ends without a `finishReason` throws a truncation error naming the provider.
+/// `GatewayError`; a body that ends without a `finishReason` throws a truncation error naming the provider; a
+/// failed-answer finish reason (`MALFORMED_FUNCTION_CALL`, decision 0117) throws at its chunk, with that chunk's events.
 public struct GeminiStreamTranslator: WireStreamTranslator {
     private var decoder = SSEDecoder()
     private var interpreter: GeminiChunkInterpreter

@@ -37,7 +37,8 @@ struct GeminiChunkInterpreter: Sendable {
     /// Whether the next chunk's `responseId` and `modelVersion` are still needed.
     var needsHeader: Bool { !started || responseId.isEmpty }
 
-    /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws).
+    /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws; so does a failed-answer finish
+    /// reason such as `MALFORMED_FUNCTION_CALL`, `GeminiFormat.failedAnswerReason`).
     mutating func apply(_ chunk: GeminiChunk) throws -> [ChatStreamEvent] {
         var events: [ChatStreamEvent] = []
         try apply(chunk, into: &events)
@@ -65,7 +66,14 @@ struct GeminiChunkInterpreter: Sendable {
         for i in chunk.parts.indices {  // borrowed, not copied
             try apply(part: chunk.parts[i], into: &events)
         }
-        if let reason = chunk.finishReason { finishRaw = reason }
+        if let reason = chunk.finishReason {
+            // A failed attempt, not an answer (decision 0117): thrown at once, with the events of this chunk, so a stream
+            // whose first chunk it is fails before its first event and is retried.
+            if let failed = GeminiFormat.failedAnswerReason(reason) {
+                throw GeminiFormat.failedAnswer(failed, raw: reason, usage: usage, provider: provider)
+            }
+            finishRaw = reason
+        }
     }
 
     private mutating func apply(part: GeminiChunk.Part, into events: inout [ChatStreamEvent]) throws {
@@ -138,7 +146,8 @@ struct GeminiChunkInterpreter: Sendable {
         return events
     }
 
-    /// Gemini `finishReason` → `FinishReason`; unknown reasons are kept verbatim.
+    /// Gemini `finishReason` → `FinishReason`; unknown reasons are kept verbatim. (The failed-answer reasons never get
+    /// here: `apply` throws for them.)
     static func finishReason(_ raw: String, hasToolCalls: Bool) -> FinishReason {
         switch raw {
         case "STOP": return hasToolCalls ? .toolCalls : .stop

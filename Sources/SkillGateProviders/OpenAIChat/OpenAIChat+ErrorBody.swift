@@ -20,7 +20,7 @@ extension GatewayError {
     public func openAIBody() -> JSONValue {
         var error: JSONObject = ["message": .string(clientMessage), "type": .string(openAIType)]
         error.append("param", param.map(JSONValue.string) ?? .null)
-        error.append("code", .string(kind.rawValue))
+        error.append("code", .string(clientCode))
         if let provider { error.append("provider", .string(provider)) }
         if let upstreamStatus { error.append("upstream_status", .int(upstreamStatus)) }
         return .object(["error": .object(error)])

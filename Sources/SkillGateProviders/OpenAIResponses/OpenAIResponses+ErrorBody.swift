@@ -6,9 +6,10 @@ import SkillGateHTTP
 /// `response.failed`.
 extension GatewayError {
     /// The `code` of a Responses error: `previous_response_not_found` for an unknown, expired or
-    /// other token's `previous_response_id` (as OpenAI names it), else the gateway's error kind.
+    /// other token's `previous_response_id` (as OpenAI names it), else `clientCode` (a failed answer's reason, or the
+    /// gateway's error kind).
     public var responsesErrorCode: String {
-        kind == .notFound && param == "previous_response_id" ? "previous_response_not_found" : kind.rawValue
+        kind == .notFound && param == "previous_response_id" ? "previous_response_not_found" : clientCode
     }
 
     /// `{"error":{"message":...,"type":...,"param":...,"code":...}}`.

@@ -47,7 +47,7 @@ import SkillGateCore
         ("STOP", false, FinishReason.stop), ("STOP", true, .toolCalls), ("MAX_TOKENS", false, .length),
         ("SAFETY", false, .contentFilter), ("RECITATION", false, .contentFilter), ("BLOCKLIST", false, .contentFilter),
         ("PROHIBITED_CONTENT", false, .contentFilter), ("SPII", false, .contentFilter),
-        ("MALFORMED_FUNCTION_CALL", false, .other("MALFORMED_FUNCTION_CALL")), ("SOMETHING_NEW", false, .other("SOMETHING_NEW")),
+        ("OTHER", false, .other("OTHER")), ("SOMETHING_NEW", false, .other("SOMETHING_NEW")),
     ])
     func finishReasonMapping(raw: String, hasCalls: Bool, expected: FinishReason) {
         #expect(GeminiChunkInterpreter.finishReason(raw, hasToolCalls: hasCalls) == expected)
