@@ -39,17 +39,27 @@ public struct AttemptRecord: Sendable, Hashable {
     public var key: String?
     /// For the attempt that opened a relayed stream: where the stream's failure is told.
     public private(set) var streamEnd: StreamEnd?
+    /// For an attempt whose answer was a failed attempt (Gemini's `MALFORMED_FUNCTION_CALL`): why, and what it used
+    /// (decision 0117).
+    public var failedAnswer: GatewayError.FailedAnswer?
 
-    public init(deployment: String, outcome: Outcome, waited: Duration = .zero, key: String? = nil, streamEnd: StreamEnd? = nil) {
+    public init(deployment: String, outcome: Outcome, waited: Duration = .zero, key: String? = nil, streamEnd: StreamEnd? = nil,
+                failedAnswer: GatewayError.FailedAnswer? = nil) {
         self.deployment = deployment
         self.recorded = outcome
         self.waited = waited
         self.key = key
         self.streamEnd = streamEnd
+        self.failedAnswer = failedAnswer
+    }
+
+    /// Why the attempt's answer was a failed attempt (`malformed_function_call`), also when a relayed stream ended so.
+    public var failedAnswerReason: GatewayError.FailedAnswer.Reason? {
+        failedAnswer?.reason ?? streamEnd?.failedAnswerReason
     }
 
     public static func == (a: AttemptRecord, b: AttemptRecord) -> Bool {
-        a.deployment == b.deployment && a.outcome == b.outcome && a.waited == b.waited && a.key == b.key
+        a.deployment == b.deployment && a.outcome == b.outcome && a.waited == b.waited && a.key == b.key && a.failedAnswer == b.failedAnswer
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -57,10 +67,12 @@ public struct AttemptRecord: Sendable, Hashable {
         hasher.combine(outcome)
         hasher.combine(waited)
         hasher.combine(key)
+        hasher.combine(failedAnswer)
     }
 
     /// `up-openai/gpt-test: 429 rate_limited after 250 ms`, `… : 200 ok`, `… : skipped (cooling down)`,
-    /// `… : 200, then 503 upstream_overloaded mid-stream`, `up-openai/gpt-test [OPENAI_API_KEY_2]: 200 ok` for a pooled key.
+    /// `… : 200, then 503 upstream_overloaded mid-stream`, `up-openai/gpt-test [OPENAI_API_KEY_2]: 200 ok` for a pooled key,
+    /// `up-gemini/flash: 502 upstream_error (malformed_function_call)` for a failed answer.
     public var logText: String {
         var s = deployment + (key.map { " [\($0)]" } ?? "") + ": "
         switch outcome {
@@ -69,6 +81,7 @@ public struct AttemptRecord: Sendable, Hashable {
         case .skipped(let reason): s += "skipped (\(reason))"
         case .failedMidStream(let status, let kind): s += "200, then \(status) \(kind.rawValue) mid-stream"
         }
+        if let reason = failedAnswerReason { s += " (\(reason.rawValue))" }
         if waited > .zero { s += " after \(Int(waited.resilienceMilliseconds.rounded())) ms" }
         return s
     }
@@ -78,16 +91,19 @@ public struct AttemptRecord: Sendable, Hashable {
 /// metrics and ledger rows are made. Only a failure because of the upstream is kept: a stream that ended normally, or
 /// that the client left, stays the success its first event made it.
 public final class StreamEnd: Sendable {
-    private let failure = Mutex<AttemptRecord.Outcome?>(nil)
+    private let failure = Mutex<(outcome: AttemptRecord.Outcome, reason: GatewayError.FailedAnswer.Reason?)?>(nil)
 
     public init() {}
 
     /// `.failedMidStream` once `failed` was told, else nil.
-    public var outcome: AttemptRecord.Outcome? { failure.withLock { $0 } }
+    public var outcome: AttemptRecord.Outcome? { failure.withLock { $0?.outcome } }
 
-    /// The stream failed after its first event because of the upstream, with this status and kind (the first telling
-    /// counts).
-    public func failed(status: Int, kind: GatewayError.Kind) {
-        failure.withLock { if $0 == nil { $0 = .failedMidStream(status: status, kind: kind) } }
+    /// Why the stream's answer was a failed attempt, when it ended so (decision 0117).
+    public var failedAnswerReason: GatewayError.FailedAnswer.Reason? { failure.withLock { $0?.reason } }
+
+    /// The stream failed after its first event because of the upstream, with this status and kind, and, for an answer
+    /// that turned out a failed attempt, its reason (the first telling counts).
+    public func failed(status: Int, kind: GatewayError.Kind, failedAnswer reason: GatewayError.FailedAnswer.Reason? = nil) {
+        failure.withLock { if $0 == nil { $0 = (.failedMidStream(status: status, kind: kind), reason) } }
     }
 }

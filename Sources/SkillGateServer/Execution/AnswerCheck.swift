@@ -4,7 +4,7 @@ import SkillGateSkills
 
 /// What the execute stage found wrong with an answer that should be re-run on a stronger tier.
 struct UnusableAnswer: Sendable, Hashable {
-    /// `tool_not_offered`, `invalid_tool_arguments`, `empty_answer`, `malformed_tool_call`, ...
+    /// `tool_not_offered`, `invalid_tool_arguments`, `empty_answer`, `malformed_tool_call`, `malformed_function_call`, ...
     var reason: String
     /// The problems in words, for the log's route note.
     var detail: String
@@ -12,16 +12,18 @@ struct UnusableAnswer: Sendable, Hashable {
 
 /// The checks every answer passes before it reaches a client: a call to a tool the model was not
 /// shown is never handed on (the invisible-call rule), and, when the call escalates, an unusable
-/// answer (invisible call, arguments failing the schema, empty answer, or the prompt-tools
-/// adapter's `tool_not_offered` / `malformed_tool_call`) is reported as `UnusableAnswer`.
+/// answer (invisible call, arguments failing the schema, empty answer, the prompt-tools
+/// adapter's `tool_not_offered` / `malformed_tool_call`, or a failed answer such as Gemini's
+/// `malformed_function_call`, decision 0117) is reported as `UnusableAnswer`.
 enum AnswerCheck {
     /// Upstream codes of adapter errors that mean "this model cannot use the tools".
     static let unusableCodes: Set<String> = [PromptToolsClient.toolNotOfferedCode, PromptToolsClient.malformedToolCallCode]
 
     /// The adapter error `error` as an unusable answer, when the call escalates for `target`.
     static func unusable(_ error: any Error, target: String?, policy: AnswerPolicy) -> UnusableAnswer? {
-        guard let e = error as? GatewayError, let code = e.upstreamCode, unusableCodes.contains(code),
-              let target, policy.escalates(target) else { return nil }
+        guard let e = error as? GatewayError, let target, policy.escalates(target) else { return nil }
+        if let failed = e.failedAnswer { return UnusableAnswer(reason: failed.reason.rawValue, detail: e.message) }
+        guard let code = e.upstreamCode, unusableCodes.contains(code) else { return nil }
         return UnusableAnswer(reason: code, detail: e.message)
     }
 

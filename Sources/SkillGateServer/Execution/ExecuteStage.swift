@@ -26,9 +26,9 @@ struct ExecuteStage: Sendable {
         ctx.log.escalations += 1
         ctx.log.skills?.escalatedBecause = unusable.reason
         ctx.log.route = (ctx.log.route.map { $0 + "; " } ?? "") + "escalated to \(tier.rawValue): \(unusable.reason)"
-        // The unusable answer was paid for: the ledger, budgets and metrics count it beside the escalated one.
-        ctx.log.unusableUsage = ctx.log.usage
-        ctx.log.unusableCostUSD = ctx.log.costUSD
+        // The unusable answer was paid for: the ledger, budgets and metrics count it beside the escalated one (and
+        // beside the failed answers of earlier attempts, which `once` put there).
+        ctx.log.addUnusable(ctx.log.usage, costUSD: ctx.log.costUSD)
         ctx.log.usage = nil
         ctx.log.costUSD = nil
         return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, caller: caller, &ctx.log)
@@ -37,7 +37,9 @@ struct ExecuteStage: Sendable {
     /// One call along `plan`: attempts and fallbacks, then the answer checks. A streamed answer from
     /// a model whose answers escalate is read whole first, inside its attempt (it is checked before its
     /// first byte is sent; one that breaks before its end falls back like a failed attempt, decision
-    /// 0107), and replayed. `caller`: the client token's id, to which the deployments' failures are attributed.
+    /// 0107), and replayed. `caller`: the client token's id, to which the deployments' failures are attributed. The
+    /// failed answers of attempts that were tried again (decision 0117) were paid for: their usage is added to the
+    /// log's unusable usage, which the ledger, budgets and metrics count.
     func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, caller: String?,
               _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
@@ -46,11 +48,13 @@ struct ExecuteStage: Sendable {
             // As values: their text is made when the log line is written, not on the way to the first byte.
             log.attempts += attempts.map(AttemptLogItem.attempt)
             log.attemptRecords += attempts
+            Self.addFailedAnswers(attempts, plan, &log)
         }
+        let escalates = { (target: RouteTarget) in policy.escalates(target.qualifiedName) }
         if !stream {
             let response: ChatResponse, target: RouteTarget
             do {
-                (response, target) = try await executor.complete(request, plan: plan, caller: caller, attempts: &attempts)
+                (response, target) = try await executor.complete(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates)
             } catch {
                 let tried = Self.lastTried(attempts, plan)
                 Self.note(tried, start, &log)
@@ -65,7 +69,7 @@ struct ExecuteStage: Sendable {
         }
         var upstream: UpstreamStream
         do {
-            upstream = try await executor.openStream(request, plan: plan, caller: caller, attempts: &attempts, readWhole: { policy.escalates($0.qualifiedName) })
+            upstream = try await executor.openStream(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates)
         } catch {
             let tried = Self.lastTried(attempts, plan)
             Self.note(tried, start, &log)
@@ -80,7 +84,7 @@ struct ExecuteStage: Sendable {
             }
             return .streaming(upstream)
         }
-        // A replay: `openStream` read the stream whole inside its attempt (`readWhole`).
+        // A replay: `openStream` read the stream whole inside its attempt (`escalates`).
         var events: [ChatStreamEvent] = []
         var answer = ChatResponseAccumulator()
         do {
@@ -98,6 +102,16 @@ struct ExecuteStage: Sendable {
             return .unusable(u, target)
         }
         return .streaming(UpstreamStream(replaying: events, target: target, affinity: executor.affinity))
+    }
+
+    /// Adds what the failed answers among `attempts` used, and cost at their deployments' prices, to the log's unusable
+    /// usage (decision 0117).
+    static func addFailedAnswers(_ attempts: [AttemptRecord], _ plan: RoutePlan, _ log: inout RequestLogEntry) {
+        for attempt in attempts {
+            guard let failed = attempt.failedAnswer else { continue }
+            let price = plan.targets.first { $0.qualifiedName == attempt.deployment }?.model.price
+            log.addUnusable(failed.usage, costUSD: price?.cost(of: failed.usage))
+        }
     }
 
     /// The deployment of the last attempt that was made (not skipped), for the log of a failure.

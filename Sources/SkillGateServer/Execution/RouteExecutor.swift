@@ -5,9 +5,9 @@ import Synchronization
 /// Runs a prepared chat request along its `RoutePlan`: orders the deployments (stickiness, load
 /// balancing), skips cooled-down ones, and retries or falls back on connect errors, timeouts, 429,
 /// 5xx and "overloaded" — waiting out backoff and Retry-After inside the total deadline — and falls
-/// back from a provider that refused the gateway's key or model id (`GatewayError.refusal`), until one
-/// deployment answers. It never retries once the answer's first event was handed out: from then on
-/// bytes may have reached the client.
+/// back from a provider that refused the gateway's key or model id (`GatewayError.refusal`), and tries again after an
+/// answer that was a failed attempt (`GatewayError.failedAnswer`, decision 0117), until one deployment answers. It never
+/// retries once the answer's first event was handed out: from then on bytes may have reached the client.
 ///
 /// One instance serves the whole gateway; its `DeploymentHealth` and `ToolCallAffinity` are shared.
 final class RouteExecutor: Sendable {
@@ -40,9 +40,12 @@ final class RouteExecutor: Sendable {
 
     /// Sends `request` and waits for the whole answer. Tool calls in it are remembered for stickiness.
     /// `attempts` receives every attempt (also when this throws). `caller`: the client token's id, to which the
-    /// deployments' failures are attributed (decision 0115).
-    func complete(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord]) async throws -> (response: ChatResponse, target: RouteTarget) {
-        let (response, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, settlesLater: { _ in false }) { llm, req, _ in
+    /// deployments' failures are attributed (decision 0115). `escalates`: whether a deployment's unusable answers are
+    /// re-run on a stronger tier; its failed answer (decision 0117) then ends the call at once, for the escalation.
+    func complete(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
+                  escalates: (RouteTarget) -> Bool = { _ in false }) async throws -> (response: ChatResponse, target: RouteTarget) {
+        let (response, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates,
+                                                      settlesLater: { _ in false }) { llm, req, _ in
             try await llm.complete(req)
         }
         lease.release()
@@ -54,15 +57,17 @@ final class RouteExecutor: Sendable {
     /// deployment; the caller relays the events (nothing is retried after this returns). The attempt's
     /// outcome for the deployment's health is the stream's end, told by the stream (decision 0107).
     ///
-    /// When `readWhole` says so for the deployment that answers (a model whose answers escalate: its answer is
+    /// When `escalates` says so for the deployment that answers (a model whose answers escalate: its answer is
     /// checked before anything is sent), the stream is read to its end inside the attempt and replayed: a stream
     /// that breaks before its end is a failed attempt like one that failed before its first event (fallback,
-    /// retry, health), since nothing of it reached the client.
+    /// retry, health), since nothing of it reached the client; one whose answer was a failed attempt ends the call at
+    /// once, for the escalation, as in `complete`.
     func openStream(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
-                    readWhole: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
-        let (opened, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, settlesLater: { $0.isLive }) { llm, req, target in
+                    escalates: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
+        let (opened, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates,
+                                                    settlesLater: { $0.isLive }) { llm, req, target in
             var iterator = llm.events(req)
-            guard readWhole(target) else { return OpenedStream.live(first: try await iterator.next(), iterator: iterator) }
+            guard escalates(target) else { return OpenedStream.live(first: try await iterator.next(), iterator: iterator) }
             var events: [ChatStreamEvent] = []
             while let event = try await iterator.next() { events.append(event) }
             return OpenedStream.whole(events)
@@ -103,8 +108,10 @@ final class RouteExecutor: Sendable {
     /// The attempt loop shared by both call styles. Returns the value of the first successful
     /// `call`, its target, and the lease that keeps the target's in-flight count until released.
     /// When `settlesLater` says so of the value (a live stream), its success is not told to the
-    /// deployment's health here: the lease tells the stream's end (decision 0107).
-    private func run<T>(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord], settlesLater: (T) -> Bool,
+    /// deployment's health here: the lease tells the stream's end (decision 0107). A failed answer (decision 0117) of a
+    /// deployment that `escalates` is not tried again: it ends the call for the escalation.
+    private func run<T>(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
+                        escalates: (RouteTarget) -> Bool, settlesLater: (T) -> Bool,
                         call: (any LLMClient, ChatRequest, RouteTarget) async throws -> T) async throws -> (T, RouteTarget, CallLease) {
         let names = plan.targets.map(\.qualifiedName)
         forgiveRenewedKeys(plan, names)
@@ -133,7 +140,8 @@ final class RouteExecutor: Sendable {
             }
             switch step {
             case .giveUp:
-                throw lastError ?? Self.allCoolingDown(plan, retryAfter: shortestCooldown)
+                if let lastError { throw Self.gaveUp(lastError, attempts: attempts) }
+                throw Self.allCoolingDown(plan, retryAfter: shortestCooldown)
             case .skip(let i, let reason):
                 attempts.append(AttemptRecord(deployment: names[i], outcome: .skipped(reason: reason.description)))
                 if case .coolingDown(let r) = reason { shortestCooldown = min(shortestCooldown ?? r, r) }
@@ -168,7 +176,8 @@ final class RouteExecutor: Sendable {
                     } catch {
                         lease.release()
                         let e = GatewayError.from(error)
-                        attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name))
+                        attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name,
+                                                      failedAnswer: e.failedAnswer))
                         if let key, e.upstreamStatus != nil,
                            key.reportFailure(refusesKey: e.refusal == .key || KeyLease.refusesKey(status: e.upstreamStatus), retryAfter: e.retryAfter),
                            keysTried + 1 < key.members.count, !Task.isCancelled {
@@ -183,7 +192,7 @@ final class RouteExecutor: Sendable {
                             break
                         }
                         lease.tellHealth(e)
-                        guard FailureClassifier.movesOn(e), !Task.isCancelled else { throw e }
+                        guard FailureClassifier.movesOn(e), !Task.isCancelled, e.failedAnswer == nil || !escalates(target) else { throw e }
                         lastError = e
                         if FailureClassifier.excludesDeployment(e) {
                             schedule.exclude(i)
@@ -213,6 +222,17 @@ final class RouteExecutor: Sendable {
         for (i, target) in plan.targets.enumerated() where health.refusedKeyVersion(names[i]) != nil {
             if let current = keyVersion(target) { health.forgiveRenewedKey(names[i], currentKeyVersion: current) }
         }
+    }
+
+    /// The error a request ends with when its attempts are spent: the last attempt's, and for a failed answer (decision
+    /// 0117) saying how many attempts ended so.
+    static func gaveUp(_ last: GatewayError, attempts: [AttemptRecord]) -> GatewayError {
+        guard last.failedAnswer != nil else { return last }
+        let failed = attempts.filter { $0.failedAnswer != nil }.count
+        guard failed > 1 else { return last }
+        var e = last
+        e.message = "\(failed) attempts ended without a usable answer; the last: " + e.message
+        return e
     }
 
     /// Every deployment of the plan turned out to be cooling down and none was tried (a race with
@@ -277,7 +297,7 @@ final class CallLease: Sendable {
             health.releaseProbe(deployment, caller: caller)
             return
         }
-        if e.domain == .provider { end.failed(status: e.status, kind: e.kind) }
+        if e.domain == .provider { end.failed(status: e.status, kind: e.kind, failedAnswer: e.failedAnswer?.reason) }
         tellHealth(e)
     }
 
@@ -291,13 +311,13 @@ final class CallLease: Sendable {
 
     /// Tells the deployment's health about a failed call: a retryable provider failure counts against it (attributed to
     /// the caller; a refusal of the key or model id is the deployment's whoever asked), another answer of the provider
-    /// (a 4xx: the request was at fault) is a success, anything else only frees a probe.
+    /// (a 4xx: the request was at fault; a failed answer, decision 0117) is a success, anything else only frees a probe.
     func tellHealth(_ e: GatewayError) {
         if FailureClassifier.countsAgainstHealth(e) {
             health.recordFailure(deployment, caller: e.refusal == nil ? caller : nil,
                                  keyVersion: e.refusal == .key ? client.withLock { $0 }?.keyVersion : nil)
-        } else if e.domain == .provider, e.upstreamStatus != nil {
-            health.recordSuccess(deployment, caller: caller)  // it answered; the request was at fault
+        } else if FailureClassifier.showsDeploymentAnswered(e) {
+            health.recordSuccess(deployment, caller: caller)  // it answered; the request (or the model, at random) was at fault
         } else {
             health.releaseProbe(deployment, caller: caller)
         }

@@ -27,8 +27,9 @@ struct RequestLogEntry: Sendable {
     /// Whether `usage` was estimated from the text relayed, as the provider reported none (decision 0104).
     var usageEstimated = false
     var costUSD: Double?
-    /// What an answer that was unusable and re-run on a stronger tier used and cost (counted by the ledger, budgets
-    /// and metrics beside `usage` and `costUSD`, which are the answer's).
+    /// What an answer that was unusable and re-run on a stronger tier, and the failed answers of attempts that were
+    /// tried again (decision 0117), used and cost (counted by the ledger, budgets and metrics beside `usage` and
+    /// `costUSD`, which are the answer's).
     var unusableUsage: Usage?
     var unusableCostUSD: Double?
     var attempts: [AttemptLogItem] = []
@@ -72,6 +73,12 @@ struct RequestLogEntry: Sendable {
         var bytes = 1_024 + path.utf8.count + (error?.utf8.count ?? 0) + attempts.count * 256 + names(skillsRun)
         if let skills { bytes += names(skills.visible) + names(skills.serverSkills) + names(skills.removed) + names(skills.cut) }
         return bytes
+    }
+
+    /// Adds an unusable answer's usage and cost (either may be nil: nothing to add).
+    mutating func addUnusable(_ usage: Usage?, costUSD: Double?) {
+        if let usage { unusableUsage = (unusableUsage ?? Usage()) + usage }
+        if let costUSD { unusableCostUSD = (unusableCostUSD ?? 0) + costUSD }
     }
 
     /// Usage of the request's answers: the answer's plus an escalated unusable answer's (what the metrics count

@@ -40,3 +40,28 @@ import SkillGateRouting
         #expect(FailureClassifier.movesOn(e) && !FailureClassifier.countsAgainstHealth(e) && FailureClassifier.excludesDeployment(e))
     }
 }
+
+/// An answer that was a failed attempt (Gemini's `MALFORMED_FUNCTION_CALL`, decision 0117): tried again, never counted
+/// against the deployment, which answered.
+@Suite struct FailureClassifierFailedAnswerTests {
+    static let failed = GatewayError.failedAnswer(.malformedFunctionCall, usage: Usage(inputTokens: 10), message: "m", provider: "p")
+
+    @Test func aFailedAnswerMovesOnAndShowsTheDeploymentAnswered() {
+        #expect(FailureClassifier.movesOn(Self.failed))
+        #expect(!FailureClassifier.countsAgainstHealth(Self.failed))
+        #expect(!FailureClassifier.excludesDeployment(Self.failed), "the same deployment may answer the next attempt")
+        #expect(FailureClassifier.showsDeploymentAnswered(Self.failed))
+        #expect(!Self.failed.isRetryable)
+    }
+
+    @Test func aFailureWithoutAnAnswerDoesNotShowTheDeploymentAnswered() {
+        #expect(!FailureClassifier.showsDeploymentAnswered(GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504, message: "t", provider: "p")))
+        #expect(!FailureClassifier.showsDeploymentAnswered(GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "no key")))
+        #expect(FailureClassifier.showsDeploymentAnswered(GatewayError(domain: .provider, kind: .invalidRequest, status: 400, message: "b", upstreamStatus: 400)))
+    }
+
+    @Test func theClientReadsTheReasonAsTheCode() {
+        #expect(Self.failed.clientCode == "malformed_function_call")
+        #expect(GatewayError.invalidRequest("x").clientCode == "invalid_request")
+    }
+}

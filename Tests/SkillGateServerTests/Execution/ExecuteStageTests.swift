@@ -75,3 +75,38 @@ extension ExecuteStageTests {
         if case .coolingDown = h.executor.health.admit("light-up/m") {} else { Issue.record("the broken deployment did not count the failure") }
     }
 }
+
+/// Failed answers (Gemini's `MALFORMED_FUNCTION_CALL`, decision 0117) in the execute stage.
+extension ExecuteStageTests {
+    static func malformed(_ provider: String) -> GatewayError {
+        .failedAnswer(.malformedFunctionCall, usage: Usage(inputTokens: 2000), message: "finish reason MALFORMED_FUNCTION_CALL", provider: provider)
+    }
+
+    /// With escalation on, a failed answer escalates at once (as the empty answer it used to be did): the light tier is
+    /// not tried again, and the reason is the failed answer's.
+    @Test(arguments: [false, true])
+    func aFailedAnswerOfAnEscalatingCallEscalatesAtOnce(_ stream: Bool) async throws {
+        let h = RouteExecutorHarness([("light-up", [.fail(Self.malformed("light-up")), .answer(ResilienceFixtures.text("never"))]),
+                                      ("other-up", [.answer(ResilienceFixtures.text("never"))])])
+        let (e, log) = try await run(h, policy: AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s"), stream: stream)
+        guard case .unusable(let u, let target) = e else { Issue.record("expected .unusable, got \(e)"); return }
+        #expect(u.reason == "malformed_function_call" && target.qualifiedName == "light-up/m")
+        #expect(h.calls("light-up") == 1 && h.calls("other-up") == 0)
+        #expect(log.unusableUsage == Usage(inputTokens: 2000), "the failed answer was paid for")
+    }
+
+    /// Without escalation it is tried again, and what the failed attempt used is counted beside the answer.
+    @Test(arguments: [false, true])
+    func aFailedAnswerIsTriedAgainAndItsUsageCounted(_ stream: Bool) async throws {
+        let h = RouteExecutorHarness([("light-up", [.fail(Self.malformed("light-up"))]),
+                                      ("other-up", [.answer(ResilienceFixtures.text("Sunny in Oslo"))])])
+        let (e, log) = try await run(h, policy: AnswerPolicy(escalationTargets: nil, scenario: "s"), stream: stream)
+        switch e {
+        case .answered(let r, let target): #expect(r.text == "Sunny in Oslo" && target.qualifiedName == "other-up/m")
+        case .streaming(let upstream): #expect(upstream.target.qualifiedName == "other-up/m")
+        case .unusable: Issue.record("expected an answer, got \(e)")
+        }
+        #expect(log.attempts.map(\.text) == ["light-up/m: 502 upstream_error (malformed_function_call)", "other-up/m: 200 ok"], "\(log.attempts)")
+        #expect(log.unusableUsage == Usage(inputTokens: 2000))
+    }
+}

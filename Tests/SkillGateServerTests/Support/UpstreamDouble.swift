@@ -21,6 +21,9 @@ final class UpstreamDouble: HTTPHandler {
         case dropAfter(prefix: [UInt8], contentType: String)
         /// An SSE reply that goes quiet for `pause` after its first `after` events (a model thinking mid-stream).
         case ssePaused([UInt8], after: Int, pause: Duration)
+        /// `200 text/event-stream`, each of `writes` sent on its own with `pause` before the next (events whose
+        /// separators are CRLF CRLF, as Google sends them, which `events` does not split).
+        case sseWrites([[UInt8]], pause: Duration)
     }
 
     /// One request as the double saw it.
@@ -93,6 +96,13 @@ final class UpstreamDouble: HTTPHandler {
             for (index, event) in Self.events(bytes).enumerated() {
                 if index == after { try? await Task.sleep(for: pause) }
                 try? await responder.write(event)
+            }
+            responder.end()
+        case .sseWrites(let writes, let pause):
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for (index, bytes) in writes.enumerated() {
+                if index > 0 { try? await Task.sleep(for: pause) }
+                try? await responder.write(bytes)
             }
             responder.end()
         case .delayed(let delay, let next):
