@@ -178,10 +178,12 @@ struct AgentLoop: Sendable {
                 guard case .run(let skill, let args) = plan else { continue }
                 let timeout = min(skill.timeout, .milliseconds(Int64(settings.maxSkillTimeoutSeconds * 1000)))
                 let context = self.context
+                let maxBytes = settings.maxResultBytes
                 group.addTask {
                     let start = ContinuousClock.now
                     let result = try await SkillExecution.run(skill, arguments: args, context: context, timeout: timeout)
-                    return (i, result, Self.ms(ContinuousClock.now - start))
+                    // Capped before anyone reads it: the model, and the client's `skill.finished` payload.
+                    return (i, SkillExecution.capped(result, maxBytes: maxBytes), Self.ms(ContinuousClock.now - start))
                 }
             }
             // Rejected calls finish at once; the others as they complete.

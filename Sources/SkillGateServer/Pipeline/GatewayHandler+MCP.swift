@@ -8,7 +8,7 @@ extension GatewayHandler {
     /// `x-skillgate-scenario` header's or the token's default; `tools/list` shows exactly the
     /// server-side skills the scenario shows, and `tools/call` runs one through the agent loop's
     /// rules (argument validation, the skill's timeout capped by `agent.max_skill_timeout_seconds`,
-    /// the result capped by `agent.max_result_bytes`), counted by the limits and logged.
+    /// the result's text and structured content capped by `agent.max_result_bytes`), counted by the limits and logged.
     func serveMCP(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         var shape = MCPErrorShape()
         ctx.log.surface = shape.name
@@ -76,7 +76,8 @@ extension GatewayHandler {
     }
 
     /// One `tools/call`: the arguments validated against the skill's schema, a skill that needs a
-    /// person's confirmation refused, the run timed out like in the agent loop, the result capped.
+    /// person's confirmation refused, the run timed out like in the agent loop, the result capped (its structured
+    /// content dropped when over the bound).
     private func runMCPCall(_ skill: any Skill, arguments: JSONValue, client: AuthenticatedClient, _ ctx: inout RequestContext) async throws -> SkillResult {
         let agent = services.config.agent
         let result: SkillResult
@@ -94,7 +95,7 @@ extension GatewayHandler {
         }
         services.metrics.skillRan(skill.name, ok: !result.isError)
         if result.isError { ctx.log.error = SkillExecution.summary(result.text) }
-        return SkillResult(text: SkillExecution.truncate(result.text, maxBytes: agent.maxResultBytes), payload: result.payload, isError: result.isError)
+        return SkillExecution.capped(result, maxBytes: agent.maxResultBytes)
     }
 
     private func answerMCP(_ message: JSONRPCMessage, status: Int, _ ctx: inout RequestContext) {
