@@ -8,7 +8,8 @@ extension GatewayHandler {
     /// `x-skillgate-scenario` header's or the token's default; `tools/list` shows exactly the
     /// server-side skills the scenario shows, and `tools/call` runs one through the agent loop's
     /// rules (argument validation, the skill's timeout capped by `agent.max_skill_timeout_seconds`,
-    /// the result's text and structured content capped by `agent.max_result_bytes`), counted by the limits and logged.
+    /// the result's text and structured content capped by `agent.max_result_bytes`). Every message, whatever its
+    /// method, counts against the token's and the scenario's limits (decision 0118) and is logged.
     func serveMCP(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         var shape = MCPErrorShape()
         ctx.log.surface = shape.name
@@ -28,14 +29,18 @@ extension GatewayHandler {
             if case .request(let id, _, _) = message { shape.id = id }
             // `/mcp` runs server-side skills: a chat surface, closed to admin-only tokens like the others.
             try client.requireChat()
+            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
+            ctx.log.scenario = scenario.name
+            // Every message counts, as any request on the other surfaces does: initialize, ping, tools/list and
+            // notifications write a log line and a ledger row too, and tools/list may rank with an embedding model.
+            // One message per request (batches are refused above), so a request and a message are the same count.
+            ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: false)
             guard case .request(let id, let method, let params) = message else {
                 // Notifications (`notifications/initialized`) and responses need no answer.
                 ctx.log.status = 202
                 ctx.responder.respond(status: 202, headers: ["x-request-id": ctx.requestId], body: [])
                 return answering.account(&ctx)
             }
-            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
-            ctx.log.scenario = scenario.name
             let answer: JSONRPCMessage
             do {
                 switch method {
@@ -51,7 +56,6 @@ extension GatewayHandler {
                         throw JSONRPCError(code: JSONRPCError.invalidParams,
                                            message: "unknown tool \(MCPProtocol.quoted(call.name)): scenario \"\(scenario.name)\" does not show it; call tools/list for the tools you may call")
                     }
-                    ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: false)
                     let result = try await runMCPCall(skill, arguments: call.arguments, client: client, &ctx)
                     answer = .result(id: id, result: MCPProtocol.callResult(result))
                 default:
