@@ -6,13 +6,14 @@ import SkillGateSkills
 /// ```json
 /// "server_skills": {
 ///   "builtin": ["current_time", "calculator", "notes", "http_get"],
+///   "notes": {"max_per_token": 1000},
 ///   "http_get": {"allowed_hosts": ["example.com", "*.wikipedia.org"], "max_bytes": 262144, "timeout_seconds": 10},
 ///   "webhooks": {"create_ticket": {"description": "...", "url": "https://crm.example.com/hooks/ticket",
 ///                "headers": {"Authorization": "Bearer ${secret:CRM_KEY}"}, "parameters": {"type": "object", ...}}}
 /// }
 /// ```
 public struct ServerSkillsConfig: Sendable, Hashable {
-    /// The built-in skill groups that can be enabled; `notes` adds save_note, search_notes and list_notes.
+    /// The built-in skill groups that can be enabled; `notes` adds save_note, search_notes, list_notes and delete_note.
     public static let builtinNames = ["current_time", "calculator", "notes", "http_get"]
 
     /// Enabled built-ins, in config order.
@@ -21,22 +22,26 @@ public struct ServerSkillsConfig: Sendable, Hashable {
     public var httpGet: HTTPGetConfig?
     /// Webhook skills, sorted by name.
     public var webhooks: [WebhookSkillConfig]
+    /// The most notes one token keeps (`notes.max_per_token`; default `NotesSkills.maxNotesPerOwner`).
+    public var maxNotesPerToken: Int
 
-    public init(builtin: [String] = [], httpGet: HTTPGetConfig? = nil, webhooks: [WebhookSkillConfig] = []) {
+    public init(builtin: [String] = [], httpGet: HTTPGetConfig? = nil, webhooks: [WebhookSkillConfig] = [],
+                maxNotesPerToken: Int = NotesSkills.maxNotesPerOwner) {
         self.builtin = builtin
         self.httpGet = httpGet
         self.webhooks = webhooks
+        self.maxNotesPerToken = maxNotesPerToken
     }
 
     /// The tool names these settings register (what `skill_packs` may list to expose them).
     public var skillNames: [String] {
-        builtin.flatMap { $0 == "notes" ? ["save_note", "search_notes", "list_notes"] : [$0] } + webhooks.map(\.name)
+        builtin.flatMap { $0 == "notes" ? NotesSkills.names : [$0] } + webhooks.map(\.name)
     }
 
     init(reader: JSONReader?) throws(JSONShapeError) {
         self.init()
         guard let r = reader else { return }
-        try r.rejectUnknownKeys(["builtin", "http_get", "webhooks", "$comment"])
+        try r.rejectUnknownKeys(["builtin", "http_get", "notes", "webhooks", "$comment"])
         builtin = try r.optionalStringArray("builtin") ?? []
         for (i, name) in builtin.enumerated() {
             guard Self.builtinNames.contains(name) else {
@@ -51,6 +56,12 @@ public struct ServerSkillsConfig: Sendable, Hashable {
             httpGet = try Self.parseHTTPGet(h)
         } else if builtin.contains("http_get") {
             throw r.error("builtin", "lists \"http_get\", which needs an allowlist: add \"http_get\": {\"allowed_hosts\": [\"example.com\"]}")
+        }
+        if let n = try r.optionalObject("notes") {
+            guard builtin.contains("notes") else {
+                throw r.error("notes", "has no effect unless \"builtin\" lists \"notes\"; add it there or remove this block")
+            }
+            maxNotesPerToken = try Self.parseNotes(n)
         }
         for (name, w) in try r.optionalObjectMap("webhooks") ?? [] {
             webhooks.append(try Self.parseWebhook(name, w, reserved: skillNames))
@@ -68,6 +79,17 @@ public struct ServerSkillsConfig: Sendable, Hashable {
         return HTTPGetConfig(allowedHosts: hosts, maxBytes: try positive(h, "max_bytes") ?? 262_144,
                              maxTextCharacters: try positive(h, "max_text_chars") ?? 8_000,
                              timeout: .seconds(try positive(h, "timeout_seconds") ?? 10), addressPolicy: try policy(h))
+    }
+
+    /// `notes.max_per_token`: a whole number from 1 to `NotesSkills.maxNotesPerOwnerLimit`.
+    private static func parseNotes(_ n: JSONReader) throws(JSONShapeError) -> Int {
+        try n.rejectUnknownKeys(["max_per_token", "$comment"])
+        guard let v = try n.optionalInt("max_per_token") else { return NotesSkills.maxNotesPerOwner }
+        let limit = NotesSkills.maxNotesPerOwnerLimit
+        guard (1...limit).contains(v) else {
+            throw n.error("max_per_token", "must be a whole number from 1 to \(limit) (search_notes reads all of a token's notes), got \(v); the default is \(NotesSkills.maxNotesPerOwner)")
+        }
+        return v
     }
 
     private static func parseWebhook(_ name: String, _ w: JSONReader, reserved: [String]) throws(JSONShapeError) -> WebhookSkillConfig {

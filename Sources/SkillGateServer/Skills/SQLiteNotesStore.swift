@@ -20,6 +20,10 @@ public struct SQLiteNotesStore: NotesStore {
         try store.listNotes(tokenName: owner, limit: limit).map(Self.note)
     }
 
+    public func delete(owner: String, id: Int64) throws -> Bool {
+        try store.deleteNote(tokenName: owner, id: id)
+    }
+
     private static func note(_ n: StoredNote) -> Note {
         Note(id: n.id, title: n.title, text: n.text, createdAt: n.createdAt)
     }

@@ -15,7 +15,7 @@ public enum ServerSkillsFactory {
             switch name {
             case "current_time": skills.append(CurrentTimeSkill())
             case "calculator": skills.append(CalculatorSkill())
-            case "notes": skills += NotesSkills.all(store: SQLiteNotesStore(store: stateStore))
+            case "notes": skills += NotesSkills.all(store: SQLiteNotesStore(store: stateStore), maxNotes: config.maxNotesPerToken)
             case "http_get":
                 guard let settings = config.httpGet else {
                     throw GatewayError.invalidRequest("server_skills.builtin lists http_get without server_skills.http_get; add its allowed_hosts")

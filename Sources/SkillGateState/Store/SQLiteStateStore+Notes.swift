@@ -51,6 +51,14 @@ extension SQLiteStateStore {
         }
     }
 
+    /// Deletes `tokenName`'s note `id`: false, and nothing deleted, when `tokenName` has no note with that id (unknown,
+    /// or another token's: the two are not told apart).
+    public func deleteNote(tokenName: String, id: Int64) throws -> Bool {
+        try withWriteTransaction { db in
+            try db.statement("DELETE FROM notes WHERE id = ? AND token_name = ?").run([.int64(id), .text(tokenName)]) > 0
+        }
+    }
+
     private static func note(_ row: SQLiteStatement) -> StoredNote {
         StoredNote(id: row.int64(0), tokenName: row.text(1), title: row.optionalText(2), text: row.text(3),
                    createdAt: Date(millisecondsSince1970: row.int64(4)))

@@ -34,7 +34,7 @@ final class ClientGatewayHarness: Sendable {
         """#
         try down.write(toFile: providers + "/down.json", atomically: true, encoding: .utf8)
         let pack = skills.map { list in "[" + list.map { "\"\($0.name)\"" }.joined(separator: ",") + "]" }
-            ?? #"{"skills":["current_time","calculator","save_note","search_notes","list_notes"],"pinned":["current_time"]}"#
+            ?? #"{"skills":["current_time","calculator","save_note","search_notes","list_notes","delete_note"],"pinned":["current_time"]}"#
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"providers",
          "aliases":{"down":"down/m"},

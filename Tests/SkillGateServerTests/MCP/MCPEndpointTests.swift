@@ -210,3 +210,30 @@ import SkillGateSkills
         await h.stop()
     }
 }
+
+/// The notes skills through `/mcp`: `delete_note` is listed with the others, and a token deletes only its own notes
+/// (decision 0118).
+@Suite struct MCPNotesTests {
+    static func text(_ answer: JSONValue) -> String { answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue ?? "" }
+
+    @Test func deleteNoteIsListedAndDeletesOnlyTheCallersNotes() async throws {
+        let h = try await MCPGatewayHarness(extraSkills: NotesSkills.all(store: InMemoryNotesStore()))
+        let list = try await h.rpc("tools/list", scenario: "all")
+        let names = list.answer["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names == ["multiply", "clock", "ticket"] + NotesSkills.names)
+        let saved = try await h.rpc("tools/call", ["name": "save_note", "arguments": ["text": "the plan"]], scenario: "all")
+        let id = try #require(saved.answer["result"]?["structuredContent"]?["id"]?.intValue, "\(saved.answer)")
+
+        let others = try await h.rpc("tools/call", ["name": "delete_note", "arguments": ["id": .int(id)]], scenario: "all", token: h.otherToken)
+        let unknown = try await h.rpc("tools/call", ["name": "delete_note", "arguments": ["id": 424242]], scenario: "all", token: h.otherToken)
+        #expect(others.answer["result"]?["isError"] == true && unknown.answer["result"]?["isError"] == true)
+        #expect(Self.text(others.answer).replacingOccurrences(of: "#\(id) ", with: "#N ") == Self.text(unknown.answer).replacingOccurrences(of: "#424242 ", with: "#N "))
+        #expect(others.answer["result"]?["structuredContent"] == nil)
+
+        let mine = try await h.rpc("tools/call", ["name": "delete_note", "arguments": ["id": .int(id)]], scenario: "all")
+        #expect(mine.answer["result"]?["isError"] == false && Self.text(mine.answer) == "Deleted note #\(id).")
+        let listed = try await h.rpc("tools/call", ["name": "list_notes", "arguments": [:]], scenario: "all")
+        #expect(Self.text(listed.answer).contains("no saved notes"))
+        await h.stop()
+    }
+}

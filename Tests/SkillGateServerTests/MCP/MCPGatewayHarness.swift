@@ -4,9 +4,10 @@ import SkillGateHTTP
 import SkillGateSkills
 @testable import SkillGateServer
 
-/// A real gateway (test skills `multiply`, `clock` and `ticket`, which needs confirmation, and the
-/// `mcp_servers` given by the test) in front of an `AgentUpstream` that calls `tool`. Scenarios: `math`
-/// (default; pack `multiply`) and `all` (multiply, clock, ticket, and every tool of each MCP server).
+/// A real gateway (test skills `multiply`, `clock` and `ticket`, which needs confirmation, the test's `extraSkills`, and
+/// the `mcp_servers` given by the test) in front of an `AgentUpstream` that calls `tool`. Scenarios: `math` (default;
+/// pack `multiply`) and `all` (multiply, clock, ticket, the extra skills, and every tool of each MCP server). Two
+/// tokens: `token` and `otherToken`.
 /// Test skills rather than the built-ins: the built-ins' 1 s timeouts are too short for a machine
 /// running the whole suite in parallel.
 final class MCPGatewayHarness {
@@ -15,6 +16,7 @@ final class MCPGatewayHarness {
     let gateway: GatewayServer
     let client = HTTPClient()
     let token: String
+    let otherToken: String
     let directory: String
     let logPath: String
 
@@ -30,7 +32,7 @@ final class MCPGatewayHarness {
          TestSkill("ticket", requiresConfirmation: true) { _ in SkillResult(text: "opened") }]
     }
 
-    init(mcpServers: JSONValue = .object([:]), tool: String = "multiply") async throws {
+    init(mcpServers: JSONValue = .object([:]), tool: String = "multiply", extraSkills: [any Skill] = []) async throws {
         upstream = AgentUpstream(tool: tool)
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -41,7 +43,7 @@ final class MCPGatewayHarness {
          "models":[{"id":"light-native","tier":"light","tools":"native"},{"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
-        let prefixes = (mcpServers.objectValue?.keys ?? []).map { ",\"\($0).*\"" }.joined()
+        let prefixes = (extraSkills.map(\.name) + (mcpServers.objectValue?.keys ?? []).map { "\($0).*" }).map { ",\"\($0)\"" }.joined()
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
@@ -52,10 +54,12 @@ final class MCPGatewayHarness {
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
-        token = try GatewayServer.openTokenService(config: loaded).create(name: "mcp-test").token
+        let tokens = try GatewayServer.openTokenService(config: loaded)
+        token = try tokens.create(name: "mcp-test").token
+        otherToken = try tokens.create(name: "mcp-other").token
         logPath = directory + "/requests.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND), serverSkills: try SkillRegistry(Self.skills()))
+        gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND), serverSkills: try SkillRegistry(Self.skills() + extraSkills))
         await gateway.connectMCPServers()
         try gateway.start()
     }
@@ -71,10 +75,10 @@ final class MCPGatewayHarness {
     }
 
     /// A JSON-RPC request to `/mcp`; returns the status and the parsed answer.
-    func rpc(_ method: String, _ params: JSONValue? = nil, id: Int = 1, scenario: String? = nil) async throws -> (status: Int, answer: JSONValue) {
+    func rpc(_ method: String, _ params: JSONValue? = nil, id: Int = 1, scenario: String? = nil, token: String? = nil) async throws -> (status: Int, answer: JSONValue) {
         var o: JSONObject = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
         o.append("params", ifPresent: params)
-        let r = try await post("/mcp", JSONValue.object(o).serializedBytes(), headers: scenario.map { ["x-skillgate-scenario": $0] } ?? [:])
+        let r = try await post("/mcp", JSONValue.object(o).serializedBytes(), token: token, headers: scenario.map { ["x-skillgate-scenario": $0] } ?? [:])
         return (r.status, try JSONValue.parse(r.body))
     }
 

@@ -33,7 +33,30 @@ import SkillGateState
         #expect(w.headers.first?.0 == "Authorization" && w.headers.first?.1 == "Bearer ${secret:CRM_KEY}")
         #expect(w.parameters["required"] == ["title"])
         #expect(w.addressPolicy.allowedNetworks == [IPNetwork("10.1.0.0/16")!] && !w.addressPolicy.allowPrivate)
-        #expect(c.skillNames == ["current_time", "calculator", "save_note", "search_notes", "list_notes", "http_get", "create_ticket"])
+        #expect(c.skillNames == ["current_time", "calculator", "save_note", "search_notes", "list_notes", "delete_note", "http_get", "create_ticket"])
+        #expect(c.maxNotesPerToken == NotesSkills.maxNotesPerOwner)
+    }
+
+    /// `server_skills.notes.max_per_token` sets the bound the registry's `save_note` keeps (decision 0118).
+    @Test func theNotesBoundIsConfigured() throws {
+        let c = try Self.load(#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":25000}}}"#).serverSkills
+        #expect(c.maxNotesPerToken == 25_000)
+        let dir = NSTemporaryDirectory() + "skillgate-skills-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let registry = try ServerSkillsFactory.makeRegistry(config: c, keys: try KeyStore(path: dir + "/keys/keys.json"),
+                                                            stateStore: try SQLiteStateStore(stateDirectory: dir), http: HTTPClient())
+        #expect(registry.all.map(\.name) == NotesSkills.names)
+        #expect((registry.skill(named: "save_note") as? SaveNoteSkill)?.maxNotes == 25_000)
+    }
+
+    /// The shipped config's `builtin` pack shows every notes skill it enables, `delete_note` included.
+    @Test func theShippedConfigShowsEveryNotesSkill() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try JSONValue.parse(String(contentsOfFile: repository.appendingPathComponent("Config/skillgate.json").path, encoding: .utf8))
+        let pack = shipped["skill_packs"]?["builtin"]?["skills"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(shipped["server_skills"]?["builtin"]?.arrayValue?.contains("notes") == true)
+        #expect(NotesSkills.names.allSatisfy(pack.contains), "\(pack)")
     }
 
     @Test func absentMeansNoServerSkills() throws {
@@ -54,6 +77,12 @@ import SkillGateState
         (#"{"server_skills":{"webhooks":{"t":{"description":"d","url":"http://x/","retries":2}}}}"#, "$.server_skills.webhooks.t.retries", "unknown key"),
         (#"{"server_skills":{"builtin":["calculator"],"webhooks":{"calculator":{"description":"d","url":"http://x/"}}}}"#, "$.server_skills.webhooks.calculator", "already the name"),
         (#"{"server_skills":{"plugins":[]}}"#, "$.server_skills.plugins", "unknown key"),
+        (#"{"server_skills":{"notes":{"max_per_token":10}}}"#, "$.server_skills.notes", "no effect unless"),
+        (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":0}}}"#, "$.server_skills.notes.max_per_token", "from 1 to 100000"),
+        (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":100001}}}"#, "$.server_skills.notes.max_per_token", "got 100001; the default is 1000"),
+        (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":"many"}}}"#, "$.server_skills.notes.max_per_token", "integer"),
+        (#"{"server_skills":{"builtin":["notes"],"notes":{"max":10}}}"#, "$.server_skills.notes.max", "unknown key"),
+        (#"{"server_skills":{"builtin":["notes"],"webhooks":{"delete_note":{"description":"d","url":"http://x/"}}}}"#, "$.server_skills.webhooks.delete_note", "already the name"),
     ])
     func badServerSkillsConfigNamesFileAndPath(_ json: String, _ path: String, _ fragment: String) {
         do {

@@ -55,3 +55,65 @@ import SkillGateCore
         #expect(try await save.execute(["text": "bob's first"], context: bob).isError == false)
     }
 }
+
+/// `delete_note` and the configurable bound (decision 0118).
+@Suite struct DeleteNoteSkillTests {
+    let store = InMemoryNotesStore()
+    let alice = SkillContext(tokenName: "alice", requestId: "1")
+    let bob = SkillContext(tokenName: "bob", requestId: "2")
+
+    func skills(maxNotes: Int = NotesSkills.maxNotesPerOwner) -> [String: any Skill] {
+        Dictionary(uniqueKeysWithValues: NotesSkills.all(store: store, maxNotes: maxNotes).map { ($0.name, $0) })
+    }
+
+    @Test func theNotesSkillsAreTheFourNamed() {
+        #expect(NotesSkills.all(store: store).map(\.name) == NotesSkills.names)
+        #expect(NotesSkills.names == ["save_note", "search_notes", "list_notes", "delete_note"])
+    }
+
+    /// Another token's note is answered exactly like an id that does not exist, and stays.
+    @Test func aCallerDeletesOnlyItsOwnNotes() async throws {
+        let s = skills()
+        let delete = try #require(s["delete_note"])
+        let saved = try await s["save_note"]!.execute(["text": "alice's plan"], context: alice)
+        let id = try #require(saved.payload?["id"]?.intValue)
+        let unknownId = id + 1000
+        let othersNote = try await delete.execute(["id": .int(id)], context: bob)
+        let unknown = try await delete.execute(["id": .int(unknownId)], context: bob)
+        #expect(othersNote.isError && unknown.isError)
+        #expect(othersNote.text.replacingOccurrences(of: "#\(id) ", with: "#N ") == unknown.text.replacingOccurrences(of: "#\(unknownId) ", with: "#N "),
+                "\(othersNote.text) / \(unknown.text)")
+        #expect(othersNote.text.contains("list_notes") && othersNote.payload == nil)
+        #expect(try await s["list_notes"]!.execute([:], context: alice).text.contains("alice's plan"))
+
+        let deleted = try await delete.execute(["id": .int(id)], context: alice)
+        #expect(!deleted.isError && deleted.text == "Deleted note #\(id).")
+        #expect(deleted.payload == ["id": .int(id), "deleted": true])
+        #expect(try await s["list_notes"]!.execute([:], context: alice).text.contains("no saved notes"))
+        let again = try await delete.execute(["id": .int(id)], context: alice)
+        #expect(again.isError && again.text.contains("no note #\(id)"))
+        let missing = try await delete.execute([:], context: alice)
+        #expect(missing.isError && missing.text.contains("\"id\""))
+    }
+
+    /// At the configured bound the save is refused with a message naming the setting and `delete_note`; a delete makes
+    /// room for the next save.
+    @Test func theBoundIsConfigurableAndADeleteMakesRoom() async throws {
+        let s = skills(maxNotes: 3)
+        var ids: [Int] = []
+        for n in 1...3 {
+            let saved = try await s["save_note"]!.execute(["text": .string("note \(n)")], context: alice)
+            ids.append(try #require(saved.payload?["id"]?.intValue, "\(saved.text)"))
+        }
+        let refused = try await s["save_note"]!.execute(["text": "one too many"], context: alice)
+        #expect(refused.isError && refused.text.contains("already has 3 notes"), "\(refused.text)")
+        #expect(refused.text.contains("server_skills.notes.max_per_token") && refused.text.contains("delete_note"), "\(refused.text)")
+        #expect(!refused.text.contains("remove old notes"), "no skill removes notes by that name: \(refused.text)")
+        #expect(try await s["save_note"]!.execute(["text": "bob's first"], context: bob).isError == false)
+
+        #expect(try await s["delete_note"]!.execute(["id": .int(ids[0])], context: alice).isError == false)
+        let afterDelete = try await s["save_note"]!.execute(["text": "fits again"], context: alice)
+        #expect(!afterDelete.isError, "\(afterDelete.text)")
+        #expect(afterDelete.payload?["id"]?.intValue.map { !ids.contains($0) } == true, "a new id, not a deleted one's")
+    }
+}

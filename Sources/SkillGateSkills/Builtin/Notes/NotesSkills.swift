@@ -3,23 +3,31 @@ import Glibc
 import Dispatch
 import SkillGateCore
 
-/// The notes skills (`save_note`, `search_notes`, `list_notes`), each caller (token) seeing only its own notes.
+/// The notes skills (`save_note`, `search_notes`, `list_notes`, `delete_note`), each caller (token) seeing only its own
+/// notes.
 public enum NotesSkills {
     /// Longest note text, in characters.
     public static let maxTextLength = 10_000
-    /// The most notes one caller (token) keeps. Without a bound, an ordinary token calling `save_note` through `/mcp`
-    /// (no model call, so no budget applies) wrote 4,000 notes of 10 KB in ten seconds on one connection, without end
-    /// (decision 0113). At the bound a save is refused with a message the model and the client read.
+    /// The most notes one caller (token) keeps unless `server_skills.notes.max_per_token` says otherwise. Without a
+    /// bound, an ordinary token calling `save_note` through `/mcp` (no model call, so no budget applies) wrote 4,000
+    /// notes of 10 KB in ten seconds on one connection, without end (decision 0113). At the bound a save is refused
+    /// with a message the model and the client read; `delete_note` makes room (decision 0118).
     public static let maxNotesPerOwner = 1_000
+    /// The highest bound the config accepts: `search_notes` reads all of a token's notes, so 100,000 notes of 10,000
+    /// characters (a gigabyte) per search is already more than a state file should serve.
+    public static let maxNotesPerOwnerLimit = 100_000
     /// Longest title, in characters.
     public static let maxTitleLength = 200
     /// Longest search query, in characters. A query is matched with `LIKE`, and SQLite refuses a pattern over 50,000
     /// bytes with an error that quoted the whole statement back to the model and the client.
     public static let maxQueryLength = 500
 
-    /// The three skills over `store`.
-    public static func all(store: any NotesStore) -> [any Skill] {
-        [SaveNoteSkill(store: store), SearchNotesSkill(store: store), ListNotesSkill(store: store)]
+    /// The tool names of the notes skills, in the order `all` gives them.
+    public static let names = ["save_note", "search_notes", "list_notes", "delete_note"]
+
+    /// The four skills over `store`; a caller keeps at most `maxNotes` notes.
+    public static func all(store: any NotesStore, maxNotes: Int = maxNotesPerOwner) -> [any Skill] {
+        [SaveNoteSkill(store: store, maxNotes: maxNotes), SearchNotesSkill(store: store), ListNotesSkill(store: store), DeleteNoteSkill(store: store)]
     }
 
     static func render(_ notes: [Note], empty: String) -> SkillResult {
@@ -43,7 +51,7 @@ public enum NotesSkills {
 public struct SaveNoteSkill: Skill {
     public let id = "builtin.save_note"
     public let name = "save_note"
-    public let description = "Saves a note for the user (text and an optional title) so it can be found later with search_notes or list_notes."
+    public let description = "Saves a note for the user (text and an optional title) so it can be found later with search_notes or list_notes, and removed with delete_note."
     public let parameters: JSONValue = [
         "type": "object",
         "properties": ["title": ["type": "string", "description": "a short title"], "text": ["type": "string", "description": "the note itself"]],
@@ -54,8 +62,13 @@ public struct SaveNoteSkill: Skill {
     public let timeout: Duration = .seconds(5)
     public let requiresConfirmation = false
     let store: any NotesStore
+    /// The most notes a caller keeps (`server_skills.notes.max_per_token`).
+    public let maxNotes: Int
 
-    public init(store: any NotesStore) { self.store = store }
+    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner) {
+        self.store = store
+        self.maxNotes = maxNotes
+    }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let text = arguments["text"]?.stringValue?.trimmingWhitespace() ?? ""
@@ -66,8 +79,8 @@ public struct SaveNoteSkill: Skill {
         var title = arguments["title"]?.stringValue?.trimmingWhitespace()
         if title?.isEmpty == true { title = nil }
         if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
-        guard let note = try store.save(owner: context.tokenName, title: title, text: text, maxNotes: NotesSkills.maxNotesPerOwner) else {
-            return SkillResult(text: "Not saved: this user already has \(NotesSkills.maxNotesPerOwner) notes, the most SkillGate keeps per token. Tell the user; find an existing note with search_notes or list_notes instead, or ask the operator to remove old notes.", isError: true)
+        guard let note = try store.save(owner: context.tokenName, title: title, text: text, maxNotes: maxNotes) else {
+            return SkillResult(text: "Not saved: this user already has \(maxNotes) notes, the most this gateway keeps per token (server_skills.notes.max_per_token). Tell the user; delete notes that are no longer needed with delete_note (list_notes and search_notes give their ids) and save again, or add to an existing note's topic instead; the operator can raise the bound.", isError: true)
         }
         return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
                            payload: ["id": .int(note.id), "title": title.map(JSONValue.string) ?? .null])

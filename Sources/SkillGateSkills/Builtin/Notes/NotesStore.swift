@@ -27,19 +27,28 @@ public protocol NotesStore: Sendable {
     func search(owner: String, words: [String], limit: Int) throws -> [Note]
     /// The newest notes of `owner`.
     func list(owner: String, limit: Int) throws -> [Note]
+    /// Deletes `owner`'s note `id`; false (and nothing deleted) when `owner` has no note with that id, whether the id
+    /// is unknown or another owner's.
+    func delete(owner: String, id: Int64) throws -> Bool
 }
 
 /// Notes in memory (tests, and gateways without a state store).
 public final class InMemoryNotesStore: NotesStore {
-    private let notes = Mutex<[(owner: String, note: Note)]>([])
+    private struct State {
+        var notes: [(owner: String, note: Note)] = []
+        /// The last id given: ids count up and are not given again after a delete.
+        var lastId: Int64 = 0
+    }
+    private let state = Mutex(State())
 
     public init() {}
 
     public func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note? {
-        notes.withLock { all in
-            guard all.count(where: { $0.owner == owner }) < maxNotes else { return nil }
-            let note = Note(id: Int64(all.count + 1), title: title, text: text, createdAt: Date())
-            all.append((owner, note))
+        state.withLock { state in
+            guard state.notes.count(where: { $0.owner == owner }) < maxNotes else { return nil }
+            state.lastId += 1
+            let note = Note(id: state.lastId, title: title, text: text, createdAt: Date())
+            state.notes.append((owner, note))
             return note
         }
     }
@@ -53,6 +62,14 @@ public final class InMemoryNotesStore: NotesStore {
     }
 
     public func list(owner: String, limit: Int) throws -> [Note] {
-        notes.withLock { all in all.filter { $0.owner == owner }.map(\.note).reversed().prefix(limit).map { $0 } }
+        state.withLock { state in state.notes.filter { $0.owner == owner }.map(\.note).reversed().prefix(limit).map { $0 } }
+    }
+
+    public func delete(owner: String, id: Int64) throws -> Bool {
+        state.withLock { state in
+            guard let i = state.notes.firstIndex(where: { $0.owner == owner && $0.note.id == id }) else { return false }
+            state.notes.remove(at: i)
+            return true
+        }
     }
 }
