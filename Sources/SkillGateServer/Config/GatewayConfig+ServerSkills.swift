@@ -94,7 +94,7 @@ public struct ServerSkillsConfig: Sendable, Hashable {
 
     private static func parseWebhook(_ name: String, _ w: JSONReader, reserved: [String]) throws(JSONShapeError) -> WebhookSkillConfig {
         try w.rejectUnknownKeys(["description", "parameters", "url", "method", "headers", "timeout_seconds", "max_response_bytes",
-                                 "requires_confirmation", "allow_private", "private_allowlist", "$comment"])
+                                 "requires_confirmation", "read_only", "allow_private", "private_allowlist", "$comment"])
         guard SkillPack.isValidSkillName(name) else { throw w.error(nil, "\"\(name)\" is not a valid skill name (1-64 characters: letters, digits, _ and -)") }
         guard !reserved.contains(name) else { throw w.error(nil, "\"\(name)\" is already the name of a built-in skill; rename the webhook") }
         let url = try w.string("url")
@@ -109,7 +109,8 @@ public struct ServerSkillsConfig: Sendable, Hashable {
         return WebhookSkillConfig(name: name, description: try w.string("description"), parameters: parameters, url: url, method: method,
                                   headers: headers, timeout: .seconds(try positive(w, "timeout_seconds") ?? 10),
                                   maxResponseBytes: try positive(w, "max_response_bytes") ?? 16_384,
-                                  requiresConfirmation: try w.optionalBool("requires_confirmation") ?? false, addressPolicy: try policy(w))
+                                  requiresConfirmation: try w.optionalBool("requires_confirmation") ?? false,
+                                  readOnly: try w.optionalBool("read_only") ?? false, addressPolicy: try policy(w))
     }
 
     private static func positive(_ r: JSONReader, _ key: String) throws(JSONShapeError) -> Int? {

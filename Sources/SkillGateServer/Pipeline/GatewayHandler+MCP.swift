@@ -49,7 +49,8 @@ extension GatewayHandler {
                 case "ping":
                     answer = .result(id: id, result: .object([:]))
                 case "tools/list":
-                    answer = .result(id: id, result: try MCPProtocol.toolsListResult(try await visibleSkills(scenario.name, &ctx), params: params))
+                    answer = .result(id: id, result: try MCPProtocol.toolsListResult(try await visibleSkills(scenario.name, &ctx), params: params,
+                                                                                     version: request.headers["mcp-protocol-version"] ?? MCPProtocol.versionWithoutHeader))
                 case "tools/call":
                     let call = try MCPProtocol.callParams(params)
                     guard let skill = try await visibleSkills(scenario.name, &ctx).first(where: { $0.name == call.name }) else {

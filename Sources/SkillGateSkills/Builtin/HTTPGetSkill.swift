@@ -51,6 +51,7 @@ public struct HTTPGetSkill: Skill {
     public let version = "1.0"
     public var timeout: Duration { config.timeout * 2 }
     public let requiresConfirmation = false
+    public let annotations = SkillAnnotations.readOnly("Fetch a web page", openWorld: true)
     public let config: HTTPGetConfig
     let client: GuardedHTTP
 

@@ -49,6 +49,9 @@ public protocol Skill: Sendable {
     /// calling task, on the request's loop, with no hand-off and no wait for a busy pool. True unless a skill says
     /// otherwise.
     var mayBlock: Bool { get }
+    /// What the skill says about its effects (read-only, destructive, ...), shown to MCP clients by `/mcp`'s
+    /// `tools/list`. Nothing unless a skill says otherwise: a client then assumes the worst (decision 0121).
+    var annotations: SkillAnnotations { get }
     /// The skill as a tool definition the model sees. By default made from `name`, `description` and `parameters` on
     /// each call; a skill that keeps one (schema as text, `ToolSchema.keptAsText`) lets every request copy it.
     var toolDefinition: ToolDefinition { get }
@@ -58,6 +61,8 @@ public protocol Skill: Sendable {
 
 extension Skill {
     public var mayBlock: Bool { true }
+
+    public var annotations: SkillAnnotations { .none }
 
     /// The skill as a tool definition the model sees, its schema a tree.
     public var toolDefinition: ToolDefinition {

@@ -15,6 +15,12 @@ public struct WebhookSkill: Skill {
     public let version = "1.0"
     public var timeout: Duration { config.timeout + .seconds(1) }
     public var requiresConfirmation: Bool { config.requiresConfirmation }
+    /// Open world (another service); read-only when the config says `read_only`, else destructive — said outright
+    /// rather than left to the spec's default, since a client that reads a missing hint as false would run it unasked.
+    public var annotations: SkillAnnotations {
+        config.readOnly ? SkillAnnotations(readOnly: true, openWorld: true)
+            : SkillAnnotations(readOnly: false, destructive: true, openWorld: true)
+    }
     let client: GuardedHTTP
     let secrets: @Sendable (String) -> String?
 

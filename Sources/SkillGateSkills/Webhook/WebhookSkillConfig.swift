@@ -16,12 +16,15 @@ public struct WebhookSkillConfig: Sendable, Hashable {
     /// Longest response body given to the model; longer ones are cut with a note.
     public var maxResponseBytes: Int
     public var requiresConfirmation: Bool
+    /// `read_only`: the operator says a call changes nothing at the endpoint (`/mcp` shows `readOnlyHint`; decision
+    /// 0121). False by default, whatever the method: a GET endpoint may still change things.
+    public var readOnly: Bool
     /// Which addresses the URL may resolve to.
     public var addressPolicy: AddressPolicy
 
     public init(name: String, description: String, parameters: JSONValue = ["type": "object"], url: String, method: String = "POST",
                 headers: [(String, String)] = [], timeout: Duration = .seconds(10), maxResponseBytes: Int = 16_384,
-                requiresConfirmation: Bool = false, addressPolicy: AddressPolicy = .publicOnly) {
+                requiresConfirmation: Bool = false, readOnly: Bool = false, addressPolicy: AddressPolicy = .publicOnly) {
         self.name = name
         self.description = description
         self.parameters = parameters
@@ -31,13 +34,15 @@ public struct WebhookSkillConfig: Sendable, Hashable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.requiresConfirmation = requiresConfirmation
+        self.readOnly = readOnly
         self.addressPolicy = addressPolicy
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.name == b.name && a.description == b.description && a.parameters == b.parameters && a.url == b.url && a.method == b.method
             && a.headers.map { [$0.0, $0.1] } == b.headers.map { [$0.0, $0.1] } && a.timeout == b.timeout
-            && a.maxResponseBytes == b.maxResponseBytes && a.requiresConfirmation == b.requiresConfirmation && a.addressPolicy == b.addressPolicy
+            && a.maxResponseBytes == b.maxResponseBytes && a.requiresConfirmation == b.requiresConfirmation
+            && a.readOnly == b.readOnly && a.addressPolicy == b.addressPolicy
     }
 
     public func hash(into h: inout Hasher) { h.combine(name); h.combine(url) }

@@ -28,17 +28,40 @@ enum MCPProtocol {
                 "instructions": "SkillGate's server-side skills for this token's scenario. tools/list shows exactly the skills the scenario allows."]
     }
 
-    /// The `tools/list` result: every tool at once (no cursor is ever issued, so any cursor is unknown).
-    static func toolsListResult(_ skills: [any Skill], params: JSONValue?) throws(JSONRPCError) -> JSONValue {
+    /// The revision a request without `MCP-Protocol-Version` is taken to speak: the spec has a server assume
+    /// 2025-03-26 then (clients of 2025-06-18 and later send the header after `initialize`).
+    static let versionWithoutHeader = "2025-03-26"
+
+    /// The `tools/list` result: every tool at once (no cursor is ever issued, so any cursor is unknown). Each tool's
+    /// `annotations` say what its skill says (`toolAnnotations`); its top-level `title` is sent only to a request of
+    /// 2025-06-18 or later, the first revision that defines it (the annotations' `title` is in every revision).
+    static func toolsListResult(_ skills: [any Skill], params: JSONValue?, version: String = versionWithoutHeader) throws(JSONRPCError) -> JSONValue {
         if let cursor = params?["cursor"], !cursor.isNull {
             throw JSONRPCError(code: JSONRPCError.invalidParams, message: "unknown cursor \(quoted(cursor.stringValue ?? cursor.serialized())); SkillGate lists every tool on the first page, so call tools/list without a cursor")
         }
+        let toolTitles = version >= "2025-06-18"
         let tools = skills.map { skill -> JSONValue in
-            var o: JSONObject = ["name": .string(skill.name), "description": .string(skill.description), "inputSchema": skill.parameters]
-            if skill.requiresConfirmation { o.append("annotations", ["destructiveHint": true]) }
+            var o: JSONObject = ["name": .string(skill.name)]
+            let annotations = toolAnnotations(skill)
+            if toolTitles, let title = annotations.title { o.append("title", .string(title)) }
+            o.append("description", .string(skill.description))
+            o.append("inputSchema", skill.parameters)
+            o.append("annotations", ifPresent: annotations.mcpValue)
             return .object(o)
         }
         return ["tools": .array(tools)]
+    }
+
+    /// What `tools/list` says of `skill`: its own annotations, except that a skill a person must confirm is shown as
+    /// destructive and not read-only, whatever it or its MCP server says — the operator's word is the stronger one
+    /// (decision 0121).
+    static func toolAnnotations(_ skill: any Skill) -> SkillAnnotations {
+        var annotations = skill.annotations
+        if skill.requiresConfirmation {
+            annotations.readOnly = false
+            annotations.destructive = true
+        }
+        return annotations
     }
 
     /// The `tools/call` params: the tool's name and its arguments (an object; absent means `{}`).

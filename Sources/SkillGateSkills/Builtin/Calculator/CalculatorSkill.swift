@@ -17,6 +17,7 @@ public struct CalculatorSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(1)
     public let requiresConfirmation = false
+    public let annotations = SkillAnnotations.readOnly("Calculator", openWorld: false)
     /// Pure arithmetic on at most 1,000 characters nested at most 64 deep: microseconds, nothing to wait for.
     public let mayBlock = false
 

@@ -16,6 +16,8 @@ public struct DeleteNoteSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(5)
     public let requiresConfirmation = false
+    /// Removes what exists (destructive); deleting the same id again changes nothing more (idempotent).
+    public let annotations = SkillAnnotations(title: "Delete a note", readOnly: false, destructive: true, idempotent: true, openWorld: false)
     let store: any NotesStore
 
     public init(store: any NotesStore) { self.store = store }

@@ -61,6 +61,8 @@ public struct SaveNoteSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(5)
     public let requiresConfirmation = false
+    /// Adds a note and changes no other: not destructive; saving twice makes two notes.
+    public let annotations = SkillAnnotations(title: "Save a note", readOnly: false, destructive: false, idempotent: false, openWorld: false)
     let store: any NotesStore
     /// The most notes a caller keeps (`server_skills.notes.max_per_token`).
     public let maxNotes: Int
@@ -101,6 +103,7 @@ public struct SearchNotesSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(5)
     public let requiresConfirmation = false
+    public let annotations = SkillAnnotations.readOnly("Search notes", openWorld: false)
     let store: any NotesStore
 
     public init(store: any NotesStore) { self.store = store }
@@ -130,6 +133,7 @@ public struct ListNotesSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(5)
     public let requiresConfirmation = false
+    public let annotations = SkillAnnotations.readOnly("List notes", openWorld: false)
     let store: any NotesStore
 
     public init(store: any NotesStore) { self.store = store }

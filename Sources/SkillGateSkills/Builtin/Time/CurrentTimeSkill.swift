@@ -17,6 +17,7 @@ public struct CurrentTimeSkill: Skill {
     public let version = "1.0"
     public let timeout: Duration = .seconds(2)
     public let requiresConfirmation = false
+    public let annotations = SkillAnnotations.readOnly("Current time", openWorld: false)
     private let now: @Sendable () -> Date
 
     /// `now` supplies the instant (tests pin it).

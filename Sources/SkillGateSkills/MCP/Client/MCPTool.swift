@@ -7,14 +7,15 @@ public struct MCPTool: Sendable, Hashable {
     public var description: String
     /// `inputSchema`: a JSON Schema with `"type": "object"`.
     public var inputSchema: JSONValue
-    /// `annotations.destructiveHint` (the server says the tool may change things).
-    public var destructive: Bool
+    /// What the server says of the tool: its `annotations` (only the members MCP defines, of the right type) and its
+    /// `title` (2025-06-18 and later; before the annotations' own title). Passed on by `/mcp` (decision 0121).
+    public var annotations: SkillAnnotations
 
-    public init(name: String, description: String, inputSchema: JSONValue, destructive: Bool = false) {
+    public init(name: String, description: String, inputSchema: JSONValue, annotations: SkillAnnotations = .none) {
         self.name = name
         self.description = description
         self.inputSchema = inputSchema
-        self.destructive = destructive
+        self.annotations = annotations
     }
 
     /// Reads one entry of `tools`; nil when it lacks a name or its schema is not an object schema.
@@ -22,8 +23,10 @@ public struct MCPTool: Sendable, Hashable {
         guard let name = value["name"]?.stringValue, !name.isEmpty else { return nil }
         let schema = value["inputSchema"] ?? ["type": "object"]
         guard schema.objectValue != nil, (schema["type"]?.stringValue ?? "object") == "object" else { return nil }
+        var annotations = SkillAnnotations(mcp: value["annotations"])
+        if let title = value["title"]?.stringValue, !title.isEmpty { annotations.title = title }
         self.init(name: name, description: value["description"]?.stringValue ?? value["title"]?.stringValue ?? "",
-                  inputSchema: schema, destructive: value["annotations"]?["destructiveHint"]?.boolValue ?? false)
+                  inputSchema: schema, annotations: annotations)
     }
 }
 

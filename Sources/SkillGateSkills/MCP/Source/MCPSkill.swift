@@ -11,6 +11,9 @@ public struct MCPSkill: Skill {
     public let parameters: JSONValue
     public let timeout: Duration
     public let requiresConfirmation: Bool
+    /// The server's hints and title for the tool, as it listed them (`/mcp` overrides them when the server's config
+    /// says `requires_confirmation`).
+    public let annotations: SkillAnnotations
     /// Made once per tool list, its schema kept as text: every request that shows the tool copies it.
     public let toolDefinition: ToolDefinition
     public var id: String { "mcp.\(server).\(tool)" }
@@ -28,6 +31,7 @@ public struct MCPSkill: Skill {
         // The link's own call timeout answers first; the skill timeout is the backstop.
         timeout = link.config.callTimeout + .seconds(1)
         requiresConfirmation = link.config.requiresConfirmation
+        annotations = tool.annotations
     }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
