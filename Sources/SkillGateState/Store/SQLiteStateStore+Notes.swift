@@ -14,7 +14,7 @@ public struct StoredNote: Sendable, Hashable {
 extension SQLiteStateStore {
     /// Inserts a note for `tokenName`, unless `tokenName` has `maxNotes` notes already: then nothing is written and the
     /// answer is nil. The count and the insert are one statement in one write transaction, so saves racing each other
-    /// cannot pass the bound together.
+    /// cannot pass the bound together. Ids count up and are never given again, a deleted note's neither (schema step 12).
     public func saveNote(tokenName: String, title: String?, text: String, maxNotes: Int = .max, at date: Date = Date()) throws -> StoredNote? {
         let created = date.roundedToMilliseconds
         let id = try withWriteTransaction { db in

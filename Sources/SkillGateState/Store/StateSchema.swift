@@ -175,5 +175,23 @@ enum StateSchema {
             UPDATE stored_response_totals SET bytes = bytes - OLD.bytes WHERE token_id = OLD.token_id;
         END;
         """,
+        // 12: note ids are never given again (decision 0121). Step 2's `INTEGER PRIMARY KEY` gave a new note the id of
+        // the highest note deleted before it (`delete_note`), so a model or client holding "#12" reached another note.
+        // SQLite adds `AUTOINCREMENT` only to a new table: the notes are copied with their ids (which sets
+        // `sqlite_sequence` to the highest of them), the old table dropped with its index, and the index made again.
+        """
+        CREATE TABLE notes_autoincrement (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            token_name TEXT NOT NULL,
+            title      TEXT,
+            body       TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        INSERT INTO notes_autoincrement (id, token_name, title, body, created_at)
+            SELECT id, token_name, title, body, created_at FROM notes ORDER BY id;
+        DROP TABLE notes;
+        ALTER TABLE notes_autoincrement RENAME TO notes;
+        CREATE INDEX notes_token_time ON notes(token_name, created_at);
+        """,
     ]
 }

@@ -22,6 +22,7 @@ public struct Note: Sendable, Hashable {
 /// SQLite state store (SkillGateServer's `SQLiteNotesStore`); tests use `InMemoryNotesStore`.
 public protocol NotesStore: Sendable {
     /// Saves a note for `owner` and returns it with its id; nil (and nothing saved) when `owner` has `maxNotes` already.
+    /// An id is never given again, even after its note is deleted (a model or client may still hold it).
     func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note?
     /// Notes of `owner` whose title or text contains every word of `words` (case-insensitive), newest first.
     func search(owner: String, words: [String], limit: Int) throws -> [Note]
