@@ -59,6 +59,23 @@ extension SQLiteStateStore {
         }
     }
 
+    /// Deletes every note of `tokenName` (`skillgate notes delete --all`, a user's "delete my data") and returns how
+    /// many there were.
+    public func deleteNotes(tokenName: String) throws -> Int {
+        try withWriteTransaction { db in
+            try db.statement("DELETE FROM notes WHERE token_name = ?").run([.text(tokenName)])
+        }
+    }
+
+    /// How many notes each token name has, by name: every owner of a note, whether or not a token of that name is
+    /// still active (notes outlive their token).
+    public func noteCounts() throws -> [(tokenName: String, count: Int)] {
+        try withConnection { db in
+            try db.statement("SELECT token_name, count(*) FROM notes GROUP BY token_name ORDER BY token_name")
+                .rows([]) { (tokenName: $0.text(0), count: Int($0.int64(1))) }
+        }
+    }
+
     private static func note(_ row: SQLiteStatement) -> StoredNote {
         StoredNote(id: row.int64(0), tokenName: row.text(1), title: row.optionalText(2), text: row.text(3),
                    createdAt: Date(millisecondsSince1970: row.int64(4)))

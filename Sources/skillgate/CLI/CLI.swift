@@ -14,6 +14,7 @@ enum CLI {
       serve              run the gateway
       keys               manage provider keys (set, list, remove)
       tokens             manage client tokens (create, update limits, list, revoke)
+      notes              the notes skills' notes per token (list, delete one or all)
       usage              what was spent, by token, model, scenario or day (the usage ledger)
       config check       validate a config file and the provider catalog
       providers          list the provider catalog and whether each key is set
@@ -37,6 +38,7 @@ enum CLI {
             case "serve": return try await ServeCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "tokens": return try TokensCommand.run(rest)
+            case "notes": return try NotesCommand.run(rest)
             case "usage": return try UsageCommand.run(rest)
             case "config": return try ConfigCommand.run(rest)
             case "providers": return try ProvidersCommand.run(rest)
