@@ -54,6 +54,21 @@ def test_tools_list_shows_exactly_the_scenarios_skills(gateway, token, scenario,
     assert run(main()) == expected
 
 
+def test_tools_list_says_what_each_tool_does(gateway, token):
+    """MCP tool annotations (decision 0121), as the SDK reads them: the SDK sends MCP-Protocol-Version, so the tool's own
+    title comes too."""
+    async def main():
+        async with gateway_mcp(gateway, token, "assistant") as client:
+            return {t.name: t for t in (await client.list_tools()).tools}
+    tools = run(main())
+    calculator = tools["calculator"]
+    assert calculator.title == "Calculator"
+    assert calculator.annotations.title == "Calculator"
+    assert calculator.annotations.read_only_hint is True
+    assert calculator.annotations.open_world_hint is False
+    assert calculator.annotations.destructive_hint is None
+
+
 def test_tools_call_runs_a_builtin_skill(gateway, token):
     async def main():
         async with gateway_mcp(gateway, token, "assistant") as client:
