@@ -19,7 +19,7 @@ extension GeminiFormat {
     static func failedAnswer(_ reason: GatewayError.FailedAnswer.Reason, raw: String, usage: Usage, provider: String) -> GatewayError {
         let what: String, advice: String
         switch reason {
-        case .malformedFunctionCall:
+        case .malformedFunctionCall, .malformedToolCall:  // the second is the prompt-tools adapter's, never Gemini's
             what = "the model could not produce a valid function call"
             advice = "simplify the tool schemas (fewer and flatter parameters, shorter string arguments)"
         case .unexpectedToolCall:

@@ -137,27 +137,22 @@ enum PromptToolCallParser {
 
 extension PromptToolsClient {
     /// `GatewayError.upstreamCode` of a call to a tool that was not offered to the model.
-    /// The routing layer treats it as a sign the model is too weak and may escalate.
+    /// The routing layer treats it as a sign the model is too weak and may escalate; it does not try the same request
+    /// again, which shows the model the same conversation and tools (decision 0120).
     public static let toolNotOfferedCode = "tool_not_offered"
-    /// `GatewayError.upstreamCode` of `<tool_call>` tags whose content is not a readable call.
+    /// `GatewayError.upstreamCode` of `<tool_call>` tags whose content is not a readable call: a failed answer
+    /// (`GatewayError.failedAnswer`, reason `malformed_tool_call`), tried again like Gemini's (decision 0120).
     public static let malformedToolCallCode = "malformed_tool_call"
 
     static func toolNotOffered(_ name: String, offered: [String], provider: String?) -> GatewayError {
         let list = offered.isEmpty ? "no tools were offered" : "the offered tools are " + offered.joined(separator: ", ")
         var error = GatewayError.upstreamProtocol(
             "The model called the tool \"\(name)\", which was not offered to it (\(list)). "
-                + "The call was refused; retry on a stronger model or check the scenario's skill packs.",
+                + "The call was refused. Sent again, the same request would most likely end the same way: if the conversation "
+                + "shows earlier calls to \"\(name)\", offer that tool in the request or ask the operator to add it to the scenario's "
+                + "skill packs; otherwise route the request to a stronger model (or ask the operator to turn on escalate for the scenario).",
             provider: provider)
         error.upstreamCode = toolNotOfferedCode
-        return error
-    }
-
-    static func malformedToolCall(_ reason: String, provider: String?) -> GatewayError {
-        var error = GatewayError.upstreamProtocol(
-            "The model wrote a <tool_call> block that is not a readable call (\(reason)). "
-                + "Retry the request, or route it to a model that follows the tool-call format more reliably.",
-            provider: provider)
-        error.upstreamCode = malformedToolCallCode
         return error
     }
 }

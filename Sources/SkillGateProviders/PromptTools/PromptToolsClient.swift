@@ -40,55 +40,73 @@ public struct PromptToolsClient: LLMClient {
         let response = try await inner.complete(prepared.request)
         var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)
         var acc = ChatResponseAccumulator()
-        for block in response.content {
-            switch block {
-            case .text(let text): try parser.feed(text).forEach { acc.apply($0) }
-            case .thinking(let thinking):
-                if let data = thinking.redactedData {
-                    acc.apply(.redactedThinking(data))
-                } else {
-                    acc.apply(.thinkingDelta(thinking.text))
-                    if let signature = thinking.signature { acc.apply(.thinkingSignature(signature)) }
+        do {
+            for block in response.content {
+                switch block {
+                case .text(let text): try parser.feed(text).forEach { acc.apply($0) }
+                case .thinking(let thinking):
+                    if let data = thinking.redactedData {
+                        acc.apply(.redactedThinking(data))
+                    } else {
+                        acc.apply(.thinkingDelta(thinking.text))
+                        if let signature = thinking.signature { acc.apply(.thinkingSignature(signature)) }
+                    }
+                default: break  // the inner request has no tools, so there are no native calls to keep
                 }
-            default: break  // the inner request has no tools, so there are no native calls to keep
             }
+            try parser.finish(truncated: response.finishReason == .length).forEach { acc.apply($0) }
+        } catch {
+            throw Self.withUsage(error, response.usage, estimated: false)  // a malformed call was paid for (decision 0120)
         }
-        try parser.finish(truncated: response.finishReason == .length).forEach { acc.apply($0) }
         return ChatResponse(id: response.id, model: response.model, content: acc.content,
                             finishReason: parser.finishReason(response.finishReason),
                             usage: response.usage)
     }
 
-    /// Streams the inner model's answer with tool calls parsed out of the text. Text that may be
-    /// the start of a `<tool_call>` tag is held back until it is known not to be one.
+    /// Streams the inner model's answer with tool calls parsed out of the text. Text that may be the start of a
+    /// `<tool_call>` tag is held back until it is known not to be one, and so is the answer's `start` (and a usage
+    /// reported before any content) until the first content event: a malformed call at the start of the answer (the
+    /// usual place of a call) then fails the stream before its first event, so the executor tries it again (decision
+    /// 0120). Its usage is the one reported so far, or else estimated from the text sent and read (decision 0104): the
+    /// inner stream is closed at once rather than read on, which would let the model generate (and bill) more.
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
         let inner = self.inner
         let providerId = self.providerId
         return AsyncThrowingStream { continuation in
             // On the server event loop that asked, when one did: the inner stream then runs there too.
             let task = Task(executorPreference: ServerEventLoops.currentExecutor) {
+                var spent = PromptToolsSpend()
                 do {
                     let prepared = try PromptToolsRenderer.prepare(request)
+                    spent.inputBytes = UsageEstimate.inputBytes(of: prepared.request)
                     var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)
+                    var held = PromptToolsHeldEvents()
                     var finished = false
                     for try await event in inner.stream(prepared.request) {
                         switch event {
                         case .textDelta(let text):
-                            try parser.feed(text).forEach { continuation.yield($0) }
+                            spent.outputBytes += text.utf8.count
+                            held.send(try parser.feed(text), continuation)
                         case .finish(let reason):
-                            if !finished { try parser.finish(truncated: reason == .length).forEach { continuation.yield($0) } }
+                            var out = finished ? [] : try parser.finish(truncated: reason == .length)
                             finished = true
-                            continuation.yield(.finish(parser.finishReason(reason)))
+                            out.append(.finish(parser.finishReason(reason)))
+                            held.send(out, continuation)
+                        case .start, .usage:
+                            if case .usage(let u) = event { spent.reported = u }
+                            held.hold(event, continuation)
                         default:
-                            continuation.yield(event)
+                            if case .thinkingDelta(let t) = event { spent.outputBytes += t.utf8.count }
+                            held.send([event], continuation)
                         }
                     }
-                    if !finished { try parser.finish().forEach { continuation.yield($0) } }
+                    if !finished { held.send(try parser.finish(), continuation) }
+                    held.release(continuation)
                     continuation.finish()
                 } catch is CancellationError {
                     continuation.finish()  // the consumer went away; nobody waits for an error
                 } catch {
-                    continuation.finish(throwing: error)
+                    continuation.finish(throwing: Self.withUsage(error, spent.usage, estimated: spent.reported == nil))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
