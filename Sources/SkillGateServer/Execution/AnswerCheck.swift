@@ -13,11 +13,16 @@ struct UnusableAnswer: Sendable, Hashable {
 /// The checks every answer passes before it reaches a client: a call to a tool the model was not
 /// shown is never handed on (the invisible-call rule), and, when the call escalates, an unusable
 /// answer (invisible call, arguments failing the schema, empty answer, the prompt-tools
-/// adapter's `tool_not_offered` / `malformed_tool_call`, or a failed answer such as Gemini's
-/// `malformed_function_call`, decision 0117) is reported as `UnusableAnswer`.
+/// adapter's `tool_not_offered`, or a failed answer such as Gemini's `malformed_function_call`, decision 0117, or the
+/// prompt-tools adapter's `malformed_tool_call`, decision 0120) is reported as `UnusableAnswer`.
+///
+/// A call to a tool the model was not shown is not tried again when the call does not escalate (decision 0120): a model
+/// usually makes it because the conversation shows earlier calls to that tool, or because it was trained on such a
+/// tool, and the same request sent again shows it the same conversation and the same tools. Each attempt is billed.
 enum AnswerCheck {
-    /// Upstream codes of adapter errors that mean "this model cannot use the tools".
-    static let unusableCodes: Set<String> = [PromptToolsClient.toolNotOfferedCode, PromptToolsClient.malformedToolCallCode]
+    /// Upstream codes of adapter errors that mean "this model cannot use the tools" (a malformed call is a failed
+    /// answer, `GatewayError.failedAnswer`, and escalates as one).
+    static let unusableCodes: Set<String> = [PromptToolsClient.toolNotOfferedCode]
 
     /// The adapter error `error` as an unusable answer, when the call escalates for `target`.
     static func unusable(_ error: any Error, target: String?, policy: AnswerPolicy) -> UnusableAnswer? {
@@ -47,7 +52,9 @@ enum AnswerCheck {
         let shown = names.isEmpty ? "no tools were shown" : "shown: " + names.joined(separator: ", ")
         var e = GatewayError.upstreamProtocol(
             "the model called the tool \"\(name)\", which it was not shown in scenario \"\(scenario)\" (\(shown)); the call was not passed on or run. "
-                + "Retry the request, or ask the operator to turn on \"escalate\" for the scenario or to route it to a stronger model",
+                + "Sent again, the same request would most likely end the same way: if the conversation shows earlier calls to \"\(name)\", "
+                + "offer that tool in the request (or ask the operator to add it to the scenario's skill packs); otherwise ask the operator "
+                + "to turn on \"escalate\" for the scenario or to route it to a stronger model",
             provider: provider)
         e.upstreamCode = PromptToolsClient.toolNotOfferedCode
         return e

@@ -105,12 +105,14 @@ struct ExecuteStage: Sendable {
     }
 
     /// Adds what the failed answers among `attempts` used, and cost at their deployments' prices, to the log's unusable
-    /// usage (decision 0117).
+    /// usage (decision 0117); the log line is marked estimated when one of them was (a prompt-tools stream whose
+    /// malformed call came before its usage, decision 0120).
     static func addFailedAnswers(_ attempts: [AttemptRecord], _ plan: RoutePlan, _ log: inout RequestLogEntry) {
         for attempt in attempts {
             guard let failed = attempt.failedAnswer else { continue }
             let price = plan.targets.first { $0.qualifiedName == attempt.deployment }?.model.price
             log.addUnusable(failed.usage, costUSD: price?.cost(of: failed.usage))
+            if failed.usageEstimated { log.usageEstimated = true }
         }
     }
 

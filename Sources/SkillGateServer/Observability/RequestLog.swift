@@ -24,7 +24,8 @@ struct RequestLogEntry: Sendable {
     var totalMs = 0.0
     var upstreamMs: Double?
     var usage: Usage?
-    /// Whether `usage` was estimated from the text relayed, as the provider reported none (decision 0104).
+    /// Whether `usage` was estimated from the text relayed, as the provider reported none (decision 0104), or the usage
+    /// of a failed attempt in `unusableUsage` was (a prompt-tools stream ended at a malformed call, decision 0120).
     var usageEstimated = false
     var costUSD: Double?
     /// What an answer that was unusable and re-run on a stronger tier, and the failed answers of attempts that were
@@ -154,6 +155,7 @@ struct RequestLogEntry: Sendable {
             o.append("unusable_input_tokens", .int(unusableUsage.inputTokens))
             o.append("unusable_output_tokens", .int(unusableUsage.outputTokens))
             o.append("unusable_cost_usd", ifPresent: unusableCostUSD.map { .double(($0 * 1e8).rounded() / 1e8) })
+            if usageEstimated, usage == nil { o.append("usage_estimated", .bool(true)) }  // a failed attempt's (decision 0120)
         }
         o.append("agent_iterations", ifPresent: agentIterations.map { .int($0) })
         if agentIterations != nil || !skillsRun.isEmpty { o.append("skills_run", .array(skillsRun.map(JSONValue.string))) }

@@ -85,6 +85,10 @@ extension RequestLogEntry {
             integer("unusable_input_tokens", unusableUsage.inputTokens)
             integer("unusable_output_tokens", unusableUsage.outputTokens)
             number("unusable_cost_usd", unusableCostUSD.map { ($0 * 1e8).rounded() / 1e8 })
+            if usageEstimated, usage == nil {  // a failed attempt's (decision 0120)
+                key("usage_estimated")
+                out.append(contentsOf: "true".utf8)
+            }
         }
         integer("agent_iterations", agentIterations)
         if agentIterations != nil || !skillsRun.isEmpty { strings("skills_run", skillsRun) }

@@ -29,16 +29,17 @@ final class ResilienceGateway: Sendable {
     ///   - limits: the `limits` config section as JSON text.
     ///   - upstreamHTTP1: the `upstream_http1` setting, nil to leave it out.
     ///   - wireFormats: provider id → its `wire_format` (`anthropic-messages`, `gemini`); `openai-chat` when not named.
+    ///   - toolModes: provider id → its model's `tools` (`prompt`: the prompt-tools adapter); `native` when not named.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
-         upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:]) throws {
+         upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:], toolModes: [String: String] = [:]) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (id, base) in providers {
             let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
-            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"native"}]}"#
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"}]}"#
             try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")

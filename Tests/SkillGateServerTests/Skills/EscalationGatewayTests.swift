@@ -115,4 +115,25 @@ import SkillGateCore
         #expect(h.upstream.models == ["light-prompt", "strong-native"])
         #expect(r.headers["x-skillgate-skills"]?.hasSuffix("escalated=tool_not_offered") == true)
     }
+
+    /// A prompt-tools model's malformed call (a failed answer, decision 0120) escalates at once, as it did before it was
+    /// one: the light model is not tried again, the reason is in the route note, and the malformed answer's tokens are
+    /// counted beside the escalated answer's.
+    @Test(arguments: [false, true])
+    func promptToolsModelWritingAMalformedCallEscalatesAtOnce(_ stream: Bool) async throws {
+        let config = Self.config.replacingOccurrences(of: #""escalate":true}"#, with: #""escalate":true,"default_model":"up/light-prompt"}"#)
+        let h = try H(config: config, script: [
+            "light-prompt": .text(#"<tool_call>{"name":"get_weather","arguments":{"city":"Oslo"</tool_call>"#),
+            "strong-native": Self.good,
+        ])
+        let r = try await h.chat(H.request("weather?", tools: [H.weather], stream: stream))
+        let line = h.logLines().last
+        await h.stop()
+        #expect(r.status == 200 && r.body.contains("Oslo"), "\(r.body)")
+        #expect(h.upstream.models == ["light-prompt", "strong-native"], "the light model is not tried again")
+        #expect(r.headers["x-skillgate-skills"]?.hasSuffix("escalated=malformed_tool_call") == true)
+        #expect(line?["route"]?.stringValue?.contains("escalated to strong: malformed_tool_call") == true, "\(String(describing: line))")
+        #expect((line?["unusable_input_tokens"]?.intValue ?? 0) > 0, "the malformed answer was paid for: \(String(describing: line))")
+        if !stream { #expect(line?["unusable_input_tokens"] == 5, "\(String(describing: line))") }
+    }
 }

@@ -110,7 +110,7 @@ extension ChatEncoding {
     private func relayEnded(_ relay: OpenRelay, _ ctx: inout RequestContext) {
         let (usage, estimated) = relay.spend.spent
         ctx.log.usage = usage
-        ctx.log.usageEstimated = estimated
+        ctx.log.usageEstimated = ctx.log.usageEstimated || estimated  // a failed attempt's may have been (decision 0120)
         ctx.log.costUSD = relay.upstream.target.model.price?.cost(of: usage)
         answer.account(&ctx)
     }
