@@ -19,13 +19,26 @@ final class AgentRunRecord: Sendable {
         var skillsRun: [String] = []
         /// Whether a call's usage was estimated (its stream ended before the provider reported it; decision 0104).
         var usageEstimated = false
+        /// What the calls' answers used and cost (each call's answer, without what it spent before it).
+        var answeredUsage = Usage()
+        var answeredCostUSD = 0.0
+        /// What the calls spent on answers that were not the call's answer (decision 0120): failed attempts that were
+        /// tried again (decision 0117) and unusable answers that were escalated. Counted by the ledger, budgets and
+        /// metrics beside the answers', as for a chat request.
+        var unusableUsage: Usage?
+        var unusableCostUSD: Double?
     }
 
     private let state = Mutex(State())
 
     var snapshot: State { state.withLock { $0 } }
 
-    /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time).
+    /// What the run's calls spent so far on answers that were not their answer (failed attempts, escalated unusable
+    /// answers), in US dollars: added to the answers' spend when the run checks its budgets between calls.
+    var unusableCostUSD: Double { state.withLock { $0.unusableCostUSD ?? 0 } }
+
+    /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time, and what it spent:
+    /// its answer's usage, and in `unusableUsage` its failed attempts' and an escalated unusable answer's).
     func absorb(_ call: RequestLogEntry) {
         state.withLock { s in
             s.attempts += call.attempts
@@ -34,9 +47,14 @@ final class AgentRunRecord: Sendable {
             s.upstreamMs += call.upstreamMs ?? 0
             s.attemptRecords += call.attemptRecords
             s.usageEstimated = s.usageEstimated || call.usageEstimated
+            if let u = call.unusableUsage { s.unusableUsage = (s.unusableUsage ?? Usage()) + u }
+            if let c = call.unusableCostUSD { s.unusableCostUSD = (s.unusableCostUSD ?? 0) + c }
             guard let model = call.model else { return }
+            if let u = call.usage { s.answeredUsage = s.answeredUsage + u }
+            s.answeredCostUSD += call.costUSD ?? 0
             let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
-            s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.usage, costUSD: call.costUSD,
+            // The ledger's call row counts all the call spent, under the model that answered it (or was tried last).
+            s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.answersUsage, costUSD: call.answersCostUSD,
                                           upstreamMs: call.upstreamMs ?? 0, attempts: made, outcome: call.errorKind?.rawValue ?? "ok"))
         }
     }
@@ -53,7 +71,8 @@ final class AgentRunRecord: Sendable {
         }
     }
 
-    /// Copies the record and the outcome into the log entry.
+    /// Copies the record and the outcome into the log entry: the answers' usage (the outcome's, or the calls' of a failed
+    /// run) as its usage, what the calls spent besides as its unusable usage.
     func apply(to log: inout RequestLogEntry, outcome: AgentOutcome?) {
         let s = snapshot
         log.attempts += s.attempts
@@ -72,10 +91,13 @@ final class AgentRunRecord: Sendable {
             log.skillsRun = outcome.skillsRun
         } else if !s.calls.isEmpty {
             // A failed run still spent what its model calls cost: the ledger and budgets count it.
-            log.usage = s.calls.compactMap(\.usage).reduce(Usage(), +)
-            log.costUSD = s.calls.compactMap(\.costUSD).reduce(0, +)
+            log.usage = s.answeredUsage
+            log.costUSD = s.answeredCostUSD
             log.agentIterations = s.calls.count
         }
+        // Set, not added: a run whose last event could not be sent is applied again as failed.
+        log.unusableUsage = s.unusableUsage
+        log.unusableCostUSD = s.unusableCostUSD
         if outcome == nil {
             // The skills that ran before the run failed: their side effects happened (a webhook, a note).
             log.skillsRun = s.skillsRun

@@ -35,13 +35,15 @@ struct AgentRunner: Sendable {
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
                              checkpoint: { try await recheck.check() },
-                             budgetUsedUp: budgetUsedUp,
+                             // What failed attempts and escalated answers spent counts too (decision 0120).
+                             budgetUsedUp: { spent in budgetUsedUp(spent + record.unusableCostUSD) },
                              skillRan: { record.skillRan($0) })
         return try await loop.run(call.request)
     }
 
     /// One model call per iteration; an unusable answer is re-run on the escalation plan (that
-    /// iteration only). Each call's attempts, deployment, usage and outcome go to `record` (the ledger's call rows).
+    /// iteration only). Each call's attempts, deployment, usage and outcome go to `record` (the ledger's call rows), with
+    /// what its failed attempts and an escalated unusable answer used (decision 0120).
     private func modelCall(_ call: PreparedCall, policy: AnswerPolicy, streamText: Bool, record: AgentRunRecord) -> AgentModelCall {
         let execute = self.execute
         @Sendable func callOnce(_ request: ChatRequest, _ iteration: Int, _ emit: AgentEventSink, _ scratch: inout RequestLogEntry) async throws -> AgentTurn {
@@ -49,6 +51,10 @@ struct AgentRunner: Sendable {
             var plan = call.plan
             if case .unusable(let u, _) = execution, let escalation = call.escalation, !Task.isCancelled {
                 record.escalated(u.reason)
+                // The unusable answer was paid for: counted beside the escalated one, as on the chat surfaces.
+                scratch.addUnusable(scratch.usage, costUSD: scratch.costUSD)
+                scratch.usage = nil
+                scratch.costUSD = nil
                 plan = escalation
                 execution = try await execute.once(request, plan: escalation, policy: policy.escalated, stream: streamText, caller: call.client.tokenId, &scratch)
             }
@@ -77,14 +83,14 @@ struct AgentRunner: Sendable {
                     // used, estimated, not nothing (decision 0104).
                     let (usage, estimated) = spend.spent
                     scratch.usage = usage
-                    scratch.usageEstimated = estimated
+                    scratch.usageEstimated = scratch.usageEstimated || estimated
                     scratch.costUSD = target.model.price?.cost(of: usage)
                     throw error
                 }
                 var response = answer.response
                 let (usage, estimated) = spend.spent
                 response.usage = usage
-                scratch.usageEstimated = estimated
+                scratch.usageEstimated = scratch.usageEstimated || estimated
                 return AgentTurn(response: response, costUSD: target.model.price?.cost(of: usage))
             case .unusable(let u, let target):
                 throw GatewayError.upstreamProtocol("the answer of \(target.qualifiedName) was unusable (\(u.detail))", provider: target.provider.id)

@@ -26,13 +26,17 @@ final class AgentUpstream: HTTPHandler {
     let textAtOnce: String?
     /// Streams answer with these bytes, as recorded (`Tests/Fixtures/openai/*.sse`).
     let recordedStream: [UInt8]?
+    /// Plays a text-only model behind the prompt-tools adapter: it writes its call in `<tool_call>` tags, and finds the
+    /// tool's result in a `<tool_response>` block. The first `malformedFirst` requests get a call that cannot be read.
+    let promptTools: Bool
+    let malformedFirst: Int
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
          beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, textAtOnce: String? = nil,
-         recordedStream: [UInt8]? = nil) {
+         recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0) {
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
@@ -43,6 +47,8 @@ final class AgentUpstream: HTTPHandler {
         self.emptyStream = emptyStream
         self.textAtOnce = textAtOnce
         self.recordedStream = recordedStream
+        self.promptTools = promptTools
+        self.malformedFirst = malformedFirst
     }
 
     var requests: [JSONValue] { received.withLock { $0 } }
@@ -53,7 +59,7 @@ final class AgentUpstream: HTTPHandler {
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         guard let body = try? JSONValue.parse(request.body) else { return responder.respond(status: 400, headers: [:], body: []) }
-        received.withLock { $0.append(body) }
+        let ordinal = received.withLock { $0.append(body); return $0.count }
         if hang {
             while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             noteDisconnect()
@@ -84,8 +90,13 @@ final class AgentUpstream: HTTPHandler {
             return await streamSlowly(slowText, model: model, responder)
         }
         let messages = body["messages"]?.arrayValue ?? []
-        let answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
+        var answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
             ? .text("Result: " + (messages.last?["content"]?.stringValue ?? "?")) : .toolCall(name: tool, arguments: "{}")
+        if promptTools {
+            answer = ordinal <= malformedFirst ? .text(#"<tool_call>{"name": "\#(tool)", "arguments": {</tool_call>"#)
+                : (messages.contains { $0["role"] != "system" && $0.serialized().contains("<tool_response>") } ? .text("Result: done")
+                    : .text(#"<tool_call>{"name": "\#(tool)", "arguments": {}}</tool_call>"#))
+        }
         if body["stream"]?.boolValue == true {
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             for chunk in ScriptedUpstream.chunks(answer, model: model) {
@@ -141,7 +152,8 @@ final class AgentGatewayHarness {
     let directory: String
     let logPath: String
 
-    init(skills: [any Skill], upstream: AgentUpstream) throws {
+    /// `lightTools`: the light model's `tools` (`prompt`: behind the prompt-tools adapter, with an upstream that plays one).
+    init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native") throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -149,7 +161,7 @@ final class AgentGatewayHarness {
         try FileManager.default.createDirectory(atPath: directory + "/Providers", withIntermediateDirectories: true)
         let catalog = #"""
         {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
-         "models":[{"id":"light-native","tier":"light","tools":"native"},{"id":"strong-native","tier":"strong","tools":"native"}]}
+         "models":[{"id":"light-native","tier":"light","tools":"\#(lightTools)"},{"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
         let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
