@@ -15,9 +15,10 @@ extension PromptToolsClient {
             provider: provider, upstreamCode: malformedToolCallCode)
     }
 
-    /// `error` with what its attempt used, when it is a failed answer (a malformed call); other errors as they are.
+    /// `error` with what its attempt used, when it is the adapter's malformed call; other errors as they are (an inner
+    /// model's own failed answer, such as Gemini's, keeps the usage its provider reported).
     static func withUsage(_ error: any Error, _ usage: Usage, estimated: Bool) -> any Error {
-        guard var e = error as? GatewayError, e.failedAnswer != nil else { return error }
+        guard var e = error as? GatewayError, e.failedAnswer?.reason == .malformedToolCall else { return error }
         e.failedAnswer?.usage = usage
         e.failedAnswer?.usageEstimated = estimated
         return e

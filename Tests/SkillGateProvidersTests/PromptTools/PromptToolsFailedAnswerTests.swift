@@ -43,6 +43,15 @@ import SkillGateCore
         #expect(error?.failedAnswer == GatewayError.FailedAnswer(reason: .malformedToolCall, usage: Usage(inputTokens: 40, outputTokens: 2)))
     }
 
+    /// The inner model's own failed answer (a Gemini model behind the adapter) keeps the usage its provider reported.
+    @Test func anInnerFailedAnswerKeepsItsOwnUsage() async throws {
+        let gemini = GatewayError.failedAnswer(.malformedFunctionCall, usage: Usage(inputTokens: 2595, outputTokens: 0), message: "x",
+                                               provider: "google", upstreamCode: "MALFORMED_FUNCTION_CALL")
+        var iterator = PromptToolsClient(inner: EventsModel(events: [], error: gemini)).stream(request).makeAsyncIterator()
+        let error = await #expect(throws: GatewayError.self) { _ = try await iterator.next() }
+        #expect(error?.failedAnswer == GatewayError.FailedAnswer(reason: .malformedFunctionCall, usage: Usage(inputTokens: 2595, outputTokens: 0)))
+    }
+
     /// Text before the call went out first: the failure ends the stream after it (nothing can be tried again).
     @Test func textBeforeAMalformedCallIsSentFirst() async throws {
         let client = PromptToolsClient(inner: PromptToolsTextModel("Let me check.\n" + Self.malformed, pieceLength: 5))
@@ -79,9 +88,10 @@ import SkillGateCore
     }
 }
 
-/// A text-only model that streams the given events as they are.
+/// A text-only model that streams the given events as they are, then ends with `error` when one is given.
 private struct EventsModel: LLMClient {
     var events: [ChatStreamEvent]
+    var error: GatewayError?
 
     func complete(_ request: ChatRequest) async throws -> ChatResponse {
         var acc = ChatResponseAccumulator()
@@ -93,7 +103,7 @@ private struct EventsModel: LLMClient {
         let events = self.events
         return AsyncThrowingStream { continuation in
             for event in events { continuation.yield(event) }
-            continuation.finish()
+            continuation.finish(throwing: error)
         }
     }
 }
