@@ -46,11 +46,17 @@ import SkillGateProviders
 
     @Test func adapterErrorsBecomeUnusableOnlyWhenTheCallEscalates() {
         var e = GatewayError.upstreamProtocol("bad call", provider: "light-up")
-        e.upstreamCode = PromptToolsClient.malformedToolCallCode
+        e.upstreamCode = PromptToolsClient.toolNotOfferedCode
+        // A malformed prompt-tools call is a failed answer (decision 0120): it escalates as one, with its reason.
+        let malformed = GatewayError.failedAnswer(.malformedToolCall, usage: Usage(), message: "bad call", provider: "light-up",
+                                                  upstreamCode: PromptToolsClient.malformedToolCallCode)
         let escalating = AnswerPolicy(escalationTargets: ["strong-up/m"], scenario: "s")
-        #expect(AnswerCheck.unusable(e, target: "light-up/m", policy: escalating)?.reason == PromptToolsClient.malformedToolCallCode)
-        #expect(AnswerCheck.unusable(e, target: "strong-up/m", policy: escalating) == nil)
-        #expect(AnswerCheck.unusable(e, target: "light-up/m", policy: escalating.escalated) == nil)
+        #expect(AnswerCheck.unusable(e, target: "light-up/m", policy: escalating)?.reason == PromptToolsClient.toolNotOfferedCode)
+        #expect(AnswerCheck.unusable(malformed, target: "light-up/m", policy: escalating)?.reason == PromptToolsClient.malformedToolCallCode)
+        for error in [e, malformed] {
+            #expect(AnswerCheck.unusable(error, target: "strong-up/m", policy: escalating) == nil)
+            #expect(AnswerCheck.unusable(error, target: "light-up/m", policy: escalating.escalated) == nil)
+        }
         #expect(AnswerCheck.unusable(GatewayError.upstreamProtocol("other", provider: "x"), target: "light-up/m", policy: escalating) == nil)
     }
 }
