@@ -129,5 +129,18 @@ enum PostgresSchema {
         CREATE TRIGGER stored_responses_totals AFTER INSERT OR UPDATE OR DELETE ON stored_responses
             FOR EACH ROW EXECUTE FUNCTION skillgate_stored_response_totals();
         """,
+        // 8: the notes of the built-in notes skills, per client token name, shared by every instance (decision 0122), as
+        // SQLite's steps 2 and 12: ids from a sequence, never given again; the index serves a token's count (the bound),
+        // its newest notes (`ORDER BY created_at DESC, id DESC`) and its deletions.
+        """
+        CREATE TABLE notes (
+            id         BIGSERIAL PRIMARY KEY,
+            token_name TEXT NOT NULL,
+            title      TEXT,
+            body       TEXT NOT NULL,
+            created_at BIGINT NOT NULL
+        );
+        CREATE INDEX notes_token_time ON notes(token_name, created_at, id);
+        """,
     ]
 }

@@ -5,22 +5,21 @@ import Synchronization
 
 /// The `StateStore` on PostgreSQL (`state.postgres_url`), for several gateway instances sharing one database: client
 /// tokens (a token created or revoked through one instance holds on all, within the token cache's 2 s) and the usage
-/// ledger (one report over all instances; budgets start from the shared spend). Notes and the embedding cache stay in
-/// each instance's SQLite file.
+/// ledger (one report over all instances; budgets start from the shared spend), stored responses and the notes skills'
+/// notes (decision 0122). The embedding cache and the skill examples stay in each instance's SQLite file.
 ///
 /// One connection behind a `Mutex`, like `SQLiteStateStore`: token lookups are cached by `TokenService` and usage is
 /// written in batches, so the store sees a few queries per second per instance. The usage reports and sums over the
 /// ledger's rows, which take long on a large ledger, run on a second connection made at the first of them, so they
-/// never hold up a token lookup or a ledger batch (decision 0089). The schema is migrated on open, under
+/// never hold up a token lookup or a ledger batch (decision 0089); the notes skills' reads and writes on a third, made
+/// at the first of them, for the same reason (decision 0122). The schema is migrated on open, under
 /// an advisory lock so two instances starting together do not both migrate.
 public final class PostgresStateStore: StateStore {
     private let connection: Mutex<PostgresConnection>
-    /// The connection of the long reads; nil until the first.
-    private let reportConnection = Mutex<PostgresConnection?>(nil)
-    /// The server's URL, for the report connection (kept in memory only: it may hold a password).
-    private let url: String
-    /// Where both connections send the server's warnings (nil: standard error, libpq's default).
-    private let notices: (@Sendable (String) -> Void)?
+    /// The connection of the long reads, made at the first.
+    private let reportConnection: PostgresSideConnection
+    /// The connection of the notes skills and `skillgate notes`, made at their first call.
+    private let notesConnection: PostgresSideConnection
     /// When the ledger writer last dropped expired minute totals.
     private let rollupPrune = UsageRollup.PruneSchedule()
     /// `host:port/database`, for messages.
@@ -30,8 +29,8 @@ public final class PostgresStateStore: StateStore {
     /// receives the server's warnings (a gateway logs them; the CLI leaves them on standard error).
     public init(url: String, notices: (@Sendable (String) -> Void)? = nil) throws {
         let db = try PostgresConnection(url: url, notices: notices)
-        self.url = url
-        self.notices = notices
+        reportConnection = PostgresSideConnection(url: url, notices: notices)
+        notesConnection = PostgresSideConnection(url: url, notices: notices)
         target = db.target
         try db.transaction {
             try db.execute("SELECT pg_advisory_xact_lock(727100)")
@@ -59,13 +58,15 @@ public final class PostgresStateStore: StateStore {
     /// `max_connections`, say), `body` runs on the main connection, as every read did before decision 0089, and the next
     /// call tries again.
     public func withReportConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let answered = try reportConnection.withLock { db throws -> T? in
-            if let open = db { return try body(open) }
-            guard let opened = try? PostgresConnection(url: url, notices: notices) else { return nil }
-            db = opened
-            return try body(opened)
-        }
-        if let answered { return answered }
+        if let answered = try reportConnection.run(body) { return answered }
+        return try withConnection(body)
+    }
+
+    /// Runs `body` with exclusive use of the notes' connection (made at the first call), so a notes skill's search or
+    /// save never waits for, nor holds up, a token lookup or a ledger batch. When that connection cannot be made,
+    /// `body` runs on the main connection, as `withReportConnection` does.
+    public func withNotesConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        if let answered = try notesConnection.run(body) { return answered }
         return try withConnection(body)
     }
 

@@ -2,16 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 
-/// A note row of the state store (the built-in notes skills' storage).
-public struct StoredNote: Sendable, Hashable {
-    public var id: Int64
-    public var tokenName: String
-    public var title: String?
-    public var text: String
-    public var createdAt: Date
-}
-
-extension SQLiteStateStore {
+extension SQLiteStateStore: NoteStateStore {
     /// Inserts a note for `tokenName`, unless `tokenName` has `maxNotes` notes already: then nothing is written and the
     /// answer is nil. The count and the insert are one statement in one write transaction, so saves racing each other
     /// cannot pass the bound together. Ids count up and are never given again, a deleted note's neither (schema step 12).
@@ -30,6 +21,7 @@ extension SQLiteStateStore {
     }
 
     /// `tokenName`'s notes whose title or text contains every one of `words` (case-insensitive for ASCII), newest first.
+    /// SQLite's `LIKE` folds the case of ASCII letters only: "Ä" does not find "ä" (PostgreSQL's store does the same).
     public func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote] {
         var sql = "SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = ?"
         var values: [SQLiteValue] = [.text(tokenName)]

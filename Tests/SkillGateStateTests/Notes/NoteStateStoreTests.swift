@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateTestSupport
+@testable import SkillGateState
+
+/// The notes answer alike on both state stores (decision 0122): per token name, the bound, the matching rules of a
+/// search, ids never given again, deletion by id and token only. SQLite always, PostgreSQL when a test server is set.
+@Suite struct NoteStateStoreTests {
+    static let t0: Int64 = 1_800_000_000_000
+
+    /// The same checks on any store.
+    static func check(_ store: any NoteStateStore) throws {
+        func save(_ token: String, _ text: String, title: String? = nil, max: Int = 100, at offset: Int64) throws -> StoredNote? {
+            try store.saveNote(tokenName: token, title: title, text: text, maxNotes: max, at: Date(millisecondsSince1970: t0 + offset))
+        }
+        let plan = try #require(try save("app", "Buy MILK and bread", title: "Shopping", at: 0))
+        let umlaut = try #require(try save("app", "Ärger mit der Straße", at: 1))
+        let percent = try #require(try save("app", "a 100% sure_thing! done \\o/", at: 2))
+        let other = try #require(try save("other", "milk for the other token", at: 3))
+        #expect(plan.createdAt == Date(millisecondsSince1970: t0) && plan.title == "Shopping" && other.tokenName == "other")
+
+        // Newest first; per token.
+        #expect(try store.listNotes(tokenName: "app", limit: 10).map(\.id) == [percent.id, umlaut.id, plan.id])
+        #expect(try store.listNotes(tokenName: "app", limit: 2).map(\.id) == [percent.id, umlaut.id])
+        #expect(try store.listNotes(tokenName: "app", limit: 10).first == percent)
+        #expect(try store.listNotes(tokenName: "nobody", limit: 10).isEmpty)
+
+        // Every word, anywhere in the title or the text; ASCII letters in any case; another token's notes never.
+        func found(_ words: [String], limit: Int = 10) throws -> [Int64] { try store.searchNotes(tokenName: "app", words: words, limit: limit).map(\.id) }
+        #expect(try found(["milk"]) == [plan.id])
+        #expect(try found(["MiLk", "BREAD"]) == [plan.id])
+        #expect(try found(["shop"]) == [plan.id], "the title counts")
+        #expect(try found(["milk", "ärger"]).isEmpty, "every word")
+        // Other letters are matched exactly, as SQLite's LIKE does: "Ä" does not find "ä", nor "ß" "SS".
+        #expect(try found(["Ärger"]) == [umlaut.id])
+        #expect(try found(["ärger"]).isEmpty)
+        #expect(try found(["STRASSE"]).isEmpty)
+        #expect(try found(["straße"]) == [umlaut.id])
+        // LIKE's wildcards, the escape characters and punctuation are themselves.
+        #expect(try found(["100%"]) == [percent.id])
+        #expect(try found(["%"]) == [percent.id])
+        #expect(try found(["_"]) == [percent.id])
+        #expect(try found(["e_t"]) == [percent.id])
+        #expect(try found(["e%t"]).isEmpty)
+        #expect(try found(["a_1"]).isEmpty)
+        #expect(try found(["!"]) == [percent.id])
+        #expect(try found(["\\o/"]) == [percent.id])
+        #expect(try found(["\\"]) == [percent.id])
+        #expect(try found(["a"], limit: 2) == [percent.id, umlaut.id])
+
+        // Deletion by id and token only: another token's id answers as an unknown one does, and its note stays.
+        #expect(try store.deleteNote(tokenName: "app", id: other.id) == false)
+        #expect(try store.deleteNote(tokenName: "app", id: other.id + 1_000) == false)
+        #expect(try store.listNotes(tokenName: "other", limit: 10) == [other])
+        // Ids are never given again, not even the highest after its delete.
+        let last = try #require(try save("other", "second", at: 4))
+        #expect(try store.deleteNote(tokenName: "other", id: last.id))
+        #expect(try store.deleteNote(tokenName: "other", id: last.id) == false)
+        let next = try #require(try save("other", "third", at: 5))
+        #expect(next.id > last.id)
+
+        // The bound: a save at it writes nothing; a delete makes room.
+        #expect(try save("app", "fourth", max: 3, at: 6) == nil)
+        #expect(try store.listNotes(tokenName: "app", limit: 10).count == 3)
+        #expect(try store.deleteNote(tokenName: "app", id: umlaut.id))
+        #expect(try save("app", "fourth", max: 3, at: 7) != nil)
+        #expect(try save("fresh", "one", max: 1, at: 8) != nil)
+        #expect(try save("fresh", "two", max: 1, at: 9) == nil)
+
+        // Counts by name in byte order ("B" before "a"); deleting all of one name's notes leaves the others'.
+        _ = try save("B-upper", "x", at: 10)
+        #expect(try store.noteCounts().map { "\($0.tokenName)=\($0.count)" } == ["B-upper=1", "app=3", "fresh=1", "other=2"])
+        #expect(try store.deleteNotes(tokenName: "app") == 3)
+        #expect(try store.deleteNotes(tokenName: "app") == 0)
+        #expect(try store.noteCounts().map(\.tokenName) == ["B-upper", "fresh", "other"])
+    }
+
+    @Test func sqliteNotes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-notes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.check(try SQLiteStateStore(stateDirectory: dir))
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+    func postgresNotes() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            try Self.check(try PostgresStateStore(url: db.url))
+        }
+    }
+}
