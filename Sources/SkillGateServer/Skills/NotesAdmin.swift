@@ -6,8 +6,9 @@ import SkillGateSkills
 import SkillGateState
 
 /// What `skillgate notes` does for an operator (decision 0121): list the token names that have notes, list one token's
-/// notes, delete one of them or all of them. Notes are kept by token *name* in the SQLite state file, whether or not a
-/// token of that name is still active. Apart from reading the command line, so it is tested without the executable.
+/// notes, delete one of them or all of them. Notes are kept by token *name*, whether or not a token of that name is
+/// still active, in the store the gateway's notes skills use (`openStore`: PostgreSQL when the config sets
+/// `state.postgres_url`, decision 0122). Apart from reading the command line, so it is tested without the executable.
 public enum NotesAdmin {
     /// An operation that found nothing to act on; its text says what to do next.
     public struct Failure: Error, CustomStringConvertible, Equatable {
@@ -28,8 +29,16 @@ public enum NotesAdmin {
     /// Characters of a note's text shown in the table (the JSON has it whole).
     static let excerptCharacters = 80
 
+    /// The store the command acts on: the one the gateway's notes skills use — PostgreSQL when the config sets
+    /// `state.postgres_url`, else the state directory's `state.sqlite` — or, with `sqliteFile`, that file whatever the
+    /// config says (the notes left there from before PostgreSQL was set, which the gateway no longer reads).
+    public static func openStore(config: GatewayConfig, sqliteFile: Bool) throws -> any NoteStateStore {
+        if let url = config.postgresURL, !sqliteFile { return try PostgresStateStore(url: url) }
+        return try SQLiteStateStore(stateDirectory: config.stateDirectory)
+    }
+
     /// Every token name with notes and how many: a table, or `{"tokens": [{"token", "notes"}]}`.
-    public static func owners(_ store: SQLiteStateStore, json: Bool) throws -> Printout {
+    public static func owners(_ store: any NoteStateStore, json: Bool) throws -> Printout {
         let counts = try store.noteCounts()
         if json {
             return Printout(output: JSONValue.object(["tokens": .array(counts.map { ["token": .string($0.tokenName), "notes": .int($0.count)] })]).serialized() + "\n")
@@ -41,7 +50,7 @@ public enum NotesAdmin {
 
     /// `token`'s newest `limit` notes: a table (id, creation time, title, the text's start on one line), or
     /// `{"token", "total", "notes": [{"id", "title", "text", "created_at"}]}` with each text whole.
-    public static func list(_ store: SQLiteStateStore, token: String, limit: Int, json: Bool) throws -> Printout {
+    public static func list(_ store: any NoteStateStore, token: String, limit: Int, json: Bool) throws -> Printout {
         let notes = try store.listNotes(tokenName: token, limit: limit)
         let total = try store.noteCounts().first { $0.tokenName == token }?.count ?? 0
         let f = Date.ISO8601FormatStyle()
@@ -62,7 +71,7 @@ public enum NotesAdmin {
     }
 
     /// Deletes `token`'s note `id`; a `Failure` when `token` has no such note (an unknown id, or another token's).
-    public static func delete(_ store: SQLiteStateStore, token: String, id: Int64) throws -> Printout {
+    public static func delete(_ store: any NoteStateStore, token: String, id: Int64) throws -> Printout {
         guard try store.deleteNote(tokenName: token, id: id) else {
             let owns = try store.noteCounts().contains { $0.tokenName == token }
             throw Failure(description: owns
@@ -73,14 +82,14 @@ public enum NotesAdmin {
     }
 
     /// Deletes every note of `token`; a `Failure` when it has none (most likely a mistyped name).
-    public static func deleteAll(_ store: SQLiteStateStore, token: String) throws -> Printout {
+    public static func deleteAll(_ store: any NoteStateStore, token: String) throws -> Printout {
         let deleted = try store.deleteNotes(tokenName: token)
         guard deleted > 0 else { throw Failure(description: try noNotes(store, token)) }
         return Printout(output: "", note: "deleted \(deleted) note\(deleted == 1 ? "" : "s") of \"\(token)\"")
     }
 
     /// Says that `token` has no notes and which names do, since a mistyped name is the likely cause.
-    static func noNotes(_ store: SQLiteStateStore, _ token: String) throws -> String {
+    static func noNotes(_ store: any NoteStateStore, _ token: String) throws -> String {
         let owners = try store.noteCounts()
         guard !owners.isEmpty else { return "\"\(token)\" has no notes, and no token has any" }
         let names = owners.prefix(20).map { "\($0.tokenName) (\($0.count))" }.joined(separator: ", ")

@@ -12,16 +12,19 @@ enum NotesCommand {
                                                        NAME's newest notes: id, created, title, the text's start
            skillgate notes delete --token NAME --id N  deletes NAME's note #N
            skillgate notes delete --token NAME --all   deletes every note of NAME (a user's "delete my data")
-    Options: --config PATH, --json (list: one JSON object, each note's text whole)
+    Options: --config PATH, --json (list: one JSON object, each note's text whole),
+             --sqlite (act on the state directory's state.sqlite even when state.postgres_url is set)
 
     --token is the client token's name (notes are kept by name: they outlive a revoked token, and a new
     token given the same name sees them). --limit is 1 to 100000 (default 50): a token keeps at most server_skills.notes.max_per_token notes.
-    Notes live in the state directory's state.sqlite, also when state.postgres_url is set: with several
-    instances, each keeps its own notes, so run this on each. A running gateway sees the changes at once.
+    Notes live where the gateway's notes skills keep them: in PostgreSQL when the config sets
+    state.postgres_url (shared by every instance), else in the state directory's state.sqlite. Notes saved
+    in state.sqlite before state.postgres_url was set stay there, unused and not copied: --sqlite lists and
+    deletes them. A running gateway sees the changes at once.
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["--config", "--token", "--limit", "--id"], flags: ["--all", "--json"])
+        let args = try Arguments(raw, options: ["--config", "--token", "--limit", "--id"], flags: ["--all", "--json", "--sqlite"])
         if args.wantsHelp || args.positionals.isEmpty { print(help); return args.wantsHelp ? 0 : 2 }
         guard args.positionals.count == 1, ["list", "delete"].contains(args.positionals[0]) else {
             throw UsageError(message: "expected `notes list [--token NAME]` or `notes delete --token NAME --id N|--all`")
@@ -74,8 +77,8 @@ enum NotesCommand {
         return n
     }
 
-    /// The SQLite state file the notes skills write, in the config's state directory.
-    static func openStore(_ args: Arguments) throws -> SQLiteStateStore {
-        try SQLiteStateStore(stateDirectory: CLI.loadConfig(args).stateDirectory)
+    /// The store the gateway's notes skills use (PostgreSQL with state.postgres_url), or with --sqlite the state file.
+    static func openStore(_ args: Arguments) throws -> any NoteStateStore {
+        try NotesAdmin.openStore(config: CLI.loadConfig(args), sqliteFile: args.flags.contains("--sqlite"))
     }
 }

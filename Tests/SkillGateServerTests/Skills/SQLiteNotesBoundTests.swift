@@ -14,10 +14,10 @@ import SkillGateTestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-notes-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SQLiteStateStore(stateDirectory: dir)
-        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: SQLiteNotesStore(store: store)).map { ($0.name, $0) })
+        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: StateNotesStore(store: store)).map { ($0.name, $0) })
         let save = try #require(skills["save_note"])
         let context = SkillContext(tokenName: "app", requestId: "r")
-        let notes = SQLiteNotesStore(store: store)
+        let notes = StateNotesStore(store: store)
         let filled = try await offThePool {
             try (1...1_000).filter { n in try notes.save(owner: "app", title: nil, text: "note \(n)", maxNotes: NotesSkills.maxNotesPerOwner) != nil }.count
         }
@@ -53,7 +53,7 @@ import SkillGateTestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-notes-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SQLiteStateStore(stateDirectory: dir)
-        let notes = SQLiteNotesStore(store: store)
+        let notes = StateNotesStore(store: store)
         let mine = try #require(try notes.save(owner: "app", title: "t", text: "mine", maxNotes: 10))
         let theirs = try #require(try notes.save(owner: "other", title: nil, text: "theirs", maxNotes: 10))
         #expect(try notes.delete(owner: "app", id: theirs.id) == false)
@@ -69,7 +69,7 @@ import SkillGateTestSupport
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-notes-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SQLiteStateStore(stateDirectory: dir)
-        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: SQLiteNotesStore(store: store), maxNotes: 2).map { ($0.name, $0) })
+        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: StateNotesStore(store: store), maxNotes: 2).map { ($0.name, $0) })
         let context = SkillContext(tokenName: "app", requestId: "r")
         let first = try await skills["save_note"]!.execute(["text": "one"], context: context)
         _ = try await skills["save_note"]!.execute(["text": "two"], context: context)

@@ -108,18 +108,18 @@ import SkillGateState
     }
 }
 
-@Suite struct SQLiteNotesStoreTests {
+@Suite struct StateNotesStoreTests {
     @Test func notesSurviveARestartAndStayPerToken() async throws {
         let dir = NSTemporaryDirectory() + "skillgate-notes-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let alice = SkillContext(tokenName: "alice", requestId: "1")
         do {
-            let skills = NotesSkills.all(store: SQLiteNotesStore(store: try SQLiteStateStore(stateDirectory: dir)))
+            let skills = NotesSkills.all(store: StateNotesStore(store: try SQLiteStateStore(stateDirectory: dir)))
             _ = try await skills[0].execute(["title": "Wifi", "text": "password is hunter2 (100% secret_ish)"], context: alice)
             _ = try await skills[0].execute(["text": "bob's note"], context: SkillContext(tokenName: "bob", requestId: "2"))
         }
         let reopened = try SQLiteStateStore(stateDirectory: dir)
-        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: SQLiteNotesStore(store: reopened)).map { ($0.name, $0) })
+        let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: StateNotesStore(store: reopened)).map { ($0.name, $0) })
         let found = try await skills["search_notes"]!.execute(["query": "HUNTER2 100%"], context: alice)
         #expect(found.text.contains("Wifi: password is hunter2"), "\(found.text)")
         #expect(try await skills["search_notes"]!.execute(["query": "_ish"], context: alice).payload?["notes"]?.arrayValue?.count == 1)

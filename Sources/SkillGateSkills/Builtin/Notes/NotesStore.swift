@@ -18,13 +18,14 @@ public struct Note: Sendable, Hashable {
     }
 }
 
-/// Where the notes skills keep notes, per owner (the client token's name). The gateway uses the
-/// SQLite state store (SkillGateServer's `SQLiteNotesStore`); tests use `InMemoryNotesStore`.
+/// Where the notes skills keep notes, per owner (the client token's name). The gateway uses its state store, SQLite or
+/// PostgreSQL (SkillGateServer's `StateNotesStore`, decision 0122); tests use `InMemoryNotesStore`.
 public protocol NotesStore: Sendable {
     /// Saves a note for `owner` and returns it with its id; nil (and nothing saved) when `owner` has `maxNotes` already.
     /// An id is never given again, even after its note is deleted (a model or client may still hold it).
     func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note?
-    /// Notes of `owner` whose title or text contains every word of `words` (case-insensitive), newest first.
+    /// Notes of `owner` whose title or text contains every word of `words` (case-insensitive; the state stores fold
+    /// the case of ASCII letters only), newest first.
     func search(owner: String, words: [String], limit: Int) throws -> [Note]
     /// The newest notes of `owner`.
     func list(owner: String, limit: Int) throws -> [Note]

@@ -1,15 +1,17 @@
+import FoundationEssentials
 import SkillGateSkills
 import SkillGateState
 
-/// The notes skills' storage in the gateway's SQLite state store (table `notes`), so notes
-/// survive restarts. Owners are client token names.
-public struct SQLiteNotesStore: NotesStore {
-    let store: SQLiteStateStore
+/// The notes skills' storage in the gateway's state store (table `notes`), so notes survive restarts: the SQLite file,
+/// or PostgreSQL with `state.postgres_url`, where every instance sees the same notes (decision 0122). Owners are
+/// client token names.
+public struct StateNotesStore: NotesStore {
+    let store: any NoteStateStore
 
-    public init(store: SQLiteStateStore) { self.store = store }
+    public init(store: any NoteStateStore) { self.store = store }
 
     public func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note? {
-        try store.saveNote(tokenName: owner, title: title, text: text, maxNotes: maxNotes).map(Self.note)
+        try store.saveNote(tokenName: owner, title: title, text: text, maxNotes: maxNotes, at: Date()).map(Self.note)
     }
 
     public func search(owner: String, words: [String], limit: Int) throws -> [Note] {
