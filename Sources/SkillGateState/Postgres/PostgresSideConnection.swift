@@ -24,4 +24,15 @@ final class PostgresSideConnection: Sendable {
             return try body(opened)
         }
     }
+
+    /// Runs `body` with exclusive use of the connection, made now if it is not yet; when it cannot be made, throws why
+    /// (libpq's reason and what to check), for callers that must never fall back on the main connection.
+    func runConnected<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try connection.withLock { db throws -> T in
+            if let open = db { return try body(open) }
+            let opened = try PostgresConnection(url: url, notices: notices)
+            db = opened
+            return try body(opened)
+        }
+    }
 }

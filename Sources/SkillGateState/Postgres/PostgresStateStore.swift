@@ -63,11 +63,11 @@ public final class PostgresStateStore: StateStore {
     }
 
     /// Runs `body` with exclusive use of the notes' connection (made at the first call), so a notes skill's search or
-    /// save never waits for, nor holds up, a token lookup or a ledger batch. When that connection cannot be made,
-    /// `body` runs on the main connection, as `withReportConnection` does.
+    /// save never waits for, nor holds up, a token lookup or a ledger batch. When that connection cannot be made, this
+    /// throws why — unlike `withReportConnection`, it never falls back on the main connection: a notes call waiting out
+    /// a connection timeout there would hold up every token lookup behind it.
     public func withNotesConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        if let answered = try notesConnection.run(body) { return answered }
-        return try withConnection(body)
+        try notesConnection.runConnected(body)
     }
 
     // MARK: Tokens

@@ -56,7 +56,8 @@ struct PostgresNotesTests {
         }
     }
 
-    /// Step 8 made the table and its index; a save of a text with NUL is refused with what to do, and nothing written.
+    /// Step 8 made the table and its index; a save of a text with NUL is refused with what to do, and nothing written;
+    /// the notes' connection is not the main one.
     @Test func theSchemaStepAndTheNulCharacter() async throws {
         try await offThePool {
             let db = try PostgresTestDatabase()
@@ -72,6 +73,10 @@ struct PostgresNotesTests {
             #expect(error?.description.contains("remove it and save again") == true)
             #expect(try store.listNotes(tokenName: "app", limit: 10).isEmpty)
             #expect(try store.searchNotes(tokenName: "app", words: ["a\u{0}"], limit: 10).isEmpty)
+            // The notes have a connection of their own: never the main one of token lookups and ledger batches.
+            let main = try store.withConnection { try $0.query("SELECT pg_backend_pid()").int64(0, 0) }
+            let notes = try store.withNotesConnection { try $0.query("SELECT pg_backend_pid()").int64(0, 0) }
+            #expect(main != notes)
         }
     }
 }
