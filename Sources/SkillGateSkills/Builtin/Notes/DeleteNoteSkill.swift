@@ -26,7 +26,8 @@ public struct DeleteNoteSkill: Skill {
         guard let id = arguments["id"]?.intValue else {
             return SkillResult(text: "Missing \"id\": pass the note's number (12 for note #12); list_notes and search_notes show it.", isError: true)
         }
-        guard try store.delete(owner: context.tokenName, id: Int64(id)) else {
+        let (store, owner) = (self.store, context.tokenName)
+        guard try await NotesSkills.call({ try store.delete(owner: owner, id: Int64(id)) }) else {
             return SkillResult(text: "There is no note #\(id) among this user's notes; find the note's id with list_notes or search_notes.", isError: true)
         }
         return SkillResult(text: "Deleted note #\(id).", payload: ["id": .int(id), "deleted": true])

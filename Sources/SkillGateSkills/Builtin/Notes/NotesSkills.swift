@@ -30,6 +30,17 @@ public enum NotesSkills {
         [SaveNoteSkill(store: store, maxNotes: maxNotes), SearchNotesSkill(store: store), ListNotesSkill(store: store), DeleteNoteSkill(store: store)]
     }
 
+    /// Where the notes skills call their store: a queue of blocking work, not a thread of Swift's shared pool (two on a
+    /// two-core machine), which a PostgreSQL round trip — or a connection timeout while the database is away — would
+    /// hold from every other task of the gateway (decision 0122). One call at a time: each store has one connection
+    /// for notes anyway.
+    static let storeCalls = BlockingWorkQueue(label: "skillgate.notes")
+
+    /// Runs `work` (a call of the store) on `storeCalls` and returns its answer.
+    static func call<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await storeCalls.run(work)
+    }
+
     static func render(_ notes: [Note], empty: String) -> SkillResult {
         guard !notes.isEmpty else { return SkillResult(text: empty, payload: ["notes": []]) }
         let f = Date.ISO8601FormatStyle()
@@ -81,7 +92,8 @@ public struct SaveNoteSkill: Skill {
         var title = arguments["title"]?.stringValue?.trimmingWhitespace()
         if title?.isEmpty == true { title = nil }
         if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
-        guard let note = try store.save(owner: context.tokenName, title: title, text: text, maxNotes: maxNotes) else {
+        let (store, owner, maxNotes, saved) = (self.store, context.tokenName, self.maxNotes, title)
+        guard let note = try await NotesSkills.call({ try store.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
             return SkillResult(text: "Not saved: this user already has \(maxNotes) notes, the most this gateway keeps per token (server_skills.notes.max_per_token). Tell the user; delete notes that are no longer needed with delete_note (list_notes and search_notes give their ids) and save again, or add to an existing note's topic instead; the operator can raise the bound.", isError: true)
         }
         return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
@@ -115,7 +127,8 @@ public struct SearchNotesSkill: Skill {
         }
         let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
-        let notes = try store.search(owner: context.tokenName, words: words, limit: NotesSkills.limit(arguments, default: 10))
+        let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
+        let notes = try await NotesSkills.call { try store.search(owner: owner, words: words, limit: limit) }
         return NotesSkills.render(notes, empty: "No notes contain \"\(words.joined(separator: " "))\".")
     }
 }
@@ -139,7 +152,8 @@ public struct ListNotesSkill: Skill {
     public init(store: any NotesStore) { self.store = store }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        let notes = try store.list(owner: context.tokenName, limit: NotesSkills.limit(arguments, default: 10))
+        let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
+        let notes = try await NotesSkills.call { try store.list(owner: owner, limit: limit) }
         return NotesSkills.render(notes, empty: "There are no saved notes yet.")
     }
 }
