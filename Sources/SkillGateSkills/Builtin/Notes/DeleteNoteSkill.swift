@@ -20,14 +20,20 @@ public struct DeleteNoteSkill: Skill {
     public let annotations = SkillAnnotations(title: "Delete a note", readOnly: false, destructive: true, idempotent: true, openWorld: false)
     let store: any NotesStore
 
-    public init(store: any NotesStore) { self.store = store }
+    /// Where the store is called (`NotesSkills.storeCalls`).
+    let calls: BlockingWorkQueue
+
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+        self.store = store
+        self.calls = calls
+    }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         guard let id = arguments["id"]?.intValue else {
             return SkillResult(text: "Missing \"id\": pass the note's number (12 for note #12); list_notes and search_notes show it.", isError: true)
         }
         let (store, owner) = (self.store, context.tokenName)
-        guard try await NotesSkills.call({ try store.delete(owner: owner, id: Int64(id)) }) else {
+        guard try await calls.run({ try store.delete(owner: owner, id: Int64(id)) }) else {
             return SkillResult(text: "There is no note #\(id) among this user's notes; find the note's id with list_notes or search_notes.", isError: true)
         }
         return SkillResult(text: "Deleted note #\(id).", payload: ["id": .int(id), "deleted": true])

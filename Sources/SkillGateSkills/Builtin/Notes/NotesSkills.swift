@@ -27,19 +27,17 @@ public enum NotesSkills {
 
     /// The four skills over `store`; a caller keeps at most `maxNotes` notes.
     public static func all(store: any NotesStore, maxNotes: Int = maxNotesPerOwner) -> [any Skill] {
-        [SaveNoteSkill(store: store, maxNotes: maxNotes), SearchNotesSkill(store: store), ListNotesSkill(store: store), DeleteNoteSkill(store: store)]
+        let calls = storeCalls()
+        return [SaveNoteSkill(store: store, maxNotes: maxNotes, calls: calls), SearchNotesSkill(store: store, calls: calls),
+                ListNotesSkill(store: store, calls: calls), DeleteNoteSkill(store: store, calls: calls)]
     }
 
-    /// Where the notes skills call their store: a queue of blocking work, not a thread of Swift's shared pool (two on a
-    /// two-core machine), which a PostgreSQL round trip — or a connection timeout while the database is away — would
-    /// hold from every other task of the gateway (decision 0122). One call at a time: each store has one connection
-    /// for notes anyway.
-    static let storeCalls = BlockingWorkQueue(label: "skillgate.notes")
-
-    /// Runs `work` (a call of the store) on `storeCalls` and returns its answer.
-    static func call<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await storeCalls.run(work)
-    }
+    /// A new queue where the notes skills of one store call it: blocking work, not a thread of Swift's shared pool
+    /// (two on a two-core machine), which a PostgreSQL round trip — or a connection timeout while the database is away
+    /// — would hold from every other task of the gateway (decision 0122). One call at a time per store (each store has
+    /// one connection for notes anyway); one queue per store, so the stores of several gateways in one process (tests)
+    /// never wait for each other.
+    public static func storeCalls() -> BlockingWorkQueue { BlockingWorkQueue(label: "skillgate.notes") }
 
     static func render(_ notes: [Note], empty: String) -> SkillResult {
         guard !notes.isEmpty else { return SkillResult(text: empty, payload: ["notes": []]) }
@@ -78,9 +76,13 @@ public struct SaveNoteSkill: Skill {
     /// The most notes a caller keeps (`server_skills.notes.max_per_token`).
     public let maxNotes: Int
 
-    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner) {
+    /// Where the store is called (`NotesSkills.storeCalls`; `all` gives the four skills of a store one queue).
+    let calls: BlockingWorkQueue
+
+    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
         self.store = store
         self.maxNotes = maxNotes
+        self.calls = calls
     }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
@@ -93,7 +95,7 @@ public struct SaveNoteSkill: Skill {
         if title?.isEmpty == true { title = nil }
         if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
         let (store, owner, maxNotes, saved) = (self.store, context.tokenName, self.maxNotes, title)
-        guard let note = try await NotesSkills.call({ try store.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
+        guard let note = try await calls.run({ try store.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
             return SkillResult(text: "Not saved: this user already has \(maxNotes) notes, the most this gateway keeps per token (server_skills.notes.max_per_token). Tell the user; delete notes that are no longer needed with delete_note (list_notes and search_notes give their ids) and save again, or add to an existing note's topic instead; the operator can raise the bound.", isError: true)
         }
         return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
@@ -118,7 +120,13 @@ public struct SearchNotesSkill: Skill {
     public let annotations = SkillAnnotations.readOnly("Search notes", openWorld: false)
     let store: any NotesStore
 
-    public init(store: any NotesStore) { self.store = store }
+    /// Where the store is called (`NotesSkills.storeCalls`).
+    let calls: BlockingWorkQueue
+
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+        self.store = store
+        self.calls = calls
+    }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let query = arguments["query"]?.stringValue ?? ""
@@ -128,7 +136,7 @@ public struct SearchNotesSkill: Skill {
         let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
         let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
-        let notes = try await NotesSkills.call { try store.search(owner: owner, words: words, limit: limit) }
+        let notes = try await calls.run { try store.search(owner: owner, words: words, limit: limit) }
         return NotesSkills.render(notes, empty: "No notes contain \"\(words.joined(separator: " "))\".")
     }
 }
@@ -149,11 +157,17 @@ public struct ListNotesSkill: Skill {
     public let annotations = SkillAnnotations.readOnly("List notes", openWorld: false)
     let store: any NotesStore
 
-    public init(store: any NotesStore) { self.store = store }
+    /// Where the store is called (`NotesSkills.storeCalls`).
+    let calls: BlockingWorkQueue
+
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+        self.store = store
+        self.calls = calls
+    }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
-        let notes = try await NotesSkills.call { try store.list(owner: owner, limit: limit) }
+        let notes = try await calls.run { try store.list(owner: owner, limit: limit) }
         return NotesSkills.render(notes, empty: "There are no saved notes yet.")
     }
 }
