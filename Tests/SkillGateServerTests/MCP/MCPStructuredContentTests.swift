@@ -10,19 +10,8 @@ import SkillGateSkills
 @Suite struct MCPStructuredContentTests {
     /// A stdio MCP server in `sh`: one tool, `rows`, whose result carries `bytes` of structured content.
     static func server(structuredBytes bytes: Int) -> JSONValue {
-        let script = #"""
-        while IFS= read -r line; do
-          id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
-          [ -z "$id" ] && continue
-          case "$line" in
-            *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bulky","version":"1"}}}\n' "$id" ;;
-            *'"method":"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"rows","description":"Returns many rows","inputSchema":{"type":"object"}}]}}\n' "$id" ;;
-            *'"method":"tools/call"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"all the rows"}],"structuredContent":{"rows":"' "$id"; head -c \#(bytes) /dev/zero | tr '\0' x; printf '"}}}\n' ;;
-            *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
-          esac
-        done
-        """#
-        return ["bulky": ["command": "/bin/sh", "args": ["-c", .string(script)], "connect_timeout_seconds": 30]]
+        ShellMCPServer.config(name: "bulky", tools: #"[{"name":"rows","description":"Returns many rows","inputSchema":{"type":"object"}}]"#,
+                              callResult: #"printf '{"content":[{"type":"text","text":"all the rows"}],"structuredContent":{"rows":"'; head -c \#(bytes) /dev/zero | tr '\0' x; printf '"}}'"#)
     }
 
     @Test func aLargeStructuredContentIsDroppedForTheMCPAndTheAgentClient() async throws {

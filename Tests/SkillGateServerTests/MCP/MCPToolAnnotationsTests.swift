@@ -94,19 +94,7 @@ import SkillGateState
     /// `plain` (no annotations).
     static func server(requiresConfirmation: Bool = false) -> JSONValue {
         let tools = #"[{"name":"lookup","title":"Look up","description":"Reads a record","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"openWorldHint":false,"idempotentHint":"yes","vendorHint":1}},{"name":"plain","description":"Does a thing","inputSchema":{"type":"object"}}]"#
-        let script = #"""
-        while IFS= read -r line; do
-          id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
-          [ -z "$id" ] && continue
-          case "$line" in
-            *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"records","version":"1"}}}\n' "$id" ;;
-            *'"method":"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":\#(tools)}}\n' "$id" ;;
-            *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
-          esac
-        done
-        """#
-        return ["records": ["command": "/bin/sh", "args": ["-c", .string(script)], "connect_timeout_seconds": 30,
-                            "requires_confirmation": .bool(requiresConfirmation)]]
+        return ShellMCPServer.config(name: "records", tools: tools, extra: ["requires_confirmation": .bool(requiresConfirmation)])
     }
 
     static func listed(_ h: MCPGatewayHarness, version: String) async throws -> [String: JSONValue] {

@@ -56,15 +56,17 @@ import SkillGateHTTP
         return (response.status, String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Runs `body` with a gateway whose light tier is `up-a` (and `up-b` when given), both speaking Gemini.
+    /// Runs `body` with a gateway whose light tier is `up-a` (and `up-b` when given), both speaking `wireFormat` (Gemini
+    /// here) with `tools` (`native`, or `prompt` for the prompt-tools adapter, `GatewayPromptToolsFailedAnswerTests`).
     static func withGateway(a: [UpstreamDouble.Reply], b: [UpstreamDouble.Reply]? = nil, resilience: String = "{}",
+                            wireFormat: String = "gemini", tools: String = "native",
                             _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble?) async throws -> Void) async throws {
         let da = try UpstreamDouble(a)
         let db = try b.map { try UpstreamDouble($0) }
         var providers = [("up-a", da.baseURL)]
         if let db { providers.append(("up-b", db.baseURL)) }
         let gw = try ResilienceGateway(providers: providers, tier: providers.map { "\($0.0)/m" }, resilience: resilience,
-                                       wireFormats: ["up-a": "gemini", "up-b": "gemini"])
+                                       wireFormats: ["up-a": wireFormat, "up-b": wireFormat], toolModes: ["up-a": tools, "up-b": tools])
         do {
             try await body(gw, da, db)
         } catch {

@@ -49,20 +49,7 @@ import SkillGateHTTP
     /// Runs `body` with a gateway whose light tier is `up-a` (and `up-b` when given), both prompt-tools models.
     static func withGateway(a: [UpstreamDouble.Reply], b: [UpstreamDouble.Reply]? = nil, resilience: String = "{}",
                             _ body: (ResilienceGateway, UpstreamDouble, UpstreamDouble?) async throws -> Void) async throws {
-        let da = try UpstreamDouble(a)
-        let db = try b.map { try UpstreamDouble($0) }
-        var providers = [("up-a", da.baseURL)]
-        if let db { providers.append(("up-b", db.baseURL)) }
-        let gw = try ResilienceGateway(providers: providers, tier: providers.map { "\($0.0)/m" }, resilience: resilience,
-                                       toolModes: ["up-a": "prompt", "up-b": "prompt"])
-        do {
-            try await body(gw, da, db)
-        } catch {
-            Issue.record(error)
-        }
-        await gw.stop()
-        await da.stop()
-        await db?.stop()
+        try await GatewayFailedAnswerTests.withGateway(a: a, b: b, resilience: resilience, wireFormat: "openai-chat", tools: "prompt", body)
     }
 
     @Test(arguments: Surface.allCases, [false, true])
