@@ -85,7 +85,7 @@ func runResponsesBench() async throws {
     }
     let storeStream = try line("  + store: accumulate + the conversation's JSON") {
         let inbound = try OpenAIResponsesFormat.decodeInboundRequest(responsesBody)
-        var encoder = ResponsesStreamEncoder(object: object(inbound)) { response in _ = conversation(inbound, response) }
+        var encoder = ResponsesStreamEncoder(object: object(inbound)) { response, _ in _ = conversation(inbound, response) }
         var bytes = 0
         for e in events { bytes += encoder.encode(e).count }
         bytes += encoder.finish().count

@@ -177,7 +177,23 @@ def test_a_deleted_response_can_no_longer_be_continued(openai_client, gateway):
     assert caught.value.body["param"] == "response_id" and "nothing was deleted" in caught.value.body["message"]
     with pytest.raises(openai.NotFoundError) as caught:
         mine.responses.retrieve(first.id)
-    assert "DELETE /v1/responses/{id}" in caught.value.body["message"]
+    assert caught.value.body["param"] == "response_id" and "was deleted" in caught.value.body["message"]
+
+
+def test_a_kept_response_is_retrieved_by_its_token_only(openai_client, gateway):
+    """responses.retrieve: the Response object as it was given, whole or streamed; another token gets a 404."""
+    mine = openai_client()
+    whole = mine.responses.create(model="gpt", input="Remember 7.", metadata={"k": "v"})
+    again = mine.responses.retrieve(whole.id)
+    assert again.model_dump() == whole.model_dump()
+    with mine.responses.stream(model="gpt", input="Remember 8.") as stream:
+        completed = stream.get_final_response()
+    streamed = mine.responses.retrieve(completed.id)
+    assert streamed.output_text == completed.output_text and streamed.usage == completed.usage
+    other = openai_client(gateway.tokens["conformance-chat-only"])
+    with pytest.raises(openai.NotFoundError) as caught:
+        other.responses.retrieve(whole.id)
+    assert caught.value.body["param"] == "response_id" and "was not found for this token" in caught.value.body["message"]
 
 
 def test_malformed_items_are_400_naming_the_item(openai_client):

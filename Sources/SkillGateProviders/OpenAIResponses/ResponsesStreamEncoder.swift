@@ -27,7 +27,7 @@ public struct ResponsesStreamEncoder: Sendable {
     }
 
     public let object: ResponsesObject
-    private let onComplete: (@Sendable (ChatResponse) -> Void)?
+    private let onComplete: (@Sendable (ChatResponse, [UInt8]) -> Void)?
     private var sequence = 0
     private var started = false
     private var open: Open?
@@ -38,9 +38,10 @@ public struct ResponsesStreamEncoder: Sendable {
     private var usage = Usage()
     private var accumulator: ChatResponseAccumulator?
 
-    /// `onComplete` receives the whole answer just before `response.completed` is written (the
-    /// gateway stores it there, so a client that chains on the id at once finds it).
-    public init(object: ResponsesObject, onComplete: (@Sendable (ChatResponse) -> Void)? = nil) {
+    /// `onComplete` receives the whole answer and the JSON bytes of the Response object that `response.completed`
+    /// (or `response.incomplete`) carries, just before that event is written (the gateway stores both there, so a
+    /// client that chains on the id, or retrieves it, at once finds it).
+    public init(object: ResponsesObject, onComplete: (@Sendable (ChatResponse, [UInt8]) -> Void)? = nil) {
         self.object = object
         self.onComplete = onComplete
         accumulator = onComplete == nil ? nil : ChatResponseAccumulator()
@@ -140,16 +141,21 @@ public struct ResponsesStreamEncoder: Sendable {
         startIfNeeded(&out)
         closeOpen(&out)
         for ordinal in calls.keys.sorted() { closeCall(ordinal, &out) }
+        let (status, incomplete) = ResponsesObject.status(for: finishReason)
+        let items = output.compactMap { $0 }, total = usage
+        let event: StaticString = status == .incomplete ? "response.incomplete" : "response.completed"
         if let onComplete, let accumulator {
             var response = accumulator.response
             response.finishReason = finishReason
             response.usage = usage
-            onComplete(response)
-        }
-        let (status, incomplete) = ResponsesObject.status(for: finishReason)
-        let items = output.compactMap { $0 }, total = usage
-        emitResponse(status == .incomplete ? "response.incomplete" : "response.completed", &out) { object, bytes in
-            object.write(status: status, output: items, usage: total, incompleteReason: incomplete, to: &bytes)
+            var completed: [UInt8] = []
+            object.write(status: status, output: items, usage: total, incompleteReason: incomplete, to: &completed)
+            onComplete(response, completed)
+            emitResponse(event, &out) { _, bytes in bytes += completed }
+        } else {
+            emitResponse(event, &out) { object, bytes in
+                object.write(status: status, output: items, usage: total, incompleteReason: incomplete, to: &bytes)
+            }
         }
         return out
     }

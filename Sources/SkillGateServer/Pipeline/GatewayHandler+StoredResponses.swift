@@ -2,16 +2,24 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension GatewayHandler {
-    /// `DELETE /v1/responses/{id}` (the SDKs' `responses.delete`): forgets a response the caller's token kept for
-    /// `previous_response_id`, before its retention is up (decision 0101). Answers OpenAI's deletion object, or a 404
-    /// that does not tell an unknown id from another token's.
-    func deleteStoredResponse(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
+    /// `/v1/responses/{id}`, a response the caller's token kept for `previous_response_id`: `GET` (the SDKs'
+    /// `responses.retrieve`) answers its Response object as the client was given it (decision 0127); `DELETE`
+    /// (`responses.delete`) forgets it before its retention is up (decision 0101). Either answers a 404 that does not tell
+    /// an unknown id from another token's.
+    func storedResponse(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         let surface = ResponsesSurface()
         ctx.log.surface = surface.name
         do {
             let client = try authenticatedClient(request, &ctx)
             try client.requireChat()
             let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count))
+            if request.method == "GET" {
+                let object = try await services.responses.object(id: id, tokenId: client.tokenId)
+                ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: object)
+                ctx.log.status = 200
+                answering.account(&ctx)
+                return
+            }
             guard try await services.responses.delete(id: id, tokenId: client.tokenId) else {
                 var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
                                          message: "response '\(ResponseArchive.shown(id))' was not found for this token, so nothing was deleted: it is unknown, expired (responses are kept for `responses.retention_hours`), was created with another token, or was sent with store: false")

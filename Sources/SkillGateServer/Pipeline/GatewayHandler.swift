@@ -79,7 +79,7 @@ public final class GatewayHandler: HTTPHandler {
         case .success(.mcp):
             await serveMCP(request, &ctx)
         case .success(.storedResponse):
-            await deleteStoredResponse(request, &ctx)
+            await storedResponse(request, &ctx)
         }
     }
 

@@ -142,5 +142,9 @@ enum PostgresSchema {
         );
         CREATE INDEX notes_token_time ON notes(token_name, created_at, id);
         """,
+        // 9: the Response object of each stored response, as SQLite's step 13 (decision 0127).
+        """
+        ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
+        """,
     ]
 }

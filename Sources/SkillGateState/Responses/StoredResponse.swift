@@ -14,14 +14,31 @@ public struct StoredResponse: Sendable, Hashable {
     /// The conversation as the UTF-8 bytes of its JSON text (the Responses surface's own encoding), kept as bytes
     /// from the writer to the database and back: no `String` is made of it on the way.
     public var conversation: [UInt8]
+    /// The Response object the client was answered with, as the UTF-8 bytes of its JSON text, for
+    /// `GET /v1/responses/{id}` (decision 0127); nil for a response stored before the gateway kept it.
+    public var object: [UInt8]?
 
-    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8]) {
+    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8], object: [UInt8]? = nil) {
         self.id = id
         self.tokenId = tokenId
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.conversation = conversation
+        self.object = object
     }
+
+    /// What the response holds against its token's `responses.max_mib_per_token`: its conversation and its object.
+    public var storedBytes: Int { conversation.count + (object?.count ?? 0) }
+}
+
+/// What a store found for `GET /v1/responses/{id}`.
+public enum StoredResponseObject: Sendable, Equatable {
+    /// The token has no such response that has not expired (unknown, expired, or another token's).
+    case notFound
+    /// The response is kept for `previous_response_id`, but was stored before its object was kept.
+    case keptWithoutObject
+    /// The Response object's JSON bytes.
+    case found([UInt8])
 }
 
 /// Where stored responses live: the SQLite state file, or PostgreSQL when several instances share
@@ -37,6 +54,10 @@ public protocol ResponseStore: Sendable {
     /// The response `id` of token `tokenId` that has not expired at `now`; nil when it is unknown,
     /// expired, or another token's (the caller cannot tell which, on purpose).
     func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse?
+
+    /// The Response object of response `id` of token `tokenId` that has not expired at `now`, read without its
+    /// conversation (which may be megabytes).
+    func storedResponseObject(id: String, tokenId: String, now: Date) throws -> StoredResponseObject
 
     /// Removes the response `id` of token `tokenId` (`DELETE /v1/responses/{id}`). Returns whether there was one;
     /// another token's response is left alone and answered false, as an unknown one is.

@@ -193,5 +193,10 @@ enum StateSchema {
         ALTER TABLE notes_autoincrement RENAME TO notes;
         CREATE INDEX notes_token_time ON notes(token_name, created_at);
         """,
+        // 13: the Response object each stored response was answered with, for `GET /v1/responses/{id}` (decision 0127);
+        // NULL for the responses stored before. `bytes` counts it too from now on.
+        """
+        ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
+        """,
     ]
 }

@@ -47,7 +47,7 @@ import SkillGateCore
     /// What the archive stores (`store`) is the whole answer, refusal and all.
     @Test func theStoredAnswerIsTheWholeAnswer() {
         let stored = Mutex<ChatResponse?>(nil)
-        _ = Support.run(Self.refusal) { response in stored.withLock { $0 = response } }
+        _ = Support.run(Self.refusal) { response, _ in stored.withLock { $0 = response } }
         #expect(stored.withLock { $0 } == Self.whole)
     }
 

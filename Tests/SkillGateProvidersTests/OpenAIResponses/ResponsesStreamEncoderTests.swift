@@ -18,7 +18,7 @@ import SkillGateCore
         }
     }
 
-    static func run(_ events: [ChatStreamEvent], onComplete: (@Sendable (ChatResponse) -> Void)? = nil) -> [UInt8] {
+    static func run(_ events: [ChatStreamEvent], onComplete: (@Sendable (ChatResponse, [UInt8]) -> Void)? = nil) -> [UInt8] {
         var encoder = ResponsesStreamEncoder(object: object, onComplete: onComplete)
         var out: [UInt8] = []
         for e in events { out += encoder.encode(e) }
@@ -56,12 +56,16 @@ import SkillGateCore
         #expect(events[8].data["item"]?["encrypted_content"] == "sig")
     }
 
-    /// `response.completed` holds the same output and usage the whole answer's body has.
+    /// `response.completed` holds the same output and usage the whole answer's body has; `onComplete` is handed that
+    /// object's bytes exactly (what `GET /v1/responses/{id}` answers later).
     @Test func theCompletedResponseEqualsTheWholeAnswer() throws {
-        let stored = Mutex<ChatResponse?>(nil)
-        let events = try Self.events(Self.run(Self.toolAnswer) { r in stored.withLock { $0 = r } })
+        let stored = Mutex<(ChatResponse, [UInt8])?>(nil)
+        let stream = Self.run(Self.toolAnswer) { r, object in stored.withLock { $0 = (r, object) } }
+        let events = try Self.events(stream)
         let completed = try #require(events.last?.data["response"])
-        let response = try #require(stored.withLock { $0 })
+        let (response, object) = try #require(stored.withLock { $0 })
+        let tail = Array(#","response":"#.utf8) + object + Array("}\n\n".utf8)
+        #expect(Array(stream.suffix(tail.count)) == tail)
         #expect(response.content == [.thinking(Thinking(text: "Plan.", signature: "sig")), .text("Checking now."),
                                      .toolCall(ToolCall(id: "call_1", name: "get_weather", arguments: #"{"city":"Oslo"}"#))])
         #expect(completed == (try JSONValue.parse(OpenAIResponsesFormat.responseBody(response, object: Self.object))))

@@ -32,21 +32,22 @@ import SkillGateCore
         #expect(endpoint.needsToken == needsToken)
     }
 
-    /// The SDKs' `responses.retrieve`, `cancel` and `input_items` are told what is kept and for what, and how to forget
-    /// it, not "no route" (decisions 0096, 0101).
-    @Test(arguments: [("GET", "/v1/responses/resp_123"), ("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/resp_123/input_items"),
+    /// The SDKs' `responses.cancel` and `input_items`, and other methods, are told what is kept and for what, and what is
+    /// served, not "no route" (decisions 0096, 0101, 0127).
+    @Test(arguments: [("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/resp_123/input_items"), ("GET", "/v1/responses/"),
                       ("DELETE", "/v1/responses/"), ("DELETE", "/v1/responses/resp_123/input_items"), ("PUT", "/v1/responses/resp_123")])
     func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {
         guard case .failure(let r) = Endpoint.accept(method: method, path: path) else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404)
-        #expect(r.error.message.hasPrefix("\(method) /v1/responses/… is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
-        #expect(r.error.message.contains("DELETE /v1/responses/{id}"))
+        #expect(r.error.message.hasPrefix("\(method) \(path) is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
+        #expect(r.error.message.contains("GET /v1/responses/{id}") && r.error.message.contains("DELETE /v1/responses/{id}"))
     }
 
-    /// `responses.delete` is served, and needs a token before its (empty) body.
-    @Test func deletingAStoredResponseIsServed() throws {
-        guard case .success(let endpoint) = Endpoint.accept(method: "DELETE", path: "/v1/responses/resp_123") else {
-            Issue.record("DELETE /v1/responses/{id} is not served")
+    /// `responses.retrieve` and `responses.delete` are served, and need a token before their (empty) body.
+    @Test(arguments: ["GET", "DELETE"])
+    func aStoredResponseIsServed(_ method: String) throws {
+        guard case .success(let endpoint) = Endpoint.accept(method: method, path: "/v1/responses/resp_123") else {
+            Issue.record("\(method) /v1/responses/{id} is not served")
             return
         }
         guard case .storedResponse = endpoint else { Issue.record("\(endpoint)"); return }

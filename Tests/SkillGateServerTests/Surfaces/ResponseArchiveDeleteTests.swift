@@ -66,6 +66,9 @@ import SkillGateTestSupport
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
             try inner.storedResponse(id: id, tokenId: tokenId, now: now)
         }
+        func storedResponseObject(id: String, tokenId: String, now: Date) throws -> StoredResponseObject {
+            try inner.storedResponseObject(id: id, tokenId: tokenId, now: now)
+        }
         func deleteResponse(id: String, tokenId: String) throws -> Bool {
             try inner.deleteResponse(id: id, tokenId: tokenId)
         }

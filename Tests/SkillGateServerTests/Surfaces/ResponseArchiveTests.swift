@@ -25,10 +25,40 @@ import SkillGateProviders
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
             try inner.storedResponse(id: id, tokenId: tokenId, now: now)
         }
+        func storedResponseObject(id: String, tokenId: String, now: Date) throws -> StoredResponseObject {
+            if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            return try inner.storedResponseObject(id: id, tokenId: tokenId, now: now)
+        }
         func deleteResponse(id: String, tokenId: String) throws -> Bool {
             if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             return try inner.deleteResponse(id: id, tokenId: tokenId)
         }
+    }
+
+    /// `GET /v1/responses/{id}`'s lookup (decision 0127): the object from memory while pending, from the store once
+    /// written; another token's is a 404; a store that cannot be read is a 503 to retry, never a 404.
+    @Test func anObjectIsReadPendingAndStoredAndAFailingStoreIs503() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = FlakyStore(try SQLiteStateStore(stateDirectory: dir))
+        store.failing.withLock { $0 = false }
+        let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { _ in }
+        let object = Array(#"{"id":"resp_1","object":"response"}"#.utf8)
+        archive.save(id: "resp_1", tokenId: "tok_a", conversation: Self.stored, object: object)
+        #expect(try await archive.object(id: "resp_1", tokenId: "tok_a") == object)
+        await #expect(throws: GatewayError.self) { try await archive.object(id: "resp_1", tokenId: "tok_b") }
+        archive.flush()
+        #expect(try store.inner.storedResponseObject(id: "resp_1", tokenId: "tok_a", now: Date()) == .found(object))
+        #expect(try await archive.object(id: "resp_1", tokenId: "tok_a") == object)
+        store.failing.withLock { $0 = true }
+        do {
+            _ = try await archive.object(id: "resp_1", tokenId: "tok_a")
+            Issue.record("a failing store answered")
+        } catch let error as GatewayError {
+            #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("retry in a few seconds"), "\(error)")
+        }
+        store.failing.withLock { $0 = false }
+        archive.close()
     }
 
     static let conversation = [Message(role: .user, text: "Remember 7."), Message(role: .assistant, text: "Noted.")]

@@ -17,7 +17,8 @@ enum Endpoint: Sendable {
     case console
     /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
     case mcp
-    /// `DELETE /v1/responses/{id}`: forgets a response kept for `previous_response_id`.
+    /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0127); `DELETE` forgets it
+    /// (decision 0101).
     case storedResponse
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
@@ -42,7 +43,7 @@ enum Endpoint: Sendable {
         "/readyz": ("GET", .ready),
     ]
 
-    /// A stored response's own path (`/v1/responses/{id}`): DELETE only.
+    /// A stored response's own path (`/v1/responses/{id}`): GET and DELETE.
     static let responsesItemPrefix = "/v1/responses/"
 
     /// `/console/`: the console's files below its root (made once, not on every request).
@@ -68,10 +69,11 @@ enum Endpoint: Sendable {
         guard let entry = table[path] else {
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
-                if method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
-                // The SDKs' `responses.retrieve`/`cancel`/`input_items`: say what is kept and for what (decisions 0096, 0101).
+                if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
+                // The SDKs' `responses.cancel`/`input_items`, and other methods: say what is kept and for what (decisions
+                // 0096, 0101, 0127).
                 return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                                              message: "\(method) \(responsesItemPrefix)… is not offered: SkillGate keeps a response only to continue it with `previous_response_id` (for `responses.retention_hours`), and drops it when that time is up; keep the answer you received if you need it again, and send DELETE \(responsesItemPrefix){id} to forget it sooner")))
+                                                              message: "\(method) \(path.prefix(120)) is not offered: SkillGate keeps a response (for `responses.retention_hours`) to continue it with `previous_response_id`, answers GET \(responsesItemPrefix){id} with its Response object, and forgets it on DELETE \(responsesItemPrefix){id}; it has no input items to list and nothing to cancel (every answer is complete when it is returned)")))
             }
             let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
                 .joined(separator: ", ")

@@ -20,7 +20,7 @@ import Synchronization
 final class ResponseArchive: Sendable {
     private struct Pending {
         var responses: [String: StoredResponse] = [:]
-        /// The bytes of the pending conversations.
+        /// The bytes of the pending conversations and objects (`StoredResponse.storedBytes`).
         var bytes = 0
         var closed = false
         /// Whether the writer thread runs (it starts with the first answer saved).
@@ -81,8 +81,9 @@ final class ResponseArchive: Sendable {
     var isEnabled: Bool { retention > 0 }
 
     /// Keeps `conversation` (the input and the answer, as the JSON text of input items:
-    /// `ResponsesItemsWriter`) as response `id` of token `tokenId`.
-    func save(id: String, tokenId: String, conversation: [UInt8]) {
+    /// `ResponsesItemsWriter`) as response `id` of token `tokenId`, with `object`, the Response object the client was
+    /// given, for `GET /v1/responses/{id}` (decision 0127).
+    func save(id: String, tokenId: String, conversation: [UInt8], object: [UInt8]? = nil) {
         guard isEnabled else { return }
         guard conversation.count <= Self.maxConversationBytes else {
             warn("response \(id) was not kept: its conversation is \(conversation.count) bytes, over the \(Self.maxConversationBytes) kept for one")
@@ -90,11 +91,11 @@ final class ResponseArchive: Sendable {
         }
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
-                                    conversation: conversation)
+                                    conversation: conversation, object: object)
         let (start, full) = pending.withLock { p -> (Bool, Bool) in
             guard !p.closed else { return (false, false) }
-            let replaced = p.responses[id]?.conversation.count
-            let added = conversation.count - (replaced ?? 0)
+            let replaced = p.responses[id]?.storedBytes
+            let added = record.storedBytes - (replaced ?? 0)
             guard replaced != nil || p.responses.count < Self.maxPending, p.bytes + added <= Self.maxPendingBytes else { return (false, true) }
             p.bytes += added
             p.responses[id] = record
@@ -132,6 +133,48 @@ final class ResponseArchive: Sendable {
         return ResponsesHistory(messages: try OpenAIResponsesFormat.conversation(fromItems: items), itemsJSON: found.conversation)
     }
 
+    /// The Response object of response `id` of token `tokenId` (`GET /v1/responses/{id}`, decision 0127), read without
+    /// its conversation: from memory while it is pending, else from the store off the event loop, asking again after one
+    /// flush interval as `conversation` does. A 404 in the Responses shape when the token has no such response (which
+    /// of unknown, expired or another token's is not told), or when it was stored before objects were kept.
+    func object(id: String, tokenId: String) async throws -> [UInt8] {
+        var found = try await objectOffTheLoop(id: id, tokenId: tokenId)
+        if found == .notFound, isEnabled {
+            try await Task.sleep(for: flushInterval * 2)
+            found = try await objectOffTheLoop(id: id, tokenId: tokenId)
+        }
+        switch found {
+        case .found(let object):
+            return object
+        case .keptWithoutObject:
+            var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                     message: "response '\(Self.shown(id))' was stored before this gateway kept Response objects, so it cannot be retrieved; it can still be continued with previous_response_id until it expires (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`)")
+            error.param = "response_id"
+            throw error
+        case .notFound:
+            var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                     message: "response '\(Self.shown(id))' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, was deleted, its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one, or it was among the token's oldest, dropped when its stored responses passed `responses.max_mib_per_token`; keep the answers you need on your side")
+            error.param = "response_id"
+            throw error
+        }
+    }
+
+    /// `object`'s lookup: a pending answer in memory where the caller runs, the store on `storeLookups`.
+    private func objectOffTheLoop(id: String, tokenId: String) async throws -> StoredResponseObject {
+        let at = now()
+        if let mine = pending.withLock({ $0.responses[id] }) {
+            guard mine.tokenId == tokenId, mine.expiresAt > at else { return .notFound }
+            return mine.object.map { .found($0) } ?? .keptWithoutObject
+        }
+        return try await storeLookups.run { [self] in
+            do { return try store.storedResponseObject(id: id, tokenId: tokenId, now: now()) } catch {
+                throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
+                                   message: "SkillGate cannot read its state database to retrieve response '\(Self.shown(id))'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
+                                   retryAfter: 2)
+            }
+        }
+    }
+
     /// Forgets response `id` of token `tokenId` (`DELETE /v1/responses/{id}`), pending or stored: false when this token
     /// has none by that id (unknown, expired and purged, or another token's, which is left alone). Waits for a write
     /// under way, and for the store, so it runs off the event loop; a store that fails is a 503 to retry.
@@ -141,7 +184,7 @@ final class ResponseArchive: Sendable {
                 let inMemory = pending.withLock { p -> Bool in
                     guard let mine = p.responses[id], mine.tokenId == tokenId else { return false }
                     p.responses[id] = nil
-                    p.bytes -= mine.conversation.count
+                    p.bytes -= mine.storedBytes
                     return true
                 }
                 do { return try store.deleteResponse(id: id, tokenId: tokenId) || inMemory } catch {
@@ -228,7 +271,7 @@ final class ResponseArchive: Sendable {
                 pending.withLock { p in
                     for r in batch where p.responses[r.id] == r {
                         p.responses[r.id] = nil
-                        p.bytes -= r.conversation.count
+                        p.bytes -= r.storedBytes
                     }
                 }
                 return true

@@ -3,11 +3,11 @@ import SkillGateProviders
 
 /// The Responses shape of one answer, made per request by `ResponsesSurface`: the chat encoding
 /// (whole answer, stream, agent loop) writes through it. It knows the response's id and what the
-/// request asked for (repeated in the `response` object), and stores the answer (`save`) before
-/// the client sees it complete.
+/// request asked for (repeated in the `response` object), and stores the answer and the Response object
+/// the client is given (`save`) before the client sees it complete.
 struct ResponsesAnswer: ChatSurface {
     let object: ResponsesObject
-    let save: (@Sendable (ChatResponse) -> Void)?
+    let save: (@Sendable (ChatResponse, [UInt8]) -> Void)?
 
     var name: String { "responses" }
     var idPrefix: String { OpenAIResponsesFormat.responseIdPrefix }
@@ -18,10 +18,11 @@ struct ResponsesAnswer: ChatSurface {
     func decode(_ body: [UInt8]) throws -> SurfaceRequest { try ResponsesSurface().decode(body) }
 
     func responseBody(_ response: ChatResponse, id: String, model: String, created: Int) -> [UInt8] {
-        save?(response)
         var o = object
         o.model = model
-        return OpenAIResponsesFormat.responseBody(response, object: o)
+        let body = OpenAIResponsesFormat.responseBody(response, object: o)
+        save?(response, body)
+        return body
     }
 
     func streamEncoder(id: String, model: String, created: Int, includeUsage: Bool) -> any SurfaceStreamEncoder {

@@ -65,17 +65,18 @@ struct ResponsesSurface: Surface {
         let now = Date().timeIntervalSince1970
         let id = OpenAIResponsesFormat.responseId(milliseconds: Int64(now * 1000), unique: ctx.idSuffix)
         let object = ResponsesObject(id: id, createdAt: Int(now), model: call.request.model, echo: inbound.echo)
-        var save: (@Sendable (ChatResponse) -> Void)?
+        var save: (@Sendable (ChatResponse, [UInt8]) -> Void)?
         if inbound.echo.store {
-            // The stored conversation: the continued one's items as they were stored, then this input's and the answer's.
+            // The stored conversation: the continued one's items as they were stored, then this input's and the answer's;
+            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0127).
             let archive = answer.responses, tokenId = call.client.tokenId, history = inbound.history?.itemsJSON ?? []
             let input = Array(inbound.newInputMessages)
-            save = { response in
+            save = { response, responseObject in
                 var items = ResponsesItemsWriter(capacity: history.count + 2048)
                 items.append(itemsOf: history)
                 for message in input { items.append(message) }
                 items.append(response.message)
-                archive.save(id: id, tokenId: tokenId, conversation: items.finish())
+                archive.save(id: id, tokenId: tokenId, conversation: items.finish(), object: responseObject)
             }
         }
         let surface = ResponsesAnswer(object: object, save: save)

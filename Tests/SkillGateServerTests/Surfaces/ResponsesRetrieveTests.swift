@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateState
+@testable import SkillGateServer
+
+/// `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`, decision 0127) through a real gateway in front of an
+/// OpenAI-format upstream double: the Response object a stored response was answered with, byte for byte for a whole
+/// answer and as `response.completed` carried it for a stream, while the answer is pending in memory and once it is in
+/// the state database; to the token that kept it only.
+@Suite struct ResponsesRetrieveTests {
+    typealias H = SkillsGatewayHarness
+    static let config = ResponsesSurfaceTests.config
+
+    static func get(_ h: H, _ id: String, token: String? = nil) async throws -> (status: Int, body: [UInt8], json: JSONValue) {
+        let r = try await h.client.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(h.gateway.boundPort)/v1/responses/\(id)",
+                                                    headers: ["authorization": "Bearer \(token ?? h.token)"]))
+        return (r.status, r.body, (try? JSONValue.parse(r.body)) ?? .null)
+    }
+
+    @Test func aWholeAnswerIsRetrievedAsItWasGivenPendingAndStored() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let r = try await h.client.send(HTTPRequest(url: "http://127.0.0.1:\(h.gateway.boundPort)/v1/responses",
+                                                    headers: ["authorization": "Bearer \(h.token)", "content-type": "application/json"],
+                                                    body: Array(#"{"model":"light","input":"Hi","metadata":{"k":"v"}}"#.utf8)))
+        #expect(r.status == 200)
+        let id = try #require(try JSONValue.parse(r.body)["id"]?.stringValue)
+        let pending = try await Self.get(h, id)
+        h.gateway.services.responses.flush()
+        let stored = try await Self.get(h, id)
+        let line = try #require(h.logLines().last)
+        await h.stop()
+        #expect(pending.status == 200 && pending.body == r.body, "\(String(decoding: pending.body, as: UTF8.self))")
+        #expect(stored.status == 200 && stored.body == r.body, "\(String(decoding: stored.body, as: UTF8.self))")
+        #expect(stored.json["metadata"] == ["k": "v"] && stored.json["status"] == "completed")
+        #expect(line["surface"] == "responses" && line["status"] == 200 && line["input_tokens"] == nil)
+    }
+
+    @Test func aStreamIsRetrievedAsItsCompletedEventCarriedIt() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let r = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi","stream":true}"#)
+        let completed = try #require(try ResponsesSurfaceTests.events(r.text).last?["response"])
+        let id = try #require(completed["id"]?.stringValue)
+        h.gateway.services.responses.flush()
+        let stored = try await Self.get(h, id)
+        await h.stop()
+        #expect(stored.status == 200)
+        #expect(stored.json == completed)
+        #expect(stored.json["output"]?.arrayValue?.first?["content"]?.arrayValue?.first?["text"] == "Hello there.")
+    }
+
+    /// Another token, an unknown id and a response sent with `store: false` get the same 404, naming `response_id`.
+    @Test func onlyTheTokenThatKeptAResponseRetrievesIt() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let kept = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi"}"#)
+        let unstored = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi","store":false}"#)
+        let other = try h.gateway.services.tokens.create(name: "someone-else", scenarios: ["chat"]).token
+        let keptId = try #require(kept.json["id"]?.stringValue), unstoredId = try #require(unstored.json["id"]?.stringValue)
+        let answers = [try await Self.get(h, keptId, token: other), try await Self.get(h, "resp_unknown"),
+                       try await Self.get(h, unstoredId)]
+        let mine = try await Self.get(h, keptId)
+        await h.stop()
+        #expect(mine.status == 200)
+        for a in answers {
+            #expect(a.status == 404)
+            #expect(a.json["error"]?["param"] == "response_id" && a.json["error"]?["type"] == "invalid_request_error")
+            #expect(a.json["error"]?["message"]?.stringValue?.contains("was not found for this token") == true, "\(a.json)")
+        }
+        let messages = answers.map { $0.json["error"]?["message"]?.stringValue ?? "" }
+        #expect(Set(messages.map { $0.replacingOccurrences(of: keptId, with: "X").replacingOccurrences(of: "resp_unknown", with: "X").replacingOccurrences(of: unstoredId, with: "X") }).count == 1,
+                "the three 404s must not tell the cases apart")
+    }
+
+    /// A response stored before objects were kept (a row without one) can be continued but not retrieved: a 404 that
+    /// says so.
+    @Test func aResponseStoredWithoutItsObjectIsA404SayingWhy() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let tokenId = try #require(h.gateway.services.tokens.authenticate(h.token)?.id)
+        let now = Date()
+        let items = Array(#"[{"role":"user","content":"Remember 7."},{"role":"assistant","content":"OK."}]"#.utf8)
+        try h.gateway.services.responses.store.saveResponses([StoredResponse(id: "resp_old", tokenId: tokenId, createdAt: now,
+                                                                             expiresAt: now.addingTimeInterval(3600), conversation: items)], now: now)
+        let old = try await Self.get(h, "resp_old")
+        let continued = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Which number?","previous_response_id":"resp_old"}"#)
+        await h.stop()
+        #expect(old.status == 404 && old.json["error"]?["param"] == "response_id")
+        #expect(old.json["error"]?["message"]?.stringValue?.contains("stored before this gateway kept Response objects") == true, "\(old.json)")
+        #expect(continued.status == 200, "\(continued.text)")
+    }
+}
