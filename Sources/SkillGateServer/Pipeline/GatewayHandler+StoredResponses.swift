@@ -14,6 +14,11 @@ extension GatewayHandler {
             try client.requireChat()
             let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count))
             if request.method == "GET" {
+                if Self.asksForAStream(request.query) {
+                    var error = GatewayError.invalidRequest("a stored response is answered whole, not streamed again: retrieve it without `stream=true`")
+                    error.param = "stream"
+                    throw error
+                }
                 let object = try await services.responses.object(id: id, tokenId: client.tokenId)
                 ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: object)
                 ctx.log.status = 200
@@ -30,5 +35,11 @@ extension GatewayHandler {
         } catch {
             fail(GatewayError.from(error), surface, &ctx)
         }
+    }
+
+    /// Whether a retrieval's query asks to replay the stream (`stream=true`, as the SDKs' `retrieve(stream=True)` sends).
+    static func asksForAStream(_ query: String?) -> Bool {
+        guard let query else { return false }
+        return query.split(separator: "&").contains { $0 == "stream=true" || $0 == "stream=1" || $0 == "stream=True" }
     }
 }

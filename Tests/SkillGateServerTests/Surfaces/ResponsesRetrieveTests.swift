@@ -50,6 +50,19 @@ import SkillGateState
         #expect(stored.json["output"]?.arrayValue?.first?["content"]?.arrayValue?.first?["text"] == "Hello there.")
     }
 
+    /// The SDKs' `retrieve(stream=True)` asks to replay the stream: a 400 naming `stream`, not a JSON body its SSE reader
+    /// cannot read.
+    @Test func aRetrievalAskingForAStreamIsRefused() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let kept = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi"}"#)
+        let id = try #require(kept.json["id"]?.stringValue)
+        let streamed = try await Self.get(h, id + "?stream=true")
+        let plain = try await Self.get(h, id + "?include[]=message.output_text.logprobs")
+        await h.stop()
+        #expect(streamed.status == 400 && streamed.json["error"]?["param"] == "stream", "\(streamed.json)")
+        #expect(plain.status == 200)
+    }
+
     /// Another token, an unknown id and a response sent with `store: false` get the same 404, naming `response_id`.
     @Test func onlyTheTokenThatKeptAResponseRetrievesIt() async throws {
         let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
