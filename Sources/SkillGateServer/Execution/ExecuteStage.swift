@@ -59,6 +59,7 @@ struct ExecuteStage: Sendable {
                 let tried = Self.lastTried(attempts, plan)
                 Self.note(tried, start, &log)
                 if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
+                Self.chargeInputIfLeftDuringAnAttempt(error, attempts, request, plan, &log)
                 throw error
             }
             Self.note(target, start, &log)
@@ -74,6 +75,7 @@ struct ExecuteStage: Sendable {
             let tried = Self.lastTried(attempts, plan)
             Self.note(tried, start, &log)
             if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
+            Self.chargeInputIfLeftDuringAnAttempt(error, attempts, request, plan, &log)
             throw error
         }
         Self.note(upstream.target, start, &log)
@@ -114,6 +116,21 @@ struct ExecuteStage: Sendable {
             log.addUnusable(failed.usage, costUSD: price?.cost(of: failed.usage))
             if failed.usageEstimated { log.usageEstimated = true }
         }
+    }
+
+    /// A call whose client left (its task cancelled) while a deployment had the request, before the whole answer or a
+    /// stream's first event, is charged an estimate of the input it sent, at that deployment's price, and marked
+    /// estimated (decision 0128): the provider has the prompt and may bill it, and without a charge a client could send
+    /// long prompts and leave each one early, past any budget or token limit. Nothing came out, so nothing more is
+    /// charged; a call that left while waiting between attempts, or whose usage is already known, is left alone.
+    static func chargeInputIfLeftDuringAnAttempt(_ error: any Error, _ attempts: [AttemptRecord], _ request: ChatRequest, _ plan: RoutePlan,
+                                                 _ log: inout RequestLogEntry) {
+        guard log.usage == nil, let last = attempts.last, case .failed(_, .cancelled) = last.outcome,
+              error is CancellationError || GatewayError.from(error).kind == .cancelled else { return }
+        let usage = Usage(inputTokens: UsageEstimate.tokens(bytes: UsageEstimate.inputBytes(of: request)), outputTokens: 0)
+        log.usage = usage
+        log.costUSD = plan.targets.first { $0.qualifiedName == last.deployment }?.model.price?.cost(of: usage)
+        log.usageEstimated = true
     }
 
     /// The deployment of the last attempt that was made (not skipped), for the log of a failure.
