@@ -41,12 +41,7 @@ import SkillGateState
         let deadline = ContinuousClock.now + .seconds(10)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(upstream.sawDisconnect, "the gateway kept the upstream's request after its client left")
-        var spent = UsageSummary()
-        while spent.requests == 0, ContinuousClock.now < deadline {
-            h.gateway.services.ledger?.flush()
-            spent = try h.gateway.services.tokens.store.usageSummary(tokenId: nil, since: Date(timeIntervalSince1970: 0))
-            if spent.requests == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let spent = try await ledgerSpend(of: h.gateway, until: deadline)
         await h.stop()
         let log = try #require(h.logLines().last)
         #expect(log["status"] == 499, "\(log)")
@@ -77,12 +72,7 @@ import SkillGateState
         let deadline = ContinuousClock.now + .seconds(10)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         // The first request is accounted for a moment after the upstream saw it leave.
-        var spent = UsageSummary()
-        while spent.requests == 0, ContinuousClock.now < deadline {
-            h.gateway.services.ledger?.flush()
-            spent = try h.gateway.services.tokens.store.usageSummary(tokenId: nil, since: Date(timeIntervalSince1970: 0))
-            if spent.requests == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        _ = try await ledgerSpend(of: h.gateway, until: deadline)
         let next = try await RawSocket.run {
             let socket = try RawSocket(port: port, receiveTimeout: 3)
             defer { socket.close() }

@@ -43,12 +43,7 @@ import SkillGateState
         #expect(h.upstream.disconnectedAt != nil, "the gateway relayed the whole stream to a client that left")
 
         // The request is accounted for once its relay has ended, a moment after the upstream saw it leave.
-        var spent = UsageSummary()
-        while spent.requests == 0, ContinuousClock.now < deadline {
-            h.gateway.services.ledger?.flush()
-            spent = try h.gateway.services.tokens.store.usageSummary(tokenId: nil, since: Date(timeIntervalSince1970: 0))
-            if spent.requests == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let spent = try await ledgerSpend(of: h.gateway, until: deadline)
         await h.stop()
         let log = try #require(h.logLines().last)
         #expect(log["usage_estimated"]?.boolValue == true, "\(log)")
