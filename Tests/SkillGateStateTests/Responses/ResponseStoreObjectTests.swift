@@ -72,6 +72,31 @@ import SkillGateTestSupport
         #expect(try store.storedResponse(id: "resp_1", tokenId: "tok_a", now: inside)?.conversation == Self.conversation)
     }
 
+    /// A PostgreSQL database from before step 9, with a stored response: migrated, the response still continues and
+    /// reads as kept without an object.
+    @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+    func postgresStepNineKeepsTheResponsesStoredBefore() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            do {
+                let c = try PostgresConnection(url: db.url)
+                try c.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
+                for step in PostgresSchema.steps.prefix(8) { try c.execute(step) }
+                _ = try c.query("INSERT INTO skillgate_schema (version) VALUES (8)")
+                _ = try c.query("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes) VALUES ($1, $2, $3, $4, $5, $6)",
+                                ["resp_1", "tok_a", String(Self.t0), String(Self.t0 + 3_600_000),
+                                 String(decoding: Self.conversation, as: UTF8.self), String(Self.conversation.count)])
+            }
+            let store = try PostgresStateStore(url: db.url)
+            let inside = Date(millisecondsSince1970: Self.t0 + 1000)
+            #expect(try store.storedResponseObject(id: "resp_1", tokenId: "tok_a", now: inside) == .keptWithoutObject)
+            #expect(try store.storedResponse(id: "resp_1", tokenId: "tok_a", now: inside)?.conversation == Self.conversation)
+            let version = try store.withConnection { try $0.query("SELECT version FROM skillgate_schema").int64(0, 0) }
+            #expect(version == Int64(PostgresSchema.steps.count))
+        }
+    }
+
     @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
     func postgresKeepsEachResponsesObject() async throws {
         try await offThePool {
