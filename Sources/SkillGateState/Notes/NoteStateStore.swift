@@ -11,13 +11,14 @@ public struct StoredNote: Sendable, Hashable {
 
 /// Where the built-in notes skills and `skillgate notes` keep notes, by token name: the SQLite state file, or PostgreSQL
 /// when `state.postgres_url` is set so that every instance sees the same notes (decision 0122). Both answer alike:
-/// the bound is checked and the note inserted atomically, ids are never given again, words match with `LIKE` folding
-/// ASCII case only, and an id is found only with its own token's name.
+/// the bound is checked and the note inserted atomically, ids are never given again, words match in any case (both
+/// sides in Unicode simple case folding, `CaseFolding`, decision 0124), and an id is found only with its own token's name.
 public protocol NoteStateStore: Sendable {
     /// Inserts a note for `tokenName`, unless it has `maxNotes` notes already: then nothing is written and the answer is
     /// nil. Saves racing each other (on one instance or on several) cannot pass the bound together.
     func saveNote(tokenName: String, title: String?, text: String, maxNotes: Int, at date: Date) throws -> StoredNote?
-    /// `tokenName`'s notes whose title or text contains every one of `words` (ASCII letters in any case), newest first.
+    /// `tokenName`'s notes whose title or text contains every one of `words` in any case (Unicode simple
+    /// case folding: "über" finds "Über", "οδος" "ΟΔΟΣ"), newest first.
     func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote]
     /// `tokenName`'s newest notes.
     func listNotes(tokenName: String, limit: Int) throws -> [StoredNote]

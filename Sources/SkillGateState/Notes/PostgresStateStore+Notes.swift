@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateCore
 
 /// The notes on PostgreSQL (schema step 8, decision 0122), answering as `SQLiteStateStore`'s do, on the notes' own
 /// connection (`withNotesConnection`).
@@ -20,33 +21,38 @@ extension PostgresStateStore: NoteStateStore {
                                 context: "saving a note")
         }
         let created = date.roundedToMilliseconds
+        let titleFolded = title.map(CaseFolding.folded), textFolded = CaseFolding.folded(text)
         let id: Int64? = try withNotesConnection { db in
             try db.transaction {
                 try db.query("SELECT pg_advisory_xact_lock(\(Self.notesLockKey), hashtext($1))", [tokenName])
                 let r = try db.query("""
-                    INSERT INTO notes (token_name, title, body, created_at)
-                    SELECT $1::text, $2::text, $3::text, $4::bigint WHERE (SELECT count(*) FROM notes WHERE token_name = $1::text) < $5::bigint
+                    INSERT INTO notes (token_name, title, body, created_at, title_folded, body_folded)
+                    SELECT $1::text, $2::text, $3::text, $4::bigint, $6::text, $7::text
+                    WHERE (SELECT count(*) FROM notes WHERE token_name = $1::text) < $5::bigint
                     RETURNING id
-                    """, [tokenName, title, text, String(created.millisecondsSince1970), String(maxNotes)])
+                    """, [tokenName, title, text, String(created.millisecondsSince1970), String(maxNotes), titleFolded, textFolded])
                 return r.count == 0 ? nil : r.int64(0, 0)
             }
         }
         return id.map { StoredNote(id: $0, tokenName: tokenName, title: title, text: text, createdAt: created) }
     }
 
-    /// `tokenName`'s notes whose title or text contains every one of `words`, newest first, matched as SQLite's `LIKE`
-    /// matches: the word anywhere, `%` and `_` as themselves, ASCII letters in any case and every other character
-    /// exactly ("Ä" does not find "ä"). ASCII case is folded by `translate` on both sides, not by `ILIKE` or `lower`,
-    /// whose answers for other letters depend on the database's locale.
+    /// `tokenName`'s notes whose title or text contains every one of `words` in any case, newest first, matched as on
+    /// SQLite: the words folded as the notes were when saved (Unicode simple case folding in Swift, `CaseFolding`;
+    /// schema step 9, decision 0124) and matched with `LIKE` against the folded copies, the word anywhere, `%` and `_`
+    /// as themselves. Not `ILIKE` or `lower`, whose answers for letters beyond ASCII depend on the database's locale. A
+    /// note saved by an instance from before step 9 (its copies NULL until a store folds it at open) is matched as
+    /// before, ASCII case only.
     public func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote] {
         // A word with NUL cannot occur in a note here (a save refuses it), and libpq would cut the parameter at it.
         guard !words.contains(where: { $0.utf8.contains(0) }) else { return [] }
         var sql = "SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = $1"
         var params: [String?] = [tokenName]
         for word in words {
-            params.append("%" + Self.escapeLike(Self.asciiLowercased(word)) + "%")
+            params.append("%" + Self.escapeLike(CaseFolding.folded(word)) + "%")
             let p = "$\(params.count)"
-            sql += " AND (\(Self.folded("coalesce(title, '')")) LIKE \(p) ESCAPE '!' OR \(Self.folded("body")) LIKE \(p) ESCAPE '!')"
+            sql += " AND (coalesce(title_folded, \(Self.asciiFolded("coalesce(title, '')"))) LIKE \(p) ESCAPE '!'"
+                + " OR coalesce(body_folded, \(Self.asciiFolded("body"))) LIKE \(p) ESCAPE '!')"
         }
         params.append(String(limit))
         sql += " ORDER BY created_at DESC, id DESC LIMIT $\(params.count)"
@@ -100,18 +106,26 @@ extension PostgresStateStore: NoteStateStore {
                    createdAt: Date(millisecondsSince1970: r.int64(i, 4)))
     }
 
-    /// `column` with its ASCII capitals made small, and nothing else changed.
-    private static func folded(_ column: String) -> String {
+    /// `column` with its ASCII capitals made small, and nothing else changed: how a note not yet folded is matched.
+    private static func asciiFolded(_ column: String) -> String {
         "translate(\(column), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
     }
 
-    /// `word` with its ASCII capitals made small, and nothing else changed (as `folded` does to the columns).
-    static func asciiLowercased(_ word: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for s in word.unicodeScalars {
-            scalars.append(("A"..."Z").contains(s) ? Unicode.Scalar(s.value + 32)! : s)
+    /// Folds the notes saved before schema step 9 or by an instance from before it (their `body_folded` is NULL), a
+    /// batch at a time; at open, after the migration. Instances opening together may fold the same rows: they write the
+    /// same values. A note whose text changed meanwhile cannot be: notes are never edited. Returns how many were folded.
+    @discardableResult
+    static func foldUnfoldedNotes(_ db: PostgresConnection, batch: Int = 500) throws -> Int {
+        var total = 0
+        while true {
+            let r = try db.query("SELECT id, title, body FROM notes WHERE body_folded IS NULL ORDER BY id LIMIT $1", [String(batch)])
+            for i in 0..<r.count {
+                try db.query("UPDATE notes SET title_folded = $1, body_folded = $2 WHERE id = $3",
+                             [r.text(i, 1).map(CaseFolding.folded), CaseFolding.folded(r.text(i, 2) ?? ""), String(r.int64(i, 0))])
+            }
+            total += r.count
+            if r.count < batch { return total }
         }
-        return String(scalars)
     }
 
     /// `word` as a `LIKE` pattern's literal text, with `!` as the escape character (no backslash: its meaning in a

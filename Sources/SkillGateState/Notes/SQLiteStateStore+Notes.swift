@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateCore
 
 extension SQLiteStateStore: NoteStateStore {
     /// Inserts a note for `tokenName`, unless `tokenName` has `maxNotes` notes already: then nothing is written and the
@@ -8,26 +9,30 @@ extension SQLiteStateStore: NoteStateStore {
     /// cannot pass the bound together. Ids count up and are never given again, a deleted note's neither (schema step 12).
     public func saveNote(tokenName: String, title: String?, text: String, maxNotes: Int = .max, at date: Date = Date()) throws -> StoredNote? {
         let created = date.roundedToMilliseconds
+        let titleFolded = title.map(CaseFolding.folded), textFolded = CaseFolding.folded(text)
         let id = try withWriteTransaction { db in
             try db.statement("""
-                INSERT INTO notes (token_name, title, body, created_at)
-                SELECT ?, ?, ?, ? WHERE (SELECT count(*) FROM notes WHERE token_name = ?) < ?
+                INSERT INTO notes (token_name, title, body, created_at, title_folded, body_folded)
+                SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM notes WHERE token_name = ?) < ?
                 RETURNING id
                 """)
                 .firstRow([.text(tokenName), .optionalText(title), .text(text), .integer(created.millisecondsSince1970),
+                           .optionalText(titleFolded), .text(textFolded),
                            .text(tokenName), .int64(Int64(maxNotes))]) { $0.int64(0) }
         }
         return id.map { StoredNote(id: $0, tokenName: tokenName, title: title, text: text, createdAt: created) }
     }
 
-    /// `tokenName`'s notes whose title or text contains every one of `words` (case-insensitive for ASCII), newest first.
-    /// SQLite's `LIKE` folds the case of ASCII letters only: "Ä" does not find "ä" (PostgreSQL's store does the same).
+    /// `tokenName`'s notes whose title or text contains every one of `words` in any case, newest first: the words are
+    /// folded as the notes were when saved (Unicode simple case folding, `CaseFolding`; schema step 13, decision 0124)
+    /// and matched with `LIKE` against the folded copies, so "über" finds "Über", "οδος" "ΟΔΟΣ" and "дом" "ДОМ", as on
+    /// PostgreSQL. A note not folded yet (none, once the store has opened the file) is matched as before, ASCII case only.
     public func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote] {
         var sql = "SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = ?"
         var values: [SQLiteValue] = [.text(tokenName)]
         for word in words {
-            sql += " AND (coalesce(title, '') LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')"
-            let pattern = "%" + Self.escapeLike(word) + "%"
+            sql += " AND (coalesce(title_folded, title, '') LIKE ? ESCAPE '\\' OR coalesce(body_folded, body) LIKE ? ESCAPE '\\')"
+            let pattern = "%" + Self.escapeLike(CaseFolding.folded(word)) + "%"
             values += [.text(pattern), .text(pattern)]
         }
         sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
@@ -65,6 +70,27 @@ extension SQLiteStateStore: NoteStateStore {
         try withConnection { db in
             try db.statement("SELECT token_name, count(*) FROM notes GROUP BY token_name ORDER BY token_name")
                 .rows([]) { (tokenName: $0.text(0), count: Int($0.int64(1))) }
+        }
+    }
+
+    /// Folds the notes saved before schema step 13 (their `body_folded` is NULL), a batch at a time, each batch in a
+    /// write transaction; at open, after the migration. Returns how many were folded. The partial index
+    /// `notes_unfolded` makes this a look at an empty index once every note is folded.
+    @discardableResult
+    static func foldUnfoldedNotes(_ db: SQLiteConnection, batch: Int = 500) throws -> Int {
+        var total = 0
+        while true {
+            let done = try db.transaction { () throws -> Int in
+                let rows = try db.statement("SELECT id, title, body FROM notes WHERE body_folded IS NULL ORDER BY id LIMIT ?")
+                    .rows([.int(batch)]) { (id: $0.int64(0), title: $0.optionalText(1), body: $0.text(2)) }
+                let update = try db.statement("UPDATE notes SET title_folded = ?, body_folded = ? WHERE id = ?")
+                for row in rows {
+                    _ = try update.run([.optionalText(row.title.map(CaseFolding.folded)), .text(CaseFolding.folded(row.body)), .int64(row.id)])
+                }
+                return rows.count
+            }
+            total += done
+            if done < batch { return total }
         }
     }
 

@@ -142,7 +142,14 @@ enum PostgresSchema {
         );
         CREATE INDEX notes_token_time ON notes(token_name, created_at, id);
         """,
-        // 9: the Response object of each stored response, as SQLite's step 13 (decision 0127).
+        // 9: notes searched in any case beyond ASCII, as SQLite's step 13 (decision 0124): the title and the text in
+        // Unicode simple case folding, written by the store at each save; older notes folded by the store when it opens.
+        """
+        ALTER TABLE notes ADD COLUMN title_folded TEXT;
+        ALTER TABLE notes ADD COLUMN body_folded TEXT;
+        CREATE INDEX notes_unfolded ON notes(id) WHERE body_folded IS NULL;
+        """,
+        // 10: the Response object of each stored response, as SQLite's step 14 (decision 0127).
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
         """,

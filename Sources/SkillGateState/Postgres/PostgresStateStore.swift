@@ -45,6 +45,7 @@ public final class PostgresStateStore: StateStore {
             if rows.count == 0 { try db.query("INSERT INTO skillgate_schema (version) VALUES ($1)", [String(PostgresSchema.steps.count)]) }
             else { try db.query("UPDATE skillgate_schema SET version = $1", [String(PostgresSchema.steps.count)]) }
         }
+        try Self.foldUnfoldedNotes(db)
         connection = Mutex(db)
     }
 

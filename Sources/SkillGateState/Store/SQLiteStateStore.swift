@@ -49,6 +49,7 @@ public final class SQLiteStateStore: StateStore {
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA synchronous = NORMAL")
         try db.migrate(StateSchema.steps)
+        try Self.foldUnfoldedNotes(db)
         connection = Mutex(db)
         openedFile = FileIdentity(path: path)
     }

@@ -193,7 +193,16 @@ enum StateSchema {
         ALTER TABLE notes_autoincrement RENAME TO notes;
         CREATE INDEX notes_token_time ON notes(token_name, created_at);
         """,
-        // 13: the Response object each stored response was answered with, for `GET /v1/responses/{id}` (decision 0127);
+        // 13: notes searched in any case beyond ASCII (decision 0124): each note keeps its title and text in Unicode
+        // simple case folding (`CaseFolding`, written by the store in Swift at each save, so SQLite and PostgreSQL fold
+        // alike), and a search folds its words the same way and matches them with `LIKE` against these. The notes of
+        // an older file are folded when the store opens it, found by the partial index of the notes not yet folded.
+        """
+        ALTER TABLE notes ADD COLUMN title_folded TEXT;
+        ALTER TABLE notes ADD COLUMN body_folded TEXT;
+        CREATE INDEX notes_unfolded ON notes(id) WHERE body_folded IS NULL;
+        """,
+        // 14: the Response object each stored response was answered with, for `GET /v1/responses/{id}` (decision 0127);
         // NULL for the responses stored before. `bytes` counts it too from now on.
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;

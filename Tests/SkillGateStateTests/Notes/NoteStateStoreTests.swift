@@ -32,9 +32,9 @@ import SkillGateTestSupport
         #expect(try found(["MiLk", "BREAD"]) == [plan.id])
         #expect(try found(["shop"]) == [plan.id], "the title counts")
         #expect(try found(["milk", "ärger"]).isEmpty, "every word")
-        // Other letters are matched exactly, as SQLite's LIKE does: "Ä" does not find "ä", nor "ß" "SS".
+        // Other letters in any case too (simple case folding, decision 0124): "ä" finds "Ä"; "ß" is not "SS".
         #expect(try found(["Ärger"]) == [umlaut.id])
-        #expect(try found(["ärger"]).isEmpty)
+        #expect(try found(["ärger"]) == [umlaut.id])
         #expect(try found(["STRASSE"]).isEmpty)
         #expect(try found(["straße"]) == [umlaut.id])
         // LIKE's wildcards, the escape characters and punctuation are themselves.
@@ -74,6 +74,53 @@ import SkillGateTestSupport
         #expect(try store.deleteNotes(tokenName: "app") == 3)
         #expect(try store.deleteNotes(tokenName: "app") == 0)
         #expect(try store.noteCounts().map(\.tokenName) == ["B-upper", "fresh", "other"])
+    }
+
+    /// Letters beyond ASCII in any case, alike on both stores (decision 0124): Latin with diacritics, Greek (final
+    /// sigma too), Cyrillic, full-width Latin, the capital sharp s; Chinese (no case) as it is; in titles and texts.
+    static func checkCaseFolding(_ store: any NoteStateStore) throws {
+        func save(_ text: String, title: String? = nil, at offset: Int64) throws -> Int64 {
+            try #require(try store.saveNote(tokenName: "intl", title: title, text: text, maxNotes: 100, at: Date(millisecondsSince1970: t0 + offset))).id
+        }
+        let german = try save("Über den Fluß zur STRAẞE", title: "Ärger", at: 0)
+        let greek = try save("ΟΔΟΣ Αθηνάς", at: 1)
+        let russian = try save("Встреча в Москве", title: "ДОМ", at: 2)
+        let wide = try save("ＳｋｉｌｌＧａｔｅ メモ", at: 3)
+        let chinese = try save("会议记录：明天上午十点", title: "项目", at: 4)
+        _ = try store.saveNote(tokenName: "other", title: nil, text: "über москве", maxNotes: 100, at: Date(millisecondsSince1970: t0 + 5))
+        func found(_ words: [String]) throws -> [Int64] { try store.searchNotes(tokenName: "intl", words: words, limit: 10).map(\.id) }
+        #expect(try found(["über"]) == [german])
+        #expect(try found(["ÜBER", "fluß"]) == [german])
+        #expect(try found(["ärger"]) == [german], "the title is folded too")
+        #expect(try found(["straße"]) == [german], "ẞ folds to ß")
+        #expect(try found(["strasse"]).isEmpty, "simple folding: ß is not ss")
+        #expect(try found(["οδος"]) == [greek], "final sigma folds as sigma")
+        #expect(try found(["ΑΘΗΝΆΣ"]) == [greek])
+        #expect(try found(["москве"]) == [russian])
+        #expect(try found(["дом", "ВСТРЕЧА"]) == [russian])
+        #expect(try found(["ｓｋｉｌｌｇａｔｅ"]) == [wide])
+        #expect(try found(["ＳＫＩＬＬ"]) == [wide])
+        #expect(try found(["skillgate"]).isEmpty, "full-width is not ASCII: case is folded, width is not")
+        #expect(try found(["会议"]) == [chinese])
+        #expect(try found(["项目", "十点"]) == [chinese])
+        #expect(try found(["über", "москве"]).isEmpty, "every word; the other token's note never")
+        #expect(try store.listNotes(tokenName: "intl", limit: 10).map(\.text).first == "会议记录：明天上午十点", "the note is kept as written")
+        #expect(try store.listNotes(tokenName: "intl", limit: 10).last?.title == "Ärger")
+    }
+
+    @Test func sqliteCaseFolding() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-notes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.checkCaseFolding(try SQLiteStateStore(stateDirectory: dir))
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+    func postgresCaseFolding() async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            try Self.checkCaseFolding(try PostgresStateStore(url: db.url))
+        }
     }
 
     @Test func sqliteNotes() throws {

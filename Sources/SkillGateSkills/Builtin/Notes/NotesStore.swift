@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 import Synchronization
+import SkillGateCore
 
 /// A saved note.
 public struct Note: Sendable, Hashable {
@@ -24,8 +25,8 @@ public protocol NotesStore: Sendable {
     /// Saves a note for `owner` and returns it with its id; nil (and nothing saved) when `owner` has `maxNotes` already.
     /// An id is never given again, even after its note is deleted (a model or client may still hold it).
     func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note?
-    /// Notes of `owner` whose title or text contains every word of `words` (case-insensitive; the state stores fold
-    /// the case of ASCII letters only), newest first.
+    /// Notes of `owner` whose title or text contains every word of `words` in any case (Unicode simple case folding,
+    /// `CaseFolding`: "über" finds "Über", "дом" "ДОМ"; decision 0124), newest first.
     func search(owner: String, words: [String], limit: Int) throws -> [Note]
     /// The newest notes of `owner`.
     func list(owner: String, limit: Int) throws -> [Note]
@@ -56,10 +57,10 @@ public final class InMemoryNotesStore: NotesStore {
     }
 
     public func search(owner: String, words: [String], limit: Int) throws -> [Note] {
-        let lowered = words.map { $0.lowercased() }
+        let folded = words.map(CaseFolding.folded)
         return try list(owner: owner, limit: Int.max).filter { note in
-            let haystack = ((note.title ?? "") + "\n" + note.text).lowercased()
-            return lowered.allSatisfy { haystack.contains($0) }
+            let title = CaseFolding.folded(note.title ?? ""), text = CaseFolding.folded(note.text)
+            return folded.allSatisfy { title.contains($0) || text.contains($0) }
         }.prefix(limit).map { $0 }
     }
 
