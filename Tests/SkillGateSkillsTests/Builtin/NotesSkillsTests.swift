@@ -40,6 +40,27 @@ import SkillGateCore
         #expect(!atTheLimit.isError)
     }
 
+    /// The bounds count characters, and one character may carry any number of combining marks: a note, title or query
+    /// of a few "characters" of 100 KB each passed them (decision 0124). They are held to four bytes per character too.
+    @Test func combiningMarksDoNotStretchTheBounds() async throws {
+        let save = skills["save_note"]!, search = skills["search_notes"]!
+        let zalgo = "a" + String(repeating: "\u{301}", count: 50_000)  // one character, 100,001 bytes
+        #expect(zalgo.count == 1)
+        let refused = try await save.execute(["text": .string(zalgo)], context: alice)
+        #expect(refused.isError && refused.text.contains("40000 bytes") && refused.text.contains("split it"), "\(refused.text)")
+        #expect(try store.list(owner: "alice", limit: 10).isEmpty)
+        // A title is cut to its bound in bytes too, at a character's end.
+        let titled = try await save.execute(["text": "body", "title": .string("Tïtle " + zalgo)], context: alice)
+        #expect(!titled.isError)
+        let title = try #require(try store.list(owner: "alice", limit: 1).first?.title)
+        #expect(title == "Tïtle" && title.utf8.count <= NotesSkills.maxTitleLength * NotesSkills.maxBytesPerCharacter, "\(title.utf8.count)")
+        let query = try await search.execute(["query": .string(zalgo)], context: alice)
+        #expect(query.isError && query.text.contains("2000 bytes") && query.text.contains("distinctive words"), "\(query.text)")
+        // Text within the bounds, accents and all, is saved as written.
+        let accented = String(repeating: "e\u{301}", count: NotesSkills.maxTextLength)  // 10,000 characters, 30,000 bytes
+        #expect(try await save.execute(["text": .string(accented)], context: alice).isError == false)
+    }
+
     /// A token keeps at most 1,000 notes: the next save is an error result the model reads, nothing is stored, and
     /// another token still saves (decision 0113: without it, `save_note` through `/mcp` filled the disk unbounded).
     @Test func aTokenKeepsAtMostAThousandNotes() async throws {

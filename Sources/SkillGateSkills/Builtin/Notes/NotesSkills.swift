@@ -21,6 +21,31 @@ public enum NotesSkills {
     /// Longest search query, in characters. A query is matched with `LIKE`, and SQLite refuses a pattern over 50,000
     /// bytes with an error that quoted the whole statement back to the model and the client.
     public static let maxQueryLength = 500
+    /// The most UTF-8 bytes per character the bounds above allow: a text, title or query is also held to four bytes per
+    /// character of its bound (the longest character without combining marks). The bounds count characters (grapheme
+    /// clusters), and one character can carry any number of combining marks: "a" with 100,000 accents is one
+    /// character of 200,001 bytes, which passed `maxTextLength` before (decision 0124).
+    public static let maxBytesPerCharacter = 4
+
+    /// `text` cut to at most `characters` characters and `characters × maxBytesPerCharacter` UTF-8 bytes, at a
+    /// character's end.
+    static func prefix(_ text: String, characters: Int) -> String {
+        var bytes = 0, end = text.startIndex, count = 0
+        for i in text.indices {
+            guard count < characters else { break }
+            let next = text.index(after: i)
+            bytes += text.utf8.distance(from: i, to: next)
+            guard bytes <= characters * maxBytesPerCharacter else { break }
+            count += 1
+            end = next
+        }
+        return String(text[..<end])
+    }
+
+    /// Whether `text` is within `characters` characters and `characters × maxBytesPerCharacter` UTF-8 bytes.
+    static func fits(_ text: String, characters: Int) -> Bool {
+        text.utf8.count <= characters * maxBytesPerCharacter && text.count <= characters
+    }
 
     /// The tool names of the notes skills, in the order `all` gives them.
     public static let names = ["save_note", "search_notes", "list_notes", "delete_note"]
@@ -88,12 +113,13 @@ public struct SaveNoteSkill: Skill {
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let text = arguments["text"]?.stringValue?.trimmingWhitespace() ?? ""
         guard !text.isEmpty else { return SkillResult(text: "The note's \"text\" is empty; pass the text to save.", isError: true) }
-        guard text.count <= NotesSkills.maxTextLength else {
-            return SkillResult(text: "The note is \(text.count) characters long; the limit is \(NotesSkills.maxTextLength). Shorten it or split it into several notes.", isError: true)
+        guard NotesSkills.fits(text, characters: NotesSkills.maxTextLength) else {
+            let bytes = NotesSkills.maxTextLength * NotesSkills.maxBytesPerCharacter
+            return SkillResult(text: "The note is \(text.count) characters (\(text.utf8.count) bytes in UTF-8) long; the limit is \(NotesSkills.maxTextLength) characters and \(bytes) bytes. Shorten it or split it into several notes.", isError: true)
         }
         var title = arguments["title"]?.stringValue?.trimmingWhitespace()
+        if let t = title, !NotesSkills.fits(t, characters: NotesSkills.maxTitleLength) { title = NotesSkills.prefix(t, characters: NotesSkills.maxTitleLength).trimmingWhitespace() }
         if title?.isEmpty == true { title = nil }
-        if let t = title, t.count > NotesSkills.maxTitleLength { title = String(t.prefix(NotesSkills.maxTitleLength)) }
         let (store, owner, maxNotes, saved) = (self.store, context.tokenName, self.maxNotes, title)
         guard let note = try await calls.run({ try store.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
             return SkillResult(text: "Not saved: this user already has \(maxNotes) notes, the most this gateway keeps per token (server_skills.notes.max_per_token). Tell the user; delete notes that are no longer needed with delete_note (list_notes and search_notes give their ids) and save again, or add to an existing note's topic instead; the operator can raise the bound.", isError: true)
@@ -130,8 +156,9 @@ public struct SearchNotesSkill: Skill {
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let query = arguments["query"]?.stringValue ?? ""
-        guard query.count <= NotesSkills.maxQueryLength else {
-            return SkillResult(text: "The query is \(query.count) characters long; the limit is \(NotesSkills.maxQueryLength). Search for a few distinctive words instead.", isError: true)
+        guard NotesSkills.fits(query, characters: NotesSkills.maxQueryLength) else {
+            let bytes = NotesSkills.maxQueryLength * NotesSkills.maxBytesPerCharacter
+            return SkillResult(text: "The query is \(query.count) characters (\(query.utf8.count) bytes in UTF-8) long; the limit is \(NotesSkills.maxQueryLength) characters and \(bytes) bytes. Search for a few distinctive words instead.", isError: true)
         }
         let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
