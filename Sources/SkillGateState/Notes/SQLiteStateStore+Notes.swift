@@ -27,7 +27,10 @@ extension SQLiteStateStore: NoteStateStore {
     /// folded as the notes were when saved (Unicode simple case folding, `CaseFolding`; schema step 13, decision 0124)
     /// and matched with `LIKE` against the folded copies, so "über" finds "Über", "οδος" "ΟΔΟΣ" and "дом" "ДОМ", as on
     /// PostgreSQL. A note not folded yet (none, once the store has opened the file) is matched as before, ASCII case only.
+    /// A word holding NUL finds nothing, as on PostgreSQL: SQLite's `LIKE` reads a pattern only up to its first NUL,
+    /// so "\u{0}" matched every note and "bread\u{0}x" every text ending in "bread".
     public func searchNotes(tokenName: String, words: [String], limit: Int) throws -> [StoredNote] {
+        guard !words.contains(where: { $0.utf8.contains(0) }) else { return [] }
         var sql = "SELECT id, token_name, title, body, created_at FROM notes WHERE token_name = ?"
         var values: [SQLiteValue] = [.text(tokenName)]
         for word in words {

@@ -61,6 +61,20 @@ import SkillGateCore
         #expect(try await save.execute(["text": .string(accented)], context: alice).isError == false)
     }
 
+    /// NUL is refused with what to do, the same on every store: PostgreSQL cannot store it, and SQLite stored it but its
+    /// search stopped at it (a note "x\0secret" was not found by "secret", and a query "\0" found every note).
+    @Test func theNulCharacterIsRefused() async throws {
+        let save = skills["save_note"]!, search = skills["search_notes"]!
+        let text = try await save.execute(["text": "x\u{0}secret"], context: alice)
+        #expect(text.isError && text.text.contains("NUL") && text.text.contains("remove it and save again"), "\(text.text)")
+        let title = try await save.execute(["text": "fine", "title": "a\u{0}"], context: alice)
+        #expect(title.isError && title.text.contains("NUL"), "\(title.text)")
+        #expect(try store.list(owner: "alice", limit: 10).isEmpty)
+        _ = try await save.execute(["text": "milk"], context: alice)
+        let query = try await search.execute(["query": "\u{0}"], context: alice)
+        #expect(query.isError && query.text.contains("remove it and search again"), "\(query.text)")
+    }
+
     /// A token keeps at most 1,000 notes: the next save is an error result the model reads, nothing is stored, and
     /// another token still saves (decision 0113: without it, `save_note` through `/mcp` filled the disk unbounded).
     @Test func aTokenKeepsAtMostAThousandNotes() async throws {

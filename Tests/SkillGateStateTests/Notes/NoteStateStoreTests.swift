@@ -48,6 +48,9 @@ import SkillGateTestSupport
         #expect(try found(["\\o/"]) == [percent.id])
         #expect(try found(["\\"]) == [percent.id])
         #expect(try found(["a"], limit: 2) == [percent.id, umlaut.id])
+        // A word holding NUL finds nothing on either store (SQLite's LIKE stopped at it: "\0" found every note).
+        #expect(try found(["\u{0}"]).isEmpty)
+        #expect(try found(["bread\u{0}zz"]).isEmpty, "not read as a text ending in bread")
 
         // Deletion by id and token only: another token's id answers as an unknown one does, and its note stays.
         #expect(try store.deleteNote(tokenName: "app", id: other.id) == false)

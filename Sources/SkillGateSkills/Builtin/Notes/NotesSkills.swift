@@ -118,6 +118,9 @@ public struct SaveNoteSkill: Skill {
             return SkillResult(text: "The note is \(text.count) characters (\(text.utf8.count) bytes in UTF-8) long; the limit is \(NotesSkills.maxTextLength) characters and \(bytes) bytes. Shorten it or split it into several notes.", isError: true)
         }
         var title = arguments["title"]?.stringValue?.trimmingWhitespace()
+        guard !text.utf8.contains(0), title?.utf8.contains(0) != true else {
+            return SkillResult(text: "The note holds the NUL character (U+0000), which notes cannot keep (PostgreSQL cannot store it, and a search stops at it); remove it and save again.", isError: true)
+        }
         if let t = title, !NotesSkills.fits(t, characters: NotesSkills.maxTitleLength) { title = NotesSkills.prefix(t, characters: NotesSkills.maxTitleLength).trimmingWhitespace() }
         if title?.isEmpty == true { title = nil }
         let (store, owner, maxNotes, saved) = (self.store, context.tokenName, self.maxNotes, title)
@@ -159,6 +162,9 @@ public struct SearchNotesSkill: Skill {
         guard NotesSkills.fits(query, characters: NotesSkills.maxQueryLength) else {
             let bytes = NotesSkills.maxQueryLength * NotesSkills.maxBytesPerCharacter
             return SkillResult(text: "The query is \(query.count) characters (\(query.utf8.count) bytes in UTF-8) long; the limit is \(NotesSkills.maxQueryLength) characters and \(bytes) bytes. Search for a few distinctive words instead.", isError: true)
+        }
+        guard !query.utf8.contains(0) else {
+            return SkillResult(text: "The query holds the NUL character (U+0000), which no note holds; remove it and search again.", isError: true)
         }
         let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
