@@ -96,11 +96,28 @@ public enum NotesAdmin {
         return "\"\(token)\" has no notes; token names with notes: \(names)\(owners.count > 20 ? ", ... (`skillgate notes list` shows them all)" : "")"
     }
 
-    /// `text` on one line (newlines and tabs as spaces, so the table stays one row per note), cut at `max` characters.
+    /// `text` on one line (newlines and tabs as spaces, so the table stays one row per note), cut at `max` characters,
+    /// with every other control character shown, not sent to the terminal: a C0 control as its symbol (ESC as "␛"),
+    /// DEL as "␡", a C1 control as "�". A note is any token holder's text, and its ESC sequences reached the
+    /// operator's terminal as they were (clearing the screen, retitling the window, writing to the clipboard with OSC 52,
+    /// or printing fake rows into the table; decision 0124).
     static func oneLine(_ text: String, max: Int) -> String {
         let flat = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-        return flat.count > max ? String(flat.prefix(max - 1)) + "…" : flat
+        let cut = flat.count > max ? String(flat.prefix(max - 1)) + "…" : flat
+        guard cut.unicodeScalars.contains(where: isControl) else { return cut }
+        var shown = String.UnicodeScalarView()
+        for s in cut.unicodeScalars {
+            switch s.value {
+            case 0x00..<0x20: shown.append(Unicode.Scalar(0x2400 + s.value)!)
+            case 0x7F: shown.append("\u{2421}")
+            case 0x80...0x9F: shown.append("\u{FFFD}")
+            default: shown.append(s)
+            }
+        }
+        return String(shown)
     }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F...0x9F).contains(s.value) }
 
     /// `name` as one shell word, for a command an error message suggests.
     static func shellQuoted(_ name: String) -> String {

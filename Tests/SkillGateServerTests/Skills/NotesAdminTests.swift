@@ -17,6 +17,21 @@ import SkillGateState
         return (store, dir)
     }
 
+    /// A note's control characters are shown, never sent to the operator's terminal (decision 0124): any token holder
+    /// writes notes, and an ESC sequence in one cleared the screen, retitled the window or set the clipboard (OSC 52)
+    /// when the operator listed them.
+    @Test func controlCharactersOfANoteAreShownNotSent() throws {
+        let (store, dir) = try Self.store()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try store.saveNote(tokenName: "evil", title: "\u{1B}]0;owned\u{07}", text: "ok\u{1B}[2J\u{1B}]52;c;cm0gLXJmIH4=\u{07}\r9\tfake\u{7F}\u{9B}31m\u{0}", at: Date(timeIntervalSince1970: 5))
+        let table = try NotesAdmin.list(store, token: "evil", limit: 50, json: false).output
+        #expect(!table.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value) }, "\(table.debugDescription)")
+        #expect(table.hasSuffix("\t␛]0;owned␇\tok␛[2J␛]52;c;cm0gLXJmIH4=␇ 9 fake␡�31m␀\n"), "\(table.debugDescription)")
+        // The JSON keeps the text whole, escaped.
+        let json = try NotesAdmin.list(store, token: "evil", limit: 50, json: true).output
+        #expect(!json.contains("\u{1B}") && json.contains("\\u001b"), "\(json)")
+    }
+
     @Test func listsTheOwnersAndATokensNotes() throws {
         let (store, dir) = try Self.store()
         defer { try? FileManager.default.removeItem(atPath: dir) }
