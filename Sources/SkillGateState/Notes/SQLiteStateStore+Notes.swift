@@ -102,12 +102,15 @@ extension SQLiteStateStore: NoteStateStore {
                    createdAt: Date(millisecondsSince1970: row.int64(4)))
     }
 
+    /// `word` as a `LIKE` pattern's literal text, with `\` as the escape character. By scalar, not by `Character` (as
+    /// PostgreSQL's store does): a `%` or `_` followed by a combining mark is one `Character`, which is not equal to
+    /// "%", but two scalars to SQLite, whose first was left a wildcard ("_\u{301}" matched every accented letter).
     private static func escapeLike(_ word: String) -> String {
-        var out = ""
-        for c in word {
-            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
-            out.append(c)
+        var out = String.UnicodeScalarView()
+        for s in word.unicodeScalars {
+            if s == "%" || s == "_" || s == "\\" { out.append("\\") }
+            out.append(s)
         }
-        return out
+        return String(out)
     }
 }

@@ -109,6 +109,12 @@ import SkillGateTestSupport
         #expect(try found(["über", "москве"]).isEmpty, "every word; the other token's note never")
         #expect(try store.listNotes(tokenName: "intl", limit: 10).map(\.text).first == "会议记录：明天上午十点", "the note is kept as written")
         #expect(try store.listNotes(tokenName: "intl", limit: 10).last?.title == "Ärger")
+        // LIKE's wildcards are themselves even when a combining mark follows them (one Character with it, but two
+        // scalars to the database): SQLite escaped by Character, so "_\u{301}" matched any accented letter there.
+        let cafe = try save("cafe\u{301} au lait", at: 6)
+        #expect(try found(["cafe\u{301}"]) == [cafe])
+        #expect(try found(["_\u{301}"]).isEmpty)
+        #expect(try found(["%\u{301}"]).isEmpty)
     }
 
     @Test func sqliteCaseFolding() throws {
