@@ -81,6 +81,8 @@ extension SQLiteStateStore: NoteStateStore {
     /// `notes_unfolded` makes this a look at an empty index once every note is folded.
     @discardableResult
     static func foldUnfoldedNotes(_ db: SQLiteConnection, batch: Int = 500) throws -> Int {
+        // Read first: with nothing to fold (every open but the first after step 13), no write lock is taken.
+        guard try db.statement("SELECT 1 FROM notes WHERE body_folded IS NULL LIMIT 1").firstRow([], { _ in true }) == true else { return 0 }
         var total = 0
         while true {
             let done = try db.transaction { () throws -> Int in

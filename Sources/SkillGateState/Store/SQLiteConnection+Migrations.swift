@@ -10,9 +10,14 @@ extension SQLiteConnection {
     /// Runs the missing steps and sets `user_version` in one `BEGIN IMMEDIATE` transaction, so two
     /// processes opening a new database at once cannot both migrate, and a failed step leaves the
     /// database as it was. Running it again is a no-op. Returns the versions before and after.
+    /// A database already up to date is only read: no write lock is taken, so a process that only reads (`skillgate
+    /// notes list`, `usage`) or a gateway starting opens the file while another holds its write lock (an operator's
+    /// `sqlite3` session, a backup, a `VACUUM`), where it waited out the busy timeout and failed before (decision 0124).
     @discardableResult
     public func migrate(_ steps: [String]) throws -> (from: Int, to: Int) {
-        try transaction {
+        let seen = try userVersion()
+        if seen == steps.count { return (seen, seen) }
+        return try transaction {
             let current = try userVersion()
             guard current <= steps.count else {
                 throw SQLiteError(code: SQLITE_ERROR,

@@ -16,6 +16,25 @@ import Testing
 @Suite(.serialized) struct SQLiteStateStoreLockedWriterTests {
     static let token = ClientToken(id: "tok_0000000000000001", name: "app", createdAt: Date(millisecondsSince1970: 1_700_000_000_000))
 
+    /// Opening a file whose schema is up to date takes no write lock (decision 0124): `skillgate notes list` (or a
+    /// gateway starting) while an operator's session held the lock waited out the busy timeout in the migration's
+    /// `BEGIN IMMEDIATE` and failed with "database is locked", though it only reads.
+    @Test func anUpToDateFileOpensWhileAnotherProcessHoldsTheWriteLock() async throws {
+        try await withTemporaryDirectory { dir in
+            do {
+                let store = try SQLiteStateStore(stateDirectory: dir)
+                _ = try store.saveNote(tokenName: "app", title: nil, text: "kept")
+            }
+            let other = try SQLiteConnection(path: dir + "/state.sqlite")
+            try other.execute("BEGIN IMMEDIATE")
+            defer { try? other.execute("ROLLBACK") }
+            let start = ContinuousClock.now
+            let reopened = try SQLiteStateStore(stateDirectory: dir, busyTimeout: .milliseconds(300))
+            #expect(try reopened.listNotes(tokenName: "app", limit: 10).map(\.text) == ["kept"])
+            #expect(ContinuousClock.now - start < .milliseconds(300), "the open waited for the lock")
+        }
+    }
+
     @Test func requestPathReadsDoNotWaitForAWriterBlockedByAnotherProcess() async throws {
         try await withTemporaryDirectory { dir in
             let store = try SQLiteStateStore(stateDirectory: dir)
