@@ -82,7 +82,8 @@ public final class GatewayServices: Sendable {
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
         // Notes too (decision 0122); those left in the file from before PostgreSQL are named in the log, not copied.
         if postgres != nil, let leftover = NotesLeftInStateFile.warning(stateStore) { log.event(leftover, level: "warn") }
-        let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, postgres: postgres, http: http)
+        let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, postgres: postgres, http: http,
+                                                              storeFailed: { log.event($0, level: "error") })
         resolver = ModelResolver(config: config, catalog: catalog)
         let clients = ClientFactory(config: config, keys: keys, http: http, clock: clock)
         self.clients = clients

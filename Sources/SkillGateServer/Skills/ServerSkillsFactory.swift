@@ -9,15 +9,17 @@ public enum ServerSkillsFactory {
     /// The enabled built-ins and webhooks. Notes live in `postgres` when the gateway has one (`state.postgres_url`:
     /// every instance sees the same notes, decision 0122), else in `stateStore`, the SQLite file; webhook header secrets
     /// are read from `keys` at call time (so `skillgate keys set` takes effect without a restart).
+    /// `storeFailed` receives the notes store's failures, for the log (the skills answer only that notes are unavailable).
     public static func makeRegistry(config: ServerSkillsConfig, keys: KeyStore, stateStore: SQLiteStateStore, postgres: PostgresStateStore? = nil,
-                                     http: HTTPClient) throws -> SkillRegistry {
+                                     http: HTTPClient, storeFailed: @escaping @Sendable (String) -> Void = { _ in }) throws -> SkillRegistry {
         let guarded = GuardedHTTP(http: http)
         var skills: [any Skill] = []
         for name in config.builtin {
             switch name {
             case "current_time": skills.append(CurrentTimeSkill())
             case "calculator": skills.append(CalculatorSkill())
-            case "notes": skills += NotesSkills.all(store: StateNotesStore(store: notesStore(stateStore: stateStore, postgres: postgres)), maxNotes: config.maxNotesPerToken)
+            case "notes": skills += NotesSkills.all(store: StateNotesStore(store: notesStore(stateStore: stateStore, postgres: postgres), failed: storeFailed),
+                                             maxNotes: config.maxNotesPerToken)
             case "http_get":
                 guard let settings = config.httpGet else {
                     throw GatewayError.invalidRequest("server_skills.builtin lists http_get without server_skills.http_get; add its allowed_hosts")
