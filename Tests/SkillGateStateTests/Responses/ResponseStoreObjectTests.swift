@@ -52,15 +52,15 @@ import SkillGateTestSupport
         try Self.check(store) { try Self.sqliteTotal(store, $0) }
     }
 
-    /// A state file with stored responses from before schema step 13 keeps them: they continue, and read as kept
+    /// A state file with stored responses from before schema step 14 keeps them: they continue, and read as kept
     /// without an object.
-    @Test func stepThirteenKeepsTheResponsesStoredBefore() throws {
+    @Test func stepFourteenKeepsTheResponsesStoredBefore() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-resp-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         do {
             let db = try SQLiteConnection(path: dir + "/state.sqlite")
-            try db.migrate(Array(StateSchema.steps.prefix(12)))
+            try db.migrate(Array(StateSchema.steps.prefix(13)))
             try db.statement("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes) VALUES (?, ?, ?, ?, ?, ?)")
                 .run([.text("resp_1"), .text("tok_a"), .integer(Self.t0), .integer(Self.t0 + 3_600_000), .utf8(Self.conversation),
                       .integer(Int64(Self.conversation.count))])
@@ -72,18 +72,18 @@ import SkillGateTestSupport
         #expect(try store.storedResponse(id: "resp_1", tokenId: "tok_a", now: inside)?.conversation == Self.conversation)
     }
 
-    /// A PostgreSQL database from before step 9, with a stored response: migrated, the response still continues and
+    /// A PostgreSQL database from before step 10, with a stored response: migrated, the response still continues and
     /// reads as kept without an object.
     @Test(.enabled(if: PostgresTestDatabase.adminURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
-    func postgresStepNineKeepsTheResponsesStoredBefore() async throws {
+    func postgresStepTenKeepsTheResponsesStoredBefore() async throws {
         try await offThePool {
             let db = try PostgresTestDatabase()
             defer { db.drop() }
             do {
                 let c = try PostgresConnection(url: db.url)
                 try c.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
-                for step in PostgresSchema.steps.prefix(8) { try c.execute(step) }
-                _ = try c.query("INSERT INTO skillgate_schema (version) VALUES (8)")
+                for step in PostgresSchema.steps.prefix(9) { try c.execute(step) }
+                _ = try c.query("INSERT INTO skillgate_schema (version) VALUES (9)")
                 _ = try c.query("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes) VALUES ($1, $2, $3, $4, $5, $6)",
                                 ["resp_1", "tok_a", String(Self.t0), String(Self.t0 + 3_600_000),
                                  String(decoding: Self.conversation, as: UTF8.self), String(Self.conversation.count)])
