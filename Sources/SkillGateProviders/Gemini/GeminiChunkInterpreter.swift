@@ -13,13 +13,21 @@ import Synchronization
 ///   (`GeminiCallIdSalt`: random per process, counted per response) replaces it.
 /// - `thoughtSignature` on a call → `toolCallSignature`; on any other part → `thinkingSignature`.
 /// - Usage grows per chunk; only the last figures are sent, once, after `finish`.
+/// - `start` is held back until the first chunk that carries something the client would see (text, thinking, a call,
+///   a finish or a prompt block): a chunk of metadata only (`usageMetadata`, `modelVersion`, `responseId`, as Vertex AI
+///   sometimes sends first) gives no event, so a stream is not committed to its deployment before it has an answer,
+///   and a failed answer after such a chunk is still tried again (decision 0123). Its usage is kept all the same.
 struct GeminiChunkInterpreter: Sendable {
     let provider: String
     let apiKey: String?
     /// Made the first time a call id is synthesised without a `responseId` (most responses never need one).
     private var salt: String?
+    /// Whether a chunk was applied.
     private var started = false
+    /// Whether `start` was sent (at the first chunk with content).
+    private var startSent = false
     private var responseId = ""
+    private var modelVersion = ""
     private var toolCallCount = 0
     private var pending: GeminiPartialCall?
     private var finishRaw: String?
@@ -35,7 +43,7 @@ struct GeminiChunkInterpreter: Sendable {
     }
 
     /// Whether the next chunk's `responseId` and `modelVersion` are still needed.
-    var needsHeader: Bool { !started || responseId.isEmpty }
+    var needsHeader: Bool { !startSent || responseId.isEmpty }
 
     /// Applies one `GenerateContentResponse` (or an `{"error":…}` object, which throws; so does a failed-answer finish
     /// reason such as `MALFORMED_FUNCTION_CALL`, `GeminiFormat.failedAnswerReason`).
@@ -57,22 +65,26 @@ struct GeminiChunkInterpreter: Sendable {
         }
         if events.capacity == 0 { events.reserveCapacity(4) }  // one allocation for a chunk's few events
         if let id = chunk.responseId, responseId.isEmpty { responseId = id }
-        if !started {
-            started = true
-            events.append(.start(id: responseId, model: chunk.modelVersion ?? ""))
-        }
+        if let model = chunk.modelVersion, modelVersion.isEmpty { modelVersion = model }
+        started = true
         if let reason = chunk.blockReason { blockReason = reason }
         if let parsed = chunk.usage { usage = parsed }
+        let firstOfChunk = events.count
         for i in chunk.parts.indices {  // borrowed, not copied
             try apply(part: chunk.parts[i], into: &events)
         }
         if let reason = chunk.finishReason {
             // A failed attempt, not an answer (decision 0117): thrown at once, with the events of this chunk, so a stream
-            // whose first chunk it is fails before its first event and is retried.
+            // whose first chunk with content it is fails before its first event and is retried.
             if let failed = GeminiFormat.failedAnswerReason(reason) {
                 throw GeminiFormat.failedAnswer(failed, raw: reason, usage: usage, provider: provider)
             }
             finishRaw = reason
+        }
+        // The stream starts at its first chunk with something the client would see; metadata alone waits (decision 0123).
+        if !startSent, events.count > firstOfChunk || chunk.finishReason != nil || chunk.blockReason != nil {
+            events.insert(.start(id: responseId, model: modelVersion), at: firstOfChunk)
+            startSent = true
         }
     }
 
@@ -136,6 +148,10 @@ struct GeminiChunkInterpreter: Sendable {
                 provider: provider)
         }
         var events: [ChatStreamEvent] = []
+        if started, !startSent {  // a whole answer of metadata only: it still starts
+            events.append(.start(id: responseId, model: modelVersion))
+            startSent = true
+        }
         closePending(into: &events)
         if let raw = finishRaw {
             events.append(.finish(Self.finishReason(raw, hasToolCalls: toolCallCount > 0)))

@@ -21,6 +21,12 @@ import SkillGateHTTP
     static var goodWhole: UpstreamDouble.Reply { .json(status: 200, body: fixture("google-tool-call.json"), headers: [:]) }
     static var goodStream: UpstreamDouble.Reply { .sse(fixture("test_google_streaming_tool_call_thought_signature.0.response.sse")) }
 
+    /// A streamed fixture's events, each to be written on its own (Google separates them with CRLF CRLF).
+    static func writes(_ name: String) -> [[UInt8]] {
+        String(decoding: fixture(name), as: UTF8.self)
+            .components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }.map { Array(($0 + "\r\n\r\n").utf8) }
+    }
+
     static func malformed(stream: Bool) -> UpstreamDouble.Reply { stream ? malformedStream : malformedWhole }
     static func good(stream: Bool) -> UpstreamDouble.Reply { stream ? goodStream : goodWhole }
     /// The tool the good answer calls.
@@ -138,8 +144,7 @@ import SkillGateHTTP
     /// Once the answer's text went out, nothing is retried: the stream ends with the surface's error event.
     @Test(arguments: Surface.allCases)
     func afterTextWentOutTheStreamEndsWithTheSurfacesErrorEvent(_ surface: Surface) async throws {
-        let events = String(decoding: Self.fixture("skillgate-text-then-malformed-function-call.sse"), as: UTF8.self)
-            .components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }.map { Array(($0 + "\r\n\r\n").utf8) }
+        let events = Self.writes("skillgate-text-then-malformed-function-call.sse")
         try await Self.withGateway(a: [.sseWrites(events, pause: .milliseconds(200)), Self.goodStream]) { gw, da, _ in
             let reply = try await Self.send(gw, surface, stream: true)
             #expect(reply.status == 200)
@@ -152,6 +157,25 @@ import SkillGateHTTP
             #expect(da.requestCount == 1, "nothing was retried")
             let line = await gw.logLines().last ?? [:]
             #expect(line["attempts"] as? [String] == ["up-a/m: 200, then 502 upstream_error mid-stream (malformed_function_call)"], "\(line)")
+        }
+    }
+
+    /// A first chunk of metadata only (as Vertex AI sometimes sends) does not commit the stream: the failed answer after
+    /// it is tried again before anything goes out, and the prompt tokens the metadata chunk reported are counted
+    /// (decision 0123). Before, the metadata chunk committed the stream and the client got the surface's error event.
+    @Test(arguments: Surface.allCases)
+    func aFailedAnswerAfterAMetadataOnlyChunkIsTriedAgain(_ surface: Surface) async throws {
+        let events = Self.writes("skillgate-metadata-then-malformed-function-call.sse")
+        try await Self.withGateway(a: [.sseWrites(events, pause: .milliseconds(200)), Self.goodStream]) { gw, da, _ in
+            let reply = try await Self.send(gw, surface, stream: true)
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.text.contains("get_country"), "the good answer's call: \(reply.text)")
+            #expect(!reply.text.contains("MALFORMED") && !reply.text.contains("malformed"), "\(reply.text)")
+            #expect(da.requestCount == 2, "the failed answer was tried again")
+            let line = await gw.logLines().last ?? [:]
+            let attempts = line["attempts"] as? [String] ?? []
+            #expect(attempts.first == "up-a/m: 502 upstream_error (malformed_function_call)" && attempts.count == 2, "\(line)")
+            #expect(line["unusable_input_tokens"] as? Int == 2595, "the metadata chunk's usage is counted: \(line)")
         }
     }
 }
