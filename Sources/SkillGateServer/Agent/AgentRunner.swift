@@ -80,7 +80,8 @@ struct AgentRunner: Sendable {
                     }
                 } catch {
                     // Ended before its usage came (the client left, the upstream failed): the call is charged what it
-                    // used, estimated, not nothing (decision 0104).
+                    // used, estimated, not nothing (decision 0104); a failed answer carries what it used (decision 0123).
+                    spend.ended(by: error)
                     let (usage, estimated) = spend.spent
                     scratch.usage = usage
                     scratch.usageEstimated = scratch.usageEstimated || estimated

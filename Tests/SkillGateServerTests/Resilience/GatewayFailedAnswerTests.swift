@@ -178,4 +178,17 @@ import SkillGateHTTP
             #expect(line["unusable_input_tokens"] as? Int == 2595, "the metadata chunk's usage is counted: \(line)")
         }
     }
+
+    /// A stream ended by a failed answer after its text went out is charged the usage Gemini reported in the failing
+    /// chunk (2,595 prompt and 7 answer tokens), which the failed answer carries, not an estimate from the bytes relayed
+    /// (decision 0123; before: about 30 prompt tokens, marked estimated).
+    @Test func aStreamEndedByAFailedAnswerIsChargedWhatTheProviderReported() async throws {
+        try await Self.withGateway(a: [.sseWrites(Self.writes("skillgate-text-then-malformed-function-call.sse"), pause: .milliseconds(100))]) { gw, _, _ in
+            let reply = try await Self.send(gw, .chat, stream: true)
+            #expect(reply.status == 200 && reply.text.contains(#""code":"malformed_function_call""#), "\(reply.text)")
+            let line = await gw.logLines().last ?? [:]
+            #expect(line["input_tokens"] as? Int == 2595 && line["output_tokens"] as? Int == 7, "\(line)")
+            #expect(line["usage_estimated"] == nil, "the provider's figures, not an estimate: \(line)")
+        }
+    }
 }

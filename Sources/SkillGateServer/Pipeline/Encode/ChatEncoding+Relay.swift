@@ -43,6 +43,7 @@ extension ChatEncoding {
             }
             try await finishStream(&relay, &ctx)
         } catch {
+            relay.spend.ended(by: error)
             await relayFailed(error, relay.encoder, &ctx)
         }
         relay.upstream.finish()
@@ -57,6 +58,7 @@ extension ChatEncoding {
             while try await relayNext(&relay, &ctx) {}
             try await finishStream(&relay, &ctx)
         } catch {
+            relay.spend.ended(by: error)
             await relayFailed(error, relay.encoder, &ctx)
         }
         relayEnded(relay, &ctx)
