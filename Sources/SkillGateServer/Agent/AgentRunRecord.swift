@@ -13,8 +13,12 @@ final class AgentRunRecord: Sendable {
         var escalations = 0
         var escalatedBecause: String?
         var attemptRecords: [AttemptRecord] = []
-        /// One per model call, in order (the usage ledger's `call` rows).
+        /// The usage ledger's `call` rows, in order: one per model call, under the model that answered it (or was tried
+        /// last), preceded by one per other deployment that spent something in the call (its failed attempts, an
+        /// escalated unusable answer; decision 0123).
         var calls: [ModelCallUsage] = []
+        /// How many model calls the run made.
+        var callCount = 0
         /// The server-side skills that ran, in order (a failed run keeps them too).
         var skillsRun: [String] = []
         /// Whether a call's usage was estimated (its stream ended before the provider reported it; decision 0104).
@@ -50,13 +54,33 @@ final class AgentRunRecord: Sendable {
             if let u = call.unusableUsage { s.unusableUsage = (s.unusableUsage ?? Usage()) + u }
             if let c = call.unusableCostUSD { s.unusableCostUSD = (s.unusableCostUSD ?? 0) + c }
             guard let model = call.model else { return }
+            s.callCount += 1
             if let u = call.usage { s.answeredUsage = s.answeredUsage + u }
             s.answeredCostUSD += call.costUSD ?? 0
             let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
-            // The ledger's call row counts all the call spent, under the model that answered it (or was tried last).
-            s.calls.append(ModelCallUsage(provider: call.provider, model: model, usage: call.answersUsage, costUSD: call.answersCostUSD,
-                                          upstreamMs: call.upstreamMs ?? 0, attempts: made, outcome: call.errorKind?.rawValue ?? "ok"))
+            s.calls += Self.rows(of: call, model: model, attemptsMade: made)
         }
+    }
+
+    /// The ledger's call rows of one model call: all it spent, each part under the deployment that spent it (decision
+    /// 0123) — its answer and the failed attempts on the same deployment under the model that answered (or was tried
+    /// last), with the call's time and its other attempts; each other deployment's failed attempts (or escalated unusable
+    /// answer) in a row of its own before it, at that deployment's price.
+    static func rows(of call: RequestLogEntry, model: String, attemptsMade: Int) -> [ModelCallUsage] {
+        var answering = ModelCallUsage(provider: call.provider, model: model, usage: call.usage, costUSD: call.costUSD,
+                                       upstreamMs: call.upstreamMs ?? 0, attempts: attemptsMade, outcome: call.errorKind?.rawValue ?? "ok")
+        var rows: [ModelCallUsage] = []
+        for spent in call.unusableSpend {
+            guard spent.model == model else {
+                rows.append(spent)
+                answering.attempts = max(0, answering.attempts - spent.attempts)
+                continue
+            }
+            if let u = spent.usage { answering.usage = (answering.usage ?? Usage()) + u }
+            if let c = spent.costUSD { answering.costUSD = (answering.costUSD ?? 0) + c }
+        }
+        rows.append(answering)
+        return rows
     }
 
     /// Notes that skill `name` ran (`AgentLoop.skillRan`).
@@ -93,7 +117,7 @@ final class AgentRunRecord: Sendable {
             // A failed run still spent what its model calls cost: the ledger and budgets count it.
             log.usage = s.answeredUsage
             log.costUSD = s.answeredCostUSD
-            log.agentIterations = s.calls.count
+            log.agentIterations = s.callCount
         }
         // Set, not added: a run whose last event could not be sent is applied again as failed.
         log.unusableUsage = s.unusableUsage

@@ -49,10 +49,11 @@ struct AgentRunner: Sendable {
         @Sendable func callOnce(_ request: ChatRequest, _ iteration: Int, _ emit: AgentEventSink, _ scratch: inout RequestLogEntry) async throws -> AgentTurn {
             var execution = try await execute.once(request, plan: call.plan, policy: policy, stream: streamText, caller: call.client.tokenId, &scratch)
             var plan = call.plan
-            if case .unusable(let u, _) = execution, let escalation = call.escalation, !Task.isCancelled {
+            if case .unusable(let u, let light) = execution, let escalation = call.escalation, !Task.isCancelled {
                 record.escalated(u.reason)
-                // The unusable answer was paid for: counted beside the escalated one, as on the chat surfaces.
-                scratch.addUnusable(scratch.usage, costUSD: scratch.costUSD)
+                // The unusable answer was paid for: counted beside the escalated one, as on the chat surfaces, under the
+                // model that gave it (decision 0123).
+                scratch.addUnusable(scratch.usage, costUSD: scratch.costUSD, by: light.qualifiedName, provider: light.provider.id)
                 scratch.usage = nil
                 scratch.costUSD = nil
                 plan = escalation

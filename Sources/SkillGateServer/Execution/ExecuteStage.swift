@@ -28,7 +28,7 @@ struct ExecuteStage: Sendable {
         ctx.log.route = (ctx.log.route.map { $0 + "; " } ?? "") + "escalated to \(tier.rawValue): \(unusable.reason)"
         // The unusable answer was paid for: the ledger, budgets and metrics count it beside the escalated one (and
         // beside the failed answers of earlier attempts, which `once` put there).
-        ctx.log.addUnusable(ctx.log.usage, costUSD: ctx.log.costUSD)
+        ctx.log.addUnusable(ctx.log.usage, costUSD: ctx.log.costUSD, by: target.qualifiedName, provider: target.provider.id)
         ctx.log.usage = nil
         ctx.log.costUSD = nil
         return try await once(call.request, plan: escalation, policy: call.answers.escalated, stream: stream, caller: caller, &ctx.log)
@@ -107,13 +107,14 @@ struct ExecuteStage: Sendable {
     }
 
     /// Adds what the failed answers among `attempts` used, and cost at their deployments' prices, to the log's unusable
-    /// usage (decision 0117); the log line is marked estimated when one of them was (a prompt-tools stream whose
-    /// malformed call came before its usage, decision 0120).
+    /// usage (decision 0117), each under the deployment that failed (decision 0123); the log line is marked estimated
+    /// when one of them was (a prompt-tools stream whose malformed call came before its usage, decision 0120).
     static func addFailedAnswers(_ attempts: [AttemptRecord], _ plan: RoutePlan, _ log: inout RequestLogEntry) {
         for attempt in attempts {
             guard let failed = attempt.failedAnswer else { continue }
-            let price = plan.targets.first { $0.qualifiedName == attempt.deployment }?.model.price
-            log.addUnusable(failed.usage, costUSD: price?.cost(of: failed.usage))
+            let target = plan.targets.first { $0.qualifiedName == attempt.deployment }
+            log.addUnusable(failed.usage, costUSD: target?.model.price?.cost(of: failed.usage), by: attempt.deployment,
+                            provider: target?.provider.id)
             if failed.usageEstimated { log.usageEstimated = true }
         }
     }

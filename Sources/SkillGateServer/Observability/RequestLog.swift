@@ -33,6 +33,10 @@ struct RequestLogEntry: Sendable {
     /// `costUSD`, which are the answer's).
     var unusableUsage: Usage?
     var unusableCostUSD: Double?
+    /// What `unusableUsage` and `unusableCostUSD` are made of, one entry per deployment that spent them (its failed
+    /// attempts' and an escalated unusable answer's usage, cost at its own price, the attempts counted): an agent run's
+    /// call rows count each under the model that spent it (decision 0123).
+    var unusableSpend: [ModelCallUsage] = []
     var attempts: [AttemptLogItem] = []
     var error: String?
     /// The kind of `error` (also for a stream that failed after its status 200 was sent).
@@ -76,10 +80,21 @@ struct RequestLogEntry: Sendable {
         return bytes
     }
 
-    /// Adds an unusable answer's usage and cost (either may be nil: nothing to add).
-    mutating func addUnusable(_ usage: Usage?, costUSD: Double?) {
+    /// Adds what `deployment` (of `provider`) spent on an answer that was not the request's answer — a failed attempt
+    /// that was tried again (decision 0117), an unusable answer that was escalated — to the unusable usage and cost
+    /// (either may be nil: nothing to add), and to that deployment's entry of `unusableSpend`.
+    mutating func addUnusable(_ usage: Usage?, costUSD: Double?, by deployment: String, provider: String?) {
+        guard usage != nil || costUSD != nil else { return }
         if let usage { unusableUsage = (unusableUsage ?? Usage()) + usage }
         if let costUSD { unusableCostUSD = (unusableCostUSD ?? 0) + costUSD }
+        guard let i = unusableSpend.firstIndex(where: { $0.model == deployment }) else {
+            unusableSpend.append(ModelCallUsage(provider: provider, model: deployment, usage: usage, costUSD: costUSD, attempts: 1,
+                                                outcome: GatewayError.Kind.upstreamError.rawValue))
+            return
+        }
+        if let usage { unusableSpend[i].usage = (unusableSpend[i].usage ?? Usage()) + usage }
+        if let costUSD { unusableSpend[i].costUSD = (unusableSpend[i].costUSD ?? 0) + costUSD }
+        unusableSpend[i].attempts += 1
     }
 
     /// Usage of the request's answers: the answer's plus an escalated unusable answer's (what the metrics count

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SkillGateCore
+import SkillGateHTTP
 import SkillGateState
 @testable import SkillGateServer
 
@@ -47,5 +48,47 @@ import SkillGateState
         #expect(unusable > 0 && line["usage_estimated"] == true, "\(line)")
         let answers = line["input_tokens"]?.intValue ?? 0
         #expect(byToken.first?.inputTokens == answers + unusable, "\(byToken) \(line)")
+    }
+
+    /// A failed attempt on one deployment of the tier, whose fallback then answered the call: its tokens and cost are
+    /// counted under the deployment that failed, at that deployment's price, in a call row of its own, and the metrics
+    /// count them under it too (decision 0123). Before, the answering model's call row held them (at the right price
+    /// but under the wrong model).
+    @Test func aFailedAttemptOnAnotherDeploymentIsCountedUnderThatDeployment() async throws {
+        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
+                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 1),
+                                        lightTools: "prompt", lightFallback: true)
+        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
+        h.gateway.flushLedger()
+        let store = h.gateway.services.tokens.store
+        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
+        let line = try #require(h.logLines().last)
+        // The metrics count a request after its reply went out: read them until the run is in them (at most 2 s).
+        var text = ""
+        for _ in 0..<100 {
+            let metrics = try await h.client.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(h.gateway.boundPort)/metrics",
+                                                              headers: ["authorization": "Bearer \(h.token)"]))
+            text = String(decoding: metrics.body, as: UTF8.self)
+            if text.contains(#"model="up/light-fallback",direction="input""#) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await h.stop()
+        #expect(r.status == 200, "\(r.body)")
+        // The first call's first attempt (light-native) is malformed and its fallback answers with the call; the second
+        // call, which answers that call, goes to the deployment that issued it (stickiness).
+        #expect(h.upstream.requests.map { $0["model"]?.stringValue ?? "" } == ["light-native", "light-fallback", "light-fallback"])
+        #expect(line["attempts"]?.arrayValue?.first == "up/light-native: 502 upstream_error (malformed_tool_call)", "\(line)")
+        #expect(line["unusable_input_tokens"] == 5 && line["unusable_cost_usd"] == 0.008, "at light-native's price: \(line)")
+        // Every answer is 5 prompt and 3 completion tokens: 8 tokens at 1,000 $/Mtok (light-native), 3,000 (light-fallback).
+        #expect(byToken.first?.inputTokens == 15 && byToken.first?.costMicrodollars == 8_000 + 24_000 + 24_000, "\(byToken)")
+        let native = byModel.first { $0.key == "up/light-native" }, fallback = byModel.first { $0.key == "up/light-fallback" }
+        #expect(native?.inputTokens == 5 && native?.outputTokens == 3 && native?.costMicrodollars == 8_000, "\(byModel)")
+        #expect(native?.requests == 1 && native?.errors == 1, "the failed attempt is a call row of its own: \(byModel)")
+        #expect(fallback?.inputTokens == 10 && fallback?.outputTokens == 6 && fallback?.costMicrodollars == 48_000, "\(byModel)")
+        #expect(fallback?.requests == 2 && fallback?.errors == 0, "\(byModel)")
+        #expect(text.contains(#"skillgate_tokens_total{model="up/light-native",direction="input"} 5\#n"#)
+                    && text.contains(#"skillgate_tokens_total{model="up/light-fallback",direction="input"} 10\#n"#), "\(text)")
+        #expect(line["agent_iterations"] == 2, "the failed attempt's row is no iteration: \(line)")
     }
 }

@@ -153,7 +153,9 @@ final class AgentGatewayHarness {
     let logPath: String
 
     /// `lightTools`: the light model's `tools` (`prompt`: behind the prompt-tools adapter, with an upstream that plays one).
-    init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native") throws {
+    /// `lightFallback`: the light tier has a second deployment, `up/light-fallback` (the same `tools`), tried after
+    /// `up/light-native`; the two are priced 1,000 and 3,000 US dollars per million tokens (in and out alike).
+    init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false) throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -161,7 +163,8 @@ final class AgentGatewayHarness {
         try FileManager.default.createDirectory(atPath: directory + "/Providers", withIntermediateDirectories: true)
         let catalog = #"""
         {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
-         "models":[{"id":"light-native","tier":"light","tools":"\#(lightTools)"},{"id":"strong-native","tier":"strong","tools":"native"}]}
+         "models":[{"id":"light-native","tier":"light","tools":"\#(lightTools)"\#(lightFallback ? Self.price(1_000) : "")},\#(lightFallback ? Self.fallbackModel(lightTools) : "")
+                   {"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
         try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
         let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
@@ -170,7 +173,7 @@ final class AgentGatewayHarness {
         // unscheduled for seconds.
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
-         "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
+         "tiers":{"light":["up/light-native"\#(lightFallback ? ",\"up/light-fallback\"" : "")],"strong":["up/strong-native"]},"default_model":"light",
          "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]}},"default_scenario":"chat",
          "agent":{"max_iterations":4},
          "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
@@ -182,6 +185,14 @@ final class AgentGatewayHarness {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         gateway = try GatewayServer(config: loaded, logFD: open(logPath, O_WRONLY | O_APPEND), serverSkills: try SkillRegistry(skills))
         try gateway.start()
+    }
+
+    private static func price(_ perMillion: Int) -> String {
+        #","price":{"input_per_mtok":\#(perMillion),"output_per_mtok":\#(perMillion)}"#
+    }
+
+    private static func fallbackModel(_ tools: String) -> String {
+        #"{"id":"light-fallback","tier":"light","tools":"\#(tools)"\#(price(3_000))},"#
     }
 
     func post(_ path: String, _ body: JSONValue, token: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
