@@ -191,4 +191,20 @@ import SkillGateHTTP
             #expect(line["usage_estimated"] == nil, "the provider's figures, not an estimate: \(line)")
         }
     }
+
+    /// An upstream that sends a chunk of metadata only and then cuts the connection: nothing of an answer went out, so
+    /// the stream is not committed and the fallback answers (decision 0123). Before, the metadata chunk committed the
+    /// stream to the cut deployment and the client got an error event, the fallback never asked.
+    @Test func aStreamCutAfterAMetadataOnlyChunkFallsBack() async throws {
+        let metadata = Self.writes("skillgate-metadata-then-malformed-function-call.sse")[0]
+        try await Self.withGateway(a: [.dropAfter(prefix: metadata, contentType: "text/event-stream")], b: [Self.goodStream]) { gw, da, db in
+            let reply = try await Self.send(gw, .chat, stream: true)
+            #expect(reply.status == 200 && reply.text.contains("get_country") && !reply.text.contains(#""error""#), "\(reply.text)")
+            #expect(da.requestCount == 1 && db?.requestCount == 1, "the fallback answered")
+            let line = await gw.logLines().last ?? [:]
+            let attempts = line["attempts"] as? [String] ?? []
+            #expect(attempts.count == 2 && attempts.first?.hasPrefix("up-a/m: 502 upstream_unavailable") == true
+                        && attempts.last?.hasPrefix("up-b/m: 200 ok") == true, "\(line)")
+        }
+    }
 }
