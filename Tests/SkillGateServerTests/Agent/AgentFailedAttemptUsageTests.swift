@@ -91,4 +91,31 @@ import SkillGateState
                     && text.contains(#"skillgate_tokens_total{model="up/light-fallback",direction="input"} 10\#n"#), "\(text)")
         #expect(line["agent_iterations"] == 2, "the failed attempt's row is no iteration: \(line)")
     }
+
+    /// Every attempt of a run's call, on both deployments of the tier, writes a call that cannot be read: the client gets
+    /// a 502 in its own shape with the code, the count and what to do, and each deployment's attempts are counted under
+    /// it, at its price (decision 0123).
+    @Test func whenEveryAttemptOnEveryDeploymentFailsEachIsCountedUnderItsOwnDeployment() async throws {
+        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
+                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 100),
+                                        lightTools: "prompt", lightFallback: true)
+        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
+        h.gateway.flushLedger()
+        let store = h.gateway.services.tokens.store
+        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
+        let line = try #require(h.logLines().last)
+        await h.stop()
+        #expect(r.status == 502, "\(r.body)")
+        let error = try JSONValue.parse(r.body)["error"]
+        let message = error?["message"]?.stringValue ?? ""
+        #expect(error?["code"] == "malformed_tool_call" && message.contains("4 attempts ended without a usable answer")
+                    && message.contains("simplify the tool schemas"), "\(r.body)")
+        #expect(h.upstream.requests.map { $0["model"]?.stringValue ?? "" } == ["light-native", "light-fallback", "light-native", "light-fallback"])
+        #expect(line["unusable_input_tokens"] == 20, "\(line)")
+        #expect(byToken.first?.inputTokens == 20 && byToken.first?.costMicrodollars == 16_000 + 48_000, "\(byToken)")
+        let native = byModel.first { $0.key == "up/light-native" }, fallback = byModel.first { $0.key == "up/light-fallback" }
+        #expect(native?.inputTokens == 10 && native?.costMicrodollars == 16_000 && native?.errors == 1, "\(byModel)")
+        #expect(fallback?.inputTokens == 10 && fallback?.costMicrodollars == 48_000 && fallback?.errors == 1, "\(byModel)")
+    }
 }
