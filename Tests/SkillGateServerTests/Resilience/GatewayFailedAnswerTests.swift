@@ -207,4 +207,20 @@ import SkillGateHTTP
                         && attempts.last?.hasPrefix("up-b/m: 200 ok") == true, "\(line)")
         }
     }
+
+    /// A chunk of metadata only, then the bare JSON error body Vertex AI sends when it aborts a stream (the form of the
+    /// recorded `vertexai-streaming-failure-error-mid-stream.txt`), here `UNAVAILABLE`: nothing went out, so the
+    /// fallback answers (decision 0123).
+    @Test func aVertexErrorAfterAMetadataOnlyChunkFallsBack() async throws {
+        let metadata = Self.writes("skillgate-metadata-then-malformed-function-call.sse")[0]
+        let error = Array("{\n  \"error\": {\n    \"code\": 503,\n    \"message\": \"The service is currently unavailable.\",\n    \"status\": \"UNAVAILABLE\"\n  }\n}\n".utf8)
+        try await Self.withGateway(a: [.sseWrites([metadata, error], pause: .milliseconds(100))], b: [Self.goodStream]) { gw, da, db in
+            let reply = try await Self.send(gw, .messages, stream: true)
+            #expect(reply.status == 200 && reply.text.contains("get_country") && !reply.text.contains("event: error"), "\(reply.text)")
+            #expect(da.requestCount == 1 && db?.requestCount == 1, "the fallback answered")
+            let line = await gw.logLines().last ?? [:]
+            let attempts = line["attempts"] as? [String] ?? []
+            #expect(attempts.first?.hasPrefix("up-a/m: 503 upstream_unavailable") == true && attempts.count == 2, "\(line)")
+        }
+    }
 }
