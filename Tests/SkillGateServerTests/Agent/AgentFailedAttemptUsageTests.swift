@@ -118,4 +118,21 @@ import SkillGateState
         #expect(native?.inputTokens == 10 && native?.costMicrodollars == 16_000 && native?.errors == 1, "\(byModel)")
         #expect(fallback?.inputTokens == 10 && fallback?.costMicrodollars == 48_000 && fallback?.errors == 1, "\(byModel)")
     }
+
+    /// The budget check between a run's calls counts what its failed attempts cost (decision 0120), at the failing
+    /// deployment's price: after the first call the answers cost $0.024 and the failed attempt $0.008, so a daily budget
+    /// of $0.03 is used up only with the failed attempt counted, and the run stops before its second call. (Decision 0120
+    /// left this term without a test; it is kept by decision 0123.)
+    @Test func theBudgetCheckBetweenCallsCountsTheFailedAttempts() async throws {
+        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
+                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 1),
+                                        lightTools: "prompt", lightFallback: true)
+        _ = try h.gateway.services.tokens.updateLimits(name: "agent-test", TokenLimits(budgetUSDPerDay: 0.03))
+        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
+        let line = try #require(h.logLines().last)
+        await h.stop()
+        #expect(h.upstream.requests.count == 2, "the run stopped before its second call: \(h.upstream.requests.count) requests, \(r.body)")
+        #expect(r.body.contains("budget"), "\(r.status) \(r.body)")
+        #expect(line["unusable_cost_usd"] == 0.008, "\(line)")
+    }
 }
