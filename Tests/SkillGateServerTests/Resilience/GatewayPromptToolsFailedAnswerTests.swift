@@ -135,3 +135,32 @@ import SkillGateHTTP
         }
     }
 }
+
+extension GatewayPromptToolsFailedAnswerTests {
+    /// A pool of two keys while a call fails (decisions 0110, 0117, 0120): the first key is rate-limited, the second
+    /// key's answer is a malformed call, the retry (the first key cooling down) gets the good call. Each attempt is logged
+    /// with its key, the failed answer's tokens are counted once, and the failed answer cools neither the key nor the
+    /// deployment.
+    @Test func aKeyRotationDuringRetriesCountsEachAttemptOnce() async throws {
+        let keyA = GatewayKeyPoolTests.keyA, keyB = GatewayKeyPoolTests.keyB
+        let up = try UpstreamDouble([Self.malformed(stream: false), Self.good(stream: false)],
+                                    byKey: [keyA: OpenAIRecordings.rateLimited(retryAfter: "30")])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],
+                                       resilience: #"{"cooldown":{"after_failures":1,"seconds":60}}"#, keys: GatewayKeyPoolTests.keys,
+                                       wireFormats: ["up-a": "openai-chat"], toolModes: ["up-a": "prompt"])
+        let reply = try await GatewayFailedAnswerTests.send(gw, .chat, stream: false)
+        #expect(reply.status == 200 && reply.text.contains("weather") && reply.text.contains("Paris"), "\(reply.text)")
+        let line = await gw.logLines().last ?? [:]
+        let attempts = line["attempts"] as? [String] ?? []
+        let keys = up.requests.map { String(($0.headers["authorization"] ?? "").dropFirst("Bearer ".count)) }
+        // Whichever key goes first: the rate-limited key once, the other key twice (the malformed call, then the good one).
+        #expect(keys.filter { $0 == keyA }.count == 1 && keys.filter { $0 == keyB }.count == 2, "\(keys.count) calls")
+        #expect(attempts.filter { $0.hasPrefix("up-a/m [UP_KEY]: 429") }.count == 1
+                    && attempts.filter { $0 == "up-a/m [UP_KEY_2]: 502 upstream_error (malformed_tool_call)" }.count == 1
+                    && attempts.last?.hasPrefix("up-a/m [UP_KEY_2]: 200 ok") == true, "\(attempts)")
+        #expect(line["unusable_input_tokens"] as? Int == 412 && line["input_tokens"] as? Int == 412, "counted once each: \(line)")
+        #expect(gw.server.services.executor.health.snapshot("up-a/m").consecutiveFailures == 0, "neither failure is the deployment's")
+        await gw.stop()
+        await up.stop()
+    }
+}
