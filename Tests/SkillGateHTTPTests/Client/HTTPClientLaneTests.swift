@@ -155,18 +155,22 @@ import Testing
         })
         try server.start()
         let port = server.boundPort
-        let caller = Task { try await Self.get(port: port)?.status }
-        #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
-        #expect(client.transfersOnServerEventLoops == 1)
+        // The caller starts on a thread of its own: a `Task` would first wait for a pool thread, which the tests running
+        // in parallel can keep busy for longer than the wait below.
+        try await onOwnThread {
+            async let caller = Self.get(port: port)?.status
+            #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
+            #expect(client.transfersOnServerEventLoops == 1)
 
-        // The handler is still waiting for the upstream's head, so the drain times out and the loop stops under it.
-        let clean = await server.shutdown(deadline: .milliseconds(200))
-        #expect(!clean)
-        let outcome = try #require(await seen.wait(), "the handler's request never ended after the server stopped")
-        #expect(outcome.error?.kind == .cancelled)
-        #expect(outcome.error?.detail.contains("server event loop") == true, "\(String(describing: outcome.error))")
-        #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
-        _ = try? await caller.value
+            // The handler is still waiting for the upstream's head, so the drain times out and the loop stops under it.
+            let clean = await server.shutdown(deadline: .milliseconds(200))
+            #expect(!clean)
+            let outcome = try #require(await seen.wait(), "the handler's request never ended after the server stopped")
+            #expect(outcome.error?.kind == .cancelled)
+            #expect(outcome.error?.detail.contains("server event loop") == true, "\(String(describing: outcome.error))")
+            #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
+            _ = try? await caller
+        }
     }
 
     /// A transfer submitted in the loop turn the server stops in is still in its lane's queue when the lane detaches (as
@@ -232,14 +236,17 @@ import Testing
         try await withTestServer(handler: { _, responder in
             await Self.sendRecordingOutcome(client, upstream.url(), into: seen, responder)
         }) { _, port in
-            let caller = Task { try await Self.get(port: port)?.status }
-            #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
-            client.shutdown()
-            let outcome = try #require(await seen.wait(), "the lane's request never ended after the client shut down")
-            #expect(outcome.error?.kind == .cancelled)
-            #expect(outcome.error?.detail.contains("shut down") == true, "\(String(describing: outcome.error))")
-            #expect(try await caller.value == 502)
-            #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
+            // The caller starts on a thread of its own (see `stoppingTheServerFailsTheLanesTransfersInFlight`).
+            try await onOwnThread {
+                async let caller = Self.get(port: port)?.status
+                #expect(await serverSettles { !upstream.requests.isEmpty }, "the handler's request never reached the upstream")
+                client.shutdown()
+                let outcome = try #require(await seen.wait(), "the lane's request never ended after the client shut down")
+                #expect(outcome.error?.kind == .cancelled)
+                #expect(outcome.error?.detail.contains("shut down") == true, "\(String(describing: outcome.error))")
+                #expect(try await caller == 502)
+                #expect(await upstream.firstPeerClose(within: .seconds(10)) != nil, "the lane left its upstream connection open")
+            }
         }
     }
 

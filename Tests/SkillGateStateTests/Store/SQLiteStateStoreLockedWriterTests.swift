@@ -19,8 +19,8 @@ import Testing
     /// Opening a file whose schema is up to date takes no write lock (decision 0124): `skillgate notes list` (or a
     /// gateway starting) while an operator's session held the lock waited out the busy timeout in the migration's
     /// `BEGIN IMMEDIATE` and failed with "database is locked", though it only reads.
-    @Test func anUpToDateFileOpensWhileAnotherProcessHoldsTheWriteLock() async throws {
-        try await withTemporaryDirectory { dir in
+    @Test func anUpToDateFileOpensWhileAnotherProcessHoldsTheWriteLock() throws {
+        try withTemporaryDirectory { dir in
             do {
                 let store = try SQLiteStateStore(stateDirectory: dir)
                 _ = try store.saveNote(tokenName: "app", title: nil, text: "kept")
