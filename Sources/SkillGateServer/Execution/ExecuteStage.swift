@@ -121,7 +121,7 @@ struct ExecuteStage: Sendable {
 
     /// A call whose client left (its task cancelled) while a deployment had the request, before the whole answer or a
     /// stream's first event, is charged an estimate of the input it sent, at that deployment's price, and marked
-    /// estimated (decision 0128): the provider has the prompt and may bill it, and without a charge a client could send
+    /// estimated (decision 0126): the provider has the prompt and may bill it, and without a charge a client could send
     /// long prompts and leave each one early, past any budget or token limit. Nothing came out, so nothing more is
     /// charged; a call that left while waiting between attempts, or whose usage is already known, is left alone.
     static func chargeInputIfLeftDuringAnAttempt(_ error: any Error, _ attempts: [AttemptRecord], _ request: ChatRequest, _ plan: RoutePlan,

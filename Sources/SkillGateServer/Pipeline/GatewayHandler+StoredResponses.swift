@@ -3,7 +3,7 @@ import SkillGateHTTP
 
 extension GatewayHandler {
     /// `/v1/responses/{id}`, a response the caller's token kept for `previous_response_id`: `GET` (the SDKs'
-    /// `responses.retrieve`) answers its Response object as the client was given it (decision 0127); `DELETE`
+    /// `responses.retrieve`) answers its Response object as the client was given it (decision 0125); `DELETE`
     /// (`responses.delete`) forgets it before its retention is up (decision 0101). Either answers a 404 that does not tell
     /// an unknown id from another token's.
     func storedResponse(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {

@@ -149,7 +149,7 @@ enum PostgresSchema {
         ALTER TABLE notes ADD COLUMN body_folded TEXT;
         CREATE INDEX notes_unfolded ON notes(id) WHERE body_folded IS NULL;
         """,
-        // 10: the Response object of each stored response, as SQLite's step 14 (decision 0127).
+        // 10: the Response object of each stored response, as SQLite's step 14 (decision 0125).
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
         """,

@@ -15,7 +15,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// from the writer to the database and back: no `String` is made of it on the way.
     public var conversation: [UInt8]
     /// The Response object the client was answered with, as the UTF-8 bytes of its JSON text, for
-    /// `GET /v1/responses/{id}` (decision 0127); nil for a response stored before the gateway kept it.
+    /// `GET /v1/responses/{id}` (decision 0125); nil for a response stored before the gateway kept it.
     public var object: [UInt8]?
 
     public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8], object: [UInt8]? = nil) {

@@ -202,7 +202,7 @@ enum StateSchema {
         ALTER TABLE notes ADD COLUMN body_folded TEXT;
         CREATE INDEX notes_unfolded ON notes(id) WHERE body_folded IS NULL;
         """,
-        // 14: the Response object each stored response was answered with, for `GET /v1/responses/{id}` (decision 0127);
+        // 14: the Response object each stored response was answered with, for `GET /v1/responses/{id}` (decision 0125);
         // NULL for the responses stored before. `bytes` counts it too from now on.
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;

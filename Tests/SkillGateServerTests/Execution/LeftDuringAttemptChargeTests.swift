@@ -6,7 +6,7 @@ import SkillGateState
 @testable import SkillGateServer
 
 /// A request whose client leaves while a deployment has it (before the whole answer, or before a stream's first event)
-/// is charged an estimate of the input it sent, marked estimated (decision 0128). The provider has the prompt and may
+/// is charged an estimate of the input it sent, marked estimated (decision 0126). The provider has the prompt and may
 /// bill it; before, such a request was charged nothing, so a token (one taken out of an app, say) could send long prompts
 /// to an expensive model and leave each one early, past any budget or token limit.
 @Suite(.serialized) struct LeftDuringAttemptChargeTests {

@@ -33,7 +33,7 @@ import SkillGateCore
     }
 
     /// The SDKs' `responses.cancel` and `input_items`, and other methods, are told what is kept and for what, and what is
-    /// served, not "no route" (decisions 0096, 0101, 0127).
+    /// served, not "no route" (decisions 0096, 0101, 0125).
     @Test(arguments: [("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/resp_123/input_items"), ("GET", "/v1/responses/"),
                       ("DELETE", "/v1/responses/"), ("DELETE", "/v1/responses/resp_123/input_items"), ("PUT", "/v1/responses/resp_123")])
     func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {

@@ -35,7 +35,7 @@ import SkillGateProviders
         }
     }
 
-    /// `GET /v1/responses/{id}`'s lookup (decision 0127): the object from memory while pending, from the store once
+    /// `GET /v1/responses/{id}`'s lookup (decision 0125): the object from memory while pending, from the store once
     /// written; another token's is a 404; a store that cannot be read is a 503 to retry, never a 404.
     @Test func anObjectIsReadPendingAndStoredAndAFailingStoreIs503() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path

@@ -5,7 +5,7 @@ import SkillGateHTTP
 import SkillGateState
 @testable import SkillGateServer
 
-/// `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`, decision 0127) through a real gateway in front of an
+/// `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`, decision 0125) through a real gateway in front of an
 /// OpenAI-format upstream double: the Response object a stored response was answered with, byte for byte for a whole
 /// answer and as `response.completed` carried it for a stream, while the answer is pending in memory and once it is in
 /// the state database; to the token that kept it only.

@@ -4,7 +4,7 @@ import SkillGateCore
 import SkillGateTestSupport
 @testable import SkillGateState
 
-/// Each stored response keeps the Response object its client was given, for `GET /v1/responses/{id}` (decision 0127):
+/// Each stored response keeps the Response object its client was given, for `GET /v1/responses/{id}` (decision 0125):
 /// read back without the conversation, by its token only and only until it expires; counted in the token's bytes for
 /// `responses.max_mib_per_token`. SQLite always, PostgreSQL when a test server is set.
 @Suite struct ResponseStoreObjectTests {

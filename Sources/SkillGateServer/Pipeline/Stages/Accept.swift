@@ -17,7 +17,7 @@ enum Endpoint: Sendable {
     case console
     /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
     case mcp
-    /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0127); `DELETE` forgets it
+    /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0125); `DELETE` forgets it
     /// (decision 0101).
     case storedResponse
 
@@ -71,7 +71,7 @@ enum Endpoint: Sendable {
                 let id = path.dropFirst(responsesItemPrefix.count)
                 if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
                 // The SDKs' `responses.cancel`/`input_items`, and other methods: say what is kept and for what (decisions
-                // 0096, 0101, 0127).
+                // 0096, 0101, 0125).
                 return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
                                                               message: "\(method) \(path.prefix(120)) is not offered: SkillGate keeps a response (for `responses.retention_hours`) to continue it with `previous_response_id`, answers GET \(responsesItemPrefix){id} with its Response object, and forgets it on DELETE \(responsesItemPrefix){id}; it has no input items to list and nothing to cancel (every answer is complete when it is returned)")))
             }

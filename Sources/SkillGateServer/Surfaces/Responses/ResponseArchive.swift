@@ -82,7 +82,7 @@ final class ResponseArchive: Sendable {
 
     /// Keeps `conversation` (the input and the answer, as the JSON text of input items:
     /// `ResponsesItemsWriter`) as response `id` of token `tokenId`, with `object`, the Response object the client was
-    /// given, for `GET /v1/responses/{id}` (decision 0127).
+    /// given, for `GET /v1/responses/{id}` (decision 0125).
     func save(id: String, tokenId: String, conversation: [UInt8], object: [UInt8]? = nil) {
         guard isEnabled else { return }
         guard conversation.count <= Self.maxConversationBytes else {
@@ -133,7 +133,7 @@ final class ResponseArchive: Sendable {
         return ResponsesHistory(messages: try OpenAIResponsesFormat.conversation(fromItems: items), itemsJSON: found.conversation)
     }
 
-    /// The Response object of response `id` of token `tokenId` (`GET /v1/responses/{id}`, decision 0127), read without
+    /// The Response object of response `id` of token `tokenId` (`GET /v1/responses/{id}`, decision 0125), read without
     /// its conversation: from memory while it is pending, else from the store off the event loop, asking again after one
     /// flush interval as `conversation` does. A 404 in the Responses shape when the token has no such response (which
     /// of unknown, expired or another token's is not told), or when it was stored before objects were kept.

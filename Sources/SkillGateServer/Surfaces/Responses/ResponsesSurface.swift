@@ -68,7 +68,7 @@ struct ResponsesSurface: Surface {
         var save: (@Sendable (ChatResponse, [UInt8]) -> Void)?
         if inbound.echo.store {
             // The stored conversation: the continued one's items as they were stored, then this input's and the answer's;
-            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0127).
+            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0125).
             let archive = answer.responses, tokenId = call.client.tokenId, history = inbound.history?.itemsJSON ?? []
             let input = Array(inbound.newInputMessages)
             save = { response, responseObject in
