@@ -15,6 +15,22 @@ import SkillGateState
                                 upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 1), lightTools: "prompt")
     }
 
+    /// What one run's chat request gave on a tier of a prompt-tools deployment and its fallback whose first
+    /// `malformedFirst` answers are calls that cannot be read: the answer, the ledger by token and by model, and the log
+    /// line. The gateway is left running (the caller reads more, then stops it).
+    static func runWithFallback(malformedFirst: Int) async throws
+        -> (h: AgentGatewayHarness, r: (status: Int, headers: HTTPHeaders, body: String), byToken: [UsageReportRow], byModel: [UsageReportRow], line: JSONValue) {
+        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
+                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: malformedFirst),
+                                        lightTools: "prompt", lightFallback: true)
+        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
+        h.gateway.flushLedger()
+        let store = h.gateway.services.tokens.store
+        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
+        return (h, r, byToken, byModel, try #require(h.logLines().last))
+    }
+
     @Test func aRunsFailedAttemptIsCountedInItsLogLineAndLedgerRows() async throws {
         let h = try Self.harness()
         let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
@@ -55,15 +71,7 @@ import SkillGateState
     /// count them under it too (decision 0123). Before, the answering model's call row held them (at the right price
     /// but under the wrong model).
     @Test func aFailedAttemptOnAnotherDeploymentIsCountedUnderThatDeployment() async throws {
-        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
-                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 1),
-                                        lightTools: "prompt", lightFallback: true)
-        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
-        h.gateway.flushLedger()
-        let store = h.gateway.services.tokens.store
-        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
-        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
-        let line = try #require(h.logLines().last)
+        let (h, r, byToken, byModel, line) = try await Self.runWithFallback(malformedFirst: 1)
         // The metrics count a request after its reply went out: read them until the run is in them (at most 2 s).
         var text = ""
         for _ in 0..<100 {
@@ -96,15 +104,7 @@ import SkillGateState
     /// a 502 in its own shape with the code, the count and what to do, and each deployment's attempts are counted under
     /// it, at its price (decision 0123).
     @Test func whenEveryAttemptOnEveryDeploymentFailsEachIsCountedUnderItsOwnDeployment() async throws {
-        let h = try AgentGatewayHarness(skills: [TestSkill.fixed("clock", "07:55 UTC")],
-                                        upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: 100),
-                                        lightTools: "prompt", lightFallback: true)
-        let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
-        h.gateway.flushLedger()
-        let store = h.gateway.services.tokens.store
-        let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
-        let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
-        let line = try #require(h.logLines().last)
+        let (h, r, byToken, byModel, line) = try await Self.runWithFallback(malformedFirst: 100)
         await h.stop()
         #expect(r.status == 502, "\(r.body)")
         let error = try JSONValue.parse(r.body)["error"]
