@@ -51,6 +51,23 @@ import SkillGateHTTP
         }
     }
 
+    /// The client's answer when both of its two attempts failed: a 502 in its surface's own error shape (the OpenAI
+    /// shapes with `code` and the provider), whose message counts the attempts and holds every one of `phrases`.
+    static func expectEveryAttemptFailed(_ reply: (status: Int, text: String), _ surface: Surface, code: String, saying phrases: [String]) throws {
+        #expect(reply.status == 502, "\(reply.text)")
+        let body = try JSONValue.parse(reply.text)
+        let error = try #require(body["error"])
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.contains("2 attempts ended without a usable answer") && phrases.allSatisfy(message.contains), "\(message)")
+        switch surface {
+        case .chat, .responses:
+            #expect(error["type"]?.stringValue == "upstream_error" && error["code"]?.stringValue == code, "\(reply.text)")
+            #expect(error["provider"]?.stringValue == "up-a")
+        case .messages:
+            #expect(body["type"]?.stringValue == "error" && error["type"]?.stringValue == "api_error", "\(reply.text)")
+        }
+    }
+
     static func send(_ gw: ResilienceGateway, _ surface: Surface, stream: Bool) async throws -> (status: Int, text: String) {
         let request = HTTPRequest(method: "POST", url: "http://127.0.0.1:\(gw.server.boundPort)\(surface.rawValue)",
                                   headers: ["authorization": "Bearer \(gw.token)", "content-type": "application/json", "anthropic-version": "2023-06-01"],
@@ -103,20 +120,9 @@ import SkillGateHTTP
     func whenEveryAttemptFailsTheClientGetsA502InItsOwnShape(_ surface: Surface, _ stream: Bool) async throws {
         try await Self.withGateway(a: [Self.malformed(stream: stream)], resilience: #"{"max_attempts":2}"#) { gw, da, _ in
             let reply = try await Self.send(gw, surface, stream: stream)
-            #expect(reply.status == 502, "\(reply.text)")
             #expect(da.requestCount == 2)
-            let body = try JSONValue.parse(reply.text)
-            let error = try #require(body["error"])
-            let message = error["message"]?.stringValue ?? ""
-            #expect(message.contains("2 attempts ended without a usable answer") && message.contains("MALFORMED_FUNCTION_CALL")
-                        && message.contains("simplify the tool schemas") && message.contains("route the scenario to another model"), "\(message)")
-            switch surface {
-            case .chat, .responses:
-                #expect(error["type"]?.stringValue == "upstream_error" && error["code"]?.stringValue == "malformed_function_call", "\(reply.text)")
-                #expect(error["provider"]?.stringValue == "up-a")
-            case .messages:
-                #expect(body["type"]?.stringValue == "error" && error["type"]?.stringValue == "api_error", "\(reply.text)")
-            }
+            try Self.expectEveryAttemptFailed(reply, surface, code: "malformed_function_call",
+                                              saying: ["MALFORMED_FUNCTION_CALL", "simplify the tool schemas", "route the scenario to another model"])
             let line = await gw.logLines().last ?? [:]
             #expect(line["status"] as? Int == 502 && line["unusable_input_tokens"] as? Int == 2 * 2595, "\(line)")
         }

@@ -77,20 +77,9 @@ import SkillGateHTTP
     func whenEveryAttemptIsMalformedTheClientGetsA502InItsOwnShape(_ surface: Surface, _ stream: Bool) async throws {
         try await Self.withGateway(a: [Self.malformed(stream: stream)], resilience: #"{"max_attempts":2}"#) { gw, da, _ in
             let reply = try await GatewayFailedAnswerTests.send(gw, surface, stream: stream)
-            #expect(reply.status == 502, "\(reply.text)")
             #expect(da.requestCount == 2)
-            let body = try JSONValue.parse(reply.text)
-            let error = try #require(body["error"])
-            let message = error["message"]?.stringValue ?? ""
-            #expect(message.contains("2 attempts ended without a usable answer") && message.contains("<tool_call>")
-                        && message.contains("Retry the request") && message.contains("native tool calling"), "\(message)")
-            switch surface {
-            case .chat, .responses:
-                #expect(error["type"]?.stringValue == "upstream_error" && error["code"]?.stringValue == "malformed_tool_call", "\(reply.text)")
-                #expect(error["provider"]?.stringValue == "up-a")
-            case .messages:
-                #expect(body["type"]?.stringValue == "error" && error["type"]?.stringValue == "api_error", "\(reply.text)")
-            }
+            try GatewayFailedAnswerTests.expectEveryAttemptFailed(reply, surface, code: "malformed_tool_call",
+                                                                  saying: ["<tool_call>", "Retry the request", "native tool calling"])
             let line = await gw.logLines().last ?? [:]
             #expect(line["status"] as? Int == 502 && (line["unusable_input_tokens"] as? Int ?? 0) > 0, "\(line)")
             if !stream { #expect(line["unusable_input_tokens"] as? Int == 2 * 412, "\(line)") }
