@@ -196,6 +196,31 @@ def test_a_kept_response_is_retrieved_by_its_token_only(openai_client, gateway):
     assert caught.value.body["param"] == "response_id" and "was not found for this token" in caught.value.body["message"]
 
 
+def test_a_kept_responses_input_items_are_listed_and_paged(openai_client, gateway):
+    """responses.input_items.list: what the model was given (the chain, then the input), as the SDK's item types,
+    paged by the SDK itself; another token gets a 404."""
+    mine = openai_client()
+    first = mine.responses.create(model="gpt", instructions="Be brief.", input="Remember 7.")
+    second = mine.responses.create(model="gpt", previous_response_id=first.id,
+                                   input=[{"role": "user", "content": "Which number?"}])
+    listed = list(mine.responses.input_items.list(second.id, order="asc", limit=1))
+    assert [(item.type, item.role) for item in listed] == [("message", "user"), ("message", "assistant"), ("message", "user")]
+    assert listed[0].content[0].type == "input_text" and listed[0].content[0].text == "Remember 7."
+    assert listed[1].content[0].type == "output_text" and listed[1].content[0].text == first.output_text
+    assert listed[2].content[0].text == "Which number?"
+    assert len({item.id for item in listed}) == 3 and all(item.status == "completed" for item in listed)
+    page = mine.responses.input_items.list(second.id)
+    assert [item.id for item in page.data] == [item.id for item in reversed(listed)] and page.has_more is False
+    assert page.first_id == listed[-1].id and page.last_id == listed[0].id
+    other = openai_client(gateway.tokens["conformance-chat-only"])
+    with pytest.raises(openai.NotFoundError) as caught:
+        other.responses.input_items.list(second.id)
+    assert caught.value.body["param"] == "response_id" and "was not found for this token" in caught.value.body["message"]
+    with pytest.raises(openai.BadRequestError) as caught:
+        mine.responses.input_items.list(second.id, limit=101)
+    assert caught.value.body["param"] == "limit"
+
+
 def test_malformed_items_are_400_naming_the_item(openai_client):
     with pytest.raises(openai.BadRequestError) as caught:
         openai_client().responses.create(model="gpt", input=[{"role": "user", "content": "hi"},

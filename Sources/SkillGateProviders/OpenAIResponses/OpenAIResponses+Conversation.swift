@@ -104,6 +104,10 @@ public struct ResponsesItemsWriter: Sendable {
         }
     }
 
+    /// The bytes written so far: taken between two appends, where the items written until then end (the array's text
+    /// up to there, closed with `]`, is an array of those items).
+    public var byteCount: Int { out.count }
+
     /// The JSON text of the array.
     public consuming func finish() -> [UInt8] {
         out.append(UInt8(ascii: "]"))

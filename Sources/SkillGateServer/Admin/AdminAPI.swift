@@ -112,13 +112,11 @@ struct AdminQuery: Sendable {
     /// Reads the query; a parameter given twice (`days=1&days=5`) is a 400 naming it, as no reader agrees which counts.
     init(_ query: String?) throws(GatewayError) {
         var values: [String: String] = [:]
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { Self.decode(String($0)) }
-            guard let name = parts.first else { continue }
+        for (name, value) in QueryString.pairs(query) {
             guard values[name] == nil else {
                 throw GatewayError.invalidRequest("query parameter \(name.prefix(40)) is given more than once; give it once", param: String(name.prefix(40)))
             }
-            values[name] = parts.count > 1 ? parts[1] : ""
+            values[name] = value
         }
         self.values = values
     }
@@ -142,20 +140,5 @@ struct AdminQuery: Sendable {
             throw GatewayError.invalidRequest("query parameter \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text.prefix(40))\"", param: name)
         }
         return value
-    }
-
-    private static func decode(_ text: String) -> String {
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let b = bytes.popFirst() {
-            if b == 0x2B { out.append(0x20); continue }
-            if b == 0x25, bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
-                out.append(v)
-                bytes = bytes.dropFirst(2)
-                continue
-            }
-            out.append(b)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -37,6 +37,27 @@ extension GatewayHandler {
         }
     }
 
+    /// `GET /v1/responses/{id}/input_items` (the SDKs' `responses.input_items.list`, decision 0127): a page of the items the
+    /// model was given for a response the caller's token kept, newest first unless `order=asc`, `limit` at a time, after
+    /// the item `after` names. The same 404 as a retrieval for a response the token does not have.
+    func storedResponseInputItems(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
+        let surface = ResponsesSurface()
+        ctx.log.surface = surface.name
+        do {
+            let client = try authenticatedClient(request, &ctx)
+            try client.requireChat()
+            let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count).dropLast(Endpoint.inputItemsSuffix.count))
+            let query = try ResponsesInputItemsPage.Query(request.query)
+            let items = try await services.responses.inputItems(id: id, tokenId: client.tokenId)
+            let page = try ResponsesInputItemsPage.page(of: items, responseId: id, query)
+            ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: page)
+            ctx.log.status = 200
+            answering.account(&ctx)
+        } catch {
+            fail(GatewayError.from(error), surface, &ctx)
+        }
+    }
+
     /// Whether a retrieval's query asks to replay the stream (`stream=true`, as the SDKs' `retrieve(stream=True)` sends).
     static func asksForAStream(_ query: String?) -> Bool {
         guard let query else { return false }

@@ -80,6 +80,8 @@ public final class GatewayHandler: HTTPHandler {
             await serveMCP(request, &ctx)
         case .success(.storedResponse):
             await storedResponse(request, &ctx)
+        case .success(.storedResponseInputItems):
+            await storedResponseInputItems(request, &ctx)
         }
     }
 

@@ -153,5 +153,9 @@ enum PostgresSchema {
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
         """,
+        // 11: where the model's input ends in each stored conversation, as SQLite's step 15 (decision 0127).
+        """
+        ALTER TABLE stored_responses ADD COLUMN input_end INTEGER;
+        """,
     ]
 }

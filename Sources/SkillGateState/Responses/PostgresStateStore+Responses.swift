@@ -14,13 +14,13 @@ extension PostgresStateStore: ResponseStore {
             try db.transaction {
                 for r in ordered {
                     _ = try db.query("""
-                        INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes, response_object)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7)
+                        INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes, response_object, input_end)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                         ON CONFLICT (id) DO UPDATE SET token_id = $2, created_at = $3, expires_at = $4, conversation = $5, bytes = $6,
-                            response_object = $7
+                            response_object = $7, input_end = $8
                         """, [r.id, r.tokenId, String(r.createdAt.millisecondsSince1970), String(r.expiresAt.millisecondsSince1970),
                               String(decoding: r.conversation, as: UTF8.self), String(r.storedBytes),
-                              r.object.map { String(decoding: $0, as: UTF8.self) }])
+                              r.object.map { String(decoding: $0, as: UTF8.self) }, r.inputEnd.map { String($0) }])
                 }
                 _ = try db.query("DELETE FROM stored_responses WHERE expires_at <= $1", [String(now.millisecondsSince1970)])
                 var dropped: [String: Int] = [:]
@@ -63,12 +63,12 @@ extension PostgresStateStore: ResponseStore {
 
     public func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
         try withConnection { db in
-            let r = try db.query("SELECT id, token_id, created_at, expires_at, conversation, response_object FROM stored_responses WHERE id = $1 AND token_id = $2 AND expires_at > $3",
+            let r = try db.query("SELECT id, token_id, created_at, expires_at, conversation, response_object, input_end FROM stored_responses WHERE id = $1 AND token_id = $2 AND expires_at > $3",
                                  [id, tokenId, String(now.millisecondsSince1970)])
             guard r.count > 0 else { return nil }
             return StoredResponse(id: r.text(0, 0) ?? "", tokenId: r.text(0, 1) ?? "", createdAt: Date(millisecondsSince1970: r.int64(0, 2)),
                                   expiresAt: Date(millisecondsSince1970: r.int64(0, 3)), conversation: Array((r.text(0, 4) ?? "").utf8),
-                                  object: r.text(0, 5).map { Array($0.utf8) })
+                                  object: r.text(0, 5).map { Array($0.utf8) }, inputEnd: r.text(0, 6).flatMap { Int($0) })
         }
     }
 

@@ -14,12 +14,12 @@ extension SQLiteStateStore: ResponseStore {
         guard !responses.isEmpty else { return [:] }
         return try withWriteTransaction { db in
             let remove = try db.statement("DELETE FROM stored_responses WHERE id = ?")
-            let insert = try db.statement("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes, response_object) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let insert = try db.statement("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes, response_object, input_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for r in responses {
                 try remove.runInPlace([.text(r.id)])
                 try insert.runInPlace([.text(r.id), .text(r.tokenId), .integer(r.createdAt.millisecondsSince1970),
                                        .integer(r.expiresAt.millisecondsSince1970), .utf8(r.conversation), .integer(Int64(r.storedBytes)),
-                                       r.object.map { .utf8($0) } ?? .null])
+                                       r.object.map { .utf8($0) } ?? .null, r.inputEnd.map { .integer(Int64($0)) } ?? .null])
             }
             try db.statement("""
                 DELETE FROM stored_responses WHERE rowid < coalesce(
@@ -55,11 +55,11 @@ extension SQLiteStateStore: ResponseStore {
 
     public func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
         try withConnection { db in
-            try db.statement("SELECT id, token_id, created_at, expires_at, conversation, response_object FROM stored_responses WHERE id = ? AND token_id = ? AND expires_at > ?")
+            try db.statement("SELECT id, token_id, created_at, expires_at, conversation, response_object, input_end FROM stored_responses WHERE id = ? AND token_id = ? AND expires_at > ?")
                 .firstRow([.text(id), .text(tokenId), .integer(now.millisecondsSince1970)]) { row in
                     StoredResponse(id: row.text(0), tokenId: row.text(1), createdAt: Date(millisecondsSince1970: row.int64(2)),
                                    expiresAt: Date(millisecondsSince1970: row.int64(3)), conversation: row.utf8(4),
-                                   object: row.isNull(5) ? nil : row.utf8(5))
+                                   object: row.isNull(5) ? nil : row.utf8(5), inputEnd: row.isNull(6) ? nil : Int(row.int64(6)))
                 }
         }
     }

@@ -17,14 +17,29 @@ public struct StoredResponse: Sendable, Hashable {
     /// The Response object the client was answered with, as the UTF-8 bytes of its JSON text, for
     /// `GET /v1/responses/{id}` (decision 0125); nil for a response stored before the gateway kept it.
     public var object: [UInt8]?
+    /// Where the model's input ends in `conversation`: its first `inputEnd` bytes, closed with `]`, are the array of the
+    /// items the model was given (the conversation continued, then the request's input) and the rest is the answer, for
+    /// `GET /v1/responses/{id}/input_items` (decision 0127); nil for a response stored before the gateway kept it.
+    public var inputEnd: Int?
 
-    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8], object: [UInt8]? = nil) {
+    public init(id: String, tokenId: String, createdAt: Date, expiresAt: Date, conversation: [UInt8], object: [UInt8]? = nil,
+                inputEnd: Int? = nil) {
         self.id = id
         self.tokenId = tokenId
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.conversation = conversation
         self.object = object
+        self.inputEnd = inputEnd
+    }
+
+    /// The JSON text of the array of the model's input items (`inputEnd`'s bytes of the conversation, then `]`); nil when
+    /// the boundary was not kept or does not fall within the conversation.
+    public var inputItemsJSON: [UInt8]? {
+        guard let inputEnd, inputEnd >= 1, inputEnd <= conversation.count else { return nil }
+        var json = Array(conversation[..<inputEnd])
+        json.append(UInt8(ascii: "]"))
+        return json
     }
 
     /// What the response holds against its token's `responses.max_mib_per_token`: its conversation and its object.

@@ -207,5 +207,10 @@ enum StateSchema {
         """
         ALTER TABLE stored_responses ADD COLUMN response_object TEXT;
         """,
+        // 15: where the model's input ends in each stored conversation (its byte length), for
+        // `GET /v1/responses/{id}/input_items` (decision 0127); NULL for the responses stored before.
+        """
+        ALTER TABLE stored_responses ADD COLUMN input_end INTEGER;
+        """,
     ]
 }

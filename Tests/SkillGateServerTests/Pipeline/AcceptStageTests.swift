@@ -32,15 +32,33 @@ import SkillGateCore
         #expect(endpoint.needsToken == needsToken)
     }
 
-    /// The SDKs' `responses.cancel` and `input_items`, and other methods, are told what is kept and for what, and what is
-    /// served, not "no route" (decisions 0096, 0101, 0125).
-    @Test(arguments: [("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/resp_123/input_items"), ("GET", "/v1/responses/"),
-                      ("DELETE", "/v1/responses/"), ("DELETE", "/v1/responses/resp_123/input_items"), ("PUT", "/v1/responses/resp_123")])
+    /// The SDKs' `responses.cancel`, and other methods, are told what is kept and for what, and what is served, not
+    /// "no route" (decisions 0096, 0101, 0125, 0127).
+    @Test(arguments: [("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/"), ("GET", "/v1/responses//input_items"),
+                      ("GET", "/v1/responses/a/b/input_items"), ("DELETE", "/v1/responses/"), ("PUT", "/v1/responses/resp_123")])
     func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {
         guard case .failure(let r) = Endpoint.accept(method: method, path: path) else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404)
         #expect(r.error.message.hasPrefix("\(method) \(path) is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
         #expect(r.error.message.contains("GET /v1/responses/{id}") && r.error.message.contains("DELETE /v1/responses/{id}"))
+        #expect(r.error.message.contains("GET /v1/responses/{id}/input_items"))
+    }
+
+    /// `responses.input_items.list` is served (GET, and HEAD as wherever GET is) and needs a token; other methods on its
+    /// path are a 405 naming them.
+    @Test func aStoredResponsesInputItemsAreServedOnGet() throws {
+        for method in ["GET", "HEAD"] {
+            guard case .success(let endpoint) = Endpoint.accept(method: method, path: "/v1/responses/resp_123/input_items"),
+                  case .storedResponseInputItems = endpoint else { Issue.record("\(method) input_items is not served"); continue }
+            #expect(endpoint.needsToken)
+        }
+        for method in ["POST", "DELETE", "PUT"] {
+            guard case .failure(let r) = Endpoint.accept(method: method, path: "/v1/responses/resp_123/input_items") else {
+                Issue.record("\(method) input_items was accepted")
+                continue
+            }
+            #expect(r.error.status == 405 && r.allowed == "GET, HEAD" && r.error.param == "method")
+        }
     }
 
     /// `responses.retrieve` and `responses.delete` are served, and need a token before their (empty) body.

@@ -20,11 +20,13 @@ enum Endpoint: Sendable {
     /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0125); `DELETE` forgets it
     /// (decision 0101).
     case storedResponse
+    /// `GET /v1/responses/{id}/input_items` lists the items the model was given for a stored response (decision 0127).
+    case storedResponseInputItems
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
     var needsToken: Bool {
         switch self {
-        case .models, .surface, .limits, .admin, .mcp, .storedResponse: true
+        case .models, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
         case .health, .ready, .metrics, .console: false
         }
     }
@@ -45,6 +47,8 @@ enum Endpoint: Sendable {
 
     /// A stored response's own path (`/v1/responses/{id}`): GET and DELETE.
     static let responsesItemPrefix = "/v1/responses/"
+    /// What follows a stored response's id in the path of its input items (`/v1/responses/{id}/input_items`): GET.
+    static let inputItemsSuffix = "/input_items"
 
     /// `/console/`: the console's files below its root (made once, not on every request).
     static let consoleFilesPrefix = ConsoleAssets.root + "/"
@@ -70,10 +74,19 @@ enum Endpoint: Sendable {
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
                 if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
-                // The SDKs' `responses.cancel`/`input_items`, and other methods: say what is kept and for what (decisions
-                // 0096, 0101, 0125).
+                if id.hasSuffix(inputItemsSuffix), case let responseId = id.dropLast(inputItemsSuffix.count), !responseId.isEmpty,
+                   !responseId.contains("/") {
+                    guard method == "GET" || method == "HEAD" else {
+                        var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path.prefix(120)) accepts GET only, not \(method)")
+                        error.param = "method"
+                        return .failure(Rejection(error: error, allowed: "GET, HEAD"))
+                    }
+                    return .success(.storedResponseInputItems)
+                }
+                // The SDKs' `responses.cancel`, and other methods: say what is kept and for what (decisions 0096, 0101, 0125,
+                // 0127).
                 return .failure(Rejection(error: GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                                              message: "\(method) \(path.prefix(120)) is not offered: SkillGate keeps a response (for `responses.retention_hours`) to continue it with `previous_response_id`, answers GET \(responsesItemPrefix){id} with its Response object, and forgets it on DELETE \(responsesItemPrefix){id}; it has no input items to list and nothing to cancel (every answer is complete when it is returned)")))
+                                                              message: "\(method) \(path.prefix(120)) is not offered: SkillGate keeps a response (for `responses.retention_hours`) to continue it with `previous_response_id`, answers GET \(responsesItemPrefix){id} with its Response object and GET \(responsesItemPrefix){id}\(inputItemsSuffix) with the items it was given, and forgets it on DELETE \(responsesItemPrefix){id}; it has nothing to cancel (every answer is complete when it is returned)")))
             }
             let served = (table.sorted { $0.key < $1.key }.map { "\($0.value.method) \($0.key)" } + ["GET \(ConsoleAssets.root)", "\(AdminAPI.prefix)..."])
                 .joined(separator: ", ")

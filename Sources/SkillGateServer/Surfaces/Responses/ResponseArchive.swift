@@ -82,8 +82,9 @@ final class ResponseArchive: Sendable {
 
     /// Keeps `conversation` (the input and the answer, as the JSON text of input items:
     /// `ResponsesItemsWriter`) as response `id` of token `tokenId`, with `object`, the Response object the client was
-    /// given, for `GET /v1/responses/{id}` (decision 0125).
-    func save(id: String, tokenId: String, conversation: [UInt8], object: [UInt8]? = nil) {
+    /// given, for `GET /v1/responses/{id}` (decision 0125), and `inputEnd`, the length of the conversation's input
+    /// (`StoredResponse.inputEnd`), for `GET /v1/responses/{id}/input_items` (decision 0127).
+    func save(id: String, tokenId: String, conversation: [UInt8], object: [UInt8]? = nil, inputEnd: Int? = nil) {
         guard isEnabled else { return }
         guard conversation.count <= Self.maxConversationBytes else {
             warn("response \(id) was not kept: its conversation is \(conversation.count) bytes, over the \(Self.maxConversationBytes) kept for one")
@@ -91,7 +92,7 @@ final class ResponseArchive: Sendable {
         }
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
-                                    conversation: conversation, object: object)
+                                    conversation: conversation, object: object, inputEnd: inputEnd)
         let (start, full) = pending.withLock { p -> (Bool, Bool) in
             guard !p.closed else { return (false, false) }
             let replaced = p.responses[id]?.storedBytes
@@ -152,11 +153,37 @@ final class ResponseArchive: Sendable {
             error.param = "response_id"
             throw error
         case .notFound:
+            throw Self.notFound(id, retention: retention)
+        }
+    }
+
+    /// The items the model was given for response `id` of token `tokenId` (`GET /v1/responses/{id}/input_items`,
+    /// decision 0127), as the JSON text of an items array: the conversation it continued, then its request's input. Read
+    /// as `conversation` reads (asking again after one flush interval); the same 404 as `object` when the token has no
+    /// such response, and one that says why when it was stored before the gateway kept where its input ends.
+    func inputItems(id: String, tokenId: String) async throws -> [UInt8] {
+        var found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
+        if found == nil, isEnabled {
+            try await Task.sleep(for: flushInterval * 2)
+            found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
+        }
+        guard let found else { throw Self.notFound(id, retention: retention) }
+        guard let items = found.inputItemsJSON else {
             var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                     message: "response '\(Self.shown(id))' was not found for this token: it is unknown, expired (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, was deleted, its conversation was over the \(Self.maxConversationBytes / (1 << 20)) MiB kept for one, or it was among the token's oldest, dropped when its stored responses passed `responses.max_mib_per_token`; keep the answers you need on your side")
+                                     message: "response '\(Self.shown(id))' was stored before this gateway kept where its input ends, so its input items cannot be listed; it can still be continued with previous_response_id until it expires (responses are kept \(Self.hours(retention)) h, `responses.retention_hours`)")
             error.param = "response_id"
             throw error
         }
+        return items
+    }
+
+    /// The 404 of a retrieval (`object`, `inputItems`) for a response the token does not have: which of unknown, expired
+    /// or another token's is not told.
+    private static func notFound(_ id: String, retention: Double) -> GatewayError {
+        var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
+                                 message: "response '\(shown(id))' was not found for this token: it is unknown, expired (responses are kept \(hours(retention)) h, `responses.retention_hours`), was created with another token, was sent with store: false, was deleted, its conversation was over the \(maxConversationBytes / (1 << 20)) MiB kept for one, or it was among the token's oldest, dropped when its stored responses passed `responses.max_mib_per_token`; keep the answers you need on your side")
+        error.param = "response_id"
+        return error
     }
 
     /// `object`'s lookup: a pending answer in memory where the caller runs, the store on `storeLookups`.

@@ -68,15 +68,17 @@ struct ResponsesSurface: Surface {
         var save: (@Sendable (ChatResponse, [UInt8]) -> Void)?
         if inbound.echo.store {
             // The stored conversation: the continued one's items as they were stored, then this input's and the answer's;
-            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0125).
+            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0125), and where the
+            // input ends, for its `input_items` (decision 0127).
             let archive = answer.responses, tokenId = call.client.tokenId, history = inbound.history?.itemsJSON ?? []
             let input = Array(inbound.newInputMessages)
             save = { response, responseObject in
                 var items = ResponsesItemsWriter(capacity: history.count + 2048)
                 items.append(itemsOf: history)
                 for message in input { items.append(message) }
+                let inputEnd = items.byteCount
                 items.append(response.message)
-                archive.save(id: id, tokenId: tokenId, conversation: items.finish(), object: responseObject)
+                archive.save(id: id, tokenId: tokenId, conversation: items.finish(), object: responseObject, inputEnd: inputEnd)
             }
         }
         let surface = ResponsesAnswer(object: object, save: save)

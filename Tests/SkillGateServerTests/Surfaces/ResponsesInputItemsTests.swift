@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+import SkillGateState
+@testable import SkillGateServer
+
+/// `GET /v1/responses/{id}/input_items` (the SDKs' `responses.input_items.list`, decision 0127) through a real gateway in
+/// front of an OpenAI-format upstream double: the items the model was given for a stored response (the conversation it
+/// continued, then its request's input, never `instructions` nor its own answer), while it is pending in memory and
+/// once it is in the state database; to the token that kept it only.
+@Suite struct ResponsesInputItemsTests {
+    typealias H = SkillsGatewayHarness
+    static let config = ResponsesSurfaceTests.config
+
+    static func list(_ h: H, _ id: String, query: String = "", token: String? = nil, method: String = "GET") async throws
+        -> (status: Int, headers: HTTPHeaders, json: JSONValue) {
+        let r = try await h.client.send(HTTPRequest(method: method, url: "http://127.0.0.1:\(h.gateway.boundPort)/v1/responses/\(id)/input_items\(query)",
+                                                    headers: ["authorization": "Bearer \(token ?? h.token)"]))
+        return (r.status, r.headers, (try? JSONValue.parse(r.body)) ?? .null)
+    }
+
+    /// The items' types, roles and texts, oldest first.
+    static func summary(_ list: JSONValue) -> [String] {
+        (list["data"]?.arrayValue ?? []).map { item in
+            let text = item["content"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined() ?? item["name"]?.stringValue
+                ?? item["output"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined() ?? ""
+            return "\(item["type"]?.stringValue ?? "?")/\(item["role"]?.stringValue ?? "-"): \(text)"
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aChainsInputItemsAreWhatItsModelWasGiven(stream: Bool) async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        func id(_ r: (status: Int, headers: HTTPHeaders, json: JSONValue, text: String)) throws -> String {
+            let response = stream ? try #require(try ResponsesSurfaceTests.events(r.text).last?["response"]) : r.json
+            return try #require(response["id"]?.stringValue)
+        }
+        let first = try id(await ResponsesSurfaceTests.post(h, #"{"model":"light","instructions":"Be brief.","input":"Hi","stream":\#(stream)}"#))
+        let firstPending = try await Self.list(h, first, query: "?order=asc")
+        let second = try id(await ResponsesSurfaceTests.post(h, #"{"model":"light","instructions":"Be brief.","previous_response_id":"\#(first)","input":[{"role":"user","content":"And now? 漢字"}],"stream":\#(stream)}"#))
+        h.gateway.services.responses.flush()
+        let firstStored = try await Self.list(h, first, query: "?order=asc")
+        let secondStored = try await Self.list(h, second, query: "?order=asc")
+        let secondNewestFirst = try await Self.list(h, second)
+        let sent = try #require(h.upstream.requests.last?["messages"]?.arrayValue)
+        await h.stop()
+
+        #expect(firstPending.status == 200 && Self.summary(firstPending.json) == ["message/user: Hi"], "\(firstPending.json)")
+        #expect(firstStored.json == firstPending.json)
+        #expect(Self.summary(secondStored.json) == ["message/user: Hi", "message/assistant: Hello there.", "message/user: And now? 漢字"])
+        #expect(sent.map { $0["role"]?.stringValue ?? "" } == ["system", "user", "assistant", "user"], "the model was given these, and the instructions")
+        #expect(secondNewestFirst.json["data"]?.arrayValue == secondStored.json["data"]?.arrayValue?.reversed())
+        #expect(secondStored.json["has_more"] == false && secondStored.json["first_id"] == secondStored.json["data"]?.arrayValue?.first?["id"])
+        #expect(secondStored.headers["content-type"] == "application/json")
+    }
+
+    /// A tool round trip: the second response's input holds the call the first answered with and the client's output.
+    @Test func aToolRoundTripListsTheCallAndItsOutput() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .toolCall(name: "get_weather", arguments: #"{"city":"Oslo"}"#)])
+        let tools = #"[{"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]"#
+        let first = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Weather in Oslo?","tools":\#(tools)}"#)
+        let firstId = try #require(first.json["id"]?.stringValue)
+        let second = try await ResponsesSurfaceTests.post(h, #"{"model":"light","previous_response_id":"\#(firstId)","tools":\#(tools),"input":[{"type":"function_call_output","call_id":"call_1","output":"Sunny, 21 C"}]}"#)
+        let items = try await Self.list(h, try #require(second.json["id"]?.stringValue), query: "?order=asc&limit=10")
+        await h.stop()
+        let data = try #require(items.json["data"]?.arrayValue)
+        #expect(data.map { $0["type"] } == ["message", "function_call", "function_call_output"], "\(items.json)")
+        #expect(data[1]["call_id"] == "call_1" && data[1]["name"] == "get_weather" && data[1]["arguments"] == #"{"city":"Oslo"}"#)
+        #expect(data[2]["call_id"] == "call_1" && data[2]["output"] == [["type": "input_text", "text": "Sunny, 21 C"]] && data[2]["status"] == "completed")
+    }
+
+    /// `limit` and `after` page through a long input, each page's `last_id` leading to the next.
+    @Test func aLongInputIsPagedThrough() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("ok")])
+        let input = (0..<25).map { #"{"role":"user","content":"message \#($0)"}"# }.joined(separator: ",")
+        let created = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":[\#(input)]}"#)
+        let id = try #require(created.json["id"]?.stringValue)
+        var texts: [String] = []
+        var after = ""
+        for _ in 0..<4 {
+            let page = try await Self.list(h, id, query: "?order=asc&limit=10" + after)
+            texts += Self.summary(page.json)
+            guard page.json["has_more"] == true, let last = page.json["last_id"]?.stringValue else { break }
+            after = "&after=" + last
+        }
+        let firstPageByDefault = try await Self.list(h, id)
+        await h.stop()
+        #expect(texts == (0..<25).map { "message/user: message \($0)" })
+        #expect(Self.summary(firstPageByDefault.json) == (5..<25).reversed().map { "message/user: message \($0)" }, "20 at a time, newest first")
+        #expect(firstPageByDefault.json["has_more"] == true)
+    }
+
+    /// Another token, an unknown id and a response sent with `store: false` get the same 404 as a retrieval, naming
+    /// `response_id`.
+    @Test func onlyTheTokenThatKeptAResponseListsItsItems() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let kept = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi"}"#)
+        let unstored = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi","store":false}"#)
+        let other = try h.gateway.services.tokens.create(name: "someone-else", scenarios: ["chat"]).token
+        let keptId = try #require(kept.json["id"]?.stringValue), unstoredId = try #require(unstored.json["id"]?.stringValue)
+        let answers = [try await Self.list(h, keptId, token: other), try await Self.list(h, "resp_unknown"), try await Self.list(h, unstoredId)]
+        let retrieval = try await ResponsesRetrieveTests.get(h, "resp_unknown")
+        let mine = try await Self.list(h, keptId)
+        await h.stop()
+        #expect(mine.status == 200)
+        for a in answers {
+            #expect(a.status == 404 && a.json["error"]?["param"] == "response_id" && a.json["error"]?["type"] == "invalid_request_error", "\(a.json)")
+        }
+        #expect(answers[1].json == retrieval.json, "the same 404 as a retrieval")
+        let messages = answers.map { $0.json["error"]?["message"]?.stringValue ?? "" }
+        #expect(Set(messages.map { $0.replacingOccurrences(of: keptId, with: "X").replacingOccurrences(of: "resp_unknown", with: "X").replacingOccurrences(of: unstoredId, with: "X") }).count == 1,
+                "the three 404s must not tell the cases apart")
+    }
+
+    /// A response stored before the gateway kept where its input ends can be continued, not listed: a 404 that says so.
+    @Test func aResponseStoredWithoutItsBoundaryIsA404SayingWhy() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let tokenId = try #require(h.gateway.services.tokens.authenticate(h.token)?.id)
+        let now = Date()
+        let items = Array(#"[{"role":"user","content":"Remember 7."},{"role":"assistant","content":"OK."}]"#.utf8)
+        try h.gateway.services.responses.store.saveResponses([StoredResponse(id: "resp_old", tokenId: tokenId, createdAt: now,
+                                                                             expiresAt: now.addingTimeInterval(3600), conversation: items,
+                                                                             object: Array("{}".utf8))], now: now)
+        let old = try await Self.list(h, "resp_old")
+        let continued = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Which number?","previous_response_id":"resp_old"}"#)
+        let next = try await Self.list(h, try #require(continued.json["id"]?.stringValue), query: "?order=asc")
+        await h.stop()
+        #expect(old.status == 404 && old.json["error"]?["param"] == "response_id")
+        #expect(old.json["error"]?["message"]?.stringValue?.contains("stored before this gateway kept where its input ends") == true, "\(old.json)")
+        #expect(Self.summary(next.json) == ["message/user: Remember 7.", "message/assistant: OK.", "message/user: Which number?"], "\(next.json)")
+    }
+
+    /// Other methods are a 405 naming GET; a bad query is a 400 naming its parameter, before the store is read.
+    @Test func otherMethodsAndBadQueriesAreRefused() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let kept = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi"}"#)
+        let id = try #require(kept.json["id"]?.stringValue)
+        let posted = try await Self.list(h, id, method: "POST")
+        let badLimit = try await Self.list(h, id, query: "?limit=500")
+        let badAfter = try await Self.list(h, id, query: "?after=msg_nothing_3")
+        let noId = try await Self.list(h, "")
+        await h.stop()
+        #expect(posted.status == 405 && posted.headers["allow"] == "GET, HEAD", "\(posted.json)")
+        #expect(badLimit.status == 400 && badLimit.json["error"]?["param"] == "limit")
+        #expect(badAfter.status == 400 && badAfter.json["error"]?["param"] == "after")
+        #expect(noId.status == 404 && noId.json["error"]?["message"]?.stringValue?.contains("input_items") == true, "\(noId.json)")
+    }
+}
