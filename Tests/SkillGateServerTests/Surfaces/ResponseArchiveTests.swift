@@ -15,6 +15,8 @@ import SkillGateProviders
         let failing = Mutex(true)
         let attempts = Mutex(0)
         let writes = Mutex(0)
+        /// Whether `storedResponse` fails (apart from `failing`, which the writes' tests set while reading from memory).
+        let failingConversationReads = Mutex(false)
         init(_ inner: SQLiteStateStore) { self.inner = inner }
         func saveResponses(_ responses: [StoredResponse], now: Date, maxBytesPerToken: Int) throws -> [String: Int] {
             attempts.withLock { $0 += 1 }
@@ -23,7 +25,8 @@ import SkillGateProviders
             return try inner.saveResponses(responses, now: now, maxBytesPerToken: maxBytesPerToken)
         }
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
-            try inner.storedResponse(id: id, tokenId: tokenId, now: now)
+            if failingConversationReads.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            return try inner.storedResponse(id: id, tokenId: tokenId, now: now)
         }
         func storedResponseObject(id: String, tokenId: String, now: Date) throws -> StoredResponseObject {
             if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
@@ -58,6 +61,34 @@ import SkillGateProviders
             #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("retry in a few seconds"), "\(error)")
         }
         store.failing.withLock { $0 = false }
+        archive.close()
+    }
+
+    /// `GET /v1/responses/{id}/input_items`' lookup (decision 0127): the input's items from memory while pending, from
+    /// the store once written; another token's is a 404; a store that cannot be read is a 503 that says what it was for.
+    @Test func inputItemsAreReadPendingAndStoredAndAFailingStoreIs503() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = FlakyStore(try SQLiteStateStore(stateDirectory: dir))
+        store.failing.withLock { $0 = false }
+        let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { _ in }
+        var writer = ResponsesItemsWriter()
+        writer.append(Self.conversation[0])
+        let inputEnd = writer.byteCount
+        writer.append(Self.conversation[1])
+        archive.save(id: "resp_1", tokenId: "tok_a", conversation: writer.finish(), object: Array("{}".utf8), inputEnd: inputEnd)
+        let input = OpenAIResponsesFormat.conversationJSON(Self.conversation.prefix(1))
+        #expect(try await archive.inputItems(id: "resp_1", tokenId: "tok_a") == input)
+        await #expect(throws: GatewayError.self) { try await archive.inputItems(id: "resp_1", tokenId: "tok_b") }
+        archive.flush()
+        #expect(try await archive.inputItems(id: "resp_1", tokenId: "tok_a") == input)
+        store.failingConversationReads.withLock { $0 = true }
+        do {
+            _ = try await archive.inputItems(id: "resp_1", tokenId: "tok_a")
+            Issue.record("a failing store answered")
+        } catch let error as GatewayError {
+            #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("to list the input items of response 'resp_1'"), "\(error)")
+        }
         archive.close()
     }
 

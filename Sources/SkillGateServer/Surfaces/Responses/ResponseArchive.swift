@@ -162,10 +162,11 @@ final class ResponseArchive: Sendable {
     /// as `conversation` reads (asking again after one flush interval); the same 404 as `object` when the token has no
     /// such response, and one that says why when it was stored before the gateway kept where its input ends.
     func inputItems(id: String, tokenId: String) async throws -> [UInt8] {
-        var found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
+        let purpose = "list the input items of"
+        var found = try await lookupOffTheLoop(id: id, tokenId: tokenId, purpose: purpose)
         if found == nil, isEnabled {
             try await Task.sleep(for: flushInterval * 2)
-            found = try await lookupOffTheLoop(id: id, tokenId: tokenId)
+            found = try await lookupOffTheLoop(id: id, tokenId: tokenId, purpose: purpose)
         }
         guard let found else { throw Self.notFound(id, retention: retention) }
         guard let items = found.inputItemsJSON else {
@@ -241,24 +242,25 @@ final class ResponseArchive: Sendable {
 
     /// `lookup`: an answer still pending is found in memory where the caller runs; the store is read on
     /// `storeLookups`.
-    private func lookupOffTheLoop(id: String, tokenId: String) async throws -> StoredResponse? {
+    /// `purpose` completes the 503's "cannot read its state database to …" (`continue`, `list the input items of`).
+    private func lookupOffTheLoop(id: String, tokenId: String, purpose: String = "continue") async throws -> StoredResponse? {
         let at = now()
         if let mine = pending.withLock({ $0.responses[id] }) {
             return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
         }
-        return try await storeLookups.run { try self.lookup(id: id, tokenId: tokenId) }
+        return try await storeLookups.run { try self.lookup(id: id, tokenId: tokenId, purpose: purpose) }
     }
 
     /// The answer `id` of token `tokenId` if it is kept and not expired: the pending ones, then the store. Blocks on
     /// the store.
-    private func lookup(id: String, tokenId: String) throws -> StoredResponse? {
+    private func lookup(id: String, tokenId: String, purpose: String) throws -> StoredResponse? {
         let at = now()
         if let mine = pending.withLock({ $0.responses[id] }) {
             return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
         }
         do { return try store.storedResponse(id: id, tokenId: tokenId, now: at) } catch {
             throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
-                               message: "SkillGate cannot read its state database to continue response '\(id)'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
+                               message: "SkillGate cannot read its state database to \(purpose) response '\(Self.shown(id))'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
                                retryAfter: 2)
         }
     }
