@@ -155,6 +155,25 @@ def test_models_list(anthropic_client):
         assert any(i == expected or i.endswith("/" + expected) for i in ids), f"/v1/models lacks {expected}: {ids}"
 
 
+def test_models_in_the_anthropic_shape_and_retrieved(anthropic_client):
+    """models.list and models.retrieve read the Anthropic API's shape (type, display_name, created_at); the router's
+    names are listed; a name outside the token's reach is NotFoundError."""
+    import anthropic
+    client = anthropic_client()
+    models = list(client.models.list())
+    assert all(m.type == "model" and m.display_name == m.id and m.created_at.year == 1970 for m in models)
+    ids = [m.id for m in models]
+    assert "auto" in ids and "light" in ids, ids
+    deployment = next(i for i in ids if i.endswith("/claude-test"))
+    assert client.models.retrieve(deployment).id == deployment
+    assert client.models.retrieve("auto").id == "auto"
+    try:
+        client.models.retrieve("no-such-model")
+        raise AssertionError("an unknown model was retrieved")
+    except anthropic.NotFoundError as error:
+        assert error.body["error"]["type"] == "not_found_error" and "GET /v1/models lists" in error.body["error"]["message"]
+
+
 def test_demo_model_offline_text(anthropic_client, upstream):
     mark = upstream.mark()
     client = anthropic_client()

@@ -185,6 +185,22 @@ def test_models_list(openai_client):
         assert any(i == expected or i.endswith("/" + expected) for i in ids), f"/v1/models lacks {expected}: {ids}"
 
 
+def test_models_retrieve(openai_client):
+    """models.retrieve: a listed name (a provider/model, an alias, the router's auto) answers its list entry; an
+    unknown one is NotFoundError naming model."""
+    import openai
+    client = openai_client()
+    listed = {m.id: m for m in client.models.list()}
+    assert "auto" in listed and listed["auto"].owned_by == "skillgate-router", sorted(listed)
+    for name in [next(i for i in listed if i.endswith("/gpt-test")), "auto"]:
+        assert client.models.retrieve(name).model_dump() == listed[name].model_dump()
+    try:
+        client.models.retrieve("no-such-model")
+        raise AssertionError("an unknown model was retrieved")
+    except openai.NotFoundError as error:
+        assert error.body["param"] == "model" and "GET /v1/models lists" in error.body["message"]
+
+
 def test_models_list_respects_token_scope(openai_client, gateway):
     ids = [m.id for m in openai_client(gateway.tokens["conformance-light-only"]).models.list()]
     assert any(i.endswith("gpt-test") for i in ids), ids

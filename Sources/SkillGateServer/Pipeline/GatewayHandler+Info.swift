@@ -20,24 +20,36 @@ extension GatewayHandler {
         respondJSON(200, ["status": "ready"], &ctx)
     }
 
-    /// `GET /v1/models`: the models and aliases the token may use, in the OpenAI list shape.
+    /// `GET /v1/models`: the model names the token may use (`ModelListing`), in the OpenAI list shape, or the Anthropic
+    /// API's for a request with `anthropic-version`.
     func models(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+        let anthropic = ModelListing.wantsAnthropicShape(request.headers)
         do {
-            let client = try authentication.authenticate(request)
-            ctx.log.tokenName = client.name
-            try client.requireChat()
-            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
-            let targets = services.resolver.visibleModels(scenario: scenario.config, scope: client.scope)
-            var data: [JSONValue] = targets.map { t in
-                ["id": .string(t.qualifiedName), "object": "model", "created": 0, "owned_by": .string(t.provider.id)]
-            }
-            let names = Set(targets.map(\.qualifiedName))
-            for (alias, target) in services.config.aliases.sorted(by: { $0.key < $1.key }) where names.contains(target) {
-                data.append(["id": .string(alias), "object": "model", "created": 0, "owned_by": "skillgate-alias"])
-            }
-            respondJSON(200, ["object": "list", "data": .array(data)], &ctx)
+            respondJSON(200, try modelListing(request, &ctx).list(anthropic: anthropic), &ctx)
         } catch {
-            fail(GatewayError.from(error), OpenAIChatSurface(), &ctx)
+            fail(GatewayError.from(error), Endpoint.errorSurface(for: request.path, headers: request.headers), &ctx)
         }
+    }
+
+    /// `GET /v1/models/{id}` (the SDKs' `models.retrieve`, decision 0131): one name of `GET /v1/models`'s list, in the
+    /// same shape, or a 404 naming `model`.
+    func model(_ request: HTTPServerRequest, _ ctx: inout RequestContext) {
+        let anthropic = ModelListing.wantsAnthropicShape(request.headers)
+        do {
+            let listing = try modelListing(request, &ctx)
+            let id = ModelListing.decodePathSegment(request.path.dropFirst(Endpoint.modelPrefix.count))
+            respondJSON(200, listing.object(try listing.entry(id), anthropic: anthropic), &ctx)
+        } catch {
+            fail(GatewayError.from(error), Endpoint.errorSurface(for: request.path, headers: request.headers), &ctx)
+        }
+    }
+
+    /// The names the request's token may use in the scenario its `x-skillgate-scenario` names (or its default).
+    private func modelListing(_ request: HTTPServerRequest, _ ctx: inout RequestContext) throws -> ModelListing {
+        let client = try authentication.authenticate(request)
+        ctx.log.tokenName = client.name
+        try client.requireChat()
+        let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
+        return ModelListing(resolver: services.resolver, aliases: services.config.aliases, scenario: scenario.config, scope: client.scope)
     }
 }

@@ -11,7 +11,7 @@ extension GatewayHandler {
             let shown = request.headers["origin"].map { "the origin \"\($0.prefix(200))\"" } ?? "a request without an Origin field"
             let error = GatewayError(domain: .policy, kind: .permission, status: 403,
                                      message: "CORS preflight refused: \(shown) is not allowed to call this gateway from a browser; the operator can add it to `cors.allowed_origins` in the gateway's config")
-            fail(error, Endpoint.errorSurface(for: request.path), &ctx)
+            fail(error, Endpoint.errorSurface(for: request.path, headers: request.headers), &ctx)
             return
         }
         var headers = policy.preflightFields(requestedFields: request.headers["access-control-request-headers"])

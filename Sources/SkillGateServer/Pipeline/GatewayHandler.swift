@@ -59,13 +59,15 @@ public final class GatewayHandler: HTTPHandler {
         let accepted = admitted.map { .success($0.endpoint) } ?? Endpoint.accept(method: request.method, path: request.path)
         switch accepted {
         case .failure(let rejection):
-            fail(rejection.error, Endpoint.errorSurface(for: request.path), &ctx, extraHeaders: rejection.allowed.map { ["allow": $0] } ?? [:])
+            fail(rejection.error, Endpoint.errorSurface(for: request.path, headers: request.headers), &ctx, extraHeaders: rejection.allowed.map { ["allow": $0] } ?? [:])
         case .success(.health):
             respondJSON(200, ["status": "ok"], &ctx)
         case .success(.ready):
             ready(&ctx)
         case .success(.models):
             models(request, &ctx)
+        case .success(.model):
+            model(request, &ctx)
         case .success(.limits):
             await limitsStatus(request, &ctx)
         case .success(.metrics):

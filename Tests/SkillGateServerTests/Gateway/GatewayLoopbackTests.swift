@@ -126,7 +126,7 @@ import SkillGateHTTP
         let r = try await h.get("/v1/models")
         await h.stop()
         let ids = try JSONValue.parse(r.body)["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
-        #expect(Set(ids) == ["demo/demo", "demo/demo-light", "demo/demo-strong"])
+        #expect(ids == ["demo/demo", "demo/demo-light", "demo/demo-strong", "auto", "light", "strong"], "deployments, then the router's names (decision 0131)")
     }
 
     @Test func logHasOneJSONLinePerRequestAndNoSecrets() async throws {

@@ -81,8 +81,12 @@ import SkillGateCore
     @Test func aWrongMethodIs405WithTheAllowedOne() {
         guard case .failure(let r) = Endpoint.accept(method: "GET", path: "/v1/messages") else { Issue.record("expected a 405"); return }
         #expect(r.error.status == 405 && r.allowed == "POST" && r.error.param == "method")
-        #expect(Endpoint.errorSurface(for: "/v1/messages").name == "anthropic")
-        #expect(Endpoint.errorSurface(for: "/nowhere").name == "openai")
+        #expect(Endpoint.errorSurface(for: "/v1/messages", headers: [:]).name == "anthropic")
+        #expect(Endpoint.errorSurface(for: "/nowhere", headers: [:]).name == "openai")
+        #expect(Endpoint.errorSurface(for: "/nowhere", headers: ["anthropic-version": "2023-06-01"]).name == "openai")
+        #expect(Endpoint.errorSurface(for: "/v1/models", headers: [:]).name == "openai")
+        #expect(Endpoint.errorSurface(for: "/v1/models", headers: ["anthropic-version": "2023-06-01"]).name == "anthropic")
+        #expect(Endpoint.errorSurface(for: "/v1/models/fast", headers: ["anthropic-version": "2023-06-01"]).name == "anthropic")
     }
 
     /// Every endpoint that takes GET takes HEAD too, and its 405 says so (RFC 9110 §10.2.1: Allow lists them all).

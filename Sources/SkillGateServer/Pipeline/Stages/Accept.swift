@@ -1,4 +1,5 @@
 import SkillGateCore
+import SkillGateHTTP
 
 /// What a path serves. The first stage, accept, maps a request line to one of these.
 enum Endpoint: Sendable {
@@ -22,11 +23,13 @@ enum Endpoint: Sendable {
     case storedResponse
     /// `GET /v1/responses/{id}/input_items` lists the items the model was given for a stored response (decision 0127).
     case storedResponseInputItems
+    /// `GET /v1/models/{id}`: one model name of `/v1/models` (decision 0131).
+    case model
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
     var needsToken: Bool {
         switch self {
-        case .models, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
+        case .models, .model, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
         case .health, .ready, .metrics, .console: false
         }
     }
@@ -44,6 +47,9 @@ enum Endpoint: Sendable {
         "/healthz": ("GET", .health),
         "/readyz": ("GET", .ready),
     ]
+
+    /// A model's own path (`/v1/models/{id}`; the id may hold a `/`, as `provider/model` does): GET.
+    static let modelPrefix = "/v1/models/"
 
     /// A stored response's own path (`/v1/responses/{id}`): GET and DELETE.
     static let responsesItemPrefix = "/v1/responses/"
@@ -71,6 +77,14 @@ enum Endpoint: Sendable {
             return .success(.console)
         }
         guard let entry = table[path] else {
+            if path.hasPrefix(modelPrefix), path.count > modelPrefix.count {
+                guard method == "GET" || method == "HEAD" else {
+                    var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path.prefix(120)) accepts GET only, not \(method)")
+                    error.param = "method"
+                    return .failure(Rejection(error: error, allowed: "GET, HEAD"))
+                }
+                return .success(.model)
+            }
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
                 if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
@@ -103,10 +117,12 @@ enum Endpoint: Sendable {
     }
 
     /// The surface whose error shape a request to `path` gets (the OpenAI one for paths that are
-    /// no surface's).
-    static func errorSurface(for path: String) -> any ErrorShape {
+    /// no surface's). The models' paths answer in the shape their client reads (`ModelListing`): the Anthropic API's for
+    /// a request with `anthropic-version`.
+    static func errorSurface(for path: String, headers: HTTPHeaders) -> any ErrorShape {
         if case .surface(let s)? = table[path]?.endpoint { return s }
         if case .mcp? = table[path]?.endpoint { return MCPErrorShape() }
+        if path == "/v1/models" || path.hasPrefix(modelPrefix), ModelListing.wantsAnthropicShape(headers) { return AnthropicMessagesSurface() }
         return OpenAIChatSurface()
     }
 }

@@ -68,7 +68,7 @@ struct HeadGate: Sendable {
 
     private func refuse(_ error: GatewayError, _ head: HTTPRequestHead) -> HTTPHeadDecision {
         var entry = RequestLogEntry(requestId: RequestIdGenerator.next(), method: head.method, target: head.path)
-        let surface = Endpoint.errorSurface(for: head.path)
+        let surface = Endpoint.errorSurface(for: head.path, headers: head.headers)
         entry.status = error.status
         entry.surface = surface.name
         entry.error = error.clientMessage
