@@ -35,18 +35,28 @@ extension AnthropicMessagesFormat {
         return decoded
     }
 
+    /// Decodes a client's `POST /v1/messages/count_tokens` body: a Messages request without `max_tokens` (the API counts
+    /// the input only), checked as `decodeInboundRequest` checks one; a `max_tokens` sent anyway is read and checked.
+    public static func decodeCountTokensRequest(_ body: [UInt8]) throws -> ChatRequest {
+        let root: JSONValue
+        do { root = try JSONValue.parse(body, duplicateKeys: .refused) } catch {
+            throw GatewayError.invalidRequest("The request body is not valid JSON (\(error)); send a JSON object as the count_tokens API expects.")
+        }
+        return try decodeInbound(root, cachedTools: nil, maxTokensRequired: false).request
+    }
+
     /// Decodes a parsed body; `cachedTools`, when present, are its tools (the tree then has no `tools`).
-    private static func decodeInbound(_ root: JSONValue, cachedTools: [ToolDefinition]?) throws -> (request: ChatRequest, stream: Bool) {
+    private static func decodeInbound(_ root: JSONValue, cachedTools: [ToolDefinition]?, maxTokensRequired: Bool = true) throws -> (request: ChatRequest, stream: Bool) {
         let top = AnthropicInboundField(root, "")
         guard root.objectValue != nil else {
             throw GatewayError.invalidRequest("The request body must be a JSON object, got \(root.typeDescription).")
         }
         let model = try top.member("model").string()
         let maxTokensField = top.member("max_tokens")
-        guard maxTokensField.isPresent else {
+        guard maxTokensField.isPresent || !maxTokensRequired else {
             throw GatewayError.invalidRequest("max_tokens: field required; the Messages API needs an upper bound on generated tokens (e.g. \"max_tokens\": 1024).", param: "max_tokens")
         }
-        let maxTokens = try maxTokensField.int(minimum: 1)
+        let maxTokens = maxTokensField.isPresent ? try maxTokensField.int(minimum: 1) : nil
         var messages: [Message] = []
         if let system = try decodeSystem(top.member("system")) { messages.append(system) }
         let wireMessages = top.member("messages")

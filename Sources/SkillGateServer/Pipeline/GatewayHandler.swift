@@ -68,6 +68,8 @@ public final class GatewayHandler: HTTPHandler {
             models(request, &ctx)
         case .success(.model):
             model(request, &ctx)
+        case .success(.countTokens):
+            countTokens(request, &ctx)
         case .success(.limits):
             await limitsStatus(request, &ctx)
         case .success(.metrics):

@@ -25,11 +25,13 @@ enum Endpoint: Sendable {
     case storedResponseInputItems
     /// `GET /v1/models/{id}`: one model name of `/v1/models` (decision 0131).
     case model
+    /// `POST /v1/messages/count_tokens`: an estimate of a Messages request's input tokens (decision 0132).
+    case countTokens
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
     var needsToken: Bool {
         switch self {
-        case .models, .model, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
+        case .models, .model, .countTokens, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
         case .health, .ready, .metrics, .console: false
         }
     }
@@ -38,6 +40,7 @@ enum Endpoint: Sendable {
     static let table: [String: (method: String, endpoint: Endpoint)] = [
         "/v1/chat/completions": ("POST", .surface(OpenAIChatSurface())),
         "/v1/messages": ("POST", .surface(AnthropicMessagesSurface())),
+        "/v1/messages/count_tokens": ("POST", .countTokens),
         "/v1/agent": ("POST", .surface(AgentSurface())),
         "/v1/responses": ("POST", .surface(ResponsesSurface())),
         "/mcp": ("POST", .mcp),
@@ -122,6 +125,7 @@ enum Endpoint: Sendable {
     static func errorSurface(for path: String, headers: HTTPHeaders) -> any ErrorShape {
         if case .surface(let s)? = table[path]?.endpoint { return s }
         if case .mcp? = table[path]?.endpoint { return MCPErrorShape() }
+        if case .countTokens? = table[path]?.endpoint { return AnthropicMessagesSurface() }
         if path == "/v1/models" || path.hasPrefix(modelPrefix), ModelListing.wantsAnthropicShape(headers) { return AnthropicMessagesSurface() }
         return OpenAIChatSurface()
     }
