@@ -174,6 +174,28 @@ def test_models_in_the_anthropic_shape_and_retrieved(anthropic_client):
         assert error.body["error"]["type"] == "not_found_error" and "GET /v1/models lists" in error.body["error"]["message"]
 
 
+def test_count_tokens_is_an_estimate_never_sent_upstream(anthropic_client, upstream):
+    """messages.count_tokens (Claude Code calls the beta form every turn): an estimate that grows with the conversation,
+    marked as such, never sent to the provider."""
+    import anthropic
+    client = anthropic_client()
+    mark = upstream.mark()
+    tools = [{"name": "read_file", "description": "Read a file", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+    short = client.messages.with_raw_response.count_tokens(model="light", system="Be brief.", tools=tools,
+                                                         messages=[{"role": "user", "content": "Summarise README.md"}])
+    assert short.headers["x-skillgate-token-count"] == "estimated"
+    counted = short.parse().input_tokens
+    longer = client.beta.messages.count_tokens(model="light", system="Be brief.", tools=tools,
+                                               messages=[{"role": "user", "content": "Summarise README.md " * 200}])
+    assert 0 < counted < longer.input_tokens
+    assert upstream.since(mark) == []
+    try:
+        client.messages.count_tokens(model="light", messages=[])
+        raise AssertionError("an empty conversation was counted")
+    except anthropic.BadRequestError as error:
+        assert error.body["error"]["type"] == "invalid_request_error" and "messages" in error.body["error"]["message"]
+
+
 def test_demo_model_offline_text(anthropic_client, upstream):
     mark = upstream.mark()
     client = anthropic_client()
