@@ -80,25 +80,13 @@ enum Endpoint: Sendable {
             return .success(.console)
         }
         guard let entry = table[path] else {
-            if path.hasPrefix(modelPrefix), path.count > modelPrefix.count {
-                guard method == "GET" || method == "HEAD" else {
-                    var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path.prefix(120)) accepts GET only, not \(method)")
-                    error.param = "method"
-                    return .failure(Rejection(error: error, allowed: "GET, HEAD"))
-                }
-                return .success(.model)
-            }
+            if path.hasPrefix(modelPrefix), path.count > modelPrefix.count { return getOnly(.model, method, path) }
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
                 if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
                 if id.hasSuffix(inputItemsSuffix), case let responseId = id.dropLast(inputItemsSuffix.count), !responseId.isEmpty,
                    !responseId.contains("/") {
-                    guard method == "GET" || method == "HEAD" else {
-                        var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path.prefix(120)) accepts GET only, not \(method)")
-                        error.param = "method"
-                        return .failure(Rejection(error: error, allowed: "GET, HEAD"))
-                    }
-                    return .success(.storedResponseInputItems)
+                    return getOnly(.storedResponseInputItems, method, path)
                 }
                 // The SDKs' `responses.cancel`, and other methods: say what is kept and for what (decisions 0096, 0101, 0125,
                 // 0127).
@@ -117,6 +105,16 @@ enum Endpoint: Sendable {
             return .failure(Rejection(error: error, allowed: entry.method == "GET" ? "GET, HEAD" : entry.method))
         }
         return .success(entry.endpoint)
+    }
+
+    /// `endpoint` for GET (and HEAD) on a path with an id in it, or a 405 naming GET.
+    private static func getOnly(_ endpoint: Endpoint, _ method: String, _ path: String) -> Result<Endpoint, Rejection> {
+        guard method == "GET" || method == "HEAD" else {
+            var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405, message: "\(path.prefix(120)) accepts GET only, not \(method)")
+            error.param = "method"
+            return .failure(Rejection(error: error, allowed: "GET, HEAD"))
+        }
+        return .success(endpoint)
     }
 
     /// The surface whose error shape a request to `path` gets (the OpenAI one for paths that are
