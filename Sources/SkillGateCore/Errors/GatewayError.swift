@@ -77,6 +77,11 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `MALFORMED_FUNCTION_CALL`): the executor tries again, as far as `max_attempts` and the route allow, without
     /// counting it against the deployment's health (decision 0117).
     public var failedAnswer: FailedAnswer?
+    /// Set when a provider's stream ended cleanly (its body closed) before the stream's own end — no finish reason, no
+    /// `message_stop`, no `[DONE]` after an answer — with nothing garbled in it: the answer was cut short. Before the
+    /// stream's first event nothing reached the client, and the route executor treats it as the cut connection it most
+    /// likely is (decision 0129); after that it is reported as it is.
+    public var streamEndedEarly = false
 
     public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
                 upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil,
@@ -132,5 +137,14 @@ extension GatewayError {
     public static func upstreamProtocol(_ message: String, provider: String?, upstreamStatus: Int? = nil) -> GatewayError {
         GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
                      message: message, provider: provider, upstreamStatus: upstreamStatus)
+    }
+
+    /// A provider's stream whose body ended cleanly before the stream's own end (502 `upstream_protocol`, marked
+    /// `streamEndedEarly`): the answer is truncated. Before the stream's first event the route executor treats it as a
+    /// cut connection (decision 0129).
+    public static func streamEndedEarly(_ message: String, provider: String?, upstreamStatus: Int? = nil) -> GatewayError {
+        var e = upstreamProtocol(message, provider: provider, upstreamStatus: upstreamStatus)
+        e.streamEndedEarly = true
+        return e
     }
 }

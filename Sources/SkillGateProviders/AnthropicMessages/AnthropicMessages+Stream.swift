@@ -11,7 +11,8 @@ import SkillGateHTTP
 /// - Usage from `message_start` (input) and `message_delta` (output, sometimes input) is combined
 ///   and emitted once, at `message_delta`, after the finish reason.
 /// - `event: error` after HTTP 200 throws a `GatewayError` (overloaded_error → `.upstreamOverloaded`).
-/// - A body that ends without `message_stop` throws a truncation error naming the provider.
+/// - A body that ends without `message_stop` throws a truncation error naming the provider (`streamEndedEarly` when
+///   nothing but events came: before `message_start`, the route executor treats it as a cut, decision 0129).
 public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
     /// The provider id named in errors.
     public let provider: String
@@ -40,9 +41,12 @@ public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
             if !sse.strayText.isEmpty {
                 where_ += ", and sent \(AnthropicBodyPreview.describe(Array(sse.strayText.utf8))) instead of events"
             }
-            throw GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
-                               message: "\(provider): the Anthropic stream ended \(where_); the answer is truncated. Retry the request; if it keeps happening, check the base URL and the network path to the provider.",
-                               provider: provider, upstreamStatus: 200)
+            var e = GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
+                                 message: "\(provider): the Anthropic stream ended \(where_); the answer is truncated. Retry the request; if it keeps happening, check the base URL and the network path to the provider.",
+                                 provider: provider, upstreamStatus: 200)
+            // Events only, cut short (not a body that was no event stream): before `message_start` it is a cut (decision 0129).
+            e.streamEndedEarly = sse.strayText.isEmpty
+            throw e
         }
         return out
     }

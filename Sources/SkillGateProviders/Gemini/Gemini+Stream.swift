@@ -65,7 +65,7 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
             try JSONCursor.read(event.data) { (c) throws(JSONSyntaxError) in chunk = try GeminiChunk.read(&c, header: header) }
         } catch {
             if atEnd {
-                throw GatewayError.upstreamProtocol(
+                throw GatewayError.streamEndedEarly(
                     "The Gemini stream from provider '\(provider)' ended before the answer was complete "
                         + "(cut off in the middle of a chunk). Retry the request.", provider: provider)
             }

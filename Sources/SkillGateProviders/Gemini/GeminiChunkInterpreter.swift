@@ -139,10 +139,11 @@ struct GeminiChunkInterpreter: Sendable {
     }
 
     /// Ends the answer: `finish` and the final usage. With `requireFinish` (streams), an answer that
-    /// never got a `finishReason` (nor a prompt block) is a truncated stream and throws.
+    /// never got a `finishReason` (nor a prompt block) is a truncated stream and throws (`streamEndedEarly`: before the
+    /// first event, as after chunks of metadata only, the route executor treats it as a cut, decision 0129).
     mutating func finish(requireFinish: Bool) throws -> [ChatStreamEvent] {
         if finishRaw == nil, blockReason == nil, requireFinish {
-            throw GatewayError.upstreamProtocol(
+            throw GatewayError.streamEndedEarly(
                 "The Gemini stream from provider '\(provider)' ended before the answer was complete (no finishReason; "
                     + (started ? "the connection was cut or the response truncated" : "no data at all") + "). Retry the request.",
                 provider: provider)

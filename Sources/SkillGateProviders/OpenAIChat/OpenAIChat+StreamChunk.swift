@@ -29,6 +29,9 @@ struct OpenAIChatChunk {
     var reasoning: String?
     var toolCalls: [ToolCallDelta] = []
     var finishReason: String?
+    /// The chunk has choice 0: an answer's chunk. Without it (`choices` empty, as Azure's first chunk of
+    /// `prompt_filter_results` and the usage chunk are) the chunk is metadata only.
+    var hasChoice = false
 
     /// Reads a chunk from its text. `header` asks for `id` and `model` (only needed once per stream).
     static func read(_ text: String, header: Bool) throws(JSONSyntaxError) -> OpenAIChatChunk {
@@ -70,6 +73,7 @@ struct OpenAIChatChunk {
             }
         }
         guard isObject, index == 0 else { return }
+        hasChoice = true
         content = choice.content
         refusal = choice.refusal
         reasoning = choice.reasoning

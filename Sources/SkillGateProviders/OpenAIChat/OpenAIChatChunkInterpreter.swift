@@ -2,7 +2,10 @@ import SkillGateCore
 import SkillGateHTTP
 
 /// The state machine of `OpenAIChatStreamTranslator`: each SSE event's data, read as an
-/// `OpenAIChatChunk`, becomes canonical stream events.
+/// `OpenAIChatChunk`, becomes canonical stream events. The answer starts at its first chunk with a choice (the role
+/// chunk): a chunk of metadata only (no choice, as Azure sends `prompt_filter_results` first) gives no event, and a stream
+/// that ends before any chunk with a choice (comments, metadata, a bare `[DONE]`) ends early before its first event,
+/// which the route executor treats as a cut (decision 0129).
 struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
     let provider: String
     private(set) var done = false
@@ -29,6 +32,11 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
     mutating func apply(_ event: SSERawEvent, into events: inout [ChatStreamEvent]) throws {
         guard !done else { return }
         if event.isDone {
+            guard started else {
+                throw GatewayError.streamEndedEarly(
+                    "\(provider) ended the stream with [DONE] \(beforeAnswer) — retry the request",
+                    provider: provider, upstreamStatus: 200)
+            }
             if !finished { endAnswer(reason: nil, into: &events) }
             if let usage { events.append(.usage(usage)) }
             done = true
@@ -51,11 +59,12 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
             throw errors.inStreamError(json)
         }
         chunkCount += 1
+        if let u = chunk.usage { usage = u }
         if !started {
+            guard chunk.hasChoice else { return }  // metadata only: the answer has not started (decision 0129)
             started = true
             events.append(.start(id: chunk.id ?? "", model: chunk.model ?? ""))
         }
-        if let u = chunk.usage { usage = u }
         if let r = chunk.reasoning, !r.isEmpty { events.append(.thinkingDelta(r)) }
         if let text = chunk.content, !text.isEmpty { events.append(.textDelta(text)) }
         if let refusal = chunk.refusal, !refusal.isEmpty {
@@ -79,13 +88,20 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
                 provider: provider, upstreamStatus: 200)
         }
         guard finished else {
-            let what = chunkCount == 0 ? "before any chunk arrived" : "after \(chunkCount) chunks"
-            throw GatewayError.upstreamProtocol(
+            let what = !started ? beforeAnswer : "after \(chunkCount) chunks"
+            var e = GatewayError.upstreamProtocol(
                 "\(provider) ended the stream \(what) without a finish_reason or [DONE]: the answer is truncated (the connection was probably cut) — retry the request",
                 provider: provider, upstreamStatus: 200)
+            e.streamEndedEarly = strayText.isEmpty  // cut short, with nothing garbled after its events (decision 0129)
+            throw e
         }
         if let usage { events.append(.usage(usage)) }
         done = true
+    }
+
+    /// Where a stream that ended before its answer started stood, for error messages.
+    private var beforeAnswer: String {
+        chunkCount == 0 ? "before any chunk arrived" : "after \(chunkCount) chunks of metadata only, before any chunk with an answer"
     }
 
     /// The first 120 characters of an event's data, for error messages.

@@ -55,7 +55,8 @@ final class RouteExecutor: Sendable {
 
     /// Sends `request` and returns once the first event arrived: the stream is committed to that
     /// deployment; the caller relays the events (nothing is retried after this returns). The attempt's
-    /// outcome for the deployment's health is the stream's end, told by the stream (decision 0107).
+    /// outcome for the deployment's health is the stream's end, told by the stream (decision 0107). A stream that ends
+    /// before its first event, without an answer, is a failed attempt like a cut connection (decision 0129).
     ///
     /// When `escalates` says so for the deployment that answers (a model whose answers escalate: its answer is
     /// checked before anything is sent), the stream is read to its end inside the attempt and replayed: a stream
@@ -67,8 +68,10 @@ final class RouteExecutor: Sendable {
         let (opened, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates,
                                                     settlesLater: { $0.isLive }) { llm, req, target in
             var iterator = llm.events(req)
-            guard escalates(target) else { return OpenedStream.live(first: try await iterator.next(), iterator: iterator) }
-            var events: [ChatStreamEvent] = []
+            // A stream that ends before its first event is a cut: tried again and fallen back from (decision 0129).
+            let first = try await Self.firstEvent(of: &iterator, target: target)
+            guard escalates(target) else { return OpenedStream.live(first: first, iterator: iterator) }
+            var events = [first]
             while let event = try await iterator.next() { events.append(event) }
             return OpenedStream.whole(events)
         }
@@ -99,7 +102,7 @@ final class RouteExecutor: Sendable {
 
     /// What `openStream`'s attempt got: the first event of a live stream, or the whole of one read to its end.
     private enum OpenedStream {
-        case live(first: ChatStreamEvent?, iterator: ChatEventIterator)
+        case live(first: ChatStreamEvent, iterator: ChatEventIterator)
         case whole([ChatStreamEvent])
 
         var isLive: Bool { if case .live = self { true } else { false } }

@@ -22,6 +22,8 @@ final class AgentUpstream: HTTPHandler {
     let beforeFirstEvent: (@Sendable () -> Void)?
     /// Streams answer with `data: [DONE]` alone: no event at all.
     let emptyStream: Bool
+    /// Streams answer with one chunk that only finishes (`finish_reason` `stop`, no content), then `data: [DONE]`.
+    let contentlessStream: Bool
     /// Streams answer with this text, every event and the end in one write (a short answer arriving whole).
     let textAtOnce: String?
     /// Streams answer with these bytes, as recorded (`Tests/Fixtures/openai/*.sse`).
@@ -35,7 +37,7 @@ final class AgentUpstream: HTTPHandler {
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
-         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, textAtOnce: String? = nil,
+         beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, contentlessStream: Bool = false, textAtOnce: String? = nil,
          recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0) {
         self.tool = tool
         self.hang = hang
@@ -45,6 +47,7 @@ final class AgentUpstream: HTTPHandler {
         self.firstEventDelay = firstEventDelay
         self.beforeFirstEvent = beforeFirstEvent
         self.emptyStream = emptyStream
+        self.contentlessStream = contentlessStream
         self.textAtOnce = textAtOnce
         self.recordedStream = recordedStream
         self.promptTools = promptTools
@@ -70,9 +73,11 @@ final class AgentUpstream: HTTPHandler {
             return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: error.serializedBytes())
         }
         let model = body["model"]?.stringValue ?? ""
-        if emptyStream, body["stream"]?.boolValue == true {
+        if emptyStream || contentlessStream, body["stream"]?.boolValue == true {
+            let finishing: JSONValue = ["id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": .string(model),
+                                        "choices": [["index": 0, "delta": [:], "finish_reason": "stop"]]]
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
-            try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            try? await responder.write(Array(((contentlessStream ? "data: \(finishing.serialized())\n\n" : "") + "data: [DONE]\n\n").utf8))
             return responder.end()
         }
         if let recordedStream, body["stream"]?.boolValue == true {

@@ -55,22 +55,44 @@ import Testing
         #expect(sentAtOnce == (slow ? 1 : 0))
     }
 
-    /// An upstream stream with no event at all (`data: [DONE]` alone): the translator still opens and closes the answer
-    /// (a start, and a finish with no reason given), so the client gets a 200 with the surface's closing event, and the
-    /// log line has status 200 and no error.
+    /// An upstream stream with an answer but no content (one chunk that only finishes, then `data: [DONE]`): the
+    /// translator opens and closes the answer (a start, and the finish), so the client gets a 200 with the surface's
+    /// closing event, and the log line has status 200 and no error. (This test sent `data: [DONE]` alone until decision
+    /// 0129, which made a stream with no chunk at all a cut: see the next test.)
     @Test(arguments: [("/v1/chat/completions", "data: [DONE]"), ("/v1/messages", "event: message_stop")])
-    func anUpstreamStreamWithoutEventsEndsWithTheSurfacesClose(path: String, closing: String) async throws {
-        let upstream = AgentUpstream(tool: "clock", emptyStream: true)
+    func anUpstreamStreamWithoutContentEndsWithTheSurfacesClose(path: String, closing: String) async throws {
+        let upstream = AgentUpstream(tool: "clock", contentlessStream: true)
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
-        let body: JSONValue = path == "/v1/messages"
-            ? ["model": "light", "max_tokens": 100, "messages": [["role": "user", "content": "what time is it?"]], "stream": true]
-            : Self.streamedQuestion
-        let response = try await h.post(path, body)
+        let response = try await h.post(path, Self.streamedBody(path))
         await h.stop()
         let log = h.logLines().last
         #expect(response.status == 200, "\(response.body)")
         #expect(response.body.contains(closing), "\(response.body)")
         #expect(log?["status"]?.intValue == 200 && log?["error"] == nil, "\(String(describing: log))")
+    }
+
+    /// An upstream stream with no event at all (`data: [DONE]` alone) ended before its first event without an answer: a
+    /// cut (decision 0129), tried again on the deployment until its third failure cools it down (`cooldown.after_failures`
+    /// 3, as for three cut connections), then a 502 `upstream_unavailable` in the surface's shape that says what to do.
+    /// (Before, the client got an empty answer with a 200.)
+    @Test(arguments: ["/v1/chat/completions", "/v1/messages"])
+    func anUpstreamStreamWithoutEventsIsACut(path: String) async throws {
+        let upstream = AgentUpstream(tool: "clock", emptyStream: true)
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let response = try await h.post(path, Self.streamedBody(path))
+        await h.stop()
+        let log = h.logLines().last
+        #expect(response.status == 502, "\(response.body)")
+        #expect(response.body.contains("ended its stream before its first event") && response.body.contains("Retry the request"),
+                "\(response.body)")
+        #expect(upstream.requests.count == 3, "tried again until the deployment cooled down, as after a cut")
+        #expect(log?["status"]?.intValue == 502 && log?["outcome"]?.stringValue == "upstream_unavailable", "\(String(describing: log))")
+    }
+
+    static func streamedBody(_ path: String) -> JSONValue {
+        path == "/v1/messages"
+            ? ["model": "light", "max_tokens": 100, "messages": [["role": "user", "content": "what time is it?"]], "stream": true]
+            : streamedQuestion
     }
 
     @Test func aStreamedRequestsUpstreamCallRunsOnItsEventLoopsLane() async throws {
