@@ -82,6 +82,10 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// stream's first event nothing reached the client, and the route executor treats it as the cut connection it most
     /// likely is (decision 0129); after that it is reported as it is.
     public var streamEndedEarly = false
+    /// Set when the gateway's own HTTP client gave up waiting for the provider after the request had gone out (its
+    /// first-byte, idle or total timeout; never its connect timeout, when the provider had nothing yet): the provider most
+    /// likely read the prompt and bills it, so the attempt is charged an estimate of its input (decision 0130).
+    public var timedOutAfterSending = false
 
     public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
                 upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil,

@@ -73,9 +73,13 @@ extension HTTPClientError {
                                 message: "TLS handshake with the provider failed (\(detail)); check the base_url scheme, and if a private CA signed the provider's certificate, name its PEM file in the config's providers.\(provider).ca_file",
                                 provider: provider)
         case .connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
-            return GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
-                                message: "the provider did not answer in time (\(kind.rawValue)); retry, or raise the deployment's timeouts",
-                                provider: provider)
+            var e = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
+                                 message: "the provider did not answer in time (\(kind.rawValue)); retry, or raise the deployment's timeouts",
+                                 provider: provider)
+            // Only the connect timeout fires before the request goes out (the first-byte clock starts when it is sent);
+            // the others leave the provider with the prompt, which it most likely bills (decision 0130).
+            e.timedOutAfterSending = kind != .connectTimeout
+            return e
         case .transport:
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,
                                 message: "the connection to the provider broke (\(detail)); retry the request",

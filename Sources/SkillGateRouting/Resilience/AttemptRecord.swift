@@ -42,15 +42,19 @@ public struct AttemptRecord: Sendable, Hashable {
     /// For an attempt whose answer was a failed attempt (Gemini's `MALFORMED_FUNCTION_CALL`): why, and what it used
     /// (decision 0117).
     public var failedAnswer: GatewayError.FailedAnswer?
+    /// The attempt failed on a timeout of the gateway's own after its request had gone out (`GatewayError.timedOutAfterSending`):
+    /// the provider most likely billed the prompt, and the request is charged an estimate of it (decision 0130).
+    public var timedOutAfterSending: Bool
 
     public init(deployment: String, outcome: Outcome, waited: Duration = .zero, key: String? = nil, streamEnd: StreamEnd? = nil,
-                failedAnswer: GatewayError.FailedAnswer? = nil) {
+                failedAnswer: GatewayError.FailedAnswer? = nil, timedOutAfterSending: Bool = false) {
         self.deployment = deployment
         self.recorded = outcome
         self.waited = waited
         self.key = key
         self.streamEnd = streamEnd
         self.failedAnswer = failedAnswer
+        self.timedOutAfterSending = timedOutAfterSending
     }
 
     /// Why the attempt's answer was a failed attempt (`malformed_function_call`), also when a relayed stream ended so.
@@ -60,6 +64,7 @@ public struct AttemptRecord: Sendable, Hashable {
 
     public static func == (a: AttemptRecord, b: AttemptRecord) -> Bool {
         a.deployment == b.deployment && a.outcome == b.outcome && a.waited == b.waited && a.key == b.key && a.failedAnswer == b.failedAnswer
+            && a.timedOutAfterSending == b.timedOutAfterSending
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -68,6 +73,7 @@ public struct AttemptRecord: Sendable, Hashable {
         hasher.combine(waited)
         hasher.combine(key)
         hasher.combine(failedAnswer)
+        hasher.combine(timedOutAfterSending)
     }
 
     /// `up-openai/gpt-test: 429 rate_limited after 250 ms`, `… : 200 ok`, `… : skipped (cooling down)`,

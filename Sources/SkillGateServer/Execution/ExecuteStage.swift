@@ -39,7 +39,8 @@ struct ExecuteStage: Sendable {
     /// first byte is sent; one that breaks before its end falls back like a failed attempt, decision
     /// 0107), and replayed. `caller`: the client token's id, to which the deployments' failures are attributed. The
     /// failed answers of attempts that were tried again (decision 0117) were paid for: their usage is added to the
-    /// log's unusable usage, which the ledger, budgets and metrics count.
+    /// log's unusable usage, which the ledger, budgets and metrics count; so is the input of attempts that timed out after
+    /// their request went out (decision 0130).
     func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, caller: String?,
               _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
@@ -49,6 +50,7 @@ struct ExecuteStage: Sendable {
             log.attempts += attempts.map(AttemptLogItem.attempt)
             log.attemptRecords += attempts
             Self.addFailedAnswers(attempts, plan, &log)
+            Self.chargeInputOfTimedOutAttempts(attempts, request, plan, &log)
         }
         let escalates = { (target: RouteTarget) in policy.escalates(target.qualifiedName) }
         if !stream {
@@ -116,6 +118,23 @@ struct ExecuteStage: Sendable {
             log.addUnusable(failed.usage, costUSD: target?.model.price?.cost(of: failed.usage), by: attempt.deployment,
                             provider: target?.provider.id)
             if failed.usageEstimated { log.usageEstimated = true }
+        }
+    }
+
+    /// Each attempt that timed out after its request went out (`AttemptRecord.timedOutAfterSending`: the first-byte, idle
+    /// or total timeout, not the connect timeout) is charged an estimate of the input it sent, and no output, as unusable
+    /// spend under the deployment that timed out, at its price, and the log line is marked estimated (decision 0130): the
+    /// provider had the prompt and most likely billed it. A provider's own timeout answer (a 504 or 408 it sent) is not
+    /// charged: the provider said it failed.
+    static func chargeInputOfTimedOutAttempts(_ attempts: [AttemptRecord], _ request: ChatRequest, _ plan: RoutePlan,
+                                              _ log: inout RequestLogEntry) {
+        var input: Usage?
+        for attempt in attempts where attempt.timedOutAfterSending {
+            let usage = input ?? Usage(inputTokens: UsageEstimate.tokens(bytes: UsageEstimate.inputBytes(of: request)), outputTokens: 0)
+            input = usage
+            let target = plan.targets.first { $0.qualifiedName == attempt.deployment }
+            log.addUnusable(usage, costUSD: target?.model.price?.cost(of: usage), by: attempt.deployment, provider: target?.provider.id)
+            log.usageEstimated = true
         }
     }
 

@@ -180,7 +180,7 @@ final class RouteExecutor: Sendable {
                         lease.release()
                         let e = GatewayError.from(error)
                         attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name,
-                                                      failedAnswer: e.failedAnswer))
+                                                      failedAnswer: e.failedAnswer, timedOutAfterSending: e.timedOutAfterSending))
                         if let key, e.upstreamStatus != nil,
                            key.reportFailure(refusesKey: e.refusal == .key || KeyLease.refusesKey(status: e.upstreamStatus), retryAfter: e.retryAfter),
                            keysTried + 1 < key.members.count, !Task.isCancelled {

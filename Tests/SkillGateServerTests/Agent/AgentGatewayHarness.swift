@@ -160,7 +160,9 @@ final class AgentGatewayHarness {
     /// `lightTools`: the light model's `tools` (`prompt`: behind the prompt-tools adapter, with an upstream that plays one).
     /// `lightFallback`: the light tier has a second deployment, `up/light-fallback` (the same `tools`), tried after
     /// `up/light-native`; the two are priced 1,000 and 3,000 US dollars per million tokens (in and out alike).
-    init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false) throws {
+    /// `firstByteSeconds`: the upstreams' first-byte timeout (`upstream_timeouts.first_byte_seconds`), the default when nil.
+    init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false,
+         firstByteSeconds: Double? = nil) throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -180,7 +182,7 @@ final class AgentGatewayHarness {
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"\#(lightFallback ? ",\"up/light-fallback\"" : "")],"strong":["up/strong-native"]},"default_model":"light",
          "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]}},"default_scenario":"chat",
-         "agent":{"max_iterations":4},
+         "agent":{"max_iterations":4},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
          "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
