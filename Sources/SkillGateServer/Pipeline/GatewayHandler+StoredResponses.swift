@@ -3,9 +3,9 @@ import SkillGateHTTP
 
 extension GatewayHandler {
     /// `/v1/responses/{id}`, a response the caller's token kept for `previous_response_id`: `GET` (the SDKs'
-    /// `responses.retrieve`) answers its Response object as the client was given it (decision 0125); `DELETE`
-    /// (`responses.delete`) forgets it before its retention is up (decision 0101). Either answers a 404 that does not tell
-    /// an unknown id from another token's.
+    /// `responses.retrieve`) answers its Response object as the client was given it (decision 0125), and `HEAD` the same
+    /// without the body (decision 0128); `DELETE` (`responses.delete`) forgets it before its retention is up (decision
+    /// 0101). Each answers a 404 that does not tell an unknown id from another token's.
     func storedResponse(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         let surface = ResponsesSurface()
         ctx.log.surface = surface.name
@@ -13,7 +13,7 @@ extension GatewayHandler {
             let client = try authenticatedClient(request, &ctx)
             try client.requireChat()
             let id = String(request.path.dropFirst(Endpoint.responsesItemPrefix.count))
-            if request.method == "GET" {
+            if request.method == "GET" || request.method == "HEAD" {  // the responder sends no body for HEAD
                 if Self.asksForAStream(request.query) {
                     var error = GatewayError.invalidRequest("a stored response is answered whole, not streamed again: retrieve it without `stream=true`")
                     error.param = "stream"

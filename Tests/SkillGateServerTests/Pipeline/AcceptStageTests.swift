@@ -61,8 +61,9 @@ import SkillGateCore
         }
     }
 
-    /// `responses.retrieve` and `responses.delete` are served, and need a token before their (empty) body.
-    @Test(arguments: ["GET", "DELETE"])
+    /// `responses.retrieve` and `responses.delete` are served, and need a token before their (empty) body; HEAD is served
+    /// as GET is, as on every other endpoint that takes GET (RFC 9110 §9.3.2).
+    @Test(arguments: ["GET", "HEAD", "DELETE"])
     func aStoredResponseIsServed(_ method: String) throws {
         guard case .success(let endpoint) = Endpoint.accept(method: method, path: "/v1/responses/resp_123") else {
             Issue.record("\(method) /v1/responses/{id} is not served")

@@ -50,6 +50,25 @@ import SkillGateState
         #expect(stored.json["output"]?.arrayValue?.first?["content"]?.arrayValue?.first?["text"] == "Hello there.")
     }
 
+    /// HEAD answers what GET would, without the body: a 200 with the object's length for the token that kept it, the
+    /// same 404 for another token (before, a 404 saying HEAD is not offered, although GET answered 200).
+    @Test func headAnswersAsGetWithoutTheBody() async throws {
+        let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
+        let kept = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Hi"}"#)
+        let id = try #require(kept.json["id"]?.stringValue)
+        let other = try h.gateway.services.tokens.create(name: "someone-else", scenarios: ["chat"]).token
+        func head(_ token: String) async throws -> HTTPResponse {
+            try await h.client.send(HTTPRequest(method: "HEAD", url: "http://127.0.0.1:\(h.gateway.boundPort)/v1/responses/\(id)",
+                                                headers: ["authorization": "Bearer \(token)"]))
+        }
+        let mine = try await head(h.token), theirs = try await head(other)
+        let got = try await Self.get(h, id)
+        await h.stop()
+        #expect(mine.status == 200 && mine.body.isEmpty)
+        #expect(mine.headers["content-length"] == String(got.body.count), "\(mine.headers)")
+        #expect(theirs.status == 404 && theirs.body.isEmpty)
+    }
+
     /// The SDKs' `retrieve(stream=True)` asks to replay the stream: a 400 naming `stream`, not a JSON body its SSE reader
     /// cannot read.
     @Test func aRetrievalAskingForAStreamIsRefused() async throws {

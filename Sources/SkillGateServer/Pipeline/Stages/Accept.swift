@@ -18,8 +18,8 @@ enum Endpoint: Sendable {
     case console
     /// `POST /mcp`: SkillGate as an MCP server (streamable HTTP) of the scenario's server-side skills.
     case mcp
-    /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0125); `DELETE` forgets it
-    /// (decision 0101).
+    /// `GET /v1/responses/{id}` answers a response kept for `previous_response_id` (decision 0125; `HEAD` as `GET`,
+    /// decision 0128); `DELETE` forgets it (decision 0101).
     case storedResponse
     /// `GET /v1/responses/{id}/input_items` lists the items the model was given for a stored response (decision 0127).
     case storedResponseInputItems
@@ -54,7 +54,7 @@ enum Endpoint: Sendable {
     /// A model's own path (`/v1/models/{id}`; the id may hold a `/`, as `provider/model` does): GET.
     static let modelPrefix = "/v1/models/"
 
-    /// A stored response's own path (`/v1/responses/{id}`): GET and DELETE.
+    /// A stored response's own path (`/v1/responses/{id}`): GET (and HEAD) and DELETE.
     static let responsesItemPrefix = "/v1/responses/"
     /// What follows a stored response's id in the path of its input items (`/v1/responses/{id}/input_items`): GET.
     static let inputItemsSuffix = "/input_items"
@@ -83,7 +83,7 @@ enum Endpoint: Sendable {
             if path.hasPrefix(modelPrefix), path.count > modelPrefix.count { return getOnly(.model, method, path) }
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
-                if method == "GET" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
+                if method == "GET" || method == "HEAD" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
                 if id.hasSuffix(inputItemsSuffix), case let responseId = id.dropLast(inputItemsSuffix.count), !responseId.isEmpty,
                    !responseId.contains("/") {
                     return getOnly(.storedResponseInputItems, method, path)
