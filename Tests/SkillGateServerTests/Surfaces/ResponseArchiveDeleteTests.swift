@@ -51,6 +51,27 @@ import SkillGateTestSupport
         }
     }
 
+    /// A response still pending because the store fails: the 503 deleted nothing, so the retry the message asks for
+    /// deletes it once the store is back (before, the 503 had already dropped it from memory, and the retry answered a
+    /// 404 "nothing was deleted" — an SDK retrying the 503 raised not-found for a response that was deleted).
+    @Test func aPendingResponseSurvivesA503AndTheRetryDeletesIt() async throws {
+        try await withTemporaryDirectory { dir in
+            let sqlite = try SQLiteStateStore(stateDirectory: dir)
+            let store = FlakyStore(sqlite)
+            let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(200), now: { Date() }) { _ in }
+            archive.save(id: "resp_1", tokenId: "tok_a", conversation: ResponseArchiveTests.stored)
+            archive.flush()  // fails: the answer stays pending (and so do the writer's own tries)
+            let error = await #expect(throws: GatewayError.self) { try await archive.delete(id: "resp_1", tokenId: "tok_a") }
+            #expect(error?.status == 503)
+            #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a").itemsJSON == ResponseArchiveTests.stored,
+                    "a 503 deletes nothing")
+            store.failing.withLock { $0 = false }
+            #expect(try await archive.delete(id: "resp_1", tokenId: "tok_a"), "the retry deletes it")
+            archive.close()
+            #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
+        }
+    }
+
     /// A store whose writes wait at a gate the test opens.
     final class GatedStore: ResponseStore {
         let inner: SQLiteStateStore

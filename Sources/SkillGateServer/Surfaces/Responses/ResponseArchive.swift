@@ -205,17 +205,25 @@ final class ResponseArchive: Sendable {
 
     /// Forgets response `id` of token `tokenId` (`DELETE /v1/responses/{id}`), pending or stored: false when this token
     /// has none by that id (unknown, expired and purged, or another token's, which is left alone). Waits for a write
-    /// under way, and for the store, so it runs off the event loop; a store that fails is a 503 to retry.
+    /// under way, and for the store, so it runs off the event loop; a store that fails is a 503 to retry, which deleted
+    /// nothing: a pending answer is put back, so the retry finds it (decision 0128).
     func delete(id: String, tokenId: String) async throws -> Bool {
         try await deletes.run { [self] in
             try writing.withLock { _ throws(GatewayError) -> Bool in
-                let inMemory = pending.withLock { p -> Bool in
-                    guard let mine = p.responses[id], mine.tokenId == tokenId else { return false }
+                let inMemory = pending.withLock { p -> StoredResponse? in
+                    guard let mine = p.responses[id], mine.tokenId == tokenId else { return nil }
                     p.responses[id] = nil
                     p.bytes -= mine.storedBytes
-                    return true
+                    return mine
                 }
-                do { return try store.deleteResponse(id: id, tokenId: tokenId) || inMemory } catch {
+                do { return try store.deleteResponse(id: id, tokenId: tokenId) || inMemory != nil } catch {
+                    // No write runs meanwhile (`writing` is held): the answer goes back as it was, still to be written.
+                    if let inMemory {
+                        pending.withLock { p in
+                            p.responses[id] = inMemory
+                            p.bytes += inMemory.storedBytes
+                        }
+                    }
                     throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,
                                        message: "SkillGate cannot write its state database to delete response '\(Self.shown(id))'; retry in a few seconds (the operator should check state_dir or state.postgres_url)",
                                        retryAfter: 2)
