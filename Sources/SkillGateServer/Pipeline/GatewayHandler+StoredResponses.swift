@@ -27,7 +27,7 @@ extension GatewayHandler {
             }
             guard try await services.responses.delete(id: id, tokenId: client.tokenId) else {
                 var error = GatewayError(domain: .caller, kind: .notFound, status: 404,
-                                         message: "response '\(ResponseArchive.shown(id))' was not found for this token, so nothing was deleted: it is unknown, expired (responses are kept for `responses.retention_hours`), was created with another token, or was sent with store: false")
+                                         message: "response '\(ResponseArchive.shown(id))' was not found for this token, so nothing was deleted: it was deleted already, is unknown, expired (responses are kept for `responses.retention_hours`), was created with another token, was sent with store: false, its conversation was over the \(ResponseArchive.maxConversationBytes / (1 << 20)) MiB kept for one, or it was among the token's oldest, dropped when its stored responses passed `responses.max_mib_per_token`; either way it is not kept, so there is nothing more to do")
                 error.param = "response_id"
                 throw error
             }

@@ -35,6 +35,10 @@ import SkillGateHTTP
         #expect(again.status == 404)
         #expect(error?["param"]?.stringValue == "response_id")
         #expect(error?["message"]?.stringValue?.contains("nothing was deleted") == true, "\(again.bodyText)")
+        // A repeated deletion (a retry whose first answer was lost) is the likeliest case: the message names it, and says
+        // that nothing is left to do (decision 0128).
+        #expect(error?["message"]?.stringValue?.contains("was deleted already") == true, "\(again.bodyText)")
+        #expect(error?["message"]?.stringValue?.contains("nothing more to do") == true, "\(again.bodyText)")
 
         let retrieve = try await h.get("/v1/responses/" + id)
         #expect(retrieve.status == 404 && retrieve.bodyText.contains("was deleted"), "\(retrieve.bodyText)")
