@@ -61,7 +61,7 @@ struct ExecuteStage: Sendable {
                 let tried = Self.lastTried(attempts, plan)
                 Self.note(tried, start, &log)
                 if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
-                Self.chargeInputIfLeftDuringAnAttempt(error, attempts, request, plan, &log)
+                Self.chargeIfLeftDuringAnAttempt(error, attempts, request, plan, read: [], &log)
                 throw error
             }
             Self.note(target, start, &log)
@@ -71,13 +71,15 @@ struct ExecuteStage: Sendable {
             return .answered(response, target)
         }
         var upstream: UpstreamStream
+        var read: [ChatStreamEvent] = []
         do {
-            upstream = try await executor.openStream(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates)
+            upstream = try await executor.openStream(request, plan: plan, caller: caller, attempts: &attempts, readBeforeFailing: &read,
+                                                     escalates: escalates)
         } catch {
             let tried = Self.lastTried(attempts, plan)
             Self.note(tried, start, &log)
             if let tried, let u = AnswerCheck.unusable(error, target: tried.qualifiedName, policy: policy) { return .unusable(u, tried) }
-            Self.chargeInputIfLeftDuringAnAttempt(error, attempts, request, plan, &log)
+            Self.chargeIfLeftDuringAnAttempt(error, attempts, request, plan, read: read, &log)
             throw error
         }
         Self.note(upstream.target, start, &log)
@@ -141,16 +143,21 @@ struct ExecuteStage: Sendable {
     /// A call whose client left (its task cancelled) while a deployment had the request, before the whole answer or a
     /// stream's first event, is charged an estimate of the input it sent, at that deployment's price, and marked
     /// estimated (decision 0126): the provider has the prompt and may bill it, and without a charge a client could send
-    /// long prompts and leave each one early, past any budget or token limit. Nothing came out, so nothing more is
-    /// charged; a call that left while waiting between attempts, or whose usage is already known, is left alone.
-    static func chargeInputIfLeftDuringAnAttempt(_ error: any Error, _ attempts: [AttemptRecord], _ request: ChatRequest, _ plan: RoutePlan,
-                                                 _ log: inout RequestLogEntry) {
+    /// long prompts and leave each one early, past any budget or token limit. `read`: the events the attempt had read of
+    /// a stream read whole to be checked (an escalating model's), counted as a relayed stream's are (`StreamSpend`: the
+    /// output seen, estimated, or the usage the provider reported): the provider wrote them, though none reached the
+    /// client (decision 0128). Otherwise nothing came out, so no output is charged. A call that left while waiting between
+    /// attempts, or whose usage is already known, is left alone.
+    static func chargeIfLeftDuringAnAttempt(_ error: any Error, _ attempts: [AttemptRecord], _ request: ChatRequest, _ plan: RoutePlan,
+                                            read: [ChatStreamEvent], _ log: inout RequestLogEntry) {
         guard log.usage == nil, let last = attempts.last, case .failed(_, .cancelled) = last.outcome,
               error is CancellationError || GatewayError.from(error).kind == .cancelled else { return }
-        let usage = Usage(inputTokens: UsageEstimate.tokens(bytes: UsageEstimate.inputBytes(of: request)), outputTokens: 0)
+        var spend = StreamSpend(inputOf: request)
+        for event in read { spend.count(event) }
+        let (usage, estimated) = spend.spent
         log.usage = usage
         log.costUSD = plan.targets.first { $0.qualifiedName == last.deployment }?.model.price?.cost(of: usage)
-        log.usageEstimated = true
+        log.usageEstimated = log.usageEstimated || estimated
     }
 
     /// The deployment of the last attempt that was made (not skipped), for the log of a failure.

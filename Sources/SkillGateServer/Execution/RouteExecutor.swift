@@ -65,14 +65,30 @@ final class RouteExecutor: Sendable {
     /// once, for the escalation, as in `complete`.
     func openStream(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
                     escalates: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
+        var readBeforeFailing: [ChatStreamEvent] = []
+        return try await openStream(request, plan: plan, caller: caller, attempts: &attempts, readBeforeFailing: &readBeforeFailing,
+                                    escalates: escalates)
+    }
+
+    /// `openStream`, giving in `readBeforeFailing` the events the last attempt had read of a stream read whole (an
+    /// escalating model's) when it failed: what the provider wrote for a call whose client left while the gateway read
+    /// it, which the execute stage charges (decision 0128). Empty when the last attempt read none.
+    func openStream(_ request: ChatRequest, plan: RoutePlan, caller: String?, attempts: inout [AttemptRecord],
+                    readBeforeFailing: inout [ChatStreamEvent], escalates: (RouteTarget) -> Bool = { _ in false }) async throws -> UpstreamStream {
         let (opened, target, lease) = try await run(request, plan: plan, caller: caller, attempts: &attempts, escalates: escalates,
                                                     settlesLater: { $0.isLive }) { llm, req, target in
+            readBeforeFailing = []
             var iterator = llm.events(req)
             // A stream that ends before its first event is a cut: tried again and fallen back from (decision 0129).
             let first = try await Self.firstEvent(of: &iterator, target: target)
             guard escalates(target) else { return OpenedStream.live(first: first, iterator: iterator) }
             var events = [first]
-            while let event = try await iterator.next() { events.append(event) }
+            do {
+                while let event = try await iterator.next() { events.append(event) }
+            } catch {
+                readBeforeFailing = events
+                throw error
+            }
             return OpenedStream.whole(events)
         }
         switch opened {

@@ -161,8 +161,10 @@ final class AgentGatewayHarness {
     /// `lightFallback`: the light tier has a second deployment, `up/light-fallback` (the same `tools`), tried after
     /// `up/light-native`; the two are priced 1,000 and 3,000 US dollars per million tokens (in and out alike).
     /// `firstByteSeconds`: the upstreams' first-byte timeout (`upstream_timeouts.first_byte_seconds`), the default when nil.
+    /// `escalate`: scenario `chat` escalates unusable answers (a streamed answer of the light model is then read whole
+    /// and checked before its first byte goes out).
     init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false,
-         firstByteSeconds: Double? = nil) throws {
+         firstByteSeconds: Double? = nil, escalate: Bool = false) throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -181,7 +183,7 @@ final class AgentGatewayHarness {
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"\#(lightFallback ? ",\"up/light-fallback\"" : "")],"strong":["up/strong-native"]},"default_model":"light",
-         "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]}},"default_scenario":"chat",
+         "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]\#(escalate ? ",\"escalate\":true" : "")}},"default_scenario":"chat",
          "agent":{"max_iterations":4},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
          "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
         """#

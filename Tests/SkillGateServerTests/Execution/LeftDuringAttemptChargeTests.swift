@@ -3,6 +3,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateState
+import Synchronization
 @testable import SkillGateServer
 
 /// A request whose client leaves while a deployment has it (before the whole answer, or before a stream's first event)
@@ -51,6 +52,42 @@ import SkillGateState
         #expect(input >= 460, "\(log)")
         #expect(log["output_tokens"]?.intValue == 0, "\(log)")
         #expect(spent.requests == 1 && spent.inputTokens == input, "\(spent)")
+    }
+
+    /// A stream of a model whose answers escalate is read whole before its first byte goes out (it is checked first):
+    /// a client that leaves while the gateway reads it is charged the output read so far beside its input, estimated as a
+    /// relayed stream's is (decision 0128). Before, only the input: the provider bills what it wrote, so asking for a long
+    /// answer and leaving just before its end spent the output unseen by any limit. Over Chat Completions and an agent
+    /// run (whose model calls are streamed).
+    @Test(arguments: [("/v1/chat/completions", true), ("/v1/agent", false)])
+    func aClientThatLeavesWhileAnEscalatingStreamIsReadIsChargedTheOutputRead(_ path: String, _ streamField: Bool) async throws {
+        // The light model (the one whose answers escalate); an agent run's model calls are streamed anyway.
+        let body: JSONValue = streamField ? ["model": "light", "stream": true, "messages": Self.messages] : ["model": "light", "messages": Self.messages]
+        let ticks = Mutex(0)
+        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (chunks: 400, every: .milliseconds(10)),
+                                                                            afterTick: { n in ticks.withLock { $0 = n } }),
+                                        escalate: true)
+        let port = h.gateway.boundPort, token = h.token, upstream = h.upstream
+        let payload = body.serialized()
+        try await RawSocket.run {
+            let socket = try RawSocket(port: port, receiveTimeout: 10)
+            socket.send("POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(payload.utf8.count)\r\n\r\n\(payload)")
+            // Leave once the upstream has written 100 of its 400 "tick " deltas (500 bytes, about 125 tokens).
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ticks.withLock({ $0 }) < 100, ContinuousClock.now < deadline { usleep(5_000) }
+            socket.close()
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(upstream.sawDisconnect, "the gateway kept reading the upstream after its client left")
+        let spent = try await ledgerSpend(of: h.gateway, until: deadline)
+        await h.stop()
+        let log = try #require(h.logLines().last)
+        #expect(log["status"] == 499 && log["usage_estimated"]?.boolValue == true, "\(log)")
+        #expect((log["input_tokens"]?.intValue ?? 0) >= 460, "\(log)")
+        #expect((log["output_tokens"]?.intValue ?? 0) >= 50, "the output read before the client left: \(log)")
+        #expect(spent.outputTokens == log["output_tokens"]?.intValue, "\(spent)")
     }
 
     /// What was charged counts against the token's limits: with `tokens_per_minute` at 400, the request left early uses
