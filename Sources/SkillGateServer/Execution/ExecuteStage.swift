@@ -44,10 +44,12 @@ struct ExecuteStage: Sendable {
     func once(_ request: ChatRequest, plan: RoutePlan, policy: AnswerPolicy, stream: Bool, caller: String?,
               _ log: inout RequestLogEntry) async throws -> Execution {
         var attempts: [AttemptRecord] = []
+        var droppedCalls = 0
         let start = ContinuousClock.now
         defer {
             // As values: their text is made when the log line is written, not on the way to the first byte.
             log.attempts += attempts.map(AttemptLogItem.attempt)
+            if droppedCalls > 0 { log.attempts.append(.note(SingleToolCall.note(droppedCalls))) }
             log.attemptRecords += attempts
             Self.addFailedAnswers(attempts, plan, &log)
             Self.chargeInputOfTimedOutAttempts(attempts, request, plan, &log)
@@ -67,8 +69,12 @@ struct ExecuteStage: Sendable {
             Self.note(target, start, &log)
             log.usage = response.usage
             log.costUSD = target.model.price?.cost(of: response.usage)
-            if let u = try AnswerCheck.check(response, offered: request.tools, target: target, policy: policy) { return .unusable(u, target) }
-            return .answered(response, target)
+            // With `parallel_tool_calls: false`, the calls after the first are dropped before the answer is checked: they
+            // are not handed on, so they cannot make it unusable (decision 0135).
+            var answer = response
+            if request.parallelToolCalls == false { (answer, droppedCalls) = SingleToolCall.keepingTheFirstCall(of: response) }
+            if let u = try AnswerCheck.check(answer, offered: request.tools, target: target, policy: policy) { return .unusable(u, target) }
+            return .answered(answer, target)
         }
         var upstream: UpstreamStream
         var read: [ChatStreamEvent] = []
@@ -84,19 +90,23 @@ struct ExecuteStage: Sendable {
         }
         Self.note(upstream.target, start, &log)
         let target = upstream.target
+        let single = request.parallelToolCalls == false ? SingleToolCall() : nil
         guard policy.escalates(target.qualifiedName) else {
             if !policy.invisibleCallsToModel {
                 upstream.offered = UpstreamStream.offering(request.tools.map(\.name), scenario: policy.scenario)
             }
+            upstream.singleToolCall = single
             return .streaming(upstream)
         }
-        // A replay: `openStream` read the stream whole inside its attempt (`escalates`).
+        // A replay: `openStream` read the stream whole inside its attempt (`escalates`). The calls the replay will drop
+        // are dropped before the answer is checked, as for a whole answer.
         var events: [ChatStreamEvent] = []
         var answer = ChatResponseAccumulator()
+        var checked = single
         do {
             while let event = try await upstream.next() {
                 events.append(event)
-                answer.apply(event)
+                if checked?.drops(event) != true { answer.apply(event) }
             }
         } catch {
             if let u = AnswerCheck.unusable(error, target: target.qualifiedName, policy: policy) { return .unusable(u, target) }
@@ -107,7 +117,9 @@ struct ExecuteStage: Sendable {
             log.costUSD = target.model.price?.cost(of: answer.response.usage)
             return .unusable(u, target)
         }
-        return .streaming(UpstreamStream(replaying: events, target: target, affinity: executor.affinity))
+        var replay = UpstreamStream(replaying: events, target: target, affinity: executor.affinity)
+        replay.singleToolCall = single
+        return .streaming(replay)
     }
 
     /// Adds what the failed answers among `attempts` used, and cost at their deployments' prices, to the log's unusable

@@ -25,6 +25,9 @@ struct UpstreamStream {
     /// call starts, as `AnswerInspector` does, or looked up in `lookup` when there are many), and the scenario. Names
     /// only: a held stream does not keep the tools' schemas (decision 0036).
     var offered: (names: [String], lookup: Set<String>?, scenario: String)?
+    /// The request said `parallel_tool_calls: false`: only the answer's first tool call is handed on, the events of any
+    /// later one are dropped (`SingleToolCall`, decision 0135).
+    var singleToolCall: SingleToolCall?
 
     /// The invisible-call rule for `names` in `scenario`: a set of them only when scanning could cost more.
     static func offering(_ names: [String], scenario: String) -> (names: [String], lookup: Set<String>?, scenario: String) {
@@ -52,45 +55,51 @@ struct UpstreamStream {
 
     /// The next event (the first one first), or `nil` at the end. Errors are not retried.
     mutating func next() async throws -> ChatStreamEvent? {
-        let event: ChatStreamEvent?
-        if replay != nil {
-            event = replay!.next()
-        } else if !started {
-            started = true
-            event = pending
-        } else {
-            do {
-                event = try await iterator?.next(isolation: #isolation)
-            } catch {
-                lease?.streamFailed(error)
-                finish()
-                throw error
+        while true {
+            let event: ChatStreamEvent?
+            if replay != nil {
+                event = replay!.next()
+            } else if !started {
+                started = true
+                event = pending
+            } else {
+                do {
+                    event = try await iterator?.next(isolation: #isolation)
+                } catch {
+                    lease?.streamFailed(error)
+                    finish()
+                    throw error
+                }
             }
+            if let event, singleToolCall?.drops(event) == true { continue }
+            return try handOn(event)
         }
-        return try handOn(event)
     }
 
     /// The next event when it is known without waiting (read with the ones before it): the event, `.some(nil)` at the
     /// end, or nil when only `next()` can tell. The same rules as `next()`; call it after the first `next()`.
     mutating func nextIfReady() throws -> ChatStreamEvent?? {
-        let ready: ChatStreamEvent??
-        if replay != nil {
-            ready = .some(replay!.next())
-        } else if !started {
-            return nil
-        } else if iterator == nil {
-            ready = .some(nil)
-        } else {
-            do {
-                ready = try iterator!.nextIfReady()
-            } catch {
-                lease?.streamFailed(error)
-                finish()
-                throw error
+        while true {
+            let ready: ChatStreamEvent??
+            if replay != nil {
+                ready = .some(replay!.next())
+            } else if !started {
+                return nil
+            } else if iterator == nil {
+                ready = .some(nil)
+            } else {
+                do {
+                    ready = try iterator!.nextIfReady()
+                } catch {
+                    lease?.streamFailed(error)
+                    finish()
+                    throw error
+                }
             }
+            guard let event = ready else { return nil }
+            if let event, singleToolCall?.drops(event) == true { continue }
+            return .some(try handOn(event))
         }
-        guard let event = ready else { return nil }
-        return .some(try handOn(event))
     }
 
     /// What both `next()` and `nextIfReady()` do with an event before handing it on: the end is the deployment's

@@ -7,7 +7,15 @@ import SkillGateHTTP
 enum ScriptedAnswer: Sendable {
     case text(String)
     case toolCall(name: String, arguments: String)
+    /// Several calls in one answer (`call_1`, `call_2`, …), as a model that calls tools in parallel answers.
+    case toolCalls([ScriptedCall])
     case empty
+}
+
+/// One call of `ScriptedAnswer.toolCalls`.
+struct ScriptedCall: Sendable {
+    var name: String
+    var arguments: String
 }
 
 /// A tiny OpenAI-compatible upstream on 127.0.0.1 (the real `HTTPServer`), answering each model
@@ -62,6 +70,12 @@ final class ScriptedUpstream: HTTPHandler {
             message["content"] = .null
             message["tool_calls"] = [["id": "call_1", "type": "function", "function": ["name": .string(name), "arguments": .string(args)]]]
             finish = "tool_calls"
+        case .toolCalls(let calls):
+            message["content"] = .null
+            message["tool_calls"] = .array(calls.enumerated().map { i, call in
+                ["id": .string("call_\(i + 1)"), "type": "function", "function": ["name": .string(call.name), "arguments": .string(call.arguments)]]
+            })
+            finish = "tool_calls"
         }
         return ["id": "chatcmpl-up", "object": "chat.completion", "created": 1, "model": .string(model),
                 "choices": [["index": 0, "message": .object(message), "finish_reason": .string(finish)]],
@@ -83,6 +97,13 @@ final class ScriptedUpstream: HTTPHandler {
             return [chunk(["role": "assistant", "tool_calls": [["index": 0, "id": "call_1", "type": "function", "function": ["name": .string(name), "arguments": ""]]]]),
                     chunk(["tool_calls": [["index": 0, "function": ["arguments": .string(args)]]]]),
                     chunk([:], "tool_calls")]
+        case .toolCalls(let calls):
+            var chunks = [chunk(["role": "assistant"])]
+            for (i, call) in calls.enumerated() {
+                chunks.append(chunk(["tool_calls": [["index": .int(i), "id": .string("call_\(i + 1)"), "type": "function", "function": ["name": .string(call.name), "arguments": ""]]]]))
+                chunks.append(chunk(["tool_calls": [["index": .int(i), "function": ["arguments": .string(call.arguments)]]]]))
+            }
+            return chunks + [chunk([:], "tool_calls")]
         }
     }
 }

@@ -110,6 +110,7 @@ extension ChatEncoding {
     /// nothing, so a client cannot spend past its budget and limits by leaving every stream early (decision 0104).
     @inline(never)
     private func relayEnded(_ relay: OpenRelay, _ ctx: inout RequestContext) {
+        if let dropped = relay.upstream.singleToolCall?.dropped, dropped > 0 { ctx.log.attempts.append(.note(SingleToolCall.note(dropped))) }
         let (usage, estimated) = relay.spend.spent
         ctx.log.usage = usage
         ctx.log.usageEstimated = ctx.log.usageEstimated || estimated  // a failed attempt's may have been (decision 0120)
