@@ -9,12 +9,13 @@ enum QueryString {
         }
     }
 
-    /// `text` with `+` as a space and each `%XX` as its byte (a `%` without two hex digits after it stays).
-    static func decode(_ text: Substring) -> String {
+    /// `text` with each `%XX` as its byte (a `%` without two hex digits after it stays) and, in a query (`plusIsSpace`),
+    /// `+` as a space; in a path segment `+` is itself.
+    static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
         var out: [UInt8] = []
         var bytes = Array(text.utf8)[...]
         while let b = bytes.popFirst() {
-            if b == 0x2B { out.append(0x20); continue }
+            if b == 0x2B, plusIsSpace { out.append(0x20); continue }
             if b == 0x25, bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
                 out.append(v)
                 bytes = bytes.dropFirst(2)

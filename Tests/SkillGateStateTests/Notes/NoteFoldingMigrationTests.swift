@@ -45,10 +45,7 @@ import SkillGateTestSupport
             let test = try PostgresTestDatabase()
             defer { test.drop() }
             do {
-                let db = try PostgresConnection(url: test.url)
-                try db.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
-                for step in PostgresSchema.steps.prefix(8) { try db.execute(step) }
-                try db.execute("INSERT INTO skillgate_schema (version) VALUES (8)")
+                let db = try test.connection(schemaThrough: 8)
                 for (token, title, body, at) in [("a", "ÄRGER", "Über den Fluß", "1000"), ("a", nil, "ДОМ и ΟΔΟΣ", "2000"), ("b", nil, "über", "3000")] {
                     try db.query("INSERT INTO notes (token_name, title, body, created_at) VALUES ($1, $2, $3, $4)", [token, title, body, at])
                 }

@@ -37,10 +37,7 @@ struct PostgresUsageRollupTests {
             let now = Date()
             let all = UsageRollupFixtures.records(now: now.millisecondsSince1970)
             // The schema as it was before step 4, and a ledger written then (with the tokens the old foreign key wants).
-            let old = try PostgresConnection(url: db.url)
-            try old.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
-            for step in PostgresSchema.steps[0..<3] { try old.execute(step) }
-            try old.execute("INSERT INTO skillgate_schema (version) VALUES (3)")
+            let old = try db.connection(schemaThrough: 3)
             try old.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_a', 'a', 'h1', 0), ('tok_b', 'b', 'h2', 0)")
             for r in all {
                 try old.query("""

@@ -80,10 +80,7 @@ import SkillGateTestSupport
             let db = try PostgresTestDatabase()
             defer { db.drop() }
             do {
-                let c = try PostgresConnection(url: db.url)
-                try c.execute("CREATE TABLE skillgate_schema (version INTEGER NOT NULL)")
-                for step in PostgresSchema.steps.prefix(9) { try c.execute(step) }
-                _ = try c.query("INSERT INTO skillgate_schema (version) VALUES (9)")
+                let c = try db.connection(schemaThrough: 9)
                 _ = try c.query("INSERT INTO stored_responses (id, token_id, created_at, expires_at, conversation, bytes) VALUES ($1, $2, $3, $4, $5, $6)",
                                 ["resp_1", "tok_a", String(Self.t0), String(Self.t0 + 3_600_000),
                                  String(decoding: Self.conversation, as: UTF8.self), String(Self.conversation.count)])

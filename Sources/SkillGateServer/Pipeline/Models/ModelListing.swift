@@ -67,16 +67,6 @@ struct ModelListing: Sendable {
     /// A model id as a path segment carries it (`/v1/models/{id}`): `%XX` decoded (an SDK may send `provider/model` with
     /// its slash encoded, or not), `+` left as it is.
     static func decodePathSegment(_ text: Substring) -> String {
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let b = bytes.popFirst() {
-            if b == 0x25, bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
-                out.append(v)
-                bytes = bytes.dropFirst(2)
-                continue
-            }
-            out.append(b)
-        }
-        return String(decoding: out, as: UTF8.self)
+        QueryString.decode(text, plusIsSpace: false)
     }
 }
