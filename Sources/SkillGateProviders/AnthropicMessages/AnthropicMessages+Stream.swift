@@ -10,9 +10,12 @@ import SkillGateHTTP
 /// - `ping` and unknown event types are ignored.
 /// - Usage from `message_start` (input) and `message_delta` (output, sometimes input) is combined
 ///   and emitted once, at `message_delta`, after the finish reason.
-/// - `event: error` after HTTP 200 throws a `GatewayError` (overloaded_error → `.upstreamOverloaded`).
+/// - `start` is held back from `message_start` until the first content block the client sees, or `message_delta` /
+///   `message_stop` for an answer without one (decision 0134): a stream that fails before then gives no event.
+/// - `event: error` after HTTP 200 throws a `GatewayError` (overloaded_error → `.upstreamOverloaded`); before the first
+///   content block, that is before the stream's first event, so the route executor tries again or falls back.
 /// - A body that ends without `message_stop` throws a truncation error naming the provider (`streamEndedEarly` when
-///   nothing but events came: before `message_start`, the route executor treats it as a cut, decision 0129).
+///   nothing but events came: before the first content block, the route executor treats it as a cut, decision 0129).
 public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
     /// The provider id named in errors.
     public let provider: String
@@ -44,7 +47,8 @@ public struct AnthropicMessagesStreamTranslator: WireStreamTranslator {
             var e = GatewayError(domain: .provider, kind: .upstreamProtocol, status: 502,
                                  message: "\(provider): the Anthropic stream ended \(where_); the answer is truncated. Retry the request; if it keeps happening, check the base URL and the network path to the provider.",
                                  provider: provider, upstreamStatus: 200)
-            // Events only, cut short (not a body that was no event stream): before `message_start` it is a cut (decision 0129).
+            // Events only, cut short (not a body that was no event stream): before the first content block, which is before
+            // the stream's first event (decision 0134), it is a cut (decision 0129).
             e.streamEndedEarly = sse.strayText.isEmpty
             throw e
         }

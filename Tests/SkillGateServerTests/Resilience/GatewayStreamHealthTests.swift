@@ -10,18 +10,20 @@ import SkillGateTestSupport
 @Suite(.serialized) struct GatewayStreamHealthTests {
     typealias R = OpenAIRecordings
 
-    /// Anthropic's `message_start` (recorded), then the `event: error` with `overloaded_error` Anthropic sends after
-    /// HTTP 200 when it is overloaded mid-answer.
+    /// The recorded stream's `message_start`, its thinking block's start, a `ping` and its first thinking delta, then the
+    /// `event: error` with `overloaded_error` Anthropic sends after HTTP 200 when it is overloaded mid-answer. The
+    /// error comes after the first content: an error right after `message_start` is no longer mid-stream, it falls back
+    /// (decision 0134, `GatewayAnthropicHeldStartTests`).
     static var anthropicOverloadedMidStream: [UInt8] {
         let recorded = UpstreamDouble.events(anthropicBytes("test_anthropic_model_thinking_part_stream.0.response.sse"))
-        return recorded[0] + Array("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n".utf8)
+        return recorded[0..<4].joined() + Array("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n".utf8)
     }
 
     static func anthropicBytes(_ name: String) -> [UInt8] {
         (try? Array(Data(contentsOf: R.root.deletingLastPathComponent().appendingPathComponent("anthropic/" + name)))) ?? []
     }
 
-    @Test func anthropicErrorEventsAfterMessageStartCoolTheDeploymentDown() async throws {
+    @Test func anthropicErrorEventsAfterTheFirstContentCoolTheDeploymentDown() async throws {
         let a = try UpstreamDouble([.sse(Self.anthropicOverloadedMidStream)])
         let b = try UpstreamDouble([R.streamedText])
         let gw = try ResilienceGateway(providers: [("up-a", a.baseURL), ("up-b", b.baseURL)], tier: ["up-a/m", "up-b/m"],
