@@ -9,12 +9,17 @@ public protocol LLMClient: Sendable {
     /// The same stream, for one consumer pulling its events (what the gateway's relay does). By default the events of
     /// `stream(_:)`; an adapter that reads its events on demand returns its reader (`ChatEventIterator(pulling:)`).
     func events(_ request: ChatRequest) -> ChatEventIterator
+    /// The request's input tokens as the provider counts them (its own count endpoint, without generating), or nil
+    /// when this client cannot count (the default). Errors are `GatewayError`s naming the provider.
+    func countInputTokens(_ request: ChatRequest) async throws -> Int?
 }
 
 extension LLMClient {
     public func events(_ request: ChatRequest) -> ChatEventIterator {
         ChatEventIterator(stream(request))
     }
+
+    public func countInputTokens(_ request: ChatRequest) async throws -> Int? { nil }
 
     /// Collects a stream into the equivalent complete response.
     public func collect(_ request: ChatRequest) async throws -> ChatResponse {

@@ -47,6 +47,32 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         return try format.parseResponse(response.body, deployment: deployment)
     }
 
+    /// The provider's own count of `request`'s input tokens, when the format has a count endpoint (Anthropic's); nil
+    /// otherwise. Errors as `complete`'s.
+    public func countInputTokens(_ request: ChatRequest) async throws -> Int? {
+        do {
+            guard var httpRequest = try format.makeCountTokensRequest(request, deployment: deployment) else { return nil }
+            httpRequest.httpVersion = deployment.httpVersion
+            httpRequest.caFile = deployment.caFile
+            let response: HTTPResponse
+            do {
+                response = try await http.send(httpRequest)
+            } catch let error as HTTPClientError {
+                throw error.gatewayError(provider: deployment.providerId)
+            }
+            guard (200..<300).contains(response.status) else {
+                throw format.parseError(status: response.status, headers: response.headers, body: response.body, deployment: deployment)
+            }
+            guard let count = format.parseCountTokens(response.body) else {
+                throw GatewayError.upstreamProtocol("\(deployment.providerId) answered the token count without an input_tokens number; check that the base URL points at the provider's API",
+                                                    provider: deployment.providerId, upstreamStatus: response.status)
+            }
+            return count
+        } catch {
+            throw deployment.cleaning(error)
+        }
+    }
+
     /// Streams the call's events. The request is sent when the first event is asked for, and everything runs in the
     /// task that reads the events (`UpstreamEventReader`); releasing the stream closes the upstream connection.
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {

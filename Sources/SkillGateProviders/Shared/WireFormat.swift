@@ -23,6 +23,13 @@ public protocol WireFormat: Sendable {
 
     /// Turns a non-2xx upstream response into a `GatewayError` naming the provider.
     func parseError(status: Int, headers: HTTPHeaders, body: [UInt8], deployment: Deployment) -> GatewayError
+
+    /// The HTTP request that counts `request`'s input tokens at `deployment` with the provider's own count endpoint;
+    /// nil (the default, `WireFormat+CountTokens.swift`) when the format has none.
+    func makeCountTokensRequest(_ request: ChatRequest, deployment: Deployment) throws -> HTTPRequest?
+
+    /// The count in a 2xx answer to `makeCountTokensRequest`; nil when it holds none.
+    func parseCountTokens(_ body: [UInt8]) -> Int?
 }
 
 /// A value-type state machine turning a streamed response body into canonical events.
