@@ -81,6 +81,23 @@ import SkillGateHTTP
         #expect(unauthenticated.status == 401 && (try? JSONValue.parse(unauthenticated.body))?["type"] == "error")
     }
 
+    /// A bare model id that one deployment offers is a name the router takes for a chat (decision 0133), so `models.retrieve`
+    /// of it (a tool checking its configured model at start) answers that deployment's entry, as Anthropic's API answers
+    /// an alias with the model it names; outside the token's models it is the 404.
+    @Test func aBareModelIdTheRouterTakesIsRetrievedAsItsDeployment() async throws {
+        let h = try H(config: Self.config, script: [:])
+        let list = try await Self.get(h, "/v1/models")
+        let bare = try await Self.get(h, "/v1/models/strong-native")
+        let anthropic = try await Self.get(h, "/v1/models/strong-native", headers: ["anthropic-version": "2023-06-01"])
+        let lightOnly = try await Self.get(h, "/v1/models/strong-native", token: try h.makeToken(name: "light-only", models: ["light"]))
+        await h.stop()
+        #expect(bare.status == 200, "\(bare.json)")
+        #expect(bare.json == list.json["data"]?.arrayValue?.first { $0["id"]?.stringValue == "up/strong-native" })
+        #expect(anthropic.json["id"] == "up/strong-native" && anthropic.json["type"] == "model", "\(anthropic.json)")
+        #expect(lightOnly.status == 404 && lightOnly.json["error"]?["param"] == "model", "\(lightOnly.json)")
+        #expect(!Self.ids(list.json).contains("strong-native"), "the list keeps one entry a deployment")
+    }
+
     @Test func otherMethodsOnAModelAreA405() async throws {
         guard case .failure(let r) = Endpoint.accept(method: "DELETE", path: "/v1/models/fast") else { Issue.record("accepted"); return }
         #expect(r.error.status == 405 && r.allowed == "GET, HEAD")

@@ -16,11 +16,21 @@ struct ModelListing: Sendable {
     }
 
     let entries: [Entry]
+    /// The entries of the listed deployments by their bare model id, for the ids the router takes alone (only one
+    /// enabled provider offers them): not listed, but retrieved as their deployment (decision 0133).
+    let byBareId: [String: Entry]
 
     /// The names `client` may use in `scenario`.
     init(resolver: ModelResolver, aliases: [String: String], scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) {
         let targets = resolver.visibleModels(scenario: scenario, scope: scope)
         var entries = targets.map { Entry(id: $0.qualifiedName, ownedBy: $0.provider.id) }
+        var byBareId: [String: Entry] = [:]
+        for (target, entry) in zip(targets, entries) where aliases[target.model.id] == nil && ModelTier(rawValue: target.model.id) == nil {
+            if let resolved = try? resolver.table.resolve(target.model.id).targets, resolved.map(\.qualifiedName) == [target.qualifiedName] {
+                byBareId[target.model.id] = entry
+            }
+        }
+        self.byBareId = byBareId
         let names = Set(targets.map(\.qualifiedName))
         for (alias, target) in aliases.sorted(by: { $0.key < $1.key }) where names.contains(target) {
             entries.append(Entry(id: alias, ownedBy: "skillgate-alias"))
@@ -47,9 +57,11 @@ struct ModelListing: Sendable {
                 "last_id": entries.last.map { .string($0.id) } ?? .null]
     }
 
-    /// The entry named `id`, or a 404 naming `model` that says where the names are listed.
+    /// The entry named `id`, or a 404 naming `model` that says where the names are listed. A bare model id the router
+    /// takes for a chat (one enabled provider offers it) answers its deployment's entry, as the Anthropic API answers an
+    /// alias with the model it names (decision 0133).
     func entry(_ id: String) throws(GatewayError) -> Entry {
-        guard let entry = entries.first(where: { $0.id == id }) else {
+        guard let entry = entries.first(where: { $0.id == id }) ?? byBareId[id] else {
             throw GatewayError(domain: .caller, kind: .notFound, status: 404,
                                message: "model \"\(id.prefix(200))\" is not one this token may use in this scenario (an unknown name, or outside the token's or the scenario's models); GET /v1/models lists the ones it may",
                                param: "model")
