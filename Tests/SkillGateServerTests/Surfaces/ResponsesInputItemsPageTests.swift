@@ -34,7 +34,7 @@ import SkillGateProviders
         #expect(data[0] == ["id": "msg_0123abc_0", "type": "message", "role": "system",
                             "content": [["type": "input_text", "text": "Be brief."]], "status": "completed"])
         #expect(data[1]["content"] == [["type": "input_text", "text": "Wetter in Köln? \"bitte\""],
-                                       ["type": "input_image", "image_url": "https://example.com/k.png"]])
+                                       ["type": "input_image", "image_url": "https://example.com/k.png", "detail": "auto"]])
         #expect(data[2]["summary"] == [["type": "summary_text", "text": "Look it up."]] && data[2]["status"] == nil)
         #expect(data[3] == ["id": "msg_0123abc_3", "type": "message", "role": "assistant",
                             "content": [["type": "output_text", "text": "Checking.", "annotations": []]], "status": "completed"])
@@ -125,5 +125,21 @@ import SkillGateProviders
         } catch {
             #expect(error.status == 500 && error.message.contains("send the whole conversation"), "\(error.message)")
         }
+    }
+
+    /// An `input_image` part is listed with its `detail` (`auto`: the store keeps none), which the SDKs' item types require:
+    /// without it the openai SDK did not read a user message with an image as an input message (decision 0133).
+    @Test func imagePartsAreListedWithTheirDetail() throws {
+        let messages = [
+            Message(role: .user, content: [.text("What is this?"), .image(.base64(mediaType: "image/png", data: "iVBORw0KGgo="))]),
+            Message(role: .assistant, content: [.toolCall(ToolCall(id: "call_1", name: "snap", arguments: "{}"))]),
+            Message(role: .tool, content: [.toolResult(ToolResult(callId: "call_1", content: [.image(.url("https://example.com/s.png"))]))]),
+        ]
+        let data = try #require(try Self.page(Page.Query(limit: 100, ascending: true), items: OpenAIResponsesFormat.conversationJSON(messages))["data"]?.arrayValue)
+        #expect(data[0]["content"]?.arrayValue?[1] == ["type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"], "\(data[0])")
+        #expect(data[2]["output"]?.arrayValue?[0] == ["type": "input_image", "image_url": "https://example.com/s.png", "detail": "auto"], "\(data[2])")
+        #expect(data[0]["content"]?.arrayValue?[0] == ["type": "input_text", "text": "What is this?"], "other parts as they are")
+        let withDetail: JSONObject = ["type": "message", "role": "user", "content": [["type": "input_image", "image_url": "u", "detail": "low"]]]
+        #expect(Page.publicItem(withDetail, id: "x")["content"]?.arrayValue?[0]["detail"] == "low", "a detail kept is listed as it is")
     }
 }

@@ -165,8 +165,8 @@ struct ResponsesInputItemsPage: Sendable {
     }
 
     /// A stored item as the Responses API lists it: `id` first, the stored members but the gateway's own (named
-    /// `skillgate_…`), `status` `completed` on messages, function calls and their outputs, and `annotations` on an
-    /// assistant message's `output_text` parts. A message in the short form a client may send (a `role` and a string
+    /// `skillgate_…`), `status` `completed` on messages, function calls and their outputs, `annotations` on an
+    /// assistant message's `output_text` parts, and `detail` on `input_image` parts. A message in the short form a client may send (a `role` and a string
     /// `content`, no `type`) is listed in the full one.
     static func publicItem(_ stored: JSONObject, id: String) -> JSONObject {
         var item = JSONObject()
@@ -178,7 +178,9 @@ struct ResponsesInputItemsPage: Sendable {
             if type == "message", member.key == "content", let text = member.value.stringValue {
                 item.append("content", [withAnnotations(["type": .string(role == "assistant" ? "output_text" : "input_text"), "text": .string(text)])])
             } else if type == "message", member.key == "content", let parts = member.value.arrayValue {
-                item.append("content", .array(parts.map(withAnnotations)))
+                item.append("content", .array(parts.map { withDetail(withAnnotations($0)) }))
+            } else if type == "function_call_output", member.key == "output", let parts = member.value.arrayValue {
+                item.append("output", .array(parts.map(withDetail)))
             } else {
                 item.append(member.key, member.value)
             }
@@ -187,6 +189,14 @@ struct ResponsesInputItemsPage: Sendable {
             item.append("status", "completed")
         }
         return item
+    }
+
+    /// An `input_image` part with `detail` `auto` when it has none (the store keeps no detail), as the API lists one and the
+    /// SDKs' `ResponseInputImage` requires (decision 0133); other parts as they are.
+    private static func withDetail(_ part: JSONValue) -> JSONValue {
+        guard var object = part.objectValue, object["type"]?.stringValue == "input_image", object["detail"] == nil else { return part }
+        object.append("detail", "auto")
+        return .object(object)
     }
 
     /// An `output_text` part with an empty `annotations` list when it has none (other parts as they are).
