@@ -69,7 +69,7 @@ public final class GatewayHandler: HTTPHandler {
         case .success(.model):
             model(request, &ctx)
         case .success(.countTokens):
-            countTokens(request, &ctx)
+            await countTokens(request, &ctx)
         case .success(.limits):
             await limitsStatus(request, &ctx)
         case .success(.metrics):
