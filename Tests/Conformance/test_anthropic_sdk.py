@@ -196,6 +196,21 @@ def test_count_tokens_is_an_estimate_never_sent_upstream(anthropic_client, upstr
         assert error.body["error"]["type"] == "invalid_request_error" and "messages" in error.body["error"]["message"]
 
 
+def test_count_tokens_of_an_anthropic_model_is_the_providers(anthropic_client, upstream):
+    """A model routed to an Anthropic deployment is counted by the provider: the double's count comes back, marked so,
+    asked with the Messages body less what only shapes the answer (the double refuses any member the API does not take)."""
+    client = anthropic_client()
+    mark = upstream.mark()
+    counted = client.messages.with_raw_response.count_tokens(
+        model="claude", system="Be brief.", messages=[{"role": "user", "content": "Summarise README.md"}],
+        tools=[{"name": "read_file", "description": "Read a file", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}])
+    assert counted.headers["x-skillgate-token-count"] == "provider"
+    seen = upstream.since(mark)
+    assert [r.path for r in seen] == ["/anthropic/v1/messages/count_tokens"]
+    assert counted.parse().input_tokens == len(seen[0].body) // 4
+    assert set(seen[0].json) == {"model", "system", "messages", "tools"}
+
+
 def test_demo_model_offline_text(anthropic_client, upstream):
     mark = upstream.mark()
     client = anthropic_client()

@@ -5,6 +5,7 @@ path prefix, speaking the real wire formats by serving recorded provider bodies:
 
   POST /openai/v1/chat/completions                       OpenAI Chat Completions
   POST /anthropic/v1/messages                            Anthropic Messages
+  POST /anthropic/v1/messages/count_tokens               Anthropic's token count (the count is the double's own rule)
   POST /gemini/v1beta/models/{model}:generateContent     Gemini (unary)
   POST /gemini/v1beta/models/{model}:streamGenerateContent?alt=sse
 
@@ -293,7 +294,7 @@ class UpstreamDouble:
             body = json.dumps({"type": "error", "error": {"type": type_, "message": message}, "request_id": "req_011CTestDouble0000000000"})
             return Reply(status, "application/json", body.encode(), headers or {}, label=f"error {status}")
 
-        if req.path != "/anthropic/v1/messages" or req.method != "POST":
+        if req.path not in ("/anthropic/v1/messages", "/anthropic/v1/messages/count_tokens") or req.method != "POST":
             return err(404, "not_found_error", "Not Found")
         # The API takes the key as x-api-key, or (SDK 2.x) as Authorization: Bearer.
         if self.keys["anthropic"] not in (req.headers.get("x-api-key"), req.headers.get("authorization", "").removeprefix("Bearer ")):
@@ -303,6 +304,15 @@ class UpstreamDouble:
         body = req.json
         if not isinstance(body, dict):
             return err(400, "invalid_request_error", "There was an error parsing the body")
+        if req.path.endswith("/count_tokens"):
+            # As the API: model and messages required, members it does not take refused; the count itself is the
+            # double's own rule (a quarter of the body's bytes), not Anthropic's tokenizer.
+            for name in ("model", "messages"):
+                if name not in body:
+                    return err(400, "invalid_request_error", f"{name}: Field required")
+            for name in sorted(set(body) - {"model", "messages", "system", "tools", "tool_choice", "thinking", "mcp_servers"}):
+                return err(400, "invalid_request_error", f"{name}: Extra inputs are not permitted")
+            return Reply(200, "application/json", json.dumps({"input_tokens": len(req.body) // 4}).encode(), label="count_tokens")
         for name in ("model", "max_tokens", "messages"):
             if name not in body:
                 return err(400, "invalid_request_error", f"{name}: Field required")
