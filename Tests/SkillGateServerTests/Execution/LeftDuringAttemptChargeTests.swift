@@ -64,7 +64,7 @@ import Synchronization
         // The light model (the one whose answers escalate); an agent run's model calls are streamed anyway.
         let body: JSONValue = streamField ? ["model": "light", "stream": true, "messages": Self.messages] : ["model": "light", "messages": Self.messages]
         let ticks = Mutex(0)
-        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (chunks: 400, every: .milliseconds(10)),
+        let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (chunks: 1000, every: .milliseconds(10)),
                                                                             afterTick: { n in ticks.withLock { $0 = n } }),
                                         escalate: true)
         let port = h.gateway.boundPort, token = h.token, upstream = h.upstream
@@ -73,9 +73,11 @@ import Synchronization
             let socket = try RawSocket(port: port, receiveTimeout: 10)
             socket.send("POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
                         + "Content-Length: \(payload.utf8.count)\r\n\r\n\(payload)")
-            // Leave once the upstream has written 100 of its 400 "tick " deltas (500 bytes, about 125 tokens).
+            // Leave once the upstream has written 300 of its 1,000 "tick " deltas (1,500 bytes, about 375 tokens), three
+            // seconds in: what counts is what the gateway had read, and the whole suite running in parallel can keep the
+            // task reading it waiting for a second or two (the check needs 40 of them read).
             let deadline = ContinuousClock.now + .seconds(20)
-            while ticks.withLock({ $0 }) < 100, ContinuousClock.now < deadline { usleep(5_000) }
+            while ticks.withLock({ $0 }) < 300, ContinuousClock.now < deadline { usleep(5_000) }
             socket.close()
         }
         let deadline = ContinuousClock.now + .seconds(10)
