@@ -26,18 +26,7 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     }
 
     private func completeQuotingUpstream(_ request: ChatRequest) async throws -> ChatResponse {
-        var httpRequest = try format.makeRequest(request, deployment: deployment, stream: false)
-        httpRequest.httpVersion = deployment.httpVersion
-        httpRequest.caFile = deployment.caFile
-        let response: HTTPResponse
-        do {
-            response = try await http.send(httpRequest)
-        } catch let error as HTTPClientError {
-            throw error.gatewayError(provider: deployment.providerId)
-        }
-        guard (200..<300).contains(response.status) else {
-            throw format.parseError(status: response.status, headers: response.headers, body: response.body, deployment: deployment)
-        }
+        let response = try await send(try format.makeRequest(request, deployment: deployment, stream: false))
         // A 2xx without a body (204 No Content, 205) is said as it came: the formats' readers know only 200.
         if response.body.isEmpty && response.status != 200 {
             throw GatewayError.upstreamProtocol(
@@ -51,18 +40,8 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
     /// otherwise. Errors as `complete`'s.
     public func countInputTokens(_ request: ChatRequest) async throws -> Int? {
         do {
-            guard var httpRequest = try format.makeCountTokensRequest(request, deployment: deployment) else { return nil }
-            httpRequest.httpVersion = deployment.httpVersion
-            httpRequest.caFile = deployment.caFile
-            let response: HTTPResponse
-            do {
-                response = try await http.send(httpRequest)
-            } catch let error as HTTPClientError {
-                throw error.gatewayError(provider: deployment.providerId)
-            }
-            guard (200..<300).contains(response.status) else {
-                throw format.parseError(status: response.status, headers: response.headers, body: response.body, deployment: deployment)
-            }
+            guard let countRequest = try format.makeCountTokensRequest(request, deployment: deployment) else { return nil }
+            let response = try await send(countRequest)
             guard let count = format.parseCountTokens(response.body) else {
                 throw GatewayError.upstreamProtocol("\(deployment.providerId) answered the token count without an input_tokens number; check that the base URL points at the provider's API",
                                                     provider: deployment.providerId, upstreamStatus: response.status)
@@ -71,6 +50,24 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         } catch {
             throw deployment.cleaning(error)
         }
+    }
+
+    /// Sends `httpRequest` with the deployment's HTTP version and CA file: its 2xx answer, or the error a transport
+    /// failure or another status is for the client (the provider's own message, not yet cleaned).
+    private func send(_ httpRequest: HTTPRequest) async throws -> HTTPResponse {
+        var httpRequest = httpRequest
+        httpRequest.httpVersion = deployment.httpVersion
+        httpRequest.caFile = deployment.caFile
+        let response: HTTPResponse
+        do {
+            response = try await http.send(httpRequest)
+        } catch let error as HTTPClientError {
+            throw error.gatewayError(provider: deployment.providerId)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw format.parseError(status: response.status, headers: response.headers, body: response.body, deployment: deployment)
+        }
+        return response
     }
 
     /// Streams the call's events. The request is sent when the first event is asked for, and everything runs in the
