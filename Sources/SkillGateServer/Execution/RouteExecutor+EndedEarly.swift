@@ -14,7 +14,11 @@ extension RouteExecutor {
         } catch let e as GatewayError where e.streamEndedEarly {
             throw endedBeforeFirstEvent(e, target: target)
         }
-        guard let first else { throw endedBeforeFirstEvent(nil, target: target) }
+        guard let first else {
+            // A cancelled task's iterator ends without an event: the client left, the provider did not end the stream.
+            try Task.checkCancellation()
+            throw endedBeforeFirstEvent(nil, target: target)
+        }
         return first
     }
 

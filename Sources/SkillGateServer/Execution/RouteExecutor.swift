@@ -85,6 +85,8 @@ final class RouteExecutor: Sendable {
             var events = [first]
             do {
                 while let event = try await iterator.next() { events.append(event) }
+                // A cancelled task's iterator ends as if the stream had: the client left, the answer was not read whole.
+                try Task.checkCancellation()
             } catch {
                 readBeforeFailing = events
                 throw error
