@@ -94,25 +94,39 @@ import SkillGateState
         let mine = try await Self.get(h, keptId)
         await h.stop()
         #expect(mine.status == 200)
+        Self.expectTheSameNotFound(answers.map(\.json), ids: [keptId, "resp_unknown", unstoredId])
         for a in answers {
             #expect(a.status == 404)
-            #expect(a.json["error"]?["param"] == "response_id" && a.json["error"]?["type"] == "invalid_request_error")
             #expect(a.json["error"]?["message"]?.stringValue?.contains("was not found for this token") == true, "\(a.json)")
         }
-        let messages = answers.map { $0.json["error"]?["message"]?.stringValue ?? "" }
-        #expect(Set(messages.map { $0.replacingOccurrences(of: keptId, with: "X").replacingOccurrences(of: "resp_unknown", with: "X").replacingOccurrences(of: unstoredId, with: "X") }).count == 1,
-                "the three 404s must not tell the cases apart")
+    }
+
+    /// Each answer is the 404 of a response the token does not have (`param` `response_id`, the OpenAI error type), and
+    /// with the ids (in the answers' order) taken out, their messages are one: the cases cannot be told apart.
+    static func expectTheSameNotFound(_ answers: [JSONValue], ids: [String]) {
+        for a in answers {
+            #expect(a["error"]?["param"] == "response_id" && a["error"]?["type"] == "invalid_request_error", "\(a)")
+        }
+        let messages = zip(answers, ids).map { answer, id in (answer["error"]?["message"]?.stringValue ?? "").replacingOccurrences(of: id, with: "X") }
+        #expect(Set(messages).count == 1, "the 404s must not tell the cases apart: \(messages)")
+    }
+
+    /// Stores `resp_old` for `h`'s token as a gateway before the Response object and the input's boundary were kept did
+    /// (`object` given: kept with it, as between schema steps 14 and 15).
+    static func storeAnOldResponse(_ h: H, object: [UInt8]? = nil) throws {
+        let tokenId = try #require(h.gateway.services.tokens.authenticate(h.token)?.id)
+        let now = Date()
+        let items = Array(#"[{"role":"user","content":"Remember 7."},{"role":"assistant","content":"OK."}]"#.utf8)
+        try h.gateway.services.responses.store.saveResponses([StoredResponse(id: "resp_old", tokenId: tokenId, createdAt: now,
+                                                                             expiresAt: now.addingTimeInterval(3600), conversation: items,
+                                                                             object: object)], now: now)
     }
 
     /// A response stored before objects were kept (a row without one) can be continued but not retrieved: a 404 that
     /// says so.
     @Test func aResponseStoredWithoutItsObjectIsA404SayingWhy() async throws {
         let h = try H(config: Self.config, script: ["light-native": .text("Hello there.")])
-        let tokenId = try #require(h.gateway.services.tokens.authenticate(h.token)?.id)
-        let now = Date()
-        let items = Array(#"[{"role":"user","content":"Remember 7."},{"role":"assistant","content":"OK."}]"#.utf8)
-        try h.gateway.services.responses.store.saveResponses([StoredResponse(id: "resp_old", tokenId: tokenId, createdAt: now,
-                                                                             expiresAt: now.addingTimeInterval(3600), conversation: items)], now: now)
+        try Self.storeAnOldResponse(h)
         let old = try await Self.get(h, "resp_old")
         let continued = try await ResponsesSurfaceTests.post(h, #"{"model":"light","input":"Which number?","previous_response_id":"resp_old"}"#)
         await h.stop()
