@@ -180,18 +180,73 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. When the server ends the
     /// connection meanwhile, the transaction ends with it, as a whole: the statement that found it lost (the `COMMIT`
-    /// too) throws instead of running again on a new connection, and the query after the transaction reconnects.
+    /// too) throws instead of running again on a new connection, and the query after the transaction reconnects. A
+    /// `COMMIT` that lost the connection throws with `commitOutcomeUnknown`: the server may have committed before
+    /// the connection went (`identifiedTransaction` gives what is needed to find out).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        return try finishTransaction(body)
+    }
+
+    /// `transaction`, with the transaction's id (PostgreSQL's `xid8`, as text) handed to `body`: after a `COMMIT`
+    /// that threw with `commitOutcomeUnknown`, `commitStatus(ofTransaction:)` on that id says whether it was committed.
+    /// Taking the id costs nothing more than `BEGIN` (one round trip for both).
+    public func identifiedTransaction<T>(_ body: (_ transactionId: String) throws -> T) throws -> T {
+        let id: String?
+        do {
+            id = try query("BEGIN; SELECT pg_current_xact_id()::text").text(0, 0)
+        } catch {
+            abandonStartedTransaction()
+            throw error
+        }
+        guard let id else {
+            abandonStartedTransaction()
+            throw PostgresError(message: "the server gave no transaction id", context: "starting a transaction on \(target)")
+        }
+        return try finishTransaction { try body(id) }
+    }
+
+    /// Rolls back a transaction whose start failed after its `BEGIN`, so the next one does not begin inside it.
+    private func abandonStartedTransaction() {
+        if PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) != PQTRANS_IDLE { try? execute("ROLLBACK") }
+    }
+
+    /// Added to the message of a `COMMIT` that lost the connection.
+    static let lostCommitNote = " (the connection was lost while committing; the transaction may or may not have been committed)"
+
+    private func finishTransaction<T>(_ body: () throws -> T) throws -> T {
         inTransaction = true
         defer { inTransaction = false }
+        let value: T
         do {
-            let value = try body()
-            try execute("COMMIT")
-            return value
+            value = try body()
         } catch {
             if PQstatus(handle) == CONNECTION_OK { try? execute("ROLLBACK") }
             throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch var error {
+            if PQstatus(handle) == CONNECTION_OK {
+                try? execute("ROLLBACK")
+            } else {
+                error.commitOutcomeUnknown = true
+                error.message += Self.lostCommitNote
+            }
+            throw error
+        }
+        return value
+    }
+
+    /// What became of transaction `id` (from `identifiedTransaction`), asked on this connection outside a transaction
+    /// (reconnecting first when it was lost): `.committed`, `.rolledBack`, `.inProgress` while the server is still
+    /// ending it, nil when the server no longer knows (an id older than its commit log keeps).
+    public func commitStatus(ofTransaction id: String) throws(PostgresError) -> PostgresCommitStatus? {
+        switch try query("SELECT pg_xact_status($1::xid8)", [id]).text(0, 0) {
+        case "committed": .committed
+        case "aborted": .rolledBack
+        case "in progress": .inProgress
+        default: nil
         }
     }
 
@@ -205,6 +260,11 @@ public final class PostgresConnection {
             }
         }
     }
+}
+
+/// What became of a transaction, as the server tells it afterwards (`PostgresConnection.commitStatus(ofTransaction:)`).
+public enum PostgresCommitStatus: Sendable, Equatable {
+    case committed, rolledBack, inProgress
 }
 
 /// Hands the server's notices to a closure (`PostgresConnection.init(url:connectTimeoutSeconds:notices:)`).

@@ -5,6 +5,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public var sqlState: String?
     public var message: String
     public var context: String
+    /// The connection was lost while the server was committing a transaction, so whether it was committed is not
+    /// known from this error alone (`PostgresConnection.identifiedTransaction` says how to find out).
+    public var commitOutcomeUnknown = false
 
     public var description: String {
         "PostgreSQL \(context): \(message.trimmingWhitespace())"

@@ -20,6 +20,9 @@ public final class PostgresStateStore: StateStore {
     private let reportConnection: PostgresSideConnection
     /// The connection of the notes skills and `skillgate notes`, made at their first call.
     private let notesConnection: PostgresSideConnection
+    /// A ledger batch whose commit lost the connection before the server's answer, until the server says whether it
+    /// was committed (used only under the main connection's lock).
+    let unsettledUsageBatch = Mutex<UnsettledUsageBatch?>(nil)
     /// When the ledger writer last dropped expired minute totals.
     private let rollupPrune = UsageRollup.PruneSchedule()
     /// `host:port/database`, for messages.
@@ -165,12 +168,54 @@ public final class PostgresStateStore: StateStore {
     }
 
     /// One `COPY` per batch: PostgreSQL's bulk-load path (decision 0031 measured the multi-row INSERT it replaces at
-    /// ~70 µs of server CPU per row at 32 connections).
+    /// ~70 µs of server CPU per row at 32 connections). Written exactly once or not at all, also when the connection is
+    /// lost while the server commits (decision 0139): a batch whose commit's outcome was not heard is looked up by its
+    /// transaction's id before anything is written again, and its records are not written twice.
     public func recordUsage(_ records: [UsageRecord]) throws {
         guard !records.isEmpty else { return }
+        var rows = Self.copyRows(records)
+        var totals = UsageRollup.rows(for: records)
+        let now = Date().millisecondsSince1970
+        let prune = rollupPrune.isDue(now: now)
+        try withConnection { db in
+            let alreadyWritten = try settleEarlierBatch(on: db, before: records)
+            let pending = records.dropFirst(alreadyWritten)
+            guard !pending.isEmpty else { return }
+            if alreadyWritten > 0 {
+                rows = Self.copyRows(pending)
+                totals = UsageRollup.rows(for: Array(pending))
+            }
+            var transactionId = ""
+            do {
+                try db.identifiedTransaction { id in
+                    transactionId = id
+                    try db.copy("""
+                        COPY usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
+                            cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
+                            token_name, surface, stream, status, attempts, skills_run) FROM STDIN
+                        """, data: rows)
+                    // In statements of at most `upsertRows` rows: a batch written after an outage may hold many minutes of
+                    // many tokens, and a statement takes at most 65,535 parameters (8 per row).
+                    for start in stride(from: 0, to: totals.count, by: UsageRollup.postgresUpsertRows) {
+                        let upsert = UsageRollup.postgresUpsert(Array(totals[start..<min(totals.count, start + UsageRollup.postgresUpsertRows)]))
+                        try db.query(upsert.sql, upsert.params)
+                    }
+                    if prune {
+                        try db.query("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < $1",
+                                     [String(now - UsageRollup.minuteRetention)])
+                    }
+                }
+            } catch let error as PostgresError where error.commitOutcomeUnknown {
+                try settleLostCommit(error, of: transactionId, records: Array(pending), on: db)
+            }
+        }
+    }
+
+    /// The batch's rows in COPY's text format, written field by field (numbers as digits straight into the buffer): no
+    /// array of strings per row.
+    private static func copyRows<Records: Collection<UsageRecord>>(_ records: Records) -> [UInt8] {
         var data: [UInt8] = []
         data.reserveCapacity(records.count * 256)
-        // Written field by field (numbers as digits straight into the buffer): no array of strings per row.
         func text(_ value: String?) { PostgresConnection.copyField(value, into: &data); data.append(0x09) }
         func int<I: BinaryInteger>(_ value: I) { PostgresConnection.copyInteger(value, into: &data); data.append(0x09) }
         for r in records {
@@ -183,28 +228,7 @@ public final class PostgresStateStore: StateStore {
             PostgresConnection.copyField(r.skillsRun.isEmpty ? "[]" : SQLiteStateStore.encodeList(r.skillsRun), into: &data)
             data.append(0x0A)
         }
-        let totals = UsageRollup.rows(for: records)
-        let now = Date().millisecondsSince1970
-        let prune = rollupPrune.isDue(now: now)
-        try withConnection { db in
-            try db.transaction {
-                try db.copy("""
-                    COPY usage_records (occurred_at, token_id, request_id, scenario, provider, model, input_tokens, output_tokens,
-                        cached_input_tokens, cache_write_tokens, reasoning_tokens, cost_microdollars, duration_ms, outcome, kind, call_index,
-                        token_name, surface, stream, status, attempts, skills_run) FROM STDIN
-                    """, data: data)
-                // In statements of at most `upsertRows` rows: a batch written after an outage may hold many minutes of
-                // many tokens, and a statement takes at most 65,535 parameters (8 per row).
-                for start in stride(from: 0, to: totals.count, by: UsageRollup.postgresUpsertRows) {
-                    let upsert = UsageRollup.postgresUpsert(Array(totals[start..<min(totals.count, start + UsageRollup.postgresUpsertRows)]))
-                    try db.query(upsert.sql, upsert.params)
-                }
-                if prune {
-                    try db.query("DELETE FROM usage_rollup WHERE period = 'minute' AND bucket < $1",
-                                 [String(now - UsageRollup.minuteRetention)])
-                }
-            }
-        }
+        return data
     }
 
     public func usageSummary(tokenId: String?, since: Date) throws -> UsageSummary {
