@@ -65,6 +65,9 @@ struct UpstreamStream {
             } else {
                 do {
                     event = try await iterator?.next(isolation: #isolation)
+                    // The iterator ends a cancelled task's stream with nil: the client left, which is not the stream's
+                    // end (no success for the deployment, no normal end for the reply).
+                    if event == nil, Task.isCancelled { throw CancellationError() }
                 } catch {
                     lease?.streamFailed(error)
                     finish()
@@ -90,6 +93,7 @@ struct UpstreamStream {
             } else {
                 do {
                     ready = try iterator!.nextIfReady()
+                    if case .some(nil) = ready, Task.isCancelled { throw CancellationError() }
                 } catch {
                     lease?.streamFailed(error)
                     finish()

@@ -73,6 +73,35 @@ import SkillGateRouting
         #expect(attempts.map(\.logText) == ["a/m: 200 ok"])
     }
 
+    /// The client left while its task waited for the next event: the iterator ends a cancelled task's stream with nil,
+    /// which is not the stream's end. The reader hears the cancellation, and the deployment's health hears nothing
+    /// (before, the half-open probe was closed as a success).
+    @Test func aStreamWhoseReaderIsCancelledTellsNothing() async throws {
+        let h = RouteExecutorHarness([("a", [.answer(F.text("fine"))])]) {
+            $0.cooldownAfterFailures = 1
+            $0.cooldownSeconds = 10
+        }
+        h.executor.health.recordFailure("a/m")
+        h.clock.advance(by: .seconds(10))
+        let outcome = await Task { () -> String in
+            var attempts: [AttemptRecord] = []
+            guard var stream = try? await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts),
+                  (try? await stream.next()) != nil else { return "not opened" }
+            withUnsafeCurrentTask { $0?.cancel() }  // the client left
+            defer { stream.finish() }
+            do {
+                while try await stream.next() != nil {}
+                return "ended"
+            } catch {
+                return error is CancellationError ? "cancelled" : "\(error)"
+            }
+        }.value
+        #expect(outcome == "cancelled")
+        #expect(!h.executor.health.snapshot("a/m").probing && h.executor.health.snapshot("a/m").consecutiveFailures == 1,
+                "no success: \(h.executor.health.snapshot("a/m"))")
+        #expect(h.executor.health.admit("a/m") == .probe, "the next request may probe")
+    }
+
     @Test func aCallerFaultMidStreamDoesNotCountAgainstTheDeployment() async throws {
         let h = RouteExecutorHarness([("a", [.streamThenFail([.start(id: "x", model: "m")], F.badRequest("a"))])]) { $0.cooldownAfterFailures = 1 }
         h.executor.health.recordFailure("a/m")
