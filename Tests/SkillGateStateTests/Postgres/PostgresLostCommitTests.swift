@@ -27,6 +27,7 @@ struct PostgresLostCommitTests {
                     #expect(["the server rolled the batch back; its records stay queued and are written again",
                              "whether the server committed the batch is not known yet"].contains { "\(error)".contains($0) }, "\(error)")
                 }
+                try Self.waitUntilTheServerEndedTheLostTransaction(db)
                 let next = (failed ? first : []) + [Self.record(3, cost: 40)]
                 #expect(!Self.writeLikeTheLedger(next, to: store))
                 try Self.expectWrittenOnce(requests: ["r1", "r2", "r3"], cost: 70, in: db, store: store)
@@ -47,6 +48,7 @@ struct PostgresLostCommitTests {
                 let second = first + [Self.record(3, cost: 40)]
                 #expect(Self.writeLikeTheLedger(second, to: store), "still unreachable: the writer keeps the records")
                 interceptor.refuseConnections(false)
+                try Self.waitUntilTheServerEndedTheLostTransaction(db)
                 #expect(!Self.writeLikeTheLedger(second + [Self.record(4, cost: 80)], to: store))
                 try Self.expectWrittenOnce(requests: ["r1", "r2", "r3", "r4"], cost: 150, in: db, store: store)
                 #expect(interceptor.commitsSeen == 2, "one lost commit and one after: nothing was written while the fate of the first was open")
@@ -112,6 +114,18 @@ struct PostgresLostCommitTests {
             return nil
         } catch {
             return error
+        }
+    }
+
+    /// A connection cut before its `COMMIT` reached the server leaves the transaction open until the server reads the
+    /// connection's end, which on a loaded machine can come after the next write asks about it (the store then says
+    /// "still committing" and the ledger's writer would try again later). The tests wait for the server instead.
+    static func waitUntilTheServerEndedTheLostTransaction(_ db: PostgresTestDatabase) throws {
+        let admin = try PostgresConnection(url: PostgresTestDatabase.adminURL!)
+        let deadline = Date().addingTimeInterval(10)
+        while try admin.query("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'",
+                              [db.name]).int64(0, 0) > 0, Date() < deadline {
+            usleep(10_000)
         }
     }
 
