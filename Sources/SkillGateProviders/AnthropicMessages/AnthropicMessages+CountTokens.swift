@@ -8,8 +8,10 @@ extension AnthropicMessagesFormat {
     static let notCounted: Set<String> = ["max_tokens", "stop_sequences", "temperature", "top_p", "top_k", "metadata", "stream"]
 
     /// The count request: the Messages body the gateway would send for `request` (system hoisted, turns merged, tools and
-    /// thinking as sent), without the members that only shape the answer.
+    /// thinking as sent), without the members that only shape the answer; nil when the deployment does not count (an
+    /// Anthropic-compatible API without the endpoint, `count_tokens: false`).
     public func makeCountTokensRequest(_ request: ChatRequest, deployment: Deployment) throws -> HTTPRequest? {
+        guard deployment.countsInputTokens else { return nil }
         var message = try makeRequest(request, deployment: deployment, stream: false)
         guard var body = try JSONValue.parse(message.body).objectValue else { return nil }
         for key in Self.notCounted { body[key] = nil }

@@ -2,7 +2,8 @@ import SkillGateCore
 import SkillGateHTTP
 
 extension ProviderSpec {
-    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models", "reuse_connections", "http_version"]
+    static let knownKeys: Set<String> = ["id", "display_name", "wire_format", "base_url", "auth", "key_name", "headers", "docs_url", "models", "reuse_connections",
+                                         "http_version", "count_tokens"]
     static let knownModelKeys: Set<String> = ["id", "kind", "tier", "context_window", "max_output_tokens", "tools", "price",
                                               "dimensions", "query_prefix", "document_prefix", "input_type"]
     /// Keys only chat models have, and keys only embedding models have.
@@ -48,6 +49,12 @@ extension ProviderSpec {
                   docsURL: try r.optionalString("docs_url"), models: models)
         reuseConnections = try r.optionalBool("reuse_connections") ?? true
         httpVersion = HTTPVersion(rawValue: try r.optionalEnum("http_version", HTTPVersion.allCases.map(\.rawValue)) ?? "auto")!
+        if let counts = try r.optionalBool("count_tokens") {
+            if counts && wireFormat.countEndpoint == nil {
+                throw r.error("count_tokens", "wire format \"\(wire)\" has no token count endpoint; remove the key")
+            }
+            countsTokens = counts
+        }
     }
 }
 

@@ -12,6 +12,23 @@ public enum WireFormatName: String, Sendable, Hashable, CaseIterable {
     /// Whether SkillGate can call embedding models over this wire format (`POST /embeddings` for
     /// OpenAI-compatible providers, `:batchEmbedContents` for Gemini).
     public var hasEmbeddings: Bool { self == .openAIChat || self == .gemini }
+
+    /// The endpoint where a provider of this format counts a request's input tokens without generating
+    /// (`count_tokens`, decisions 0132, 0136): Anthropic's `/messages/count_tokens`, Gemini's `:countTokens`, and for the
+    /// OpenAI Chat format OpenAI's Responses count `/responses/input_tokens`; nil for the demo model.
+    public var countEndpoint: String? {
+        switch self {
+        case .anthropicMessages: "/messages/count_tokens"
+        case .gemini: "/models/{model}:countTokens"
+        case .openAIChat: "/responses/input_tokens"
+        case .demo: nil
+        }
+    }
+
+    /// Whether a provider of this format has its count endpoint unless its file says otherwise: Anthropic's and Gemini's
+    /// APIs do; of the OpenAI-format providers only OpenAI's own API does (Groq, vLLM, Ollama and other compatible servers
+    /// have no `/responses/input_tokens`), so its file says `"count_tokens": true`.
+    public var countsTokensByDefault: Bool { self == .anthropicMessages || self == .gemini }
 }
 
 /// A model's cost/capability class, used by the router.
@@ -153,6 +170,10 @@ public struct ProviderSpec: Sendable, Hashable {
     public var reuseConnections = true
     /// The HTTP version of requests to the provider (`http_version`: `auto`, `1.1`, `2-prior-knowledge`).
     public var httpVersion: HTTPVersion = .negotiated
+    /// Whether the provider counts input tokens at its wire format's count endpoint (`count_tokens`;
+    /// `WireFormatName.countEndpoint`), which `/v1/messages/count_tokens` and `/v1/responses/input_tokens` then answer
+    /// with. Defaults to `wireFormat.countsTokensByDefault`; never for the demo model.
+    public var countsTokens: Bool
 
     public init(id: String, displayName: String, wireFormat: WireFormatName, baseURL: String, auth: AuthStyle,
                 keyName: String? = nil, headers: HTTPHeaders = [:], docsURL: String? = nil, models: [ModelSpec]) {
@@ -165,6 +186,7 @@ public struct ProviderSpec: Sendable, Hashable {
         self.headers = headers
         self.docsURL = docsURL
         self.models = models
+        countsTokens = wireFormat.countsTokensByDefault
     }
 
     /// The model with this id, if the provider lists it.

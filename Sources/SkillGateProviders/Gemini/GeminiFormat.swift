@@ -22,7 +22,12 @@ public struct GeminiFormat: WireFormat {
     /// Throws a caller error for a model id with characters that would change the URL
     /// (`/`, `?`, `#`, `%`, spaces, …), so a model name can never smuggle in a query.
     public func url(for deployment: Deployment, stream: Bool) throws -> String {
-        let method = stream ? ":streamGenerateContent?alt=sse" : ":generateContent"
+        "\(deployment.baseURL)/\(try Self.resourceName(of: deployment))" + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent")
+    }
+
+    /// The model's resource name, `models/{model}` (or `tunedModels/{model}`), as the URL and a count's
+    /// `generateContentRequest.model` name it; throws as `url(for:stream:)`.
+    static func resourceName(of deployment: Deployment) throws -> String {
         var collection = "models"
         var model = Substring(deployment.model)
         for prefix in ["models/", "tunedModels/"] where model.hasPrefix(prefix) {
@@ -37,7 +42,7 @@ public struct GeminiFormat: WireFormat {
                 "The model id '\(deployment.model)' cannot be used in a Gemini URL; use letters, digits, '.', '-' and '_' only "
                     + "(for example gemini-2.5-flash).", param: "model")
         }
-        return "\(deployment.baseURL)/\(collection)/\(model)\(method)"
+        return "\(collection)/\(model)"
     }
 
     public func makeRequest(_ request: ChatRequest, deployment: Deployment, stream: Bool) throws -> HTTPRequest {

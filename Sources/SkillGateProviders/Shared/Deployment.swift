@@ -37,6 +37,9 @@ public struct Deployment: Sendable, Hashable, CustomStringConvertible {
     /// The certificate authorities its TLS connections trust instead of the system's (`providers.<id>.ca_file` in the
     /// config), for a self-hosted upstream behind a private CA; `nil` for the system store.
     public var caFile: String?
+    /// Whether the provider counts input tokens at its wire format's count endpoint (the provider's `count_tokens`, or
+    /// the config's `providers.<id>.count_tokens`); off unless set, so no endpoint is asked that the provider lacks.
+    public var countsInputTokens = false
 
     public init(providerId: String, model: String, baseURL: String, auth: AuthStyle, apiKey: String? = nil,
                 extraHeaders: HTTPHeaders = [:], timeouts: HTTPTimeouts = HTTPTimeouts()) {

@@ -36,14 +36,14 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
         return try format.parseResponse(response.body, deployment: deployment)
     }
 
-    /// The provider's own count of `request`'s input tokens, when the format has a count endpoint (Anthropic's); nil
-    /// otherwise. Errors as `complete`'s.
+    /// The provider's own count of `request`'s input tokens, when the deployment counts at its format's count endpoint
+    /// (Anthropic's, Gemini's, OpenAI's Responses count); nil otherwise. Errors as `complete`'s.
     public func countInputTokens(_ request: ChatRequest) async throws -> Int? {
         do {
             guard let countRequest = try format.makeCountTokensRequest(request, deployment: deployment) else { return nil }
             let response = try await send(countRequest)
             guard let count = format.parseCountTokens(response.body) else {
-                throw GatewayError.upstreamProtocol("\(deployment.providerId) answered the token count without an input_tokens number; check that the base URL points at the provider's API",
+                throw GatewayError.upstreamProtocol("\(deployment.providerId) answered the token count without a token number; check that the base URL points at the provider's API, or set the provider's count_tokens to false",
                                                     provider: deployment.providerId, upstreamStatus: response.status)
             }
             return count

@@ -25,7 +25,8 @@ public protocol WireFormat: Sendable {
     func parseError(status: Int, headers: HTTPHeaders, body: [UInt8], deployment: Deployment) -> GatewayError
 
     /// The HTTP request that counts `request`'s input tokens at `deployment` with the provider's own count endpoint;
-    /// nil (the default, `WireFormat+CountTokens.swift`) when the format has none.
+    /// nil (the default, `WireFormat+CountTokens.swift`) when the format has none or the deployment does not count
+    /// (`Deployment.countsInputTokens`).
     func makeCountTokensRequest(_ request: ChatRequest, deployment: Deployment) throws -> HTTPRequest?
 
     /// The count in a 2xx answer to `makeCountTokensRequest`; nil when it holds none.

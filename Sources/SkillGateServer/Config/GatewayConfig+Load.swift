@@ -54,13 +54,14 @@ extension GatewayConfig {
 
         providerOverrides = [:]
         for (id, p) in try r.optionalObjectMap("providers") ?? [] {
-            try p.rejectUnknownKeys(["enabled", "base_url", "key_name", "ca_file"])
+            try p.rejectUnknownKeys(["enabled", "base_url", "key_name", "ca_file", "count_tokens"])
             let base = try p.optionalString("base_url")
             if let base, !(base.hasPrefix("http://") || base.hasPrefix("https://")) {
                 throw p.error("base_url", "expected an http:// or https:// URL, got \"\(base)\"")
             }
             providerOverrides[id] = ProviderOverride(enabled: try p.optionalBool("enabled") ?? true, baseURL: base,
                                                      keyName: try p.optionalString("key_name"))
+            providerOverrides[id]?.countTokens = try p.optionalBool("count_tokens")
             if let file = try p.optionalString("ca_file") {
                 let path = resolve(file)
                 if let problem = CertificateAuthorityFile.problem(at: path) { throw p.error("ca_file", problem) }

@@ -90,6 +90,10 @@ public struct GatewayConfig: Sendable {
         /// The certificate authorities (a PEM file, absolute once loaded) that the provider's TLS connections trust
         /// instead of the system's: a self-hosted upstream behind a private CA (`ca_file`).
         public var caFile: String?
+        /// Replaces the catalog's `count_tokens`: whether the provider is asked to count input tokens at its format's
+        /// count endpoint (off for a proxy or regional endpoint without it, on for a compatible server that has it); nil:
+        /// the catalog's.
+        public var countTokens: Bool?
 
         public init(enabled: Bool = true, baseURL: String? = nil, keyName: String? = nil) {
             self.enabled = enabled

@@ -64,6 +64,7 @@ final class ClientFactory: Sendable {
         deployment.keyName = usedKeyName
         deployment.httpVersion = spec.httpVersion
         deployment.caFile = override?.caFile
+        deployment.countsInputTokens = override?.countTokens ?? spec.countsTokens
         return (deployment, lease, pool)
     }
 
