@@ -8,13 +8,8 @@ extension GatewayHandler {
     static let providerCountWithin = Duration.seconds(5)
 
     /// `POST /v1/messages/count_tokens` (the Anthropic SDKs' `messages.count_tokens`, which Claude Code calls every turn
-    /// to manage its context window; decision 0132): `{"input_tokens": N}` for a Messages request without `max_tokens`.
-    /// The model must be one the token and scenario may use, as for `/v1/messages`. When the deployment the request would
-    /// go to first counts itself (Anthropic's count endpoint), its count is answered (`x-skillgate-token-count:
-    /// provider`); otherwise, or when that count fails or takes over `providerCountWithin`, the gateway's estimate
-    /// (`ContextTokenEstimate`, which errs high; `x-skillgate-token-count: estimated`). Never charged. Errors in the
-    /// Anthropic shape. Like `GET /v1/models` it is logged with the token's name but is no request of a surface: no
-    /// ledger row, no surface metrics (Claude Code would double a token's request count).
+    /// to manage its context window; decision 0132): `{"input_tokens": N}` for a Messages request without `max_tokens`,
+    /// counted by `inputTokens(of:for:_:_:)`. Errors in the Anthropic shape.
     func countTokens(_ request: HTTPServerRequest, _ ctx: inout RequestContext) async {
         let surface = AnthropicMessagesSurface()
         do {
@@ -22,23 +17,39 @@ extension GatewayHandler {
             ctx.log.tokenName = client.name
             try client.requireChat()
             let counted = try AnthropicMessagesFormat.decodeCountTokensRequest(request.body)
-            let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
-            let plan = try services.resolver.plan(requested: counted.model, scenario: scenario.config, scope: client.scope)
-            var (tokens, source) = (ContextTokenEstimate.inputTokens(of: counted), "estimated")
-            if let target = plan.targets.first, let exact = await providerCount(counted, at: target, &ctx) {
-                (tokens, source) = (exact, "provider")
-                ctx.log.provider = target.provider.id
-                ctx.log.model = target.qualifiedName
-            }
-            var headers = ResponseHeaders.common(ctx)
-            headers.set("x-skillgate-token-count", source)
-            let body: JSONValue = ["input_tokens": .int(tokens)]
-            ctx.responder.respond(status: 200, headers: headers, body: body.serializedBytes())
-            ctx.log.status = 200
-            answering.account(&ctx)
+            let (tokens, source) = try await inputTokens(of: counted, for: client, request.headers, &ctx)
+            respondCount(["input_tokens": .int(tokens)], source: source, &ctx)
         } catch {
             fail(GatewayError.from(error), surface, &ctx)
         }
+    }
+
+    /// The input tokens of `counted`, a request of `client` (decisions 0132, 0136). Its model must be one the token and the
+    /// request's scenario may use, with the same 403/404 as the surfaces. When the deployment the request would go to first
+    /// counts itself (Anthropic's count, Gemini's `:countTokens`, OpenAI's Responses count; the provider's `count_tokens`),
+    /// its count (`provider`); otherwise, or when that count fails or takes over `providerCountWithin`, the gateway's
+    /// estimate (`ContextTokenEstimate`, which errs high; `estimated`). Never charged: like `GET /v1/models` it is logged
+    /// with the token's name but is no request of a surface, so no ledger row and no surface metrics (Claude Code counts
+    /// every turn, and would double a token's request count).
+    func inputTokens(of counted: ChatRequest, for client: AuthenticatedClient, _ headers: HTTPHeaders,
+                     _ ctx: inout RequestContext) async throws -> (tokens: Int, source: String) {
+        let scenario = try services.resolver.scenario(named: GatewayFields.once(headers, "x-skillgate-scenario"), scope: client.scope)
+        let plan = try services.resolver.plan(requested: counted.model, scenario: scenario.config, scope: client.scope)
+        if let target = plan.targets.first, let exact = await providerCount(counted, at: target, &ctx) {
+            ctx.log.provider = target.provider.id
+            ctx.log.model = target.qualifiedName
+            return (exact, "provider")
+        }
+        return (ContextTokenEstimate.inputTokens(of: counted), "estimated")
+    }
+
+    /// Answers a count: `body` with `x-skillgate-token-count: source`, and the log line.
+    func respondCount(_ body: JSONValue, source: String, _ ctx: inout RequestContext) {
+        var headers = ResponseHeaders.common(ctx)
+        headers.set("x-skillgate-token-count", source)
+        ctx.responder.respond(status: 200, headers: headers, body: body.serializedBytes())
+        ctx.log.status = 200
+        answering.account(&ctx)
     }
 
     /// `target`'s own count of `request`, or nil when its client cannot count or the count failed (noted in the log's

@@ -70,6 +70,8 @@ public final class GatewayHandler: HTTPHandler {
             model(request, &ctx)
         case .success(.countTokens):
             await countTokens(request, &ctx)
+        case .success(.responsesInputTokens):
+            await countResponsesInputTokens(request, &ctx)
         case .success(.limits):
             await limitsStatus(request, &ctx)
         case .success(.metrics):

@@ -20,7 +20,8 @@ import SkillGateCore
     /// The head gate asks for a token before the body exactly for these (and hands the mapped endpoint on, so the
     /// handler does not map the path again); health, readiness, metrics and the console's files need none.
     @Test(arguments: [("POST", "/v1/chat/completions", true), ("POST", "/v1/messages", true), ("POST", "/v1/agent", true),
-                      ("POST", "/v1/responses", true), ("POST", "/mcp", true), ("GET", "/v1/models", true),
+                      ("POST", "/v1/responses", true), ("POST", "/v1/responses/input_tokens", true), ("POST", "/v1/messages/count_tokens", true),
+                      ("POST", "/mcp", true), ("GET", "/v1/models", true),
                       ("GET", "/v1/limits", true), ("GET", "/admin/api/tokens", true), ("GET", "/healthz", false),
                       ("GET", "/readyz", false), ("GET", "/metrics", false), ("GET", "/console", false),
                       ("GET", "/console/app.js", false)])

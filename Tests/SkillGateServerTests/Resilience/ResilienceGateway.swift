@@ -30,16 +30,21 @@ final class ResilienceGateway: Sendable {
     ///   - upstreamHTTP1: the `upstream_http1` setting, nil to leave it out.
     ///   - wireFormats: provider id → its `wire_format` (`anthropic-messages`, `gemini`); `openai-chat` when not named.
     ///   - toolModes: provider id → its model's `tools` (`prompt`: the prompt-tools adapter); `native` when not named.
+    ///   - countTokens: provider id → its file's `count_tokens`; left out when not named (the wire format's default).
+    ///   - providerSettings: the config's `providers` section as JSON text (`{"up-a":{"count_tokens":false}}`), nil to
+    ///     leave it out.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
-         upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:], toolModes: [String: String] = [:]) throws {
+         upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:], toolModes: [String: String] = [:],
+         countTokens: [String: Bool] = [:], providerSettings: String? = nil) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for (id, base) in providers {
             let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
-            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"}]}"#
+            let counts = countTokens[id].map { #""count_tokens":\#($0),"# } ?? ""
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),\#(counts)"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"}]}"#
             try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
@@ -47,7 +52,7 @@ final class ResilienceGateway: Sendable {
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
          "tiers":{"light":[\#(tierJSON)]},"default_model":"light",
          "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":5,"total_seconds":30},
-         \#(upstreamHTTP1.map { #""upstream_http1":"\#($0)","# } ?? "")"resilience":\#(resilience),"limits":\#(limits)}
+         \#(upstreamHTTP1.map { #""upstream_http1":"\#($0)","# } ?? "")\#(providerSettings.map { #""providers":\#($0),"# } ?? "")"resilience":\#(resilience),"limits":\#(limits)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")

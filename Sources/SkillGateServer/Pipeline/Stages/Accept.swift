@@ -25,13 +25,16 @@ enum Endpoint: Sendable {
     case storedResponseInputItems
     /// `GET /v1/models/{id}`: one model name of `/v1/models` (decision 0131).
     case model
-    /// `POST /v1/messages/count_tokens`: an estimate of a Messages request's input tokens (decision 0132).
+    /// `POST /v1/messages/count_tokens`: a Messages request's input tokens, the provider's count or an estimate
+    /// (decisions 0132, 0136).
     case countTokens
+    /// `POST /v1/responses/input_tokens`: a Responses request's input tokens, the same way (decision 0136).
+    case responsesInputTokens
 
     /// Whether a request to this endpoint must present a token before its body is read (`HeadGate`).
     var needsToken: Bool {
         switch self {
-        case .models, .model, .countTokens, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
+        case .models, .model, .countTokens, .responsesInputTokens, .surface, .limits, .admin, .mcp, .storedResponse, .storedResponseInputItems: true
         case .health, .ready, .metrics, .console: false
         }
     }
@@ -43,6 +46,7 @@ enum Endpoint: Sendable {
         "/v1/messages/count_tokens": ("POST", .countTokens),
         "/v1/agent": ("POST", .surface(AgentSurface())),
         "/v1/responses": ("POST", .surface(ResponsesSurface())),
+        "/v1/responses/input_tokens": ("POST", .responsesInputTokens),
         "/mcp": ("POST", .mcp),
         "/v1/models": ("GET", .models),
         "/v1/limits": ("GET", .limits),
@@ -124,6 +128,7 @@ enum Endpoint: Sendable {
         if case .surface(let s)? = table[path]?.endpoint { return s }
         if case .mcp? = table[path]?.endpoint { return MCPErrorShape() }
         if case .countTokens? = table[path]?.endpoint { return AnthropicMessagesSurface() }
+        if case .responsesInputTokens? = table[path]?.endpoint { return ResponsesSurface() }
         if path == "/v1/models" || path.hasPrefix(modelPrefix), ModelListing.wantsAnthropicShape(headers) { return AnthropicMessagesSurface() }
         return OpenAIChatSurface()
     }
