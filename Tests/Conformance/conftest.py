@@ -60,11 +60,16 @@ FAILING_MODELS = [("rate-limited", "strong"), ("broken", "strong"), ("html-proxy
 
 
 def provider_files(upstream_base: str) -> dict[str, dict]:
-    """The catalog files of the three upstream providers, pointing at the double."""
+    """The catalog files of the upstream providers, pointing at the double: OpenAI (its own API, so it counts tokens at
+    `/responses/input_tokens`, as `Providers/openai.json` says), an OpenAI-compatible API at the same double that does
+    not declare the count (as Groq or vLLM, which lack it), Anthropic and Gemini."""
     return {
         "up-openai": {"id": "up-openai", "display_name": "Upstream double (OpenAI)", "wire_format": "openai-chat",
-                      "base_url": f"{upstream_base}/openai/v1", "auth": "bearer", "key_name": "UP_OPENAI_KEY",
+                      "base_url": f"{upstream_base}/openai/v1", "auth": "bearer", "key_name": "UP_OPENAI_KEY", "count_tokens": True,
                       "models": _models(("gpt-test", "light"), ("refuses", "strong"), *FAILING_MODELS)},
+        "up-compat": {"id": "up-compat", "display_name": "Upstream double (an OpenAI-compatible API)", "wire_format": "openai-chat",
+                      "base_url": f"{upstream_base}/openai/v1", "auth": "bearer", "key_name": "UP_OPENAI_KEY",
+                      "models": _models(("compat-test", "light"))},
         "up-anthropic": {"id": "up-anthropic", "display_name": "Upstream double (Anthropic)", "wire_format": "anthropic-messages",
                          "base_url": f"{upstream_base}/anthropic/v1", "auth": "x-api-key", "key_name": "UP_ANTHROPIC_KEY",
                          "headers": {"anthropic-version": "2023-06-01"},
@@ -81,7 +86,8 @@ def gateway_config(port: int, mcp_http_url: str | None = None) -> dict:
         "state_dir": "state",
         "key_file": "state/keys/keys.json",
         "providers_dir": "providers",
-        "aliases": {"gpt": "up-openai/gpt-test", "claude": "up-anthropic/claude-test", "gemini": "up-gemini/gemini-test"},
+        "aliases": {"gpt": "up-openai/gpt-test", "claude": "up-anthropic/claude-test", "gemini": "up-gemini/gemini-test",
+                    "compat": "up-compat/compat-test"},
         "tiers": {"light": ["up-openai/gpt-test"], "strong": ["up-anthropic/claude-test"]},
         "default_model": "light",
         "default_scenario": "chat",

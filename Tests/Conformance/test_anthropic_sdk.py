@@ -5,6 +5,8 @@ Note: anthropic SDK 2.x sends the client key as `Authorization: Bearer` (and a n
 """
 from __future__ import annotations
 
+import pytest
+
 import upstream as up
 from conftest import assert_gateway_headers
 from sdk_helpers import TIME_TOOL_ANTHROPIC, anthropic_tool_turns, assert_clean_upstream
@@ -175,22 +177,23 @@ def test_models_in_the_anthropic_shape_and_retrieved(anthropic_client):
 
 
 def test_count_tokens_is_an_estimate_never_sent_upstream(anthropic_client, upstream):
-    """messages.count_tokens (Claude Code calls the beta form every turn): an estimate that grows with the conversation,
+    """messages.count_tokens (Claude Code calls the beta form every turn) of a model whose deployment cannot count (an
+    OpenAI-compatible API, without OpenAI's count endpoint; decision 0136): an estimate that grows with the conversation,
     marked as such, never sent to the provider."""
     import anthropic
     client = anthropic_client()
     mark = upstream.mark()
     tools = [{"name": "read_file", "description": "Read a file", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
-    short = client.messages.with_raw_response.count_tokens(model="light", system="Be brief.", tools=tools,
+    short = client.messages.with_raw_response.count_tokens(model="compat", system="Be brief.", tools=tools,
                                                          messages=[{"role": "user", "content": "Summarise README.md"}])
     assert short.headers["x-skillgate-token-count"] == "estimated"
     counted = short.parse().input_tokens
-    longer = client.beta.messages.count_tokens(model="light", system="Be brief.", tools=tools,
+    longer = client.beta.messages.count_tokens(model="compat", system="Be brief.", tools=tools,
                                                messages=[{"role": "user", "content": "Summarise README.md " * 200}])
     assert 0 < counted < longer.input_tokens
     assert upstream.since(mark) == []
     try:
-        client.messages.count_tokens(model="light", messages=[])
+        client.messages.count_tokens(model="compat", messages=[])
         raise AssertionError("an empty conversation was counted")
     except anthropic.BadRequestError as error:
         assert error.body["error"]["type"] == "invalid_request_error" and "messages" in error.body["error"]["message"]
@@ -209,6 +212,23 @@ def test_count_tokens_of_an_anthropic_model_is_the_providers(anthropic_client, u
     assert [r.path for r in seen] == ["/anthropic/v1/messages/count_tokens"]
     assert counted.parse().input_tokens == len(seen[0].body) // 4
     assert set(seen[0].json) == {"model", "system", "messages", "tools"}
+
+
+@pytest.mark.parametrize("alias, path, members", [
+    ("gpt", "/openai/v1/responses/input_tokens", {"model", "input", "tools"}),
+    ("gemini", "/gemini/v1beta/models/gemini-test:countTokens", {"generateContentRequest"}),
+])
+def test_count_tokens_of_an_openai_or_gemini_model_is_the_providers(anthropic_client, upstream, alias, path, members):
+    """A model routed to OpenAI's own API or to Gemini is counted by the provider too (decision 0136): OpenAI's Responses
+    count, Gemini's countTokens with the system instruction and tools inside generateContentRequest."""
+    mark = upstream.mark()
+    counted = anthropic_client().messages.with_raw_response.count_tokens(
+        model=alias, system="Be brief.", messages=[{"role": "user", "content": "Summarise README.md"}],
+        tools=[{"name": "read_file", "description": "Read a file", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}])
+    assert counted.headers["x-skillgate-token-count"] == "provider"
+    [seen] = upstream.since(mark)
+    assert seen.path == path and set(seen.json) == members, (seen.path, sorted(seen.json))
+    assert counted.parse().input_tokens == up.counted(seen.body)
 
 
 def test_demo_model_offline_text(anthropic_client, upstream):

@@ -104,6 +104,23 @@ def test_openai_double_scripted_failures(oai):
     assert e.value.status_code == 502 and e.value.response.headers["content-type"].startswith("text/html")
 
 
+def test_openai_double_counts_tokens_as_the_sdk_reads_them(oai, upstream):
+    """OpenAI's Responses count (`responses.input_tokens.count`): the SDK reads the double's answer; a member the endpoint
+    does not take and a previous_response_id it never made are refused as the API refuses them."""
+    mark = upstream.mark()
+    counted = oai.responses.input_tokens.count(model="gpt-test", instructions="Be brief.", input="Hello")
+    [req] = upstream.since(mark)
+    assert counted.object == "response.input_tokens" and counted.input_tokens == up.counted(req.body) > 0
+    with pytest.raises(openai.BadRequestError) as e:
+        oai.responses.input_tokens.count(model="gpt-test", input="Hello", extra_body={"max_output_tokens": 10})
+    assert e.value.body["code"] == "unknown_parameter" and e.value.body["param"] == "max_output_tokens"
+    with pytest.raises(openai.NotFoundError):
+        oai.responses.input_tokens.count(model="gpt-test", input="Hello", previous_response_id="resp_gateway_own")
+    with pytest.raises(openai.BadRequestError) as e:
+        oai.responses.input_tokens.count(model="gpt-test", input="Hello", tools=[{"type": "function", "name": "f", "parameters": {}}])
+    assert e.value.body["param"] == "tools[0].strict"
+
+
 # ---- Anthropic ---------------------------------------------------------------------------------
 
 def test_anthropic_double_text_json(ant, upstream):
@@ -212,6 +229,23 @@ def test_gemini_double_rate_limited_serves_recorded_body(upstream):
     status, headers, body = raw(upstream, "POST", "/gemini/v1beta/models/rate-limited:generateContent", GEMINI_USER, GEMINI_KEY)
     assert status == 429 and headers["retry-after"] == up.RETRY_AFTER_SECONDS
     assert body == up.recording_bytes(up.GEMINI_429)
+
+
+def test_gemini_double_counts_tokens_as_the_api_answers(upstream):
+    """`countTokens`: `contents`, or a `generateContentRequest` naming the URL's model (never both); unknown members
+    refused by name."""
+    path = "/gemini/v1beta/models/gemini-test:countTokens"
+    whole = {"generateContentRequest": {"model": "models/gemini-test", **GEMINI_USER, "tools": GEMINI_TOOLS,
+                                        "systemInstruction": {"parts": [{"text": "Be brief."}]}}}
+    status, _, body = raw(upstream, "POST", path, whole, GEMINI_KEY)
+    doc = json.loads(body)
+    assert status == 200 and doc["totalTokens"] == up.counted(json.dumps(whole).encode()) and doc["promptTokensDetails"][0]["modality"] == "TEXT"
+    assert raw(upstream, "POST", path, GEMINI_USER, GEMINI_KEY)[0] == 200
+    for refused in ({**GEMINI_USER, **whole}, {**GEMINI_USER, "tools": GEMINI_TOOLS},
+                    {"generateContentRequest": {**whole["generateContentRequest"], "model": "models/other"}},
+                    {"generateContentRequest": {**whole["generateContentRequest"], "max_tokens": 5}}):
+        status, _, body = raw(upstream, "POST", path, refused, GEMINI_KEY)
+        assert status == 400 and json.loads(body)["error"]["status"] == "INVALID_ARGUMENT", refused
 
 
 def test_double_unknown_route_is_404(upstream):

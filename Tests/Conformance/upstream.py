@@ -4,10 +4,15 @@ One ThreadingHTTPServer on 127.0.0.1 (ephemeral port) plays three providers, eac
 path prefix, speaking the real wire formats by serving recorded provider bodies:
 
   POST /openai/v1/chat/completions                       OpenAI Chat Completions
+  POST /openai/v1/responses/input_tokens                 OpenAI's token count (Responses API; the double's own rule)
   POST /anthropic/v1/messages                            Anthropic Messages
   POST /anthropic/v1/messages/count_tokens               Anthropic's token count (the count is the double's own rule)
   POST /gemini/v1beta/models/{model}:generateContent     Gemini (unary)
   POST /gemini/v1beta/models/{model}:streamGenerateContent?alt=sse
+  POST /gemini/v1beta/models/{model}:countTokens         Gemini's token count (the double's own rule)
+
+Each count is the double's own rule, a quarter of the request body's bytes, not the provider's tokenizer; each count
+endpoint refuses, in its provider's words, any member the real one does not take.
 
 The recording is chosen by what the request asks for: streaming or not, tools offered or not, and
 whether the last message is a tool result (then a text answer is served). Scripted failures are
@@ -57,6 +62,19 @@ OPENAI_STREAM_REFUSAL = "openai/test_parse_pydantic_model_refusal.sse"
 OPENAI_JSON_REFUSAL = "openai/skillgate-refusal.json"
 ANTHROPIC_STREAM_REFUSAL = "anthropic/skillgate-refusal.sse"
 ANTHROPIC_JSON_REFUSAL = "anthropic/skillgate-refusal.json"
+
+# The members OpenAI's count (`POST /v1/responses/input_tokens`) takes, as the pinned SDK's `input_tokens.count` sends them.
+OPENAI_COUNT_MEMBERS = {"conversation", "input", "instructions", "model", "parallel_tool_calls", "personality", "previous_response_id",
+                        "reasoning", "text", "tool_choice", "tools", "truncation"}
+# The members of Gemini's GenerateContentRequest (`countTokens` takes one as `generateContentRequest`).
+GEMINI_GENERATE_CONTENT_MEMBERS = {"model", "contents", "tools", "toolConfig", "safetySettings", "systemInstruction", "generationConfig",
+                                   "cachedContent"}
+
+
+def counted(body: bytes) -> int:
+    """The doubles' token count of a request: a quarter of its body's bytes."""
+    return len(body) // 4
+
 
 # Every tool any recording calls, so a client that offers all of them gets a tool call it knows.
 RECORDED_TOOLS = {
@@ -266,7 +284,7 @@ class UpstreamDouble:
             body = json.dumps({"error": {"message": message, "type": type_, "param": param, "code": code}}, indent=2) + "\n"
             return Reply(status, "application/json", body.encode(), headers or {}, label=f"error {status}")
 
-        if req.path != "/openai/v1/chat/completions" or req.method != "POST":
+        if req.path not in ("/openai/v1/chat/completions", "/openai/v1/responses/input_tokens") or req.method != "POST":
             return err(404, f"Invalid URL ({req.method} {req.path})", "invalid_request_error")
         auth = req.headers.get("authorization", "")
         if auth != f"Bearer {self.keys['openai']}":
@@ -274,6 +292,23 @@ class UpstreamDouble:
         body = req.json
         if not isinstance(body, dict):
             return err(400, "We could not parse the JSON body of your request.", "invalid_request_error")
+        if req.path.endswith("/input_tokens"):
+            # As the API: a member it does not take is refused by name; a response id it never made is not found.
+            for name in sorted(set(body) - OPENAI_COUNT_MEMBERS):
+                return err(400, f"Unknown parameter: '{name}'.", "invalid_request_error", "unknown_parameter", name)
+            if body.get("previous_response_id"):
+                return err(404, f"Previous response with id '{body['previous_response_id']}' not found.", "invalid_request_error",
+                           "previous_response_not_found", "previous_response_id")
+            for i, tool in enumerate(body.get("tools") or []):
+                for name in ("type", "name", "parameters", "strict"):
+                    if tool.get("type") == "function" and name not in tool:
+                        return err(400, f"Missing required parameter: 'tools[{i}].{name}'.", "invalid_request_error",
+                                   "missing_required_parameter", f"tools[{i}].{name}")
+            scripted = self._scripted(req, "openai")
+            if scripted:
+                return scripted
+            return Reply(200, "application/json", json.dumps({"object": "response.input_tokens", "input_tokens": counted(req.body)}).encode(),
+                         label="input_tokens")
         for name in ("model", "messages"):
             if name not in body:
                 return err(400, f"Missing required parameter: '{name}'.", "invalid_request_error", "missing_required_parameter", name)
@@ -312,7 +347,7 @@ class UpstreamDouble:
                     return err(400, "invalid_request_error", f"{name}: Field required")
             for name in sorted(set(body) - {"model", "messages", "system", "tools", "tool_choice", "thinking", "mcp_servers"}):
                 return err(400, "invalid_request_error", f"{name}: Extra inputs are not permitted")
-            return Reply(200, "application/json", json.dumps({"input_tokens": len(req.body) // 4}).encode(), label="count_tokens")
+            return Reply(200, "application/json", json.dumps({"input_tokens": counted(req.body)}).encode(), label="count_tokens")
         for name in ("model", "max_tokens", "messages"):
             if name not in body:
                 return err(400, "invalid_request_error", f"{name}: Field required")
@@ -344,11 +379,13 @@ class UpstreamDouble:
         if req.method != "POST" or not req.path.startswith(prefix) or ":" not in req.path[len(prefix):]:
             return err(404, "NOT_FOUND", f"The requested URL {req.path} was not found on this server.")
         method = req.path[len(prefix):].rsplit(":", 1)[1]
-        if method not in ("generateContent", "streamGenerateContent"):
+        if method not in ("generateContent", "streamGenerateContent", "countTokens"):
             return err(404, "NOT_FOUND", f"Method {method} not found.")
         if req.headers.get("x-goog-api-key") != self.keys["gemini"]:
             return err(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.")
         body = req.json
+        if method == "countTokens":
+            return self._gemini_count(req, err)
         if not isinstance(body, dict) or not isinstance(body.get("contents"), list) or not body["contents"]:
             return err(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified")
         scripted = self._scripted(req, "gemini")
@@ -368,6 +405,34 @@ class UpstreamDouble:
         if tools and not after_tool:
             return Reply(200, "application/json; charset=UTF-8", recording_bytes(GEMINI_JSON_TOOL), label=GEMINI_JSON_TOOL)
         return Reply(200, "application/json; charset=UTF-8", gemini_text_json_body(), label=GEMINI_JSON_TEXT)
+
+    def _gemini_count(self, req: RecordedRequest, err) -> Reply:
+        """`models/{model}:countTokens` as the API answers it: `contents`, or a whole `generateContentRequest` (never
+        both) whose `model` names the model of the URL; unknown members refused by name."""
+        body = req.json
+        if not isinstance(body, dict):
+            return err(400, "INVALID_ARGUMENT", "Invalid JSON payload received.")
+        for name in sorted(set(body) - {"contents", "generateContentRequest"}):
+            return err(400, "INVALID_ARGUMENT", f'Invalid JSON payload received. Unknown name "{name}": Cannot find field.')
+        if "contents" in body and "generateContentRequest" in body:
+            return err(400, "INVALID_ARGUMENT", "contents and generate_content_request are mutually exclusive; send one of them.")
+        inner = body.get("generateContentRequest", body)
+        if not isinstance(inner, dict):
+            return err(400, "INVALID_ARGUMENT", "Invalid JSON payload received. Unknown name \"generateContentRequest\": Proto field is not repeating, cannot start list.")
+        if "generateContentRequest" in body:
+            for name in sorted(set(inner) - GEMINI_GENERATE_CONTENT_MEMBERS):
+                return err(400, "INVALID_ARGUMENT", f'Invalid JSON payload received. Unknown name "{name}" at \'generate_content_request\': Cannot find field.')
+            if inner.get("model") != f"models/{req.model}":
+                return err(400, "INVALID_ARGUMENT", "* GenerateContentRequest.model: unexpected model name format")
+        if not isinstance(inner.get("contents"), list) or not inner["contents"]:
+            return err(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified")
+        scripted = self._scripted(req, "gemini")
+        if scripted:
+            return scripted
+        tokens = counted(req.body)
+        return Reply(200, "application/json; charset=UTF-8",
+                     json.dumps({"totalTokens": tokens, "promptTokensDetails": [{"modality": "TEXT", "tokenCount": tokens}]}).encode(),
+                     label="countTokens")
 
     def _scripted(self, req: RecordedRequest, provider: str) -> Reply | None:
         model = req.model or ""
