@@ -221,6 +221,40 @@ def test_a_kept_responses_input_items_are_listed_and_paged(openai_client, gatewa
     assert caught.value.body["param"] == "limit"
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "sse"])
+def test_input_items_keep_their_ids_across_a_chain(openai_client, stream):
+    """Decision 0138: an item keeps its id in the input items of every later response of a chain, an answer's items
+    are listed with the ids its response showed, and a client's own id is kept; so a client that merges a conversation
+    by item id (the history from input_items.list, then the latest output) sees each item once."""
+    client, tools = openai_client(), responses_tools()
+
+    def create(**kwargs):
+        if not stream:
+            return client.responses.create(model="gpt", **kwargs)
+        with client.responses.stream(model="gpt", **kwargs) as s:
+            return s.get_final_response()
+
+    def listed(response):
+        return list(client.responses.input_items.list(response.id, order="asc", limit=2))
+
+    ask = {"id": "msg_client_ask", "type": "message", "role": "user", "content": [{"type": "input_text", "text": "Use the tools."}]}
+    a = create(input=[ask], tools=tools)
+    calls = [o for o in a.output if o.type == "function_call"]
+    assert calls, f"expected function calls, got {a.output}"
+    b = create(previous_response_id=a.id, tools=tools,
+               input=[{"type": "function_call_output", "call_id": c.call_id, "output": f"result of {c.name}"} for c in calls])
+    c = create(previous_response_id=b.id, input="Thanks.")
+    from_a, from_b, from_c = listed(a), listed(b), listed(c)
+    ids = lambda items: [item.id for item in items]
+    assert ids(from_a) == ["msg_client_ask"]
+    assert ids(from_b)[:1 + len(a.output)] == ids(from_a) + ids(a.output)
+    assert ids(from_c)[:len(from_b) + len(b.output)] == ids(from_b) + ids(b.output) and len(from_c) == len(from_b) + len(b.output) + 1
+    assert [item.model_dump(exclude_none=True) for item in from_c[1:1 + len(a.output)]] == [o.model_dump(exclude_none=True) for o in a.output]
+    assert [item.model_dump(exclude_none=True) for item in from_b[:1]] == [item.model_dump(exclude_none=True) for item in from_c[:1]]
+    merged = {item.id: item for item in from_a + from_b + from_c + a.output + b.output + c.output}
+    assert len(merged) == len(from_c) + len(c.output), "each item of the conversation once"
+
+
 def test_malformed_items_are_400_naming_the_item(openai_client):
     with pytest.raises(openai.BadRequestError) as caught:
         openai_client().responses.create(model="gpt", input=[{"role": "user", "content": "hi"},

@@ -32,6 +32,10 @@ extension OpenAIResponsesFormat {
 ///
 /// Read back with `OpenAIResponsesFormat.conversation(fromItems:)`: consecutive assistant items and consecutive
 /// outputs form one message again, as they do in a client's request.
+///
+/// A stored response's conversation is written by `ResponsesStoredConversation` (decision 0138): the request's items as
+/// the client sent them and the answer's as its Response object shows them, each with its id (`append(item:id:)`,
+/// `append(itemBytes:)`); the items of messages (`append(_:)`) are what responses stored before it hold.
 public struct ResponsesItemsWriter: Sendable {
     private var out: [UInt8]
     private var empty = true
@@ -52,6 +56,26 @@ public struct ResponsesItemsWriter: Sendable {
         comma()
         out.append(contentsOf: json[inner])
         return true
+    }
+
+    /// Appends `item` (an input item as a client sent it) with `id` as its first member, in place of any `id` it had.
+    public mutating func append(item: JSONObject, id: String) {
+        comma()
+        out += #"{"id":"#
+        JSONValue.writeString(id, to: &out)
+        for member in item where member.key != "id" {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeString(member.key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            member.value.write(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends one item already written as JSON (an output item of a Response object), as its bytes are.
+    public mutating func append<Bytes: Collection<UInt8>>(itemBytes: Bytes) {
+        comma()
+        out.append(contentsOf: itemBytes)
     }
 
     /// Appends the items of one message.

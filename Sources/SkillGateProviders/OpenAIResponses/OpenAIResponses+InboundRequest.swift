@@ -45,11 +45,14 @@ extension OpenAIResponsesFormat {
         var messages: [Message] = []
         if let instructions = echo.instructions { messages.append(Message(role: .system, text: instructions)) }
         let previous = try InboundField.optionalString(json, "previous_response_id", at: "previous_response_id")
+        var inputItems: [JSONObject] = []
         switch json["input"] {
         case .string(let text)?:
             messages.append(Message(role: .user, text: text))
+            inputItems = [["type": "message", "role": "user", "content": .string(text)]]
         case .array(let items)?:
             messages += try ResponsesInputItems.decode(items)
+            inputItems = items.compactMap(\.objectValue)  // all of them: `decode` refuses an item that is not an object
         case nil, .null?:
             guard previous != nil else {
                 throw InboundField.wrongType("input", expected: "a string or an array of input items", got: json["input"])
@@ -92,9 +95,11 @@ extension OpenAIResponsesFormat {
         case let other: throw InboundField.wrongType("metadata", expected: "an object of string values", got: other)
         }
         echo.user = try InboundField.optionalString(json, "user", at: "user")
-        return ResponsesInboundRequest(request: request, hasInstructions: echo.instructions != nil,
-                                       stream: try InboundField.optionalBool(json, "stream", at: "stream") ?? false,
-                                       store: store, previousResponseId: previous, echo: echo)
+        var inbound = ResponsesInboundRequest(request: request, hasInstructions: echo.instructions != nil,
+                                              stream: try InboundField.optionalBool(json, "stream", at: "stream") ?? false,
+                                              store: store, previousResponseId: previous, echo: echo)
+        if store { inbound.inputItems = inputItems }
+        return inbound
     }
 
     /// `reasoning.effort`, checked against the efforts the API defines.

@@ -18,6 +18,9 @@ public struct ResponsesInboundRequest: Sendable, Hashable {
     /// The stored conversation of `previousResponseId`, once the gateway found it (its messages are then in
     /// `request.messages`, after `instructions`); nil when nothing is continued.
     public var history: ResponsesHistory?
+    /// The request's own `input` items as the client sent them (a string `input` as one user message), kept to be stored
+    /// with their ids (decision 0138); empty when the answer is not stored (`store: false`).
+    public var inputItems: [JSONObject] = []
 
     public init(request: ChatRequest, hasInstructions: Bool, stream: Bool, store: Bool, previousResponseId: String?, echo: ResponsesEcho) {
         self.request = request

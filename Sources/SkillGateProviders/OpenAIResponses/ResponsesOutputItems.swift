@@ -5,7 +5,8 @@ import SkillGateCore
 ///
 /// Item ids are made from the response id (`resp_X` → `msg_X_0`, `fc_X_1`, `rs_X_2`: the number is
 /// the item's output index), so they are unique without any state. A function call keeps the
-/// model's call id in `call_id`.
+/// model's call id in `call_id`. A stored response keeps these items with these ids (decision 0138), so its later
+/// responses list them with the same ones.
 enum ResponsesOutputItems {
     /// The id of the output item at `index` of the response `responseId`, with `prefix` (`msg`, `fc`, `rs`).
     static func itemId(_ prefix: String, responseId: String, index: Int) -> String {

@@ -81,6 +81,58 @@ import SkillGateProviders
         #expect(next["first_id"] == "msg_0123abc_1")
     }
 
+    /// Stored items as a chain keeps them (decision 0138), after items stored before ids were kept: an old user message,
+    /// an old reasoning item with the writer's placeholder `rs`, input items with their ids, an answer's items as its
+    /// Response object showed them, and a client's id sent twice.
+    static let withIds = Array(#"""
+        [{"role":"user","content":"Old."},{"id":"rs","type":"reasoning","summary":[]},\#
+        {"id":"msg_A_in0","type":"message","role":"user","content":"Hi"},\#
+        {"id":"rs_A_0","type":"reasoning","summary":[{"type":"summary_text","text":"t"}]},\#
+        {"id":"msg_A_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hello.","annotations":[],"logprobs":[]}]},\#
+        {"id":"msg_client","type":"message","role":"user","content":"again"},{"id":"msg_client","type":"message","role":"user","content":"dup"},\#
+        {"id":"fc_A_2","type":"function_call","status":"completed","arguments":"{}","call_id":"c","name":"f","skillgate_signature":"s"}]
+        """#.utf8)
+
+    /// Items are listed with the ids stored in them; those without one (stored before ids were kept, or the placeholder of
+    /// the old writer) and a second item with an id already listed get positional ones; an answer's item is listed as its
+    /// Response object showed it.
+    @Test func storedIdsAreListedAndItemsWithoutOneGetPositionalIds() throws {
+        let data = try #require(try Self.page(Page.Query(limit: 100, ascending: true), items: Self.withIds)["data"]?.arrayValue)
+        #expect(data.map { $0["id"]?.stringValue ?? "" } == ["msg_0123abc_0", "rs_0123abc_1", "msg_A_in0", "rs_A_0", "msg_A_1", "msg_client",
+                                                             "msg_0123abc_6", "fc_A_2"])
+        let stored = try #require(try JSONValue.parse(Self.withIds).arrayValue)
+        #expect(data[4] == stored[4], "the answer's item as its Response object showed it")
+        #expect(data[7] == ["id": "fc_A_2", "type": "function_call", "status": "completed", "arguments": "{}", "call_id": "c", "name": "f"])
+        #expect(data[2] == ["id": "msg_A_in0", "type": "message", "role": "user", "content": [["type": "input_text", "text": "Hi"]], "status": "completed"])
+    }
+
+    /// `after` takes stored and positional ids alike, in both orders; a page ends on a stored id sent twice, and the next
+    /// one starts after the item listed with it (the first), not again.
+    @Test(arguments: [false, true])
+    func pagesFollowOneAnotherThroughStoredIds(ascending: Bool) throws {
+        let all = try #require(try Self.page(Page.Query(limit: 100, ascending: ascending), items: Self.withIds)["data"]?.arrayValue)
+        var seen: [JSONValue] = []
+        var after: String?
+        for _ in 0..<8 {
+            let page = try Self.page(Page.Query(limit: 3, ascending: ascending, after: after), items: Self.withIds)
+            seen += try #require(page["data"]?.arrayValue)
+            after = page["last_id"]?.stringValue
+            if page["has_more"] == false { break }
+        }
+        #expect(seen == all)
+        for (index, item) in all.enumerated() {
+            let next = try Self.page(Page.Query(limit: 1, ascending: ascending, after: item["id"]?.stringValue), items: Self.withIds)
+            let expected: JSONValue? = index + 1 < all.count ? .some(all[index + 1]) : .none
+            #expect(next["data"]?.arrayValue?.first == expected, "after \(item["id"]?.stringValue ?? "")")
+        }
+    }
+
+    /// A positional id is no item of a list where the item at its position keeps a stored id.
+    @Test(arguments: ["msg_0123abc_2", "msg_0123abc_5", "fc_0123abc_7", "rs_0123abc_3", "msg_A_in1"])
+    func aPositionalIdOfAnItemWithAStoredOneIsNoItemHere(after: String) throws {
+        #expect(throws: GatewayError.self) { try Page.page(of: Self.withIds, responseId: Self.id, Page.Query(after: after)) }
+    }
+
     @Test func anEmptyInputIsAnEmptyList() throws {
         let list = try Self.page(Page.Query(), items: Array("[]".utf8))
         #expect(list == ["object": "list", "data": [], "first_id": nil, "last_id": nil, "has_more": false])

@@ -80,8 +80,8 @@ final class ResponseArchive: Sendable {
     /// Whether responses are kept at all.
     var isEnabled: Bool { retention > 0 }
 
-    /// Keeps `conversation` (the input and the answer, as the JSON text of input items:
-    /// `ResponsesItemsWriter`) as response `id` of token `tokenId`, with `object`, the Response object the client was
+    /// Keeps `conversation` (the input and the answer, as the JSON text of input items with their ids:
+    /// `ResponsesStoredConversation`, decision 0138) as response `id` of token `tokenId`, with `object`, the Response object the client was
     /// given, for `GET /v1/responses/{id}` (decision 0125), and `inputEnd`, the length of the conversation's input
     /// (`StoredResponse.inputEnd`), for `GET /v1/responses/{id}/input_items` (decision 0127).
     func save(id: String, tokenId: String, conversation: [UInt8], object: [UInt8]? = nil, inputEnd: Int? = nil) {

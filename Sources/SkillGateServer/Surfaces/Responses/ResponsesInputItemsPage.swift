@@ -1,4 +1,5 @@
 import SkillGateCore
+import SkillGateProviders
 
 /// One page of `GET /v1/responses/{id}/input_items` (the SDKs' `responses.input_items.list`, decision 0127): the items
 /// the model was given for a stored response, as the Responses API lists them, `{"object":"list","data":[...],
@@ -7,9 +8,10 @@ import SkillGateCore
 /// The items are read from the stored conversation's input (`StoredResponse.inputItemsJSON`), written by
 /// `ResponsesItemsWriter`, and shown in the public item shapes: each gets an `id` and a `status`, an assistant
 /// message's text parts their `annotations`, and the gateway's own fields (`skillgate_signature`,
-/// `skillgate_is_error`) are left out. The store keeps no ids of its own, so an item's id is made from the response's
-/// and the item's position (`itemId`): the same on every call, which is what `after` needs, but another for the same
-/// message in the list of a later response of the chain.
+/// `skillgate_is_error`) are left out. Each item is listed with the id stored in it (decision 0138), the same in the list of
+/// every response of a chain: an answer's items with the ids of its Response object's `output`, an input item with the
+/// client's id or one the gateway gave it when it was stored. An item stored before ids were kept is listed with one made
+/// from the listed response's id and its position (`ResponsesItemIds.positional`, decision 0127).
 ///
 /// The array is walked without building its items (`JSONCursor`); only the page's items are parsed.
 struct ResponsesInputItemsPage: Sendable {
@@ -77,14 +79,11 @@ struct ResponsesInputItemsPage: Sendable {
     /// The page of `itemsJSON` (the JSON text of the input items array) for response `responseId`: its JSON text. A 400
     /// naming `after` when no item of the list has that id; a 500 when the stored items are not an array of objects.
     static func page(of itemsJSON: [UInt8], responseId: String, _ query: Query) throws(GatewayError) -> [UInt8] {
-        let ranges = try itemRanges(itemsJSON, responseId: responseId)
-        let order: [Int] = query.ascending ? Array(ranges.indices) : ranges.indices.reversed()
+        let items = try StoredItems(itemsJSON, responseId: responseId)
+        let order: [Int] = query.ascending ? Array(items.ranges.indices) : items.ranges.indices.reversed()
         var start = 0
         if let after = query.after {
-            // The id ends in the item's position: the item there is looked at alone.
-            let position = after.split(separator: "_").last.flatMap { Int($0) }
-            guard let position, ranges.indices.contains(position),
-                  itemId(of: itemsJSON[ranges[position]], at: position, responseId: responseId) == after,
+            guard let position = items.position(of: after, in: itemsJSON, responseId: responseId),
                   let at = order.firstIndex(of: position) else {
                 throw GatewayError.invalidRequest("after '\(ResponseArchive.shown(after))' is not an item of response '\(ResponseArchive.shown(responseId))'s input; pass the last_id of the page before, with the same order", param: "after")
             }
@@ -92,12 +91,12 @@ struct ResponsesInputItemsPage: Sendable {
         }
         let chosen = order[start..<min(order.count, start + query.limit)]
         var out: [UInt8] = []
-        out.reserveCapacity(chosen.reduce(64) { $0 + ranges[$1].count + 96 })
+        out.reserveCapacity(chosen.reduce(64) { $0 + items.ranges[$1].count + 96 })
         out += #"{"object":"list","data":["#.utf8
         var ids: [String] = []
         for index in chosen {
             if !ids.isEmpty { out.append(UInt8(ascii: ",")) }
-            let id = try writeItem(itemsJSON[ranges[index]], at: index, responseId: responseId, to: &out)
+            let id = try writeItem(itemsJSON[items.ranges[index]], keeping: items.keptIds[index], at: index, responseId: responseId, to: &out)
             ids.append(id)
         }
         out += #"],"first_id":"#.utf8
@@ -110,56 +109,61 @@ struct ResponsesInputItemsPage: Sendable {
         return out
     }
 
-    /// The id of the item at `index` of response `responseId`'s input: its type's prefix (`msg`, `fc`, `fco`, `rs`,
-    /// else `item`), the response id without its `resp_`, and the position.
-    static func itemId(type: String, at index: Int, responseId: String) -> String {
-        let prefix = switch type {
-        case "message": "msg"
-        case "function_call": "fc"
-        case "function_call_output": "fco"
-        case "reasoning": "rs"
-        default: "item"
-        }
-        let response = responseId.hasPrefix("resp_") ? responseId.dropFirst(5) : Substring(responseId)
-        return "\(prefix)_\(response)_\(index)"
-    }
+    /// The items of a stored input array: where each one's bytes are, and the id it keeps (decision 0138), found by
+    /// walking the array without building its items. An item keeps no id when it has none (it was stored before ids were
+    /// kept, `ResponsesItemIds.kept`) or when an item before it in the list keeps the same one (a client sent an item
+    /// with an id twice): it is listed with `ResponsesItemIds.positional`, so no two items of a list share an id.
+    struct StoredItems {
+        var ranges: [Range<Int>] = []
+        var keptIds: [String?] = []
 
-    /// The byte ranges of the array's items in `json`; a 500 when it is not an array of objects (the gateway wrote it).
-    private static func itemRanges(_ json: [UInt8], responseId: String) throws(GatewayError) -> [Range<Int>] {
-        let found: [Range<Int>]? = try? json.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> [Range<Int>]? in
-            try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> [Range<Int>]? in
-                var ranges: [Range<Int>] = []
-                var allObjects = true
-                let isArray = try c.readArray { (c) throws(JSONSyntaxError) in
-                    guard let item = try c.readObjectBytes() else { allObjects = false; return }
-                    let start = item.baseAddress! - buffer.baseAddress!
-                    ranges.append(start..<start + item.count)
+        /// A 500 when `json` is not an array of objects (the gateway wrote it).
+        init(_ json: [UInt8], responseId: String) throws(GatewayError) {
+            var ranges: [Range<Int>] = [], ids: [String?] = []
+            let read: Bool? = try? json.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) -> Bool in
+                try JSONCursor.read(buffer) { (c) throws(JSONSyntaxError) -> Bool in
+                    var allObjects = true
+                    var seen: Set<String> = []
+                    let isArray = try c.readArray { (c) throws(JSONSyntaxError) in
+                        let start = c.offset
+                        var id: String?
+                        guard try c.readObject({ (c, key) throws(JSONSyntaxError) in
+                            if key == "id" { id = try c.readString() }
+                        }) else { allObjects = false; return }
+                        ranges.append(start..<c.offset)
+                        ids.append(ResponsesItemIds.kept(id).flatMap { seen.insert($0).inserted ? $0 : nil })
+                    }
+                    return isArray && allObjects
                 }
-                return isArray && allObjects ? ranges : nil
             }
+            guard read == true else {
+                throw GatewayError.internalError("the stored input of response '\(ResponseArchive.shown(responseId))' is unreadable; send the whole conversation in `input` when you continue it")
+            }
+            self.ranges = ranges
+            keptIds = ids
         }
-        guard let found else {
-            throw GatewayError.internalError("the stored input of response '\(ResponseArchive.shown(responseId))' is unreadable; send the whole conversation in `input` when you continue it")
+
+        /// The position of the item listed with `id`: one that keeps it, else the item whose positional id it is (its
+        /// position is the id's end, and only that item is parsed).
+        func position(of id: String, in json: [UInt8], responseId: String) -> Int? {
+            if let kept = keptIds.firstIndex(of: id) { return kept }
+            guard let position = id.split(separator: "_").last.flatMap({ Int($0) }), keptIds.indices.contains(position),
+                  keptIds[position] == nil,
+                  let stored = (try? JSONValue.parse(Array(json[ranges[position]])))?.objectValue,
+                  ResponsesItemIds.positional(type: ResponsesItemIds.type(of: stored), responseId: responseId, position: position) == id
+            else { return nil }
+            return position
         }
-        return found
     }
 
-    /// The id of a stored item, from its `type` (a message's when it has none but a `role`).
-    private static func itemId(of bytes: ArraySlice<UInt8>, at index: Int, responseId: String) -> String {
-        itemId(of: (try? JSONValue.parse(Array(bytes)))?.objectValue ?? [:], at: index, responseId: responseId)
-    }
-
-    private static func itemId(of stored: JSONObject, at index: Int, responseId: String) -> String {
-        let type = stored["type"]?.stringValue ?? (stored["role"] != nil ? "message" : "")
-        return itemId(type: type, at: index, responseId: responseId)
-    }
-
-    /// Writes the stored item `bytes` in its public shape (`publicItem`); returns its id.
-    private static func writeItem(_ bytes: ArraySlice<UInt8>, at index: Int, responseId: String, to out: inout [UInt8]) throws(GatewayError) -> String {
+    /// Writes the stored item `bytes` in its public shape (`publicItem`) with the id it keeps, else its positional one;
+    /// returns the id.
+    private static func writeItem(_ bytes: ArraySlice<UInt8>, keeping kept: String?, at index: Int, responseId: String,
+                                  to out: inout [UInt8]) throws(GatewayError) -> String {
         guard let stored = (try? JSONValue.parse(Array(bytes)))?.objectValue else {
             throw GatewayError.internalError("the stored input of response '\(ResponseArchive.shown(responseId))' is unreadable; send the whole conversation in `input` when you continue it")
         }
-        let id = itemId(of: stored, at: index, responseId: responseId)
+        let id = kept ?? ResponsesItemIds.positional(type: ResponsesItemIds.type(of: stored), responseId: responseId, position: index)
         JSONValue.object(publicItem(stored, id: id)).write(to: &out)
         return id
     }

@@ -67,18 +67,15 @@ struct ResponsesSurface: Surface {
         let object = ResponsesObject(id: id, createdAt: Int(now), model: call.request.model, echo: inbound.echo)
         var save: (@Sendable (ChatResponse, [UInt8]) -> Void)?
         if inbound.echo.store {
-            // The stored conversation: the continued one's items as they were stored, then this input's and the answer's;
-            // beside it the Response object the client is given, for `GET /v1/responses/{id}` (decision 0125), and where the
-            // input ends, for its `input_items` (decision 0127).
+            // The stored conversation: the continued one's items as they were stored, then this input's items as sent and
+            // the answer's as the client is given them, each with its id (decision 0138); beside it the Response object,
+            // for `GET /v1/responses/{id}` (decision 0125), and where the input ends, for its `input_items` (decision 0127).
             let archive = answer.responses, tokenId = call.client.tokenId, history = inbound.history?.itemsJSON ?? []
-            let input = Array(inbound.newInputMessages)
+            let input = inbound.inputItems
             save = { response, responseObject in
-                var items = ResponsesItemsWriter(capacity: history.count + 2048)
-                items.append(itemsOf: history)
-                for message in input { items.append(message) }
-                let inputEnd = items.byteCount
-                items.append(response.message)
-                archive.save(id: id, tokenId: tokenId, conversation: items.finish(), object: responseObject, inputEnd: inputEnd)
+                let stored = ResponsesStoredConversation.write(history: history, input: input, answer: response.message,
+                                                               object: responseObject, responseId: id)
+                archive.save(id: id, tokenId: tokenId, conversation: stored.conversation, object: responseObject, inputEnd: stored.inputEnd)
             }
         }
         let surface = ResponsesAnswer(object: object, save: save)
