@@ -56,13 +56,19 @@ import SkillGateRouting
         if case .succeeded = attempts[0].outcome {} else { Issue.record("\(attempts[0].outcome)") }
     }
 
-    @Test func aStreamLeftBeforeItsEndTellsNothingButFreesTheProbe() async throws {
+    /// A harness whose deployment `a/m` failed once, cooled down and may now be probed (half-open).
+    private func halfOpenAfterOneFailure() -> RouteExecutorHarness {
         let h = RouteExecutorHarness([("a", [.answer(F.text("fine"))])]) {
             $0.cooldownAfterFailures = 1
             $0.cooldownSeconds = 10
         }
         h.executor.health.recordFailure("a/m")
         h.clock.advance(by: .seconds(10))
+        return h
+    }
+
+    @Test func aStreamLeftBeforeItsEndTellsNothingButFreesTheProbe() async throws {
+        let h = halfOpenAfterOneFailure()
         var attempts: [AttemptRecord] = []
         var stream = try await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts)
         _ = try await stream.next()
@@ -77,12 +83,7 @@ import SkillGateRouting
     /// which is not the stream's end. The reader hears the cancellation, and the deployment's health hears nothing
     /// (before, the half-open probe was closed as a success).
     @Test func aStreamWhoseReaderIsCancelledTellsNothing() async throws {
-        let h = RouteExecutorHarness([("a", [.answer(F.text("fine"))])]) {
-            $0.cooldownAfterFailures = 1
-            $0.cooldownSeconds = 10
-        }
-        h.executor.health.recordFailure("a/m")
-        h.clock.advance(by: .seconds(10))
+        let h = halfOpenAfterOneFailure()
         let outcome = await Task { () -> String in
             var attempts: [AttemptRecord] = []
             guard var stream = try? await h.executor.openStream(F.request, plan: h.plan, caller: nil, attempts: &attempts),
