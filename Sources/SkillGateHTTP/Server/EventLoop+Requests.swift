@@ -99,7 +99,18 @@ extension EventLoop {
         }
         if draining || asksClose { connection.closeAfterReply = true }
         appendHead(connection, framing)
+        if link.bodyless { endBodilessStream(responder, on: connection) }
         queueWrite(on: connection)
+    }
+
+    /// A stream that may carry no body (a HEAD request's, a 204's or 304's) is a whole reply once its head is written
+    /// (RFC 9110 §9.3.2): the connection goes on to its next request (or closes, as asked) without waiting for the
+    /// handler's end, and the handler's next write fails as if the client had left, so a handler that streams until
+    /// then (an endless event tail) stops instead of writing into nothing for ever (decision 0137).
+    private func endBodilessStream(_ responder: HTTPResponder, on connection: Connection) {
+        replyHandedOver(on: connection)
+        detach(responder)
+        responder.markClientGone()
     }
 
     func sendChunk(_ responder: HTTPResponder, _ bytes: [UInt8]) {

@@ -11,7 +11,7 @@ extension GatewayHandler {
             ctx.log.tokenName = client.name
             try client.requireAdmin()
             let route = try AdminAPI.Route(method: request.method, path: request.path)
-            if route == .traffic { return await trafficTail(&ctx) }
+            if route == .traffic { return await trafficTail(&ctx, headOnly: request.method == "HEAD") }
             // Off the event loop: the answers read and write the state store (decision 0086).
             let api = AdminAPI(services: services, limits: limits)
             let (status, body) = try await services.adminWork.run { () throws -> (Int, [UInt8]) in
@@ -32,8 +32,9 @@ extension GatewayHandler {
 
     /// `GET /admin/api/traffic`: each finished chat or agent request as an SSE `request` event (the shape of
     /// `/admin/api/requests` rows), a `dropped` event when this tail fell behind and lost some, and a comment every
-    /// 10 s. Ends when the client leaves or the gateway shuts down; the console reconnects.
-    func trafficTail(_ ctx: inout RequestContext) async {
+    /// 10 s. Ends when the client leaves or the gateway shuts down; the console reconnects. `headOnly` (a HEAD request):
+    /// the stream's head alone, which is the whole reply, and no tail held open (decision 0137).
+    func trafficTail(_ ctx: inout RequestContext, headOnly: Bool = false) async {
         guard let subscription = services.traffic.subscribe() else {
             // The gateway's own cap on open tails, not an upstream's trouble: a 429 like the other limits.
             return fail(GatewayError(domain: .policy, kind: .rateLimited, status: 429,
@@ -55,6 +56,10 @@ extension GatewayHandler {
             var headers = SSEResponse.headers(ctx)
             headers.set("cache-control", "no-store")
             try await ctx.responder.startStream(status: 200, headers: headers)
+            if headOnly {
+                ctx.responder.end()
+                return answering.account(&ctx)
+            }
             try await ctx.responder.write(Array("retry: 2000\n: traffic tail open\n\n".utf8))
             for await item in subscription.items {
                 var chunk = ""
