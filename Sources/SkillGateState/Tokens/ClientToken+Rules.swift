@@ -8,13 +8,18 @@ extension ClientToken {
         "tok_" + Hex.encode(try SecureRandom.bytes(8))
     }
 
-    /// Throws unless `name` is 1 to 64 characters from A-Z, a-z, 0-9, `.`, `_` and `-`.
+    /// Throws unless `name` is 1 to 64 characters from A-Z, a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit:
+    /// a name starting with `-` reads as an option on the command line (`tokens revoke --admin`, decision 0137).
     static func validateName(_ name: String) throws(TokenError) {
         let bytes = Array(name.utf8)
-        let allowed = bytes.allSatisfy { b in
-            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x5F || b == 0x2D
+        let allowed = bytes.allSatisfy { b in isLetterOrDigit(b) || b == 0x2E || b == 0x5F || b == 0x2D }
+        guard let first = bytes.first, isLetterOrDigit(first), bytes.count <= 64, allowed else {
+            throw .invalidName(name.count > 80 ? String(name.prefix(80)) + "…" : name)
         }
-        guard !bytes.isEmpty, bytes.count <= 64, allowed else { throw .invalidName(name.count > 80 ? String(name.prefix(80)) + "…" : name) }
+    }
+
+    private static func isLetterOrDigit(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
     }
 
     /// `items` without duplicates, in order; throws for empty, over-long or space-containing entries.

@@ -20,7 +20,7 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidName(let name):
-            return "invalid token name \"\(name)\": use 1 to 64 characters from A-Z, a-z, 0-9, '.', '_' and '-' (like ios-app)"
+            return "invalid token name \"\(name)\": use 1 to 64 characters from A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit (like ios-app)"
         case .duplicateName(let name):
             return "an active token named \"\(name)\" already exists; revoke it first (skillgate tokens revoke \(name)) or pick another name"
         case .unknownToken(let name):

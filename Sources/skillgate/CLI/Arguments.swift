@@ -32,6 +32,10 @@ struct Arguments {
                     guard let value = inlineValue ?? (i + 1 < args.count ? args[i + 1] : nil) else {
                         throw UsageError(message: "\(name) needs a value")
                     }
+                    // `--name --admin` is a value left out, not a token named `--admin` (decision 0137).
+                    if inlineValue == nil, let option = Self.optionName(value), valued.contains(option) || known.contains(option) || option == "--help" {
+                        throw UsageError(message: "\(name) needs a value (\(value) is an option)")
+                    }
                     if inlineValue == nil { i += 1 }
                     // An option given twice counted by its last without a word (`--rpm 1 --rpm 2`); only the options
                     // that collect several values may repeat (decision 0096).
@@ -49,6 +53,13 @@ struct Arguments {
             }
             i += 1
         }
+    }
+
+    /// The option `word` names (`--rpm` for `--rpm=5`, `--help` for `-h`), or nil when it is not an option.
+    private static func optionName(_ word: String) -> String? {
+        if word == "-h" { return "--help" }
+        guard word.hasPrefix("--"), word.count > 2 else { return nil }
+        return word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
     }
 
     func value(_ name: String) -> String? { options[name]?.last }

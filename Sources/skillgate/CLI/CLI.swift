@@ -49,7 +49,9 @@ enum CLI {
                 print(usage)
                 return 0
             default:
-                throw UsageError(message: "unknown command \"\(command)\"")
+                // Not `skillgate <command> --help`, which fails the same way.
+                printErr("error: unknown command \"\(command)\"\nRun `skillgate --help` for the commands.")
+                return 2
             }
         } catch let error as UsageError {
             printErr("error: \(error.message)\nRun `skillgate \(command == "help" ? "" : command + " ")--help` for usage.")

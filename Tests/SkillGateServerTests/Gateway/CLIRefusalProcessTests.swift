@@ -72,5 +72,31 @@ import SkillGateTestSupport
         #expect(made.code == 0, "\(made.output)")
         #expect(listed.output.contains("b\tchat\tchat;default=chat\t"), "\(listed.output)")
     }
-}
 
+    /// An option that takes a value, given without one, took the next option as its value (decision 0137): `tokens create
+    /// --name --admin` made an ordinary token named `--admin`, which `tokens revoke --admin` and `tokens update --admin`
+    /// then refused as usage errors, and `--rpm --config PATH` read `--config` as the limit and the default config
+    /// instead of PATH. A token name must start with a letter or digit too, so no name reads as an option.
+    @Test func anOptionGivenWithoutItsValueIsRefusedAndNoNameReadsAsAnOption() async throws {
+        let (config, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let admin = await Self.run("SKILLGATE tokens create --name --admin --config \(config)", in: dir)
+        let limit = await Self.run("SKILLGATE tokens create --name app --rpm --config \(config)", in: dir)
+        let dash = await Self.run("SKILLGATE tokens create --name -x --config \(config)", in: dir)
+        let listed = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
+        #expect(admin.code == 2 && admin.output.contains("--name needs a value (--admin is an option)"), "\(admin.output)")
+        #expect(limit.code == 2 && limit.output.contains("--rpm needs a value (--config is an option)"), "\(limit.output)")
+        #expect(dash.code == 1 && dash.output.contains("starting with a letter or digit"), "\(dash.output)")
+        #expect(!listed.output.contains("--admin") && !listed.output.contains("-x\t") && !listed.output.contains("app\t"),
+                "nothing was stored: \(listed.output)")
+    }
+
+    /// An unknown command's error pointed at `skillgate <that command> --help`, which fails the same way.
+    @Test func anUnknownCommandPointsAtTheGeneralHelp() async throws {
+        let (_, dir) = try ServeProcessTests.configFile()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unknown = await Self.run("SKILLGATE tokenz list", in: dir)
+        #expect(unknown.code == 2 && unknown.output.contains("unknown command \"tokenz\""), "\(unknown.output)")
+        #expect(unknown.output.contains("Run `skillgate --help`") && !unknown.output.contains("skillgate tokenz --help"), "\(unknown.output)")
+    }
+}

@@ -378,7 +378,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "has space", "semi;colon", String(repeating: "x", count: 65), "ünïcode"])
+    /// A name starting with `-` reads as an option on the command line (`tokens revoke --admin`), so names start with a
+    /// letter or digit (decision 0137).
+    @Test(arguments: ["", "has space", "semi;colon", String(repeating: "x", count: 65), "ünïcode", "-x", "--admin", ".hidden", "_x"])
     func invalidNamesAreRefused(_ name: String) throws {
         try withTemporaryDirectory { dir in
             let (service, _) = try makeService(dir)
