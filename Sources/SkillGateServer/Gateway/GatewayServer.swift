@@ -58,8 +58,9 @@ public final class GatewayServer: Sendable {
             ledger?.releaseSomeWritten()
         }
         serverConfig.errorBody = { status, message in
-            // 505 (HTTP/2 or HTTP/3 sent to this port) is the caller's to fix, like the 4xx.
-            let serverFault = status >= 500 && status != 505
+            // 505 (HTTP/2 or HTTP/3 sent to this port) and 501 (a method or transfer coding the server does not take) are
+            // the caller's to fix, like the 4xx (decision 0137).
+            let serverFault = status >= 500 && status != 505 && status != 501
             let kind: GatewayError.Kind = status == 413 || status == 431 ? .requestTooLarge
                 : (status == 408 ? .timeout : (serverFault ? .internalError : .invalidRequest))
             let error = GatewayError(domain: serverFault ? .gateway : .caller, kind: kind, status: status, message: message)

@@ -77,6 +77,22 @@ import SkillGateHTTP
         #expect(large.text.hasPrefix("HTTP/1.1 413"), "\(large.text)")
     }
 
+    /// A 501 for a transfer coding or method the server does not take is the client's to fix (RFC 9112 §6.1 names the
+    /// status), so its body says `invalid_request_error`, as a 505's does; it said `api_error` / `internal_error`, which
+    /// an SDK shows as the gateway failing (decision 0137).
+    @Test(arguments: ["POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+                      "BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n"])
+    func a501IsTheCallersToFix(_ request: String) async throws {
+        let h = try Harness()
+        let port = h.server.boundPort
+        let authorized = request.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nAuthorization: Bearer \(h.token)\r\n")
+        let answer = try await Self.exchange(authorized, port: port)
+        await h.stop()
+        #expect(answer.text.hasPrefix("HTTP/1.1 501"), "\(answer.text)")
+        #expect(answer.text.contains(#""type":"invalid_request_error""#) && answer.text.contains(#""code":"invalid_request""#), "\(answer.text)")
+        #expect(!answer.text.contains("internal_error") && !answer.text.contains("api_error"), "\(answer.text)")
+    }
+
     @Test func readyzSaysOnlyWhetherItIsReady() async throws {
         let h = try Harness()
         let ready = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/readyz"))
