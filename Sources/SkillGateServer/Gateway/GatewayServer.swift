@@ -78,6 +78,13 @@ public final class GatewayServer: Sendable {
         if config.metrics.enabled, let listen = config.metrics.listen {
             var metricsConfig = HTTPServer.Configuration(host: listen.host, port: listen.port)
             metricsConfig.shutdownGrace = .seconds(1)
+            // No token here: the limits of the main listener's endpoints without one (decision 0137).
+            metricsConfig.maxBodyBytes = HeadGate.unauthenticatedBodyBytes
+            metricsConfig.maxConnections = serverConfig.maxConnections
+            metricsConfig.maxConnectionsPerIP = serverConfig.maxConnectionsPerIP
+            metricsConfig.headerTimeout = serverConfig.headerTimeout
+            metricsConfig.bodyReadTimeout = serverConfig.bodyReadTimeout
+            metricsConfig.backlog = serverConfig.backlog
             metricsServer = try HTTPServer(configuration: metricsConfig, handler: MetricsHandler(services: services))
         } else {
             metricsServer = nil

@@ -100,6 +100,25 @@ import SkillGateTestSupport
         #expect(String(decoding: main.body, as: UTF8.self).contains("metrics.listen"))
     }
 
+    /// The separate metrics listener takes no token, so it keeps the limits of the main listener's endpoints without one
+    /// (decision 0137): a body of at most 16 KiB (refused with 413 from its head), the connection caps and the read
+    /// deadlines of `limits`. It read 4 MiB bodies and had no connection cap at all.
+    @Test func theSeparateListenerKeepsTheLimitsOfAnEndpointWithoutAToken() async throws {
+        let h = try TeamHarness(extraConfig: #","metrics":{"listen":"127.0.0.1:0"}"#)
+        defer { Task { await h.stop() } }
+        let port = try #require(h.server.metricsPort)
+        let answer = try await RawSocket.run { () throws -> String in
+            let socket = try RawSocket(port: port, receiveTimeout: 5)
+            socket.send("POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+            return socket.readAll().text
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 413") && answer.contains("16384 bytes"), "\(answer.prefix(300))")
+        let main = h.server.server.configuration, metrics = try #require(h.server.metricsServer?.configuration)
+        #expect(metrics.maxConnections == main.maxConnections && metrics.maxConnections != nil)
+        #expect(metrics.maxConnectionsPerIP == main.maxConnectionsPerIP)
+        #expect(metrics.headerTimeout == main.headerTimeout && metrics.bodyReadTimeout == main.bodyReadTimeout)
+    }
+
     @Test func disabledMetricsAreNotServedAndNotCounted() async throws {
         let h = try TeamHarness(extraConfig: #","metrics":{"enabled":false}"#)
         _ = try await h.post("/v1/chat/completions", Self.chat)
