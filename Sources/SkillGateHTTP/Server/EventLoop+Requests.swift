@@ -12,8 +12,7 @@ extension EventLoop {
         let admission = connection.admission
         connection.admission = nil
         if draining {
-            refuse(connection, status: 503, message: "The server is shutting down and takes no new requests; retry in a moment (another instance may answer).",
-                   isHead: head.isHead)
+            refuse(connection, status: 503, message: Self.drainingMessage, isHead: head.isHead)
             return
         }
         var body: [UInt8] = []
@@ -39,6 +38,9 @@ extension EventLoop {
             trimmer.released(bodyBytes: bodyBytes)
         }
     }
+
+    /// The 503 of a request that comes while the server drains.
+    static let drainingMessage = "The server is shutting down and takes no new requests; retry in a moment (another instance may answer)."
 
     func sendReply(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8]) {
         let link = responder.link

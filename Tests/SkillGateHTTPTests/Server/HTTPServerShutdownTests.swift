@@ -162,6 +162,55 @@ struct HTTPServerShutdownTests {
         }
     }
 
+    /// A request whose head arrives while the server drains is refused from its head (decision 0137): its body is not
+    /// waited for or read, nor is its gate asked (a token looked up). Before, the server read the whole body (up to the
+    /// body limit, within the body deadline) and only then answered 503.
+    @Test func aRequestArrivingDuringTheDrainIsRefusedBeforeItsBody() async throws {
+        try await onOwnThread {
+            let started = ServerTestFlag<Bool>()
+            let gateAsked = ServerTestFlag<String>()
+            let gate = HandlerGate()
+            let server = try Self.makeServer({ configuration in
+                keepIdleConnectionsOpen(&configuration)
+                configuration.headGate = { head in
+                    if head.path == "/upload" { gateAsked.set(head.path) }
+                    return .accept
+                }
+            }) { request, responder in
+                if request.path == "/hold" {
+                    started.set(true)
+                    await gate.wait()
+                }
+                responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+            }
+            let port = server.boundPort
+            let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port, receiveTimeout: 5)
+                client.send(rawGET("/warmup"))
+                _ = client.readResponse()
+                return client
+            }
+            async let held = RawHTTPClient.blocking {
+                let client = try RawHTTPClient(port: port)
+                client.send(rawGET("/hold"))
+                return client.readResponse()
+            }
+            _ = await started.wait()
+            async let stopping: Bool = server.shutdown(deadline: .seconds(10))
+            try await Task.sleep(for: .milliseconds(100))
+            let refused = try await RawHTTPClient.blocking {
+                idle.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")   // no body follows
+                return idle.readResponse()
+            }
+            gate.open(afterMilliseconds: 0)
+            #expect(refused?.status == 503, "the server waited for a body it was going to refuse")
+            #expect(refused?.header("Connection")?.lowercased() == "close")
+            #expect(gateAsked.value == nil, "the gate was asked about a request the drain refuses anyway")
+            #expect(try await held?.status == 200)
+            _ = await stopping
+        }
+    }
+
     @Test func shutdownBeforeStartAndTwiceIsHarmless() async throws {
         let server = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1),
                                     handler: ServerTestHandler { _, _ in })
