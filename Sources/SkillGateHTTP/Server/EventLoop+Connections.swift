@@ -129,6 +129,17 @@ extension EventLoop {
         _ = shared.balance.update(loop: index, openConnections: connections.count)
     }
 
+    /// At the end of the drain's grace period: every handler still running is told the server cuts it off, and
+    /// cancelled; its connection stays open until the loop stops, so the handler can end its answer with an error its
+    /// client reads (an error event on a stream) instead of a connection cut mid-answer (decision 0137).
+    func cutOffHandlers() {
+        for connection in connections.values {
+            guard let responder = connection.responder else { continue }
+            responder.markCutOffByServer()
+            responder.link.task?.cancel()
+        }
+    }
+
     /// At stop: closes every connection (their handlers are cancelled).
     func closeAllConnections() {
         for connection in Array(connections.values) { close(connection) }

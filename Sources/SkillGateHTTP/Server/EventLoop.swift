@@ -17,6 +17,11 @@ enum LoopJob: Sendable {
     case headDecided(ObjectIdentifier, ticket: UInt64, HTTPHeadDecision)
     /// Close the listening socket; answer requests on open connections with 503.
     case stopAccepting
+    /// The drain's grace period ended: tell the handlers still running that the server cuts them off and cancel them,
+    /// leaving their connections open for a last word (`HTTPResponder.wasCutOffByServer`).
+    case cutOff
+    /// A handler that was cut off returned without finishing its reply: its connection closes without more.
+    case abandon(HTTPResponder)
     /// Free all connections (cancelling their handlers) and leave the loop.
     case stop
 }
@@ -278,6 +283,10 @@ final class EventLoop: @unchecked Sendable {
             stopListening()
             draining = true
             drainingAcknowledged.store(true, ordering: .releasing)
+        case .cutOff:
+            cutOffHandlers()
+        case .abandon(let responder):
+            if let connection = responder.link.owner { close(connection) }
         case .stop:
             stopped = true
             closeAllConnections()

@@ -11,6 +11,7 @@ public final class HTTPResponder: Sendable {
     struct State {
         var phase = Phase.idle
         var gone = false
+        var cutOff = false
         /// Bytes posted to the loop but not yet written to the socket.
         var queuedBytes = 0
         var drainWaiter: CheckedContinuation<Void, any Error>?
@@ -47,6 +48,11 @@ public final class HTTPResponder: Sendable {
 
     /// Whether the client has disconnected (writes now throw; replies are dropped).
     public var isClientGone: Bool { state.withLock { $0.gone } }
+
+    /// Whether the server cut this request off: it was still running when the shutdown's grace period ended, and its
+    /// task was cancelled for that, not because the client left. The connection stays open a moment longer, so the
+    /// handler can still end its answer with an error saying so (decision 0137).
+    public var wasCutOffByServer: Bool { state.withLock { $0.cutOff } }
 
     /// Sends a complete reply with `Content-Length`. Ignored after the first reply or stream start,
     /// and when the client is gone.
@@ -221,9 +227,17 @@ public final class HTTPResponder: Sendable {
         }
     }
 
-    /// Called after the handler returned: a missing reply becomes a 500, an open stream is ended.
+    /// Called after the handler returned: a missing reply becomes a 500, an open stream is ended. A handler the server
+    /// cut off (`wasCutOffByServer`) that returns without finishing its reply has its connection closed instead, as
+    /// before there was a moment for last words: its client must not take a stream cut short for a whole one, nor read
+    /// a 500 for a handler that was stopped (decision 0137).
     func handlerReturned() {
-        switch state.withLock({ $0.phase }) {
+        let (phase, cutOff) = state.withLock { ($0.phase, $0.cutOff) }
+        if cutOff, phase != .finished {
+            loop.post(.abandon(self))
+            return
+        }
+        switch phase {
         case .idle:
             let (contentType, body) = loop.configuration.errorBody(
                 500, "The request handler finished without sending a response; this is a gateway bug, please report it.")
@@ -248,6 +262,11 @@ public final class HTTPResponder: Sendable {
             return w
         }
         waiter?.resume()
+    }
+
+    /// The shutdown's grace period ended with this request still running (`wasCutOffByServer`).
+    func markCutOffByServer() {
+        state.withLock { $0.cutOff = true }
     }
 
     /// The connection closed before the reply finished.

@@ -150,6 +150,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// How long handlers cut off at the end of a drain may take to end their answers (an error event) before their
+    /// connections are closed.
+    public static let lastWordsTime = Duration.milliseconds(500)
+
     /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
     public var boundPort: Int { state.withLock { $0.boundPort } }
 
@@ -184,9 +188,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying, and the
-    /// last bytes of their replies are written to the clients) until `deadline` has passed, then closes every
-    /// connection (cancelling handlers still running)
-    /// and stops the loop threads. A second call waits for the first.
+    /// last bytes of their replies are written to the clients) until `deadline` has passed, then cuts off the handlers
+    /// still running (`HTTPResponder.wasCutOffByServer`, their tasks cancelled) and gives them up to `lastWordsTime` to
+    /// end their answers, closes every connection and stops the loop threads. A second call waits for the first.
     ///
     /// Returns whether the drain was clean: every handler returned and every reply was written out before `deadline`
     /// (none was cancelled or cut off).
@@ -217,6 +221,14 @@ public final class HTTPServer: Sendable {
         }
         let clean = !busy()
         state.withLock { $0.drainedCleanly = clean }
+        if !clean {
+            // The handlers still running are cut off: cancelled, and given a moment to tell their clients so (decision 0137).
+            for loop in loops { loop.post(.cutOff) }
+            let lastWords = clock.now.advanced(by: Self.lastWordsTime)
+            while clock.now < lastWords, busy() {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
         for loop in loops { loop.post(.stop) }
         for loop in loops { await loop.waitUntilExited() }
         // The loops hold the handler; a handler that holds its server would otherwise never be freed.

@@ -24,3 +24,12 @@ extension GatewayError {
         return .object(["type": "error", "error": .object(error)])
     }
 }
+
+extension GatewayError {
+    /// A request still running when the shutdown's grace period ended: the server cut it off, its client did not leave
+    /// (decision 0137). Said in the answer (an error event on a stream) and the log instead of 499 `client_gone`.
+    static let cutOffAtShutdown = GatewayError(
+        domain: .gateway, kind: .timeout, status: 503,
+        message: "the gateway is shutting down, and this answer was still running when its grace period (limits.shutdown_grace_seconds) ended, so it was stopped; send the request again (another instance may answer)",
+        retryAfter: 1)
+}

@@ -173,6 +173,8 @@ public final class GatewayHandler: HTTPHandler {
     /// Sends `error` in `surface`'s shape and accounts for the request.
     @inline(never)
     func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
+        // A request the server cut off at shutdown failed for that, whatever its cancellation made of it (decision 0137).
+        let error = ctx.responder.wasCutOffByServer ? GatewayError.cutOffAtShutdown : error
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
         if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }

@@ -151,7 +151,10 @@ import Testing
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, loops: 1)
         keepIdleConnectionsOpen(&configuration)
         let server = try HTTPServer(configuration: configuration, handler: ServerTestHandler { _, responder in
-            await Self.sendRecordingOutcome(client, upstream.url(), into: seen, responder)
+            // On the handler's loop, but out of reach of its cancellation: a drain that times out cuts the handler off
+            // and cancels it before the loop stops (decision 0137), and this test is about the transfer the stop ends.
+            guard let loop = CurrentEventLoop.loop else { return responder.respond(status: 500, headers: [:], body: []) }
+            await Task(executorPreference: loop) { await Self.sendRecordingOutcome(client, upstream.url(), into: seen, responder) }.value
         })
         try server.start()
         let port = server.boundPort

@@ -122,6 +122,71 @@ struct HTTPServerShutdownTests {
         #expect(try await outcome)
     }
 
+    /// A stream still running when the grace period ends is cut off by the server, not by its client: its handler is
+    /// told so (`wasCutOffByServer`) and cancelled, and may still write a last event and end the stream before the
+    /// connection closes (decision 0137). Before, the connection was closed under it: the handler saw what looks like a
+    /// client that left (the gateway logged 499, `client_gone`), and the client a stream cut mid-answer.
+    @Test func aStreamCutOffAtTheDeadlineMayEndWithALastWord() async throws {
+        let started = ServerTestFlag<Bool>()
+        let told = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            do {
+                try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+                try await responder.write(Array("data: 1\n\n".utf8))
+                started.set(true)
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                told.set(responder.wasCutOffByServer)
+                if responder.wasCutOffByServer { try? await responder.write(Array("data: cut off\n\n".utf8)) }
+            }
+            responder.end()
+        }
+        let port = server.boundPort
+        async let response = RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port, receiveTimeout: 20)
+            client.send(rawGET("/stream"))
+            return client.readResponse()
+        }
+        _ = await started.wait()
+        let clean = await server.shutdown(deadline: .milliseconds(200))
+        let stream = try await response
+        #expect(!clean, "a handler was cut off")
+        #expect(await told.wait() == true, "the handler was not told the server cut it off")
+        #expect(stream?.bodyText == "data: 1\n\ndata: cut off\n\n", "the stream did not end with its last word: \(stream?.bodyText ?? "cut")")
+    }
+
+    /// A handler cut off at the deadline that just returns, its stream unended or its reply unsent, leaves its client a
+    /// cut connection, as before the moment for last words: not a stream ended as if whole, nor a 500 saying the handler
+    /// sent nothing (decision 0137).
+    @Test(arguments: [true, false])
+    func aHandlerCutOffThatReturnsWithoutFinishingLeavesItsConnectionCut(streams: Bool) async throws {
+        let started = ServerTestFlag<Bool>()
+        let server = try Self.makeServer { _, responder in
+            if streams {
+                try? await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
+                try? await responder.write(Array("data: 1\n\n".utf8))
+            }
+            started.set(true)
+            try? await Task.sleep(for: .seconds(30))
+        }
+        let port = server.boundPort
+        async let outcome = RawHTTPClient.blocking {
+            let client = try RawHTTPClient(port: port, receiveTimeout: 20)
+            client.send(rawGET("/stream"))
+            return client.readUntilClosed()
+        }
+        _ = await started.wait()
+        await server.shutdown(deadline: .milliseconds(200))
+        let (bytes, closed) = try await outcome
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(closed)
+        if streams {
+            #expect(text.hasPrefix("HTTP/1.1 200") && !text.hasSuffix("0\r\n\r\n"), "a cut stream was ended as if whole: \(text)")
+        } else {
+            #expect(text.isEmpty, "a handler that was stopped was answered for: \(text)")
+        }
+    }
+
     @Test func requestOnIdleKeepAliveConnectionDuringDrainGets503() async throws {
         try await onOwnThread {
             let started = ServerTestFlag<Bool>()
