@@ -20,7 +20,7 @@ public final class GatewayServer: Sendable {
     /// suspended, as one made here would be by a gateway that never started.
     private let keySources = Mutex<[any DispatchSourceProtocol]>([])
     /// What the key-reload sources run.
-    private let keyReload: @Sendable () -> Void
+    private let keyReload: KeyReload
     /// Lists the tokens created elsewhere while the gateway runs (decision 0088); started by `start()`.
     let newTokens: NewTokenWatch
 
@@ -91,29 +91,28 @@ public final class GatewayServer: Sendable {
         }
         let services = self.services
         services.serverStatistics.withLock { $0 = { [weak httpServer] in httpServer?.statistics } }
-        keyReload = {
-            do {
-                if try services.keys.reloadIfChanged() { services.log.event("keys reloaded", ["file": .string(config.keyFile)]) }
-            } catch {
-                services.log.event("key reload failed; keeping the previous keys", ["error": .string("\(error)")], level: "warn")
-            }
-        }
+        keyReload = KeyReload(keys: services.keys, log: services.log, file: config.keyFile)
         newTokens = NewTokenWatch(tokens: services.tokens) { message, level in services.log.event(message, level: level) }
         signal(SIGHUP, SIG_IGN)
     }
 
     /// SIGHUP running `reload`, and a 2-second poll running `reload` and `everyTwoSeconds`.
-    private static func keyReloadSources(_ reload: @escaping @Sendable () -> Void,
+    private static func keyReloadSources(_ reload: KeyReload,
                                          poll everyTwoSeconds: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
         let onSignal = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        onSignal.setEventHandler(handler: reload)
+        onSignal.setEventHandler { reload.run(signalled: true) }
         let poll = DispatchSource.makeTimerSource(queue: .global())
         poll.schedule(deadline: .now() + 2, repeating: 2)
         poll.setEventHandler {
-            reload()
+            reload.run(signalled: false)
             everyTwoSeconds()
         }
         return [onSignal, poll]
+    }
+
+    /// Reloads the key file now, as SIGHUP (`signalled`) or the 2-second poll does (tests).
+    func reloadKeys(signalled: Bool) {
+        keyReload.run(signalled: signalled)
     }
 
     /// Connects the MCP servers of `mcp_servers` (starting stdio servers) and waits for each one's
