@@ -22,6 +22,8 @@ enum LoopJob: Sendable {
     case cutOff
     /// A handler that was cut off returned without finishing its reply: its connection closes without more.
     case abandon(HTTPResponder)
+    /// Cancel this responder's handler, which its owner stopped (`HTTPResponder.stopHandler(because:)`).
+    case stopHandler(HTTPResponder)
     /// Free all connections (cancelling their handlers) and leave the loop.
     case stop
 }
@@ -287,6 +289,8 @@ final class EventLoop: @unchecked Sendable {
             cutOffHandlers()
         case .abandon(let responder):
             if let connection = responder.link.owner { close(connection) }
+        case .stopHandler(let responder):
+            responder.link.task?.cancel()
         case .stop:
             stopped = true
             closeAllConnections()

@@ -12,6 +12,8 @@ public final class HTTPResponder: Sendable {
         var phase = Phase.idle
         var gone = false
         var cutOff = false
+        /// Why the handler was stopped while it ran (`stopHandler(because:)`).
+        var stopReason: (any Error & Sendable)?
         /// Bytes posted to the loop but not yet written to the socket.
         var queuedBytes = 0
         var drainWaiter: CheckedContinuation<Void, any Error>?
@@ -53,6 +55,22 @@ public final class HTTPResponder: Sendable {
     /// task was cancelled for that, not because the client left. The connection stays open a moment longer, so the
     /// handler can still end its answer with an error saying so (decision 0137).
     public var wasCutOffByServer: Bool { state.withLock { $0.cutOff } }
+
+    /// Why this request's handler was stopped while it ran (`stopHandler(because:)`); nil unless it was.
+    public var stoppedBecause: (any Error & Sendable)? { state.withLock { $0.stopReason } }
+
+    /// Stops the handler while it runs, for `reason` (the gateway: the request's token was revoked meanwhile): its task
+    /// is cancelled and its connection stays open, so its error path can still tell the client `reason`
+    /// (`stoppedBecause`) instead of leaving it with a cut connection. Nothing once its reply is finished, and only the
+    /// first reason counts. Callable from any thread.
+    public func stopHandler(because reason: any Error & Sendable) {
+        let stops = state.withLock { s -> Bool in
+            guard s.stopReason == nil, s.phase != .finished, !s.gone else { return false }
+            s.stopReason = reason
+            return true
+        }
+        if stops { loop.post(.stopHandler(self)) }
+    }
 
     /// Sends a complete reply with `Content-Length`. Ignored after the first reply or stream start,
     /// and when the client is gone.

@@ -139,7 +139,11 @@ public final class GatewayServer: Sendable {
         }
         keySources.withLock { sources in
             // The poll also looks at the state file (decision 0099).
-            sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile] in stateFile.check() })
+            // And stops the answers whose token was revoked meanwhile (decision 0141).
+            sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile, revocations = services.revocations] in
+                stateFile.check()
+                revocations.sweep()
+            })
             sources.forEach { $0.resume() }
         }
         newTokens.start()

@@ -18,6 +18,8 @@ public final class GatewayServices: Sendable {
     public let catalog: ProviderCatalog
     public let keys: KeyStore
     public let tokens: TokenService
+    /// The answers under way, stopped when their token is revoked (decision 0141).
+    let revocations: RevocationWatch
     let resolver: ModelResolver
     let clients: ClientFactory
     let log: RequestLog
@@ -80,6 +82,7 @@ public final class GatewayServices: Sendable {
         }
         let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))
+        revocations = RevocationWatch(tokens: tokens)
         // Notes too (decision 0122); those left in the file from before PostgreSQL are named in the log, not copied.
         if postgres != nil, let leftover = NotesLeftInStateFile.warning(stateStore) { log.event(leftover, level: "warn") }
         let configured = try ServerSkillsFactory.makeRegistry(config: config.serverSkills, keys: keys, stateStore: stateStore, postgres: postgres, http: http,

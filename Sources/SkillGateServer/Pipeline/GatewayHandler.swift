@@ -43,7 +43,7 @@ public final class GatewayHandler: HTTPHandler {
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics, limits: limits),
                               accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
-                                                       traffic: services.traffic),
+                                                       traffic: services.traffic, revocations: services.revocations),
                               responses: services.responses)
     }
 
@@ -159,6 +159,7 @@ public final class GatewayHandler: HTTPHandler {
         ctx.log.stream = decoded.stream
         services.metrics.started(stream: decoded.stream)
         ctx.inFlight = true
+        services.revocations.watch(client.recheck.grant, answeredBy: ctx.responder)
         return (client, decoded)
     }
 
@@ -173,8 +174,9 @@ public final class GatewayHandler: HTTPHandler {
     /// Sends `error` in `surface`'s shape and accounts for the request.
     @inline(never)
     func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
-        // A request the server cut off at shutdown failed for that, whatever its cancellation made of it (decision 0137).
-        let error = ctx.responder.wasCutOffByServer ? GatewayError.cutOffAtShutdown : error
+        // A request the server cut off at shutdown, or stopped because its token was revoked, failed for that, whatever
+        // its cancellation made of it (decisions 0137, 0141).
+        let error = ctx.responder.wasCutOffByServer ? GatewayError.cutOffAtShutdown : (ctx.responder.stoppedBecause as? GatewayError) ?? error
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
         if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }

@@ -37,11 +37,13 @@ enum SSEResponse {
     static func fail(_ error: any Error, errorEvent: (GatewayError) -> [UInt8], _ ctx: inout RequestContext) async {
         // Cut off by the server at the end of a shutdown's grace period: cancelled, but its client is still there to
         // read why (decision 0137).
+        // Stopped because its token was revoked while nothing passed (decision 0141): the same.
+        let stopped = ctx.responder.stoppedBecause as? GatewayError
         let cutOff = ctx.responder.wasCutOffByServer
-        let e = cutOff ? GatewayError.cutOffAtShutdown : GatewayError.from(error)
+        let e = cutOff ? GatewayError.cutOffAtShutdown : stopped ?? GatewayError.from(error)
         ctx.log.error = e.clientMessage
         ctx.log.errorKind = e.kind
-        if !ctx.responder.isClientGone, cutOff || (e.kind != .cancelled && !Task.isCancelled) {
+        if !ctx.responder.isClientGone, cutOff || stopped != nil || (e.kind != .cancelled && !Task.isCancelled) {
             try? await ctx.responder.write(errorEvent(e))
         } else {
             ctx.log.status = 499

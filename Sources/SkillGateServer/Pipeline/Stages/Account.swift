@@ -12,6 +12,8 @@ struct AccountStage: Sendable {
     let metrics: GatewayMetrics
     /// The console's live Traffic tail (chat and agent requests only).
     let traffic: TrafficBroadcaster
+    /// Watches the answers under way for their token's revocation (decision 0141); each is let go here.
+    let revocations: RevocationWatch
 
     /// Called once per request. A whole reply the responder holds (`HTTPResponder.respond`) is sent once the request's
     /// limit slot is free and its usage rows and log line are queued, so a client that has its answer can send the next
@@ -29,6 +31,7 @@ struct AccountStage: Sendable {
         ctx.responder.releaseReply()
         if ctx.inFlight {
             metrics.ended(stream: ctx.log.stream)
+            revocations.unwatch(ctx.responder)
             ctx.inFlight = false
         }
         if ctx.log.surface != nil { metrics.finished(ctx.log, outcome: outcome) }

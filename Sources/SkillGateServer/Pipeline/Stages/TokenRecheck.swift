@@ -12,7 +12,8 @@ import Synchronization
 /// their error event before closing the stream.
 final class TokenRecheck: Sendable {
     private let tokens: TokenService
-    private let grant: TokenGrant
+    /// What authenticated the request (the token's record and digest).
+    let grant: TokenGrant
     private let interval: Duration
     private let lastChecked: Mutex<ContinuousClock.Instant>
 

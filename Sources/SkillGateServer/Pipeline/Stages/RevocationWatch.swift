@@ -1,0 +1,71 @@
+import SkillGateHTTP
+import SkillGateState
+import Synchronization
+
+/// Stops the answers under way whose token was revoked, also while nothing passes through them (decision 0141): a
+/// stream still waiting for its first event, a reasoning model quiet for minutes, a whole answer being generated, an
+/// agent run inside a long skill. `TokenRecheck` asks when an event passes; this asks on a timer, so a revoked token
+/// does not keep spending the provider's key until its answer next says something.
+///
+/// Each answer is watched from its decoding to its accounting (`AccountStage`). `sweep()`, on the gateway's 2-second
+/// poll, asks the token service once per watched token (its cache, or the store when the cache no longer vouches) and
+/// stops the answers of a revoked one through their responders: their tasks are cancelled and they end with
+/// `TokenRecheck.revoked` in their surface's shape (an error event on a stream, a 401 otherwise).
+final class RevocationWatch: Sendable {
+    private let tokens: TokenService
+    private let watched = Mutex<[ObjectIdentifier: Watched]>([:])
+
+    private struct Watched: Sendable {
+        let grant: TokenGrant
+        let responder: HTTPResponder
+    }
+
+    init(tokens: TokenService) {
+        self.tokens = tokens
+    }
+
+    /// Watches the answer `responder` sends for a request `grant` admitted, until `unwatch`.
+    func watch(_ grant: TokenGrant, answeredBy responder: HTTPResponder) {
+        watched.withLock { $0[ObjectIdentifier(responder)] = Watched(grant: grant, responder: responder) }
+    }
+
+    /// Ends `watch` (the answer was accounted for); nothing when it was not watched.
+    func unwatch(_ responder: HTTPResponder) {
+        _ = watched.withLock { $0.removeValue(forKey: ObjectIdentifier(responder)) }
+    }
+
+    /// How many answers are watched now.
+    var count: Int { watched.withLock { $0.count } }
+
+    /// Asks once per watched token whether it is still valid, and stops the answers of each one that is not (revoked,
+    /// or deleted from the store). Returns how many answers it stopped. May read the token store: call it off the event
+    /// loops.
+    @discardableResult
+    func sweep() -> Int {
+        let answers = watched.withLock { Array($0.values) }
+        guard !answers.isEmpty else { return 0 }
+        var valid: [String: Bool] = [:]
+        var stopped = 0
+        for answer in answers {
+            let id = answer.grant.token.id
+            // A store that cannot be read says nothing about the token: the answers it admitted run on (a database
+            // outage must not stop every answer under way; new requests meanwhile get the 503 of an unreadable store).
+            let stillValid = valid[id] ?? mayRunOn(answer.grant)
+            valid[id] = stillValid
+            guard !stillValid else { continue }
+            answer.responder.stopHandler(because: TokenRecheck.revoked)
+            unwatch(answer.responder)
+            stopped += 1
+        }
+        return stopped
+    }
+
+    /// False when the store says the grant's token is no longer valid; true when it is, or when the store cannot be read.
+    private func mayRunOn(_ grant: TokenGrant) -> Bool {
+        do {
+            return try tokens.checkedRegrant(grant) != nil
+        } catch {
+            return true
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+import Testing
+import SkillGateCore
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// A token revoked while its answer runs stops the answer also while nothing passes through it (decision 0141): the
+/// gateway's 2-second poll stops it, where the re-check of decision 0023 waited for the next event. Each upstream here
+/// stays quiet for 8 s after the revocation; the answer must end within a few seconds of it.
+@Suite(.serialized) struct RevocationWatchGatewayTests {
+    static let quiet = Duration.seconds(8)
+
+    /// The surfaces, and how each one's error event starts (the agent surface has only streams).
+    static let streamSurfaces: [(path: String, body: JSONValue, errorMarker: String)] = [
+        ("/v1/chat/completions", ["model": "auto", "stream": true, "messages": [["role": "user", "content": "count"]]], "data: {\"error\":"),
+        ("/v1/messages", ["model": "auto", "max_tokens": 100, "stream": true, "messages": [["role": "user", "content": "count"]]], "event: error"),
+        ("/v1/agent", ["messages": [["role": "user", "content": "count"]]], "event: run.failed"),
+    ]
+
+    /// The upstream answered one event, then says nothing for 8 s (a reasoning model thinking): the stream ends with the
+    /// surface's error event a couple of seconds after the revocation, and the gateway leaves the upstream.
+    @Test(arguments: [0, 1, 2])
+    func aQuietStreamIsStoppedSoonAfterItsTokenIsRevoked(_ index: Int) async throws {
+        let surface = Self.streamSurfaces[index]
+        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
+        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let upstream = AgentUpstream(tool: "none", slowText: (3, Self.quiet), afterTick: { tick in
+            guard tick == 1 else { return }
+            revoke.withLock { $0 }?()
+            revokedAt.withLock { $0 = .now }
+        })
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let tokens = h.gateway.services.tokens
+        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        let response = try await h.post(surface.path, surface.body)
+        let ended = ContinuousClock.now
+        let watched = h.gateway.services.revocations.count
+        await h.stop()
+        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(response.status == 200)
+        #expect(response.body.contains(surface.errorMarker) && response.body.contains("revoked"), "\(surface.path): \(response.body.suffix(400))")
+        #expect(response.body.components(separatedBy: "tick").count - 1 == 1, "one tick before the quiet")
+        #expect(ended - revoked < .milliseconds(4500), "\(surface.path) went on \(ended - revoked) after the revocation")
+        #expect(watched == 0, "the stopped answer is no longer watched")
+        let log = try #require(h.logLines().last)
+        #expect(log["outcome"]?.stringValue == "authentication" && log["error"]?.stringValue?.contains("revoked") == true, "\(log)")
+    }
+
+    /// Revoked while the stream waits for its first event (nothing has reached the client yet): the answer is the
+    /// surface's 401, soon, not after the upstream's first event.
+    @Test(arguments: [0, 1])
+    func aStreamWaitingForItsFirstEventIsStoppedWithA401(_ index: Int) async throws {
+        let surface = Self.streamSurfaces[index]
+        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
+        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let upstream = AgentUpstream(tool: "none", slowText: (3, .milliseconds(10)), firstEventDelay: Self.quiet, beforeFirstEvent: {
+            revoke.withLock { $0 }?()
+            revokedAt.withLock { $0 = .now }
+        })
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let tokens = h.gateway.services.tokens
+        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        let response = try await h.post(surface.path, surface.body)
+        let ended = ContinuousClock.now
+        await h.stop()
+        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(response.status == 401 && response.body.contains("revoked") && !response.body.contains("tick"), "\(response.status) \(response.body)")
+        #expect(ended - revoked < .milliseconds(4500), "\(surface.path) went on \(ended - revoked) after the revocation")
+    }
+
+    /// A whole answer the upstream takes long to give: a 401 soon after the revocation, and the upstream is left.
+    @Test func aWholeAnswerIsStoppedWithA401() async throws {
+        let upstream = AgentUpstream(tool: "none", hang: true)
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let tokens = h.gateway.services.tokens
+        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let revoker = Task {
+            while upstream.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            _ = try tokens.revoke(name: "agent-test")
+            revokedAt.withLock { $0 = .now }
+        }
+        let response = try await h.post("/v1/chat/completions", ["model": "auto", "messages": [["role": "user", "content": "think long"]]])
+        let ended = ContinuousClock.now
+        try await revoker.value
+        let left = upstream.sawDisconnect
+        await h.stop()
+        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(response.status == 401 && response.body.contains("revoked"), "\(response.status) \(response.body)")
+        #expect(ended - revoked < .milliseconds(4500), "went on \(ended - revoked) after the revocation")
+        #expect(left, "the gateway left the upstream")
+    }
+
+    /// Sweeps over the answers of a valid token (every 20 ms here) stop none of them.
+    @Test func sweepsStopNoAnswerOfAValidToken() async throws {
+        let upstream = AgentUpstream(tool: "none", slowText: (2, .milliseconds(300)))
+        let h = try AgentGatewayHarness(skills: [], upstream: upstream)
+        let watch = h.gateway.services.revocations
+        let sweeps = Task {
+            while !Task.isCancelled {
+                watch.sweep()
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let response = try await h.post("/v1/chat/completions", Self.streamSurfaces[0].body)
+        sweeps.cancel()
+        await h.stop()
+        #expect(response.body.contains("data: [DONE]") && !response.body.contains("revoked"), "a valid token's stream runs to its end: \(response.body.suffix(300))")
+    }
+}
