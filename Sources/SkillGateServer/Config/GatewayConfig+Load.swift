@@ -28,7 +28,7 @@ extension GatewayConfig {
     /// Decodes a config document; relative paths resolve against `baseDirectory`.
     public init(json: JSONValue, file: String, baseDirectory: String) throws(JSONShapeError) {
         let r = try JSONReader(root: json, file: file)
-        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys).union(Self.crossOriginKeys))
+        try r.rejectUnknownKeys(Self.topKeys.union(Self.teamKeys).union(Self.promptCachingKeys).union(Self.consoleKeys).union(Self.crossOriginKeys).union(Self.responseCacheKeys))
         func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : FilePath.join(baseDirectory, p) }
 
         let listen = try r.optionalString("listen") ?? "127.0.0.1:8080"
@@ -77,7 +77,7 @@ extension GatewayConfig {
         defaultModel = try r.optionalString("default_model") ?? "auto"
         scenarios = [:]
         for (name, s) in try r.optionalObjectMap("scenarios") ?? [] {
-            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits", "prompt_caching"]).union(ScenarioSkillOptions.keys))
+            try s.rejectUnknownKeys(Set(["description", "skill_packs", "default_model", "allowed_models", "max_visible_skills", "limits", "prompt_caching", "response_cache"]).union(ScenarioSkillOptions.keys))
             scenarios[name] = ScenarioConfig(description: try s.optionalString("description"),
                                              skillPacks: try s.optionalStringArray("skill_packs") ?? [],
                                              defaultModel: try s.optionalString("default_model"),
@@ -86,6 +86,7 @@ extension GatewayConfig {
                                              skills: try ScenarioSkillOptions(reader: s))
             scenarios[name]?.limits = try Self.parseLimits(s, "limits") ?? TokenLimits()
             scenarios[name]?.promptCaching = try Self.parsePromptCaching(s)
+            scenarios[name]?.responseCache = try Self.parseScenarioResponseCache(s)
         }
         defaultScenario = try r.optionalString("default_scenario") ?? "chat"
         if scenarios.isEmpty { scenarios["chat"] = ScenarioConfig(description: "General chat") }
@@ -142,6 +143,7 @@ extension GatewayConfig {
         skillRanking = try Self.parseSkillRanking(try r.optionalObject("skill_ranking"))
         try loadTeam(r)
         promptCaching = try Self.parsePromptCaching(r) ?? .off
+        responseCache = try Self.parseResponseCache(r)
         console = try Self.parseConsole(r, resolve: resolve)
         crossOrigin = try Self.parseCrossOrigin(r)
         try validateSkills(r)

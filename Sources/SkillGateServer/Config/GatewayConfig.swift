@@ -65,6 +65,8 @@ public struct GatewayConfig: Sendable {
     public var tokenLimits = TokenLimits()
     /// `prompt_caching.breakpoints`: cache breakpoints the gateway adds for Anthropic-format providers (decision 0032).
     public var promptCaching: CacheBreakpointPlacement = .off
+    /// The exact-match response cache (`response_cache`; decision 0140): off unless turned on.
+    public var responseCache = ResponseCacheSettings()
     /// The usage ledger (`ledger`).
     public var ledger = Ledger()
     /// Prometheus metrics (`metrics`).
@@ -119,6 +121,8 @@ public struct GatewayConfig: Sendable {
         public var limits = TokenLimits()
         /// `scenarios.<name>.prompt_caching.breakpoints`; nil = the gateway's `prompt_caching`.
         public var promptCaching: CacheBreakpointPlacement?
+        /// `scenarios.<name>.response_cache`; nil = the gateway's `response_cache` (decision 0140).
+        public var responseCache: ScenarioResponseCache?
 
         public init(description: String? = nil, skillPacks: [String] = [], defaultModel: String? = nil, allowedModels: [String] = [], maxVisibleSkills: Int? = nil,
                     skills: ScenarioSkillOptions = ScenarioSkillOptions()) {

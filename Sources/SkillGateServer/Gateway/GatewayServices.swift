@@ -45,6 +45,8 @@ public final class GatewayServices: Sendable {
     let traffic = TrafficBroadcaster()
     /// Checked `tools` arrays by their bytes, per token (the OpenAI surface; decision 0057).
     let toolLists = ToolListCache()
+    /// Complete answers kept for exact repeats, per token (`response_cache`, decision 0140); nil when no scenario caches.
+    let responseCache: ResponseCache?
     /// Where the admin API's answers are worked out (token changes, usage reports, limits): they read and write the
     /// state store, so never on an event loop (decision 0086).
     let adminWork = BlockingWorkQueue(label: "skillgate.admin")
@@ -103,6 +105,7 @@ public final class GatewayServices: Sendable {
         self.mcp = mcp
         serverSkills = try SkillRegistry(configured.all, live: mcp)
         metrics = GatewayMetrics(enabled: config.metrics.enabled)
+        responseCache = config.usesResponseCache ? ResponseCache(maxBytes: config.responseCache.maxBytes, now: now) : nil
         responses = ResponseArchive(store: postgres ?? stateStore, retention: config.responses.retentionHours,
                                     maxBytesPerToken: config.responses.maxBytesPerToken, now: now) { problem in
             log.event(problem, level: "warn")

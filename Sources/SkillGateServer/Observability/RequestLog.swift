@@ -21,6 +21,11 @@ struct RequestLogEntry: Sendable {
     var model: String?
     var route: String?
     var stream = false
+    /// What the response cache did (`hit`, `miss`, `refresh`, `bypass`); nil when the request's scenario does not cache
+    /// (decision 0140).
+    var cache: ResponseCacheOutcome?
+    /// A hit's entry's age in whole seconds.
+    var cacheAgeSeconds: Int?
     var totalMs = 0.0
     var upstreamMs: Double?
     var usage: Usage?
@@ -152,6 +157,8 @@ struct RequestLogEntry: Sendable {
         o.append("model", ifPresent: model.map(JSONValue.string))
         o.append("route", ifPresent: route.map(JSONValue.string))
         o.append("stream", .bool(stream))
+        o.append("cache", ifPresent: cache.map { .string($0.rawValue) })
+        o.append("cache_age_s", ifPresent: cacheAgeSeconds.map { .int($0) })
         o.append("total_ms", .double((totalMs * 100).rounded() / 100))
         o.append("upstream_ms", ifPresent: upstreamMs.map { .double(($0 * 100).rounded() / 100) })
         if let usage {

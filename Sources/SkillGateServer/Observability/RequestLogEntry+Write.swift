@@ -53,6 +53,8 @@ extension RequestLogEntry {
         string("route", route)
         key("stream")
         out.append(contentsOf: (stream ? "true" : "false").utf8)
+        string("cache", cache?.rawValue)
+        integer("cache_age_s", cacheAgeSeconds)
         number("total_ms", (totalMs * 100).rounded() / 100)
         number("upstream_ms", upstreamMs.map { ($0 * 100).rounded() / 100 })
         if let usage {

@@ -43,8 +43,8 @@ struct MetricsHandler: HTTPHandler {
 }
 
 extension GatewayServices {
-    /// The metrics, the ledger's counters, the tool-list cache's and the server's admission counters, in the text
-    /// exposition format.
+    /// The metrics, the ledger's counters, the tool-list cache's, the response cache's and the server's admission
+    /// counters, in the text exposition format.
     func renderMetrics() -> String {
         var out = metrics.render()
         // Counters the ledger and the cache keep themselves, read now and written as families of their own.
@@ -64,6 +64,17 @@ extension GatewayServices {
                [(["hit"], tools.hits), (["miss"], tools.misses)])
         family("skillgate_tool_list_cache_entries", .gauge, "Tool lists kept in the checked tool-list cache.", [([], tools.entries)])
         family("skillgate_tool_list_cache_bytes", .gauge, "Bytes the kept tool lists count against the cache's bound.", [([], tools.bytes)])
+        if let cache = responseCache?.statistics {
+            family("skillgate_response_cache_requests_total", .counter,
+                   "Requests of scenarios that cache answers, by what the response cache did (hit, miss, refresh, bypass).", labels: ["result"],
+                   [(["hit"], cache.hits), (["miss"], cache.misses), (["refresh"], cache.refreshes), (["bypass"], cache.bypasses)])
+            family("skillgate_response_cache_stores_total", .counter, "Complete answers kept in the response cache.", [([], cache.stores)])
+            family("skillgate_response_cache_evictions_total", .counter,
+                   "Answers removed from the response cache: bytes (the least recently used, past response_cache.max_mib), expired (past their time to live).",
+                   labels: ["reason"], [(["bytes"], cache.evictions), (["expired"], cache.expirations)])
+            family("skillgate_response_cache_entries", .gauge, "Answers kept in the response cache.", [([], cache.entries)])
+            family("skillgate_response_cache_bytes", .gauge, "Bytes the kept answers count against response_cache.max_mib.", [([], cache.bytes)])
+        }
         if let server = serverStatistics.withLock({ $0 })?() {
             family("skillgate_connections_open", .gauge, "Client connections open now.", [([], server.openConnections)])
             family("skillgate_connections_refused_total", .counter,

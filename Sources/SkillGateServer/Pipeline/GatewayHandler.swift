@@ -7,9 +7,10 @@ import SkillGateSkills
 /// 1. **accept** — the endpoint of the request line (`Endpoint.table`), or 404/405;
 /// 2. **authenticate** — the SkillGate token (`AuthenticateStage`);
 /// 3. **decode** — the surface reads its body into the wire-neutral model (`Surface.decode`);
-/// 4. **prepare** — scenario, limits and budgets, skill policy, route plan, escalation (`PrepareStage`);
-/// 5. **execute** — attempts, fallbacks, answer checks, escalation (`ExecuteStage`, and
-///    `AgentRunner` for server-side skills);
+/// 4. **prepare** — scenario, limits and budgets, skill policy, route plan, escalation, the response cache's key
+///    (`PrepareStage`);
+/// 5. **execute** — a kept answer when the response cache has one (`ResponseCacheStage`), else attempts, fallbacks,
+///    answer checks, escalation (`ExecuteStage`, and `AgentRunner` for server-side skills);
 /// 6. **encode** — the surface writes the answer in its own shape (`Surface.respond`);
 /// 7. **account** — limits released, metrics, the usage ledger, the log line (`AccountStage`).
 ///
@@ -38,13 +39,15 @@ public final class GatewayHandler: HTTPHandler {
         authentication = AuthenticateStage(tokens: services.tokens)
         limits = LimitsStage(counters: services.limitCounters, tokenDefaults: services.config.tokenLimits, scenarios: services.config.scenarios,
                              metrics: services.metrics)
-        prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry, limits: limits)
+        let responseCache = ResponseCacheStage(cache: services.responseCache, config: services.config)
+        prepare = PrepareStage(resolver: services.resolver, skills: services.skills, executor: services.executor, serverSkills: registry, limits: limits,
+                               responseCache: responseCache)
         let execute = ExecuteStage(executor: services.executor)
         answering = Answering(execute: execute,
                               agent: AgentRunner(execute: execute, settings: services.config.agent, registry: registry, metrics: services.metrics, limits: limits),
                               accounting: AccountStage(log: services.log, ledger: services.ledger, limits: services.limitCounters, metrics: services.metrics,
                                                        traffic: services.traffic, revocations: services.revocations),
-                              responses: services.responses)
+                              responses: services.responses, responseCache: responseCache)
     }
 
     public func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {

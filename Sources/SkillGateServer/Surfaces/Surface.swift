@@ -52,6 +52,9 @@ struct SurfaceRequest: Sendable {
     var scenario: String?
     /// What only the decoding surface reads back when it answers (the Responses request's echo and `store`).
     var details: (any Sendable)?
+    /// Whether its answer may come from, and go to, the response cache: false for the agent surface, whose answers are
+    /// runs of server-side skills (decision 0140).
+    var cacheable = true
 
     init(chat: ChatRequest, stream: Bool, includeUsage: Bool, scenario: String? = nil, details: (any Sendable)? = nil) {
         self.chat = chat

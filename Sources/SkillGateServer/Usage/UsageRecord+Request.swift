@@ -7,15 +7,17 @@ extension UsageRecord {
     /// calls, and a chat whose skills a selector model chose (`skill_ranking.selector`) — its answer, then the
     /// selector's call. So reports by token, scenario and day (which read request and run rows) count every call's
     /// tokens and cost, and the report by model (request and call rows) counts each under the model that spent it.
-    /// Nothing for requests without a token (health checks, 401s).
+    /// A request the response cache answered is a `cache_hit` row (decision 0140), with the selector's call as its only
+    /// `call` row when a selector chose its skills. Nothing for requests without a token (health checks, 401s).
     static func rows(for e: RequestLogEntry, outcome: String) -> [UsageRecord] {
         guard e.tokenId != nil else { return [] }
         let selection = e.selection.flatMap { $0.usage == nil ? nil : $0 }
+        let cacheHit = e.cache == .hit
         let isRun = e.agentIterations != nil || !e.modelCalls.isEmpty || selection != nil
         var row = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: e.provider,
                               model: e.model, usage: e.spentUsage ?? Usage(), costMicrodollars: microdollars(e.spentUSD),
                               durationMilliseconds: Int(e.totalMs.rounded()), outcome: outcome)
-        row.kind = isRun ? .run : .request
+        row.kind = cacheHit ? .cacheHit : isRun ? .run : .request
         row.tokenName = e.tokenName
         row.surface = e.surface
         row.stream = e.stream
@@ -28,7 +30,7 @@ extension UsageRecord {
         row.skillsRun = e.skillsRun
         guard isRun else { return [row] }
         var calls = e.modelCalls
-        if calls.isEmpty, e.agentIterations == nil, let model = e.model {
+        if calls.isEmpty, e.agentIterations == nil, !cacheHit, let model = e.model {
             // A chat's own answer (with an escalated unusable one), beside the selector's call.
             calls.append(ModelCallUsage(provider: e.provider, model: model, usage: e.answersUsage, costUSD: e.answersCostUSD,
                                         upstreamMs: e.upstreamMs ?? 0, attempts: row.attempts, outcome: outcome))

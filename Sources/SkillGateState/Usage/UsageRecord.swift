@@ -5,8 +5,8 @@ import SkillGateCore
 
 /// One row of the usage ledger: a finished request answered by (at most) one model call (`kind` `.request`), a
 /// request that made several (`.run`: the sums of its model calls — an agent run, or a chat whose skills a selector
-/// model chose), or one model call of such a request (`.call`, numbered by `callIndex`); or a model call the gateway
-/// made on its own account (`.examples`).
+/// model chose), or one model call of such a request (`.call`, numbered by `callIndex`); a request the response cache
+/// answered (`.cacheHit`); or a model call the gateway made on its own account (`.examples`).
 public struct UsageRecord: Sendable, Hashable {
     /// A request answered by (at most) one model call, a request of several model calls, one of those calls, or a
     /// call of the gateway's own.
@@ -17,6 +17,10 @@ public struct UsageRecord: Sendable, Hashable {
         /// One call writing a skill's example requests (`skill_ranking.examples`, decision 0045): no client's token,
         /// scenario or budget is charged, so it is the operator's spend, kept with the rest (decision 0049).
         case examples
+        /// A request the response cache answered (decision 0140): no model call, so no tokens or cost of an answer (a
+        /// skill selector's call before it, if any, is its sum and a `call` row). Counted as a request by the token,
+        /// scenario and day reports and by request-rate limits; not a model call in the report by model.
+        case cacheHit = "cache_hit"
     }
 
     public var occurredAt: Date

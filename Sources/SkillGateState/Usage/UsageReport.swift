@@ -57,8 +57,9 @@ extension UsageGrouping {
         case .token: ("coalesce(token_name, token_id, CASE kind WHEN 'examples' THEN '(skill examples)' ELSE '-' END)", "kind != 'call'")
         case .scenario: ("coalesce(scenario, '-')", "kind != 'call'")
         case .day: (day, "kind != 'call'")
-        // Each model call under its own model: an agent run's calls, and every request that is no agent run.
-        case .model: ("coalesce(model, '-')", "kind != 'run'")
+        // Each model call under its own model: an agent run's calls, and every request that is no agent run and was
+        // not answered by the response cache (no model call; decision 0140).
+        case .model: ("coalesce(model, '-')", "kind NOT IN ('run', 'cache_hit')")
         }
     }
 }

@@ -35,7 +35,12 @@ import Testing
 
         var long = RequestLogEntry(requestId: "req_5", method: "POST", path: "/mcp", status: 200)
         long.error = "method \"" + String(repeating: "é", count: 5_000) + "\" is not served here"
-        return [minimal, full, failed, refused, long]
+
+        var cacheHit = RequestLogEntry(requestId: "req_7", method: "POST", path: "/v1/chat/completions", status: 200)
+        (cacheHit.provider, cacheHit.model, cacheHit.cache, cacheHit.cacheAgeSeconds) = ("p", "p/m", .hit, 42)
+        var cacheMiss = full
+        cacheMiss.cache = .miss
+        return [minimal, full, failed, refused, long, cacheHit, cacheMiss]
     }
 
     @Test(arguments: entries())

@@ -36,6 +36,21 @@ import SkillGateState
         #expect(rows.first?.usage.inputTokens == 100 && rows.first?.costMicrodollars == 100)
     }
 
+    /// A request the response cache answered is a `cache_hit` row with no spend of its own (decision 0140); a selector's
+    /// call before it is its one `call` row, and its spend.
+    @Test func aCacheHitIsACacheHitRow() {
+        var hit = Self.entry()
+        (hit.usage, hit.costUSD, hit.upstreamMs, hit.cache) = (nil, nil, nil, .hit)
+        let rows = UsageRecord.rows(for: hit, outcome: "ok")
+        #expect(rows.map(\.kind) == [.cacheHit] && rows[0].kind.rawValue == "cache_hit")
+        #expect(rows[0].usage == Usage() && rows[0].costMicrodollars == nil && rows[0].model == "up/light" && rows[0].outcome == "ok")
+        var selected = Self.entry(selection: Self.chose)
+        (selected.usage, selected.costUSD, selected.cache) = (nil, nil, .hit)
+        let withSelector = UsageRecord.rows(for: selected, outcome: "ok")
+        #expect(withSelector.map(\.kind) == [.cacheHit, .call])
+        #expect(withSelector.map(\.model) == ["up/light", "sel/chooser"] && withSelector.map(\.usage.inputTokens) == [400, 400])
+    }
+
     @Test func aSelectorsCallMakesARunOfTheAnswerAndTheSelector() {
         let rows = UsageRecord.rows(for: Self.entry(selection: Self.chose), outcome: "ok")
         #expect(rows.map(\.kind) == [.run, .call, .call])

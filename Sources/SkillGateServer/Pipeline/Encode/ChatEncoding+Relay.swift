@@ -11,6 +11,9 @@ struct OpenRelay {
     var encoder: any SurfaceStreamEncoder
     /// What the stream used so far: the usage it reported, or an estimate (decision 0104).
     var spend: StreamSpend
+    /// The answer as relayed so far, kept in the response cache once the stream ended normally; nil when the request may
+    /// not write the cache (decision 0140).
+    var cacheWrite: ResponseCacheWrite?
 }
 
 /// The relay of a streamed answer, in two parts (decision 0063).
@@ -74,14 +77,18 @@ extension ChatEncoding {
     /// Relays `event` to the client.
     private func relayEvent(_ event: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
         relay.spend.count(event)
+        relay.cacheWrite?.count(event)
         try await relay.recheck.checkIfDue()
         let bytes = relay.encoder.encode(event)
         if !bytes.isEmpty { try await ctx.responder.write(bytes) }
     }
 
-    /// The surface's closing bytes, and the end of the reply.
+    /// The surface's closing bytes, and the end of the reply; a stream relayed to its end, its closing bytes written,
+    /// is kept in the response cache when it may be (a cut stream, one the client left or whose token was revoked
+    /// never gets here).
     private func finishStream(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
         try await ctx.responder.write(relay.encoder.finish())
+        relay.cacheWrite?.keep(from: relay.upstream.target)
         ctx.responder.end()
     }
 

@@ -17,6 +17,11 @@ struct ChatEncoding<S: ChatSurface> {
             try await agentChat(call, request, &ctx)
             return nil
         }
+        // An exact repeat of an answer the response cache kept is answered from it, with no model call (decision 0140).
+        if let hit = answer.responseCache.lookUp(call, &ctx.log) {
+            await answerFromCache(hit, request, &ctx)
+            return nil
+        }
         // A stream's head is written by the event loop while the upstream works, as it will be if the plan's first
         // deployment answers (decision 0087); it is used only if that one did, with no escalation.
         let headFor = request.stream ? call.plan.targets.first : nil
@@ -27,6 +32,8 @@ struct ChatEncoding<S: ChatSurface> {
             let body = surface.responseBody(response, id: id, model: target.qualifiedName, created: Self.now)
             ctx.responder.respond(status: 200, headers: ResponseHeaders.common(ctx), body: body)
             ctx.log.status = 200
+            // Kept before the reply is released (by the account stage), so a client's next request finds it.
+            answer.responseCache.keep(response, from: target, for: call)
             answer.account(&ctx)
             return nil
         case .streaming(let upstream):
@@ -34,7 +41,7 @@ struct ChatEncoding<S: ChatSurface> {
             var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck, headPreparedFor: headFor,
                                   encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
                                                                  created: Self.now, includeUsage: request.includeUsage),
-                                  spend: StreamSpend(inputOf: call.request))
+                                  spend: StreamSpend(inputOf: call.request), cacheWrite: answer.responseCache.write(for: call))
             // The head and the first event go out now, before this setup's state is freed (decision 0063).
             guard await relayFirst(&relay, &ctx) else { return nil }
             // The closure relays through the variable it captured: one relay state for the stream's life, not a copy.

@@ -15,11 +15,11 @@ enum SSEResponse {
     /// `headers(ctx)` as they will be when `target` answers the stream, made by the event loop while the upstream works
     /// (`HTTPResponder.prepareStreamHead`, decision 0087). Captures what it reads, not the context.
     static func prepareHeaders(_ ctx: RequestContext, answeredBy target: RouteTarget) {
-        let requestId = ctx.requestId, route = ctx.log.route, skills = ctx.log.skills
+        let requestId = ctx.requestId, route = ctx.log.route, skills = ctx.log.skills, cache = ctx.log.cache
         let provider = target.provider.id, model = target.qualifiedName
         ctx.responder.prepareStreamHead {
             streamHeaders(ResponseHeaders.common(requestId: requestId, provider: provider, model: model, route: route, skills: skills,
-                                                 contentType: "text/event-stream"))
+                                                 cache: cache, contentType: "text/event-stream"))
         }
     }
 
@@ -55,15 +55,15 @@ enum SSEResponse {
 /// Headers every gateway response carries.
 enum ResponseHeaders {
     /// `content-type`, `x-request-id`, and what was decided: `x-skillgate-provider`, `-model`,
-    /// `-route`, `-skills`.
+    /// `-route`, `-skills`, and what the response cache did (`x-skillgate-cache`, with `age` on a hit; decision 0140).
     static func common(_ ctx: RequestContext, contentType: String = "application/json") -> HTTPHeaders {
         common(requestId: ctx.requestId, provider: ctx.log.provider, model: ctx.log.model, route: ctx.log.route, skills: ctx.log.skills,
-               contentType: contentType)
+               cache: ctx.log.cache, age: ctx.log.cacheAgeSeconds, contentType: contentType)
     }
 
     /// `common(ctx)` from the values it reads.
     static func common(requestId: String, provider: String?, model: String?, route: String?, skills: SkillDecision?,
-                       contentType: String) -> HTTPHeaders {
+                       cache: ResponseCacheOutcome? = nil, age: Int? = nil, contentType: String) -> HTTPHeaders {
         var h = HTTPHeaders()
         h.reserveCapacity(8)
         h.add("content-type", contentType)
@@ -72,6 +72,8 @@ enum ResponseHeaders {
         if let model { h.add("x-skillgate-model", model) }
         if let route { h.add("x-skillgate-route", route) }
         if let s = skills?.header { h.add("x-skillgate-skills", s) }
+        if let cache { h.add("x-skillgate-cache", cache.rawValue) }
+        if let age { h.add("age", String(age)) }
         return h
     }
 }

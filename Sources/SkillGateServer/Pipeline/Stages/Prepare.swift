@@ -16,9 +16,11 @@ final class PreparedCall: Sendable {
     /// The escalation tier's plan, when the scenario escalates and the token may use that tier.
     let escalation: RoutePlan?
     let answers: AnswerPolicy
+    /// How the request uses the response cache; nil when its scenario does not cache (decision 0140).
+    let cache: ResponseCacheUse?
 
     init(client: AuthenticatedClient, scenario: (name: String, config: GatewayConfig.ScenarioConfig), skills: SkillDecision,
-         request: ChatRequest, plan: RoutePlan, escalation: RoutePlan?, answers: AnswerPolicy) {
+         request: ChatRequest, plan: RoutePlan, escalation: RoutePlan?, answers: AnswerPolicy, cache: ResponseCacheUse? = nil) {
         self.client = client
         self.scenario = scenario
         self.skills = skills
@@ -26,6 +28,7 @@ final class PreparedCall: Sendable {
         self.plan = plan
         self.escalation = escalation
         self.answers = answers
+        self.cache = cache
     }
 }
 
@@ -33,13 +36,15 @@ final class PreparedCall: Sendable {
 /// request's, else the header's, else the token's default), limits and budgets (`LimitsStage`: a 429 before
 /// any upstream call), skill policy (packs, relevance cut,
 /// removal or 403), route plan (tier header, `auto` scoring, stickiness to the deployment that
-/// issued the tool calls being answered) and escalation.
+/// issued the tool calls being answered), escalation, and how the request uses the response cache (`ResponseCacheStage`,
+/// decision 0140: the key is taken here, where everything it depends on is decided).
 struct PrepareStage: Sendable {
     let resolver: ModelResolver
     let skills: SkillPolicy
     let executor: RouteExecutor
     let serverSkills: SkillRegistry
     let limits: LimitsStage
+    let responseCache: ResponseCacheStage
 
     func prepare(_ request: SurfaceRequest, for client: AuthenticatedClient, headers: HTTPHeaders, _ ctx: inout RequestContext) async throws -> PreparedCall {
         // Only the skill policy awaits (a semantic ranking may call the embedding server); the rest runs in plain
@@ -51,7 +56,7 @@ struct PrepareStage: Sendable {
             ctx.limitTicket = try await limits.admit(client, scenario: scenario.name, stream: request.stream)
         }
         let decision = try await skills.apply(to: &chat, scenario: scenario.name, serverSkills: serverSkills)
-        return try finish(chat, decision, scenario, client, headers, &ctx)
+        return try finish(chat, decision, scenario, client, headers, cacheable: request.cacheable, &ctx)
     }
 
     /// The scenario, limits and budgets, and the cache placement, before anything could reach out (embedders, providers).
@@ -72,10 +77,11 @@ struct PrepareStage: Sendable {
         return (scenario, chat, admitted)
     }
 
-    /// The route plan, stickiness, escalation and answer policy of the request with its visible skills.
+    /// The route plan, stickiness, escalation, answer policy and use of the response cache of the request with its visible
+    /// skills.
     @inline(never)
     private func finish(_ chat: ChatRequest, _ decision: SkillDecision, _ scenario: (name: String, config: GatewayConfig.ScenarioConfig),
-                        _ client: AuthenticatedClient, _ headers: HTTPHeaders, _ ctx: inout RequestContext) throws -> PreparedCall {
+                        _ client: AuthenticatedClient, _ headers: HTTPHeaders, cacheable: Bool, _ ctx: inout RequestContext) throws -> PreparedCall {
         ctx.log.skills = decision
         var plan = try resolver.plan(for: chat, tierHeader: GatewayFields.once(headers, "x-skillgate-tier"), scenario: scenario.config, scope: client.scope)
         plan = executor.includingIssuer(of: chat, in: plan) { name in
@@ -84,7 +90,9 @@ struct PrepareStage: Sendable {
         ctx.log.route = plan.route
         let escalation = decision.escalateTo.flatMap { try? resolver.plan(requested: $0.rawValue, scenario: scenario.config, scope: client.scope) }
         let answers = AnswerPolicy(escalationTargets: escalation.map { Set($0.targets.map(\.qualifiedName)) }, scenario: scenario.name)
+        let cache = try responseCache.use(scenario: scenario.name, tokenId: client.tokenId, request: chat, plan: plan, escalation: escalation,
+                                          cacheable: cacheable && decision.serverSkills.isEmpty, headers: headers, &ctx.log)
         return PreparedCall(client: client, scenario: scenario, skills: decision, request: chat, plan: plan,
-                            escalation: escalation, answers: answers)
+                            escalation: escalation, answers: answers, cache: cache)
     }
 }

@@ -32,7 +32,9 @@ struct AgentSurface: Surface {
         if o["model"] == nil || o["model"]?.isNull == true { o["model"] = "auto" }
         o["stream"] = false
         let inbound = try OpenAIChatFormat.decodeInboundRequest(json: .object(o))
-        return SurfaceRequest(chat: inbound.request, stream: true, includeUsage: true, scenario: scenario)
+        var request = SurfaceRequest(chat: inbound.request, stream: true, includeUsage: true, scenario: scenario)
+        request.cacheable = false  // a run may use skills, which have side effects: never answered from the cache
+        return request
     }
 
     /// Runs the agent loop to its end here: its events are the gateway's own, not a relayed upstream stream.

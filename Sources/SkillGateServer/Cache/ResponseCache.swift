@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Synchronization
+
+/// The exact-match response cache (decision 0140): complete answers kept in memory by `ResponseCacheKey` (the client
+/// token and the SHA-256 of the request as the model sees it), each until its scenario's time to live, the least
+/// recently used evicted past `response_cache.max_mib`. One per gateway, only when some scenario caches. Thread-safe:
+/// a lookup or a store is one short lock.
+final class ResponseCache: Sendable {
+    /// The counters `/metrics` shows.
+    struct Statistics: Sendable, Equatable {
+        var hits = 0
+        var misses = 0
+        /// Requests that skipped the lookup and kept their fresh answer (`x-skillgate-cache: refresh`, `Cache-Control:
+        /// no-cache`).
+        var refreshes = 0
+        /// Requests that neither read nor wrote the cache (`no-store`, server-side skills).
+        var bypasses = 0
+        var stores = 0
+        /// Entries evicted because the cache was over its bound.
+        var evictions = 0
+        /// Entries removed because their time was up.
+        var expirations = 0
+        var entries = 0
+        var bytes = 0
+    }
+
+    private struct State {
+        var entries: ResponseCacheEntries
+        var statistics = Statistics()
+    }
+
+    private let state: Mutex<State>
+    /// The gateway's wall clock (tests move their own).
+    let now: @Sendable () -> Date
+
+    init(maxBytes: Int, now: @escaping @Sendable () -> Date) {
+        state = Mutex(State(entries: ResponseCacheEntries(maxBytes: max(1, maxBytes))))
+        self.now = now
+    }
+
+    /// The answer kept under `key`, if still valid (a hit), else nil (a miss).
+    func lookup(_ key: ResponseCacheKey) -> CachedAnswer? {
+        let time = now()
+        return state.withLock { s -> CachedAnswer? in
+            switch s.entries.find(key, at: time) {
+            case .hit(let answer):
+                s.statistics.hits += 1
+                return answer
+            case .expired:
+                s.statistics.expirations += 1
+                s.statistics.misses += 1
+                s.statistics.entries = s.entries.count
+                s.statistics.bytes = s.entries.bytes
+                return nil
+            case .none:
+                s.statistics.misses += 1
+                return nil
+            }
+        }
+    }
+
+    /// Keeps `answer` under `key` for `ttlSeconds`.
+    func store(_ answer: CachedAnswer, under key: ResponseCacheKey, ttlSeconds: Int) {
+        let time = answer.storedAt
+        let expires = time.addingTimeInterval(Double(ttlSeconds))
+        state.withLock { s in
+            let (kept, removed) = s.entries.keep(answer, under: key, until: expires, now: time)
+            if kept { s.statistics.stores += 1 }
+            s.statistics.evictions += removed.evicted
+            s.statistics.expirations += removed.expired
+            s.statistics.entries = s.entries.count
+            s.statistics.bytes = s.entries.bytes
+        }
+    }
+
+    /// Counts a request that refreshed (`refresh`) or bypassed the cache.
+    func countSkipped(refresh: Bool) {
+        state.withLock { s in
+            if refresh { s.statistics.refreshes += 1 } else { s.statistics.bypasses += 1 }
+        }
+    }
+
+    var statistics: Statistics { state.withLock { $0.statistics } }
+}

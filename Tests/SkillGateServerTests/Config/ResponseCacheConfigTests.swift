@@ -1,0 +1,63 @@
+import Testing
+import SkillGateCore
+@testable import SkillGateServer
+
+/// `response_cache` and `scenarios.<name>.response_cache` (decision 0140): off unless written; bad values name what to
+/// write instead.
+@Suite struct ResponseCacheConfigTests {
+    static func config(_ extra: String, scenarios: String = #"{"chat":{},"faq":{}}"#) throws -> GatewayConfig {
+        let json = try JSONValue.parse(#"{"scenarios":\#(scenarios)\#(extra)}"#)
+        return try GatewayConfig(json: json, file: "skillgate.json", baseDirectory: "/tmp")
+    }
+
+    @Test func offWithoutTheSection() throws {
+        let c = try Self.config("")
+        #expect(!c.usesResponseCache && c.responseCacheTTL(for: c.scenarios["chat"]!) == nil)
+    }
+
+    @Test func theSectionTurnsItOnForEveryScenario() throws {
+        let c = try Self.config(#","response_cache":{}"#)
+        #expect(c.usesResponseCache && c.responseCache.maxBytes == 64 << 20)
+        #expect(c.responseCacheTTL(for: c.scenarios["chat"]!) == 300 && c.responseCacheTTL(for: c.scenarios["faq"]!) == 300)
+    }
+
+    @Test func aScenarioTurnsItOnOrOffAndSetsItsTime() throws {
+        let only = try Self.config("", scenarios: #"{"chat":{},"faq":{"response_cache":{"ttl_seconds":3600}}}"#)
+        #expect(only.usesResponseCache)
+        #expect(only.responseCacheTTL(for: only.scenarios["chat"]!) == nil && only.responseCacheTTL(for: only.scenarios["faq"]!) == 3600)
+        let defaults = try Self.config("", scenarios: #"{"chat":{},"faq":{"response_cache":{}}}"#)
+        #expect(defaults.responseCacheTTL(for: defaults.scenarios["faq"]!) == 300 && defaults.responseCache.maxBytes == 64 << 20)
+        let off = try Self.config(#","response_cache":{"ttl_seconds":60,"max_mib":8}"#, scenarios: #"{"chat":{"response_cache":{"enabled":false}},"faq":{}}"#)
+        #expect(off.responseCacheTTL(for: off.scenarios["chat"]!) == nil && off.responseCacheTTL(for: off.scenarios["faq"]!) == 60)
+        #expect(off.responseCache.maxBytes == 8 << 20)
+        let none = try Self.config(#","response_cache":{"enabled":false}"#)
+        #expect(!none.usesResponseCache)
+    }
+
+    @Test(arguments: [
+        (#","response_cache":{"ttl_seconds":0}"#, "$.response_cache.ttl_seconds", "from 1 to 604800"),
+        (#","response_cache":{"ttl_seconds":700000}"#, "$.response_cache.ttl_seconds", "like 300"),
+        (#","response_cache":{"ttl_seconds":"5m"}"#, "$.response_cache.ttl_seconds", "an integer"),
+        (#","response_cache":{"max_mib":0}"#, "$.response_cache.max_mib", "from 1 to 65536"),
+        (#","response_cache":{"enabled":"yes"}"#, "$.response_cache.enabled", "true or false"),
+        (#","response_cache":{"ttl":60}"#, "$.response_cache.ttl", "ttl_seconds"),
+        (#","response_cache":true"#, "$.response_cache", "an object"),
+    ])
+    func aBadValueSaysWhatToWrite(_ extra: String, _ path: String, _ hint: String) {
+        #expect {
+            try Self.config(extra)
+        } throws: { error in
+            guard let e = error as? JSONShapeError else { return false }
+            return e.path == path && e.message.contains(hint)
+        }
+    }
+
+    @Test func theBoundIsNotPerScenario() {
+        #expect {
+            try Self.config("", scenarios: #"{"chat":{"response_cache":{"max_mib":8}}}"#)
+        } throws: { error in
+            guard let e = error as? JSONShapeError else { return false }
+            return e.path == "$.scenarios.chat.response_cache.max_mib" && e.message.contains("top-level")
+        }
+    }
+}
