@@ -92,7 +92,9 @@ def gateway_config(port: int, mcp_http_url: str | None = None) -> dict:
         "default_model": "light",
         "default_scenario": "chat",
         "scenarios": {"chat": {}, "restricted": {"allowed_models": ["strong"]},
-                      "assistant": {"skill_packs": ["builtin"], "default_model": "demo/demo-light"}},
+                      "assistant": {"skill_packs": ["builtin"], "default_model": "demo/demo-light"},
+                      # Answers kept by the response cache (test_response_cache.py); no other scenario caches.
+                      "cached": {"response_cache": {"ttl_seconds": 600}}},
         "skill_packs": {"builtin": ["current_time", "calculator"]},
         "server_skills": {"builtin": ["current_time", "calculator"]},
         "limits": {"max_body_bytes": MAX_BODY_BYTES},

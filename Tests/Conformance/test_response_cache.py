@@ -1,0 +1,61 @@
+"""The exact-match response cache (decision 0140) through the official SDKs: a repeated call returns the same content,
+says it was a hit, and the upstream is asked once. The `cached` scenario keeps answers; each test asks a question of
+its own, so the session's other requests never make it a hit."""
+from __future__ import annotations
+
+import uuid
+
+from sdk_helpers import collect_openai_stream
+
+CACHED = {"x-skillgate-scenario": "cached"}
+
+
+def _question() -> str:
+    return f"Hello, {uuid.uuid4().hex}"
+
+
+def test_openai_repeat_is_a_hit(openai_client, upstream):
+    client, ask = openai_client(), [{"role": "user", "content": _question()}]
+    mark = upstream.mark()
+    first = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, extra_headers=CACHED)
+    second = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, extra_headers=CACHED)
+    assert (first.headers["x-skillgate-cache"], second.headers["x-skillgate-cache"]) == ("miss", "hit")
+    assert second.headers["age"] == "0"
+    a, b = first.parse(), second.parse()
+    assert b.choices[0].message.content == a.choices[0].message.content and b.choices[0].message.content
+    assert b.choices[0].finish_reason == "stop" and b.model == a.model
+    assert b.id != a.id and b.id.startswith("chatcmpl-")
+    assert len(upstream.since(mark)) == 1
+    # The whole answer again, streamed.
+    raw = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, stream=True, extra_headers=CACHED)
+    assert raw.headers["x-skillgate-cache"] == "hit"
+    text, calls, finish = collect_openai_stream(raw.parse())
+    assert (text, calls, finish) == (a.choices[0].message.content, [], "stop")
+    assert len(upstream.since(mark)) == 1
+
+
+def test_anthropic_repeat_is_a_hit(anthropic_client, upstream):
+    client, ask = anthropic_client(), [{"role": "user", "content": _question()}]
+    mark = upstream.mark()
+    first = client.messages.with_raw_response.create(model="up-anthropic/claude-test", max_tokens=256, messages=ask, extra_headers=CACHED)
+    second = client.messages.with_raw_response.create(model="up-anthropic/claude-test", max_tokens=256, messages=ask, extra_headers=CACHED)
+    assert (first.headers["x-skillgate-cache"], second.headers["x-skillgate-cache"]) == ("miss", "hit")
+    a, b = first.parse(), second.parse()
+    assert [c.text for c in b.content] == [c.text for c in a.content] and b.content
+    assert (b.stop_reason, b.type, b.role) == ("end_turn", "message", "assistant")
+    assert b.id != a.id and b.id.startswith("msg_")
+    with client.messages.stream(model="up-anthropic/claude-test", max_tokens=256, messages=ask, extra_headers=CACHED) as s:
+        text = "".join(s.text_stream)
+        assert s.response.headers["x-skillgate-cache"] == "hit"
+    assert text == "".join(c.text for c in a.content)
+    assert len(upstream.since(mark)) == 1
+
+
+def test_no_store_neither_reads_nor_keeps(openai_client, upstream):
+    client, ask = openai_client(), [{"role": "user", "content": _question()}]
+    mark = upstream.mark()
+    headers = {**CACHED, "x-skillgate-cache": "no-store"}
+    first = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, extra_headers=headers)
+    second = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, extra_headers=CACHED)
+    assert (first.headers["x-skillgate-cache"], second.headers["x-skillgate-cache"]) == ("bypass", "miss")
+    assert len(upstream.since(mark)) == 2
