@@ -82,28 +82,3 @@ struct ResponseCacheStage: Sendable {
         }
     }
 }
-
-/// A relayed stream's answer, accumulated as it is relayed (after the gateway's own filters: what the client was
-/// sent), and kept by `keep` once the stream ended normally.
-struct ResponseCacheWrite {
-    let cache: ResponseCache
-    let key: ResponseCacheKey
-    let ttlSeconds: Int
-    private var answer = ChatResponseAccumulator()
-
-    init(cache: ResponseCache, key: ResponseCacheKey, ttlSeconds: Int) {
-        self.cache = cache
-        self.key = key
-        self.ttlSeconds = ttlSeconds
-    }
-
-    /// Adds a relayed event.
-    mutating func count(_ event: ChatStreamEvent) { answer.apply(event) }
-
-    /// Keeps the accumulated answer of `target`, when complete. Call only after the stream's end was relayed.
-    func keep(from target: RouteTarget) {
-        let response = answer.response
-        guard ResponseCacheStage.isComplete(response) else { return }
-        cache.store(CachedAnswer(response, from: target, at: cache.now()), under: key, ttlSeconds: ttlSeconds)
-    }
-}
