@@ -6,7 +6,8 @@ import SkillGateHTTP
 
 /// The exact-match response cache through a real gateway in front of an OpenAI-format double that counts its calls
 /// (decision 0140): what is a hit, what is a miss, whole and streamed, time to live and the bound in bytes.
-@Suite struct ResponseCacheGatewayTests {
+/// Serialized: each case starts a gateway and a double, and the machine's cores are shared with the rest of the suite.
+@Suite(.serialized) struct ResponseCacheGatewayTests {
     static let question = "Invent a holiday"
 
     @Test func aRepeatIsAHitWithOneUpstreamCall() async throws {

@@ -7,7 +7,8 @@ import SkillGateHTTP
 /// What the response cache keeps and when a request reads it (decision 0140): only complete answers that passed the
 /// answer checks; never errors, unusable answers, a stream the client left, agent runs; the request's own word
 /// (`x-skillgate-cache`, `Cache-Control`); and nothing at all when the cache is off.
-@Suite struct ResponseCacheRulesTests {
+/// Serialized: each case starts a gateway and a double, and the machine's cores are shared with the rest of the suite.
+@Suite(.serialized) struct ResponseCacheRulesTests {
     static let question = ResponseCacheGateway.chat("Invent a holiday")
 
     /// A whole OpenAI answer saying `text`, ending with `finish`.
