@@ -110,6 +110,16 @@ public final class GatewayServer: Sendable {
         return [onSignal, poll]
     }
 
+    /// A once-a-second sweep stopping the answers whose token was revoked meanwhile (decision 0141), on a queue of its
+    /// own: Dispatch gives such a queue a thread even while the shared pool's are busy or blocked, so a loaded machine
+    /// does not hold a revoked token's answers up.
+    private static func revocationSweeps(_ revocations: RevocationWatch) -> any DispatchSourceProtocol {
+        let sweeps = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "skillgate.revocation-sweeps"))
+        sweeps.schedule(deadline: .now() + 1, repeating: .seconds(1), leeway: .milliseconds(100))
+        sweeps.setEventHandler { revocations.sweep() }
+        return sweeps
+    }
+
     /// Reloads the key file now, as SIGHUP (`signalled`) or the 2-second poll does (tests).
     func reloadKeys(signalled: Bool) {
         keyReload.run(signalled: signalled)
@@ -139,11 +149,8 @@ public final class GatewayServer: Sendable {
         }
         keySources.withLock { sources in
             // The poll also looks at the state file (decision 0099).
-            // And stops the answers whose token was revoked meanwhile (decision 0141).
-            sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile, revocations = services.revocations] in
-                stateFile.check()
-                revocations.sweep()
-            })
+            sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile] in stateFile.check() })
+            sources.append(Self.revocationSweeps(services.revocations))
             sources.forEach { $0.resume() }
         }
         newTokens.start()

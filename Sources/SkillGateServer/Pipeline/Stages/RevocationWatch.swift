@@ -7,8 +7,8 @@ import Synchronization
 /// agent run inside a long skill. `TokenRecheck` asks when an event passes; this asks on a timer, so a revoked token
 /// does not keep spending the provider's key until its answer next says something.
 ///
-/// Each answer is watched from its decoding to its accounting (`AccountStage`). `sweep()`, on the gateway's 2-second
-/// poll, asks the token service once per watched token (its cache, or the store when the cache no longer vouches) and
+/// Each answer is watched from its decoding to its accounting (`AccountStage`). `sweep()`, once a second on a queue of
+/// its own (`GatewayServer`), asks the token service once per watched token (its cache, or the store when the cache no longer vouches) and
 /// stops the answers of a revoked one through their responders: their tasks are cancelled and they end with
 /// `TokenRecheck.revoked` in their surface's shape (an error event on a stream, a 401 otherwise).
 final class RevocationWatch: Sendable {
