@@ -83,6 +83,9 @@ import SkillGateHTTP
         let response = try await h.post("/v1/chat/completions", ["model": "auto", "messages": [["role": "user", "content": "think long"]]])
         let ended = ContinuousClock.now
         try await revoker.value
+        // The upstream notices the gateway's leaving a moment after the client has its answer.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let left = upstream.sawDisconnect
         await h.stop()
         let revoked = try #require(revokedAt.withLock { $0 })
