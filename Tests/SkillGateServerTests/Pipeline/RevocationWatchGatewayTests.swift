@@ -6,8 +6,10 @@ import SkillGateHTTP
 @testable import SkillGateServer
 
 /// A token revoked while its answer runs stops the answer also while nothing passes through it (decision 0141): the
-/// gateway's 2-second poll stops it, where the re-check of decision 0023 waited for the next event. Each upstream here
-/// stays quiet for 8 s after the revocation; the answer must end within a few seconds of it.
+/// gateway's once-a-second sweep stops it, where the re-check of decision 0023 waited for the next event. Each upstream
+/// here stays quiet for 8 s after the revocation, which comes within moments of the request's start; the gateway must
+/// end the answer within 6 s of the start, as its log line's `total_ms` says (the test's own clock would also count the
+/// wait of the test's task for a thread, which a loaded parallel run makes long).
 @Suite(.serialized) struct RevocationWatchGatewayTests {
     static let quiet = Duration.seconds(8)
 
@@ -34,17 +36,16 @@ import SkillGateHTTP
         let tokens = h.gateway.services.tokens
         revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
         let response = try await h.post(surface.path, surface.body)
-        let ended = ContinuousClock.now
         let watched = h.gateway.services.revocations.count
         await h.stop()
-        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(revokedAt.withLock { $0 } != nil)
         #expect(response.status == 200)
         #expect(response.body.contains(surface.errorMarker) && response.body.contains("revoked"), "\(surface.path): \(response.body.suffix(400))")
         #expect(response.body.components(separatedBy: "tick").count - 1 == 1, "one tick before the quiet")
-        #expect(ended - revoked < .milliseconds(4500), "\(surface.path) went on \(ended - revoked) after the revocation")
         #expect(watched == 0, "the stopped answer is no longer watched")
         let log = try #require(h.logLines().last)
         #expect(log["outcome"]?.stringValue == "authentication" && log["error"]?.stringValue?.contains("revoked") == true, "\(log)")
+        Self.expectStoppedEarly(log, surface.path)
     }
 
     /// Revoked while the stream waits for its first event (nothing has reached the client yet): the answer is the
@@ -62,11 +63,10 @@ import SkillGateHTTP
         let tokens = h.gateway.services.tokens
         revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
         let response = try await h.post(surface.path, surface.body)
-        let ended = ContinuousClock.now
         await h.stop()
-        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(revokedAt.withLock { $0 } != nil)
         #expect(response.status == 401 && response.body.contains("revoked") && !response.body.contains("tick"), "\(response.status) \(response.body)")
-        #expect(ended - revoked < .milliseconds(4500), "\(surface.path) went on \(ended - revoked) after the revocation")
+        Self.expectStoppedEarly(h.logLines().last, surface.path)
     }
 
     /// A whole answer the upstream takes long to give: a 401 soon after the revocation, and the upstream is left.
@@ -81,16 +81,15 @@ import SkillGateHTTP
             revokedAt.withLock { $0 = .now }
         }
         let response = try await h.post("/v1/chat/completions", ["model": "auto", "messages": [["role": "user", "content": "think long"]]])
-        let ended = ContinuousClock.now
         try await revoker.value
         // The upstream notices the gateway's leaving a moment after the client has its answer.
         let deadline = ContinuousClock.now + .seconds(5)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let left = upstream.sawDisconnect
         await h.stop()
-        let revoked = try #require(revokedAt.withLock { $0 })
+        #expect(revokedAt.withLock { $0 } != nil)
+        // Without the sweep the upstream's silence lasts until the total timeout (a 504 after 120 s).
         #expect(response.status == 401 && response.body.contains("revoked"), "\(response.status) \(response.body)")
-        #expect(ended - revoked < .milliseconds(4500), "went on \(ended - revoked) after the revocation")
         #expect(left, "the gateway left the upstream")
     }
 
@@ -109,5 +108,12 @@ import SkillGateHTTP
         sweeps.cancel()
         await h.stop()
         #expect(response.body.contains("data: [DONE]") && !response.body.contains("revoked"), "a valid token's stream runs to its end: \(response.body.suffix(300))")
+    }
+
+    /// The answer ended within 6 s of the request's start, by the gateway's own account (its log line's `total_ms`);
+    /// unstopped, it would have waited for the upstream's 8 s of quiet.
+    static func expectStoppedEarly(_ log: JSONValue?, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let total = log?["total_ms"]?.doubleValue ?? .infinity
+        #expect(total < 6_000, "\(path) took \(total) ms", sourceLocation: sourceLocation)
     }
 }
