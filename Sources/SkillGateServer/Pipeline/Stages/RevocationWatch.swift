@@ -47,6 +47,11 @@ final class RevocationWatch: Sendable {
         var valid: [String: Bool] = [:]
         var stopped = 0
         for answer in answers {
+            // A client that left cannot be told anything; its answer is let go at its accounting, or here.
+            if answer.responder.isClientGone {
+                unwatch(answer.responder)
+                continue
+            }
             let id = answer.grant.token.id
             // A store that cannot be read says nothing about the token: the answers it admitted run on (a database
             // outage must not stop every answer under way; new requests meanwhile get the 503 of an unreadable store).
