@@ -20,6 +20,7 @@ final class ResponseCache: Sendable {
         var evictions = 0
         /// Entries removed because their time was up.
         var expirations = 0
+        /// Entries and bytes held (read from the entries when the statistics are asked for).
         var entries = 0
         var bytes = 0
     }
@@ -49,8 +50,6 @@ final class ResponseCache: Sendable {
             case .expired:
                 s.statistics.expirations += 1
                 s.statistics.misses += 1
-                s.statistics.entries = s.entries.count
-                s.statistics.bytes = s.entries.bytes
                 return nil
             case .none:
                 s.statistics.misses += 1
@@ -68,8 +67,6 @@ final class ResponseCache: Sendable {
             if kept { s.statistics.stores += 1 }
             s.statistics.evictions += removed.evicted
             s.statistics.expirations += removed.expired
-            s.statistics.entries = s.entries.count
-            s.statistics.bytes = s.entries.bytes
         }
     }
 
@@ -80,5 +77,13 @@ final class ResponseCache: Sendable {
         }
     }
 
-    var statistics: Statistics { state.withLock { $0.statistics } }
+    /// The counters, with the entries and bytes held now.
+    var statistics: Statistics {
+        state.withLock { s in
+            var statistics = s.statistics
+            statistics.entries = s.entries.count
+            statistics.bytes = s.entries.bytes
+            return statistics
+        }
+    }
 }

@@ -33,3 +33,12 @@ extension GatewayError {
         message: "the gateway is shutting down, and this answer was still running when its grace period (limits.shutdown_grace_seconds) ended, so it was stopped; send the request again (another instance may answer)",
         retryAfter: 1)
 }
+
+extension HTTPResponder {
+    /// What a handler that was stopped from outside its task must tell its client, whatever its cancellation made of
+    /// its error: the server cut it off at shutdown (decision 0137), or its token was revoked while it ran (decision
+    /// 0141); nil when it was not stopped.
+    var stopError: GatewayError? {
+        wasCutOffByServer ? GatewayError.cutOffAtShutdown : stoppedBecause as? GatewayError
+    }
+}

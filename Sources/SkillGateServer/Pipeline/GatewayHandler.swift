@@ -177,9 +177,8 @@ public final class GatewayHandler: HTTPHandler {
     /// Sends `error` in `surface`'s shape and accounts for the request.
     @inline(never)
     func fail(_ error: GatewayError, _ surface: any ErrorShape, _ ctx: inout RequestContext, extraHeaders: HTTPHeaders = [:]) {
-        // A request the server cut off at shutdown, or stopped because its token was revoked, failed for that, whatever
-        // its cancellation made of it (decisions 0137, 0141).
-        let error = ctx.responder.wasCutOffByServer ? GatewayError.cutOffAtShutdown : (ctx.responder.stoppedBecause as? GatewayError) ?? error
+        // A request stopped from outside (cut off at shutdown, its token revoked) failed for that (decisions 0137, 0141).
+        let error = ctx.responder.stopError ?? error
         var headers = ResponseHeaders.common(ctx)
         for f in extraHeaders { headers.set(f.name, f.value) }
         if let retry = error.retryAfter { headers.set("retry-after", String(Int(retry.rounded(.up)))) }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import SkillGateCore
 import SkillGateHTTP
+import SkillGateState
 @testable import SkillGateServer
 
 /// A token revoked while its answer runs stops the answer also while nothing passes through it (decision 0141): the
@@ -25,20 +26,16 @@ import SkillGateHTTP
     @Test(arguments: [0, 1, 2])
     func aQuietStreamIsStoppedSoonAfterItsTokenIsRevoked(_ index: Int) async throws {
         let surface = Self.streamSurfaces[index]
-        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
-        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let revoker = TokenRevoker()
         let upstream = AgentUpstream(tool: "none", slowText: (3, Self.quiet), afterTick: { tick in
-            guard tick == 1 else { return }
-            revoke.withLock { $0 }?()
-            revokedAt.withLock { $0 = .now }
+            if tick == 1 { revoker.revoke() }
         })
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
-        let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        revoker.arm(h.gateway.services.tokens)
         let response = try await h.post(surface.path, surface.body)
         let watched = h.gateway.services.revocations.count
         await h.stop()
-        #expect(revokedAt.withLock { $0 } != nil)
+        #expect(revoker.revoked)
         #expect(response.status == 200)
         #expect(response.body.contains(surface.errorMarker) && response.body.contains("revoked"), "\(surface.path): \(response.body.suffix(400))")
         #expect(response.body.components(separatedBy: "tick").count - 1 == 1, "one tick before the quiet")
@@ -53,18 +50,14 @@ import SkillGateHTTP
     @Test(arguments: [0, 1])
     func aStreamWaitingForItsFirstEventIsStoppedWithA401(_ index: Int) async throws {
         let surface = Self.streamSurfaces[index]
-        let revoke = Mutex<(@Sendable () -> Void)?>(nil)
-        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
-        let upstream = AgentUpstream(tool: "none", slowText: (3, .milliseconds(10)), firstEventDelay: Self.quiet, beforeFirstEvent: {
-            revoke.withLock { $0 }?()
-            revokedAt.withLock { $0 = .now }
-        })
+        let revoker = TokenRevoker()
+        let upstream = AgentUpstream(tool: "none", slowText: (3, .milliseconds(10)), firstEventDelay: Self.quiet,
+                                     beforeFirstEvent: { revoker.revoke() })
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
-        let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        revoker.arm(h.gateway.services.tokens)
         let response = try await h.post(surface.path, surface.body)
         await h.stop()
-        #expect(revokedAt.withLock { $0 } != nil)
+        #expect(revoker.revoked)
         #expect(response.status == 401 && response.body.contains("revoked") && !response.body.contains("tick"), "\(response.status) \(response.body)")
         Self.expectStoppedEarly(h.logLines().last, surface.path)
     }
@@ -73,21 +66,20 @@ import SkillGateHTTP
     @Test func aWholeAnswerIsStoppedWithA401() async throws {
         let upstream = AgentUpstream(tool: "none", hang: true)
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
-        let tokens = h.gateway.services.tokens
-        let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
-        let revoker = Task {
+        let revoker = TokenRevoker()
+        revoker.arm(h.gateway.services.tokens)
+        let revoking = Task {
             while upstream.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-            _ = try tokens.revoke(name: "agent-test")
-            revokedAt.withLock { $0 = .now }
+            revoker.revoke()
         }
         let response = try await h.post("/v1/chat/completions", ["model": "auto", "messages": [["role": "user", "content": "think long"]]])
-        try await revoker.value
+        try await revoking.value
         // The upstream notices the gateway's leaving a moment after the client has its answer.
         let deadline = ContinuousClock.now + .seconds(5)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let left = upstream.sawDisconnect
         await h.stop()
-        #expect(revokedAt.withLock { $0 } != nil)
+        #expect(revoker.revoked)
         // Without the sweep the upstream's silence lasts until the total timeout (a 504 after 120 s).
         #expect(response.status == 401 && response.body.contains("revoked"), "\(response.status) \(response.body)")
         #expect(left, "the gateway left the upstream")
@@ -118,4 +110,20 @@ import SkillGateHTTP
         let total = log?["total_ms"]?.doubleValue ?? .infinity
         #expect(total < 6_000, "\(path) took \(total) ms", sourceLocation: sourceLocation)
     }
+}
+
+/// Revokes the harness's token (`agent-test`) when a test or the upstream double says so, from any thread, and
+/// remembers whether it did.
+final class TokenRevoker: Sendable {
+    private let state = Mutex<(tokens: TokenService?, revoked: Bool)>((nil, false))
+
+    /// The service to revoke through, once the harness exists.
+    func arm(_ tokens: TokenService) { state.withLock { $0.tokens = tokens } }
+
+    func revoke() {
+        guard let tokens = state.withLock({ $0.tokens }), (try? tokens.revoke(name: "agent-test")) != nil else { return }
+        state.withLock { $0.revoked = true }
+    }
+
+    var revoked: Bool { state.withLock { $0.revoked } }
 }

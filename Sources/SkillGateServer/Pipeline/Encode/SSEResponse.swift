@@ -35,15 +35,13 @@ enum SSEResponse {
     /// took 1.2 KB of the relay's async frame, which a held stream keeps for its whole life (decision 0033).
     @inline(never)
     static func fail(_ error: any Error, errorEvent: (GatewayError) -> [UInt8], _ ctx: inout RequestContext) async {
-        // Cut off by the server at the end of a shutdown's grace period: cancelled, but its client is still there to
-        // read why (decision 0137).
-        // Stopped because its token was revoked while nothing passed (decision 0141): the same.
-        let stopped = ctx.responder.stoppedBecause as? GatewayError
-        let cutOff = ctx.responder.wasCutOffByServer
-        let e = cutOff ? GatewayError.cutOffAtShutdown : stopped ?? GatewayError.from(error)
+        // Stopped from outside (cut off at shutdown, its token revoked; decisions 0137, 0141): cancelled, but its client
+        // is still there to read why.
+        let stopped = ctx.responder.stopError
+        let e = stopped ?? GatewayError.from(error)
         ctx.log.error = e.clientMessage
         ctx.log.errorKind = e.kind
-        if !ctx.responder.isClientGone, cutOff || stopped != nil || (e.kind != .cancelled && !Task.isCancelled) {
+        if !ctx.responder.isClientGone, stopped != nil || (e.kind != .cancelled && !Task.isCancelled) {
             try? await ctx.responder.write(errorEvent(e))
         } else {
             ctx.log.status = 499
