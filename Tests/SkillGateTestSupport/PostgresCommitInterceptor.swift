@@ -5,7 +5,8 @@ import Synchronization
 /// A TCP hop on 127.0.0.1 between a store and the test PostgreSQL that loses a connection at a transaction's `COMMIT`,
 /// as a failover or a network cut does: either after the server received the `COMMIT` and answered (the answer is
 /// dropped, so the transaction is committed but the client never hears it), or before the server received it (the
-/// server rolls the transaction back). It can also refuse new connections, as a database still down does.
+/// server rolls the transaction back). It can also cut the connections open and refuse new ones, as a database that
+/// went down does.
 ///
 /// It finds the `COMMIT` as libpq sends it for `PQexec("COMMIT")`: a simple-query message (`Q`, length 11, the text
 /// and its NUL) in the bytes the client sends, so the URL it hands out turns TLS and GSS encryption off.
@@ -24,6 +25,7 @@ public final class PostgresCommitInterceptor: Sendable {
         var fault = CommitFault.none
         var refusing = false
         var commitsSeen = 0
+        var links: [ObjectIdentifier: Link] = [:]
     }
 
     private let listener: Int32
@@ -71,6 +73,12 @@ public final class PostgresCommitInterceptor: Sendable {
     /// Whether new connections are closed at once, as a server still down refuses them.
     public func refuseConnections(_ refusing: Bool) { state.withLock { $0.refusing = refusing } }
 
+    /// Ends every connection open through the hop (both sides), as a database that went down does; with
+    /// `refuseConnections(true)` first, the store cannot reach the database at all.
+    public func cutOpenConnections() {
+        for link in state.withLock({ Array($0.links.values) }) { link.end() }
+    }
+
     /// How many `COMMIT`s passed through or were lost.
     public var commitsSeen: Int { state.withLock { $0.commitsSeen } }
 
@@ -99,6 +107,7 @@ public final class PostgresCommitInterceptor: Sendable {
             return
         }
         let link = Link(client: client, server: server)
+        state.withLock { $0.links[ObjectIdentifier(link)] = link }
         Thread.detachNewThread { [self] in pumpFromClient(link) }
         Thread.detachNewThread { [self] in pumpFromServer(link) }
     }
@@ -122,7 +131,7 @@ public final class PostgresCommitInterceptor: Sendable {
             if fault == .loseTheAnswer { link.dropAnswers() }
             guard Self.writeAll(chunk, to: link.server) else { break }
         }
-        link.end()
+        ended(link)
     }
 
     /// Server to client: passes everything on until told to drop the next answer, then drops it and ends the link.
@@ -133,7 +142,12 @@ public final class PostgresCommitInterceptor: Sendable {
             guard count > 0, !link.dropsAnswers else { break }
             guard Self.writeAll(Array(buffer[0..<count]), to: link.client) else { break }
         }
-        link.end()
+        ended(link)
+    }
+
+    /// A pump's end: ends the link, and forgets it once both pumps have ended.
+    private func ended(_ link: Link) {
+        if link.endPump() { state.withLock { _ = $0.links.removeValue(forKey: ObjectIdentifier(link)) } }
     }
 
     /// `Q`, length 11 (itself, the text and its NUL), `COMMIT`, NUL.
@@ -178,10 +192,15 @@ private final class Link: Sendable {
 
     func dropAnswers() { state.withLock { $0.dropAnswers = true } }
 
-    /// Shuts both sockets (waking the other pump) and closes them once both pumps have ended.
+    /// Shuts both sockets, waking both pumps (which then end the link); the sockets stay open until both have.
     func end() {
         shutdown(client, Int32(SHUT_RDWR))
         shutdown(server, Int32(SHUT_RDWR))
+    }
+
+    /// A pump ended: shuts both sockets, and closes them when this was the second pump. Returns whether it was.
+    func endPump() -> Bool {
+        end()
         let last = state.withLock { state -> Bool in
             state.pumpsEnded += 1
             return state.pumpsEnded == 2
@@ -190,5 +209,6 @@ private final class Link: Sendable {
             close(client)
             close(server)
         }
+        return last
     }
 }

@@ -22,13 +22,13 @@ struct AgentRunner: Sendable {
         for name in call.skills.serverSkills { skills[name] = registry.skill(named: name) }
         var policy = call.answers
         policy.invisibleCallsToModel = true
-        // The token is re-checked before every step, and about once a second while events flow
+        // The token is re-checked before every step, and against the token cache about once a second while events flow
         // (streamed text): a revoked token ends the run with an error, and no further step runs.
         let recheck = call.client.recheck
         let metrics = self.metrics
         let checkedEmit: AgentEventSink = { event in
             if case .skillFinished(_, let skill, let ok, _, _, _) = event { metrics.skillRan(skill, ok: ok) }
-            try await recheck.checkIfDue()
+            try recheck.checkIfDue()
             try await emit(event)
         }
         let budgetUsedUp = limits.budgetCheck(for: call.client, scenario: call.scenario.name)

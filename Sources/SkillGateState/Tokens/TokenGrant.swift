@@ -9,7 +9,7 @@ public struct TokenStoreUnavailable: Error, Sendable, CustomStringConvertible {
 }
 
 /// A token that authenticated, kept by its request to re-check it while the request runs
-/// (`TokenService.isStillValid`). Holds the record and the digest of the presented text, never the text.
+/// (`TokenService.standing(of:)`). Holds the record and the digest of the presented text, never the text.
 public struct TokenGrant: Sendable, Hashable {
     /// The token's record as it was when the request was authenticated.
     public let token: ClientToken
@@ -23,6 +23,17 @@ extension TokenGrant: CustomStringConvertible, CustomReflectable {
     public var description: String { "TokenGrant(\(token.id), name: \(token.name))" }
     /// A mirror without the digest.
     public var customMirror: Mirror { Mirror(self, children: ["token": token]) }
+}
+
+/// What the token service can say now about the token of a request under way (decision 0142).
+public enum TokenStanding: Sendable, Equatable {
+    /// The token is still accepted.
+    case valid
+    /// The token was revoked, has expired or was deleted: the answers it admitted must stop.
+    case revoked
+    /// Nothing is known: the store cannot be read and the cache no longer vouches for the token. An answer under way
+    /// runs on (a database outage must not end every answer; new requests get the 503 of an unreadable store).
+    case unknown
 }
 
 /// What `TokenService.cachedGrant` found without reading the store.

@@ -48,11 +48,14 @@ public final class TokenService: Sendable {
         /// nil until a listing has succeeded.
         var listNewTokensFrom: Date?
 
-        /// Puts `record` in place of its token's cached record (revoked, or with new limits), so the cache answers
-        /// with it at once, without a store read, until the entry expires.
-        mutating func replaceCached(_ record: ClientToken) {
+        /// Puts `record`, which the store returned at `fetchedAt`, in place of its token's cached record (revoked, or
+        /// with new limits), so the cache answers with it at once, without a store read, for a whole lifetime from
+        /// then: an entry that had expired vouches again, so a revocation here is seen at once also by the checks
+        /// that ask only the cache (`cachedStanding`, decision 0142).
+        mutating func replaceCached(_ record: ClientToken, fetchedAt: Date) {
             for (digest, entry) in cache where entry.stored.token.id == record.id {
                 cache[digest]?.stored.token = record
+                cache[digest]?.fetchedAt = fetchedAt
             }
         }
 
@@ -78,7 +81,7 @@ public final class TokenService: Sendable {
     private let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
     /// Where the background last-used writes run.
     private let lastUsedWrites = DispatchQueue(label: "skillgate.tokens.last-used", qos: .background)
-    /// Where `stillValid(_:)` reads the store when the cache cannot tell, one read at a time, off the caller's thread.
+    /// Where `currentStanding(of:)` reads the store when the cache cannot tell, one read at a time, off the caller's thread.
     private let recheckReads = BlockingWorkQueue(label: "skillgate.tokens.rechecks")
 
     /// - Parameters:
@@ -223,17 +226,35 @@ public final class TokenService: Sendable {
     /// Whether the token of `grant` is still accepted — for requests that run long (streams, agent
     /// runs) and must stop when their token is revoked. The same cached lookup as `authenticate`:
     /// a revocation through this service is seen at once, one by another process within
-    /// `cacheLifetime`. False when the store cannot be read (failing closed). No last-used write.
+    /// `cacheLifetime`. False when the store cannot be read (failing closed; a request under way asks `standing(of:)`,
+    /// which tells that case apart). No last-used write.
     public func isStillValid(_ grant: TokenGrant) -> Bool {
-        ((try? checkedRegrant(grant)) ?? nil) != nil
+        standing(of: grant) == .valid
     }
 
-    /// `isStillValid` for callers on an event loop (decision 0086): the cache answers where the caller runs; when
+    /// What the cache, or else the store, says now about the token of `grant`: `.unknown` when only the store could
+    /// tell and it cannot be read. The same cached lookup as `isStillValid`; may read the store, so call it off the
+    /// event loops.
+    public func standing(of grant: TokenGrant) -> TokenStanding {
+        do {
+            return try checkedRegrant(grant) == nil ? .revoked : .valid
+        } catch {
+            return .unknown
+        }
+    }
+
+    /// `standing(of:)` for callers on an event loop (decision 0086): the cache answers where the caller runs; when
     /// only the store can tell (the entry expired, say while the store was held past the cache's lifetime), the store
     /// is read on a queue of its own and the caller awaits it, so its loop goes on serving other connections.
-    public func stillValid(_ grant: TokenGrant) async -> Bool {
-        if let cached = cachedLookup(grant.digest, noteUse: false) { return cached != nil }
-        return await recheckReads.run { [self] in isStillValid(grant) }
+    public func currentStanding(of grant: TokenGrant) async -> TokenStanding {
+        if let cached = cachedStanding(of: grant) { return cached }
+        return await recheckReads.run { [self] in standing(of: grant) }
+    }
+
+    /// What the cache alone says about the token of `grant` (`.valid` or `.revoked`), or nil when only the store could
+    /// tell: never reads the store, so an event loop may ask it for every event it relays.
+    public func cachedStanding(of grant: TokenGrant) -> TokenStanding? {
+        cachedLookup(grant.digest, noteUse: false).map { $0 == nil ? .revoked : .valid }
     }
 
     /// For a request whose head `grant` admitted, before its handler looks the token up again (`checkedRegrant`) on an
@@ -369,12 +390,13 @@ public final class TokenService: Sendable {
     /// process refuses it at once. Returns the revoked record.
     @discardableResult
     public func revoke(name: String) throws -> ClientToken {
-        guard let revoked = try store.revokeToken(named: name, at: now().roundedToMilliseconds) else {
+        let asked = now()
+        guard let revoked = try store.revokeToken(named: name, at: asked.roundedToMilliseconds) else {
             if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
             throw TokenError.unknownToken(name)
         }
         state.withLock { state in
-            state.replaceCached(revoked)
+            state.replaceCached(revoked, fetchedAt: asked)
             state.generation &+= 1
         }
         return revoked
@@ -384,12 +406,13 @@ public final class TokenService: Sendable {
     /// cache, so this process applies them at once (another process within the cache lifetime). Returns the updated record.
     @discardableResult
     public func updateLimits(name: String, _ limits: TokenLimits) throws -> ClientToken {
+        let asked = now()
         guard let updated = try store.updateTokenLimits(named: name, limits) else {
             if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.revokedLimits(name) }
             throw TokenError.unknownToken(name)
         }
         state.withLock { state in
-            state.replaceCached(updated)
+            state.replaceCached(updated, fetchedAt: asked)
             state.generation &+= 1
         }
         return updated

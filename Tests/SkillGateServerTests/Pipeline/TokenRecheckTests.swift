@@ -1,13 +1,28 @@
 import Foundation
+import Synchronization
 import Testing
+import SkillGateCore
 import SkillGateState
 import SkillGateTestSupport
 @testable import SkillGateServer
 
 /// A running answer's token re-check never reads the store on the caller's event loop (decision 0086): when the cache
-/// cannot tell (its entry expired while the store was held past the cache's lifetime), the check awaits the store
-/// off the loop, and the loop's other work goes on meanwhile.
+/// cannot tell (its entry expired while the store was held past the cache's lifetime), the check between agent steps
+/// awaits the store off the loop, and the loop's other work goes on meanwhile; the check at each event asks the cache
+/// only (decision 0142). A store that cannot be read stops nothing.
 @Suite struct TokenRecheckTests {
+    /// A SQLite store whose token lookups fail while `failing` is set (a database that is down).
+    final class FailingLookups: ForwardingStateStore {
+        let base: SQLiteStateStore
+        let failing = Mutex(false)
+        init(_ base: SQLiteStateStore) { self.base = base }
+        struct Down: Error {}
+        func token(hash: String) throws -> StoredClientToken? {
+            if failing.withLock({ $0 }) { throw Down() }
+            return try base.token(hash: hash)
+        }
+    }
+
     @Test func aCheckTheCacheCannotAnswerWaitsOffTheCallersThread() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -22,7 +37,7 @@ import SkillGateTestSupport
         // A thread of its own stands in for the event loop: the check, then another connection's work, queued there.
         let (waited, valid) = await onOwnThread("test-loop") { () async -> (Duration, Bool) in
             async let checked: Bool = { () async -> Bool in
-                do { try await recheck.checkIfDue(); return true } catch { return false }
+                do { try await recheck.check(); return true } catch { return false }
             }()
             let queued = ContinuousClock.now
             async let ran = ContinuousClock.now  // a child task too: queued on the same thread, after the check
@@ -30,5 +45,50 @@ import SkillGateTestSupport
         }
         #expect(waited < .milliseconds(500), "the loop's other work waited \(waited) behind a token re-check")
         #expect(valid, "the token is still valid once the store answers")
+    }
+
+    /// The check at each event never waits on the store: with the cache expired and the store held for a second, it
+    /// answers at once and stops nothing (the revocation sweep reads the store, off the request's path).
+    @Test func theCheckAtEachEventAsksOnlyTheCache() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        let clock = ManualWallClock(Date())
+        let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
+        let (token, _) = try tokens.create(name: "app")
+        let recheck = TokenRecheck(tokens: tokens, grant: try #require(tokens.grant(for: token)), interval: .zero)
+        clock.advance(3)
+        store.holdConnection(for: 1)
+        let started = ContinuousClock.now
+        try recheck.checkIfDue()
+        let took = ContinuousClock.now - started
+        #expect(took < .milliseconds(500), "the check waited \(took) on the store")
+
+        try tokens.revoke(name: "app")
+        #expect(throws: GatewayError.self, "a revocation the cache holds is seen at the next event") { try recheck.checkIfDue() }
+    }
+
+    /// With the store down and the cache no longer vouching, neither check takes the store's silence for a revocation;
+    /// once the store answers again, a revocation made meanwhile (by another process) is seen.
+    @Test func aStoreThatCannotBeReadStopsNothing() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = FailingLookups(try SQLiteStateStore(stateDirectory: dir))
+        let clock = ManualWallClock(Date())
+        let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
+        let (token, _) = try tokens.create(name: "app")
+        let grant = try #require(tokens.grant(for: token))
+        let recheck = TokenRecheck(tokens: tokens, grant: grant, interval: .zero)
+        store.failing.withLock { $0 = true }
+        clock.advance(3)
+        #expect(tokens.standing(of: grant) == .unknown)
+        #expect(!tokens.isStillValid(grant), "isStillValid still fails closed")
+        try await recheck.check()
+        try recheck.checkIfDue()
+
+        _ = try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).revoke(name: "app")
+        store.failing.withLock { $0 = false }
+        #expect(tokens.standing(of: grant) == .revoked)
+        await #expect(throws: GatewayError.self) { try await recheck.check() }
     }
 }

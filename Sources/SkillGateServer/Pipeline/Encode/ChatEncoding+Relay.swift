@@ -78,7 +78,7 @@ extension ChatEncoding {
     private func relayEvent(_ event: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws {
         relay.spend.count(event)
         relay.cacheWrite?.count(event)
-        try await relay.recheck.checkIfDue()
+        try relay.recheck.checkIfDue()
         let bytes = relay.encoder.encode(event)
         if !bytes.isEmpty { try await ctx.responder.write(bytes) }
     }

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Stops the answers under way whose token was revoked, also while nothing passes through them (decision 0141): a
 /// stream still waiting for its first event, a reasoning model quiet for minutes, a whole answer being generated, an
-/// agent run inside a long skill. `TokenRecheck` asks when an event passes; this asks on a timer, so a revoked token
-/// does not keep spending the provider's key until its answer next says something.
+/// agent run inside a long skill. `TokenRecheck` asks the token cache when an event passes; this asks on a timer, and
+/// is what reads the store for an answer under way (decision 0142), so a revoked token does not keep spending the
+/// provider's key until its answer next says something, and no relay waits on the store.
 ///
 /// Each answer is watched from its decoding to its accounting (`AccountStage`). `sweep()`, once a second on a queue of
 /// its own (`GatewayServer`), asks the token service once per watched token (its cache, or the store when the cache no longer vouches) and
@@ -44,7 +45,7 @@ final class RevocationWatch: Sendable {
     func sweep() -> Int {
         let answers = watched.withLock { Array($0.values) }
         guard !answers.isEmpty else { return 0 }
-        var valid: [String: Bool] = [:]
+        var standings: [String: TokenStanding] = [:]
         var stopped = 0
         for answer in answers {
             // A client that left cannot be told anything; its answer is let go at its accounting, or here.
@@ -53,24 +54,16 @@ final class RevocationWatch: Sendable {
                 continue
             }
             let id = answer.grant.token.id
-            // A store that cannot be read says nothing about the token: the answers it admitted run on (a database
-            // outage must not stop every answer under way; new requests meanwhile get the 503 of an unreadable store).
-            let stillValid = valid[id] ?? mayRunOn(answer.grant)
-            valid[id] = stillValid
-            guard !stillValid else { continue }
+            // A store that cannot be read says nothing about the token (`.unknown`): the answers it admitted run on (a
+            // database outage must not stop every answer under way; new requests meanwhile get the 503 of an
+            // unreadable store).
+            let standing = standings[id] ?? tokens.standing(of: answer.grant)
+            standings[id] = standing
+            guard standing == .revoked else { continue }
             answer.responder.stopHandler(because: TokenRecheck.revoked)
             unwatch(answer.responder)
             stopped += 1
         }
         return stopped
-    }
-
-    /// False when the store says the grant's token is no longer valid; true when it is, or when the store cannot be read.
-    private func mayRunOn(_ grant: TokenGrant) -> Bool {
-        do {
-            return try tokens.checkedRegrant(grant) != nil
-        } catch {
-            return true
-        }
     }
 }

@@ -3,13 +3,15 @@ import SkillGateState
 import Synchronization
 
 /// Re-checks the caller's token while its answer runs, so a revocation stops streams and agent
-/// runs already under way, not only new requests (decision 0023).
+/// runs already under way, not only new requests (decisions 0023, 0142).
 ///
-/// `check()` asks `TokenService.stillValid` at once (between agent steps); `checkIfDue()` asks
-/// at most once per `interval` and otherwise costs a clock read and an uncontended lock (per stream chunk or agent
-/// event). The service caches lookups (2 s in the gateway), so a check is a dictionary lookup
-/// most of the time; when the cache cannot tell, the store is read off the event loop and the check awaits it. A revoked token throws `TokenRecheck.revoked`, which the surfaces send as
-/// their error event before closing the stream.
+/// `check()` (between agent steps) asks `TokenService.currentStanding` at once: the cache where the caller runs, the
+/// store off the event loop when the cache cannot tell. `checkIfDue()` (per stream chunk or agent event) asks at most
+/// once per `interval`, and only the cache: a clock read and an uncontended lock, never a wait on the store. When the
+/// cache cannot tell, `RevocationWatch`'s once-a-second sweep reads the store off the request's path and stops the
+/// answer if the token was revoked. A revoked token throws `TokenRecheck.revoked`, which the surfaces send as their
+/// error event before closing the stream. A store that cannot be read stops nothing (`TokenStanding.unknown`): a
+/// database outage must not end every answer under way with a false "revoked".
 final class TokenRecheck: Sendable {
     private let tokens: TokenService
     /// What authenticated the request (the token's record and digest).
@@ -25,16 +27,17 @@ final class TokenRecheck: Sendable {
     }
 
     /// Throws `revoked` when the token is no longer valid. Awaits the store (off the caller's event loop) only when
-    /// the cache cannot tell (decision 0086).
+    /// the cache cannot tell (decision 0086); runs on when the store cannot be read either.
     func check() async throws(GatewayError) {
         lastChecked.withLock { $0 = .now }
-        guard await tokens.stillValid(grant) else { throw Self.revoked }
+        if await tokens.currentStanding(of: grant) == .revoked { throw Self.revoked }
     }
 
-    /// `check()` when `interval` has passed since the last check; else nothing.
-    func checkIfDue() async throws(GatewayError) {
+    /// Throws `revoked` when `interval` has passed since the last check and the token service's cache holds the token
+    /// as revoked; else nothing. Never reads the store (the revocation sweep does, decision 0142).
+    func checkIfDue() throws(GatewayError) {
         guard isDue() else { return }
-        guard await tokens.stillValid(grant) else { throw Self.revoked }
+        if tokens.cachedStanding(of: grant) == .revoked { throw Self.revoked }
     }
 
     /// Whether `interval` has passed since the last check; if so, this one counts as the last.
