@@ -1,3 +1,4 @@
+import SkillGateKeys
 import FoundationEssentials
 import Glibc
 import Dispatch
@@ -108,6 +109,32 @@ public final class PostgresStateStore: StateStore {
             return r.count == 0 ? nil : StoredClientToken(token: Self.token(r, 0), hash: r.text(0, 8) ?? "")
         }
     }
+
+    /// One query per `tokensPerLookup` hashes (`= ANY` of a text array), not a round trip per token.
+    public func tokens(hashes: [String]) throws -> [StoredClientToken] {
+        try tokens(hashes: hashes, perQuery: Self.tokensPerLookup)
+    }
+
+    /// `tokens(hashes:)` with at most `perQuery` hashes in each query (tests use a small one).
+    func tokens(hashes: [String], perQuery: Int) throws -> [StoredClientToken] {
+        // A hash is 64 hex digits, so it needs no quoting inside an array literal; anything else cannot match one.
+        let wellFormed = hashes.filter { TokenDigest(hex: $0) != nil }
+        guard !wellFormed.isEmpty else { return [] }
+        let perQuery = max(perQuery, 1)
+        return try withConnection { db in
+            var found: [StoredClientToken] = []
+            for start in stride(from: 0, to: wellFormed.count, by: perQuery) {
+                let chunk = wellFormed[start..<min(start + perQuery, wellFormed.count)]
+                let r = try db.query("SELECT \(Self.tokenColumns) FROM client_tokens WHERE token_hash = ANY($1::text[])",
+                                     ["{" + chunk.joined(separator: ",") + "}"])
+                found += (0..<r.count).map { StoredClientToken(token: Self.token(r, $0), hash: r.text($0, 8) ?? "") }
+            }
+            return found
+        }
+    }
+
+    /// The most hashes `tokens(hashes:)` sends in one query.
+    static let tokensPerLookup = 1_000
 
     public func tokens() throws -> [ClientToken] {
         try withConnection { db in

@@ -284,17 +284,50 @@ public final class TokenService: Sendable {
         let found: StoredClientToken?
         do { found = try store.token(hash: digest.hex) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
         guard let stored = found else { return nil }
-        let (token, flush) = state.withLock { state -> (ClientToken?, Bool) in
-            var entry = CacheEntry(stored: stored, storedDigest: TokenDigest(hex: stored.hash), fetchedAt: time, lastUsedQueuedAt: state.cache[digest]?.lastUsedQueuedAt)
-            let accepted = Self.accepts(entry, digest)
-            let flush = accepted && noteUse ? self.noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
-            if accepted { state.noteKnown(digest) }
-            // A revoke or invalidation since the lookup began: answer this request, cache nothing.
-            if state.generation == generation { state.cache[digest] = entry }
-            return (accepted ? entry.stored.token : nil, flush.schedule)
+        let (token, flush) = state.withLock { state in
+            cacheFetched(stored, for: digest, at: time, generation: generation, noteUse: noteUse, in: &state)
         }
         if flush { scheduleFlush() }
         return token
+    }
+
+    /// Caches the record the store returned for `digest` at `time` (unless a revoke or an invalidation came since
+    /// `generation`: then the answer stands for this caller only), noting its use when asked. Returns the token when the
+    /// record is accepted (nil: refused), and whether a background last-used flush must start.
+    private func cacheFetched(_ stored: StoredClientToken, for digest: TokenDigest, at time: Date, generation: UInt64, noteUse: Bool,
+                              in state: inout State) -> (token: ClientToken?, scheduleFlush: Bool) {
+        var entry = CacheEntry(stored: stored, storedDigest: TokenDigest(hex: stored.hash), fetchedAt: time, lastUsedQueuedAt: state.cache[digest]?.lastUsedQueuedAt)
+        let accepted = Self.accepts(entry, digest)
+        let flush = accepted && noteUse ? self.noteUse(of: &entry, in: &state, at: time) : (queued: false, schedule: false)
+        if accepted { state.noteKnown(digest) }
+        if state.generation == generation { state.cache[digest] = entry }
+        return (accepted ? entry.stored.token : nil, flush.schedule)
+    }
+
+    /// `standing(of:)` for many grants at once, for the revocation sweep (decision 0142): the cache answers for the
+    /// grants it vouches for, and one store read (`StateStore.tokens(hashes:)`, one query on PostgreSQL) for the rest,
+    /// each answer cached as a lookup's is. When that read fails, the grants it was for are `.unknown`. One standing per
+    /// grant, in order; may read the store, so call it off the event loops.
+    public func standings(of grants: [TokenGrant]) -> [TokenStanding] {
+        var standings = grants.map { cachedStanding(of: $0) }
+        var uncached: [TokenDigest: [Int]] = [:]
+        for (index, grant) in grants.enumerated() where standings[index] == nil { uncached[grant.digest, default: []].append(index) }
+        guard !uncached.isEmpty else { return standings.map { $0 ?? .unknown } }
+        let time = now()
+        let generation = state.withLock { $0.generation }
+        guard let found = try? store.tokens(hashes: uncached.keys.map(\.hex)) else { return standings.map { $0 ?? .unknown } }
+        var byDigest: [TokenDigest: StoredClientToken] = [:]
+        for stored in found { if let digest = TokenDigest(hex: stored.hash) { byDigest[digest] = stored } }
+        state.withLock { state in
+            for (digest, indices) in uncached {
+                // A hash the store no longer has is a deleted token: as revoked as one marked so.
+                let accepted = byDigest[digest].map {
+                    cacheFetched($0, for: digest, at: time, generation: generation, noteUse: false, in: &state).token != nil
+                } ?? false
+                for index in indices { standings[index] = accepted ? .valid : .revoked }
+            }
+        }
+        return standings.map { $0 ?? .unknown }
     }
 
     /// The cache's answer for `digest`: nil when it holds no fresh entry, `.some(nil)` when it holds one it refuses

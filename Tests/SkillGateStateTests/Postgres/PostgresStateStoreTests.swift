@@ -44,6 +44,27 @@ struct PostgresStateStoreTests {
                 == [TokenFormat.hash(other.token), TokenFormat.hash(third.token)])
     }
 
+    /// Many tokens in one read (the revocation sweep's, decision 0142): revoked ones included, unknown and malformed
+    /// hashes left out, the same records as one lookup each, however the hashes are split into queries.
+    @Test(arguments: [1_000, 2]) func manyTokensAreLookedUpAtOnce(perQuery: Int) async throws {
+        try await offThePool {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let store = try PostgresStateStore(url: db.url)
+            let service = TokenService(store: store)
+            let made = try (0..<5).map { try service.create(name: "app-\($0)").token }
+            try service.revoke(name: "app-3")
+            let hashes = made.map { TokenFormat.hash($0) }
+            let asked = hashes + [String(repeating: "0", count: 64), "not-a-hash", "'}\",{", hashes[0]]
+            let found = try store.tokens(hashes: asked, perQuery: perQuery)
+            let one = try hashes.map { try #require(try store.token(hash: $0)) }
+            #expect(Set(found.map(\.hash)) == Set(hashes))
+            #expect(Dictionary(found.map { ($0.hash, $0) }, uniquingKeysWith: { a, _ in a }) == Dictionary(uniqueKeysWithValues: one.map { ($0.hash, $0) }))
+            #expect(found.first { $0.hash == hashes[3] }?.token.isRevoked == true)
+            #expect(try store.tokens(hashes: []).isEmpty && store.tokens(hashes: ["x"]).isEmpty)
+        }
+    }
+
     @Test func adminFlagsRoundTrip() async throws {
         try await offThePool {
             let db = try PostgresTestDatabase()

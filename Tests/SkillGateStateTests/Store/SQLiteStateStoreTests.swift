@@ -47,6 +47,8 @@ import Testing
             #expect(try reopened.tokens() == [original])
             #expect(try reopened.token(hash: String(repeating: "a", count: 64)) == StoredClientToken(token: original, hash: String(repeating: "a", count: 64)))
             #expect(try reopened.token(hash: String(repeating: "b", count: 64)) == nil)
+            #expect(try reopened.tokens(hashes: [String(repeating: "b", count: 64), String(repeating: "a", count: 64)])
+                    == [StoredClientToken(token: original, hash: String(repeating: "a", count: 64))], "many at once: the known ones")
             let summary = try reopened.usageSummary(tokenId: original.id, since: Date(millisecondsSince1970: 0))
             #expect(summary == UsageSummary(requests: 1, inputTokens: 10, outputTokens: 5, costMicrodollars: 1234))
         }

@@ -61,6 +61,54 @@ import Testing
         }
     }
 
+    /// A SQLite store that counts its token reads, and fails them while `failing` is set.
+    final class CountedLookups: ForwardingStateStore {
+        let base: SQLiteStateStore
+        let reads = Mutex((single: 0, many: 0))
+        let failing = Mutex(false)
+        init(_ base: SQLiteStateStore) { self.base = base }
+        struct Down: Error {}
+        func token(hash: String) throws -> StoredClientToken? {
+            reads.withLock { $0.single += 1 }
+            if failing.withLock({ $0 }) { throw Down() }
+            return try base.token(hash: hash)
+        }
+        func tokens(hashes: [String]) throws -> [StoredClientToken] {
+            reads.withLock { $0.many += 1 }
+            if failing.withLock({ $0 }) { throw Down() }
+            return try base.tokens(hashes: hashes)
+        }
+    }
+
+    /// The revocation sweep's question for many grants at once (decision 0142): the cache answers for those it vouches
+    /// for, one store read for the rest (whose answers are cached then), and a store that cannot be read leaves them
+    /// `.unknown`.
+    @Test func standingsOfManyGrantsTakeOneStoreRead() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let store = CountedLookups(try SQLiteStateStore(stateDirectory: dir))
+            let service = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
+            let made = try (0..<4).map { try service.create(name: "app-\($0)").token }
+            let grants = try made.map { try #require(service.grant(for: $0)) }
+            store.reads.withLock { $0 = (0, 0) }
+            #expect(service.standings(of: grants + [grants[0]]) == [.valid, .valid, .valid, .valid, .valid])
+            #expect(store.reads.withLock { $0 } == (0, 0), "all cached: no store read")
+
+            clock.advance(seconds: 3)
+            let elsewhere = TokenService(store: try SQLiteStateStore(stateDirectory: dir))
+            try elsewhere.revoke(name: "app-1")
+            _ = try service.revoke(name: "app-2")  // through this service: cached as revoked, fresh again
+            #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid])
+            #expect(store.reads.withLock { $0 } == (0, 1), "one read for the three the cache no longer vouched for")
+            #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid])
+            #expect(store.reads.withLock { $0 } == (0, 1), "their answers were cached")
+
+            clock.advance(seconds: 3)
+            store.failing.withLock { $0 = true }
+            #expect(service.standings(of: grants) == [.unknown, .unknown, .unknown, .unknown])
+        }
+    }
+
     @Test func storesOnlyTheHashOnDisk() throws {
         try withTemporaryDirectory { dir in
             let (service, store) = try makeService(dir)

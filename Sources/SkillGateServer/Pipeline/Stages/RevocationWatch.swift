@@ -9,9 +9,10 @@ import Synchronization
 /// provider's key until its answer next says something, and no relay waits on the store.
 ///
 /// Each answer is watched from its decoding to its accounting (`AccountStage`). `sweep()`, once a second on a queue of
-/// its own (`GatewayServer`), asks the token service once per watched token (its cache, or the store when the cache no longer vouches) and
-/// stops the answers of a revoked one through their responders: their tasks are cancelled and they end with
-/// `TokenRecheck.revoked` in their surface's shape (an error event on a stream, a 401 otherwise).
+/// its own (`GatewayServer`), asks the token service about every watched token at once (its cache, and one store read
+/// for those the cache no longer vouches for) and stops the answers of a revoked one through their responders: their
+/// tasks are cancelled and they end with `TokenRecheck.revoked` in their surface's shape (an error event on a stream, a
+/// 401 otherwise).
 final class RevocationWatch: Sendable {
     private let tokens: TokenService
     private let watched = Mutex<[ObjectIdentifier: Watched]>([:])
@@ -43,23 +44,26 @@ final class RevocationWatch: Sendable {
     /// loops.
     @discardableResult
     func sweep() -> Int {
-        let answers = watched.withLock { Array($0.values) }
-        guard !answers.isEmpty else { return 0 }
-        var standings: [String: TokenStanding] = [:]
-        var stopped = 0
-        for answer in answers {
+        var answers: [Watched] = []
+        for answer in watched.withLock({ Array($0.values) }) {
             // A client that left cannot be told anything; its answer is let go at its accounting, or here.
             if answer.responder.isClientGone {
                 unwatch(answer.responder)
-                continue
+            } else {
+                answers.append(answer)
             }
-            let id = answer.grant.token.id
-            // A store that cannot be read says nothing about the token (`.unknown`): the answers it admitted run on (a
-            // database outage must not stop every answer under way; new requests meanwhile get the 503 of an
-            // unreadable store).
-            let standing = standings[id] ?? tokens.standing(of: answer.grant)
-            standings[id] = standing
-            guard standing == .revoked else { continue }
+        }
+        guard !answers.isEmpty else { return 0 }
+        // One grant per token, asked all at once (one store read for those the cache no longer vouches for). A store
+        // that cannot be read says nothing about the tokens (`.unknown`): the answers they admitted run on (a database
+        // outage must not stop every answer under way; new requests meanwhile get the 503 of an unreadable store).
+        var grants: [String: TokenGrant] = [:]
+        for answer in answers where grants[answer.grant.token.id] == nil { grants[answer.grant.token.id] = answer.grant }
+        let asked = Array(grants.values)
+        var revoked: Set<String> = []
+        for (grant, standing) in zip(asked, tokens.standings(of: asked)) where standing == .revoked { revoked.insert(grant.token.id) }
+        var stopped = 0
+        for answer in answers where revoked.contains(answer.grant.token.id) {
             answer.responder.stopHandler(because: TokenRecheck.revoked)
             unwatch(answer.responder)
             stopped += 1
