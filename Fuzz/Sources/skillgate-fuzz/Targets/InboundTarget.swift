@@ -5,7 +5,7 @@ import SkillGateCore
 /// The request decoders of the gateway's surfaces (SkillGateServer/Surfaces and the wire-format
 /// decoders they use): the first byte picks OpenAI chat, Anthropic messages, the agent surface or
 /// the Responses surface, the rest is the body. An accepted request is then rendered into every upstream format
-/// (`makeRequest`, and prompt-injected tools), which must not crash either.
+/// (`makeRequest`, each provider's token-count request, and prompt-injected tools), which must not crash either.
 enum InboundTarget: FuzzTarget {
     static let surfaces: [any Surface] = [OpenAIChatSurface(), AnthropicMessagesSurface(), AgentSurface(), ResponsesSurface()]
 
@@ -22,7 +22,8 @@ enum InboundTarget: FuzzTarget {
         if Int(selector) % surfaces.count == 1 { checkAnthropicToolCache(body) }
         if Int(selector) % surfaces.count == 3 { checkResponsesToolCache(body) }
         guard let decoded = try? surfaces[Int(selector) % surfaces.count].decode(body) else { return }
-        let deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
+        var deployment = Deployment(providerId: "fuzz", model: "m", baseURL: "http://127.0.0.1:9", auth: .bearer, apiKey: "k")
+        deployment.countsInputTokens = true
         for stream in [false, true] {
             // Each format writes its body straight as bytes (decisions 0039, 0066, 0067): what it writes must be JSON.
             let formats: [(String, any WireFormat)] = [("openai", OpenAIChatFormat()), ("anthropic", AnthropicMessagesFormat()),
@@ -31,6 +32,12 @@ enum InboundTarget: FuzzTarget {
                 guard let http = try? format.makeRequest(decoded.chat, deployment: deployment, stream: stream) else { continue }
                 invariant((try? JSONValue.parse(http.body)) != nil, "the \(name) body is not JSON: \(String(decoding: http.body, as: UTF8.self))")
             }
+        }
+        // The providers' token-count requests (decision 0136) are written as bytes too: JSON as well.
+        let counters: [(String, any WireFormat)] = [("openai", OpenAIChatFormat()), ("anthropic", AnthropicMessagesFormat()), ("gemini", GeminiFormat())]
+        for (name, format) in counters {
+            guard let count = try? format.makeCountTokensRequest(decoded.chat, deployment: deployment) else { continue }
+            invariant((try? JSONValue.parse(count.body)) != nil, "the \(name) count body is not JSON: \(String(decoding: count.body, as: UTF8.self))")
         }
         _ = try? PromptToolsRenderer.prepare(decoded.chat)
     }

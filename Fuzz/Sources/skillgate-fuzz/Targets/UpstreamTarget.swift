@@ -26,7 +26,7 @@ enum GeminiUpstream: Upstream {
 }
 
 /// A provider's answers, which are untrusted bytes too: the first byte picks the non-streamed
-/// response parser, the stream translator or the error parser; the rest is the body. Invariant:
+/// response parser (and the token-count answer's), the stream translator or the error parser; the rest is the body. Invariant:
 /// the stream translator gives the same events (or the same error) whole, split at two points
 /// chosen from the input, and one byte at a time (short inputs); what every surface then sends a
 /// client for those events is JSON (`ClientEncodings`).
@@ -41,6 +41,8 @@ enum UpstreamTarget<P: Upstream>: FuzzTarget {
         switch selector % 3 {
         case 0:
             if let response = try? P.format.parseResponse(body, deployment: deployment) { _ = response.content.count }
+            // The same bytes as a token-count answer (decision 0136): a count is never negative.
+            if let count = P.format.parseCountTokens(body) { invariant(count >= 0, "a negative token count: \(count)") }
         case 1:
             let whole = translate([body])
             if case .events(let events) = whole { ClientEncodings.check(events) }
