@@ -23,14 +23,24 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func aCheckTheCacheCannotAnswerWaitsOffTheCallersThread() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let store = try SQLiteStateStore(stateDirectory: dir)
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
+    }
+
+    /// A token service on `store` with a 2 s cache on a clock the test moves, and the grant of a token `app` made there.
+    static func tokenService(on store: some StateStore) throws -> (TokenService, ManualWallClock, TokenGrant) {
         let clock = ManualWallClock(Date())
         let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
         let (token, _) = try tokens.create(name: "app")
-        let recheck = TokenRecheck(tokens: tokens, grant: try #require(tokens.grant(for: token)), interval: .zero)
+        return (tokens, clock, try #require(tokens.grant(for: token)))
+    }
+
+    @Test func aCheckTheCacheCannotAnswerWaitsOffTheCallersThread() async throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try SQLiteStateStore(stateDirectory: dir)
+        let (tokens, clock, grant) = try Self.tokenService(on: store)
+        let recheck = TokenRecheck(tokens: tokens, grant: grant, interval: .zero)
         clock.advance(3)  // the cache entry expired: only the store can tell
         store.holdConnection(for: 1)
 
@@ -50,13 +60,11 @@ import SkillGateTestSupport
     /// The check at each event never waits on the store: with the cache expired and the store held for a second, it
     /// answers at once and stops nothing (the revocation sweep reads the store, off the request's path).
     @Test func theCheckAtEachEventAsksOnlyTheCache() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
+        let dir = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SQLiteStateStore(stateDirectory: dir)
-        let clock = ManualWallClock(Date())
-        let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
-        let (token, _) = try tokens.create(name: "app")
-        let recheck = TokenRecheck(tokens: tokens, grant: try #require(tokens.grant(for: token)), interval: .zero)
+        let (tokens, clock, grant) = try Self.tokenService(on: store)
+        let recheck = TokenRecheck(tokens: tokens, grant: grant, interval: .zero)
         clock.advance(3)
         store.holdConnection(for: 1)
         let started = ContinuousClock.now
@@ -71,13 +79,10 @@ import SkillGateTestSupport
     /// With the store down and the cache no longer vouching, neither check takes the store's silence for a revocation;
     /// once the store answers again, a revocation made meanwhile (by another process) is seen.
     @Test func aStoreThatCannotBeReadStopsNothing() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-recheck-\(UUID().uuidString)").path
+        let dir = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = FailingLookups(try SQLiteStateStore(stateDirectory: dir))
-        let clock = ManualWallClock(Date())
-        let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
-        let (token, _) = try tokens.create(name: "app")
-        let grant = try #require(tokens.grant(for: token))
+        let (tokens, clock, grant) = try Self.tokenService(on: store)
         let recheck = TokenRecheck(tokens: tokens, grant: grant, interval: .zero)
         store.failing.withLock { $0 = true }
         clock.advance(3)
