@@ -305,21 +305,28 @@ public final class TokenService: Sendable {
     }
 
     /// `standing(of:)` for many grants at once, for the revocation sweep (decision 0142): the cache answers for the
-    /// grants it vouches for, and one store read (`StateStore.tokens(hashes:)`, one query on PostgreSQL) for the rest,
-    /// each answer cached as a lookup's is. When that read fails, the grants it was for are `.unknown`. One standing per
-    /// grant, in order; may read the store, so call it off the event loops.
+    /// grants whose entries are in the first half of their lifetime (or hold a revocation, which is final), and one store
+    /// read (`StateStore.tokens(hashes:)`, one query on PostgreSQL) for the rest, each answer cached as a lookup's is. So
+    /// the sweep renews its tokens' entries in one read, rather than each older entry starting a refresh of its own.
+    /// When that read fails, a grant keeps what its entry says while the entry still vouches, else `.unknown`. One
+    /// standing per grant, in order; may read the store, so call it off the event loops.
     public func standings(of grants: [TokenGrant]) -> [TokenStanding] {
-        var standings = grants.map { cachedStanding(of: $0) }
-        var uncached: [TokenDigest: [Int]] = [:]
-        for (index, grant) in grants.enumerated() where standings[index] == nil { uncached[grant.digest, default: []].append(index) }
-        guard !uncached.isEmpty else { return standings.map { $0 ?? .unknown } }
+        var standings = [TokenStanding?](repeating: nil, count: grants.count)
+        var toRead: [TokenDigest: [Int]] = [:]
+        for (index, grant) in grants.enumerated() {
+            let cached = peek(grant.digest)
+            standings[index] = cached?.standing  // the cache's word while it vouches, if the store cannot be read
+            if let cached, cached.young || cached.standing == .revoked { continue }
+            toRead[grant.digest, default: []].append(index)
+        }
+        guard !toRead.isEmpty else { return standings.map { $0 ?? .unknown } }
         let time = now()
         let generation = state.withLock { $0.generation }
-        guard let found = try? store.tokens(hashes: uncached.keys.map(\.hex)) else { return standings.map { $0 ?? .unknown } }
+        guard let found = try? store.tokens(hashes: toRead.keys.map(\.hex)) else { return standings.map { $0 ?? .unknown } }
         var byDigest: [TokenDigest: StoredClientToken] = [:]
         for stored in found { if let digest = TokenDigest(hex: stored.hash) { byDigest[digest] = stored } }
         state.withLock { state in
-            for (digest, indices) in uncached {
+            for (digest, indices) in toRead {
                 // A hash the store no longer has is a deleted token: as revoked as one marked so.
                 let accepted = byDigest[digest].map {
                     cacheFetched($0, for: digest, at: time, generation: generation, noteUse: false, in: &state).token != nil
@@ -328,6 +335,18 @@ public final class TokenService: Sendable {
             }
         }
         return standings.map { $0 ?? .unknown }
+    }
+
+    /// What the cache holds for `digest`, with no side effect (no use noted, no refresh started): the standing, and
+    /// whether the entry is in the first half of its lifetime; nil when no entry vouches.
+    private func peek(_ digest: TokenDigest) -> (standing: TokenStanding, young: Bool)? {
+        let time = now()
+        return state.withLock { state in
+            guard let entry = state.cache[digest], case let age = time.timeIntervalSince(entry.fetchedAt), age >= 0, age < cacheLifetime else {
+                return nil
+            }
+            return (Self.accepts(entry, digest) ? .valid : .revoked, age < cacheLifetime / 2)
+        }
     }
 
     /// The cache's answer for `digest`: nil when it holds no fresh entry, `.some(nil)` when it holds one it refuses

@@ -94,6 +94,13 @@ import Testing
             #expect(service.standings(of: grants + [grants[0]]) == [.valid, .valid, .valid, .valid, .valid])
             #expect(store.reads.withLock { $0 } == (0, 0), "all cached: no store read")
 
+            clock.advance(seconds: 1.5)  // past half the entries' lifetime: one read renews them all, no refresh of each
+            #expect(service.standings(of: grants) == [.valid, .valid, .valid, .valid])
+            #expect(store.reads.withLock { $0 } == (0, 1))
+            #expect(service.standings(of: grants) == [.valid, .valid, .valid, .valid])
+            #expect(store.reads.withLock { $0 } == (0, 1), "renewed")
+            store.reads.withLock { $0 = (0, 0) }
+
             clock.advance(seconds: 3)
             let elsewhere = TokenService(store: try SQLiteStateStore(stateDirectory: dir))
             try elsewhere.revoke(name: "app-1")
@@ -103,9 +110,11 @@ import Testing
             #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid])
             #expect(store.reads.withLock { $0 } == (0, 1), "their answers were cached")
 
-            clock.advance(seconds: 3)
+            clock.advance(seconds: 1.5)
             store.failing.withLock { $0 = true }
-            #expect(service.standings(of: grants) == [.unknown, .unknown, .unknown, .unknown])
+            #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid], "while the entries still vouch")
+            clock.advance(seconds: 1)
+            #expect(service.standings(of: grants) == [.unknown, .unknown, .unknown, .unknown], "once they no longer do")
         }
     }
 
