@@ -7,8 +7,8 @@ struct OpenAIChatInboundFields {
     /// The members decoding reads, one case per key.
     enum Member: Int, CaseIterable {
         case model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
-             temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions,
-             seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs
+             temperature, topP, stop, responseFormat, user, safetyIdentifier, promptCacheKey, reasoningEffort, stream,
+             streamOptions, seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs
 
         /// The member's key in the body.
         var key: String {
@@ -27,6 +27,7 @@ struct OpenAIChatInboundFields {
             case .stop: return "stop"
             case .responseFormat: return "response_format"
             case .user: return "user"
+            case .safetyIdentifier: return "safety_identifier"
             case .promptCacheKey: return "prompt_cache_key"
             case .reasoningEffort: return "reasoning_effort"
             case .stream: return "stream"
@@ -58,6 +59,7 @@ struct OpenAIChatInboundFields {
             case "stop": return .stop
             case "response_format": return .responseFormat
             case "user": return .user
+            case "safety_identifier": return .safetyIdentifier
             case "prompt_cache_key": return .promptCacheKey
             case "reasoning_effort": return .reasoningEffort
             case "n": return .n
@@ -76,8 +78,8 @@ struct OpenAIChatInboundFields {
     // One stored property per member (not an array: no allocation per request, and no `InlineArray`, which Apple
     // platforms have only from their 2025 releases).
     private var model, n, functions, messages, tools, toolChoice, parallelToolCalls, maxCompletionTokens, maxTokens,
-                temperature, topP, stop, responseFormat, user, promptCacheKey, reasoningEffort, stream, streamOptions,
-                seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs: JSONValue?
+                temperature, topP, stop, responseFormat, user, safetyIdentifier, promptCacheKey, reasoningEffort, stream,
+                streamOptions, seed, frequencyPenalty, presencePenalty, logitBias, logprobs, topLogprobs: JSONValue?
 
     /// No members yet.
     init() {}
@@ -105,6 +107,7 @@ struct OpenAIChatInboundFields {
             case .stop: return stop
             case .responseFormat: return responseFormat
             case .user: return user
+            case .safetyIdentifier: return safetyIdentifier
             case .promptCacheKey: return promptCacheKey
             case .reasoningEffort: return reasoningEffort
             case .stream: return stream
@@ -133,6 +136,7 @@ struct OpenAIChatInboundFields {
             case .stop: stop = newValue
             case .responseFormat: responseFormat = newValue
             case .user: user = newValue
+            case .safetyIdentifier: safetyIdentifier = newValue
             case .promptCacheKey: promptCacheKey = newValue
             case .reasoningEffort: reasoningEffort = newValue
             case .stream: stream = newValue

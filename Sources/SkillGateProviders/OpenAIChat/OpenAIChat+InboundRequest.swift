@@ -95,7 +95,10 @@ extension OpenAIChatFormat {
         case let v? where v.objectValue != nil: request.responseFormat = v
         case let other: throw InboundField.wrongType("response_format", expected: "an object like {\"type\":\"json_object\"}", got: other)
         }
-        request.user = try InboundField.optionalString(fields[.user], at: "user")
+        // `safety_identifier` is OpenAI's successor to `user` (the end user, for abuse monitoring and the response
+        // cache's keys), as on the Responses surface; either is sent upstream as the provider's `user`.
+        request.user = try InboundField.optionalString(fields[.safetyIdentifier], at: "safety_identifier")
+            ?? InboundField.optionalString(fields[.user], at: "user")
         request.promptCacheKey = try InboundField.optionalString(fields[.promptCacheKey], at: "prompt_cache_key")
         if let effort = try InboundField.optionalString(fields[.reasoningEffort], at: "reasoning_effort") {
             request.thinking = ThinkingConfig(enabled: effort != "none" && effort != "minimal")

@@ -39,11 +39,15 @@ final class ResponseCache: Sendable {
         self.now = now
     }
 
-    /// The answer kept under `key`, if still valid (a hit), else nil (a miss).
-    func lookup(_ key: ResponseCacheKey) -> CachedAnswer? {
+    /// The answer kept under `key`, if still valid and, when `maxAgeSeconds` is given, no older than that (a hit);
+    /// else nil (a miss). An answer too old for this request stays for others; the fresh one replaces it.
+    func lookup(_ key: ResponseCacheKey, maxAgeSeconds: Int? = nil) -> CachedAnswer? {
         let time = now()
         return state.withLock { s -> CachedAnswer? in
             switch s.entries.find(key, at: time) {
+            case .hit(let answer) where maxAgeSeconds.map({ answer.age(at: time) > $0 }) ?? false:
+                s.statistics.misses += 1
+                return nil
             case .hit(let answer):
                 s.statistics.hits += 1
                 return answer

@@ -25,7 +25,7 @@ struct ResponseCacheStage: Sendable {
     /// How a request of `client` in `scenario` uses the cache, once its tools were cut and its route planned: nil when
     /// the scenario does not cache. `cacheable` is false for answers that are not a model's alone (the agent surface,
     /// server-side skills visible). Reads `x-skillgate-cache` and `Cache-Control` (a 400 for a value the first does not
-    /// take), and notes `refresh` and `bypass` in the log line.
+    /// take; `max-age` above 0 bounds a served answer's age), and notes `refresh` and `bypass` in the log line.
     func use(scenario: String, tokenId: String, request: ChatRequest, plan: RoutePlan, escalation: RoutePlan?, cacheable: Bool,
              headers: HTTPHeaders, _ log: inout RequestLogEntry) throws(GatewayError) -> ResponseCacheUse? {
         guard let cache, let ttl = ttlSeconds[scenario] else { return nil }
@@ -41,14 +41,14 @@ struct ResponseCacheStage: Sendable {
             cache.countSkipped(refresh: true)
             return .refresh(key, ttlSeconds: ttl)
         }
-        return .lookUp(key, ttlSeconds: ttl)
+        return .lookUp(key, ttlSeconds: ttl, maxAgeSeconds: ResponseCacheDirective.maxAgeSeconds(headers))
     }
 
-    /// The kept answer to `call`, when it may be looked up and is there: the log line says `hit` and the entry's age;
-    /// otherwise `miss` when it was looked up.
+    /// The kept answer to `call`, when it may be looked up and is there (and no older than the request's `max-age`): the
+    /// log line says `hit` and the entry's age; otherwise `miss` when it was looked up.
     func lookUp(_ call: PreparedCall, _ log: inout RequestLogEntry) -> CachedAnswer? {
-        guard let cache, case .lookUp(let key, _) = call.cache else { return nil }
-        guard let hit = cache.lookup(key) else {
+        guard let cache, case .lookUp(let key, _, let maxAge) = call.cache else { return nil }
+        guard let hit = cache.lookup(key, maxAgeSeconds: maxAge) else {
             log.cache = .miss
             return nil
         }

@@ -4,8 +4,9 @@ enum ResponseCacheUse: Sendable {
     /// Neither read nor written: the request asked not to be cached (`no-store`), or its answer is not a model's
     /// alone (server-side skills, `/v1/agent`: skills have side effects).
     case bypass
-    /// Looked up; on a miss, the complete answer is kept for `ttlSeconds`.
-    case lookUp(ResponseCacheKey, ttlSeconds: Int)
+    /// Looked up (an answer older than `maxAgeSeconds`, when the request gave one, counts as missing); on a miss, the
+    /// complete answer is kept for `ttlSeconds`.
+    case lookUp(ResponseCacheKey, ttlSeconds: Int, maxAgeSeconds: Int?)
     /// Not looked up (`refresh`, `Cache-Control: no-cache`); the fresh complete answer is kept for `ttlSeconds`.
     case refresh(ResponseCacheKey, ttlSeconds: Int)
 
@@ -13,7 +14,7 @@ enum ResponseCacheUse: Sendable {
     var write: (key: ResponseCacheKey, ttlSeconds: Int)? {
         switch self {
         case .bypass: nil
-        case .lookUp(let key, let ttl), .refresh(let key, let ttl): (key, ttl)
+        case .lookUp(let key, let ttl, _), .refresh(let key, let ttl): (key, ttl)
         }
     }
 }

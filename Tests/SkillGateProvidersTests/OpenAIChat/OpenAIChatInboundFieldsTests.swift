@@ -41,6 +41,7 @@ import SkillGateCore
         #"{"model":"m","messages":[{"role":"user","content":"hi"}],"unknown":{"deep":[1,{"x":null}]},"metadata":{},"n":1,"functions":null}"#,
         #"{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":5,"max_tokens":7,"top_p":0.5,"stop":["a","b"],"user":"u","prompt_cache_key":"k","reasoning_effort":"minimal","parallel_tool_calls":false,"response_format":{"type":"json_object"}}"#,
         #"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":{"type":"function","function":{"name":"f"}}}"#,
+        #"{"model":"m","messages":[{"role":"user","content":"hi"}],"safety_identifier":"alice","user":"u"}"#,
         #"{"m\u006fdel":"escaped key","messages":[{"role":"user","content":"hi"}]}"#,
     ]
 

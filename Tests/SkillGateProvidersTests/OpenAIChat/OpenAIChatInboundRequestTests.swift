@@ -19,6 +19,29 @@ import SkillGateCore
         #expect(OpenAIChatTestSupport.canonical(reencoded) == OpenAIChatTestSupport.canonical(original))
     }
 
+    /// `safety_identifier`, OpenAI's successor to `user`, names the end user as `user` does (the response cache keeps
+    /// their answers apart by it) and is sent upstream as `user`; given both, it wins, as on the Responses surface.
+    @Test(arguments: [
+        (#","safety_identifier":"alice""#, "alice"),
+        (#","user":"bob""#, "bob"),
+        (#","user":"bob","safety_identifier":"alice""#, "alice"),
+        ("", nil),
+    ] as [(String, String?)])
+    func theSafetyIdentifierNamesTheEndUser(members: String, user: String?) throws {
+        let body = Array(#"{"model":"m","messages":[{"role":"user","content":"hi"}]\#(members)}"#.utf8)
+        let inbound = try OpenAIChatFormat.decodeInboundRequest(body)
+        #expect(inbound.request.user == user)
+        let upstream = OpenAIChatFormat().requestBody(inbound.request, model: "m", stream: false)
+        #expect(upstream["user"]?.stringValue == user)
+        #expect(upstream["safety_identifier"] == nil)
+    }
+
+    @Test func aSafetyIdentifierThatIsNoStringIsA400() {
+        #expect(throws: GatewayError.self) {
+            try OpenAIChatFormat.decodeInboundRequest(Array(#"{"model":"m","messages":[{"role":"user","content":"hi"}],"safety_identifier":7}"#.utf8))
+        }
+    }
+
     @Test func toolResultsGetTheirToolName() throws {
         let inbound = try OpenAIChatFormat.decodeInboundRequest(
             try Fixtures.bytes("openai/test_run_stream_sync_streams_real_model.1.request.json"))

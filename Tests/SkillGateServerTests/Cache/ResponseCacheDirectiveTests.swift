@@ -11,6 +11,14 @@ import SkillGateHTTP
         ([("x-skillgate-cache", " Refresh ")], .refresh),
         ([("cache-control", "no-cache")], .refresh),
         ([("cache-control", "max-age=0")], .refresh),
+        // Other spellings of 0 (RFC 9111: delta-seconds are digits, a quoted form is accepted too).
+        ([("cache-control", "max-age=00")], .refresh),
+        ([("cache-control", "MAX-AGE = 000")], .refresh),
+        ([("cache-control", "max-age=\"0\"")], .refresh),
+        ([("cache-control", "max-age=60, max-age=0")], .refresh),
+        // Not a number: ignored.
+        ([("cache-control", "max-age=-0")], .use),
+        ([("cache-control", "max-age=0x0, max-age=, max-age")], .use),
         ([("cache-control", "no-store")], .noStore),
         ([("cache-control", "max-age=60, no-transform")], .use),
         ([("cache-control", "no-cache"), ("cache-control", "no-store")], .noStore),
@@ -38,5 +46,21 @@ import SkillGateHTTP
         headers.add("x-skillgate-cache", "refresh")
         headers.add("x-skillgate-cache", "no-store")
         #expect(throws: GatewayError.self) { try ResponseCacheDirective.from(headers) }
+    }
+
+    /// `max-age` above 0 bounds the age of a served answer; the smallest wins; 0 is a refresh, not a bound.
+    @Test(arguments: [
+        ([], nil),
+        ([("cache-control", "max-age=60")], 60),
+        ([("cache-control", "max-age=\"0060\", no-transform")], 60),
+        ([("cache-control", "max-age=60"), ("cache-control", "max-age=5")], 5),
+        ([("cache-control", "max-age=0")], nil),
+        ([("cache-control", "max-age=99999999999999999999")], 1 << 31),
+        ([("cache-control", "max-age=1.5")], nil),
+    ] as [([(String, String)], Int?)])
+    func maxAgeBoundsTheServedAnswersAge(_ fields: [(String, String)], _ expected: Int?) {
+        var headers = HTTPHeaders()
+        for (name, value) in fields { headers.add(name, value) }
+        #expect(ResponseCacheDirective.maxAgeSeconds(headers) == expected)
     }
 }

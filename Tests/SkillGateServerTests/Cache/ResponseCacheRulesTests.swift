@@ -45,13 +45,29 @@ import SkillGateHTTP
     /// HTTP's own request directives mean the same: `no-store` bypasses, `no-cache` and `max-age=0` refresh; the stricter
     /// of two wins, and other directives change nothing.
     @Test(arguments: [("no-store", "bypass"), ("no-cache", "refresh"), ("max-age=0", "refresh"), ("No-Cache, no-store", "bypass"),
-                      ("max-age=600", "hit"), ("no-transform", "hit")])
+                      ("max-age=00", "refresh"), ("max-age=\"0\"", "refresh"), ("max-age=600", "hit"), ("no-transform", "hit")])
     func cacheControlIsHonoured(_ value: String, _ expected: String) async throws {
         try await ResponseCacheGateway.with([OpenAIRecordings.text]) { g, upstream in
             _ = try await g.post(Self.question)
             let r = try await g.post(Self.question, headers: ["cache-control": value])
             #expect(r.status == 200 && r.headers["x-skillgate-cache"] == expected, "\(value)")
             #expect(upstream.requestCount == (expected == "hit" ? 1 : 2), "\(value)")
+        }
+    }
+
+    /// `max-age=N` takes no kept answer older than N seconds: older, it is a miss, the model is asked and its answer
+    /// replaces the old one; younger, a hit (RFC 9111, 5.2.1.1).
+    @Test func maxAgeTakesNoOlderAnswer() async throws {
+        try await ResponseCacheGateway.with([Self.answer("first answer"), Self.answer("second answer")]) { g, upstream in
+            #expect(try await g.post(Self.question).content == "first answer")
+            g.clock.advance(30)
+            let young = try await g.post(Self.question, headers: ["cache-control": "max-age=45"])
+            #expect(young.headers["x-skillgate-cache"] == "hit" && young.content == "first answer")
+            let old = try await g.post(Self.question, headers: ["cache-control": "max-age=\"20\""])
+            #expect(old.headers["x-skillgate-cache"] == "miss" && old.content == "second answer")
+            let replaced = try await g.post(Self.question, headers: ["cache-control": "max-age=20"])
+            #expect(replaced.headers["x-skillgate-cache"] == "hit" && replaced.content == "second answer")
+            #expect(upstream.requestCount == 2)
         }
     }
 
