@@ -59,3 +59,29 @@ def test_no_store_neither_reads_nor_keeps(openai_client, upstream):
     second = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask, extra_headers=CACHED)
     assert (first.headers["x-skillgate-cache"], second.headers["x-skillgate-cache"]) == ("bypass", "miss")
     assert len(upstream.since(mark)) == 2
+
+
+def test_end_users_named_by_safety_identifier_keep_their_answers_apart(openai_client, upstream):
+    """The SDK's `safety_identifier` (OpenAI's successor to `user`) names the end user, as on the Responses API: two
+    end users of one app token never share a kept answer, and the provider gets each one's identifier as `user`
+    (decision 0143)."""
+    client, ask = openai_client(), [{"role": "user", "content": _question()}]
+    mark = upstream.mark()
+    for person in ("alice", "bob", "alice"):
+        client.chat.completions.create(model="up-openai/gpt-test", messages=ask, safety_identifier=person, extra_headers=CACHED)
+    sent = upstream.since(mark)
+    assert [r.json.get("user") for r in sent] == ["alice", "bob"]
+    assert all("safety_identifier" not in r.json for r in sent)
+
+
+def test_max_age_zero_in_any_spelling_refreshes(openai_client, upstream):
+    """`Cache-Control: max-age` is read as HTTP delta-seconds: `00` and the quoted `"0"` ask for a fresh answer as
+    `0` does (decision 0143)."""
+    client, ask = openai_client(), [{"role": "user", "content": _question()}]
+    mark = upstream.mark()
+    client.chat.completions.create(model="up-openai/gpt-test", messages=ask, extra_headers=CACHED)
+    for value in ("max-age=00", 'max-age="0"'):
+        raw = client.chat.completions.with_raw_response.create(model="up-openai/gpt-test", messages=ask,
+                                                               extra_headers={**CACHED, "cache-control": value})
+        assert raw.headers["x-skillgate-cache"] == "refresh", value
+    assert len(upstream.since(mark)) == 3
