@@ -1,7 +1,7 @@
-import SkillGateKeys
 import FoundationEssentials
 import Glibc
 import Dispatch
+import SkillGateKeys
 import Synchronization
 
 /// The `StateStore` on PostgreSQL (`state.postgres_url`), for several gateway instances sharing one database: client
