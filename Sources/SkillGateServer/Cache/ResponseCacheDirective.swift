@@ -12,9 +12,11 @@ enum ResponseCacheDirective: Int, Comparable, Sendable {
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
-    /// The directive of `headers`; a 400 naming `x-skillgate-cache` for a value it does not take. `Cache-Control`
-    /// directives other than those above are left alone (they are about HTTP caches in general).
-    static func from(_ headers: HTTPHeaders) throws(GatewayError) -> ResponseCacheDirective {
+    /// The directive of `headers`, and the smallest `Cache-Control: max-age` above 0 (the client takes no kept answer
+    /// older than that many seconds, RFC 9111 5.2.1.1; nil when none is given, or only 0, which is a refresh); a 400
+    /// naming `x-skillgate-cache` for a value it does not take. `Cache-Control` directives other than those above are
+    /// left alone (they are about HTTP caches in general). Each field is read once.
+    static func read(_ headers: HTTPHeaders) throws(GatewayError) -> (directive: ResponseCacheDirective, maxAgeSeconds: Int?) {
         var directive = ResponseCacheDirective.use
         if let value = try GatewayFields.once(headers, "x-skillgate-cache") {
             switch value.trimmingWhitespace().lowercased() {
@@ -26,21 +28,18 @@ enum ResponseCacheDirective: Int, Comparable, Sendable {
                     param: "x-skillgate-cache")
             }
         }
+        var maxAge: Int?
         for (name, value) in cacheControl(headers) {
             switch name {
             case "no-store": directive = max(directive, .noStore)
             case "no-cache": directive = max(directive, .refresh)
-            case "max-age" where deltaSeconds(value) == 0: directive = max(directive, .refresh)
+            case "max-age":
+                guard let seconds = deltaSeconds(value) else { continue }
+                if seconds == 0 { directive = max(directive, .refresh) } else { maxAge = min(maxAge ?? seconds, seconds) }
             default: continue
             }
         }
-        return directive
-    }
-
-    /// The smallest `Cache-Control: max-age` of `headers` above 0: the client takes no kept answer older than that many
-    /// seconds (RFC 9111, 5.2.1.1). Nil when none is given (or only 0, which `from` makes a refresh).
-    static func maxAgeSeconds(_ headers: HTTPHeaders) -> Int? {
-        cacheControl(headers).compactMap { name, value in name == "max-age" ? deltaSeconds(value) : nil }.filter { $0 > 0 }.min()
+        return (directive, maxAge)
     }
 
     /// The directives of every `Cache-Control` field: each name lowercased, and its argument without the quotes of a

@@ -29,7 +29,7 @@ struct ResponseCacheStage: Sendable {
     func use(scenario: String, tokenId: String, request: ChatRequest, plan: RoutePlan, escalation: RoutePlan?, cacheable: Bool,
              headers: HTTPHeaders, _ log: inout RequestLogEntry) throws(GatewayError) -> ResponseCacheUse? {
         guard let cache, let ttl = ttlSeconds[scenario] else { return nil }
-        let directive = try ResponseCacheDirective.from(headers)
+        let (directive, maxAge) = try ResponseCacheDirective.read(headers)
         guard cacheable, directive != .noStore else {
             log.cache = .bypass
             cache.countSkipped(refresh: false)
@@ -41,7 +41,7 @@ struct ResponseCacheStage: Sendable {
             cache.countSkipped(refresh: true)
             return .refresh(key, ttlSeconds: ttl)
         }
-        return .lookUp(key, ttlSeconds: ttl, maxAgeSeconds: ResponseCacheDirective.maxAgeSeconds(headers))
+        return .lookUp(key, ttlSeconds: ttl, maxAgeSeconds: maxAge)
     }
 
     /// The kept answer to `call`, when it may be looked up and is there (and no older than the request's `max-age`): the

@@ -342,11 +342,17 @@ public final class TokenService: Sendable {
     private func peek(_ digest: TokenDigest) -> (standing: TokenStanding, young: Bool)? {
         let time = now()
         return state.withLock { state in
-            guard let entry = state.cache[digest], case let age = time.timeIntervalSince(entry.fetchedAt), age >= 0, age < cacheLifetime else {
-                return nil
-            }
+            guard let entry = state.cache[digest], let age = vouchingAge(of: entry, at: time) else { return nil }
             return (Self.accepts(entry, digest) ? .valid : .revoked, age < cacheLifetime / 2)
         }
+    }
+
+    /// The age of `entry` at `time` while the cache vouches for it: younger than `cacheLifetime`, and not fetched "in
+    /// the future" (which means the wall clock was set back: a revocation elsewhere would go unseen for as long as the
+    /// clock went back). Nil otherwise.
+    private func vouchingAge(of entry: CacheEntry, at time: Date) -> TimeInterval? {
+        let age = time.timeIntervalSince(entry.fetchedAt)
+        return age >= 0 && age < cacheLifetime ? age : nil
     }
 
     /// The cache's answer for `digest`: nil when it holds no fresh entry, `.some(nil)` when it holds one it refuses
@@ -366,11 +372,7 @@ public final class TokenService: Sendable {
     private func cachedAnswer(_ digest: TokenDigest, noteUse: Bool) -> CachedAnswer? {
         let time = now()
         let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (CachedAnswer?, UInt64, Bool, Bool) in
-            // An entry fetched "in the future" means the wall clock was set back: it no longer vouches, or a revocation
-            // elsewhere would go unseen for as long as the clock went back.
-            guard var entry = state.cache[digest], case let age = time.timeIntervalSince(entry.fetchedAt), age >= 0, age < cacheLifetime else {
-                return (nil, state.generation, false, false)
-            }
+            guard var entry = state.cache[digest], let age = vouchingAge(of: entry, at: time) else { return (nil, state.generation, false, false) }
             let until = entry.fetchedAt.addingTimeInterval(cacheLifetime)
             let refresh = age >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
             guard Self.accepts(entry, digest) else { return (CachedAnswer(token: nil, until: until), state.generation, false, refresh) }
