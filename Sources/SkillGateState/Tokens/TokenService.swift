@@ -19,7 +19,7 @@ import Synchronization
 /// entry past half its lifetime starts one background lookup and is answered from the cache. So a busy token
 /// never makes a request wait on the store (with PostgreSQL, a round trip behind whatever the ledger writer is
 /// doing on the shared connection), and a revocation elsewhere still shows within `cacheLifetime`: an entry older
-/// than that is never used.
+/// than that is never used. A revoked entry is kept for good: revocation is final.
 public final class TokenService: Sendable {
     private struct CacheEntry {
         var stored: StoredClientToken
@@ -349,8 +349,11 @@ public final class TokenService: Sendable {
 
     /// The age of `entry` at `time` while the cache vouches for it: younger than `cacheLifetime`, and not fetched "in
     /// the future" (which means the wall clock was set back: a revocation elsewhere would go unseen for as long as the
-    /// clock went back). Nil otherwise.
+    /// clock went back). Nil otherwise. A revoked entry vouches for good, as if just fetched: a revocation is final (no
+    /// command takes one back; a token made again under the name has a new text), so a revoked token that keeps being
+    /// presented, or an answer of one still under way, costs no store read (decision 0144).
     private func vouchingAge(of entry: CacheEntry, at time: Date) -> TimeInterval? {
+        if entry.stored.token.isRevoked { return 0 }
         let age = time.timeIntervalSince(entry.fetchedAt)
         return age >= 0 && age < cacheLifetime ? age : nil
     }

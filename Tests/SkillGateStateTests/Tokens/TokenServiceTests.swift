@@ -114,7 +114,39 @@ import Testing
             store.failing.withLock { $0 = true }
             #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid], "while the entries still vouch")
             clock.advance(seconds: 1)
-            #expect(service.standings(of: grants) == [.unknown, .unknown, .unknown, .unknown], "once they no longer do")
+            #expect(service.standings(of: grants) == [.unknown, .revoked, .revoked, .unknown],
+                    "once they no longer do, but a revocation is final (decision 0144)")
+        }
+    }
+
+    /// A revocation is final, so the cache keeps a revoked entry for good (decision 0144): a revoked token presented
+    /// again and again, or a sweep over answers of one still under way, reads the store once, not every lifetime; also
+    /// after the wall clock was set back.
+    @Test func aRevocationIsCachedForGood() throws {
+        try withTemporaryDirectory { dir in
+            let clock = TestClock()
+            let store = CountedLookups(try SQLiteStateStore(stateDirectory: dir))
+            let service = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
+            let (revokedElsewhere, _) = try service.create(name: "elsewhere")
+            let (revokedHere, _) = try service.create(name: "here")
+            let (kept, _) = try service.create(name: "kept")
+            let grants = try [revokedElsewhere, revokedHere, kept].map { try #require(service.grant(for: $0)) }
+            try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).revoke(name: "elsewhere")
+            try service.revoke(name: "here")
+
+            clock.advance(seconds: 3)
+            #expect(service.authenticate(revokedElsewhere) == nil, "the store is read once the entry expired")
+            #expect(service.authenticate(revokedHere) == nil)
+            #expect(service.authenticate(kept) != nil)
+            store.reads.withLock { $0 = (0, 0) }
+            for hours in [1.0, 24, -48] {  // later, much later, and after the clock was set back
+                clock.advance(seconds: hours * 3_600)
+                #expect(service.authenticate(revokedElsewhere) == nil)
+                if case .refused = service.cachedGrant(for: revokedHere) {} else { Issue.record("a revoked entry expired (\(hours) h)") }
+                #expect(service.cachedStanding(of: grants[0]) == .revoked)
+                #expect(service.standings(of: grants) == [.revoked, .revoked, .valid])
+            }
+            #expect(store.reads.withLock { $0 } == (0, 3), "only the valid token was read again, once per sweep")
         }
     }
 
