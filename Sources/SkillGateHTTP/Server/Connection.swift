@@ -1,5 +1,6 @@
 import CEvent
 import Glibc
+import Synchronization
 
 /// One accepted, admitted connection, from accept to close (loop thread only).
 ///
@@ -23,6 +24,9 @@ final class Connection {
         case handling
         /// Closed: its events are freed and its descriptor closed.
         case closed
+
+        /// A request is partly read: its head or body is arriving, or its gate decision is out.
+        var readsRequest: Bool { self == .head || self == .body || self == .gating }
     }
 
     /// How the body of the request being read is framed, and how much of it is left.
@@ -37,7 +41,13 @@ final class Connection {
     let peerAddress: String
     /// The peer as `address:port`.
     let remoteAddress: String
-    var phase = Phase.waiting
+    var phase = Phase.waiting {
+        didSet {
+            if oldValue.readsRequest != phase.readsRequest { requestsBeingRead.count.add(phase.readsRequest ? 1 : -1, ordering: .relaxed) }
+        }
+    }
+    /// The loop's count of connections whose request is partly read, which a drain waits for (`Phase.readsRequest`).
+    let requestsBeingRead: RequestsBeingRead
     /// The unretained pointer libevent callbacks get.
     var argument: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -87,6 +97,7 @@ final class Connection {
 
     init(loop: EventLoop, fd: Int32, peerAddress: String, port: Int) {
         self.loop = loop
+        requestsBeingRead = loop.requestsBeingRead
         self.fd = fd
         self.peerAddress = peerAddress
         remoteAddress = "\(peerAddress):\(port)"
@@ -141,4 +152,11 @@ final class GatedHead {
         self.framing = framing
         self.ticket = ticket
     }
+}
+
+/// How many of a loop's connections have a request partly read (head or body arriving, or a gate decision out): written
+/// by the loop's connections as their phase changes, read by `HTTPServer.shutdown`, which waits for them as for requests
+/// with their handlers. A class, so each connection holds the loop's counter without going through its unowned loop.
+final class RequestsBeingRead: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -8,23 +8,25 @@ extension EventLoop {
     /// requests of connections already open (the rest wait in the backlog for the next turn).
     static let acceptsPerTurn = 64
 
-    /// The listening socket is readable: accepts what is waiting, admitting each connection against the caps.
-    func acceptConnections() {
+    /// The listening socket is readable: accepts what is waiting (at most `limit`), admitting each connection against
+    /// the caps. `balancing`: stop early when this loop has more than its share of connections (`AcceptBalance`); off
+    /// for the drain's last take from the backlog, which no other loop will take.
+    func acceptConnections(upTo limit: Int = EventLoop.acceptsPerTurn, balancing: Bool = true) {
         var address = [CChar](repeating: 0, count: 64)
-        for _ in 0..<Self.acceptsPerTurn {
+        for _ in 0..<limit {
             guard let listenFD = listeningSocket else { return }
             var port: Int32 = 0
             let fd = address.withUnsafeMutableBufferPointer { sg_ev_accept(listenFD, $0.baseAddress, $0.count, &port) }
             if fd < 0 {
                 // EAGAIN: nothing left (another loop may have taken it). Out of descriptors or memory: stop taking
                 // connections for a moment instead of spinning on a socket that stays readable.
-                if fd != -EAGAIN && fd != -EWOULDBLOCK && fd != -EINTR && fd != -ECONNABORTED { pauseAccepting() }
+                if balancing, fd != -EAGAIN && fd != -EWOULDBLOCK && fd != -EINTR && fd != -ECONNABORTED { pauseAccepting() }
                 return
             }
             shared.counters.acceptedConnections.add(1, ordering: .relaxed)
             let peer = address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             admit(fd: fd, peer: peer, port: Int(port))
-            if shared.balance.update(loop: index, openConnections: connections.count) {
+            if shared.balance.update(loop: index, openConnections: connections.count), balancing {
                 pauseAccepting()
                 return
             }

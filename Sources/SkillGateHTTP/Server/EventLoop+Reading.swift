@@ -119,11 +119,6 @@ extension EventLoop {
     /// body's reading (or hands a bodiless request over).
     private func headRead(_ connection: Connection, _ parsed: ParsedRequestHead) {
         connection.stopTimer()
-        if draining {
-            // Refused from its head: no body waited for and read, no gate asked, for a request refused anyway (0137).
-            refuse(connection, status: 503, message: Self.drainingMessage, isHead: parsed.isHead)
-            return
-        }
         var head = HTTPRequestHead(method: parsed.method, path: parsed.path, query: parsed.query, headers: parsed.headers,
                                    remoteAddress: connection.remoteAddress)
         if let choose = configuration.replyFields, let fields = choose(head) {

@@ -11,10 +11,6 @@ extension EventLoop {
         connection.head = nil
         let admission = connection.admission
         connection.admission = nil
-        if draining {
-            refuse(connection, status: 503, message: Self.drainingMessage, isHead: head.isHead)
-            return
-        }
         var body: [UInt8] = []
         swap(&body, &connection.body)
         let bodyBytes = body.count
@@ -38,9 +34,6 @@ extension EventLoop {
             trimmer.released(bodyBytes: bodyBytes)
         }
     }
-
-    /// The 503 of a request that comes while the server drains.
-    static let drainingMessage = "The server is shutting down and takes no new requests; retry in a moment (another instance may answer)."
 
     func sendReply(_ responder: HTTPResponder, status: Int, headers: HTTPHeaders, body: [UInt8]) {
         let link = responder.link

@@ -81,6 +81,8 @@ final class EventLoop: @unchecked Sendable {
     let runningHandlers = Atomic<Int>(0)
     /// Replies whose last bytes are queued and not written out yet.
     let unflushedReplies = Atomic<Int>(0)
+    /// Connections whose request is partly read (`Connection.Phase.readsRequest`).
+    let requestsBeingRead = RequestsBeingRead()
     /// Iterations of this loop that waited for events (`HTTPServer.Statistics.loopTurns`): written by this loop's
     /// thread only, so it is not a cache line the loops share.
     let turns = Atomic<Int>(0)
@@ -282,8 +284,11 @@ final class EventLoop: @unchecked Sendable {
             headDecided(id, ticket: ticket, decision)
         case .stopAccepting:
             if let resumeAcceptEvent { event_del(resumeAcceptEvent) }
-            stopListening()
             draining = true
+            // Connections the kernel completed before the drain began wait in the backlog; closing the socket would
+            // reset them (and their requests, already sent, would be lost). They are taken and served first.
+            acceptConnections(upTo: configuration.backlog + Self.acceptsPerTurn, balancing: false)
+            stopListening()
             drainingAcknowledged.store(true, ordering: .releasing)
         case .cutOff:
             cutOffHandlers()

@@ -15,7 +15,7 @@ import Synchronization
 /// 400 (malformed request line or header, control characters in a header, bad Content-Length, malformed chunked
 /// encoding), 413 (body over `maxBodyBytes`, or the smaller limit a `headGate` set), 417 (an `Expect` other than
 /// `100-continue`), 431 (a head over `maxHeaderBytes`, a trailer section over 16 KiB), 501 (unknown method, TRACE),
-/// 505 (HTTP/2.0 or HTTP/3.0 on the request line), 503 (a request arriving while draining),
+/// 505 (HTTP/2.0 or HTTP/3.0 on the request line),
 /// 500 (a handler returned without answering); at header time, before any body byte is read: 400 for a missing
 /// (HTTP/1.1), repeated or invalid Host (`RequestHost`), 400/501 for body framing that parsers could disagree on
 /// (`RequestFraming`; a HEAD request's body is framed like any other), and whatever `headGate` rejects;
@@ -157,6 +157,9 @@ public final class HTTPServer: Sendable {
     /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
     public var boundPort: Int { state.withLock { $0.boundPort } }
 
+    /// Whether `shutdown` has begun: the server takes no new connections and drains (every loop has been told).
+    public var isShuttingDown: Bool { state.withLock { $0.phase == .stopped } }
+
     /// What the server refused or cut off so far, and the connections open now.
     public var statistics: Statistics {
         let c = shared.counters
@@ -187,10 +190,16 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
     }
 
-    /// Stops accepting, lets in-flight requests finish (their handlers return, also after replying, and the
+    /// Stops accepting (after taking the connections already waiting in the listening socket's backlog, which closing
+    /// it would reset), lets in-flight requests finish (their handlers return, also after replying, and the
     /// last bytes of their replies are written to the clients) until `deadline` has passed, then cuts off the handlers
     /// still running (`HTTPResponder.wasCutOffByServer`, their tasks cancelled) and gives them up to `lastWordsTime` to
     /// end their answers, closes every connection and stops the loop threads. A second call waits for the first.
+    ///
+    /// Requests partly read when the drain begins, and requests that arrive on connections already open during it, are
+    /// served like any other, each reply closing its connection (`Connection: close`): a client of a keep-alive
+    /// connection sends one more request at most, and its next goes to a new connection, which another process sharing
+    /// the port (`reusePort`) takes (decision 0145).
     ///
     /// Returns whether the drain was clean: every handler returned and every reply was written out before `deadline`
     /// (none was cancelled or cut off).
@@ -199,6 +208,8 @@ public final class HTTPServer: Sendable {
         let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
             guard s.phase == .running else { return (s.loops, false) }
             s.phase = .stopped
+            // Under the lock, so whoever sees `isShuttingDown` knows every loop was told.
+            for loop in s.loops { loop.post(.stopAccepting) }
             return (s.loops, true)
         }
         guard first else {
@@ -206,7 +217,6 @@ public final class HTTPServer: Sendable {
             for loop in loops { await loop.waitUntilExited() }
             return state.withLock { $0.drainedCleanly } ?? true
         }
-        for loop in loops { loop.post(.stopAccepting) }
         configuration.willShutdown?()
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
@@ -214,6 +224,7 @@ public final class HTTPServer: Sendable {
             loops.contains {
                 !$0.drainingAcknowledged.load(ordering: .acquiring) || $0.inFlight.load(ordering: .relaxed) > 0
                     || $0.runningHandlers.load(ordering: .acquiring) > 0 || $0.unflushedReplies.load(ordering: .relaxed) > 0
+                    || $0.requestsBeingRead.count.load(ordering: .relaxed) > 0
             }
         }
         while clock.now < end, busy() {

@@ -69,7 +69,10 @@ public final class GatewayServer: Sendable {
         serverConfig.errorHeaders = { _ in ["x-request-id": RequestIdGenerator.next()] }
         let gate = HeadGate(authentication: AuthenticateStage(tokens: services.tokens), log: services.log)
         serverConfig.headGate = { gate.decide($0) }
-        serverConfig.willShutdown = { [traffic = services.traffic] in traffic.close() }
+        serverConfig.willShutdown = { [services] in
+            services.draining.store(true, ordering: .relaxed)
+            services.traffic.close()
+        }
         let handler = GatewayHandler(services: services, serverSkills: serverSkills)
         // The handler answers preflights; the server adds the origin's fields to every answer (decision 0095).
         if let policy = handler.crossOrigin { serverConfig.replyFields = { policy.replyFields($0) } }
@@ -85,6 +88,8 @@ public final class GatewayServer: Sendable {
             metricsConfig.headerTimeout = serverConfig.headerTimeout
             metricsConfig.bodyReadTimeout = serverConfig.bodyReadTimeout
             metricsConfig.backlog = serverConfig.backlog
+            // Shared with the gateways sharing `listen`, so the next one can start before this one stops (decision 0145).
+            metricsConfig.reusePort = serverConfig.reusePort
             metricsServer = try HTTPServer(configuration: metricsConfig, handler: MetricsHandler(services: services))
         } else {
             metricsServer = nil
@@ -138,13 +143,20 @@ public final class GatewayServer: Sendable {
         await services.mcp?.stop()
     }
 
-    /// Binds and starts serving.
+    /// Binds and starts serving. Throws `ListenAddressInUse` when another process holds `listen` or `metrics.listen`
+    /// (and the two do not both set `reuse_port`).
     public func start() throws {
+        var setting = "listen"
         do {
             try server.start()
+            setting = "metrics.listen"
             try metricsServer?.start()
         } catch {
             http.shutdown()
+            if let error = error as? HTTPServerError, error.kind == .addressInUse {
+                let address = setting == "listen" ? (services.config.host, services.config.port) : services.config.metrics.listen ?? ("", 0)
+                throw ListenAddressInUse(setting: setting, address: "\(address.0):\(address.1)")
+            }
             throw error
         }
         keySources.withLock { sources in
@@ -194,6 +206,9 @@ public final class GatewayServer: Sendable {
     /// What the HTTP server refused or cut off so far (connection caps, header-time refusals, deadlines).
     public var serverStatistics: HTTPServer.Statistics { server.statistics }
 
+    /// Whether the drain has begun (`shutdown`, SIGTERM): no new connections are taken, `/readyz` answers 503.
+    public var isShuttingDown: Bool { server.isShuttingDown }
+
     /// Stops serving (tests).
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
@@ -222,4 +237,12 @@ public final class GatewayServer: Sendable {
         if let url = config.postgresURL { return try PostgresStateStore(url: url) }
         return try SQLiteStateStore(stateDirectory: config.stateDirectory)
     }
+}
+
+/// A listening address of the gateway (`listen`, or `metrics.listen`) that another process holds.
+public struct ListenAddressInUse: Error, Sendable {
+    /// The config setting of the address: `listen` or `metrics.listen`.
+    public let setting: String
+    /// `host:port`.
+    public let address: String
 }

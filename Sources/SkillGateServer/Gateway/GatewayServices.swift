@@ -55,6 +55,9 @@ public final class GatewayServices: Sendable {
     /// Tells when `state.sqlite` is deleted or replaced under the running gateway (decision 0099); checked every 2 s by
     /// `GatewayServer`, read by `/readyz`.
     let stateFile: StateFileWatch
+    /// Set when the server begins to drain (SIGTERM): `/readyz` answers 503 from then on, so a load balancer stops
+    /// sending, while requests on connections already open are still served (decision 0145).
+    let draining = Atomic<Bool>(false)
     /// Reads the main HTTP server's admission counters for `/metrics`; set by `GatewayServer` once its server exists.
     let serverStatistics = Mutex<(@Sendable () -> HTTPServer.Statistics?)?>(nil)
 

@@ -32,6 +32,12 @@ extension GatewayError {
         domain: .gateway, kind: .timeout, status: 503,
         message: "the gateway is shutting down, and this answer was still running when its grace period (limits.shutdown_grace_seconds) ended, so it was stopped; send the request again (another instance may answer)",
         retryAfter: 1)
+
+    /// A console traffic tail asked for while the gateway drains: the tails were closed at the drain's start.
+    static let shuttingDown = GatewayError(
+        domain: .gateway, kind: .timeout, status: 503,
+        message: "the gateway is shutting down and opens no new traffic tail; reconnect in a moment (the console does so by itself)",
+        retryAfter: 1)
 }
 
 extension HTTPResponder {

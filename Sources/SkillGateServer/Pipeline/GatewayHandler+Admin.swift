@@ -36,6 +36,7 @@ extension GatewayHandler {
     /// the stream's head alone, which is the whole reply, and no tail held open (decision 0137).
     func trafficTail(_ ctx: inout RequestContext, headOnly: Bool = false) async {
         guard let subscription = services.traffic.subscribe() else {
+            if services.draining.load(ordering: .relaxed) { return fail(.shuttingDown, OpenAIChatSurface(), &ctx) }
             // The gateway's own cap on open tails, not an upstream's trouble: a 429 like the other limits.
             return fail(GatewayError(domain: .policy, kind: .rateLimited, status: 429,
                                      message: "\(services.traffic.maxSubscribers) traffic tails are open already; close one (a console tab) and retry",

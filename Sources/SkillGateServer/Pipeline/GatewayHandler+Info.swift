@@ -4,9 +4,12 @@ import SkillGateHTTP
 extension GatewayHandler {
     /// `GET /readyz`: the config is loaded, the key store readable and the state file the one opened at start.
     /// Unauthenticated, so it says only that: `{"status":"ready"}` or 503 `{"status":"not_ready","reason":…}` with
-    /// `key store unreadable` or `state database moved` (decision 0099). What is wrong (paths, modes) goes to the log,
-    /// and `skillgate config check` shows it.
+    /// `key store unreadable` or `state database moved` (decision 0099), or `shutting down` once the drain began
+    /// (decision 0145). What is wrong (paths, modes) goes to the log, and `skillgate config check` shows it.
     func ready(_ ctx: inout RequestContext) {
+        if services.draining.load(ordering: .relaxed) {
+            return respondJSON(503, ["status": "not_ready", "reason": "shutting down"], &ctx)
+        }
         do {
             _ = try services.keys.reloadIfChanged()
         } catch {

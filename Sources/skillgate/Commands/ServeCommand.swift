@@ -38,12 +38,21 @@ enum ServeCommand {
             stopSignals.cancel()
             // The stdio MCP servers started above go with the gateway that could not serve.
             await server.stopMCPServers()
-            guard let error = error as? HTTPServerError, error.kind == .addressInUse else { throw error }
-            printErr("""
-            error: \(config.host):\(config.port) is already in use — another process (perhaps another `skillgate serve`) listens there.
-            Stop that process, or start this one on another port: `skillgate serve --listen \(config.host):PORT` (or "listen" in the config).
-            To run several gateways on one port on purpose, set "reuse_port": true in every one of their configs.
-            """)
+            guard let error = error as? ListenAddressInUse else { throw error }
+            if error.setting == "listen" {
+                printErr("""
+                error: \(error.address) is already in use — another process (perhaps another `skillgate serve`) listens there.
+                Stop that process, or start this one on another port: `skillgate serve --listen \(config.host):PORT` (or "listen" in the config).
+                To run several gateways on one port on purpose, set "reuse_port": true in every one of their configs.
+                """)
+            } else {
+                printErr("""
+                error: the metrics address \(error.address) ("metrics": {"listen": …} in the config) is already in use — another \
+                process (perhaps another `skillgate serve` with this config) listens there.
+                Give each gateway its own metrics port in its config, or stop that process. To share it on purpose (the next \
+                gateway of a restart started before the old one stops), set "reuse_port": true in every one of their configs.
+                """)
+            }
             return 1
         }
         return await server.runUntil(stopSignals)

@@ -18,8 +18,8 @@ import SkillGateTestSupport
         return path
     }
 
-    /// A config with the demo provider in a temporary directory.
-    static func configFile() throws -> (path: String, dir: URL) {
+    /// A config with the demo provider in a temporary directory; `extra`: more top-level members (`"name":value,`).
+    static func configFile(_ extra: String = "", listen: String = "127.0.0.1:0") throws -> (path: String, dir: URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-serve-\(UUID().uuidString)")
         let providers = dir.appendingPathComponent("providers")
         try FileManager.default.createDirectory(at: providers, withIntermediateDirectories: true)
@@ -27,7 +27,7 @@ import SkillGateTestSupport
             .deletingLastPathComponent().deletingLastPathComponent()
         try FileManager.default.copyItem(at: repo.appendingPathComponent("Providers/demo.json"), to: providers.appendingPathComponent("demo.json"))
         let config = #"""
-        {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
+        {\#(extra)"listen":"\#(listen)","state_dir":"state","providers_dir":"providers",
          "tiers":{"light":["demo/demo-light"],"strong":["demo/demo-strong"]},"default_model":"light",
          "limits":{"shutdown_grace_seconds":2}}
         """#
@@ -61,6 +61,59 @@ import SkillGateTestSupport
         #expect(process.exitCode == 1)
         #expect(process.output.contains("already in use"), "\(process.output)")
         #expect(process.output.contains("--listen"))
+    }
+
+    /// A taken `metrics.listen` is named as such; before, the message blamed `listen` and advised another `--listen`
+    /// port, which could not help.
+    @Test func aTakenMetricsAddressIsNamedAsSuch() async throws {
+        let holder = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1), handler: ServeProcessHandler())
+        try holder.start()
+        let (config, dir) = try Self.configFile(#""metrics":{"listen":"127.0.0.1:\#(holder.boundPort)"},"#)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
+        defer { process.stop() }
+        let exited = await process.waitForExit()
+        await holder.shutdown(deadline: .seconds(1))
+        #expect(exited, "a gateway started on a taken metrics address")
+        #expect(process.exitCode == 1)
+        #expect(process.output.contains("the metrics address 127.0.0.1:\(holder.boundPort)"), "\(process.output)")
+        #expect(process.output.contains("its own metrics port"), "\(process.output)")
+    }
+
+    /// A restart over `reuse_port` (decision 0145): the next gateway starts on the same `listen` and `metrics.listen`
+    /// while the old one still runs, the old one drains on SIGTERM and exits 0, and the new one serves both ports.
+    /// Before, the metrics listener did not share its port, so the next gateway could not start.
+    @Test func theNextGatewayStartsBeforeTheOldOneStops() async throws {
+        let (port, metricsPort) = (try Self.freePort(), try Self.freePort())
+        let (config, dir) = try Self.configFile(#""reuse_port":true,"metrics":{"listen":"127.0.0.1:\#(metricsPort)"},"#,
+                                                listen: "127.0.0.1:\(port)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let old = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
+        defer { old.stop() }
+        #expect(await old.wait(for: "\"listening\""), "the first gateway did not start: \(old.output)")
+        let next = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
+        defer { next.stop() }
+        #expect(await next.wait(for: "\"listening\""), "the next gateway did not start beside the first: \(next.output)")
+        old.signal(SIGTERM)
+        #expect(await old.waitForExit())
+        #expect(old.exitCode == 0, "\(old.output)")
+        let http = HTTPClient()
+        defer { http.shutdown() }
+        for path in ["http://127.0.0.1:\(port)/readyz", "http://127.0.0.1:\(metricsPort)/metrics"] {
+            let answer = try await http.send(HTTPRequest(method: "GET", url: path))
+            #expect(answer.status == 200, "\(path): \(answer.status)")
+        }
+    }
+
+    /// A port nothing listens on now (the kernel's choice for port 0, released).
+    static func freePort() throws -> Int {
+        let probe = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1), handler: ServeProcessHandler())
+        try probe.start()
+        let port = probe.boundPort
+        let stopped = Mutex(false)
+        Task { await probe.shutdown(deadline: .zero); stopped.withLock { $0 = true } }
+        while !stopped.withLock({ $0 }) { usleep(1_000) }
+        return port
     }
 }
 
