@@ -31,12 +31,13 @@ struct AgentRunner: Sendable {
             try recheck.checkIfDue()
             try await emit(event)
         }
-        let budgetUsedUp = limits.budgetCheck(for: call.client, scenario: call.scenario.name)
+        let spending = limits.runSpending(for: call.client, scenario: call.scenario.name)
+        defer { spending.settle() }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
                              checkpoint: { try await recheck.check() },
                              // What failed attempts and escalated answers spent counts too (decision 0120).
-                             budgetUsedUp: { spent in budgetUsedUp(spent + record.unusableCostUSD) },
+                             budgetUsedUp: { spent in spending.usedUp(afterSpending: spent + record.unusableCostUSD) },
                              skillRan: { record.skillRan($0) })
         return try await loop.run(call.request)
     }
@@ -60,9 +61,12 @@ struct AgentRunner: Sendable {
                 execution = try await execute.once(request, plan: escalation, policy: policy.escalated, stream: streamText, caller: call.client.tokenId, &scratch)
             }
             switch execution {
-            case .answered(let response, let target):
+            case .answered(var response, let target):
                 try await emit(.routeSelected(provider: target.provider.id, model: target.qualifiedName, route: plan.route, iteration: iteration))
-                return AgentTurn(response: response, costUSD: target.model.price?.cost(of: response.usage))
+                // What the execute stage charged: the reported usage, or its estimate when the provider reported none (as a
+                // streamed call's, below).
+                response.usage = scratch.usage ?? response.usage
+                return AgentTurn(response: response, costUSD: scratch.costUSD)
             case .streaming(var upstream):
                 defer { upstream.finish() }
                 let target = upstream.target

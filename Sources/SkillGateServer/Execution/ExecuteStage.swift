@@ -67,8 +67,10 @@ struct ExecuteStage: Sendable {
                 throw error
             }
             Self.note(target, start, &log)
-            log.usage = response.usage
-            log.costUSD = target.model.price?.cost(of: response.usage)
+            let (usage, estimated) = StreamSpend.spent(by: response, for: request)
+            log.usage = usage
+            log.usageEstimated = log.usageEstimated || estimated
+            log.costUSD = target.model.price?.cost(of: usage)
             // With `parallel_tool_calls: false`, the calls after the first are dropped before the answer is checked: they
             // are not handed on, so they cannot make it unusable (decision 0135).
             var answer = response

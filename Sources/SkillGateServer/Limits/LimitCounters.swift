@@ -28,6 +28,9 @@ final class LimitCounters: Sendable {
         var daySpent: Int64 = 0
         var month: Int64 = 0
         var monthSpent: Int64 = 0
+        /// What agent runs under way have spent so far and not yet released (`RunSpending`): budgets count it, so one
+        /// run's spend stops the others, and a new request, before any of them ends (decision 0146).
+        var spending: Int64 = 0
         /// When the spend was last read from the ledger.
         var readAt: Date?
         /// Which of the ledger's windows have been read (a limit added later needs its window read first).
@@ -57,17 +60,22 @@ final class LimitCounters: Sendable {
             if w.month > month { month = w.month; monthSpent = 0 }
         }
 
-        /// Rolls to `w`, then the first limit of `limits` this request would be over, if any.
+        /// Rolls to `w`, then the limit of `limits` this request would be over that frees last (`LimitRejection.binding`),
+        /// if any: a request over its minute's requests and its day's budget is told to come back tomorrow, not in
+        /// seconds to be refused again (decision 0146).
         mutating func rolledRejection(_ limits: TokenLimits, stream: Bool, subject: LimitSubject, at t: Date,
                                       windows w: LimitWindows.Current) -> LimitRejection? {
             roll(to: w)
+            var over: LimitRejection?
             for limit in LimitName.allCases {
                 guard let max = limits.value(limit) else { continue }
                 if limit == .concurrentStreams && !stream { continue }
                 // Requests and slots: one more must fit. Tokens and cost: over once used up (the overshoot rule).
-                if used(limit) >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: used(limit), at: t) }
+                if used(limit) >= max {
+                    over = LimitRejection.binding(over, LimitRejection(subject: subject, limit: limit, max: max, used: used(limit), at: t))
+                }
             }
-            return nil
+            return over
         }
 
         /// Counts an admitted request.
@@ -95,8 +103,8 @@ final class LimitCounters: Sendable {
             case .tokensPerMinute: tokens
             case .concurrentRequests: concurrent
             case .concurrentStreams: streams
-            case .budgetPerDay: daySpent
-            case .budgetPerMonth: monthSpent
+            case .budgetPerDay: daySpent.clampedAdding(spending)
+            case .budgetPerMonth: monthSpent.clampedAdding(spending)
             }
         }
     }
@@ -199,11 +207,13 @@ final class LimitCounters: Sendable {
                     dueRereads.append((slot, subject, limits))
                 }
             }
+            var over: LimitRejection?
             for (k, (subject, limits)) in checks.enumerated() {
                 if let rejection = table.counts[slots[k]].rolledRejection(limits, stream: stream, subject: subject, at: t, windows: windows) {
-                    return .failure(rejection)
+                    over = LimitRejection.binding(over, rejection)
                 }
             }
+            if let over { return .failure(over) }
             for slot in slots { table.counts[slot].admitOne(stream: stream) }
             return .success(.admitted(LimitTicket(slots: slots, stream: stream)))
         }
@@ -238,6 +248,25 @@ final class LimitCounters: Sendable {
         }
     }
 
+    /// The limit of `checks` a request would be over now (the one that frees last), counting nothing and reading nothing
+    /// from the ledger (a subject not seen in this process counts as within its limits). For requests that take no
+    /// slot but should not reach a provider for a client over its limits (the token-count endpoints, decision 0146).
+    func currentRejection(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) -> LimitRejection? {
+        guard !checks.isEmpty else { return nil }
+        let t = now()
+        let windows = LimitWindows.Current(t)
+        return table.withLock { table -> LimitRejection? in
+            var over: LimitRejection?
+            for (subject, limits) in checks {
+                guard let slot = table.slots[subject] else { continue }
+                if let rejection = table.counts[slot].rolledRejection(limits, stream: stream, subject: subject, at: t, windows: windows) {
+                    over = LimitRejection.binding(over, rejection)
+                }
+            }
+            return over
+        }
+    }
+
     /// Ends a request admitted by `admit`: no longer under way, its tokens and cost counted in the current windows.
     func release(_ ticket: LimitTicket, tokens: Int, costMicrodollars: Int64) {
         guard !ticket.slots.isEmpty else { return }
@@ -249,13 +278,25 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// The first budget of `checks` that what its subject spent, plus `pendingMicrodollars` not yet released (an agent
-    /// run's model calls so far), has used up; nil when each has some left or none has a budget. Reads the counts as
-    /// they are (a subject never admitted here has none); counts nothing.
+    /// The first budget of `checks` that what its subject spent (with what runs under way have spent so far), plus
+    /// `pendingMicrodollars` not yet counted anywhere, has used up; nil when each has some left or none has a budget.
+    /// Reads the counts as they are (a subject never admitted here has none); counts nothing.
     func budgetUsedUp(_ checks: [(LimitSubject, TokenLimits)], pendingMicrodollars: Int64) -> LimitRejection? {
+        addSpending(0, on: checks, thenCheckPending: pendingMicrodollars)
+    }
+
+    /// Adds `microdollars` (negative: takes it back) to what runs under way have spent on each subject of `checks`,
+    /// then returns the first budget used up, as `budgetUsedUp`, in one step under the lock.
+    func addSpending(_ microdollars: Int64, on checks: [(LimitSubject, TokenLimits)], thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
         let t = now()
         let windows = LimitWindows.Current(t)
         return table.withLock { table -> LimitRejection? in
+            if microdollars != 0 {
+                for (subject, _) in checks {
+                    guard let slot = table.slots[subject] else { continue }
+                    table.counts[slot].spending = max(0, table.counts[slot].spending.clampedAdding(microdollars))
+                }
+            }
             for (subject, limits) in checks {
                 guard let slot = table.slots[subject] else { continue }
                 table.counts[slot].roll(to: windows)

@@ -39,6 +39,13 @@ struct LimitRejection: Error, Sendable {
         return "\(what) (\(limit.rawValue) \(limit.isBudget ? Self.usd(max) : String(max))); \(when); retry then, or \(subject.howToRaise(limit))"
     }
 
+    /// Of two limits a request is over, the one that frees last: the request cannot go through before it does. (Of two
+    /// that free together, the first.)
+    static func binding(_ first: LimitRejection?, _ second: LimitRejection) -> LimitRejection {
+        guard let first else { return second }
+        return second.retryAfter > first.retryAfter ? second : first
+    }
+
     /// The 429 the client sees.
     var gatewayError: GatewayError {
         GatewayError(domain: .policy, kind: .rateLimited, status: 429, message: message, retryAfter: retryAfter)

@@ -41,16 +41,15 @@ struct LimitsStage: Sendable {
         }
     }
 
-    /// For an agent run of `client` in `scenario`: the message of a budget that the run's spend so far (US dollars), on
-    /// top of what was spent before, has used up; nil while each has some left (decision 0113).
-    func budgetCheck(for client: AuthenticatedClient, scenario: String) -> @Sendable (Double) -> String? {
-        let budgeted = checks(for: client, scenario: scenario).filter { $0.1.value(.budgetPerDay) != nil || $0.1.value(.budgetPerMonth) != nil }
-        guard !budgeted.isEmpty else { return { _ in nil } }
-        let counters = self.counters
-        return { spentUSD in
-            let pending = spentUSD.isFinite && spentUSD > 0 ? Int64(min(spentUSD * 1e6, 9e18).rounded(.up)) : 0
-            return counters.budgetUsedUp(budgeted, pendingMicrodollars: pending).map { $0.message }
-        }
+    /// For an agent run of `client` in `scenario`: its spend as it goes, counted against its budgets at once (decisions
+    /// 0113, 0146). `settle()` it when the run ends, before its request's ticket is released with the whole cost.
+    func runSpending(for client: AuthenticatedClient, scenario: String) -> RunSpending {
+        RunSpending(counters: counters, budgeted: checks(for: client, scenario: scenario).filter { $0.1.value(.budgetPerDay) != nil || $0.1.value(.budgetPerMonth) != nil })
+    }
+
+    /// The limit `client` in `scenario` is over now, if any, counting nothing (`LimitCounters.currentRejection`).
+    func currentlyOver(_ client: AuthenticatedClient, scenario: String) -> LimitRejection? {
+        counters.currentRejection(checks(for: client, scenario: scenario), stream: false)
     }
 
     /// A refusal counted in `skillgate_limit_rejections_total`, as the request's 429.

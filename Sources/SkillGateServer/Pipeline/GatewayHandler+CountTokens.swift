@@ -28,13 +28,20 @@ extension GatewayHandler {
     /// request's scenario may use, with the same 403/404 as the surfaces. When the deployment the request would go to first
     /// counts itself (Anthropic's count, Gemini's `:countTokens`, OpenAI's Responses count; the provider's `count_tokens`),
     /// its count (`provider`); otherwise, or when that count fails or takes over `providerCountWithin`, the gateway's
-    /// estimate (`ContextTokenEstimate`, which errs high; `estimated`). Never charged: like `GET /v1/models` it is logged
+    /// estimate (`ContextTokenEstimate`, which errs high; `estimated`), also, without asking the provider, while the client
+    /// is over one of its limits (decision 0146). Never charged: like `GET /v1/models` it is logged
     /// with the token's name but is no request of a surface, so no ledger row and no surface metrics (Claude Code counts
     /// every turn, and would double a token's request count).
     func inputTokens(of counted: ChatRequest, for client: AuthenticatedClient, _ headers: HTTPHeaders,
                      _ ctx: inout RequestContext) async throws -> (tokens: Int, source: String) {
         let scenario = try services.resolver.scenario(named: GatewayFields.once(headers, "x-skillgate-scenario"), scope: client.scope)
         let plan = try services.resolver.plan(requested: counted.model, scenario: scenario.config, scope: client.scope)
+        // A client over its limits gets the estimate without a provider call (decision 0146): counts are not charged and
+        // take no slot, but they must not let a cut-off token keep calling the provider.
+        if let over = limits.currentlyOver(client, scenario: scenario.name) {
+            ctx.log.attempts.append(.note("over \(over.limit.rawValue) of \(over.subject.described): estimated without asking the provider"))
+            return (ContextTokenEstimate.inputTokens(of: counted), "estimated")
+        }
         if let target = plan.targets.first, let exact = await providerCount(counted, at: target, &ctx) {
             ctx.log.provider = target.provider.id
             ctx.log.model = target.qualifiedName

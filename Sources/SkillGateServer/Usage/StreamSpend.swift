@@ -24,7 +24,10 @@ struct StreamSpend: Sendable {
         case .textDelta(let t), .refusalDelta(let t), .thinkingDelta(let t): outputBytes += t.utf8.count
         case .toolCallStart(_, _, let name): outputBytes += name.utf8.count + 16
         case .toolCallArgumentsDelta(_, let fragment): outputBytes += fragment.utf8.count
-        case .usage(let u): reported = u
+        // A usage that counts no token at all is no report: a provider's that could not be read (counts sent as text,
+        // with a fraction, or `null`) comes out so, and the answer is charged the estimate instead (decision 0146).
+        case .usage(let u) where u.inputTokens > 0 || u.outputTokens > 0: reported = u
+        case .usage: break
         case .start, .thinkingSignature, .redactedThinking, .toolCallSignature, .toolCallEnd, .finish: break
         }
     }
@@ -41,6 +44,26 @@ struct StreamSpend: Sendable {
         } else if reported == nil {
             estimatedByAdapter = failed.usage
         }
+    }
+
+    /// What a whole answer used: the usage the provider reported, or, when it reported none that counts a token (left
+    /// out, `null`, or unreadable), an estimate from the request's input and the answer's content, as for a stream
+    /// (decision 0146). Before, such an answer was charged nothing, so a provider that leaves usage out made every limit
+    /// on tokens and every budget toothless.
+    static func spent(by response: ChatResponse, for request: ChatRequest) -> (usage: Usage, estimated: Bool) {
+        var spend = StreamSpend(inputOf: request)
+        spend.count(.usage(response.usage))
+        for block in response.content {
+            switch block {
+            case .text(let t): spend.count(.textDelta(t))
+            case .thinking(let t): spend.count(.thinkingDelta(t.text))
+            case .toolCall(let call):
+                spend.count(.toolCallStart(ordinal: 0, id: call.id, name: call.name))
+                spend.count(.toolCallArgumentsDelta(ordinal: 0, fragment: call.arguments))
+            case .image, .toolResult: break
+            }
+        }
+        return spend.spent
     }
 
     /// The usage reported, or else the estimate, with whether it was estimated.

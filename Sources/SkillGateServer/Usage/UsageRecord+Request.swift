@@ -9,7 +9,8 @@ extension UsageRecord {
     /// tokens and cost, and the report by model (request and call rows) counts each under the model that spent it.
     /// A request the response cache answered is a `cache_hit` row (decision 0140), with the selector's call as its only
     /// `call` row when a selector chose its skills. Nothing for requests without a token (health checks, 401s).
-    static func rows(for e: RequestLogEntry, outcome: String) -> [UsageRecord] {
+    /// `admitted`: the request was admitted against its limits (`UsageRecord.admitted`).
+    static func rows(for e: RequestLogEntry, outcome: String, admitted: Bool) -> [UsageRecord] {
         guard e.tokenId != nil else { return [] }
         let selection = e.selection.flatMap { $0.usage == nil ? nil : $0 }
         let cacheHit = e.cache == .hit
@@ -18,6 +19,7 @@ extension UsageRecord {
                               model: e.model, usage: e.spentUsage ?? Usage(), costMicrodollars: microdollars(e.spentUSD),
                               durationMilliseconds: Int(e.totalMs.rounded()), outcome: outcome)
         row.kind = cacheHit ? .cacheHit : isRun ? .run : .request
+        row.admitted = admitted
         row.tokenName = e.tokenName
         row.surface = e.surface
         row.stream = e.stream

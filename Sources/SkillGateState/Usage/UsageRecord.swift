@@ -52,6 +52,14 @@ public struct UsageRecord: Sendable, Hashable {
     public var attempts = 0
     /// Server-side skills an agent run executed, in order.
     public var skillsRun: [String] = []
+    /// Whether the request was admitted against its limits (it counts against requests per minute): set by the gateway
+    /// from whether the request got that far. A request refused before (unreadable, out of scope, or over a limit) is
+    /// not; a request the provider refused with its own 429 is (decision 0146). Nil (rows made elsewhere): all but
+    /// `rate_limited` rows, as before. Not stored: it goes into the running totals as the row is written.
+    public var admitted: Bool?
+
+    /// Whether the row counts as an admitted request in the running totals.
+    var countsAsAdmitted: Bool { admitted ?? (outcome != "rate_limited") }
 
     public init(occurredAt: Date, tokenId: String? = nil, requestId: String? = nil, scenario: String? = nil,
                 provider: String? = nil, model: String? = nil, usage: Usage = Usage(), costMicrodollars: Int64? = nil,

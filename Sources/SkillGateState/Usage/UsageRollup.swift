@@ -34,7 +34,7 @@ enum UsageRollup {
         var costMicrodollars: Int64 = 0
 
         mutating func add(_ r: UsageRecord) {
-            if r.outcome != "rate_limited" { requests += 1 }
+            if r.countsAsAdmitted { requests += 1 }
             inputTokens += Int64(r.usage.inputTokens)
             outputTokens += Int64(r.usage.outputTokens)
             costMicrodollars += r.costMicrodollars ?? 0

@@ -128,7 +128,8 @@ import SkillGateHTTP
                 let socket = try RawSocket(port: port, receiveTimeout: 10)
                 socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
                             + "Content-Length: \(payload.utf8.count)\r\n\r\n\(payload)")
-                let seen = socket.read(until: "\"finish_reason\":\"stop\"", count: 1)
+                // Not waiting for the finish: it is held until the usage or the end comes (decision 0146).
+                let seen = socket.read(until: "London", count: 1)
                 socket.close()
                 return seen
             }

@@ -49,10 +49,17 @@ import SkillGateRouting
         #expect(log.unusableUsage?.inputTokens == 2 * Self.estimate && log.unusableSpend.map(\.model) == ["a/m", "b/m"] && log.usage == nil)
     }
 
+    /// An answer with its usage reported (one without is charged an estimate and marked so, decision 0146).
+    static func reported(_ response: ChatResponse) -> ChatResponse {
+        var response = response
+        response.usage = Usage(inputTokens: 7, outputTokens: 2)
+        return response
+    }
+
     /// Guards: the connect timeout fires before the request goes out; a provider's own 504 says it failed.
     @Test func aConnectTimeoutOrAProvidersTimeoutAnswerIsNotCharged() async throws {
         let providers504 = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504, message: "a timed out", provider: "b", upstreamStatus: 504)
-        let h = RouteExecutorHarness([("a", [.fail(Self.timedOut("a", .connectTimeout))]), ("b", [.fail(providers504)]), ("c", [.answer(F.text("ok"))])])
+        let h = RouteExecutorHarness([("a", [.fail(Self.timedOut("a", .connectTimeout))]), ("b", [.fail(providers504)]), ("c", [.answer(Self.reported(F.text("ok")))])])
         let log = try await run(h, stream: false)
         #expect(log.model == "c/m" && log.attempts.count == 3, "\(log.attempts.map(\.text))")
         #expect(log.unusableUsage == nil && !log.usageEstimated, "\(String(describing: log.unusableUsage))")

@@ -34,6 +34,36 @@ import SkillGateState
         }
     }
 
+    /// A request over several limits is told about the one that frees last (decision 0146): over its requests per minute
+    /// and its day's budget, it is told to come back at midnight, not in seconds (to be refused again, all day); over a
+    /// scenario's concurrency and its token's monthly budget, the month. Before, the first limit in a fixed order won.
+    @Test func theLimitThatFreesLastIsTheOneNamed() async throws {
+        let counters = LimitCounters(now: { Self.start })
+        let limits = TokenLimits(requestsPerMinute: 1, budgetUSDPerDay: 1)
+        let spent = try await counters.admit([(Self.app, limits)], stream: false)
+        counters.release(spent, tokens: 10, costMicrodollars: 2_000_000)
+        do {
+            _ = try await counters.admit([(Self.app, limits)], stream: false)
+            Issue.record("admitted over both limits")
+        } catch {
+            #expect(error.limit == .budgetPerDay, "\(error.message)")
+            #expect(error.retryAfter > 3_600, "Retry-After \(error.retryAfter) s: the budget frees at midnight UTC")
+        }
+        let scenario = LimitSubject(kind: .scenario, id: "s", name: "s")
+        let monthly = TokenLimits(budgetUSDPerMonth: 1)
+        let held = try await counters.admit([(scenario, TokenLimits(concurrentRequests: 1)), (Self.app, TokenLimits())], stream: false)
+        let other = LimitSubject(kind: .token, id: "tok_2", name: "other")
+        let paid = try await counters.admit([(other, monthly)], stream: false)
+        counters.release(paid, tokens: 0, costMicrodollars: 1_000_000)
+        do {
+            _ = try await counters.admit([(scenario, TokenLimits(concurrentRequests: 1)), (other, monthly)], stream: false)
+            Issue.record("admitted over both limits")
+        } catch {
+            #expect(error.limit == .budgetPerMonth && error.subject == other, "\(error.message)")
+        }
+        counters.release(held, tokens: 0, costMicrodollars: 0)
+    }
+
     @Test func tokensPerMinuteCountAnswersAndResetWithTheMinute() async throws {
         let now = ManualWallClock(Self.start)
         let counters = LimitCounters(now: { now.now })

@@ -3,6 +3,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 import SkillGateProviders
+import SkillGateState
 @testable import SkillGateServer
 
 /// `POST /v1/messages/count_tokens` (decision 0132) and `POST /v1/responses/input_tokens` (decision 0136) when the
@@ -184,6 +185,25 @@ import SkillGateProviders
             #expect(double.requestCount == 0, "\(double.requests.map(\.path))")
             let line = await gw.logLines().last ?? [:]
             #expect(line["attempts"] == nil && line["model"] == nil, "\(line)")
+        }
+    }
+
+    /// A token over one of its limits gets the estimate without a provider call (decision 0146): counts take no slot and
+    /// are never charged, but a token cut off by its budget or its minute's requests must not go on calling the
+    /// provider's count endpoint. Before, an attacker's token over its limits made 100 provider counts.
+    @Test(arguments: Endpoint.allCases)
+    func aTokenOverItsLimitsIsEstimatedWithoutAskingTheProvider(_ endpoint: Endpoint) async throws {
+        try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
+            _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
+            let within = try await Self.count(gw, endpoint)
+            _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request (its answer fails: no matter)
+            let over = try await Self.count(gw, endpoint)
+            #expect(within.headers["x-skillgate-token-count"] == "provider" && within.json == endpoint.answer(1234))
+            #expect(over.status == 200 && over.headers["x-skillgate-token-count"] == "estimated", "\(over.json)")
+            #expect(over.json == endpoint.answer(try endpoint.estimate))
+            #expect(double.requests.filter { $0.path == Format.anthropic.countPath }.count == 1, "the provider was asked for a token over its limits")
+            let line = await gw.logLines(atLeast: 3).last ?? [:]
+            #expect((line["attempts"] as? [String])?.contains { $0.contains("requests_per_minute") } == true, "\(line)")
         }
     }
 

@@ -88,7 +88,7 @@ import SkillGateTestSupport
         entry.tokenName = "bench"
         entry.status = 200
         entry.usage = Usage(inputTokens: 10, outputTokens: 5)
-        let row = UsageRecord.rows(for: { var e = entry; e.tokenId = "tok_0000000000000000"; return e }(), outcome: "ok")
+        let row = UsageRecord.rows(for: { var e = entry; e.tokenId = "tok_0000000000000000"; return e }(), outcome: "ok", admitted: true)
         _ = try store.withConnection { db in
             try db.execute("INSERT INTO client_tokens (id, name, token_hash, created_at) VALUES ('tok_0000000000000000', 'bench', 'h', 0)")
         }
@@ -192,7 +192,7 @@ private struct LedgerFixture {
         var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
         entry.tokenId = "tok_0000000000000000"
         entry.status = 200
-        row = UsageRecord.rows(for: entry, outcome: "ok")
+        row = UsageRecord.rows(for: entry, outcome: "ok", admitted: true)
     }
 
     /// Closes the ledger and removes the store's directory.

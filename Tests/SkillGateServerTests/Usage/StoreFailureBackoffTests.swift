@@ -25,7 +25,7 @@ import SkillGateProviders
         var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
         entry.tokenId = "tok_0000000000000000"
         entry.status = 200
-        let row = UsageRecord.rows(for: entry, outcome: "ok")
+        let row = UsageRecord.rows(for: entry, outcome: "ok", admitted: true)
         // A second of traffic, a record every 10 ms: each one past a batch's worth wakes the writer.
         let start = ContinuousClock.now
         while ContinuousClock.now - start < .seconds(1) {

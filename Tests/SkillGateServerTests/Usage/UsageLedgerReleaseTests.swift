@@ -22,7 +22,7 @@ import SkillGateTestSupport
         var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
         entry.tokenId = "tok_0000000000000000"
         entry.status = 200
-        let rows = UsageRecord.rows(for: entry, outcome: "ok")
+        let rows = UsageRecord.rows(for: entry, outcome: "ok", admitted: true)
         try #require(rows.count == 1)
         // The flushes wait for the writer: on a thread of their own (`offThePool`), not one the suite's tasks share.
         let (counts, written) = try await offThePool { () -> ([Int], [Int]) in

@@ -4,7 +4,7 @@ import SkillGateSkills
 import SkillGateState
 @testable import SkillGateServer
 
-/// The ledger rows of one request (`UsageRecord.rows(for:outcome:)`): one row for one model call, a run row with the
+/// The ledger rows of one request (`UsageRecord.rows(for:outcome:admitted:)`): one row for one model call, a run row with the
 /// sums and a row per call for several — an agent run's calls, and a skill selector's call beside the answer.
 @Suite struct UsageRecordRequestTests {
     static func entry(selection: SkillSelection? = nil, modelCalls: [ModelCallUsage] = [], agent: Bool = false) -> RequestLogEntry {
@@ -31,7 +31,7 @@ import SkillGateState
     static let chose = SkillSelection(outcome: .chose(["a"]), model: "sel/chooser", usage: Usage(inputTokens: 400, outputTokens: 8), costUSD: 0.00002)
 
     @Test func aRequestOfOneModelCallIsOneRow() {
-        let rows = UsageRecord.rows(for: Self.entry(), outcome: "ok")
+        let rows = UsageRecord.rows(for: Self.entry(), outcome: "ok", admitted: true)
         #expect(rows.map(\.kind) == [.request])
         #expect(rows.first?.usage.inputTokens == 100 && rows.first?.costMicrodollars == 100)
     }
@@ -41,18 +41,18 @@ import SkillGateState
     @Test func aCacheHitIsACacheHitRow() {
         var hit = Self.entry()
         (hit.usage, hit.costUSD, hit.upstreamMs, hit.cache) = (nil, nil, nil, .hit)
-        let rows = UsageRecord.rows(for: hit, outcome: "ok")
+        let rows = UsageRecord.rows(for: hit, outcome: "ok", admitted: true)
         #expect(rows.map(\.kind) == [.cacheHit] && rows[0].kind.rawValue == "cache_hit")
         #expect(rows[0].usage == Usage() && rows[0].costMicrodollars == nil && rows[0].model == "up/light" && rows[0].outcome == "ok")
         var selected = Self.entry(selection: Self.chose)
         (selected.usage, selected.costUSD, selected.cache) = (nil, nil, .hit)
-        let withSelector = UsageRecord.rows(for: selected, outcome: "ok")
+        let withSelector = UsageRecord.rows(for: selected, outcome: "ok", admitted: true)
         #expect(withSelector.map(\.kind) == [.cacheHit, .call])
         #expect(withSelector.map(\.model) == ["up/light", "sel/chooser"] && withSelector.map(\.usage.inputTokens) == [400, 400])
     }
 
     @Test func aSelectorsCallMakesARunOfTheAnswerAndTheSelector() {
-        let rows = UsageRecord.rows(for: Self.entry(selection: Self.chose), outcome: "ok")
+        let rows = UsageRecord.rows(for: Self.entry(selection: Self.chose), outcome: "ok", admitted: true)
         #expect(rows.map(\.kind) == [.run, .call, .call])
         #expect(rows.map(\.callIndex) == [0, 1, 2])
         #expect(rows.map(\.model) == ["up/light", "up/light", "sel/chooser"])
@@ -65,7 +65,7 @@ import SkillGateState
     @Test func anAgentRunGetsTheSelectorsCallAfterItsOwn() {
         let calls = [ModelCallUsage(provider: "up", model: "up/light", usage: Usage(inputTokens: 60, outputTokens: 5), costUSD: 0.00006),
                      ModelCallUsage(provider: "up", model: "up/light", usage: Usage(inputTokens: 40, outputTokens: 5), costUSD: 0.00004)]
-        let rows = UsageRecord.rows(for: Self.entry(selection: Self.chose, modelCalls: calls, agent: true), outcome: "ok")
+        let rows = UsageRecord.rows(for: Self.entry(selection: Self.chose, modelCalls: calls, agent: true), outcome: "ok", admitted: true)
         #expect(rows.map(\.kind) == [.run, .call, .call, .call])
         #expect(rows.map(\.model) == ["up/light", "up/light", "up/light", "sel/chooser"])
         #expect(rows.map(\.usage.inputTokens) == [500, 60, 40, 400])
@@ -73,13 +73,13 @@ import SkillGateState
 
     @Test func aSelectorThatSpentNothingAddsNoRow() {
         let timedOut = SkillSelection(outcome: .failed(reason: "selector_timeout"), message: "late")
-        #expect(UsageRecord.rows(for: Self.entry(selection: timedOut), outcome: "ok").map(\.kind) == [.request])
+        #expect(UsageRecord.rows(for: Self.entry(selection: timedOut), outcome: "ok", admitted: true).map(\.kind) == [.request])
     }
 
     @Test func anUnreadableAnswerIsStillPaidForAndSaysWhy() {
         let unreadable = SkillSelection(outcome: .failed(reason: "selector_unparsable"), model: "sel/chooser",
                                         usage: Usage(inputTokens: 400, outputTokens: 30), costUSD: 0.00003)
-        let rows = UsageRecord.rows(for: Self.entry(selection: unreadable), outcome: "ok")
+        let rows = UsageRecord.rows(for: Self.entry(selection: unreadable), outcome: "ok", admitted: true)
         #expect(rows.map(\.outcome) == ["ok", "ok", "selector_unparsable"])
         #expect(rows.first?.costMicrodollars == 130)
     }

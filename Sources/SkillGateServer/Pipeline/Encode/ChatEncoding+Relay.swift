@@ -37,6 +37,10 @@ extension ChatEncoding {
             if try await relayNext(&relay, &ctx) {
                 while let ready = try relay.upstream.nextIfReady() {
                     guard let event = ready else { break }
+                    if Self.holdsForUsage(event, relay) {
+                        guard try await relayHoldingForUsage(event, &relay, &ctx) else { break }
+                        continue
+                    }
                     try await relayEvent(event, &relay, &ctx)
                 }
                 if !relay.upstream.ended {
@@ -70,8 +74,38 @@ extension ChatEncoding {
     /// Relays the next event; false at the stream's end.
     private func relayNext(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
         guard let event = try await relay.upstream.next() else { return false }
+        if Self.holdsForUsage(event, relay) { return try await relayHoldingForUsage(event, &relay, &ctx) }
         try await relayEvent(event, &relay, &ctx)
         return true
+    }
+
+    /// Whether `event` is the answer's finish with no usage reported yet: it is held until the usage comes (decision
+    /// 0146). A client that left on reading its `finish_reason` used to end the stream (the upstream transfer with it)
+    /// before the provider's usage chunk, which follows it, was read, and was charged only an estimate of the text
+    /// relayed: nothing for a reasoning model's hidden tokens, whatever the provider billed.
+    private static func holdsForUsage(_ event: ChatStreamEvent, _ relay: OpenRelay) -> Bool {
+        if case .finish = event, relay.spend.reported == nil { return true }
+        return false
+    }
+
+    /// Reads on after the held `finish` until the usage or the stream's end (within the upstream's idle timeout; a
+    /// provider sends its usage at once after the finish, or not at all), then relays them in order. False when the
+    /// stream ended.
+    private func relayHoldingForUsage(_ finish: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
+        var held = [finish]
+        var ended = true
+        do {
+            while let next = try await relay.upstream.next() {
+                held.append(next)
+                if case .usage = next { ended = false; break }
+            }
+        } catch {
+            // What came before the failure reaches the client first, as it would have unheld.
+            for event in held { try await relayEvent(event, &relay, &ctx) }
+            throw error
+        }
+        for event in held { try await relayEvent(event, &relay, &ctx) }
+        return !ended
     }
 
     /// Relays `event` to the client.

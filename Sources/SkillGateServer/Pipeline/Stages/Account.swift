@@ -22,11 +22,13 @@ struct AccountStage: Sendable {
     func account(_ ctx: inout RequestContext) {
         ctx.log.totalMs = ctx.elapsedMs
         let outcome = ctx.log.outcome
+        // Admitted against its limits: counted as a request in the ledger's running totals as in the live counts.
+        let admitted = ctx.limitTicket != nil
         if let ticket = ctx.limitTicket {
             limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: UsageRecord.microdollars(ctx.log.spentUSD) ?? 0)
             ctx.limitTicket = nil
         }
-        ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome))
+        ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome, admitted: admitted))
         log.write(ctx.log)
         ctx.responder.releaseReply()
         if ctx.inFlight {

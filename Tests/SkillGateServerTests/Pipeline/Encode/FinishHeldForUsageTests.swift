@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import SkillGateHTTP
+@testable import SkillGateServer
+
+/// A stream's finish is held until the provider's usage, which follows it, has been read (decision 0146): a client that
+/// leaves on reading its `finish_reason` is charged what the provider reported. Before, leaving then ended the upstream
+/// transfer before the usage came, and the request was charged an estimate of the text relayed, nothing for a
+/// reasoning model's hidden tokens: an attack round paid $0.054 for answers whose usage said $40.10.
+@Suite struct FinishHeldForUsageTests {
+    static func chunk(_ json: String) -> String { "data: \(json)\n\n" }
+    static let head = #"{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","#
+
+    @Test func aClientThatLeavesOnTheFinishIsChargedTheReportedUsage() async throws {
+        let answer = Self.chunk(Self.head + #""choices":[{"index":0,"delta":{"role":"assistant","content":"Hello there"},"finish_reason":null}]}"#)
+            + Self.chunk(Self.head + #""choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#)
+        let usage = Self.chunk(Self.head + #""choices":[],"usage":{"prompt_tokens":100,"completion_tokens":20000,"total_tokens":20100,"completion_tokens_details":{"reasoning_tokens":19980}}}"#)
+            + "data: [DONE]\n\n"
+        let upstream = try UpstreamDouble([.sseWrites([Array(answer.utf8), Array(usage.utf8)], pause: .milliseconds(400))])
+        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 10)
+        let port = gateway.server.boundPort, token = gateway.token
+        let body = String(decoding: ResilienceGateway.body(model: "light", stream: true), as: UTF8.self)
+        let seen = try await RawSocket.run {
+            let socket = try RawSocket(port: port, receiveTimeout: 10)
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let seen = socket.read(until: #""finish_reason":"stop""#, count: 1)
+            socket.close()  // leaves on the finish, before anything after it
+            return seen
+        }
+        let line = await gateway.logLines().first { ($0["path"] as? String) == "/v1/chat/completions" }
+        await gateway.stop()
+        await upstream.stop()
+        #expect(seen.contains("Hello there") && seen.contains(#""finish_reason":"stop""#), "\(seen.suffix(300))")
+        #expect(line?["output_tokens"] as? Int == 20_000, "charged other than the provider's usage: \(String(describing: line))")
+        #expect(line?["input_tokens"] as? Int == 100, "\(String(describing: line))")
+        #expect(line?["usage_estimated"] == nil, "\(String(describing: line))")
+    }
+}
