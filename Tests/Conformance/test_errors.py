@@ -111,6 +111,7 @@ def test_403_model_outside_token_scope(openai_client, anthropic_client, gateway,
         openai_client(scoped).chat.completions.create(model="up-anthropic/claude-test", messages=OAI_MSG)
     err = assert_openai_error(openai_error_of(e.value))
     assert "claude-test" in err["message"]
+    assert 'the token may use "up-openai/gpt-test"' in err["message"], "the 403 says what is allowed"
     with pytest.raises(anthropic.PermissionDeniedError) as e:
         anthropic_client(scoped).messages.create(model="up-anthropic/claude-test", max_tokens=10, messages=ANT_MSG)
     assert_anthropic_error(openai_error_of(e.value), "permission_error")
@@ -132,8 +133,9 @@ def test_403_scenario_outside_token_scope(openai_client, anthropic_client, gatew
 def test_403_model_outside_scenario(openai_client, anthropic_client, gateway):
     restricted = gateway.tokens["conformance-restricted"]
     header = {"x-skillgate-scenario": "restricted"}
-    with pytest.raises(openai.PermissionDeniedError):
+    with pytest.raises(openai.PermissionDeniedError) as e:
         openai_client(restricted).chat.completions.create(model="up-openai/gpt-test", messages=OAI_MSG, extra_headers=header)
+    assert 'the scenario allows "strong"' in assert_openai_error(openai_error_of(e.value))["message"]
     with pytest.raises(anthropic.PermissionDeniedError):
         anthropic_client(restricted).messages.create(model="light", max_tokens=10, messages=ANT_MSG, extra_headers=header)
     # The scenario's own tier works.

@@ -146,7 +146,7 @@ def test_the_readme_snippet_runs(gateway, token):
     section = readme[readme.index("### SkillGate as an MCP server"):]
     snippet = section[section.index("```python\n") + len("```python\n"):]
     snippet = snippet[:snippet.index("```")]
-    code = snippet.replace("sg-...", token).replace("http://127.0.0.1:8080", gateway.base)
+    code = snippet.replace("sgk_...", token).replace("http://127.0.0.1:8080", gateway.base)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines() == ["['current_time', 'calculator']", "17 * 23 = 391 False"]

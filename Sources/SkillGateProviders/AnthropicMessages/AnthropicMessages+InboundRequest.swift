@@ -51,7 +51,7 @@ extension AnthropicMessagesFormat {
         guard root.objectValue != nil else {
             throw GatewayError.invalidRequest("The request body must be a JSON object, got \(root.typeDescription).")
         }
-        let model = try top.member("model").string()
+        let model = try InboundField.requiredModel(top.member("model").value)
         let maxTokensField = top.member("max_tokens")
         guard maxTokensField.isPresent || !maxTokensRequired else {
             throw GatewayError.invalidRequest("max_tokens: field required; the Messages API needs an upper bound on generated tokens (e.g. \"max_tokens\": 1024).", param: "max_tokens")

@@ -56,7 +56,7 @@ extension OpenAIChatFormat {
     /// (`InboundMessages.read`: they decoded without error, and `fields` has no `messages`).
     static func decodeInboundRequest(_ fields: OpenAIChatInboundFields, schemas: [ToolSchema?], cachedTools: [ToolDefinition]? = nil,
                                      messages readMessages: [Message]? = nil) throws -> OpenAIChatInboundRequest {
-        let model = try InboundField.requiredString(fields[.model], at: "model")
+        let model = try InboundField.requiredModel(fields[.model])
         if let n = fields[.n], !n.isNull, n.intValue != 1 {
             throw GatewayError.invalidRequest(
                 "SkillGate returns one choice per request, so `n` must be 1 or omitted (got \(n.serialized())); send several requests for several answers",

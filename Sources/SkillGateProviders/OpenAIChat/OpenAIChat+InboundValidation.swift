@@ -10,6 +10,15 @@ enum InboundField {
         return GatewayError.invalidRequest("`\(param)` must be \(expected), but it is \(got)", param: param)
     }
 
+    /// The request's `model`, required on every surface but the agent's: missing or not a string, a 400 that says what
+    /// to send.
+    static func requiredModel(_ value: JSONValue?) throws -> String {
+        guard case .string(let s)? = value else {
+            throw wrongType("model", expected: "a string naming a model (a provider/model, an alias, a tier such as \"light\", or \"auto\" to let the gateway choose; GET /v1/models lists them)", got: value)
+        }
+        return s
+    }
+
     /// A required member that must be a string.
     static func requiredString(_ object: JSONValue, _ key: String, at param: @autoclosure () -> String) throws -> String {
         try requiredString(object[key], at: param())

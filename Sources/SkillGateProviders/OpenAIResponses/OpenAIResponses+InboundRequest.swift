@@ -39,7 +39,7 @@ extension OpenAIResponsesFormat {
             throw GatewayError.invalidRequest("the request body must be a JSON object, but it is \(json.typeDescription)")
         }
         try refuseUnsupported(json)
-        let model = try InboundField.requiredString(json, "model", at: "model")
+        let model = try InboundField.requiredModel(json["model"])
         var echo = ResponsesEcho()
         echo.instructions = try InboundField.optionalString(json, "instructions", at: "instructions")
         var messages: [Message] = []

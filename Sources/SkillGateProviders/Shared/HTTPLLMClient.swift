@@ -84,6 +84,16 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
 }
 
 extension HTTPClientError {
+    /// The timeout that fired, as the config names it (`upstream_timeouts`).
+    static func timeoutSetting(_ kind: Kind) -> String {
+        switch kind {
+        case .connectTimeout: "the connect timeout, connect_seconds"
+        case .firstByteTimeout: "the time to its first byte, first_byte_seconds"
+        case .idleTimeout: "the time between two of its bytes, idle_seconds"
+        default: "the whole request's time, total_seconds"
+        }
+    }
+
     /// The client-facing error for a transport failure talking to `provider`.
     public func gatewayError(provider: String) -> GatewayError {
         switch kind {
@@ -97,7 +107,7 @@ extension HTTPClientError {
                                 provider: provider)
         case .connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
             var e = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
-                                 message: "the provider did not answer in time (\(kind.rawValue)); retry, or raise the deployment's timeouts",
+                                 message: "the provider did not answer in time (\(Self.timeoutSetting(kind))); retry, or the operator can raise it in the config's upstream_timeouts",
                                  provider: provider)
             // Only the connect timeout fires before the request goes out (the first-byte clock starts when it is sent);
             // the others leave the provider with the prompt, which it most likely bills (decision 0130).

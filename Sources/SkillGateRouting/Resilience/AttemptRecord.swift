@@ -45,9 +45,12 @@ public struct AttemptRecord: Sendable, Hashable {
     /// The attempt failed on a timeout of the gateway's own after its request had gone out (`GatewayError.timedOutAfterSending`):
     /// the provider most likely billed the prompt, and the request is charged an estimate of it (decision 0130).
     public var timedOutAfterSending: Bool
+    /// The provider refused the pooled `key` itself (a 401 or 429, or its own key error), not the request: the key cools
+    /// down, and `skillgate_key_failures_total` counts it.
+    public var keyRefused: Bool
 
     public init(deployment: String, outcome: Outcome, waited: Duration = .zero, key: String? = nil, streamEnd: StreamEnd? = nil,
-                failedAnswer: GatewayError.FailedAnswer? = nil, timedOutAfterSending: Bool = false) {
+                failedAnswer: GatewayError.FailedAnswer? = nil, timedOutAfterSending: Bool = false, keyRefused: Bool = false) {
         self.deployment = deployment
         self.recorded = outcome
         self.waited = waited
@@ -55,6 +58,7 @@ public struct AttemptRecord: Sendable, Hashable {
         self.streamEnd = streamEnd
         self.failedAnswer = failedAnswer
         self.timedOutAfterSending = timedOutAfterSending
+        self.keyRefused = keyRefused
     }
 
     /// Why the attempt's answer was a failed attempt (`malformed_function_call`), also when a relayed stream ended so.
@@ -64,7 +68,7 @@ public struct AttemptRecord: Sendable, Hashable {
 
     public static func == (a: AttemptRecord, b: AttemptRecord) -> Bool {
         a.deployment == b.deployment && a.outcome == b.outcome && a.waited == b.waited && a.key == b.key && a.failedAnswer == b.failedAnswer
-            && a.timedOutAfterSending == b.timedOutAfterSending
+            && a.timedOutAfterSending == b.timedOutAfterSending && a.keyRefused == b.keyRefused
     }
 
     public func hash(into hasher: inout Hasher) {

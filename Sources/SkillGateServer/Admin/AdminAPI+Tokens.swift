@@ -40,10 +40,16 @@ extension AdminAPI {
             where services.config.scenarios[s] == nil {
                 throw GatewayError.invalidRequest("unknown scenario \"\(s)\"; configured: \(services.config.scenarios.keys.sorted().joined(separator: ", "))", param: param)
             }
+            let models = try r.optionalStringArray("models") ?? []
+            for m in models {
+                if let problem = services.config.unknownModelScopeEntry(m, catalog: services.catalog) {
+                    throw GatewayError.invalidRequest(problem, param: "models")
+                }
+            }
             let limits = try r.object["limits"].map(Self.limits) ?? TokenLimits()
             let admin = try r.optionalBool("admin") ?? false
             let created = try Self.store {
-                try services.tokens.create(name: name, scenarios: scenarios, models: try r.optionalStringArray("models") ?? [],
+                try services.tokens.create(name: name, scenarios: scenarios, models: models,
                                            defaultScenario: defaultScenario, limits: limits,
                                            admin: admin, chat: try r.optionalBool("chat") ?? !admin)
             }

@@ -78,3 +78,17 @@ extension GatewayConfig {
         }
     }
 }
+
+extension GatewayConfig {
+    /// Why `ref` cannot be an entry of a token's model scope (`tokens create --model`, the admin API's `models`), or nil
+    /// when it names models the scope can allow: a tier, an alias, or a chat model of the catalog (`provider/model` or a
+    /// bare id). A typo would otherwise make a token that every request refuses with a 403.
+    public func unknownModelScopeEntry(_ ref: String, catalog: ProviderCatalog) -> String? {
+        if ModelTier(rawValue: ref) != nil || aliases[ref] != nil || catalog.resolve(ref) != nil { return nil }
+        // A bare model id some provider offers, as requests may name it.
+        if catalog.providers.contains(where: { p in p.models.contains { $0.id == ref && $0.isChat } }) { return nil }
+        let tiers = ModelTier.allCases.map(\.rawValue).joined(separator: ", ")
+        let aliasNames = aliases.keys.sorted().prefix(20).joined(separator: ", ")
+        return "unknown model \"\(ref.prefix(128))\" for a token's scope: give a tier (\(tiers))\(aliasNames.isEmpty ? "" : ", an alias (\(aliasNames))") or a provider/model of the catalog (`skillgate providers` lists them)"
+    }
+}

@@ -197,10 +197,11 @@ final class RouteExecutor: Sendable {
                     } catch {
                         lease.release()
                         let e = GatewayError.from(error)
+                        let refusesKey = key != nil && e.upstreamStatus != nil && (e.refusal == .key || KeyLease.refusesKey(status: e.upstreamStatus))
                         attempts.append(AttemptRecord(deployment: names[i], outcome: .failed(status: e.status, kind: e.kind), waited: waited, key: key?.name,
-                                                      failedAnswer: e.failedAnswer, timedOutAfterSending: e.timedOutAfterSending))
+                                                      failedAnswer: e.failedAnswer, timedOutAfterSending: e.timedOutAfterSending, keyRefused: refusesKey))
                         if let key, e.upstreamStatus != nil,
-                           key.reportFailure(refusesKey: e.refusal == .key || KeyLease.refusesKey(status: e.upstreamStatus), retryAfter: e.retryAfter),
+                           key.reportFailure(refusesKey: refusesKey, retryAfter: e.retryAfter),
                            keysTried + 1 < key.members.count, !Task.isCancelled {
                             if schedule.takeImmediateAttempt(now: clock.now) {
                                 keysTried += 1

@@ -24,7 +24,7 @@ final class GatewayMetrics: Sendable {
         var cooldowns = MetricFamily("skillgate_cooldown_skips_total", .counter, "Deployments skipped because they were cooling down.",
                                      labels: ["model"])
         var keyFailures = MetricFamily("skillgate_key_failures_total", .counter,
-                                       "Failed upstream attempts of providers with a pool of keys, by deployment and key name (a 401 or 429 cools that key down).",
+                                       "Upstream answers that refused a pooled key itself (a 401 or 429, or the provider's key error), by deployment and key name; the key cools down. Other failed attempts are in skillgate_upstream_attempts_total.",
                                        labels: ["model", "key"])
         var escalations = MetricFamily("skillgate_escalations_total", .counter, "Unusable answers re-run on a stronger tier, by scenario.",
                                        labels: ["scenario"])
@@ -87,7 +87,7 @@ final class GatewayMetrics: Sendable {
                 case .succeeded: attempts.add(1, [a.deployment, "ok"])
                 case .failed:
                     attempts.add(1, [a.deployment, "failed"])
-                    if let key = a.key { keyFailures.add(1, [a.deployment, key]) }
+                    if let key = a.key, a.keyRefused { keyFailures.add(1, [a.deployment, key]) }
                 case .failedMidStream:
                     attempts.add(1, [a.deployment, "stream_failed"])
                 case .skipped(let reason):

@@ -53,6 +53,7 @@ extension GatewayHandler {
         ctx.log.tokenName = client.name
         try client.requireChat()
         let scenario = try services.resolver.scenario(named: GatewayFields.once(request.headers, "x-skillgate-scenario"), scope: client.scope)
-        return ModelListing(resolver: services.resolver, aliases: services.config.aliases, scenario: scenario.config, scope: client.scope)
+        return ModelListing(resolver: services.resolver, aliases: services.config.aliases, scenario: scenario.config, scope: client.scope,
+                            callable: { [clients = services.clients] in clients.hasKey(for: $0) })
     }
 }

@@ -33,8 +33,12 @@ public struct ModelResolver: Sendable {
             permitted(t, requested: name, by: scenario.allowedModels) && permitted(t, requested: name, by: scope.models)
         }
         guard !allowed.isEmpty else {
+            // Says what is allowed, as the scenario's 403 does: the lists that keep the model out.
+            var lists: [String] = []
+            if !scope.models.isEmpty { lists.append("the token may use \(Self.named(scope.models))") }
+            if !scenario.allowedModels.isEmpty { lists.append("the scenario allows \(Self.named(scenario.allowedModels))") }
             throw GatewayError(domain: .policy, kind: .permission, status: 403,
-                               message: "model \"\(name)\" is outside what this token and scenario may use; GET /v1/models lists the allowed models",
+                               message: "model \"\(name)\" is outside what this token and scenario may use (\(lists.joined(separator: "; "))); pick one of those, or GET /v1/models lists every model name allowed",
                                param: "model")
         }
         return RoutePlan(requested: requested ?? "", targets: allowed, explanation: explanation.joined(separator: "; "),
@@ -42,6 +46,12 @@ public struct ModelResolver: Sendable {
     }
 
     private func isEnabled(_ p: ProviderSpec) -> Bool { config.isEnabled(p) }
+
+    /// At most ten names of `list`, quoted, and how many more.
+    private static func named(_ list: [String]) -> String {
+        let shown = list.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+        return list.count > 10 ? "\(shown) and \(list.count - 10) more" : shown
+    }
 
     private func permitted(_ target: RouteTarget, requested: String, by list: [String]) -> Bool {
         table.permits(list, target, requested: requested)

@@ -31,6 +31,14 @@ final class ClientFactory: Sendable {
                                 idle: .seconds(t.idleSeconds), total: .seconds(t.totalSeconds))
     }
 
+    /// Whether `target` can be called as the keys are now: its provider needs no key, or one is set under its key name.
+    /// A provider whose key is not set answers 503 "no key is set"; `GET /v1/models` leaves its models out.
+    func hasKey(for target: RouteTarget) -> Bool {
+        let spec = target.provider
+        guard spec.auth != .none, let keyName = config.providerOverrides[spec.id]?.keyName ?? spec.keyName else { return true }
+        return !keys.pool(named: keyName).isEmpty
+    }
+
     /// The deployment (endpoint, key, timeouts) of a target, the lease on its key when it has a pool of them, and the
     /// provider's keys as they are now (for `keyVersion(of:)`).
     func deployment(for target: RouteTarget) throws(GatewayError) -> (Deployment, KeyLease?, [(name: String, secret: String)]) {

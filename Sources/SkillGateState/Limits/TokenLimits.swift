@@ -74,6 +74,8 @@ public struct TokenLimits: Sendable, Hashable {
             }
             if member.value.isNull { continue }  // `null` leaves the limit unset (`PUT .../limits` clears one with it)
             if member.key.hasPrefix("budget") {
+                // "none", as the CLI's `--budget-day none` and the README have it: no budget.
+                if member.value.stringValue?.lowercased() == "none" { continue }
                 let budget = try Self.budget(member.value, named: "\(place).\(member.key)", holding: holdingBudgets)
                 if member.key == "budget_usd_per_day" { budgetUSDPerDay = budget } else { budgetUSDPerMonth = budget }
             } else {
@@ -94,13 +96,16 @@ public struct TokenLimits: Sendable, Hashable {
     /// at the largest budget.
     private static func budget(_ value: JSONValue, named name: String, holding: Bool) throws(TokenError) -> Double {
         if holding, let v = value.doubleValue, v >= 0, v.isFinite { return min(v, maximumBudgetUSD) }
+        if case .string(let text) = value {
+            throw .invalidLimit("\(name) must be a JSON number, not text (got \(value.serialized())): write it without quotes, like \(text.prefix(20)); for no budget, leave the key out or give null or \"none\"")
+        }
         guard case .number(let text) = value else {
-            throw .invalidLimit("\(name) \(BudgetAmount.Refusal.notPlainDecimal) (got \(value.serialized())); for no budget, leave the key out")
+            throw .invalidLimit("\(name) \(BudgetAmount.Refusal.notPlainDecimal) (got \(value.serialized())); for no budget, leave the key out or give null or \"none\"")
         }
         do throws(BudgetAmount.Refusal) {
             return try BudgetAmount.dollars(text)
         } catch {
-            throw .invalidLimit("\(name) \(error) (got \(text)); for no budget, leave the key out")
+            throw .invalidLimit("\(name) \(error) (got \(text)); for no budget, leave the key out or give null or \"none\"")
         }
     }
 }

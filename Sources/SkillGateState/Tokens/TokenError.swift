@@ -17,6 +17,15 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A limit or budget is unknown, of the wrong type, or negative (the text names it).
     case invalidLimit(String)
 
+    /// Whether the request itself was malformed (a name, a scope, a default scenario or a limit that breaks the rules),
+    /// rather than refused by the tokens' state (a name in use, unknown or revoked): the CLI's usage error, exit 2.
+    public var isUsageError: Bool {
+        switch self {
+        case .invalidName, .invalidScope, .defaultScenarioNotAllowed, .invalidLimit: true
+        case .duplicateName, .unknownToken, .alreadyRevoked, .revokedLimits: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidName(let name):

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 import SkillGateServer
+import SkillGateState
 
 /// Dispatches `skillgate <command> ...` and maps failures to exit codes.
 enum CLI {
@@ -55,6 +56,10 @@ enum CLI {
             }
         } catch let error as UsageError {
             printErr("error: \(error.message)\nRun `skillgate \(command == "help" ? "" : command + " ")--help` for usage.")
+            return 2
+        } catch let error as TokenError where error.isUsageError {
+            // What was given on the command line is wrong (a name, a scope, a limit): a usage error, exit 2 as documented.
+            printErr("error: \(error)")
             return 2
         } catch {
             printErr("error: \(error)")

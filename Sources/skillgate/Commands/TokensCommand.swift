@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Dispatch
 import SkillGateServer
+import SkillGateProviders
 import SkillGateState
 
 /// `skillgate tokens`: client tokens (stored as hashes in the state store).
@@ -36,6 +37,12 @@ enum TokensCommand {
             let defaultScenario = args.value("--default-scenario")
             for s in args.values("--scenario") + (defaultScenario.map { [$0] } ?? []) where config.scenarios[s] == nil {
                 throw UsageError(message: "unknown scenario \"\(s)\"; configured: \(config.scenarios.keys.sorted().joined(separator: ", "))")
+            }
+            if !args.values("--model").isEmpty {
+                let catalog = try ProviderCatalog.load(directory: config.providersDirectory)
+                for m in args.values("--model") {
+                    if let problem = config.unknownModelScopeEntry(m, catalog: catalog) { throw UsageError(message: problem) }
+                }
             }
             let admin = args.flags.contains("--admin")
             guard admin || !args.flags.contains("--chat") else {

@@ -9,7 +9,7 @@ import SkillGateCore
     @Test(arguments: [
         (#"{"model":"m","messages":[\#(user)]}"#, "max_tokens", "field required"),
         (#"{"model":"m","max_tokens":100}"#, "messages", "field required"),
-        (#"{"max_tokens":100,"messages":[\#(user)]}"#, "model", "expected a string"),
+        (#"{"max_tokens":100,"messages":[\#(user)]}"#, "model", "GET /v1/models lists them"),
         (#"{"model":"m","max_tokens":"100","messages":[\#(user)]}"#, "max_tokens", "expected an integer, got a string"),
         (#"{"model":"m","max_tokens":0,"messages":[\#(user)]}"#, "max_tokens", "at least 1"),
         (#"{"model":"m","max_tokens":10,"messages":{}}"#, "messages", "expected an array, got an object"),

@@ -85,10 +85,16 @@ import SkillGateState
         let unknownScenario = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"x","scenarios":["nope"]}"#)
         let badLimit = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"y","limits":{"requests_per_minute":-1}}"#)
         let notJSON = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: "name=z")
+        // A model scope with a typo made a token every request refused (decision 0146's documentation round).
+        let unknownModel = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"w","models":["ligth"]}"#)
+        let knownModel = try await Self.send(h, "POST", "/admin/api/tokens", token: admin, body: #"{"name":"v","models":["light"]}"#)
         #expect(duplicate.status == 409 && Self.message(duplicate).contains("revoke it first"))
         #expect(unknownScenario.status == 400 && Self.message(unknownScenario).contains("configured: chat, other"))
         #expect(badLimit.status == 400 && Self.message(badLimit).contains("requests_per_minute"))
         #expect(notJSON.status == 400 && Self.message(notJSON).contains("send a JSON object like"))
+        #expect(unknownModel.status == 400 && Self.message(unknownModel).contains("unknown model \"ligth\""), "\(Self.message(unknownModel))")
+        #expect((try? Self.json(unknownModel))?["error"]?["param"]?.stringValue == "models")
+        #expect(knownModel.status == 201, "\(Self.message(knownModel))")
 
         let limits = try await Self.send(h, "PUT", "/admin/api/tokens/ci-bot/limits", token: admin, body: #"{"limits":{"budget_usd_per_day":2}}"#)
         let limitsBody = try Self.json(limits)

@@ -86,7 +86,7 @@ import SkillGateTestSupport
         let listed = await Self.run("SKILLGATE tokens list --config \(config)", in: dir)
         #expect(admin.code == 2 && admin.output.contains("--name needs a value (--admin is an option)"), "\(admin.output)")
         #expect(limit.code == 2 && limit.output.contains("--rpm needs a value (--config is an option)"), "\(limit.output)")
-        #expect(dash.code == 1 && dash.output.contains("starting with a letter or digit"), "\(dash.output)")
+        #expect(dash.code == 2 && dash.output.contains("starting with a letter or digit"), "an invalid name is a usage error (exit 2): \(dash.output)")
         #expect(!listed.output.contains("--admin") && !listed.output.contains("-x\t") && !listed.output.contains("app\t"),
                 "nothing was stored: \(listed.output)")
     }

@@ -105,7 +105,8 @@ import SkillGateRouting
         var single = Self.entry()
         single.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .succeeded(status: 200))]
         var fellBack = Self.entry(model: "q/b")
-        fellBack.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .failed(status: 429, kind: .rateLimited), key: "OPENAI_API_KEY_2"),
+        fellBack.attemptRecords = [AttemptRecord(deployment: "p/a", outcome: .failed(status: 429, kind: .rateLimited), key: "OPENAI_API_KEY_2",
+                                                 keyRefused: true),
                                    AttemptRecord(deployment: "p/a", outcome: .skipped(reason: "cooling down")),
                                    AttemptRecord(deployment: "q/b", outcome: .succeeded(status: 200))]
         var refused = Self.entry(status: 429, model: nil, upstreamMs: nil)

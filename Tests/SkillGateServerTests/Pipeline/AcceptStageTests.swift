@@ -36,13 +36,22 @@ import SkillGateCore
     /// The SDKs' `responses.cancel`, and other methods, are told what is kept and for what, and what is served, not
     /// "no route" (decisions 0096, 0101, 0125, 0127).
     @Test(arguments: [("POST", "/v1/responses/resp_123/cancel"), ("GET", "/v1/responses/"), ("GET", "/v1/responses//input_items"),
-                      ("GET", "/v1/responses/a/b/input_items"), ("DELETE", "/v1/responses/"), ("PUT", "/v1/responses/resp_123")])
+                      ("GET", "/v1/responses/a/b/input_items"), ("DELETE", "/v1/responses/")])
     func aStoredResponsesOwnPathSaysWhatIsKept(_ method: String, _ path: String) {
         guard case .failure(let r) = Endpoint.accept(method: method, path: path) else { Issue.record("expected a 404"); return }
         #expect(r.error.status == 404)
         #expect(r.error.message.hasPrefix("\(method) \(path) is not offered") && r.error.message.contains("previous_response_id"), "\(r.error.message)")
         #expect(r.error.message.contains("GET /v1/responses/{id}") && r.error.message.contains("DELETE /v1/responses/{id}"))
         #expect(r.error.message.contains("GET /v1/responses/{id}/input_items"))
+    }
+
+    /// Another method on a stored response's own path is a 405 naming the ones it takes, with `allow` (before: a 404, as
+    /// if the path were unknown).
+    @Test(arguments: ["PUT", "PATCH", "POST"])
+    func aStoredResponsesPathRefusesOtherMethodsWith405(_ method: String) {
+        guard case .failure(let r) = Endpoint.accept(method: method, path: "/v1/responses/resp_123") else { Issue.record("accepted"); return }
+        #expect(r.error.status == 405 && r.allowed == "GET, HEAD, DELETE", "\(r.error.status) \(String(describing: r.allowed))")
+        #expect(r.error.message.contains("accepts GET") && r.error.message.contains("DELETE") && r.error.message.contains(method))
     }
 
     /// `responses.input_items.list` is served (GET, and HEAD as wherever GET is) and needs a token; other methods on its

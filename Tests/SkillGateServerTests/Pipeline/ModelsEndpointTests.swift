@@ -36,6 +36,27 @@ import SkillGateHTTP
         #expect(!Self.ids(cheap.json).contains("strong") && !Self.ids(cheap.json).contains("up/strong-native"), "\(cheap.json)")
     }
 
+    /// A provider whose key is not set is left out, with the router's names that reach only it: its models answer 503
+    /// "no key is set", and the list is of "the model names this token may use" (decision 0146's documentation round:
+    /// the offline default config listed 39 names of providers without keys). Set the key, and they are listed.
+    @Test func aProviderWithoutItsKeyIsNotListed() async throws {
+        let up = try UpstreamDouble([OpenAIRecordings.text])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"], keys: [("UP_KEY", "sk-list-0123456789abcdef")])
+        func listed() async throws -> [String] { Self.ids(try JSONValue.parse(try await gw.get("/v1/models").body)) }
+        let withKey = try await listed()
+        try gw.server.services.keys.remove("UP_KEY")
+        let withoutKey = try await listed()
+        let call = try await gw.send(ResilienceGateway.body(model: "light"))
+        try gw.server.services.keys.set("UP_KEY", secret: "sk-list-0123456789abcdef")
+        let again = try await listed()
+        await gw.stop()
+        await up.stop()
+        #expect(withKey == ["up-a/m", "auto", "light"], "\(withKey)")
+        #expect(withoutKey.isEmpty, "\(withoutKey)")
+        #expect(call.status == 503, "the model the list left out cannot be called")
+        #expect(again == withKey)
+    }
+
     /// `models.retrieve`: a listed name answers its list entry; `provider/model` with its slash as it is or encoded.
     @Test(arguments: ["up/strong-native", "up%2Fstrong-native", "fast", "auto", "light"])
     func aListedNameIsRetrieved(_ id: String) async throws {

@@ -74,6 +74,23 @@ import SkillGateHTTP
         await up.stop()
     }
 
+    /// `skillgate_key_failures_total` counts refusals of a key, nothing else (decision 0146's round of documentation
+    /// checks): a provider's 500 and its 400 for the client's own request failed attempts made with a pooled key, but
+    /// refused no key; before, each counted there, so an outage or one client's bad requests fired the key-refused alert
+    /// and broke the rotation check ("stays flat"). They count in `skillgate_upstream_attempts_total`.
+    @Test func failuresThatRefuseNoKeyAreNotKeyFailures() async throws {
+        let badRequest: UpstreamDouble.Reply = .json(status: 400, body: Array(#"{"error":{"message":"Invalid value for 'temperature'.","type":"invalid_request_error","param":"temperature","code":null}}"#.utf8), headers: [:])
+        let up = try UpstreamDouble([R.serverError, badRequest])
+        let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"], resilience: #"{"max_attempts":1}"#, keys: Self.keys)
+        let statuses = [try await gw.send(ResilienceGateway.body(model: "light")).status, try await gw.send(ResilienceGateway.body(model: "light")).status]
+        let metrics = gw.server.services.metrics.render()
+        await gw.stop()
+        await up.stop()
+        #expect(statuses == [502, 400] || statuses == [500, 400], "\(statuses)")
+        #expect(metrics.contains(#"skillgate_upstream_attempts_total{model="up-a/m",outcome="failed"} 2"#), "\(metrics)")
+        #expect(!metrics.contains("skillgate_key_failures_total{"), "a failure that refused no key was counted as a key's")
+    }
+
     @Test func whenEveryKeyIsRefusedTheClientGetsTheProvidersAnswer() async throws {
         let up = try UpstreamDouble([R.rateLimited(retryAfter: "1")])
         let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"],

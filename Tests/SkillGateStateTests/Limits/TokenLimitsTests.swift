@@ -39,7 +39,7 @@ import SkillGateCore
     /// fraction finer than a microdollar or a string is refused, naming the key and a valid example.
     @Test(arguments: [("1e-12", "no sign, exponent"), ("5e2", "no sign, exponent"), ("-0", "no sign, exponent"),
                       ("1E3", "no sign, exponent"), ("0.0000001", "more than 6 digits after the point"),
-                      ("\"5\"", "no sign, exponent"), ("true", "no sign, exponent")])
+                      ("true", "no sign, exponent")])
     func aBudgetThatIsNotPlainDecimalDollarsIsRefused(_ value: String, _ problem: String) throws {
         for key in ["budget_usd_per_day", "budget_usd_per_month"] {
             let json = try JSONValue.parse("{\"\(key)\":\(value)}")
@@ -49,6 +49,27 @@ import SkillGateCore
             } catch {
                 #expect(error.description.contains("token_limits.\(key)") && error.description.contains(problem), "\(error.description)")
                 #expect(error.description.contains("like 5, 5.25 or 0.01") && error.description.contains("(got \(value))"), "\(error.description)")
+            }
+        }
+    }
+
+    /// A budget written as text is told to drop the quotes (before: "written as plain digits ... (got \"5\")", which it
+    /// was); `"none"`, as the CLI and the README have it, is no budget (before: refused in the config).
+    @Test func aBudgetAsTextIsToldToDropTheQuotesAndNoneIsNoBudget() throws {
+        for key in ["budget_usd_per_day", "budget_usd_per_month"] {
+            for none in ["none", "None", "NONE"] {
+                #expect(try TokenLimits(json: try JSONValue.parse("{\"\(key)\":\"\(none)\",\"requests_per_minute\":3}"), where: "limits")
+                        == TokenLimits(requestsPerMinute: 3))
+            }
+            for text in ["\"5\"", "\"unlimited\""] {
+                let json = try JSONValue.parse("{\"\(key)\":\(text)}")
+                do {
+                    let read = try TokenLimits(json: json, where: "token_limits")
+                    Issue.record("\(text) was read as \(read)")
+                } catch {
+                    #expect(error.description.contains("token_limits.\(key) must be a JSON number, not text") && error.description.contains("without quotes")
+                            && error.description.contains("\"none\""), "\(error.description)")
+                }
             }
         }
     }

@@ -20,9 +20,11 @@ struct ModelListing: Sendable {
     /// enabled provider offers them): not listed, but retrieved as their deployment (decision 0133).
     let byBareId: [String: Entry]
 
-    /// The names `client` may use in `scenario`.
-    init(resolver: ModelResolver, aliases: [String: String], scenario: GatewayConfig.ScenarioConfig, scope: AccessScope) {
-        let targets = resolver.visibleModels(scenario: scenario, scope: scope)
+    /// The names `client` may use in `scenario`: of the deployments, those `callable` says can be called now (a provider
+    /// whose key is not set cannot: its models are left out, and so are the router's names that reach none of the rest).
+    init(resolver: ModelResolver, aliases: [String: String], scenario: GatewayConfig.ScenarioConfig, scope: AccessScope,
+         callable: (RouteTarget) -> Bool = { _ in true }) {
+        let targets = resolver.visibleModels(scenario: scenario, scope: scope).filter(callable)
         var entries = targets.map { Entry(id: $0.qualifiedName, ownedBy: $0.provider.id) }
         var byBareId: [String: Entry] = [:]
         for (target, entry) in zip(targets, entries) where aliases[target.model.id] == nil && ModelTier(rawValue: target.model.id) == nil {
@@ -37,7 +39,7 @@ struct ModelListing: Sendable {
         }
         // The router's names: listed when they plan to at least one model this token and scenario may use.
         for (name, owner) in [("auto", "skillgate-router")] + ModelTier.allCases.map({ ($0.rawValue, "skillgate-tier") })
-        where !names.contains(name) && (try? resolver.plan(requested: name, scenario: scenario, scope: scope)) != nil {
+        where !names.contains(name) && (try? resolver.plan(requested: name, scenario: scenario, scope: scope))?.targets.contains(where: callable) == true {
             entries.append(Entry(id: name, ownedBy: owner))
         }
         self.entries = entries

@@ -87,7 +87,15 @@ enum Endpoint: Sendable {
             if path.hasPrefix(modelPrefix), path.count > modelPrefix.count { return getOnly(.model, method, path) }
             if path.hasPrefix(responsesItemPrefix) {
                 let id = path.dropFirst(responsesItemPrefix.count)
-                if method == "GET" || method == "HEAD" || method == "DELETE", !id.isEmpty, !id.contains("/") { return .success(.storedResponse) }
+                if !id.isEmpty, !id.contains("/") {
+                    if method == "GET" || method == "HEAD" || method == "DELETE" { return .success(.storedResponse) }
+                    // A stored response's own path, with a method it does not take: a 405 with what it does (HTTP's rule,
+                    // as for every other known path).
+                    var error = GatewayError(domain: .caller, kind: .invalidRequest, status: 405,
+                                             message: "\(path.prefix(120)) accepts GET (the stored response) and DELETE (forget it) only, not \(method)")
+                    error.param = "method"
+                    return .failure(Rejection(error: error, allowed: "GET, HEAD, DELETE"))
+                }
                 if id.hasSuffix(inputItemsSuffix), case let responseId = id.dropLast(inputItemsSuffix.count), !responseId.isEmpty,
                    !responseId.contains("/") {
                     return getOnly(.storedResponseInputItems, method, path)
