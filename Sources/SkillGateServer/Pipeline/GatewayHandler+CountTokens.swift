@@ -25,9 +25,10 @@ extension GatewayHandler {
     }
 
     /// The input tokens of `counted`, a request of `client` (decisions 0132, 0136). Its model must be one the token and the
-    /// request's scenario may use, with the same 403/404 as the surfaces. When the deployment the request would go to first
-    /// counts itself (Anthropic's count, Gemini's `:countTokens`, OpenAI's Responses count; the provider's `count_tokens`),
-    /// its count (`provider`); otherwise, or when that count fails or takes over `providerCountWithin`, the gateway's
+    /// request's scenario may use, with the same 403/404 as the surfaces. When a deployment of the request's plan counts
+    /// itself (Anthropic's count, Gemini's `:countTokens`, OpenAI's Responses count; the provider's `count_tokens`), the
+    /// count of the first that does and answers (`provider`; tried in the plan's order, so a fallback counts when the
+    /// first deployment cannot); otherwise, or when none answers within `providerCountWithin` in all, the gateway's
     /// estimate (`ContextTokenEstimate`, which errs high; `estimated`), also, without asking the provider, while the client
     /// is over one of its limits (decision 0146). Never charged: like `GET /v1/models` it is logged
     /// with the token's name but is no request of a surface, so no ledger row and no surface metrics (Claude Code counts
@@ -42,10 +43,18 @@ extension GatewayHandler {
             ctx.log.attempts.append(.note("over \(over.limit.rawValue) of \(over.subject.described): estimated without asking the provider"))
             return (ContextTokenEstimate.inputTokens(of: counted), "estimated")
         }
-        if let target = plan.targets.first, let exact = await providerCount(counted, at: target, &ctx) {
-            ctx.log.provider = target.provider.id
-            ctx.log.model = target.qualifiedName
-            return (exact, "provider")
+        // The plan's deployments in order, as a request would be tried: the first that counts answers (a count the
+        // first could not give comes from its fallback rather than the estimate), all within `providerCountWithin`.
+        let deadline = ContinuousClock.now.advanced(by: Self.providerCountWithin)
+        var asked = Set<String>()
+        for target in plan.targets where asked.insert(target.qualifiedName).inserted {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            if let exact = await providerCount(counted, at: target, within: left, &ctx) {
+                ctx.log.provider = target.provider.id
+                ctx.log.model = target.qualifiedName
+                return (exact, "provider")
+            }
         }
         return (ContextTokenEstimate.inputTokens(of: counted), "estimated")
     }
@@ -61,9 +70,9 @@ extension GatewayHandler {
 
     /// `target`'s own count of `request`, or nil when its client cannot count or the count failed (noted in the log's
     /// `attempts`, the provider's message without its key).
-    private func providerCount(_ request: ChatRequest, at target: RouteTarget, _ ctx: inout RequestContext) async -> Int? {
+    private func providerCount(_ request: ChatRequest, at target: RouteTarget, within limit: Duration, _ ctx: inout RequestContext) async -> Int? {
         do {
-            let upstream = try services.clients.client(for: target, within: Self.providerCountWithin)
+            let upstream = try services.clients.client(for: target, within: limit)
             defer { upstream.key?.release() }
             return try await upstream.llm.countInputTokens(request)
         } catch {

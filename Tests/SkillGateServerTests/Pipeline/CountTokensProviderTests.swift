@@ -168,6 +168,26 @@ import SkillGateState
         }
     }
 
+    /// When the first deployment's count fails, the plan's next deployment counts (decision 0146's "Not done" of
+    /// decision 0136: only the first was asked, and the estimate answered): its count, the log naming it, and the first's
+    /// failure noted.
+    @Test(arguments: Endpoint.allCases)
+    func aFallbackDeploymentCountsWhenTheFirstCannot(_ endpoint: Endpoint) async throws {
+        let failing = try UpstreamDouble([Format.anthropic.failed])
+        let counting = try UpstreamDouble([Format.anthropic.counted])
+        let gw = try ResilienceGateway(providers: [("up-a", failing.baseURL), ("up-b", counting.baseURL)], tier: ["up-a/m", "up-b/m"],
+                                       wireFormats: ["up-a": Format.anthropic.rawValue, "up-b": Format.anthropic.rawValue])
+        let r = try await Self.count(gw, endpoint)
+        let line = await gw.logLines().last ?? [:]
+        await gw.stop()
+        await failing.stop()
+        await counting.stop()
+        #expect(r.headers["x-skillgate-token-count"] == "provider" && r.json == endpoint.answer(1234), "\(r.json)")
+        #expect(failing.requestCount == 1 && counting.requestCount == 1)
+        #expect(line["model"] as? String == "up-b/m", "\(line)")
+        #expect((line["attempts"] as? [String])?.first?.hasPrefix("up-a/m: token count failed (5") == true, "\(line)")
+    }
+
     /// Who does not count is not asked: an OpenAI-compatible API (the OpenAI format's default: Groq, vLLM and the others
     /// have no `/responses/input_tokens`), a provider whose file says `count_tokens: false`, and one the config turns off.
     @Test(arguments: [
