@@ -51,8 +51,9 @@ struct StreamSpend: Sendable {
     /// (decision 0146). Before, such an answer was charged nothing, so a provider that leaves usage out made every limit
     /// on tokens and every budget toothless.
     static func spent(by response: ChatResponse, for request: ChatRequest) -> (usage: Usage, estimated: Bool) {
+        // Reported (nearly always): nothing to estimate, and the request's input is not measured.
+        if response.usage.inputTokens > 0 || response.usage.outputTokens > 0 { return (response.usage, false) }
         var spend = StreamSpend(inputOf: request)
-        spend.count(.usage(response.usage))
         for block in response.content {
             switch block {
             case .text(let t): spend.count(.textDelta(t))
