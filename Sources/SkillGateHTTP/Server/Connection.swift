@@ -25,8 +25,10 @@ final class Connection {
         /// Closed: its events are freed and its descriptor closed.
         case closed
 
-        /// A request is partly read: its head or body is arriving, or its gate decision is out.
-        var readsRequest: Bool { self == .head || self == .body || self == .gating }
+        /// A request whose head has come is partly read: its body is arriving, or its gate decision is out. A drain waits
+        /// for it; not for a head still arriving, which any client can start with one byte and no token (an attack
+        /// round held every stop for the whole grace period, and made it exit 1, with a single byte; decision 0145).
+        var readsRequest: Bool { self == .body || self == .gating }
     }
 
     /// How the body of the request being read is framed, and how much of it is left.
@@ -46,7 +48,8 @@ final class Connection {
             if oldValue.readsRequest != phase.readsRequest { requestsBeingRead.count.add(phase.readsRequest ? 1 : -1, ordering: .relaxed) }
         }
     }
-    /// The loop's count of connections whose request is partly read, which a drain waits for (`Phase.readsRequest`).
+    /// The loop's count of connections whose request is partly read past its head, which a drain waits for
+    /// (`Phase.readsRequest`).
     let requestsBeingRead: RequestsBeingRead
     /// The unretained pointer libevent callbacks get.
     var argument: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -154,7 +157,7 @@ final class GatedHead {
     }
 }
 
-/// How many of a loop's connections have a request partly read (head or body arriving, or a gate decision out): written
+/// How many of a loop's connections have a request partly read past its head (its body arriving, or a gate decision out): written
 /// by the loop's connections as their phase changes, read by `HTTPServer.shutdown`, which waits for them as for requests
 /// with their handlers. A class, so each connection holds the loop's counter without going through its unowned loop.
 final class RequestsBeingRead: Sendable {

@@ -201,10 +201,14 @@ public final class HTTPServer: Sendable {
     /// connection sends one more request at most, and its next goes to a new connection, which another process sharing
     /// the port (`reusePort`) takes (decision 0145).
     ///
+    /// `linger`: how long, at most, connections left open with nothing in flight are kept for a last request each before
+    /// the loops stop and close them (0 for none: the drain ends as soon as nothing is in flight). It makes no drain
+    /// unclean.
+    ///
     /// Returns whether the drain was clean: every handler returned and every reply was written out before `deadline`
     /// (none was cancelled or cut off).
     @discardableResult
-    public func shutdown(deadline: Duration) async -> Bool {
+    public func shutdown(deadline: Duration, linger: Duration = .zero) async -> Bool {
         let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
             guard s.phase == .running else { return (s.loops, false) }
             s.phase = .stopped
@@ -227,7 +231,9 @@ public final class HTTPServer: Sendable {
                     || $0.requestsBeingRead.count.load(ordering: .relaxed) > 0
             }
         }
-        while clock.now < end, busy() {
+        let lingerEnd = clock.now.advanced(by: linger)
+        let limiter = shared.limiter
+        while clock.now < end, busy() || (clock.now < lingerEnd && limiter.openCount > 0) {
             try? await Task.sleep(for: .milliseconds(5))
         }
         let clean = !busy()

@@ -20,6 +20,9 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
     /// interpreter gives it and a whole answer has it, so every client reads JSON arguments (decision 0112).
     private var ordinalsWithArguments: Set<Int> = []
     private var usage: Usage?
+    /// The usage last handed on: after the finish, a usage chunk is handed on as it comes (the gateway holds the finish
+    /// until it has it, decision 0146), and again at the end only when it changed since.
+    private var usageHandedOn: Usage?
     private var chunkCount = 0
 
     init(provider: String) {
@@ -38,7 +41,7 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
                     provider: provider, upstreamStatus: 200)
             }
             if !finished { endAnswer(reason: nil, into: &events) }
-            if let usage { events.append(.usage(usage)) }
+            handOnUsage(into: &events)
             done = true
             return
         }
@@ -73,6 +76,16 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
         }
         for call in chunk.toolCalls { applyToolCall(call, into: &events) }
         if let reason = chunk.finishReason, !finished { endAnswer(reason: reason, into: &events) }
+        // After the finish, the usage is all that is still to come: handed on at once, not at `[DONE]`, so a provider that
+        // keeps the stream open after it does not hold the answer's last events (and its charge) back.
+        if finished { handOnUsage(into: &events) }
+    }
+
+    /// The usage read, unless it was handed on as it is.
+    private mutating func handOnUsage(into events: inout [ChatStreamEvent]) {
+        guard let usage, usage != usageHandedOn else { return }
+        events.append(.usage(usage))
+        usageHandedOn = usage
     }
 
     /// Ends the body: `strayText` is what the SSE decoder found outside events. Throws for a bare
@@ -95,7 +108,7 @@ struct OpenAIChatChunkInterpreter: SSEEventInterpreter {
             e.streamEndedEarly = strayText.isEmpty  // cut short, with nothing garbled after its events (decision 0129)
             throw e
         }
-        if let usage { events.append(.usage(usage)) }
+        handOnUsage(into: &events)
         done = true
     }
 

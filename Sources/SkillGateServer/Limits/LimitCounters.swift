@@ -248,10 +248,21 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// The limit of `checks` a request would be over now (the one that frees last), counting nothing and reading nothing
-    /// from the ledger (a subject not seen in this process counts as within its limits). For requests that take no
-    /// slot but should not reach a provider for a client over its limits (the token-count endpoints, decision 0146).
-    func currentRejection(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) -> LimitRejection? {
+    /// The limit of `checks` a request would be over now (the one that frees last), counting nothing. A subject whose
+    /// counts this process has not read yet is read from the ledger first (awaited off the caller's thread, as for an
+    /// admission): after a restart, or on another instance, a token that only ever counts tokens must be judged on what
+    /// it spent too. For requests that take no slot but should not reach a provider for a client over its limits (the
+    /// token-count endpoints, decision 0146).
+    func currentRejection(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) async -> LimitRejection? {
+        for (subject, limits) in checks where limits.countsFromLedger {
+            let (slot, unread) = unreadSlot(of: subject, limits)
+            if unread { await readFirst(UnreadSubject(slot: slot, subject: subject, limits: limits)) }
+        }
+        return currentRejectionAsCounted(checks, stream: stream)
+    }
+
+    /// `currentRejection` on the counts as they are (a subject never seen here counts as within its limits).
+    private func currentRejectionAsCounted(_ checks: [(LimitSubject, TokenLimits)], stream: Bool) -> LimitRejection? {
         guard !checks.isEmpty else { return nil }
         let t = now()
         let windows = LimitWindows.Current(t)

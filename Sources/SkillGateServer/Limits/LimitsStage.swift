@@ -48,8 +48,8 @@ struct LimitsStage: Sendable {
     }
 
     /// The limit `client` in `scenario` is over now, if any, counting nothing (`LimitCounters.currentRejection`).
-    func currentlyOver(_ client: AuthenticatedClient, scenario: String) -> LimitRejection? {
-        counters.currentRejection(checks(for: client, scenario: scenario), stream: false)
+    func currentlyOver(_ client: AuthenticatedClient, scenario: String) async -> LimitRejection? {
+        await counters.currentRejection(checks(for: client, scenario: scenario), stream: false)
     }
 
     /// A refusal counted in `skillgate_limit_rejections_total`, as the request's 429.

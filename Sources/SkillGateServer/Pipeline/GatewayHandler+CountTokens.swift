@@ -39,7 +39,7 @@ extension GatewayHandler {
         let plan = try services.resolver.plan(requested: counted.model, scenario: scenario.config, scope: client.scope)
         // A client over its limits gets the estimate without a provider call (decision 0146): counts are not charged and
         // take no slot, but they must not let a cut-off token keep calling the provider.
-        if let over = limits.currentlyOver(client, scenario: scenario.name) {
+        if let over = await limits.currentlyOver(client, scenario: scenario.name) {
             ctx.log.attempts.append(.note("over \(over.limit.rawValue) of \(over.subject.described): estimated without asking the provider"))
             return (ContextTokenEstimate.inputTokens(of: counted), "estimated")
         }

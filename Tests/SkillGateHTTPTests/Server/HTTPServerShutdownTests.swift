@@ -265,6 +265,65 @@ struct HTTPServerShutdownTests {
         }
     }
 
+    /// With `linger`, an idle keep-alive connection is kept a moment for its client's next request (decision 0145): a
+    /// client pausing between requests when a restart's drain begins is answered (and its connection closed after), where
+    /// the drain, with nothing in flight, closed the connection under it. The linger ends as soon as no connection is
+    /// left, and never makes the drain unclean.
+    @Test func anIdleConnectionIsKeptForALastRequestWhileTheDrainLingers() async throws {
+        try await onOwnThread {
+            let server = try Self.makeServer({ keepIdleConnectionsOpen(&$0) }) { request, responder in
+                responder.respond(status: 200, headers: [:], body: Array(request.path.utf8))
+            }
+            let port = server.boundPort
+            let idle = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send(rawGET("/first"))
+                _ = client.readResponse()
+                return client
+            }
+            let clock = ContinuousClock()
+            let began = clock.now
+            async let stopping: Bool = server.shutdown(deadline: .seconds(20), linger: .seconds(5))
+            #expect(await serverSettles { server.isShuttingDown })
+            try await Task.sleep(for: .milliseconds(300))  // the client pauses, then sends its next request
+            let late = try await RawHTTPClient.blocking { () -> RawHTTPResponse? in
+                idle.send(rawGET("/next"))
+                return idle.readResponse()
+            }
+            let clean = await stopping
+            #expect(late?.status == 200 && late?.bodyText == "/next", "the idle connection was closed under its next request")
+            #expect(late?.header("Connection")?.lowercased() == "close")
+            #expect(clean)
+            #expect(clock.now - began < .seconds(4), "the linger went on after the last connection closed")
+        }
+    }
+
+    /// A head still arriving does not hold the drain: any client can start one with a byte and no token. An attack
+    /// round held every stop for the whole grace period, and made it report a request cut off, with one byte (decision
+    /// 0145); the drain waits only for requests whose head has come.
+    @Test func aHeadStillArrivingDoesNotHoldTheDrain() async throws {
+        try await onOwnThread {
+            let server = try Self.makeServer({ keepIdleConnectionsOpen(&$0) }) { request, responder in
+                responder.respond(status: 200, headers: [:], body: [])
+            }
+            let port = server.boundPort
+            let client = try await RawHTTPClient.blocking { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port, receiveTimeout: 10)
+                client.send("P")
+                return client
+            }
+            #expect(await serverSettles { server.statistics.openConnections == 1 })
+            try await Task.sleep(for: .milliseconds(100))  // the byte read
+            let clock = ContinuousClock()
+            let began = clock.now
+            let clean = await server.shutdown(deadline: .seconds(20))
+            let took = clock.now - began
+            _ = client
+            #expect(clean, "a byte of a head made the drain report a request cut off")
+            #expect(took < .seconds(10), "a byte of a head held the drain for \(took)")
+        }
+    }
+
     /// Connections the kernel completed before the drain began, waiting in the listening socket's backlog because the
     /// loop was busy, are taken and served before the socket closes (decision 0145). Before, closing the socket reset
     /// them, and their requests, already sent, were lost: in a rolling restart over `reusePort`, the few connections

@@ -88,16 +88,30 @@ extension ChatEncoding {
         return false
     }
 
-    /// Reads on after the held `finish` until the usage or the stream's end (within the upstream's idle timeout; a
-    /// provider sends its usage at once after the finish, or not at all), then relays them in order. False when the
-    /// stream ended.
+    /// How long a finish is held for the usage that follows it. A provider sends its usage at once after its finish (in
+    /// the same read, nearly always), or not at all; one that keeps the stream open after its finish without it (or
+    /// with comments only) must not hold the answer's last events back for its idle or total timeout.
+    static var finishHeldForUsage: Duration { .seconds(1) }
+
+    /// Reads on after the held `finish` until the usage or the stream's end, for at most `finishHeldForUsage`, then relays
+    /// what came in order (and the relay goes on as before when the usage did not come in time). False when the stream
+    /// ended.
     private func relayHoldingForUsage(_ finish: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
         var held = [finish]
-        var ended = true
+        var ended = false
+        let until = ContinuousClock.now.advanced(by: Self.finishHeldForUsage)
         do {
-            while let next = try await relay.upstream.next() {
-                held.append(next)
-                if case .usage = next { ended = false; break }
+            waiting: while true {
+                if let ready = try relay.upstream.nextIfReady() {
+                    guard let next = ready else { ended = true; break waiting }
+                    held.append(next)
+                    if case .usage = next { break waiting }
+                    continue
+                }
+                // Nothing read yet: look again shortly, until the hold's end or the client leaves (then the usage is no
+                // longer what the client waits for, and the stream is charged as one the client left).
+                guard ContinuousClock.now < until, !Task.isCancelled else { break waiting }
+                try? await Task.sleep(for: .milliseconds(2))
             }
         } catch {
             // What came before the failure reaches the client first, as it would have unheld.

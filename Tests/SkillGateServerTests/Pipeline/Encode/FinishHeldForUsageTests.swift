@@ -36,4 +36,40 @@ import SkillGateHTTP
         #expect(line?["input_tokens"] as? Int == 100, "\(String(describing: line))")
         #expect(line?["usage_estimated"] == nil, "\(String(describing: line))")
     }
+
+    /// The hold is short (`finishHeldForUsage`): a provider that keeps the stream open after its finish, with no usage
+    /// (and no `[DONE]`), does not hold the client's finish for the upstream idle timeout (an attack round measured 120 s,
+    /// and 600 s with comments resetting the idle timer); and a usage chunk that came is handed on at once, not at a
+    /// `[DONE]` that does not come, so a client leaving on the finish is charged it.
+    @Test(arguments: [false, true])
+    func aProviderThatStaysOpenAfterItsFinishHoldsItBriefly(_ sendsUsage: Bool) async throws {
+        var events = [Self.chunk(Self.head + #""choices":[{"index":0,"delta":{"role":"assistant","content":"Hello there"},"finish_reason":null}]}"#),
+                      Self.chunk(Self.head + #""choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#)]
+        if sendsUsage { events.append(Self.chunk(Self.head + #""choices":[],"usage":{"prompt_tokens":5000,"completion_tokens":7000,"total_tokens":12000}}"#)) }
+        let sse = Array((events.joined() + ": ping\n\n" + "data: [DONE]\n\n").utf8)
+        // Everything up to the comment, then 30 s of silence (the comment and [DONE] come after it).
+        let upstream = try UpstreamDouble([.ssePaused(sse, after: events.count, pause: .seconds(30))])
+        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 20)
+        let port = gateway.server.boundPort, token = gateway.token
+        let body = String(decoding: ResilienceGateway.body(model: "light", stream: true), as: UTF8.self)
+        let clock = ContinuousClock()
+        let began = clock.now
+        let seen = try await RawSocket.run {
+            let socket = try RawSocket(port: port, receiveTimeout: 25)
+            socket.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let seen = socket.read(until: #""finish_reason":"stop""#, count: 1)
+            socket.close()
+            return seen
+        }
+        let took = clock.now - began
+        let line = await gateway.logLines().first { ($0["path"] as? String) == "/v1/chat/completions" }
+        await gateway.stop()
+        await upstream.stop()
+        #expect(seen.contains(#""finish_reason":"stop""#), "\(seen.suffix(300))")
+        #expect(took < .seconds(8), "the finish was held \(took)")
+        if sendsUsage {
+            #expect(line?["output_tokens"] as? Int == 7_000 && line?["usage_estimated"] == nil, "\(String(describing: line))")
+        }
+    }
 }
