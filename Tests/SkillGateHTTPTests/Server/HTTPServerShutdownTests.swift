@@ -283,7 +283,7 @@ struct HTTPServerShutdownTests {
             }
             let clock = ContinuousClock()
             let began = clock.now
-            async let stopping: Bool = server.shutdown(deadline: .seconds(20), linger: .seconds(5))
+            async let stopping: Bool = server.shutdown(deadline: .seconds(30), linger: .seconds(25))
             #expect(await serverSettles { server.isShuttingDown })
             try await Task.sleep(for: .milliseconds(300))  // the client pauses, then sends its next request
             let late = try await RawHTTPClient.blocking { () -> RawHTTPResponse? in
@@ -294,7 +294,7 @@ struct HTTPServerShutdownTests {
             #expect(late?.status == 200 && late?.bodyText == "/next", "the idle connection was closed under its next request")
             #expect(late?.header("Connection")?.lowercased() == "close")
             #expect(clean)
-            #expect(clock.now - began < .seconds(4), "the linger went on after the last connection closed")
+            #expect(clock.now - began < .seconds(20), "the linger went on after the last connection closed")
         }
     }
 
