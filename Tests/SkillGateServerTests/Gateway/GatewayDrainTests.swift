@@ -8,9 +8,11 @@ import SkillGateHTTP
 /// were answered with the server's own 503, and a rolling restart lost the requests that came in its first moments.
 @Suite struct GatewayDrainTests {
     @Test func connectionsOpenBeforeTheDrainAreServedAndReadinessSaysShuttingDown() async throws {
-        let upstream = try UpstreamDouble([.delayed(.seconds(2), OpenAIRecordings.text), OpenAIRecordings.text])
-        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], firstByteSeconds: 30,
-                                            limits: #"{"shutdown_grace_seconds":20}"#)
+        // The first answer holds the drain open until the test stops the upstream (a loaded parallel run can take seconds
+        // between two steps: a fixed delay once ran out before the test's requests were sent).
+        let upstream = try UpstreamDouble([.delayed(.seconds(60), OpenAIRecordings.text), OpenAIRecordings.text])
+        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], firstByteSeconds: 80,
+                                            limits: #"{"shutdown_grace_seconds":90}"#)
         let port = gateway.server.boundPort
         // Two keep-alive connections, opened and used before the drain.
         let (probe, client) = try await RawSocket.run { () -> (RawSocket, RawSocket) in
@@ -35,10 +37,10 @@ import SkillGateHTTP
                         + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
             return (probe.readAll(), client.readAll())
         }
+        await upstream.stop()  // the held answer ends (its upstream gone), and with it the drain
         let finished = try await held.value
         await stopping.value
         await gateway.stop()
-        await upstream.stop()
 
         #expect(readiness.text.hasPrefix("HTTP/1.1 503"), "\(readiness.text)")
         #expect(readiness.text.contains(#""reason":"shutting down""#), "\(readiness.text)")
@@ -46,6 +48,6 @@ import SkillGateHTTP
         #expect(answer.text.lowercased().contains("connection: close"), "\(answer.text.prefix(300))")
         #expect(answer.text.contains(#""object":"chat.completion""#), "\(answer.text.suffix(300))")
         #expect(readiness.closed && answer.closed, "a drain-time reply left its connection open")
-        #expect(finished.status == 200)
+        #expect(finished.status >= 500, "the held answer ended when its upstream stopped: \(finished.status)")
     }
 }

@@ -175,7 +175,14 @@ import SkillGateState
         try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
             _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
             _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request, through this gateway
-            gw.server.flushLedger()
+            // Its ledger row is queued as its answer goes out; under a loaded parallel run, wait until it is written.
+            let store = gw.server.services.tokens.store
+            let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
+            let minute = LimitWindows.minuteStart(LimitWindows.minute(Date()))
+            for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: minute))?.requests ?? 0 < 1 {
+                gw.server.flushLedger()
+                try await Task.sleep(for: .milliseconds(25))
+            }
             let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)
             try other.start()
             let before = double.requestCount
