@@ -79,8 +79,8 @@ extension ChatEncoding {
         return true
     }
 
-    /// Whether `event` is the answer's finish with no usage reported yet: it is held until the usage comes (decision
-    /// 0146). A client that left on reading its `finish_reason` used to end the stream (the upstream transfer with it)
+    /// Whether `event` is the answer's finish with no usage reported yet: it is held until the usage comes, briefly
+    /// (decision 0146). A client that left on reading its `finish_reason` used to end the stream (the upstream transfer with it)
     /// before the provider's usage chunk, which follows it, was read, and was charged only an estimate of the text
     /// relayed: nothing for a reasoning model's hidden tokens, whatever the provider billed.
     private static func holdsForUsage(_ event: ChatStreamEvent, _ relay: OpenRelay) -> Bool {
