@@ -168,34 +168,6 @@ import SkillGateState
         }
     }
 
-    /// The same on a gateway that has not seen the token yet (after a restart, or another instance on the same state):
-    /// its spend is read from the ledger before the count is judged. Before, such a gateway asked the provider for a
-    /// token over its limits every time (an attack round's five of five).
-    @Test func aTokenOverItsLimitsIsJudgedOnTheLedgerByAGatewayThatHasNotSeenIt() async throws {
-        try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
-            _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
-            _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request, through this gateway
-            // Its ledger row is queued as its answer goes out; under a loaded parallel run, wait until it is written.
-            let store = gw.server.services.tokens.store
-            let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
-            let minute = LimitWindows.minuteStart(LimitWindows.minute(Date()))
-            for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: minute))?.requests ?? 0 < 1 {
-                gw.server.flushLedger()
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)
-            try other.start()
-            let before = double.requestCount
-            let r = try await gw.http.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(other.boundPort)\(Endpoint.messages.rawValue)",
-                                                       headers: ["authorization": "Bearer \(gw.token)", "content-type": "application/json",
-                                                                 "anthropic-version": "2023-06-01"],
-                                                       body: Array(Endpoint.messages.body.utf8)))
-            await other.shutdown()
-            #expect(r.status == 200 && r.headers["x-skillgate-token-count"] == "estimated", "\(String(decoding: r.body, as: UTF8.self))")
-            #expect(double.requestCount == before, "the other gateway asked the provider for a token over its limits")
-        }
-    }
-
     /// When the first deployment's count fails, the plan's next deployment counts (decision 0146's "Not done" of
     /// decision 0136: only the first was asked, and the estimate answered): its count, the log naming it, and the first's
     /// failure noted.
@@ -241,18 +213,61 @@ import SkillGateState
     /// provider's count endpoint. Before, an attacker's token over its limits made 100 provider counts.
     @Test(arguments: Endpoint.allCases)
     func aTokenOverItsLimitsIsEstimatedWithoutAskingTheProvider(_ endpoint: Endpoint) async throws {
-        try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
-            _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
-            let within = try await Self.count(gw, endpoint)
-            _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request (its answer fails: no matter)
-            let over = try await Self.count(gw, endpoint)
-            #expect(within.headers["x-skillgate-token-count"] == "provider" && within.json == endpoint.answer(1234))
-            #expect(over.status == 200 && over.headers["x-skillgate-token-count"] == "estimated", "\(over.json)")
-            #expect(over.json == endpoint.answer(try endpoint.estimate))
-            #expect(double.requests.filter { $0.path == Format.anthropic.countPath }.count == 1, "the provider was asked for a token over its limits")
-            let line = await gw.logLines(atLeast: 3).last ?? [:]
-            #expect((line["attempts"] as? [String])?.contains { $0.contains("requests_per_minute") } == true, "\(line)")
+        typealias Answer = (status: Int, headers: HTTPHeaders, json: JSONValue)
+        // The minute's one request and the counts must fall in one minute.
+        let run = try await MinuteWindow.inOneMinute { () -> (within: Answer, over: Answer, asked: Int, line: [String: Any]) in
+            var result: (within: Answer, over: Answer, asked: Int, line: [String: Any])?
+            try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
+                _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
+                let within = try await Self.count(gw, endpoint)
+                _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request (its answer fails: no matter)
+                let over = try await Self.count(gw, endpoint)
+                let line = await gw.logLines(atLeast: 3).last ?? [:]
+                result = (within, over, double.requests.filter { $0.path == Format.anthropic.countPath }.count, line)
+            }
+            return try #require(result)
         }
+        guard let run else { Issue.record("three runs each crossed a minute"); return }
+        #expect(run.within.headers["x-skillgate-token-count"] == "provider" && run.within.json == endpoint.answer(1234))
+        #expect(run.over.status == 200 && run.over.headers["x-skillgate-token-count"] == "estimated", "\(run.over.json)")
+        #expect(run.over.json == endpoint.answer(try endpoint.estimate))
+        #expect(run.asked == 1, "the provider was asked for a token over its limits")
+        #expect((run.line["attempts"] as? [String])?.contains { $0.contains("requests_per_minute") } == true, "\(run.line)")
+    }
+
+    /// The same on a gateway that has not seen the token yet (after a restart, or another instance on the same state):
+    /// its spend is read from the ledger before the count is judged. Before, such a gateway asked the provider for a
+    /// token over its limits every time (an attack round's five of five).
+    @Test func aTokenOverItsLimitsIsJudgedOnTheLedgerByAGatewayThatHasNotSeenIt() async throws {
+        // The minute's one request and the count must fall in one minute.
+        let run = try await MinuteWindow.inOneMinute { () -> (count: HTTPResponse, asked: Bool) in
+            var result: (count: HTTPResponse, asked: Bool)?
+            try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
+                _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
+                _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request, through this gateway
+                // Its ledger row is queued as its answer goes out; under a loaded parallel run, wait until it is written.
+                let store = gw.server.services.tokens.store
+                let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
+                let minute = LimitWindows.minuteStart(LimitWindows.minute(Date()))
+                for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: minute))?.requests ?? 0 < 1 {
+                    gw.server.flushLedger()
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)
+                try other.start()
+                let before = double.requestCount
+                let r = try await gw.http.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(other.boundPort)\(Endpoint.messages.rawValue)",
+                                                           headers: ["authorization": "Bearer \(gw.token)", "content-type": "application/json",
+                                                                     "anthropic-version": "2023-06-01"],
+                                                           body: Array(Endpoint.messages.body.utf8)))
+                await other.shutdown()
+                result = (r, double.requestCount != before)
+            }
+            return try #require(result)
+        }
+        guard let run else { Issue.record("three runs each crossed a minute"); return }
+        #expect(run.count.status == 200 && run.count.headers["x-skillgate-token-count"] == "estimated", "\(String(decoding: run.count.body, as: UTF8.self))")
+        #expect(!run.asked, "the other gateway asked the provider for a token over its limits")
     }
 
     /// `providers.<id>.count_tokens: true` in the config turns the count on for an OpenAI-format provider whose file does
