@@ -208,66 +208,68 @@ import SkillGateState
         }
     }
 
+    /// A gateway in front of one OpenAI deployment that counts (its Responses count), at $1,000 a million tokens each
+    /// way, answering `replies` in order (a chat answer costs $0.379), with the test token's day budget $0.000001: one
+    /// answer uses it up. A day's budget, not a minute's requests, so a loaded run cannot straddle its window.
+    static func withPricedGateway(_ replies: [UpstreamDouble.Reply], _ body: (ResilienceGateway, UpstreamDouble) async throws -> Void) async throws {
+        let double = try UpstreamDouble(replies)
+        let gw = try ResilienceGateway(providers: [("up-a", double.baseURL)], tier: ["up-a/m"], countTokens: ["up-a": true],
+                                       modelPrice: #"{"input_per_mtok":1000.0,"output_per_mtok":1000.0}"#)
+        do {
+            _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(budgetUSDPerDay: 0.000001))
+            try await body(gw, double)
+        } catch {
+            Issue.record(error)
+        }
+        await gw.stop()
+        await double.stop()
+    }
+
     /// A token over one of its limits gets the estimate without a provider call (decision 0146): counts take no slot and
     /// are never charged, but a token cut off by its budget or its minute's requests must not go on calling the
     /// provider's count endpoint. Before, an attacker's token over its limits made 100 provider counts.
     @Test(arguments: Endpoint.allCases)
     func aTokenOverItsLimitsIsEstimatedWithoutAskingTheProvider(_ endpoint: Endpoint) async throws {
-        typealias Answer = (status: Int, headers: HTTPHeaders, json: JSONValue)
-        // The minute's one request and the counts must fall in one minute.
-        let run = try await MinuteWindow.inOneMinute { () -> (within: Answer, over: Answer, asked: Int, line: [String: Any]) in
-            var result: (within: Answer, over: Answer, asked: Int, line: [String: Any])?
-            try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
-                _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
-                let within = try await Self.count(gw, endpoint)
-                _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request (its answer fails: no matter)
-                let over = try await Self.count(gw, endpoint)
-                let line = await gw.logLines(atLeast: 3).last ?? [:]
-                result = (within, over, double.requests.filter { $0.path == Format.anthropic.countPath }.count, line)
-            }
-            return try #require(result)
+        try await Self.withPricedGateway([Format.openai.counted, OpenAIRecordings.text, Format.openai.counted]) { gw, double in
+            let within = try await Self.count(gw, endpoint)
+            let chat = try await gw.send(ResilienceGateway.body(model: "light"))  // uses the day's budget up
+            let over = try await Self.count(gw, endpoint)
+            #expect(chat.status == 200)
+            #expect(within.headers["x-skillgate-token-count"] == "provider" && within.json == endpoint.answer(1234))
+            #expect(over.status == 200 && over.headers["x-skillgate-token-count"] == "estimated", "\(over.json)")
+            #expect(over.json == endpoint.answer(try endpoint.estimate))
+            #expect(double.requests.filter { $0.path == Format.openai.countPath }.count == 1, "the provider was asked for a token over its limits")
+            let line = await gw.logLines(atLeast: 3).last ?? [:]
+            #expect((line["attempts"] as? [String])?.contains { $0.contains("budget_usd_per_day") } == true, "\(line)")
         }
-        guard let run else { Issue.record("three runs each crossed a minute"); return }
-        #expect(run.within.headers["x-skillgate-token-count"] == "provider" && run.within.json == endpoint.answer(1234))
-        #expect(run.over.status == 200 && run.over.headers["x-skillgate-token-count"] == "estimated", "\(run.over.json)")
-        #expect(run.over.json == endpoint.answer(try endpoint.estimate))
-        #expect(run.asked == 1, "the provider was asked for a token over its limits")
-        #expect((run.line["attempts"] as? [String])?.contains { $0.contains("requests_per_minute") } == true, "\(run.line)")
     }
 
     /// The same on a gateway that has not seen the token yet (after a restart, or another instance on the same state):
     /// its spend is read from the ledger before the count is judged. Before, such a gateway asked the provider for a
     /// token over its limits every time (an attack round's five of five).
     @Test func aTokenOverItsLimitsIsJudgedOnTheLedgerByAGatewayThatHasNotSeenIt() async throws {
-        // The minute's one request and the count must fall in one minute.
-        let run = try await MinuteWindow.inOneMinute { () -> (count: HTTPResponse, asked: Bool) in
-            var result: (count: HTTPResponse, asked: Bool)?
-            try await Self.withGateway(Format.anthropic.counted, wireFormat: Format.anthropic.rawValue) { gw, double in
-                _ = try gw.server.services.tokens.updateLimits(name: "resilience-test", TokenLimits(requestsPerMinute: 1))
-                _ = try await gw.send(ResilienceGateway.body(model: "light"))  // the minute's one request, through this gateway
-                // Its ledger row is queued as its answer goes out; under a loaded parallel run, wait until it is written.
-                let store = gw.server.services.tokens.store
-                let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
-                let minute = LimitWindows.minuteStart(LimitWindows.minute(Date()))
-                for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: minute))?.requests ?? 0 < 1 {
-                    gw.server.flushLedger()
-                    try await Task.sleep(for: .milliseconds(25))
-                }
-                let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)
-                try other.start()
-                let before = double.requestCount
-                let r = try await gw.http.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(other.boundPort)\(Endpoint.messages.rawValue)",
-                                                           headers: ["authorization": "Bearer \(gw.token)", "content-type": "application/json",
-                                                                     "anthropic-version": "2023-06-01"],
-                                                           body: Array(Endpoint.messages.body.utf8)))
-                await other.shutdown()
-                result = (r, double.requestCount != before)
+        try await Self.withPricedGateway([OpenAIRecordings.text, Format.openai.counted]) { gw, double in
+            let chat = try await gw.send(ResilienceGateway.body(model: "light"))  // the day's budget, used up through this gateway
+            // Its ledger row is queued as its answer goes out; under a loaded parallel run, wait until it is written.
+            let store = gw.server.services.tokens.store
+            let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
+            let day = LimitWindows.dayStart(LimitWindows.day(Date()))
+            for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: day))?.costMicrodollars ?? 0 < 1 {
+                gw.server.flushLedger()
+                try await Task.sleep(for: .milliseconds(25))
             }
-            return try #require(result)
+            let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)
+            try other.start()
+            let before = double.requestCount
+            let r = try await gw.http.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(other.boundPort)\(Endpoint.messages.rawValue)",
+                                                       headers: ["authorization": "Bearer \(gw.token)", "content-type": "application/json",
+                                                                 "anthropic-version": "2023-06-01"],
+                                                       body: Array(Endpoint.messages.body.utf8)))
+            await other.shutdown()
+            #expect(chat.status == 200)
+            #expect(r.status == 200 && r.headers["x-skillgate-token-count"] == "estimated", "\(String(decoding: r.body, as: UTF8.self))")
+            #expect(double.requestCount == before, "the other gateway asked the provider for a token over its limits")
         }
-        guard let run else { Issue.record("three runs each crossed a minute"); return }
-        #expect(run.count.status == 200 && run.count.headers["x-skillgate-token-count"] == "estimated", "\(String(decoding: run.count.body, as: UTF8.self))")
-        #expect(!run.asked, "the other gateway asked the provider for a token over its limits")
     }
 
     /// `providers.<id>.count_tokens: true` in the config turns the count on for an OpenAI-format provider whose file does

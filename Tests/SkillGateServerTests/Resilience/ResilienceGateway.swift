@@ -37,7 +37,7 @@ final class ResilienceGateway: Sendable {
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5, idleSeconds: Double = 5,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
          upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:], toolModes: [String: String] = [:],
-         countTokens: [String: Bool] = [:], providerSettings: String? = nil) throws {
+         countTokens: [String: Bool] = [:], providerSettings: String? = nil, modelPrice: String? = nil) throws {
         directory = NSTemporaryDirectory() + "skillgate-resilience-" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
@@ -45,7 +45,7 @@ final class ResilienceGateway: Sendable {
         for (id, base) in providers {
             let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
             let counts = countTokens[id].map { #""count_tokens":\#($0),"# } ?? ""
-            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),\#(counts)"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"}]}"#
+            let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),\#(counts)"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"\#(modelPrice.map { #","price":\#($0)"# } ?? "")}]}"#
             try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
