@@ -81,7 +81,7 @@ final class EventLoop: @unchecked Sendable {
     let runningHandlers = Atomic<Int>(0)
     /// Replies whose last bytes are queued and not written out yet.
     let unflushedReplies = Atomic<Int>(0)
-    /// Connections whose request is partly read (`Connection.Phase.readsRequest`).
+    /// Connections whose request is partly read past its head (`Connection.Phase.readsRequest`), which a drain waits for.
     let requestsBeingRead = RequestsBeingRead()
     /// Iterations of this loop that waited for events (`HTTPServer.Statistics.loopTurns`): written by this loop's
     /// thread only, so it is not a cache line the loops share.
