@@ -34,9 +34,13 @@ final class ClientFactory: Sendable {
     /// Whether `target` can be called as the keys are now: its provider needs no key, or one is set under its key name.
     /// A provider whose key is not set answers 503 "no key is set"; `GET /v1/models` leaves its models out.
     func hasKey(for target: RouteTarget) -> Bool {
-        let spec = target.provider
-        guard spec.auth != .none, let keyName = config.providerOverrides[spec.id]?.keyName ?? spec.keyName else { return true }
+        guard let keyName = keyName(of: target.provider) else { return true }
         return !keys.pool(named: keyName).isEmpty
+    }
+
+    /// The key store name of `spec`'s key (the config's override, else the catalog's); nil when it takes none.
+    private func keyName(of spec: ProviderSpec) -> String? {
+        spec.auth == .none ? nil : config.providerOverrides[spec.id]?.keyName ?? spec.keyName
     }
 
     /// The deployment (endpoint, key, timeouts) of a target, the lease on its key when it has a pool of them, and the
@@ -48,7 +52,7 @@ final class ClientFactory: Sendable {
         var usedKeyName: String?
         var lease: KeyLease?
         var pool: [(name: String, secret: String)] = []
-        if spec.auth != .none, let keyName = override?.keyName ?? spec.keyName {
+        if let keyName = keyName(of: spec) {
             pool = keys.pool(named: keyName)
             guard !pool.isEmpty else {
                 throw GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503,

@@ -26,7 +26,7 @@ struct StreamSpend: Sendable {
         case .toolCallArgumentsDelta(_, let fragment): outputBytes += fragment.utf8.count
         // A usage that counts no token at all is no report: a provider's that could not be read (counts sent as text,
         // with a fraction, or `null`) comes out so, and the answer is charged the estimate instead (decision 0146).
-        case .usage(let u) where u.inputTokens > 0 || u.outputTokens > 0: reported = u
+        case .usage(let u) where Self.countsTokens(u): reported = u
         case .usage: break
         case .start, .thinkingSignature, .redactedThinking, .toolCallSignature, .toolCallEnd, .finish: break
         }
@@ -52,7 +52,7 @@ struct StreamSpend: Sendable {
     /// on tokens and every budget toothless.
     static func spent(by response: ChatResponse, for request: ChatRequest) -> (usage: Usage, estimated: Bool) {
         // Reported (nearly always): nothing to estimate, and the request's input is not measured.
-        if response.usage.inputTokens > 0 || response.usage.outputTokens > 0 { return (response.usage, false) }
+        if countsTokens(response.usage) { return (response.usage, false) }
         var spend = StreamSpend(inputOf: request)
         for block in response.content {
             switch block {
@@ -65,6 +65,11 @@ struct StreamSpend: Sendable {
             }
         }
         return spend.spent
+    }
+
+    /// Whether `usage` is a report: it counts a token. One that counts none is a provider's left out or unreadable.
+    private static func countsTokens(_ usage: Usage) -> Bool {
+        usage.inputTokens > 0 || usage.outputTokens > 0
     }
 
     /// The usage reported, or else the estimate, with whether it was estimated.

@@ -92,20 +92,25 @@ public struct TokenLimits: Sendable, Hashable {
         }
     }
 
+    /// How to have no budget, as every budget refusal ends.
+    private static let noBudget = "for no budget, leave the key out or give null or \"none\""
+
     /// A budget's value: plain decimal dollars (`BudgetAmount`), or with `holding`, any finite number of 0 or more held
     /// at the largest budget.
     private static func budget(_ value: JSONValue, named name: String, holding: Bool) throws(TokenError) -> Double {
         if holding, let v = value.doubleValue, v >= 0, v.isFinite { return min(v, maximumBudgetUSD) }
         if case .string(let text) = value {
-            throw .invalidLimit("\(name) must be a JSON number, not text (got \(value.serialized())): write it without quotes, like \(text.prefix(20)); for no budget, leave the key out or give null or \"none\"")
+            // The text itself as the example when it is an amount ("5"), else the usual ones ("unlimited").
+            let example = (try? BudgetAmount.dollars(text)) != nil ? text : BudgetAmount.examples
+            throw .invalidLimit("\(name) must be a JSON number, not text (got \(value.serialized())): write it without quotes, like \(example); \(noBudget)")
         }
         guard case .number(let text) = value else {
-            throw .invalidLimit("\(name) \(BudgetAmount.Refusal.notPlainDecimal) (got \(value.serialized())); for no budget, leave the key out or give null or \"none\"")
+            throw .invalidLimit("\(name) \(BudgetAmount.Refusal.notPlainDecimal) (got \(value.serialized())); \(noBudget)")
         }
         do throws(BudgetAmount.Refusal) {
             return try BudgetAmount.dollars(text)
         } catch {
-            throw .invalidLimit("\(name) \(error) (got \(text)); for no budget, leave the key out or give null or \"none\"")
+            throw .invalidLimit("\(name) \(error) (got \(text)); \(noBudget)")
         }
     }
 }
