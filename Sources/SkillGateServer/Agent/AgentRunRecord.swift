@@ -17,6 +17,10 @@ final class AgentRunRecord: Sendable {
         /// last), preceded by one per other deployment that spent something in the call (its failed attempts, an
         /// escalated unusable answer; decision 0123).
         var calls: [ModelCallUsage] = []
+        /// How many of `calls` were written to the ledger as they were paid for (`PaidCallRows`).
+        var callsWritten = 0
+        /// What the run's spend counted against its limits while it went on (`RunSpending`), in microdollars.
+        var spendCountedInLimits: Int64 = 0
         /// How many model calls the run made.
         var callCount = 0
         /// The server-side skills that ran, in order (a failed run keeps them too).
@@ -34,6 +38,12 @@ final class AgentRunRecord: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where each call's rows go as it is paid for; nil: with the run's row at its end.
+    private let paidCalls: PaidCallRows?
+
+    init(paidCalls: PaidCallRows? = nil) {
+        self.paidCalls = paidCalls
+    }
 
     var snapshot: State { state.withLock { $0 } }
 
@@ -44,22 +54,36 @@ final class AgentRunRecord: Sendable {
     /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time, and what it spent:
     /// its answer's usage, and in `unusableUsage` its failed attempts' and an escalated unusable answer's).
     func absorb(_ call: RequestLogEntry) {
-        state.withLock { s in
-            s.attempts += call.attempts
-            s.provider = call.provider ?? s.provider
-            s.model = call.model ?? s.model
-            s.upstreamMs += call.upstreamMs ?? 0
-            s.attemptRecords += call.attemptRecords
-            s.usageEstimated = s.usageEstimated || call.usageEstimated
-            if let u = call.unusableUsage { s.unusableUsage = (s.unusableUsage ?? Usage()) + u }
-            if let c = call.unusableCostUSD { s.unusableCostUSD = (s.unusableCostUSD ?? 0) + c }
-            guard let model = call.model else { return }
-            s.callCount += 1
-            if let u = call.usage { s.answeredUsage = s.answeredUsage + u }
-            s.answeredCostUSD += call.costUSD ?? 0
-            let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
-            s.calls += Self.rows(of: call, model: model, attemptsMade: made)
+        let paid = state.withLock { s -> (ArraySlice<ModelCallUsage>, Int)? in
+            Self.absorb(call, into: &s)
+            guard paidCalls != nil, s.callsWritten < s.calls.count else { return nil }
+            defer { s.callsWritten = s.calls.count }
+            return (s.calls[s.callsWritten...], s.callsWritten + 1)
         }
+        if let paidCalls, let (calls, first) = paid { paidCalls.write(calls, firstIndex: first) }
+    }
+
+    /// Notes what `RunSpending` counted against the run's limits while it went on (the request's release counts the rest).
+    func countedInLimits(_ microdollars: Int64) {
+        state.withLock { $0.spendCountedInLimits = microdollars }
+    }
+
+    /// Adds one model call's attempts, deployment, time and spend to `s`.
+    private static func absorb(_ call: RequestLogEntry, into s: inout State) {
+        s.attempts += call.attempts
+        s.provider = call.provider ?? s.provider
+        s.model = call.model ?? s.model
+        s.upstreamMs += call.upstreamMs ?? 0
+        s.attemptRecords += call.attemptRecords
+        s.usageEstimated = s.usageEstimated || call.usageEstimated
+        if let u = call.unusableUsage { s.unusableUsage = (s.unusableUsage ?? Usage()) + u }
+        if let c = call.unusableCostUSD { s.unusableCostUSD = (s.unusableCostUSD ?? 0) + c }
+        guard let model = call.model else { return }
+        s.callCount += 1
+        if let u = call.usage { s.answeredUsage = s.answeredUsage + u }
+        s.answeredCostUSD += call.costUSD ?? 0
+        let made = call.attemptRecords.filter { if case .skipped = $0.outcome { false } else { true } }.count
+        s.calls += Self.rows(of: call, model: model, attemptsMade: made)
     }
 
     /// The ledger's call rows of one model call: all it spent, each part under the deployment that spent it (decision
@@ -106,6 +130,8 @@ final class AgentRunRecord: Sendable {
         log.escalations += s.escalations
         log.attemptRecords += s.attemptRecords
         log.modelCalls = s.calls
+        log.modelCallsWritten = s.callsWritten
+        log.spendCountedInLimits = s.spendCountedInLimits
         log.usageEstimated = log.usageEstimated || s.usageEstimated
         if let because = s.escalatedBecause { log.skills?.escalatedBecause = because }
         if let outcome {

@@ -32,7 +32,7 @@ struct AgentRunner: Sendable {
             try await emit(event)
         }
         let spending = limits.runSpending(for: call.client, scenario: call.scenario.name)
-        defer { spending.settle() }
+        defer { record.countedInLimits(spending.countedMicrodollars) }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
                              checkpoint: { try await recheck.check() },

@@ -28,9 +28,6 @@ final class LimitCounters: Sendable {
         var daySpent: Int64 = 0
         var month: Int64 = 0
         var monthSpent: Int64 = 0
-        /// What agent runs under way have spent so far and not yet released (`RunSpending`): budgets count it, so one
-        /// run's spend stops the others, and a new request, before any of them ends (decision 0146).
-        var spending: Int64 = 0
         /// When the spend was last read from the ledger.
         var readAt: Date?
         /// Which of the ledger's windows have been read (a limit added later needs its window read first).
@@ -103,8 +100,8 @@ final class LimitCounters: Sendable {
             case .tokensPerMinute: tokens
             case .concurrentRequests: concurrent
             case .concurrentStreams: streams
-            case .budgetPerDay: daySpent.clampedAdding(spending)
-            case .budgetPerMonth: monthSpent.clampedAdding(spending)
+            case .budgetPerDay: daySpent
+            case .budgetPerMonth: monthSpent
             }
         }
     }
@@ -289,35 +286,36 @@ final class LimitCounters: Sendable {
         }
     }
 
-    /// The first budget of `checks` that what its subject spent (with what runs under way have spent so far), plus
+    /// The first budget of `checks` that what its subject spent (agent runs under way included), plus
     /// `pendingMicrodollars` not yet counted anywhere, has used up; nil when each has some left or none has a budget.
     /// Reads the counts as they are (a subject never admitted here has none); counts nothing.
     func budgetUsedUp(_ checks: [(LimitSubject, TokenLimits)], pendingMicrodollars: Int64) -> LimitRejection? {
-        addSpending(0, on: checks, thenCheckPending: pendingMicrodollars)
+        addSpent(0, on: checks, thenCheckPending: pendingMicrodollars)
     }
 
-    /// Adds `microdollars` (negative: takes it back) to what runs under way have spent on each subject of `checks`,
-    /// then returns the first budget used up, as `budgetUsedUp`, in one step under the lock.
-    func addSpending(_ microdollars: Int64, on checks: [(LimitSubject, TokenLimits)], thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
+    /// Adds `microdollars` an agent run under way has spent (`RunSpending`) to today's and this month's spend of each
+    /// subject of `checks`, as a release would, then returns the first budget used up, as `budgetUsedUp`, in one step
+    /// under the lock. The run's request is released with the rest of its cost (decision 0148).
+    func addSpent(_ microdollars: Int64, on checks: [(LimitSubject, TokenLimits)], thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
         let t = now()
         let windows = LimitWindows.Current(t)
         return table.withLock { table -> LimitRejection? in
-            if microdollars != 0 {
-                for (subject, _) in checks {
-                    guard let slot = table.slots[subject] else { continue }
-                    table.counts[slot].spending = max(0, table.counts[slot].spending.clampedAdding(microdollars))
-                }
-            }
+            var over: LimitRejection?
             for (subject, limits) in checks {
                 guard let slot = table.slots[subject] else { continue }
                 table.counts[slot].roll(to: windows)
+                if microdollars != 0 {
+                    table.counts[slot].daySpent = table.counts[slot].daySpent.clampedAdding(microdollars)
+                    table.counts[slot].monthSpent = table.counts[slot].monthSpent.clampedAdding(microdollars)
+                }
+                guard over == nil else { continue }
                 for limit in [LimitName.budgetPerDay, .budgetPerMonth] {
                     guard let max = limits.value(limit) else { continue }
                     let used = table.counts[slot].used(limit).clampedAdding(pendingMicrodollars)
-                    if used >= max { return LimitRejection(subject: subject, limit: limit, max: max, used: used, at: t) }
+                    if used >= max { over = LimitRejection(subject: subject, limit: limit, max: max, used: used, at: t); break }
                 }
             }
-            return nil
+            return over
         }
     }
 

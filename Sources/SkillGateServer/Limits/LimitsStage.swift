@@ -41,10 +41,10 @@ struct LimitsStage: Sendable {
         }
     }
 
-    /// For an agent run of `client` in `scenario`: its spend as it goes, counted against its budgets at once (decisions
-    /// 0113, 0146). `settle()` it when the run ends, before its request's ticket is released with the whole cost.
+    /// For an agent run of `client` in `scenario`: its spend as it goes, counted against its limits at once (decisions
+    /// 0113, 0146, 0148). Its request's ticket is released with the rest of the cost (`RunSpending.countedMicrodollars`).
     func runSpending(for client: AuthenticatedClient, scenario: String) -> RunSpending {
-        RunSpending(counters: counters, budgeted: checks(for: client, scenario: scenario).filter { $0.1.value(.budgetPerDay) != nil || $0.1.value(.budgetPerMonth) != nil })
+        RunSpending(counters: counters, subjects: checks(for: client, scenario: scenario))
     }
 
     /// The limit `client` in `scenario` is over now, if any, counting nothing (`LimitCounters.currentRejection`).

@@ -1,43 +1,37 @@
 import SkillGateState
 import Synchronization
 
-/// An agent run's spend while it runs, counted against its token's and scenario's budgets as each model call is paid
-/// for, not only when the run's request ends (decision 0146). So every run under way, and every new request, sees what
-/// the others have spent so far: N runs started together on a nearly spent budget stop after at most one model call each,
-/// where before each compared the budget with its own spend only and all of them could spend it whole.
+/// An agent run's spend while it runs, counted against its token's and scenario's limits as each model call is paid
+/// for, not only when the run's request ends (decisions 0146, 0148). So every run under way, and every new request,
+/// sees what the others have spent so far: N runs started together on a nearly spent budget stop after at most one
+/// model call each, where before each compared the budget with its own spend only and all of them could spend it
+/// whole. The spend goes straight into the subjects' day and month (as a request's release puts it), so the ledger's
+/// totals read back, which hold the run's calls too once written (`PaidCallRows`), are not counted on top of it; the
+/// request's release then counts only the rest of its cost (`countedMicrodollars`).
 final class RunSpending: Sendable {
     private let counters: LimitCounters
-    /// The run's subjects that have a budget; none: nothing to count.
-    private let budgeted: [(LimitSubject, TokenLimits)]
-    /// Microdollars this run has added to its subjects' `spending` so far.
-    private let reported = Mutex<Int64>(0)
+    /// The run's subjects with limits: those its request's ticket releases.
+    private let subjects: [(LimitSubject, TokenLimits)]
+    /// Microdollars this run has counted on its subjects so far.
+    private let counted = Mutex<Int64>(0)
 
-    init(counters: LimitCounters, budgeted: [(LimitSubject, TokenLimits)]) {
+    init(counters: LimitCounters, subjects: [(LimitSubject, TokenLimits)]) {
         self.counters = counters
-        self.budgeted = budgeted
+        self.subjects = subjects
     }
 
-    /// Counts the run's spend so far (`spentUSD`, all its model calls) on its budgets, and returns the message of a budget
-    /// that what was spent before, what runs under way (this one included) have spent, has used up; nil while each has
-    /// some left.
+    /// Counts the run's spend so far (`spentUSD`, all its model calls) on its subjects, and returns the message of a
+    /// budget that what was spent before, this run included, has used up; nil while each has some left.
     func usedUp(afterSpending spentUSD: Double) -> String? {
-        guard !budgeted.isEmpty else { return nil }
-        let total = spentUSD.isFinite && spentUSD > 0 ? Int64(min(spentUSD * 1e6, 9e18).rounded(.up)) : 0
-        let delta = reported.withLock { reported -> Int64 in
-            defer { reported = max(reported, total) }
-            return max(0, total - reported)
+        guard !subjects.isEmpty else { return nil }
+        let total = max(0, UsageRecord.microdollars(spentUSD) ?? 0)
+        let delta = counted.withLock { counted -> Int64 in
+            defer { counted = max(counted, total) }
+            return max(0, total - counted)
         }
-        return counters.addSpending(delta, on: budgeted)?.message
+        return counters.addSpent(delta, on: subjects)?.message
     }
 
-    /// Takes the run's spend back out of `spending`: the run is over, and its request's ticket is about to be released
-    /// with its whole cost. Safe to call more than once.
-    func settle() {
-        guard !budgeted.isEmpty else { return }
-        let total = reported.withLock { reported -> Int64 in
-            defer { reported = 0 }
-            return reported
-        }
-        if total > 0 { _ = counters.addSpending(-total, on: budgeted) }
-    }
+    /// Microdollars of the run's spend counted so far: its request's release (`AccountStage`) counts only the rest.
+    var countedMicrodollars: Int64 { counted.withLock { $0 } }
 }

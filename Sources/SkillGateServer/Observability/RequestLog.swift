@@ -50,6 +50,12 @@ struct RequestLogEntry: Sendable {
     var attemptRecords: [AttemptRecord] = []
     /// An agent run's model calls, one each (for the ledger's per-call rows); empty for other requests.
     var modelCalls: [ModelCallUsage] = []
+    /// How many of `modelCalls`' ledger rows were written while the run went on (`PaidCallRows`, decision 0148): not
+    /// written again with the run's row.
+    var modelCallsWritten = 0
+    /// What the run's spend already counted against its limits while it went on (`RunSpending`), in microdollars: the
+    /// request's release counts only the rest of its cost.
+    var spendCountedInLimits: Int64 = 0
     /// The skill policy's decision (visible, removed, cut); see `SkillDecision`.
     var skills: SkillDecision?
     /// How many times an unusable answer was re-run on a stronger tier.

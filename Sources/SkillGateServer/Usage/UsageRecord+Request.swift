@@ -15,15 +15,15 @@ extension UsageRecord {
         let selection = e.selection.flatMap { $0.usage == nil ? nil : $0 }
         let cacheHit = e.cache == .hit
         let isRun = e.agentIterations != nil || !e.modelCalls.isEmpty || selection != nil
-        var row = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: e.provider,
-                              model: e.model, usage: e.spentUsage ?? Usage(), costMicrodollars: microdollars(e.spentUSD),
-                              durationMilliseconds: Int(e.totalMs.rounded()), outcome: outcome)
+        var row = header(of: e)
+        row.provider = e.provider
+        row.model = e.model
+        row.usage = e.spentUsage ?? Usage()
+        row.costMicrodollars = microdollars(e.spentUSD)
+        row.durationMilliseconds = Int(e.totalMs.rounded())
+        row.outcome = outcome
         row.kind = cacheHit ? .cacheHit : isRun ? .run : .request
         row.admitted = admitted
-        row.tokenName = e.tokenName
-        row.surface = e.surface
-        row.stream = e.stream
-        row.status = e.status
         row.attempts = 0
         for attempt in e.attemptRecords {
             if case .skipped = attempt.outcome { continue }
@@ -42,21 +42,44 @@ extension UsageRecord {
                                         usage: selection.usage, costUSD: selection.costUSD, upstreamMs: selection.milliseconds,
                                         attempts: 1, outcome: selection.failureReason ?? "ok"))
         }
-        var rows = [row]
-        rows.reserveCapacity(1 + calls.count)
-        for (i, call) in calls.enumerated() {
-            var c = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario, provider: call.provider,
-                                model: call.model, usage: call.usage ?? Usage(), costMicrodollars: microdollars(call.costUSD),
-                                durationMilliseconds: Int(call.upstreamMs.rounded()), outcome: call.outcome)
-            c.kind = .call
-            c.callIndex = i + 1
-            c.tokenName = e.tokenName
-            c.surface = e.surface
-            c.stream = e.stream
-            c.status = e.status
-            c.attempts = call.attempts
-            rows.append(c)
+        var callRows = calls.enumerated().map { callRow($1, index: $0 + 1, of: row) }
+        row.countedByCallRows = callRows.reduce(into: UsageSummary()) { sum, c in
+            sum.inputTokens += c.usage.inputTokens
+            sum.outputTokens += c.usage.outputTokens
+            sum.costMicrodollars += c.costMicrodollars ?? 0
         }
-        return rows
+        // An agent run's calls already written as each was paid for (`PaidCallRows`) are not written again.
+        callRows.removeFirst(min(e.modelCallsWritten, callRows.count))
+        return [row] + callRows
+    }
+
+    /// A row of request `e` with what all its rows share (its time, token, scenario, surface, stream and the status
+    /// sent so far) and nothing of its own yet.
+    static func header(of e: RequestLogEntry) -> UsageRecord {
+        var row = UsageRecord(occurredAt: e.time, tokenId: e.tokenId, requestId: e.requestId, scenario: e.scenario)
+        row.tokenName = e.tokenName
+        row.surface = e.surface
+        row.stream = e.stream
+        row.status = e.status
+        return row
+    }
+
+    /// The ledger row of model call `index` (1, 2, ...) of the request whose row is `run`: the request's token, scenario,
+    /// surface and time, the call's own deployment, usage, cost and outcome. Its tokens and cost count in the running
+    /// totals as it is written (`countsInRunningTotals`; the run's row adds only the rest).
+    static func callRow(_ call: ModelCallUsage, index: Int, of run: UsageRecord) -> UsageRecord {
+        var c = UsageRecord(occurredAt: run.occurredAt, tokenId: run.tokenId, requestId: run.requestId, scenario: run.scenario,
+                            provider: call.provider, model: call.model, usage: call.usage ?? Usage(),
+                            costMicrodollars: microdollars(call.costUSD), durationMilliseconds: Int(call.upstreamMs.rounded()),
+                            outcome: call.outcome)
+        c.kind = .call
+        c.callIndex = index
+        c.tokenName = run.tokenName
+        c.surface = run.surface
+        c.stream = run.stream
+        c.status = run.status
+        c.attempts = call.attempts
+        c.countsInRunningTotals = true
+        return c
     }
 }

@@ -57,6 +57,15 @@ public struct UsageRecord: Sendable, Hashable {
     /// not; a request the provider refused with its own 429 is (decision 0146). Nil (rows made elsewhere): all but
     /// `rate_limited` rows, as before. Not stored: it goes into the running totals as the row is written.
     public var admitted: Bool?
+    /// Set by the gateway on a `call` row: its tokens and cost go into the running totals as the row is written, not
+    /// only through its run's row. An agent run's calls are written as each is paid for, so gateways sharing the
+    /// ledger see a run's spend while it goes on (decision 0148). False (rows made elsewhere): the run's row counts
+    /// them, as before. Not stored.
+    public var countsInRunningTotals = false
+    /// Set by the gateway on a `run` or `cache_hit` row: the sums of its `call` rows that count in the running totals
+    /// themselves (`countsInRunningTotals`), which the row's own sums include; the row adds only the rest, so a run is
+    /// counted once however its calls were written. Not stored.
+    public var countedByCallRows: UsageSummary?
 
     /// Whether the row counts as an admitted request in the running totals.
     var countsAsAdmitted: Bool { admitted ?? (outcome != "rate_limited") }

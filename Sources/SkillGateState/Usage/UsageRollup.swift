@@ -33,11 +33,19 @@ enum UsageRollup {
         var outputTokens: Int64 = 0
         var costMicrodollars: Int64 = 0
 
+        /// Adds what `r` counts: a request row all of itself; a `call` row that counts in the running totals its tokens
+        /// and cost (no request: its run's row counts that); a run's row its request and what its calls that count
+        /// themselves did not (`countedByCallRows`).
         mutating func add(_ r: UsageRecord) {
-            if r.countsAsAdmitted { requests += 1 }
-            inputTokens += Int64(r.usage.inputTokens)
-            outputTokens += Int64(r.usage.outputTokens)
-            costMicrodollars += r.costMicrodollars ?? 0
+            if r.kind == .call {
+                guard r.countsInRunningTotals else { return }
+            } else if r.countsAsAdmitted {
+                requests += 1
+            }
+            let counted = r.kind == .call ? UsageSummary() : r.countedByCallRows ?? UsageSummary()
+            inputTokens += Int64(r.usage.inputTokens) - Int64(counted.inputTokens)
+            outputTokens += Int64(r.usage.outputTokens) - Int64(counted.outputTokens)
+            costMicrodollars += (r.costMicrodollars ?? 0) - counted.costMicrodollars
         }
 
         mutating func add(_ t: Totals) {
@@ -71,14 +79,16 @@ enum UsageRollup {
     static let minuteRetention: Int64 = 2 * 3_600_000
 
     /// The totals `records` add, one row per scope, subject, period and bucket, in key order. Counted as the ledger's
-    /// summaries count: records of kind `call` (an agent run's model calls) are in their run's record already; a
-    /// request refused by a limit counts no request but its tokens and cost (none) do.
+    /// summaries count once a run's row is in: a run's calls are in its row's sums, and a request refused by a limit
+    /// counts no request but its tokens and cost (none) do. Calls the gateway marks (`countsInRunningTotals`) count
+    /// their tokens and cost as they are written, before their run's row, which then adds only the rest (decision
+    /// 0148): the totals run ahead of the summaries while a run goes on, and agree with them once it has ended.
     static func rows(for records: [UsageRecord]) -> [Row] {
         // One lookup per record (a batch's records share a few tokens, scenarios and minutes), then the groups are
         // spread over the scopes and periods.
         struct Group: Hashable { var token: String?; var scenario: String?; var minute: Int64 }
         var groups: [Group: Totals] = [:]
-        for r in records where r.kind != .call {
+        for r in records where r.kind != .call || r.countsInRunningTotals {
             let minute = Period.minute.bucket(of: r.occurredAt.millisecondsSince1970)
             groups[Group(token: r.tokenId, scenario: r.scenario, minute: minute), default: Totals()].add(r)
         }

@@ -20,29 +20,29 @@ import SkillGateState
         let model = ScriptedModel([.calls([("clock", #"{"n":1}"#)]), .calls([("clock", #"{"n":2}"#)]), .calls([("clock", #"{"n":3}"#)]),
                                    .calls([("clock", #"{"n":4}"#)]), .text("never")])
         var loop = AgentFixtures.loop([clock], model: model, events: EventLog(), maxIterations: 10)
-        let spending = RunSpending(counters: counters, budgeted: checks)
+        let spending = RunSpending(counters: counters, subjects: checks)
         loop.budgetUsedUp = { spending.usedUp(afterSpending: $0) }
         let outcome = try await loop.run(AgentFixtures.request([clock]))
-        spending.settle()
         #expect(outcome.finishReason == "budget")
         #expect(outcome.iterations == 3 && model.requests.count == 3)
         #expect(outcome.skillsRun.count == 2)
         #expect(outcome.message?.contains("budget: token \"app\"") == true, "\(outcome.message ?? "")")
         #expect(outcome.response.finishReason == .length && outcome.response.text == outcome.message)
-        counters.release(ticket, tokens: 45, costMicrodollars: 3_000)
+        #expect(spending.countedMicrodollars == 3_000)
+        counters.release(ticket, tokens: 45, costMicrodollars: 3_000 - spending.countedMicrodollars)
     }
 
     /// Runs under way see each other's spend (decision 0146): two runs on a token with $0.0025 left, each model calling a
     /// skill forever at $0.001 a call, make four calls between them (the third uses the budget up, the fourth was the
     /// other run's call under way), where each used to compare the budget with its own spend only and both made three.
-    /// While they run, a new request is refused for the budget; once settled and released, the spend is counted once.
+    /// While they run, a new request is refused for the budget; once released, the spend is counted once.
     @Test func runsUnderWaySeeEachOthersSpend() async throws {
         let counters = LimitCounters()
         let checks = [(Self.app, TokenLimits(budgetUSDPerDay: 0.0025))]
         let clock = TestSkill.fixed("clock", "07:55", parameters: ["type": "object", "properties": ["n": ["type": "integer"]]])
         let models = (0..<2).map { _ in ScriptedModel([.calls([("clock", #"{"n":1}"#)])]) }
         let tickets = try await [counters.admit(checks, stream: true), counters.admit(checks, stream: true)]
-        let spendings = (0..<2).map { _ in RunSpending(counters: counters, budgeted: checks) }
+        let spendings = (0..<2).map { _ in RunSpending(counters: counters, subjects: checks) }
         // Each loop's model call yields once, so the two runs interleave: call, check, call, check.
         let outcomes = try await withThrowingTaskGroup(of: AgentOutcome.self) { group in
             for k in 0..<2 {
@@ -64,9 +64,8 @@ import SkillGateState
             try await counters.admit(checks, stream: false)
         }
         for (k, spending) in spendings.enumerated() {
-            spending.settle()
-            spending.settle()  // twice: takes back nothing more
-            counters.release(tickets[k], tokens: 15 * calls[k], costMicrodollars: Int64(1_000 * calls[k]))
+            // The release counts the rest of each run's cost (nothing here: every call was counted as it was paid for).
+            counters.release(tickets[k], tokens: 15 * calls[k], costMicrodollars: Int64(1_000 * calls[k]) - spending.countedMicrodollars)
         }
         let status = await counters.status(Self.app, checks[0].1)
         #expect(status.first { $0.limit == .budgetPerDay }?.used == Int64(1_000 * calls.reduce(0, +)), "the runs' spend was counted other than once")

@@ -6,8 +6,9 @@ import SkillGateSkills
 import SkillGateState
 @testable import SkillGateServer
 
-/// Agent runs in the ledger and the metrics: one `run` row with the sums and one `call` row per model call; skill
-/// runs counted by skill and outcome; a run that fails mid-stream recorded with that outcome.
+/// Agent runs in the ledger and the metrics: one `call` row per model call, written as each is paid for (decision 0148),
+/// then one `run` row with the sums; skill runs counted by skill and outcome; a run that fails mid-stream recorded with
+/// that outcome.
 @Suite(.serialized) struct AgentLedgerGatewayTests {
     static func rows(_ h: AgentGatewayHarness) throws -> [(kind: String, index: Int, outcome: String, input: Int)] {
         h.gateway.flushLedger()
@@ -27,9 +28,9 @@ import SkillGateState
         let metrics = h.gateway.services.renderMetrics()
         await h.stop()
         #expect(r.status == 200)
-        #expect(rows.map(\.kind) == ["run", "call", "call"], "\(rows)")
-        #expect(rows.map(\.index) == [0, 1, 2])
-        #expect(rows[0].input == rows[1].input + rows[2].input, "the run row holds the sums")
+        #expect(rows.map(\.kind) == ["call", "call", "run"], "\(rows)")
+        #expect(rows.map(\.index) == [1, 2, 0])
+        #expect(rows[2].input == rows[0].input + rows[1].input, "the run row holds the sums")
         #expect(rows.allSatisfy { $0.outcome == "ok" })
         #expect(metrics.contains(#"skillgate_skill_runs_total{skill="lookup",outcome="ok"} 1"#), "\(metrics)")
     }
@@ -41,8 +42,7 @@ import SkillGateState
             let tokens = h.gateway.services.tokens
             return { try tokens.revoke(name: "agent-test") }
         }, beforeStop: { h in rows = try Self.rows(h) })
-        let run = try #require(rows.first)
-        #expect(run.kind == "run")
+        let run = try #require(rows.first { $0.kind == "run" })
         #expect(run.outcome == "authentication", "\(rows)")
     }
 }

@@ -71,6 +71,25 @@ import SkillGateState
         #expect(rows.map(\.usage.inputTokens) == [500, 60, 40, 400])
     }
 
+    /// An agent run's calls written as each was paid for (`PaidCallRows`, decision 0148) are not written again with its
+    /// row; every call row counts itself in the running totals, and the run's row says what they hold, so the totals
+    /// count the run once however its calls were written.
+    @Test func anAgentRunsCallsWrittenWhileItWentOnAreNotWrittenAgain() {
+        let calls = [ModelCallUsage(provider: "up", model: "up/light", usage: Usage(inputTokens: 60, outputTokens: 5), costUSD: 0.00006),
+                     ModelCallUsage(provider: "up", model: "up/light", usage: Usage(inputTokens: 40, outputTokens: 5), costUSD: 0.00004)]
+        var e = Self.entry(selection: Self.chose, modelCalls: calls, agent: true)
+        e.modelCallsWritten = 1
+        let rows = UsageRecord.rows(for: e, outcome: "ok", admitted: true)
+        #expect(rows.map(\.kind) == [.run, .call, .call])
+        #expect(rows.map(\.callIndex) == [0, 2, 3])
+        #expect(rows.dropFirst().allSatisfy(\.countsInRunningTotals) && !rows[0].countsInRunningTotals)
+        #expect(rows[0].countedByCallRows == UsageSummary(inputTokens: 500, outputTokens: 18, costMicrodollars: 120), "all three calls, the one written before too")
+        // The row written early is the row the run's end would have written.
+        e.modelCallsWritten = 0
+        let whole = UsageRecord.rows(for: e, outcome: "ok", admitted: true)
+        #expect(UsageRecord.callRow(calls[0], index: 1, of: UsageRecord.header(of: e)) == whole[1])
+    }
+
     @Test func aSelectorThatSpentNothingAddsNoRow() {
         let timedOut = SkillSelection(outcome: .failed(reason: "selector_timeout"), message: "late")
         #expect(UsageRecord.rows(for: Self.entry(selection: timedOut), outcome: "ok", admitted: true).map(\.kind) == [.request])

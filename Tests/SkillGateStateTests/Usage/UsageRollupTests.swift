@@ -32,6 +32,36 @@ import SkillGateTestSupport
         #expect(rows.map(\.key) == rows.map(\.key).sorted(), "in key order, so two writers lock shared rows in the same order")
     }
 
+    /// A run whose calls count themselves as they are written (decision 0148): while it goes on, the totals hold its
+    /// calls' tokens and cost and no request; once its row is written, in a later batch, exactly its own sums, as a run
+    /// whose calls were all written with it.
+    @Test func callsThatCountThemselvesAreCountedOnceWithTheirRun() {
+        let t0: Int64 = 1_780_000_000_000
+        func record(_ kind: UsageRecord.Kind, input: Int, cost: Int64) -> UsageRecord {
+            var r = UsageRecord(occurredAt: Date(millisecondsSince1970: t0), tokenId: "tok_a", scenario: "chat", model: "p/m",
+                                usage: Usage(inputTokens: input, outputTokens: 1), costMicrodollars: cost)
+            r.kind = kind
+            r.countsInRunningTotals = kind == .call
+            return r
+        }
+        var run = record(.run, input: 30, cost: 300)
+        run.usage.outputTokens = 2
+        run.countedByCallRows = UsageSummary(inputTokens: 30, outputTokens: 2, costMicrodollars: 300)
+        func day(_ rows: [UsageRollup.Row]) -> [Int64]? {
+            rows.first { $0.key.scope == .token && $0.key.period == .day }.map { [$0.totals.requests, $0.totals.inputTokens, $0.totals.outputTokens, $0.totals.costMicrodollars] }
+        }
+        let first = UsageRollup.rows(for: [record(.call, input: 10, cost: 100)])
+        let rest = UsageRollup.rows(for: [run, record(.call, input: 20, cost: 200)])
+        #expect(day(first) == [0, 10, 1, 100], "the first call, paid while the run went on")
+        let sum = zip(day(first) ?? [], day(rest) ?? []).map { $0 + $1 }
+        #expect(sum == [1, 30, 2, 300], "the run counted once: \(sum)")
+        var unmarked = run
+        unmarked.countedByCallRows = nil
+        var oldCall = record(.call, input: 99, cost: 999)
+        oldCall.countsInRunningTotals = false
+        #expect(day(UsageRollup.rows(for: [unmarked, oldCall])) == [1, 30, 2, 300], "rows made elsewhere count as before: the run's row alone")
+    }
+
     static let minuteNow: Int64 = 60_000 * 29_600_000
     static let periodCases: [(since: Int64, expected: UsageRollup.Period?)] = [
         (0, .day),

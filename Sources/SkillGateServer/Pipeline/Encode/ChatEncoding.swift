@@ -59,7 +59,7 @@ struct ChatEncoding<S: ChatSurface> {
     /// last until it ends). The stream starts at the first comment, so a failure before any skill
     /// ran is still an ordinary HTTP error.
     private func agentChat(_ call: PreparedCall, _ request: SurfaceRequest, _ ctx: inout RequestContext) async throws {
-        let record = AgentRunRecord()
+        let record = AgentRunRecord(paidCalls: answer.accounting.paidCallRows(for: ctx.log))
         let stream = StreamStart(responder: ctx.responder, headers: SSEResponse.headers(ctx))
         let comments = request.stream
         let emit: AgentEventSink = { event in

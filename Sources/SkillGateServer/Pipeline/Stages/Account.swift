@@ -19,13 +19,21 @@ struct AccountStage: Sendable {
     /// limit slot is free and its usage rows and log line are queued, so a client that has its answer can send the next
     /// request within its limits and find it in a usage report and the log (`GatewayServer.flushLog`); the metrics and
     /// the traffic tail follow.
+    /// The writer of an agent run's call rows as each call is paid for (decision 0148); nil without a ledger or a token.
+    func paidCallRows(for e: RequestLogEntry) -> PaidCallRows? {
+        guard let ledger, e.tokenId != nil else { return nil }
+        return PaidCallRows(ledger: ledger, run: UsageRecord.header(of: e))
+    }
+
     func account(_ ctx: inout RequestContext) {
         ctx.log.totalMs = ctx.elapsedMs
         let outcome = ctx.log.outcome
         // Admitted against its limits: counted as a request in the ledger's running totals as in the live counts.
         let admitted = ctx.limitTicket != nil
         if let ticket = ctx.limitTicket {
-            limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: UsageRecord.microdollars(ctx.log.spentUSD) ?? 0)
+            // What an agent run's spend counted while it went on is counted once (decision 0148).
+            let cost = (UsageRecord.microdollars(ctx.log.spentUSD) ?? 0).clampedAdding(-ctx.log.spendCountedInLimits)
+            limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: cost)
             ctx.limitTicket = nil
         }
         ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome, admitted: admitted))

@@ -39,10 +39,10 @@ struct AgentSurface: Surface {
 
     /// Runs the agent loop to its end here: its events are the gateway's own, not a relayed upstream stream.
     func respond(to call: PreparedCall, _ request: SurfaceRequest, with answer: Answering, _ ctx: inout RequestContext) async throws -> StreamRelay? {
-        let record = AgentRunRecord()
         let responder = ctx.responder
         try await responder.startStream(status: 200, headers: SSEResponse.headers(ctx))
         ctx.log.status = 200
+        let record = AgentRunRecord(paidCalls: answer.accounting.paidCallRows(for: ctx.log))
         let emit: AgentEventSink = { event in try await responder.write(event.sseBytes) }
         do {
             try await emit(.runStarted(runId: "run_" + ctx.idSuffix, scenario: call.scenario.name, model: call.request.model))

@@ -1,0 +1,19 @@
+import SkillGateState
+
+/// Writes an agent run's model calls to the usage ledger as each is paid for, not with the run's row at its end
+/// (decision 0148). Their tokens and cost go into the ledger's running totals as they are written, so gateways sharing
+/// the ledger (one `state_dir`, one PostgreSQL) count a run's spend against its budgets while it goes on, as this
+/// gateway does (`RunSpending`); before, another process saw it only when the run ended, and N processes could each
+/// spend about a budget on runs under way. The run's row, at its end, adds only what its calls did not count, and the
+/// calls written here are not written again.
+struct PaidCallRows: Sendable {
+    let ledger: UsageLedger
+    /// What the run's rows share: its token, scenario, surface, time and the status sent when the run started.
+    let run: UsageRecord
+
+    /// Queues the rows of `calls`, the run's calls numbered from `firstIndex` (1 for its first).
+    func write(_ calls: ArraySlice<ModelCallUsage>, firstIndex: Int) {
+        guard !calls.isEmpty else { return }
+        ledger.record(calls.enumerated().map { UsageRecord.callRow($1, index: firstIndex + $0, of: run) })
+    }
+}
