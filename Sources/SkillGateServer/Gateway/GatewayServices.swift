@@ -116,7 +116,7 @@ public final class GatewayServices: Sendable {
         ledger = config.ledger.enabled
             ? UsageLedger(store: shared, flushInterval: .milliseconds(config.ledger.flushInterval(sharedDatabase: config.postgresURL != nil)),
                           batchSize: config.postgresURL == nil ? UsageLedger.embeddedBatch : UsageLedger.sharedDatabaseBatch,
-                          maxQueued: config.ledger.maxQueued) { problem, count in
+                          maxQueued: config.ledger.maxQueued, spool: LedgerSpool(directory: FilePath.join(config.stateDirectory, "ledger-spool"))) { problem, count in
                 log.event(problem, ["records": .int(count)], level: "warn")
             }
             : nil

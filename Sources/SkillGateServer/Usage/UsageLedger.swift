@@ -31,7 +31,8 @@ import Synchronization
 /// last commits). When the store fails, the batch stays queued and is retried, after twice as long at each failure in
 /// a row, up to 5 s (`RetryBackoff`, decision 0097: not 40 times a second, each a warning, nor at every record that
 /// wakes the writer); beyond `maxQueued` records new ones are dropped and counted (a log line says how many), never
-/// blocking a request.
+/// blocking a request. What the store has not taken when the gateway stops (a database outage, a full disk) is kept in
+/// `<state_dir>/ledger-spool/` and written by the next start (`LedgerSpool`, decision 0149), not dropped.
 ///
 /// **Release** (decision 0109): written records go back to the threads that queued them (`releaseSomeWritten`, called
 /// by an event loop while it spins for an upstream answer), so the writer never frees buffers in a loop's malloc arena.
@@ -63,6 +64,9 @@ final class UsageLedger: Sendable {
     private let batchSize: Int
     private let maxQueued: Int
     private let onProblem: @Sendable (String, Int) -> Void
+    /// Where records not written by the stop are kept for the next start, and taken up from (decision 0149); nil: they
+    /// are dropped at the stop, and reported.
+    private let spool: LedgerSpool?
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let catchUp: CatchUpLane
@@ -78,9 +82,11 @@ final class UsageLedger: Sendable {
     static let sharedDatabaseBatch = 4096
 
     /// - Parameter onProblem: told (off the request path) when records were dropped or a write failed, with a count.
+    /// - Parameter spool: where records the stop could not write are kept, and those an earlier stop kept are taken up.
     init(store: any StateStore, flushInterval: Duration = .seconds(1), batchSize: Int = embeddedBatch, maxQueued: Int = 100_000,
-         onProblem: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
+         spool: LedgerSpool? = nil, onProblem: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
         self.store = store
+        self.spool = spool
         self.flushInterval = flushInterval
         self.batchSize = batchSize
         self.maxQueued = maxQueued
@@ -139,18 +145,100 @@ final class UsageLedger: Sendable {
         }
     }
 
-    /// Writes what is queued and stops the writer; later records are dropped.
+    /// How long `close` waits for the writer's last attempt once the queue is closed.
+    static let closeWait: Duration = .seconds(10)
+
+    /// Writes what is queued and stops the writer; later records are dropped. What could not be written (the store
+    /// failing) is kept in the spool for the next start (decision 0149), else dropped and reported.
     func close() {
         flush()
         queue.withLock { $0.closed = true }
         wake.signal()
+        let deadline = ContinuousClock.now + Self.closeWait
+        while !queue.withLock({ $0.finished }) && ContinuousClock.now < deadline { usleep(1_000) }
+        keepWhatIsLeft()
+    }
+
+    /// At the stop: the records still queued go to the spool, with the batch at their front whose commit was lost
+    /// unheard (the next start asks the server about it first); else they are dropped. Either is reported.
+    private func keepWhatIsLeft() {
+        let left = queue.withLock { q -> [UsageRecord] in
+            let items = q.pending.items
+            q.pending = OwnedItems()
+            q.stats.queued = 0
+            return items
+        }
+        guard !left.isEmpty else { return }
+        guard let spool else {
+            queue.withLock { $0.stats.dropped += left.count }
+            return onProblem("usage records dropped at the stop: the state store could not take them", left.count)
+        }
+        var unsettled: (transactionId: String, count: Int)?
+        if let batch = store.unsettledUsage(), batch.records.count <= left.count, Array(left.prefix(batch.records.count)) == batch.records {
+            unsettled = (batch.transactionId, batch.records.count)
+        }
+        do {
+            let path = try spool.save(left, unsettled: unsettled)
+            onProblem("usage records the state store could not take before the stop are kept in \(path); the next start writes them", left.count)
+        } catch {
+            queue.withLock { $0.stats.dropped += left.count }
+            onProblem("usage records dropped at the stop: the state store could not take them, and \(error)", left.count)
+        }
+    }
+
+    /// Queues the records of the files an earlier stop spooled (`claimed`, oldest first), and removes each file once
+    /// its records are queued (from then on they are queued records like any other: written in the next batches, kept in
+    /// the spool again if this process stops before). A file that held a batch whose commit was lost unheard has the
+    /// server asked about it first (the store skips what the batch committed): while the store fails, the file waits
+    /// for the next try (false), and so do the files after it.
+    private func takeUp(_ claimed: inout [LedgerSpool.Claimed]) -> Bool {
+        guard let spool else { return true }
+        while let file = claimed.first {
+            var batch: LedgerSpool.Batch
+            do {
+                batch = try spool.load(file)
+            } catch {
+                let path = spool.setAside(file)
+                onProblem("a file of usage records kept at an earlier stop cannot be read (\(error)); it is set aside as \(path) and its records are not counted", 0)
+                claimed.removeFirst()
+                continue
+            }
+            if let unsettled = batch.unsettled {
+                let head = Array(batch.records.prefix(unsettled.count))
+                store.resumeUnsettledUsage(UnsettledUsageBatch(transactionId: unsettled.transactionId, records: head))
+                do {
+                    try store.recordUsage(head)
+                } catch {
+                    onProblem("usage records kept at an earlier stop wait for the state store (\(error))", batch.records.count)
+                    return false
+                }
+                batch.records.removeFirst(unsettled.count)
+            }
+            let me = HandedBackItems<UsageRecord>.currentOwner
+            queue.withLock { q in
+                q.pending.append(contentsOf: batch.records, by: me)
+                q.enqueued += batch.records.count
+                q.stats.queued = q.pending.count
+            }
+            spool.remove(file)
+            onProblem("usage records kept at an earlier stop are queued to be written", batch.records.count)
+            claimed.removeFirst()
+        }
+        return true
     }
 
     private func run() {
         let intervalNs = Int(flushInterval.components.seconds) * 1_000_000_000 + Int(flushInterval.components.attoseconds / 1_000_000_000)
         var lastReportedDrops = 0
         var backoff = RetryBackoff(interval: flushInterval)
+        var spooled = spool?.claim() ?? []
         while true {
+            if !spooled.isEmpty && !takeUp(&spooled) {
+                if queue.withLock({ $0.closed }) { return finish(givingBack: spooled) }
+                backoff.failed()
+                sleepUnlessClosed(backoff.wait)
+                continue
+            }
             let idle = queue.withLock { q -> Bool in
                 q.writerIdle = q.pending.isEmpty && !q.closed
                 return q.writerIdle
@@ -261,7 +349,9 @@ final class UsageLedger: Sendable {
     /// Written records waiting for the next queued records' threads to release them (for tests).
     var recordsAwaitingRelease: Int { queue.withLock { $0.writtenRecords.count } }
 
-    private func finish() {
+    /// Ends the writer; spooled files it took and did not queue are given back for the next start.
+    private func finish(givingBack spooled: [LedgerSpool.Claimed] = []) {
+        spooled.forEach { spool?.giveBack($0) }
         catchUp.close()
         queue.withLock { $0.finished = true }
     }

@@ -3,15 +3,28 @@ import Synchronization
 
 /// A ledger batch whose `COMMIT` lost its connection before the server answered: the server may have committed it.
 /// Kept by `PostgresStateStore` until the server says (decision 0139).
-struct UnsettledUsageBatch: Sendable {
+public struct UnsettledUsageBatch: Sendable, Equatable {
     /// The batch's transaction (`pg_current_xact_id()`, as text).
-    let transactionId: String
+    public let transactionId: String
     /// The records it held, in order: the ledger's writer puts a failed batch back at the front of its queue, so a
     /// committed batch's records are the first ones of the next batch the writer hands over.
-    let records: [UsageRecord]
+    public let records: [UsageRecord]
+
+    public init(transactionId: String, records: [UsageRecord]) {
+        self.transactionId = transactionId
+        self.records = records
+    }
 }
 
 extension PostgresStateStore {
+    public func unsettledUsage() -> UnsettledUsageBatch? {
+        unsettledUsageBatch.withLock { $0 }
+    }
+
+    public func resumeUnsettledUsage(_ batch: UnsettledUsageBatch) {
+        unsettledUsageBatch.withLock { $0 = batch }
+    }
+
     /// How often, and how long apart, the server is asked about a lost commit it is still ending before the batch is
     /// left unsettled for the next write to ask again.
     static let lostCommitChecks = 5

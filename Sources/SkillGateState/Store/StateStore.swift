@@ -64,9 +64,22 @@ public protocol StateStore: Sendable {
 
     /// The same report split by UTC day: day by day, within a day largest cost first.
     func usageReportPerDay(since: Date, by grouping: UsageGrouping) throws -> [UsageDayRow]
+
+    /// A ledger batch whose commit lost its connection unheard and that the server has not been asked about yet
+    /// (PostgreSQL, decision 0139); nil when there is none. The ledger keeps it across a stop (decision 0149).
+    func unsettledUsage() -> UnsettledUsageBatch?
+
+    /// Takes up a batch `unsettledUsage` gave before a stop: the next `recordUsage` asks the server about it first and
+    /// skips the records it committed.
+    func resumeUnsettledUsage(_ batch: UnsettledUsageBatch)
 }
 
 extension StateStore {
+    /// No commit is ever unheard on a store without a server (SQLite).
+    public func unsettledUsage() -> UnsettledUsageBatch? { nil }
+
+    public func resumeUnsettledUsage(_ batch: UnsettledUsageBatch) {}
+
     /// One `token(hash:)` per hash: a store whose lookups are local (SQLite, ~25 µs each) needs nothing better.
     public func tokens(hashes: [String]) throws -> [StoredClientToken] {
         try hashes.compactMap { try token(hash: $0) }
