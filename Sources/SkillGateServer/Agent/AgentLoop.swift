@@ -44,11 +44,11 @@ struct AgentLoop: Sendable {
     /// Runs before every step (each model call, each turn's skill calls) and throws to stop the
     /// run: the gateway re-checks the caller's token here.
     var checkpoint: @Sendable () async throws -> Void = {}
-    /// Asked after each model call that wants skills, with what the run has spent so far (US dollars): the message of
-    /// a budget of the token or scenario that this spend, on top of what was spent before the run, has used up; nil
-    /// while every budget has some left. A run is counted against budgets only at its end (the overshoot rule, decision
-    /// 0027), so without this one run could spend `max_iterations` model calls past a budget (decision 0113).
-    var budgetUsedUp: @Sendable (_ spentUSD: Double) -> String? = { _ in nil }
+    /// Asked after each model call that wants skills, with what the run's answers have cost so far (US dollars): the
+    /// message of a budget of the token or scenario that the run's spend, on top of what was spent before and beside,
+    /// has used up; nil while every budget has some left. Without it one run could spend `max_iterations` model calls
+    /// past a budget (decision 0113); the gateway counts the spend against the budgets here too (`RunSpending`).
+    var budgetUsedUp: @Sendable (_ spentUSD: Double) async -> String? = { _ in nil }
     /// Told the name of each skill as it finishes running (not of calls refused before they ran), so a run that fails
     /// later still records what ran (its side effects: a webhook called, a note saved).
     var skillRan: @Sendable (String) -> Void = { _ in }
@@ -97,7 +97,7 @@ struct AgentLoop: Sendable {
             if now() - started >= runTime {
                 return outOfTime(after: iteration, calls: pending, ran: false, usage: usage, cost: cost, skillsRun: skillsRun)
             }
-            if let budget = budgetUsedUp(cost) {
+            if let budget = await budgetUsedUp(cost) {
                 // Not run: the skills of this answer would feed a model call the budget no longer pays for.
                 let message = "The agent stopped after \(iteration) model call\(iteration == 1 ? "" : "s") without a final answer: \(budget). "
                     + "The model still wanted to call \(Self.counted(calls.map(\.name)))."

@@ -19,8 +19,8 @@ final class AgentRunRecord: Sendable {
         var calls: [ModelCallUsage] = []
         /// How many of `calls` were written to the ledger as they were paid for (`PaidCallRows`).
         var callsWritten = 0
-        /// What the run's spend counted against its limits while it went on (`RunSpending`), in microdollars.
-        var spendCountedInLimits: Int64 = 0
+        /// What the run's spend counted against its limits while it went on (`RunSpending`): microdollars and tokens.
+        var countedInLimits: (microdollars: Int64, tokens: Int64) = (0, 0)
         /// How many model calls the run made.
         var callCount = 0
         /// The server-side skills that ran, in order (a failed run keeps them too).
@@ -64,8 +64,14 @@ final class AgentRunRecord: Sendable {
     }
 
     /// Notes what `RunSpending` counted against the run's limits while it went on (the request's release counts the rest).
-    func countedInLimits(_ microdollars: Int64) {
-        state.withLock { $0.spendCountedInLimits = microdollars }
+    func countedInLimits(_ counted: (microdollars: Int64, tokens: Int64)) {
+        state.withLock { $0.countedInLimits = counted }
+    }
+
+    /// The tokens the run's calls used so far: their answers' and what they spent besides (failed attempts, escalated
+    /// answers), as the request's release counts them.
+    var spentTokens: Int {
+        state.withLock { s in s.answeredUsage.totalTokens.clampedAdding(s.unusableUsage?.totalTokens ?? 0) }
     }
 
     /// Adds one model call's attempts, deployment, time and spend to `s`.
@@ -131,7 +137,8 @@ final class AgentRunRecord: Sendable {
         log.attemptRecords += s.attemptRecords
         log.modelCalls = s.calls
         log.modelCallsWritten = s.callsWritten
-        log.spendCountedInLimits = s.spendCountedInLimits
+        log.spendCountedInLimits = s.countedInLimits.microdollars
+        log.tokensCountedInLimits = s.countedInLimits.tokens
         log.usageEstimated = log.usageEstimated || s.usageEstimated
         if let because = s.escalatedBecause { log.skills?.escalatedBecause = because }
         if let outcome {

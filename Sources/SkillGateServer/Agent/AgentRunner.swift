@@ -32,12 +32,12 @@ struct AgentRunner: Sendable {
             try await emit(event)
         }
         let spending = limits.runSpending(for: call.client, scenario: call.scenario.name)
-        defer { record.countedInLimits(spending.countedMicrodollars) }
+        defer { record.countedInLimits(spending.counted) }
         let loop = AgentLoop(settings: settings, skills: skills, context: SkillContext(tokenName: call.client.name, requestId: requestId),
                              model: modelCall(call, policy: policy, streamText: streamText, record: record), emit: checkedEmit,
                              checkpoint: { try await recheck.check() },
                              // What failed attempts and escalated answers spent counts too (decision 0120).
-                             budgetUsedUp: { spent in spending.usedUp(afterSpending: spent + record.unusableCostUSD) },
+                             budgetUsedUp: { spent in await spending.usedUp(afterSpending: spent + record.unusableCostUSD, tokens: record.spentTokens) },
                              skillRan: { record.skillRan($0) })
         return try await loop.run(call.request)
     }

@@ -225,10 +225,29 @@ final class LimitCounters: Sendable {
     /// Reads `unread`'s counts from the ledger on the ledger-read queue and returns once they are in. Requests that
     /// come for the same subject meanwhile await the same read.
     func readFirst(_ unread: UnreadSubject) async {
+        await read(unread, ifOlderThan: staleAfter)
+    }
+
+    /// For an agent run between its model calls (decision 0150): each subject of `checks` whose counts were read from the
+    /// ledger `rereadEvery` ago or more (or never) is read again, and awaited. So a run sees what runs and requests in
+    /// other processes sharing the ledger have spent within about a second, as an admission does, though no new request
+    /// of its token or scenario comes to start a read. A store read of tens of microseconds to a millisecond, off the
+    /// event loops, between model calls of a second or more.
+    func refreshForRun(_ checks: [(LimitSubject, TokenLimits)]) async {
+        guard let every = rereadEvery else { return }
+        for (subject, limits) in checks where limits.countsFromLedger {
+            let slot = table.withLock { $0.slot(of: subject) }
+            await read(UnreadSubject(slot: slot, subject: subject, limits: limits), ifOlderThan: every)
+        }
+    }
+
+    /// `readFirst`, reading when the counts were read `olderThan` ago or more (nil: only when never read for the
+    /// windows of `unread`'s limits).
+    private func read(_ unread: UnreadSubject, ifOlderThan olderThan: TimeInterval?) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let t = now()
             let starts = table.withLock { table -> Bool? in
-                if !table.counts[unread.slot].needsRead(for: unread.limits, at: t, staleAfter: staleAfter) { return nil }
+                if !table.counts[unread.slot].needsRead(for: unread.limits, at: t, staleAfter: olderThan) { return nil }
                 if table.firstReads[unread.slot] != nil {
                     table.firstReads[unread.slot, default: []].append(done)
                     return false
@@ -290,13 +309,15 @@ final class LimitCounters: Sendable {
     /// `pendingMicrodollars` not yet counted anywhere, has used up; nil when each has some left or none has a budget.
     /// Reads the counts as they are (a subject never admitted here has none); counts nothing.
     func budgetUsedUp(_ checks: [(LimitSubject, TokenLimits)], pendingMicrodollars: Int64) -> LimitRejection? {
-        addSpent(0, on: checks, thenCheckPending: pendingMicrodollars)
+        addSpent(0, tokens: 0, on: checks, thenCheckPending: pendingMicrodollars)
     }
 
-    /// Adds `microdollars` an agent run under way has spent (`RunSpending`) to today's and this month's spend of each
-    /// subject of `checks`, as a release would, then returns the first budget used up, as `budgetUsedUp`, in one step
-    /// under the lock. The run's request is released with the rest of its cost (decision 0148).
-    func addSpent(_ microdollars: Int64, on checks: [(LimitSubject, TokenLimits)], thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
+    /// Adds `microdollars` and `tokens` an agent run under way has spent (`RunSpending`) to today's and this month's spend
+    /// and this minute's tokens of each subject of `checks`, as a release would, then returns the first budget used up,
+    /// as `budgetUsedUp`, in one step under the lock. The run's request is released with the rest of its cost and tokens
+    /// (decisions 0148, 0150).
+    func addSpent(_ microdollars: Int64, tokens: Int64, on checks: [(LimitSubject, TokenLimits)],
+                  thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
         let t = now()
         let windows = LimitWindows.Current(t)
         return table.withLock { table -> LimitRejection? in
@@ -308,6 +329,7 @@ final class LimitCounters: Sendable {
                     table.counts[slot].daySpent = table.counts[slot].daySpent.clampedAdding(microdollars)
                     table.counts[slot].monthSpent = table.counts[slot].monthSpent.clampedAdding(microdollars)
                 }
+                if tokens != 0 { table.counts[slot].tokens = table.counts[slot].tokens.clampedAdding(tokens) }
                 guard over == nil else { continue }
                 for limit in [LimitName.budgetPerDay, .budgetPerMonth] {
                     guard let max = limits.value(limit) else { continue }

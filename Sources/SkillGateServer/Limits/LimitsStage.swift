@@ -42,9 +42,14 @@ struct LimitsStage: Sendable {
     }
 
     /// For an agent run of `client` in `scenario`: its spend as it goes, counted against its limits at once (decisions
-    /// 0113, 0146, 0148). Its request's ticket is released with the rest of the cost (`RunSpending.countedMicrodollars`).
+    /// 0113, 0146, 0148). Its request's ticket is released with the rest of the cost and tokens (`RunSpending.counted`).
+    /// The token's limits are its current ones at each check (`TokenRecheck.currentLimits`, decision 0150).
     func runSpending(for client: AuthenticatedClient, scenario: String) -> RunSpending {
-        RunSpending(counters: counters, subjects: checks(for: client, scenario: scenario))
+        RunSpending(counters: counters) { [self] in
+            var now = client
+            now.limits = client.recheck.currentLimits
+            return checks(for: now, scenario: scenario)
+        }
     }
 
     /// The limit `client` in `scenario` is over now, if any, counting nothing (`LimitCounters.currentRejection`).

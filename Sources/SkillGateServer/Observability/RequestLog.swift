@@ -56,6 +56,8 @@ struct RequestLogEntry: Sendable {
     /// What the run's spend already counted against its limits while it went on (`RunSpending`), in microdollars: the
     /// request's release counts only the rest of its cost.
     var spendCountedInLimits: Int64 = 0
+    /// The same for the run's tokens (`tokens_per_minute`, decision 0150).
+    var tokensCountedInLimits: Int64 = 0
     /// The skill policy's decision (visible, removed, cut); see `SkillDecision`.
     var skills: SkillDecision?
     /// How many times an unusable answer was re-run on a stronger tier.

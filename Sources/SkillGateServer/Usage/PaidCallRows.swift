@@ -1,3 +1,4 @@
+import FoundationEssentials
 import SkillGateState
 
 /// Writes an agent run's model calls to the usage ledger as each is paid for, not with the run's row at its end
@@ -11,9 +12,13 @@ struct PaidCallRows: Sendable {
     /// What the run's rows share: its token, scenario, surface, time and the status sent when the run started.
     let run: UsageRecord
 
-    /// Queues the rows of `calls`, the run's calls numbered from `firstIndex` (1 for its first).
+    /// Queues the rows of `calls`, the run's calls numbered from `firstIndex` (1 for its first), stamped with the time
+    /// they are paid for: the running totals count them in the minute and day the gateway running the run counts them
+    /// (decision 0150; the run's row keeps the request's time).
     func write(_ calls: ArraySlice<ModelCallUsage>, firstIndex: Int) {
         guard !calls.isEmpty else { return }
-        ledger.record(calls.enumerated().map { UsageRecord.callRow($1, index: firstIndex + $0, of: run) })
+        var paid = run
+        paid.occurredAt = Date()
+        ledger.record(calls.enumerated().map { UsageRecord.callRow($1, index: firstIndex + $0, of: paid) })
     }
 }

@@ -40,6 +40,12 @@ extension TokenService {
         cachedLookup(grant.digest, noteUse: false).map { $0 == nil ? .revoked : .valid }
     }
 
+    /// The limits of the token of `grant` as the cache holds its record now (an update through another process is seen
+    /// within `cacheLifetime`); nil when the cache holds no answer for it, or holds a revocation. Never reads the store.
+    public func cachedLimits(of grant: TokenGrant) -> TokenLimits? {
+        cachedLookup(grant.digest, noteUse: false).flatMap { $0?.limits }
+    }
+
     /// `standing(of:)` for many grants at once, for the revocation sweep (decision 0142): the cache answers for the
     /// grants whose entries are in the first half of their lifetime (or hold a revocation, which is final), and one store
     /// read (`StateStore.tokens(hashes:)`, one query on PostgreSQL) for the rest, each answer cached as a lookup's is. So

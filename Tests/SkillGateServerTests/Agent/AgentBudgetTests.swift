@@ -20,16 +20,16 @@ import SkillGateState
         let model = ScriptedModel([.calls([("clock", #"{"n":1}"#)]), .calls([("clock", #"{"n":2}"#)]), .calls([("clock", #"{"n":3}"#)]),
                                    .calls([("clock", #"{"n":4}"#)]), .text("never")])
         var loop = AgentFixtures.loop([clock], model: model, events: EventLog(), maxIterations: 10)
-        let spending = RunSpending(counters: counters, subjects: checks)
-        loop.budgetUsedUp = { spending.usedUp(afterSpending: $0) }
+        let spending = RunSpending(counters: counters, subjects: { checks })
+        loop.budgetUsedUp = { await spending.usedUp(afterSpending: $0, tokens: 0) }
         let outcome = try await loop.run(AgentFixtures.request([clock]))
         #expect(outcome.finishReason == "budget")
         #expect(outcome.iterations == 3 && model.requests.count == 3)
         #expect(outcome.skillsRun.count == 2)
         #expect(outcome.message?.contains("budget: token \"app\"") == true, "\(outcome.message ?? "")")
         #expect(outcome.response.finishReason == .length && outcome.response.text == outcome.message)
-        #expect(spending.countedMicrodollars == 3_000)
-        counters.release(ticket, tokens: 45, costMicrodollars: 3_000 - spending.countedMicrodollars)
+        #expect(spending.counted.microdollars == 3_000)
+        counters.release(ticket, tokens: 45, costMicrodollars: 3_000 - spending.counted.microdollars)
     }
 
     /// Runs under way see each other's spend (decision 0146): two runs on a token with $0.0025 left, each model calling a
@@ -42,7 +42,7 @@ import SkillGateState
         let clock = TestSkill.fixed("clock", "07:55", parameters: ["type": "object", "properties": ["n": ["type": "integer"]]])
         let models = (0..<2).map { _ in ScriptedModel([.calls([("clock", #"{"n":1}"#)])]) }
         let tickets = try await [counters.admit(checks, stream: true), counters.admit(checks, stream: true)]
-        let spendings = (0..<2).map { _ in RunSpending(counters: counters, subjects: checks) }
+        let spendings = (0..<2).map { _ in RunSpending(counters: counters, subjects: { checks }) }
         // Each loop's model call yields once, so the two runs interleave: call, check, call, check.
         let outcomes = try await withThrowingTaskGroup(of: AgentOutcome.self) { group in
             for k in 0..<2 {
@@ -52,7 +52,7 @@ import SkillGateState
                     await Task.yield()
                     return try await model(request, iteration, emit)
                 }
-                loop.budgetUsedUp = { spendings[k].usedUp(afterSpending: $0) }
+                loop.budgetUsedUp = { await spendings[k].usedUp(afterSpending: $0, tokens: 0) }
                 group.addTask { try await loop.run(AgentFixtures.request([clock])) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -65,7 +65,7 @@ import SkillGateState
         }
         for (k, spending) in spendings.enumerated() {
             // The release counts the rest of each run's cost (nothing here: every call was counted as it was paid for).
-            counters.release(tickets[k], tokens: 15 * calls[k], costMicrodollars: Int64(1_000 * calls[k]) - spending.countedMicrodollars)
+            counters.release(tickets[k], tokens: 15 * calls[k], costMicrodollars: Int64(1_000 * calls[k]) - spending.counted.microdollars)
         }
         let status = await counters.status(Self.app, checks[0].1)
         #expect(status.first { $0.limit == .budgetPerDay }?.used == Int64(1_000 * calls.reduce(0, +)), "the runs' spend was counted other than once")

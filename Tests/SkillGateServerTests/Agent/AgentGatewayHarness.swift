@@ -32,13 +32,17 @@ final class AgentUpstream: HTTPHandler {
     /// tool's result in a `<tool_response>` block. The first `malformedFirst` requests get a call that cannot be read.
     let promptTools: Bool
     let malformedFirst: Int
+    /// Calls `tool` at every turn, never answering with text, each answer after this long (a model that loops until the
+    /// run's budget or `max_iterations` stops it).
+    let callsForever: Duration?
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
          beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, contentlessStream: Bool = false, textAtOnce: String? = nil,
-         recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0) {
+         recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0, callsForever: Duration? = nil) {
+        self.callsForever = callsForever
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
@@ -97,6 +101,10 @@ final class AgentUpstream: HTTPHandler {
         let messages = body["messages"]?.arrayValue ?? []
         var answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
             ? .text("Result: " + (messages.last?["content"]?.stringValue ?? "?")) : .toolCall(name: tool, arguments: "{}")
+        if let callsForever {
+            try? await Task.sleep(for: callsForever)
+            answer = .toolCall(name: tool, arguments: "{}")
+        }
         if promptTools {
             answer = ordinal <= malformedFirst ? .text(#"<tool_call>{"name": "\#(tool)", "arguments": {</tool_call>"#)
                 : (messages.contains { $0["role"] != "system" && $0.serialized().contains("<tool_response>") } ? .text("Result: done")
@@ -163,9 +171,10 @@ final class AgentGatewayHarness {
     /// `firstByteSeconds`: the upstreams' first-byte timeout (`upstream_timeouts.first_byte_seconds`), the default when nil.
     /// `escalate`: scenario `chat` escalates unusable answers (a streamed answer of the light model is then read whole
     /// and checked before its first byte goes out).
+    /// `maxIterations`: `agent.max_iterations`.
     /// `extraConfig`: more members of the config's top level, each with its leading comma (`,"state":{...}`).
     init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false,
-         firstByteSeconds: Double? = nil, escalate: Bool = false, extraConfig: String = "") throws {
+         firstByteSeconds: Double? = nil, escalate: Bool = false, maxIterations: Int = 4, extraConfig: String = "") throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -185,7 +194,7 @@ final class AgentGatewayHarness {
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"\#(lightFallback ? ",\"up/light-fallback\"" : "")],"strong":["up/strong-native"]},"default_model":"light",
          "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]\#(escalate ? ",\"escalate\":true" : "")}},"default_scenario":"chat",
-         "agent":{"max_iterations":4},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
+         "agent":{"max_iterations":\#(maxIterations)},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
          "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}\#(extraConfig)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)

@@ -34,11 +34,16 @@ import SkillGateTestSupport
 
     /// The token's day budget as `GET /v1/limits` on `port` tells it: microdollars used.
     static func dayBudgetUsed(_ h: AgentGatewayHarness, port: Int) async throws -> Int64? {
+        let used = try await Self.used(h, port: port, "budget_usd_per_day")?.doubleValue
+        return used.map { Int64(($0 * 1e6).rounded()) }
+    }
+
+    /// What `GET /v1/limits` on `port` says the token used of `limit`.
+    static func used(_ h: AgentGatewayHarness, port: Int, _ limit: String) async throws -> JSONValue? {
         let r = try await h.client.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/limits",
                                                     headers: ["authorization": "Bearer \(h.token)"]))
         let rows = try JSONValue.parse(r.body)["data"]?.arrayValue ?? []
-        let used = rows.first { $0["limit"]?.stringValue == "budget_usd_per_day" }?["used"]?.doubleValue
-        return used.map { Int64(($0 * 1e6).rounded()) }
+        return rows.first { $0["limit"]?.stringValue == limit }?["used"]
     }
 
     @Test func aRunsPaidCallsCountOnAnotherGatewayWhileItIsHeld() async throws {
@@ -53,12 +58,55 @@ import SkillGateTestSupport
         try await Self.check(state: #","state":{"postgres_url":"\#(db.url)"},"ledger":{"flush_interval_ms":100}"#)
     }
 
+    /// Runs on two gateways sharing a state, each model calling a skill forever at $0.008 a call and a second a call, on a
+    /// day's budget of $0.04 (five calls): each run reads the ledger again between its calls when its counts are a second
+    /// old, so together they stop near the budget (decision 0150). Before, a run saw the other gateway's spend only when
+    /// some new request started a read: each stopped at its own $0.04, ten calls between them.
+    @Test func runsOnTwoGatewaysStopTogetherNearTheBudget() async throws {
+        let skill = TestSkill.fixed("clock", "07:55 UTC")
+        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "clock", callsForever: .seconds(1)), lightFallback: true,
+                                        maxIterations: 20, extraConfig: #","token_limits":{"budget_usd_per_day":0.04}"#)
+        let other = try GatewayServer(config: GatewayConfig.load(path: h.directory + "/skillgate.json"),
+                                      logFD: open("/dev/null", O_WRONLY), serverSkills: try SkillRegistry([skill]))
+        try other.start()
+        let (client, token) = (h.client, h.token)
+        let runs = [h.gateway.boundPort, other.boundPort].map { port in
+            Task { try await AgentGatewayHarness.post(client, port: port, token: token, "/v1/chat/completions", AgentGatewayTests.openAI(stream: false)) }
+        }
+        var statuses: [Int] = []
+        for run in runs { statuses.append(try await run.value.status) }
+        let calls = h.upstream.requests.count
+        await other.shutdown()
+        await h.stop()
+        #expect(statuses == [200, 200])
+        #expect(calls <= 7, "two runs on two gateways made \(calls) model calls on a budget of five")
+    }
+
+    /// A budget lowered while a run goes on (`skillgate tokens update`, here through the token service) stops the run at
+    /// its next check (decision 0150): before, the run was judged on the limits its token had when it started, and ran
+    /// to `max_iterations`.
+    @Test func aBudgetLoweredWhileARunGoesOnStopsIt() async throws {
+        let skill = TestSkill.fixed("clock", "07:55 UTC")
+        let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "clock", callsForever: .milliseconds(200)), lightFallback: true,
+                                        maxIterations: 20, extraConfig: #","token_limits":{"budget_usd_per_day":100}"#)
+        let (client, port, token) = (h.client, h.gateway.boundPort, h.token)
+        let run = Task { try await AgentGatewayHarness.post(client, port: port, token: token, "/v1/chat/completions", AgentGatewayTests.openAI(stream: false)) }
+        let by = ContinuousClock.now + .seconds(30)
+        while h.upstream.requests.count < 2 && ContinuousClock.now < by { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try h.gateway.services.tokens.updateLimits(name: "agent-test", TokenLimits(budgetUSDPerDay: 0.001))
+        let answer = try await run.value
+        let calls = h.upstream.requests.count
+        await h.stop()
+        #expect(answer.status == 200 && answer.body.contains("budget"), "\(answer.body)")
+        #expect(calls <= 4, "the run went on for \(calls) model calls after its budget was lowered")
+    }
+
     /// `state`: more members of the config (with their leading commas) that put both gateways' state elsewhere.
     static func check(state: String) async throws {
         let gate = Gate()
         let skill = gate.skill
         let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "gate"), lightFallback: true,
-                                        extraConfig: #","token_limits":{"budget_usd_per_day":1}"# + state)
+                                        extraConfig: #","token_limits":{"budget_usd_per_day":1,"tokens_per_minute":100000}"# + state)
         let other = try GatewayServer(config: GatewayConfig.load(path: h.directory + "/skillgate.json"),
                                       logFD: open("/dev/null", O_WRONLY), serverSkills: try SkillRegistry([skill]))
         try other.start()
@@ -91,6 +139,7 @@ import SkillGateTestSupport
         let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         try await Task.sleep(for: .milliseconds(2_100))
         let ownAfterwards = try await Self.dayBudgetUsed(h, port: h.gateway.boundPort)
+        let ownTokens = try await Self.used(h, port: h.gateway.boundPort, "tokens_per_minute")?.intValue
         let otherAfterwards = try await Self.dayBudgetUsed(h, port: other.boundPort)
         await other.shutdown()
         await h.stop()
@@ -103,6 +152,9 @@ import SkillGateTestSupport
         #expect(onOwn == Self.callCost, "the run's own gateway counted its call other than once")
         #expect(afterwards.costMicrodollars == 2 * Self.callCost && afterwards.requests == 1, "\(afterwards)")
         #expect(byToken.first?.costMicrodollars == 2 * Self.callCost && byToken.first?.requests == 1, "\(byToken)")
+        // At most the run's two calls (fewer if a minute began meanwhile): its paid call was counted once, not again at
+        // its release after the ledger read back held it (decision 0150).
+        #expect((ownTokens ?? 0) <= 16, "the run's tokens counted \(ownTokens ?? 0) for 16 used")
         #expect(ownAfterwards == 2 * Self.callCost && otherAfterwards == 2 * Self.callCost,
                 "the run's whole cost counted once: \(String(describing: ownAfterwards)), \(String(describing: otherAfterwards))")
     }

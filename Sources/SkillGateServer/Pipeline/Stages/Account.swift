@@ -31,9 +31,10 @@ struct AccountStage: Sendable {
         // Admitted against its limits: counted as a request in the ledger's running totals as in the live counts.
         let admitted = ctx.limitTicket != nil
         if let ticket = ctx.limitTicket {
-            // What an agent run's spend counted while it went on is counted once (decision 0148).
-            let cost = (UsageRecord.microdollars(ctx.log.spentUSD) ?? 0).clampedAdding(-ctx.log.spendCountedInLimits)
-            limits.release(ticket, tokens: ctx.log.spentUsage?.totalTokens ?? 0, costMicrodollars: cost)
+            // What an agent run's spend counted while it went on is counted once (decisions 0148, 0150).
+            let cost = max(0, (UsageRecord.microdollars(ctx.log.spentUSD) ?? 0).clampedAdding(-ctx.log.spendCountedInLimits))
+            let tokens = max(0, Int64(ctx.log.spentUsage?.totalTokens ?? 0).clampedAdding(-ctx.log.tokensCountedInLimits))
+            limits.release(ticket, tokens: Int(tokens), costMicrodollars: cost)
             ctx.limitTicket = nil
         }
         ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome, admitted: admitted))

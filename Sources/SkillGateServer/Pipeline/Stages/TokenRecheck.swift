@@ -50,6 +50,11 @@ final class TokenRecheck: Sendable {
         }
     }
 
+    /// The token's limits as the token cache holds its record now: a change through any process (`skillgate tokens
+    /// update`) is seen within the cache's lifetime (decision 0150); the limits it was authenticated with when the cache
+    /// holds no answer (the store unreadable) or holds a revocation (which `check` reports).
+    var currentLimits: TokenLimits { tokens.cachedLimits(of: grant) ?? grant.token.limits }
+
     /// The error a stopped answer ends with (in the surface's error-event shape).
     static let revoked = GatewayError(domain: .policy, kind: .authentication, status: 401,
                                       message: "the SkillGate token of this request was revoked while the answer ran, so it was stopped; ask the operator for a valid token (`skillgate tokens list` shows the active ones)")
