@@ -54,13 +54,15 @@ final class AgentRunRecord: Sendable {
     /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time, and what it spent:
     /// its answer's usage, and in `unusableUsage` its failed attempts' and an escalated unusable answer's).
     func absorb(_ call: RequestLogEntry) {
-        let paid = state.withLock { s -> (ArraySlice<ModelCallUsage>, Int)? in
+        let paid = state.withLock { s -> (calls: [ModelCallUsage], first: Int, skillsRun: [String])? in
             Self.absorb(call, into: &s)
             guard paidCalls != nil, s.callsWritten < s.calls.count else { return nil }
             defer { s.callsWritten = s.calls.count }
-            return (s.calls[s.callsWritten...], s.callsWritten + 1)
+            return (s.calls, s.callsWritten + 1, s.skillsRun)
         }
-        if let paidCalls, let (calls, first) = paid { paidCalls.write(calls, firstIndex: first) }
+        if let paidCalls, let paid {
+            paidCalls.write(paid.calls[(paid.first - 1)...], firstIndex: paid.first, soFar: paid.calls, skillsRun: paid.skillsRun)
+        }
     }
 
     /// Notes what `RunSpending` counted against the run's limits while it went on (the request's release counts the rest).

@@ -53,6 +53,44 @@ struct LedgerSpool: Sendable {
 
     /// Writes `records` (and the unsettled batch at their front, if any) to a new file; returns its path.
     func save(_ records: [UsageRecord], unsettled: (transactionId: String, count: Int)?) throws(SpoolError) -> String {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let name = Self.prefix + String(now) + "-" + String(getpid()) + "-" + String(UInt32.random(in: .min ... .max), radix: 16) + Self.suffix
+        return try write(records, unsettled: unsettled, as: name, sync: true)
+    }
+
+    /// Keeps the row an agent run under way would have if its gateway were killed now (`UsageRecord.abandonedRun`), in
+    /// a file of its own that this process holds (taken, as `claim` takes a file): replaced at each paid call, removed
+    /// when the run's own row is queued (`dropRunUnderWay`). A gateway killed mid-run leaves it behind, and the next
+    /// start on this state directory takes it as any file a gone process held and writes the row (decision 0151). Not
+    /// synced: a process killed leaves the file to the system; only a machine's crash loses it.
+    func keepRunUnderWay(_ row: UsageRecord, key: String) throws(SpoolError) {
+        let name = runUnderWayName(key)
+        let path = try write([row], unsettled: nil, as: name, sync: false)
+        Self.heldHere.withLock { _ = $0.insert(path) }
+    }
+
+    /// Removes what `keepRunUnderWay` kept for `key`: the run's own row is queued.
+    func dropRunUnderWay(key: String) {
+        let path = directory + "/" + runUnderWayName(key)
+        unlink(path)
+        Self.heldHere.withLock { _ = $0.remove(path) }
+    }
+
+    /// The held name of a run's file: as a spooled file taken by this process.
+    private func runUnderWayName(_ key: String) -> String {
+        let safe = String(key.unicodeScalars.prefix(80).map { scalar -> Character in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": Character(scalar)
+            default: "_"
+            }
+        })
+        return Self.prefix + "run-" + safe + Self.suffix + Self.claimMark + String(getpid())
+    }
+
+    /// Writes a file whole under a temporary name and renames it to `name` (replacing a file of that name); returns its
+    /// path.
+    private func write(_ records: [UsageRecord], unsettled: (transactionId: String, count: Int)?, as name: String,
+                       sync: Bool) throws(SpoolError) -> String {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw .system("create the directory", path: directory, errno: errno) }
         var first: JSONObject = [Self.header: 1, "records": .int(records.count)]
         if let unsettled {
@@ -65,23 +103,21 @@ struct LedgerSpool: Sendable {
             bytes += record.spoolJSON().serializedBytes()
             bytes.append(0x0A)
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let name = Self.prefix + String(now) + "-" + String(getpid()) + "-" + String(UInt32.random(in: .min ... .max), radix: 16) + Self.suffix
-        let temporary = directory + "/." + name + ".tmp"
+        let temporary = directory + "/." + name + "-" + String(UInt32.random(in: .min ... .max), radix: 16) + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .system("create", path: temporary, errno: errno) }
         var done = false
         defer { if !done { close(fd); unlink(temporary) } }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .system("write", path: temporary, errno: errno)
             }
             offset += n
         }
-        guard fsync(fd) == 0 else { throw .system("sync", path: temporary, errno: errno) }
+        if sync, fsync(fd) != 0 { throw .system("sync", path: temporary, errno: errno) }
         done = true
         close(fd)
         let path = directory + "/" + name
@@ -90,7 +126,7 @@ struct LedgerSpool: Sendable {
             unlink(temporary)
             throw .system("name", path: path, errno: code)
         }
-        syncDirectory()
+        if sync { syncDirectory() }
         return path
     }
 

@@ -64,9 +64,10 @@ final class UsageLedger: Sendable {
     private let batchSize: Int
     private let maxQueued: Int
     private let onProblem: @Sendable (String, Int) -> Void
-    /// Where records not written by the stop are kept for the next start, and taken up from (decision 0149); nil: they
-    /// are dropped at the stop, and reported.
-    private let spool: LedgerSpool?
+    /// Where records not written by the stop are kept for the next start, and taken up from (decision 0149), and agent
+    /// runs under way keep their row in case the gateway is killed (decision 0151); nil: they are dropped at the stop,
+    /// and reported.
+    let spool: LedgerSpool?
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let catchUp: CatchUpLane

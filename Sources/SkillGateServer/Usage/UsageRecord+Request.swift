@@ -43,14 +43,41 @@ extension UsageRecord {
                                         attempts: 1, outcome: selection.failureReason ?? "ok"))
         }
         var callRows = calls.enumerated().map { callRow($1, index: $0 + 1, of: row) }
-        row.countedByCallRows = callRows.reduce(into: UsageSummary()) { sum, c in
+        row.countedByCallRows = sums(of: callRows)
+        // An agent run's calls already written as each was paid for (`PaidCallRows`) are not written again.
+        callRows.removeFirst(min(e.modelCallsWritten, callRows.count))
+        return [row] + callRows
+    }
+
+    /// What `callRows` add to the running totals (`countedByCallRows` of their run's row).
+    static func sums(of callRows: [UsageRecord]) -> UsageSummary {
+        callRows.reduce(into: UsageSummary()) { sum, c in
             sum.inputTokens += c.usage.inputTokens
             sum.outputTokens += c.usage.outputTokens
             sum.costMicrodollars += c.costMicrodollars ?? 0
         }
-        // An agent run's calls already written as each was paid for (`PaidCallRows`) are not written again.
-        callRows.removeFirst(min(e.modelCallsWritten, callRows.count))
-        return [row] + callRows
+    }
+
+    /// The row of an agent run whose gateway was killed before the run ended (decision 0151), as it would be written at
+    /// the next start: the run's request (`run`, its header) with the sums of the model calls it paid for (`calls`, in
+    /// order), the deployment of the last, the skills that ran, and outcome `gateway_gone`. Its calls' rows, written as
+    /// each was paid for, count in the running totals already, so it adds only its request there; the reports by token,
+    /// scenario and day, which read run rows, count the run.
+    static func abandonedRun(of run: UsageRecord, calls: [ModelCallUsage], skillsRun: [String]) -> UsageRecord {
+        let callRows = calls.enumerated().map { callRow($1, index: $0 + 1, of: run) }
+        var row = run
+        row.kind = .run
+        row.provider = calls.last?.provider
+        row.model = calls.last?.model
+        row.usage = callRows.reduce(Usage()) { $0 + $1.usage }
+        row.costMicrodollars = callRows.contains { $0.costMicrodollars != nil } ? callRows.reduce(Int64(0)) { $0.clampedAdding($1.costMicrodollars ?? 0) } : nil
+        row.durationMilliseconds = callRows.reduce(0) { $0 + $1.durationMilliseconds }
+        row.outcome = "gateway_gone"
+        row.attempts = callRows.reduce(0) { $0 + $1.attempts }
+        row.skillsRun = skillsRun
+        row.admitted = true
+        row.countedByCallRows = sums(of: callRows)
+        return row
     }
 
     /// A row of request `e` with what all its rows share (its time, token, scenario, surface, stream and the status

@@ -128,6 +128,8 @@ import SkillGateTestSupport
         h.gateway.flushLedger()
         let whileHeld = try store.usageSummary(tokenId: tokenId, since: dayStart)
         let callRowsWhileHeld = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
+        let spool = h.directory + "/state/ledger-spool"
+        let keptWhileHeld = (try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []
         // Past the two seconds after which the run's own gateway reads the ledger (which now holds the call) again.
         try await Task.sleep(for: .milliseconds(2_100))
         let onOwn = try await Self.dayBudgetUsed(h, port: h.gateway.boundPort)
@@ -137,6 +139,7 @@ import SkillGateTestSupport
         h.gateway.flushLedger()
         let afterwards = try store.usageSummary(tokenId: tokenId, since: dayStart)
         let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
+        let keptAfterwards = (try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []
         try await Task.sleep(for: .milliseconds(2_100))
         let ownAfterwards = try await Self.dayBudgetUsed(h, port: h.gateway.boundPort)
         let ownTokens = try await Self.used(h, port: h.gateway.boundPort, "tokens_per_minute")?.intValue
@@ -145,6 +148,10 @@ import SkillGateTestSupport
         await h.stop()
 
         #expect(answer.status == 200, "\(answer.body)")
+        // The row the run would have if its gateway were killed is kept while it goes on, and goes when its own row is
+        // queued (decision 0151).
+        #expect(keptWhileHeld.count == 1 && keptWhileHeld.first?.hasSuffix(".writing-\(getpid())") == true, "\(keptWhileHeld)")
+        #expect(keptAfterwards.isEmpty, "\(keptAfterwards)")
         #expect(onOther == Self.callCost, "the other gateway did not count the run's paid call while the run went on")
         #expect(whileHeld.costMicrodollars == Self.callCost && whileHeld.requests == 0,
                 "the ledger's totals hold the paid call, and no request until the run's row: \(whileHeld)")

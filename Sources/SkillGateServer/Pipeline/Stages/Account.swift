@@ -22,7 +22,7 @@ struct AccountStage: Sendable {
     /// The writer of an agent run's call rows as each call is paid for (decision 0148); nil without a ledger or a token.
     func paidCallRows(for e: RequestLogEntry) -> PaidCallRows? {
         guard let ledger, e.tokenId != nil else { return nil }
-        return PaidCallRows(ledger: ledger, run: UsageRecord.header(of: e))
+        return PaidCallRows(ledger: ledger, run: UsageRecord.header(of: e), spool: ledger.spool)
     }
 
     func account(_ ctx: inout RequestContext) {
@@ -38,6 +38,8 @@ struct AccountStage: Sendable {
             ctx.limitTicket = nil
         }
         ledger?.record(UsageRecord.rows(for: ctx.log, outcome: outcome, admitted: admitted))
+        // The run's own row is queued: the one kept in case the gateway were killed goes (decision 0151).
+        if ctx.log.modelCallsWritten > 0 { ledger?.spool?.dropRunUnderWay(key: ctx.log.requestId) }
         log.write(ctx.log)
         ctx.responder.releaseReply()
         if ctx.inFlight {
