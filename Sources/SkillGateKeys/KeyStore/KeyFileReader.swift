@@ -18,7 +18,9 @@ enum KeyFileReader {
         guard try FilePermissions.requirePrivateDirectory(PathText.directory(of: path)) else {
             return KeyFileSnapshot(keys: [:], identity: nil)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: a named pipe (or a device) put at the path would hold `open` until a writer came, and with
+        // it the gateway's readiness check and key reloads, for good (decision 0152). The check below refuses it.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return KeyFileSnapshot(keys: [:], identity: nil) }
             throw .system(operation: "open the key file", path: path, errno: errno)
@@ -28,6 +30,8 @@ enum KeyFileReader {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .system(operation: "inspect the key file", path: path, errno: errno) }
         try FilePermissions.requirePrivateFile(st, path: path)
+        // A regular file: reads never block on it anyway; back to ordinary reads.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let bytes = try readAll(fd, path: path, sizeHint: Int(st.st_size))
         return KeyFileSnapshot(keys: try KeyFileCodec.decode(bytes, path: path), identity: FileIdentity(st))
     }

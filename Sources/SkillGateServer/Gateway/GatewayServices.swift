@@ -50,6 +50,8 @@ public final class GatewayServices: Sendable {
     /// Where the admin API's answers are worked out (token changes, usage reports, limits): they read and write the
     /// state store, so never on an event loop (decision 0086).
     let adminWork = BlockingWorkQueue(label: "skillgate.admin")
+    /// Where `/readyz` looks at the key file: off the event loops, and apart from the admin API's work (decision 0152).
+    let readinessChecks = BlockingWorkQueue(label: "skillgate.readiness")
     /// The console's files; nil when `console.enabled` is false or its directory is missing (logged at start).
     let consoleAssets: ConsoleAssets?
     /// Tells when `state.sqlite` is deleted or replaced under the running gateway (decision 0099); checked every 2 s by

@@ -5,13 +5,16 @@ extension GatewayHandler {
     /// `GET /readyz`: the config is loaded, the key store readable and the state file the one opened at start.
     /// Unauthenticated, so it says only that: `{"status":"ready"}` or 503 `{"status":"not_ready","reason":…}` with
     /// `key store unreadable` or `state database moved` (decision 0099), or `shutting down` once the drain began
-    /// (decision 0145). What is wrong (paths, modes) goes to the log, and `skillgate config check` shows it.
-    func ready(_ ctx: inout RequestContext) {
+    /// (decision 0145). What is wrong (paths, modes) goes to the log, and `skillgate config check` shows it. The key file
+    /// is looked at on a queue of its own, never on the event loop (decision 0152): a key file on a mount that stopped
+    /// answering holds that check, not every connection of the loop.
+    func ready(_ ctx: inout RequestContext) async {
         if services.draining.load(ordering: .relaxed) {
             return respondJSON(503, ["status": "not_ready", "reason": "shutting down"], &ctx)
         }
+        let keys = services.keys
         do {
-            _ = try services.keys.reloadIfChanged()
+            _ = try await services.readinessChecks.run { try keys.reloadIfChanged() }
         } catch {
             ctx.log.error = "not ready: the key store is not readable: \(error)"
             return respondJSON(503, ["status": "not_ready", "reason": "key store unreadable"], &ctx)

@@ -66,7 +66,7 @@ public final class GatewayHandler: HTTPHandler {
         case .success(.health):
             respondJSON(200, ["status": "ok"], &ctx)
         case .success(.ready):
-            ready(&ctx)
+            await ready(&ctx)
         case .success(.models):
             models(request, &ctx)
         case .success(.model):

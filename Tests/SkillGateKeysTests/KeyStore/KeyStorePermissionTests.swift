@@ -1,9 +1,43 @@
 import Foundation
 import SkillGateTestSupport
+import Synchronization
 import Testing
 @testable import SkillGateKeys
 
 @Suite struct KeyStorePermissionTests {
+    /// A named pipe put at the key file's path (a secret manager's, or a mistaken swap) is refused at once as not a
+    /// regular file (decision 0152). Before, `open` waited for a writer that never came, and with it `/readyz`, the key
+    /// reloads and `skillgate keys list`, for good. The read runs on a thread of its own here, so a regression fails the
+    /// test instead of hanging the suite; the pipe is then opened for writing, which lets a blocked reader go.
+    @Test func aNamedPipeAtTheKeyFilesPathIsRefusedWithoutWaiting() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            try writeFile(path, #"{"version":1,"keys":{"A":"sk-secret-value-123456"}}"#, mode: 0o600)
+            let store = try KeyStore(path: path)
+            #expect(unlink(path) == 0 && mkfifo(path, 0o600) == 0)
+            let done = DispatchSemaphore(value: 0)
+            let outcome = Mutex<String?>(nil)
+            Thread.detachNewThread {
+                do {
+                    _ = try store.reloadIfChanged()
+                    outcome.withLock { $0 = "reloaded" }
+                } catch {
+                    outcome.withLock { $0 = "\(error)" }
+                }
+                done.signal()
+            }
+            let answered = done.wait(timeout: .now() + 5) == .success
+            if !answered {
+                let writer = open(path, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { close(writer) }
+                _ = done.wait(timeout: .now() + 5)
+            }
+            #expect(answered, "reading a key file that is a named pipe waited for a writer")
+            #expect(outcome.withLock { $0 }?.contains("not a regular file") == true, "\(outcome.withLock { $0 } ?? "nothing")")
+            #expect(store.names == ["A"], "the keys in memory stay as they were")
+        }
+    }
+
     @Test func missingFileIsAnEmptyStoreAndTheFirstWriteCreatesPrivateModes() throws {
         try withTemporaryDirectory { tmp in
             let dir = tmp + "/config/skillgate"

@@ -110,6 +110,24 @@ import SkillGateHTTP
         #expect(log.contains("not ready"), "the reason belongs in the log")
     }
 
+    /// A named pipe at the key file's path (decision 0152): `/readyz` says not ready at once, and the gateway goes on
+    /// answering. Before, `/readyz` opened the pipe on the event loop and waited for a writer: that loop's connections,
+    /// then both loops, stopped answering, and SIGTERM could not stop the process.
+    @Test func aNamedPipeAtTheKeyFilesPathLeavesTheGatewayAnswering() async throws {
+        let h = try Harness()
+        let keyFile = h.server.services.config.keyFile
+        #expect(unlink(keyFile) == 0 && mkfifo(keyFile, 0o600) == 0)
+        var statuses: [Int] = []
+        for _ in 0..<4 { statuses.append(try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/readyz")).status) }
+        let health = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/healthz")).status
+        // Let a reader still blocked on the pipe (the defect) go, so the harness can stop.
+        let writer = open(keyFile, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        await h.stop()
+        #expect(statuses == [503, 503, 503, 503])
+        #expect(health == 200)
+    }
+
     @Test func configReadsTheNewServerKeys() throws {
         let json = try JSONValue.parse(Array(#"{"reuse_port":true,"limits":{"max_connections":50,"max_connections_per_ip":5}}"#.utf8))
         let config = try GatewayConfig(json: json, file: "t.json", baseDirectory: "/tmp")
