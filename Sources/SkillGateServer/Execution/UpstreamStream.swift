@@ -28,6 +28,8 @@ struct UpstreamStream {
     /// The request said `parallel_tool_calls: false`: only the answer's first tool call is handed on, the events of any
     /// later one are dropped (`SingleToolCall`, decision 0135).
     var singleToolCall: SingleToolCall?
+    /// The answer's size so far: past `AnswerSizeLimit.maxBytes` the stream ends with its error (decision 0155).
+    private var size = AnswerSizeLimit()
 
     /// The invisible-call rule for `names` in `scenario`: a set of them only when scanning could cost more.
     static func offering(_ names: [String], scenario: String) -> (names: [String], lookup: Set<String>?, scenario: String) {
@@ -115,6 +117,14 @@ struct UpstreamStream {
             lease?.streamSucceeded()
             finish()
             return nil
+        }
+        do {
+            try size.count(event, from: target)
+        } catch {
+            // A deployment streaming without end is failing: counted against its health, as a broken stream is.
+            lease?.streamFailed(error)
+            finish()
+            throw error
         }
         if case .toolCallStart(_, _, let name) = event, let offered, !(offered.lookup?.contains(name) ?? offered.names.contains(name)) {
             lease?.streamSucceeded()

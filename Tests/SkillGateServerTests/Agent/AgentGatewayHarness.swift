@@ -35,14 +35,19 @@ final class AgentUpstream: HTTPHandler {
     /// Calls `tool` at every turn, never answering with text, each answer after this long (a model that loops until the
     /// run's budget or `max_iterations` stops it).
     let callsForever: Duration?
+    /// Streamed answers are text deltas of 64 KiB, one after another, until the gateway leaves (or 96 MiB were sent):
+    /// an upstream that streams without end.
+    let flood: Bool
     private let received = Mutex<[JSONValue]>([])
     private let gone = Mutex<ContinuousClock.Instant?>(nil)
 
     init(tool: String, hang: Bool = false, failStatus: Int? = nil, slowText: (chunks: Int, every: Duration)? = nil,
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
          beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, contentlessStream: Bool = false, textAtOnce: String? = nil,
-         recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0, callsForever: Duration? = nil) {
+         recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0, callsForever: Duration? = nil,
+         flood: Bool = false) {
         self.callsForever = callsForever
+        self.flood = flood
         self.tool = tool
         self.hang = hang
         self.failStatus = failStatus
@@ -97,6 +102,17 @@ final class AgentUpstream: HTTPHandler {
         }
         if let slowText, body["stream"]?.boolValue == true {
             return await streamSlowly(slowText, model: model, responder)
+        }
+        if flood, body["stream"]?.boolValue == true {
+            let delta: JSONValue = ["id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": .string(model),
+                                    "choices": [["index": 0, "delta": ["content": .string(String(repeating: "x", count: 64 << 10))], "finish_reason": .null]]]
+            let event = Array("data: \(delta.serialized())\n\n".utf8)
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for _ in 0..<(96 * 16) where !responder.isClientGone {
+                do { try await responder.write(event) } catch { break }
+            }
+            try? await responder.write(Array("data: [DONE]\n\n".utf8))
+            return responder.end()
         }
         let messages = body["messages"]?.arrayValue ?? []
         var answer: ScriptedAnswer = messages.last?["role"]?.stringValue == "tool"
