@@ -76,9 +76,11 @@ public final class HTTPClient: Sendable {
     ///
     /// - Throws: `HTTPClientError` when no complete response arrived (connect failure, a timeout,
     ///   a body over `maxResponseBytes`, cancellation of the calling task).
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Parameter stopper: stops the transfer from outside the awaiting task (`HTTPTransferStopper`).
+    public func send(_ request: HTTPRequest, stopper: HTTPTransferStopper? = nil) async throws -> HTTPResponse {
         let loop = transferLoop()
         let control = TransferControl(loop: loop)
+        stopper?.attach { control.cancel() }
         let limit = configuration.maxResponseBytes
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
@@ -96,10 +98,13 @@ public final class HTTPClient: Sendable {
     ///
     /// - Throws: `HTTPClientError` when no response head arrived; the body stream throws
     ///   `HTTPClientError` when the transfer fails later (idle or total timeout, broken connection).
-    public func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    /// - Parameter stopper: stops the transfer from outside the consuming task, before or after its head
+    ///   (`HTTPTransferStopper`).
+    public func stream(_ request: HTTPRequest, stopper: HTTPTransferStopper? = nil) async throws -> HTTPStreamingResponse {
         let loop = transferLoop()
         let control = TransferControl(loop: loop)
         let channel = StreamingBodyChannel(control: control, capacity: configuration.streamBufferBytes)
+        stopper?.attach { channel.cancel() }
         let reader = HTTPBodyReader(channel: channel)
         let head = try await channel.awaitHead {
             loop.start(TransferSpec(request: request, control: control, delivery: .stream(channel)))

@@ -88,7 +88,7 @@ extension HTTPClientError {
     static func timeoutSetting(_ kind: Kind) -> String {
         switch kind {
         case .connectTimeout: "the connect timeout, connect_seconds"
-        case .firstByteTimeout: "the time to its first byte, first_byte_seconds"
+        case .firstByteTimeout: "the time to its first byte (a stream's first event), first_byte_seconds"
         case .idleTimeout: "the time between two of its bytes, idle_seconds"
         default: "the whole request's time, total_seconds"
         }

@@ -22,6 +22,10 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
         state = Mutex(UpstreamReadState(phase: .unopened(request)))
     }
 
+    deinit {
+        if let ticket = state.withLock({ $0.firstEvent?.ticket }) { FirstAnswerWatch.shared.release(ticket) }
+    }
+
     /// The next event, or nil once the stream ended.
     ///
     /// - Throws: the provider's error (a `GatewayError`) when the call failed or the body broke off; the stream is over
@@ -78,6 +82,11 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
             if s.nextPending < s.pending.count {
                 let event = s.pending[s.nextPending]
                 s.nextPending += 1
+                // The answer began: its first event's deadline no longer applies (decision 0156).
+                if let watched = s.firstEvent {
+                    FirstAnswerWatch.shared.release(watched.ticket)
+                    s.firstEvent = nil
+                }
                 return .deliver(event)
             }
             switch s.phase {
@@ -96,7 +105,20 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it, and
     /// as `Deployment.cleaning` leaves it (no key, a bounded delay).
     private func ended(by error: any Error) -> any Error {
-        state.withLock { $0.phase = .finished; $0.pending = [] }
+        let watched = state.withLock { s -> (ticket: FirstAnswerWatch.Ticket, stopper: HTTPTransferStopper)? in
+            s.phase = .finished
+            s.pending = []
+            defer { s.firstEvent = nil }
+            return s.firstEvent
+        }
+        var error = error
+        if let watched {
+            FirstAnswerWatch.shared.release(watched.ticket)
+            // Stopped by the first event's deadline, not by the consumer's task: a timeout, fallen back from as one.
+            if watched.stopper.wasStopped, (error as? HTTPClientError)?.kind == .cancelled {
+                error = HTTPClientError(kind: .firstByteTimeout, detail: "no part of the answer came within first_byte_seconds")
+            }
+        }
         let mapped = (error as? HTTPClientError)?.gatewayError(provider: client.deployment.providerId) ?? error
         return client.deployment.cleaning(mapped)
     }
@@ -123,11 +145,22 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     /// Sends the request and returns at the response's head, with a provider error for a non-2xx answer. Its own
     /// function so the serialized request body (a copy is held by libcurl once sent) is not kept for the stream's life
     /// (decision 0033).
+    ///
+    /// The answer's first event is due within the deployment's first-byte timeout (capped at the route's deadline left),
+    /// counted from now: a wait for a pooled connection, a head and then silence, or only keep-alive comments or pings
+    /// do not hold the call past it, so a hung deployment leaves its fallback time (decision 0156).
     private func open(_ request: ChatRequest) async throws -> HTTPBodyReader {
         var httpRequest = try client.format.makeRequest(request, deployment: client.deployment, stream: true)
         httpRequest.httpVersion = client.deployment.httpVersion
         httpRequest.caFile = client.deployment.caFile
-        let response = try await client.http.stream(httpRequest)
+        var stopper: HTTPTransferStopper?
+        if let budget = client.deployment.timeouts.firstByte {
+            let stop = HTTPTransferStopper()
+            let ticket = FirstAnswerWatch.shared.watch(until: .now + budget) { stop.stop() }
+            state.withLock { $0.firstEvent = (ticket, stop) }
+            stopper = stop
+        }
+        let response = try await client.http.stream(httpRequest, stopper: stopper)
         guard (200..<300).contains(response.status) else {
             let body = try await response.collectBody(limit: HTTPLLMClient<Format>.maxErrorBody)
             throw client.format.parseError(status: response.status, headers: response.headers, body: body,
@@ -150,6 +183,8 @@ private struct UpstreamReadState {
     var phase: UpstreamReadPhase
     var pending: [ChatStreamEvent] = []
     var nextPending = 0
+    /// While the answer's first event is due: its registration with the watch, and the stop it calls.
+    var firstEvent: (ticket: FirstAnswerWatch.Ticket, stopper: HTTPTransferStopper)?
 }
 
 /// What `UpstreamEventReader.next()` does after looking at the state under the lock.
