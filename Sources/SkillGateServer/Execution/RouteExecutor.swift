@@ -84,7 +84,7 @@ final class RouteExecutor: Sendable {
             guard escalates(target) else { return OpenedStream.live(first: first, iterator: iterator) }
             var events = [first]
             do {
-                while let event = try await iterator.next() { events.append(event) }
+                try await Self.readWhole(after: first, of: &iterator, into: &events)
                 // A cancelled task's iterator ends as if the stream had: the client left, the answer was not read whole.
                 try Task.checkCancellation()
             } catch {
