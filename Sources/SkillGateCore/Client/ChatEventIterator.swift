@@ -63,6 +63,14 @@ public struct ChatEventIterator {
         }
     }
 
+    /// Whether `nextIfReady()` can tell an event that arrived without waiting: an adapter's own puller can, an
+    /// `AsyncThrowingStream` (the demo model, the prompt-tools adapter) never can, so waiting on its readiness for a
+    /// bounded time would always wait the whole bound.
+    public var tellsReadiness: Bool {
+        if case .stream = source { return false }
+        return true
+    }
+
     /// The next event when it is known without waiting: the event, `.some(nil)` at the end, or nil when only `next()`
     /// can tell (an `AsyncThrowingStream` never can). A cancelled task gets nil: `next()` then ends the stream.
     public mutating func nextIfReady() throws -> ChatStreamEvent?? {

@@ -103,6 +103,7 @@ extension AnthropicMessagesFormat {
         case 402: return "billing_error"
         case 403: return "permission_error"
         case 404: return "not_found_error"
+        case 408: return "timeout_error"  // a proxy's, or the provider's: try again or fall back, as the other adapters do
         case 413: return "request_too_large"
         case 429: return "rate_limit_error"
         case 504: return "timeout_error"

@@ -67,6 +67,11 @@ extension GeminiFormat {
                         "Gemini rate limit or quota exceeded for provider '\(provider)': \(upstreamMessage).\(wait), or raise the quota.",
                         retryAfter: delay)
         }
+        // A 408 (the provider's or a proxy's) asks to try again, whatever the body's code says, as in the other adapters.
+        if http == 408 || code == 408 {
+            return make(.provider, .upstreamTimeout, 504,
+                        "Gemini (provider '\(provider)') timed out (HTTP 408): \(upstreamMessage) Retry, or shorten the request.")
+        }
         if grpc == "NOT_FOUND" || code == 404 {
             return make(.provider, .notFound, 404,
                         "Gemini (provider '\(provider)') did not find the model or resource: \(upstreamMessage) "
@@ -106,8 +111,16 @@ extension GeminiFormat {
         } else {
             what = "a body that is not JSON: \(scrub(String(text.prefix(200)), apiKey: apiKey))"
         }
+        // A 404 page is the catalog's model id (or the base URL) unknown there: handed over to the next deployment at once,
+        // as a `NOT_FOUND` error object is, and as the other adapters do (decision 0154).
+        if status == 404 {
+            return GatewayError(domain: .provider, kind: .notFound, status: 404,
+                                message: "Gemini (provider '\(provider)') answered HTTP 404 with \(what). "
+                                    + "The operator should fix the model id in the provider catalog or the provider's base URL.",
+                                provider: provider, upstreamStatus: status, refusal: .model)
+        }
         let kind: GatewayError.Kind = status == 429 ? .rateLimited : status == 503 ? .upstreamUnavailable
-            : status == 504 ? .upstreamTimeout : .upstreamError
+            : status == 504 || status == 408 ? .upstreamTimeout : .upstreamError
         let clientStatus = kind == .rateLimited ? 429 : kind == .upstreamUnavailable ? 503 : kind == .upstreamTimeout ? 504 : 502
         return GatewayError(domain: .provider, kind: kind, status: clientStatus,
                             message: "Gemini (provider '\(provider)') answered HTTP \(status) with \(what). "

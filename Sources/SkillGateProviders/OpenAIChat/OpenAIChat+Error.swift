@@ -37,7 +37,9 @@ struct OpenAIChatErrorMapper {
     /// mapped by its status, as the Anthropic and Gemini adapters do. A 429 or 408 from a proxy still asks the gateway
     /// to slow down or try again, so it stays retryable and reaches the client as 429 (or 504), not as a 502. A 401 or
     /// 403 refuses the credentials whoever sent the page (the provider or an authenticating proxy in front of it): no
-    /// retry of the same deployment can pass, so it is a key refusal, as with an error object (decision 0110).
+    /// retry of the same deployment can pass, so it is a key refusal, as with an error object (decision 0110). A 404 page
+    /// ("404 page not found") is the catalog's model id or the base URL unknown there: a model refusal, handed over to
+    /// the next deployment at once, as with an error object and as the Anthropic and Gemini adapters do (decision 0154).
     private func unreadable(status: Int, headers: HTTPHeaders, body: [UInt8]) -> GatewayError {
         let retryAfter = OpenAIChatRetryAfter.seconds(from: headers)
         switch status {
@@ -49,6 +51,10 @@ struct OpenAIChatErrorMapper {
             return GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
                                 message: "\(provider) (or a proxy in front of it) timed out (status 408 with \(whatArrived(body, contentType: headers["content-type"]))) — retry the request",
                                 provider: provider, upstreamStatus: status, retryAfter: retryAfter)
+        case 404:
+            return GatewayError(domain: .provider, kind: .notFound, status: 404,
+                                message: "\(provider) (or a proxy in front of it) does not know this model or endpoint (status 404 with \(whatArrived(body, contentType: headers["content-type"]))) — the operator should fix the model id in the provider catalog or the provider's base URL",
+                                provider: provider, upstreamStatus: status, refusal: .model)
         case 401, 403:
             return GatewayError(domain: .provider, kind: .upstreamError, status: 502,
                                 message: "\(provider) (or a proxy in front of it) refused SkillGate's credentials (status \(status) with \(whatArrived(body, contentType: headers["content-type"]))) — the gateway operator should check or replace the key with \(KeyAdvice.setKey(keyName, provider: provider)), and the provider's base URL if a proxy answered",

@@ -74,7 +74,7 @@ struct AgentRunner: Sendable {
                 var answer = ChatResponseAccumulator()
                 var spend = StreamSpend(inputOf: request)
                 do {
-                    while let event = try await upstream.next() {
+                    while let event = try await upstream.nextOfAnswer() {
                         answer.apply(event)
                         spend.count(event)
                         // Refusal text is the answer's text here too; `run.completed` says `refusal` (decision 0114).
@@ -82,6 +82,11 @@ struct AgentRunner: Sendable {
                         case .textDelta(let t) where !t.isEmpty, .refusalDelta(let t) where !t.isEmpty: try await emit(.textDelta(t))
                         default: break
                         }
+                    }
+                    // A complete answer whose stream stays open is not waited on (decision 0154).
+                    for event in await upstream.letGo() {
+                        answer.apply(event)
+                        spend.count(event)
                     }
                 } catch {
                     // Ended before its usage came (the client left, the upstream failed): the call is charged what it

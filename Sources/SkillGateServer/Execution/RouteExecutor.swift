@@ -83,14 +83,9 @@ final class RouteExecutor: Sendable {
             let first = try await Self.firstEvent(of: &iterator, target: target)
             guard escalates(target) else { return OpenedStream.live(first: first, iterator: iterator) }
             var events = [first]
-            // Held whole, so bounded (decision 0155).
-            var size = AnswerSizeLimit()
             do {
-                try size.count(first, from: target)
-                while let event = try await iterator.next() {
-                    try size.count(event, from: target)
-                    events.append(event)
-                }
+                // Held whole, so bounded (decision 0155); read to the answer's completion (decision 0154).
+                try await Self.readWhole(after: first, of: &iterator, into: &events, from: target)
                 // A cancelled task's iterator ends as if the stream had: the client left, the answer was not read whole.
                 try Task.checkCancellation()
             } catch {

@@ -15,8 +15,10 @@ struct UpstreamStream {
     let target: RouteTarget
     private var pending: ChatStreamEvent?
     private var started = false
-    /// The stream's end was seen (by `next()` or `nextIfReady()`).
+    /// The stream's end was seen (by `next()` or `nextIfReady()`), or a complete answer's stream was let go (`letGo()`).
     private(set) var ended = false
+    /// Whether the answer is complete, its stream ended or not (decision 0154).
+    private var completion = AnswerCompletion()
     private var iterator: ChatEventIterator?
     private var replay: IndexingIterator<[ChatStreamEvent]>?
     private let lease: CallLease?
@@ -71,8 +73,7 @@ struct UpstreamStream {
                     // end (no success for the deployment, no normal end for the reply).
                     if event == nil, Task.isCancelled { throw CancellationError() }
                 } catch {
-                    lease?.streamFailed(error)
-                    finish()
+                    settle(failed: error)
                     throw error
                 }
             }
@@ -97,8 +98,7 @@ struct UpstreamStream {
                     ready = try iterator!.nextIfReady()
                     if case .some(nil) = ready, Task.isCancelled { throw CancellationError() }
                 } catch {
-                    lease?.streamFailed(error)
-                    finish()
+                    settle(failed: error)
                     throw error
                 }
             }
@@ -106,6 +106,61 @@ struct UpstreamStream {
             if let event, singleToolCall?.drops(event) == true { continue }
             return .some(try handOn(event))
         }
+    }
+
+    /// The answer is complete (decision 0154): its finish and the usage after it were read, or `closeWithoutUsage()`.
+    /// Its stream may still be open: `letGo()` ends it.
+    var answerComplete: Bool { completion.complete }
+
+    /// Whether `nextIfReady()` tells what arrived without waiting (a replay and an adapter's own reader do; an
+    /// `AsyncThrowingStream` never does).
+    var tellsReadiness: Bool { replay != nil || (iterator?.tellsReadiness ?? true) }
+
+    /// The usage did not come within its hold after the finish (`ChatEncoding.finishHeldForUsage`): the answer is
+    /// complete without it.
+    mutating func closeWithoutUsage() { completion.closeWithoutUsage() }
+
+    /// The next event of the answer, or nil at its end: the stream's, or the answer's once it is complete (decision 0154).
+    /// After the finish, the usage is waited for at most `AnswerCompletion.usageAwaited` from a source that tells what
+    /// arrived. `letGo()` ends a stream that is still open after the answer.
+    mutating func nextOfAnswer() async throws -> ChatStreamEvent? {
+        if completion.complete { return nil }
+        guard completion.finished, tellsReadiness else { return try await next() }
+        let until = ContinuousClock.now.advanced(by: AnswerCompletion.usageAwaited)
+        if let told = try await AnswerCompletion.nextReady(until: until, { try self.nextIfReady() }) { return told }
+        try Task.checkCancellation()
+        completion.closeWithoutUsage()
+        return nil
+    }
+
+    /// Lets go of a complete answer's stream (decision 0154) and returns what it read meanwhile (a usage again, changed):
+    /// reads on for its end for at most `AnswerCompletion.endAwaited`, so the upstream connection is kept when the end
+    /// comes at once, as it nearly always does; then, or at once when the source cannot tell what arrived, the stream is
+    /// dropped, which closes a transfer left mid-body (its connection is not reused). Either way the answer was whole:
+    /// the deployment's success, and a failure read after it is not the deployment's (nor the client's).
+    mutating func letGo() async -> [ChatStreamEvent] {
+        var after: [ChatStreamEvent] = []
+        if !ended, tellsReadiness {
+            let deadline = ContinuousClock.now.advanced(by: AnswerCompletion.endAwaited)
+            while let told = try? await AnswerCompletion.nextReady(until: deadline, { try self.nextIfReady() }) {
+                guard let event = told else { break }
+                after.append(event)
+            }
+        }
+        if !ended {
+            lease?.streamSucceeded()
+            ended = true
+            iterator = nil
+            finish()
+        }
+        return after
+    }
+
+    /// Tells the deployment's health how a stream that threw `error` went, and releases it: a failure after the answer
+    /// was complete is not the deployment's (decision 0154).
+    private func settle(failed error: any Error) {
+        if completion.complete { lease?.streamSucceeded() } else { lease?.streamFailed(error) }
+        finish()
     }
 
     /// What both `next()` and `nextIfReady()` do with an event before handing it on: the end is the deployment's
@@ -132,6 +187,7 @@ struct UpstreamStream {
             throw AnswerCheck.invisibleCall(name, shown: offered.names, provider: target.provider.id, scenario: offered.scenario)
         }
         noteToolCall(event)
+        completion.note(event)
         return event
     }
 

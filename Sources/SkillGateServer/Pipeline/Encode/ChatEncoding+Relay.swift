@@ -58,12 +58,14 @@ extension ChatEncoding {
         return false
     }
 
-    /// Relays the events after the first to the client's end, then accounts for the request.
+    /// Relays the events after the first to the client's end, then accounts for the request. A complete answer whose
+    /// stream stays open ends the client's stream normally at once; its upstream is let go after (decision 0154).
     func relayRest(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async {
         defer { relay.upstream.finish() }
         do {
             while try await relayNext(&relay, &ctx) {}
             try await finishStream(&relay, &ctx)
+            if !relay.upstream.ended { await letGoOfCompleteAnswer(&relay) }
         } catch {
             relay.spend.ended(by: error)
             await relayFailed(error, relay.encoder, &ctx)
@@ -71,8 +73,15 @@ extension ChatEncoding {
         relayEnded(relay, &ctx)
     }
 
-    /// Relays the next event; false at the stream's end.
+    /// Relays the next event; false at the stream's end, or once the answer is complete (what came with it relayed too,
+    /// nothing more waited for: decision 0154).
     private func relayNext(_ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
+        if relay.upstream.answerComplete {
+            // What arrived with the answer's last events (the stream's end, nearly always) is relayed; a failure read
+            // after a complete answer does not end it with an error.
+            while let ready = try? relay.upstream.nextIfReady(), let event = ready { try await relayEvent(event, &relay, &ctx) }
+            return false
+        }
         guard let event = try await relay.upstream.next() else { return false }
         if Self.holdsForUsage(event, relay) { return try await relayHoldingForUsage(event, &relay, &ctx) }
         try await relayEvent(event, &relay, &ctx)
@@ -91,11 +100,12 @@ extension ChatEncoding {
     /// How long a finish is held for the usage that follows it. A provider sends its usage at once after its finish (in
     /// the same read, nearly always), or not at all; one that keeps the stream open after its finish without it (or
     /// with comments only) must not hold the answer's last events back for its idle or total timeout.
-    static var finishHeldForUsage: Duration { .seconds(1) }
+    static var finishHeldForUsage: Duration { AnswerCompletion.usageAwaited }
 
     /// Reads on after the held `finish` until the usage or the stream's end, for at most `finishHeldForUsage`, then relays
-    /// what came in order (and the relay goes on as before when the usage did not come in time). False when the stream
-    /// ended.
+    /// what came in order. When the usage did not come in time, the answer is complete without it (decision 0154), from
+    /// a source that tells what arrived; from one that cannot (an `AsyncThrowingStream`: the demo model, prompt tools),
+    /// the relay goes on as before. False when the stream ended.
     private func relayHoldingForUsage(_ finish: ChatStreamEvent, _ relay: inout OpenRelay, _ ctx: inout RequestContext) async throws -> Bool {
         var held = [finish]
         var ended = false
@@ -119,7 +129,16 @@ extension ChatEncoding {
             throw error
         }
         for event in held { try await relayEvent(event, &relay, &ctx) }
+        if !ended, relay.upstream.tellsReadiness { relay.upstream.closeWithoutUsage() }
         return !ended
+    }
+
+    /// Lets go of the upstream of a complete answer whose stream had not ended when the client's did (decision 0154):
+    /// a usage read meanwhile is what the request is charged (the client has its answer already).
+    private func letGoOfCompleteAnswer(_ relay: inout OpenRelay) async {
+        for event in await relay.upstream.letGo() {
+            relay.spend.count(event)
+        }
     }
 
     /// Relays `event` to the client.
