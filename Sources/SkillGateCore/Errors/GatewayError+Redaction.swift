@@ -1,7 +1,7 @@
 extension GatewayError {
     /// Secrets shorter than this are not searched for: a text that short is no key, and replacing it would mangle
     /// ordinary words of a message.
-    public static let shortestRedactedSecret = 4
+    public static let shortestRedactedSecret = SecretRedaction.shortestSecret
 
     /// This error with every occurrence of `secret` replaced by `[redacted]` in the texts an upstream can fill: the
     /// message, the parameter and the provider's own code.
@@ -19,39 +19,12 @@ extension GatewayError {
         return redacted
     }
 
-    /// The shortest piece of a secret that is redacted where it stands alone: an upstream that echoes part of the key
-    /// (its first 20 characters, the key without its `sk-` prefix) gives away that part. Shorter pieces are left, so a
-    /// provider's own masked echo (`sk-proj-****abcd`) still tells the operator which key was meant.
-    public static let shortestRedactedPiece = 12
+    /// The shortest piece of a secret that is redacted where it stands alone (`SecretRedaction.shortestPiece`).
+    public static let shortestRedactedPiece = SecretRedaction.shortestPiece
 
     /// `text` with `secret`, and every run of at least `shortestRedactedPiece` bytes that is also a run of `secret`,
-    /// replaced by `[redacted]`.
+    /// replaced by `[redacted]` (the rule `SecretRedaction` keeps for every secret a third party may echo).
     static func redact(_ secret: String, in text: String) -> String {
-        let whole = text.contains(secret) ? text.replacing(secret, with: "[redacted]") : text
-        let secretBytes = Array(secret.utf8), textBytes = Array(whole.utf8)
-        let k = shortestRedactedPiece
-        guard secretBytes.count >= k, textBytes.count >= k else { return whole }
-        var pieces = Set<ArraySlice<UInt8>>()
-        for start in 0...(secretBytes.count - k) { pieces.insert(secretBytes[start..<(start + k)]) }
-        var covered = [Bool](repeating: false, count: textBytes.count)
-        var found = false
-        for start in 0...(textBytes.count - k) where pieces.contains(textBytes[start..<(start + k)]) {
-            for i in start..<(start + k) { covered[i] = true }
-            found = true
-        }
-        guard found else { return whole }
-        var out: [UInt8] = []
-        out.reserveCapacity(textBytes.count)
-        var i = 0
-        while i < textBytes.count {
-            if covered[i] {
-                out += Array("[redacted]".utf8)
-                while i < textBytes.count, covered[i] { i += 1 }
-            } else {
-                out.append(textBytes[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        SecretRedaction.redact(text, [secret])
     }
 }

@@ -30,14 +30,16 @@ public enum SecretTemplate {
         return (text, used)
     }
 
-    /// `text` with every occurrence of the `secrets` replaced by `[redacted]` (in case a server echoes them).
+    /// `text` with every occurrence of the `secrets`, and every run of 12 bytes or more of one, replaced by `[redacted]`
+    /// (in case a server echoes them, whole or in part): the byte-level rule of `SecretRedaction` (decision 0153).
     public static func redact(_ text: String, _ secrets: [String]) -> String {
-        secrets.filter { $0.count >= 4 }.reduce(text) { $0.contains($1) ? $0.replacing($1, with: "[redacted]") : $0 }
+        SecretRedaction.redact(text, secrets)
     }
 
-    /// `value` with every occurrence of the `secrets` replaced by `[redacted]` in its strings and keys.
+    /// `value` with the `secrets` (and their pieces, as `redact(_:_:)` takes them) replaced by `[redacted]` in its strings
+    /// and keys.
     public static func redact(_ value: JSONValue, _ secrets: [String]) -> JSONValue {
-        let secrets = secrets.filter { $0.count >= 4 }
+        let secrets = secrets.filter { $0.utf8.count >= SecretRedaction.shortestSecret }
         guard !secrets.isEmpty else { return value }
         func walk(_ value: JSONValue) -> JSONValue {
             switch value {

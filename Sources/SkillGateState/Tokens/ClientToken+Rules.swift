@@ -9,11 +9,13 @@ extension ClientToken {
     }
 
     /// Throws unless `name` is 1 to 64 characters from A-Z, a-z, 0-9, `.`, `_` and `-`, starting with a letter or digit:
-    /// a name starting with `-` reads as an option on the command line (`tokens revoke --admin`, decision 0137).
+    /// a name starting with `-` reads as an option on the command line (`tokens revoke --admin`, decision 0137). A name
+    /// must not start with the tokens' prefix (`sgk_`) either: such a name is taken for a token's text pasted in its
+    /// place, which messages never quote (decision 0153).
     static func validateName(_ name: String) throws(TokenError) {
         let bytes = Array(name.utf8)
         let allowed = bytes.allSatisfy { b in isLetterOrDigit(b) || b == 0x2E || b == 0x5F || b == 0x2D }
-        guard let first = bytes.first, isLetterOrDigit(first), bytes.count <= 64, allowed else {
+        guard let first = bytes.first, isLetterOrDigit(first), bytes.count <= 64, allowed, !TokenError.isTokenText(name) else {
             throw .invalidName(name.count > 80 ? String(name.prefix(80)) + "…" : name)
         }
     }

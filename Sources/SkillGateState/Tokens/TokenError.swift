@@ -1,4 +1,6 @@
-/// Why a token operation was refused. Never carries token text.
+import SkillGateKeys
+
+/// Why a token operation was refused. Never shows token text: a name given that has a token's shape is not quoted.
 public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The token name breaks the naming rule.
     case invalidName(String)
@@ -27,6 +29,11 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        if let name = nameGiven, Self.isTokenText(name) {
+            return "a token's text (it starts with \(TokenFormat.prefix)) was given where a token's name belongs, so it is not repeated here; "
+                + "token names never start with \(TokenFormat.prefix). `skillgate tokens list` shows the names; if that text was shown "
+                + "where others can read it, revoke its token by name and create a new one"
+        }
         switch self {
         case .invalidName(let name):
             return "invalid token name \"\(name)\": use 1 to 64 characters from A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit (like ios-app)"
@@ -45,5 +52,19 @@ public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidLimit(let problem):
             return "invalid limit: \(problem)"
         }
+    }
+
+    /// The token name this error would quote, if it quotes one.
+    private var nameGiven: String? {
+        switch self {
+        case .invalidName(let name), .duplicateName(let name), .unknownToken(let name), .alreadyRevoked(let name), .revokedLimits(let name): name
+        case .invalidScope, .defaultScenarioNotAllowed, .invalidLimit: nil
+        }
+    }
+
+    /// Whether `name` has the shape of a token's text (it starts with the tokens' prefix): a token pasted where its name
+    /// belongs (`skillgate tokens revoke sgk_…`), whole or cut short, that a message must not echo (decision 0153).
+    static func isTokenText(_ name: String) -> Bool {
+        name.utf8.starts(with: TokenFormat.prefix.utf8)
     }
 }

@@ -24,6 +24,9 @@ enum KeysCommand {
         switch (args.positionals[0], args.positionals.count) {
         case ("set", 2):
             let name = args.positionals[1]
+            // The name is checked before the prompt quotes it: a secret typed where the name belongs is refused
+            // without being echoed to the terminal or a captured stderr (decision 0153).
+            try KeyName.validate(name)
             let secret = try SecretInput.read(prompt: "Secret for \(name): ")
             try store.set(name, secret: secret)
             printErr("saved \(name) in \(config.keyFile)")

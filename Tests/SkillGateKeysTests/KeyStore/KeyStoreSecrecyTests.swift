@@ -4,16 +4,30 @@ import Testing
 @testable import SkillGateKeys
 
 @Suite struct KeyStoreSecrecyTests {
+    /// Provider keys (24 characters and more) keep their prefix and last four; a shorter secret (an MCP server's or a
+    /// webhook's password) shows its last four from 16 characters and nothing below (decision 0153).
     @Test(arguments: [
         ("sk-proj-abcdefghijklmnopqrstuvwxyza1b2", "sk-…a1b2"),
         ("sk-ant-api03-abcdefghijklmnopWXYZ", "sk-…WXYZ"),
         ("AIzaSyA1234567890abcdefghijkLMNO", "AIz…LMNO"),
-        ("abcdefghijkl", "abc…ijkl"),
-        ("abcdefghijk", "****"),
+        ("abcdefghijklmnopqrstuvwx", "abc…uvwx"),
+        ("abcdefghijklmnopqrstuvw", "…tuvw"),
+        ("abcdefghijklmnop", "…mnop"),
+        ("abcdefghijklmno", "****"),
+        ("Pw12345678ab", "****"),
         ("x", "****"),
     ])
     func masksSecrets(_ secret: String, _ masked: String) {
         #expect(SecretMask.mask(secret) == masked)
+    }
+
+    /// No mask shows more than a third of a secret, and below 24 characters no more than a quarter.
+    @Test func noMaskShowsALargeShareOfItsSecret() {
+        for length in 1...200 {
+            let secret = "abc-" + String(repeating: "x", count: max(0, length - 4))
+            let shown = SecretMask.mask(String(secret.prefix(length))).filter { $0 != "…" && $0 != "*" }.count
+            #expect(shown * (length < 24 ? 4 : 3) <= length, "\(shown) of \(length) characters shown")
+        }
     }
 
     @Test func listMaskedIsSortedAndMasked() throws {

@@ -508,3 +508,25 @@ import Testing
         }
     }
 }
+
+/// A token's text given where its name belongs (`tokens revoke sgk_…`) is not quoted back: the message says what was
+/// given and how to find the names; no token may be named with the tokens' prefix (decision 0153).
+@Suite struct TokenTextGivenAsANameTests {
+    @Test func aTokensTextGivenAsItsNameIsNotEchoed() throws {
+        try withTemporaryDirectory { dir in
+            let service = TokenService(store: try SQLiteStateStore(stateDirectory: dir))
+            let (token, _) = try service.create(name: "ios-app")
+            var refusals: [TokenError] = []
+            do { _ = try service.revoke(name: token) } catch let error as TokenError { refusals.append(error) }
+            do { _ = try service.updateLimits(name: token, TokenLimits()) } catch let error as TokenError { refusals.append(error) }
+            do { _ = try service.create(name: String(token.prefix(20))) } catch let error as TokenError { refusals.append(error) }
+            #expect(refusals.count == 3)
+            for refusal in refusals {
+                #expect(!refusal.description.contains(token.dropFirst(4).prefix(8)), "\(refusal.description)")
+                #expect(refusal.description.contains("a token's text") && refusal.description.contains("skillgate tokens list"))
+            }
+            #expect(try service.list().map(\.name) == ["ios-app"], "nothing named with the prefix was made")
+            #expect(TokenError.unknownToken("ios-ap").description.contains("\"ios-ap\""), "an ordinary name is still quoted")
+        }
+    }
+}

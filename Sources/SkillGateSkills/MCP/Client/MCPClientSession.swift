@@ -55,32 +55,39 @@ public final class MCPClientSession: Sendable {
         public var notes: [String]
     }
 
-    /// `tools/list`, following `nextCursor` for at most `maxPages` pages and keeping at most `maxTools` tools.
+    /// `tools/list`, following `nextCursor` for at most `maxPages` pages and keeping at most `maxTools` tools. The
+    /// secrets the transport gave the server are taken out of the tools and the notes (a server that sends them back
+    /// in a description, a schema or a cursor): the listing is what the model, the clients and the log see.
     public func listTools(maxTools: Int, maxPages: Int, timeout: Duration) async throws(MCPError) -> ToolListing {
+        let secrets = transport.secretsSent
         var tools: [MCPTool] = []
         var notes: [String] = []
         var cursor: String?
-        var skipped = 0, dropped = 0
+        var skipped = 0, dropped = 0, secretNames = 0
         for page in 1...max(1, maxPages) {
             let result = try await request("tools/list", cursor.map { ["cursor": .string($0)] }, timeout: timeout)
             guard let list = result["tools"]?.arrayValue else {
                 throw MCPError(.protocolViolation, "the tools/list result has no \"tools\" array")
             }
             for entry in list {
-                guard let tool = MCPTool(entry) else { skipped += 1; continue }
+                guard let listed = MCPTool(entry) else { skipped += 1; continue }
+                guard let tool = listed.redacting(secrets) else { secretNames += 1; continue }
                 if tools.count < maxTools { tools.append(tool) } else { dropped += 1 }
             }
             cursor = result["nextCursor"]?.stringValue
             guard let next = cursor, !next.isEmpty, tools.count < maxTools else { break }
             if page == maxPages {
                 // The cursor is the server's text, of any length: the log line quotes its start (decision 0113).
-                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); the tools after cursor \(next.quotedExcerpt(100)) are not used")
+                notes.append("stopped after \(maxPages) pages of tools/list (max_pages); the tools after cursor \(SecretTemplate.redact(next, secrets).quotedExcerpt(100)) are not used")
             }
         }
         if dropped > 0 || (cursor != nil && tools.count >= maxTools) {
             notes.append("the server lists more than \(maxTools) tools; only the first \(maxTools) are used (raise max_tools to use more)")
         }
         if skipped > 0 { notes.append("\(skipped) listed tool(s) had no name or no object inputSchema and were skipped") }
+        if secretNames > 0 {
+            notes.append("\(secretNames) listed tool(s) had a name holding a secret the gateway sends this server and were skipped; fix the server so it does not echo its credentials")
+        }
         return ToolListing(tools: tools, notes: notes)
     }
 

@@ -215,7 +215,11 @@ public final class MCPServerLink: Sendable {
             }
         } catch {
             if error.kind == .unavailable || error.kind == .protocolViolation { disconnect(session, because: error.message) }
-            else { log("mcp tools/list failed", ["server": .string(config.name), "error": .string(error.message)], "warn") }
+            else {
+                // The server's own words (a JSON-RPC error's message) can hold the secret it was sent.
+                let why = SecretTemplate.redact(error.message, session.transport.secretsSent)
+                log("mcp tools/list failed", ["server": .string(config.name), "error": .string(why)], "warn")
+            }
         }
     }
 
