@@ -53,6 +53,8 @@ final class UsageLedger: Sendable {
         var enqueued = 0
         var closed = false
         var finished = false
+        /// The writer holds a batch it took and has not yet written or put back.
+        var writing = false
         /// The writer sleeps with nothing queued: the next record wakes it.
         var writerIdle = false
         /// Written records, handed back for the threads that queued them to release (decision 0109).
@@ -151,10 +153,18 @@ final class UsageLedger: Sendable {
 
     /// Writes what is queued and stops the writer; later records are dropped. What could not be written (the store
     /// failing) is kept in the spool for the next start (decision 0149), else dropped and reported.
+    ///
+    /// Waits for the writer's last attempt only when something is left to keep (the store failing): a ledger that wrote
+    /// everything returns at once, so a stop does not hold its thread while a busy machine schedules the low-priority
+    /// writer (a gateway's shutdown runs on the shared task pool).
     func close() {
         flush()
-        queue.withLock { $0.closed = true }
+        let settled = queue.withLock { q -> Bool in
+            q.closed = true
+            return q.pending.isEmpty && !q.writing
+        }
         wake.signal()
+        guard !settled, spool != nil else { return keepWhatIsLeft() }
         let deadline = ContinuousClock.now + Self.closeWait
         while !queue.withLock({ $0.finished }) && ContinuousClock.now < deadline { usleep(1_000) }
         keepWhatIsLeft()
@@ -296,6 +306,7 @@ final class UsageLedger: Sendable {
             // Swapped out, not copied and emptied: the next record's thread makes the next buffer (decision 0109).
             var batch = OwnedItems<UsageRecord>()
             swap(&batch, &q.pending)
+            q.writing = !batch.isEmpty
             return (batch, q.closed, q.stats.dropped)
         }
     }
@@ -309,6 +320,7 @@ final class UsageLedger: Sendable {
             try store.recordUsage(batch.items)
             // A batch not all taken yet comes back, to be released here after the lock.
             _ = queue.withLock { q in
+                q.writing = false
                 q.stats.written += batch.count
                 q.stats.queued = q.pending.count
                 let unreleased = q.writtenRecords.handBack(&batch)
@@ -319,6 +331,7 @@ final class UsageLedger: Sendable {
         } catch {
             // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
             let requeueDropped = queue.withLock { q -> Int in
+                q.writing = false
                 q.stats.failedWrites += 1
                 let room = max(0, maxQueued - q.pending.count)
                 let kept = batch.prefix(room)
