@@ -13,6 +13,8 @@ public final class KeyStore: Sendable {
     /// The key file's path.
     public let path: String
     private let state: Mutex<KeyFileSnapshot>
+    /// The file that could not be read last, and why: not read again while it stays the same (`reloadIfChanged`).
+    private let lastFailure = Mutex<(identity: FileIdentity?, error: KeyStoreError)?>(nil)
     private var writer: AtomicFileWriter { AtomicFileWriter(target: path) }
 
     /// Loads the key file at `path`. Throws when the file or its directory can be reached by group
@@ -93,10 +95,21 @@ public final class KeyStore: Sendable {
     /// Re-reads the file when it changed since the last read or write (a cheap `stat` of inode,
     /// size and times decides). Returns whether the keys were reloaded. On error the keys in memory
     /// stay as they were. The server calls this on SIGHUP and periodically.
+    ///
+    /// A file that could not be read is not read again until it changes (its failure is thrown again from memory): a
+    /// broken file left in place was read whole at every 2-second look and every `/readyz` (decision 0152).
     public func reloadIfChanged() throws(KeyStoreError) -> Bool {
         let current = try FileIdentity.of(path: path)
         guard current != state.withLock({ $0.identity }) else { return false }
-        let fresh = try KeyFileReader.read(path: path)
+        if let failed = lastFailure.withLock({ $0 }), failed.identity == current { throw failed.error }
+        let fresh: KeyFileSnapshot
+        do {
+            fresh = try KeyFileReader.read(path: path)
+        } catch {
+            lastFailure.withLock { $0 = (current, error) }
+            throw error
+        }
+        lastFailure.withLock { $0 = nil }
         state.withLock { $0 = fresh }
         return true
     }

@@ -24,27 +24,46 @@ struct GeminiPartialCall: Sendable {
             else if let n = fragment["numberValue"], case .number = n { value = n }
             else if let b = fragment["boolValue"]?.boolValue { value = .bool(b) }
             else { value = .null }
-            let updated = Self.set(value, appending: appends, at: segments[...], in: .object(args))
-            args = updated.objectValue ?? args
+            // In place: the arguments are let go of while they are changed, so each level (and the string a fragment
+            // extends) is held once and grows where it is. Rebuilt from copies, a 20 MB argument streamed in 1 KB
+            // fragments took 70 s of CPU, every fragment copying the whole string (decision 0155).
+            var root = JSONValue.object(args)
+            args = JSONObject()
+            Self.set(value, appending: appends, at: segments[...], in: &root)
+            args = root.objectValue ?? JSONObject()
         }
     }
 
-    private static func set(_ value: JSONValue, appending: Bool, at path: ArraySlice<Segment>, in node: JSONValue) -> JSONValue {
+    private static func set(_ value: JSONValue, appending: Bool, at path: ArraySlice<Segment>, in node: inout JSONValue) {
         guard let head = path.first else {
-            if appending, case .string(let existing) = node, case .string(let more) = value { return .string(existing + more) }
-            return value
+            if appending, case .string(var existing) = node, case .string(let more) = value {
+                node = .null
+                existing += more
+                node = .string(existing)
+            } else {
+                node = value
+            }
+            return
         }
         let rest = path.dropFirst()
         switch head {
         case .key(let key):
             var object = node.objectValue ?? JSONObject()
-            object[key] = set(value, appending: appending, at: rest, in: object[key] ?? .null)
-            return .object(object)
+            node = .null
+            var child = object[key] ?? .null
+            object[key] = .null
+            set(value, appending: appending, at: rest, in: &child)
+            object[key] = child
+            node = .object(object)
         case .index(let index):
             var array = node.arrayValue ?? []
+            node = .null
             while array.count <= index { array.append(.null) }
-            array[index] = set(value, appending: appending, at: rest, in: array[index])
-            return .array(array)
+            var child = array[index]
+            array[index] = .null
+            set(value, appending: appending, at: rest, in: &child)
+            array[index] = child
+            node = .array(array)
         }
     }
 

@@ -78,8 +78,18 @@ public struct PromptToolStreamParser: Sendable {
         var events: [ChatStreamEvent] = []
         try process(&events, atEnd: false)
         flushPendingText(&events)
+        // What is held while a call's tag or fence is open is bounded as an answer is (decision 0155): an upstream that
+        // opened `<tool_call>` and then streamed without end grew it until the transfer's total timeout.
+        if buffer.count > Self.maxHeldBytes {
+            throw GatewayError.upstreamProtocol("the answer of \(provider ?? "the provider") held a tool call open past \(Self.maxHeldBytes >> 20) MiB "
+                                                + "without closing it, far more than any call's arguments, so the gateway stopped reading it; set "
+                                                + "max_tokens on the request, and the operator should check the deployment", provider: provider)
+        }
         return events
     }
+
+    /// The most the parser holds while a call's tag or fence is open: an answer's bound (decision 0155).
+    public static let maxHeldBytes = 32 << 20
 
     /// Ends the text: releases held-back text, and reads a call whose closing tag or fence is missing.
     /// `truncated` says the answer was cut by the length limit (finish reason `length`): a call whose

@@ -98,7 +98,12 @@ extension GatewayConfig {
         limits = Limits()
         if let l = try r.optionalObject("limits") {
             try l.rejectUnknownKeys(["max_body_bytes", "shutdown_grace_seconds", "header_timeout_seconds", "body_timeout_seconds",
-                                     "max_connections", "max_connections_per_ip", "upstream_connections_per_host", "listen_backlog"])
+                                     "max_connections", "max_connections_per_ip", "upstream_connections_per_host", "listen_backlog",
+                                     "max_answer_mib"])
+            if let v = try l.optionalInt("max_answer_mib") {
+                guard (1...1024).contains(v) else { throw l.error("max_answer_mib", "must be a whole number of MiB from 1 to 1024 (the default, 32, is far more than any model writes)") }
+                limits.maxAnswerBytes = v << 20
+            }
             if let v = try l.optionalInt("max_body_bytes") {
                 guard v > 0 else { throw l.error("max_body_bytes", "must be a positive number of bytes") }
                 limits.maxBodyBytes = v

@@ -140,6 +140,8 @@ public struct GatewayConfig: Sendable {
     /// second, counted from the end of its head.
     public struct Limits: Sendable, Hashable {
         public var maxBodyBytes: Int = 4 * 1024 * 1024
+        /// The most one model answer may carry through the gateway, in bytes (`max_answer_mib`, decision 0155).
+        public var maxAnswerBytes: Int = AnswerSizeLimit.defaultMaxBytes
         public var shutdownGraceSeconds: Double = 10
         public var headerTimeoutSeconds: Double = 10
         public var bodyTimeoutSeconds: Double = 30

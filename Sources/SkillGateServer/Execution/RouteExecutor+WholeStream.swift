@@ -9,11 +9,11 @@ extension RouteExecutor {
     /// Before, a complete answer whose stream stayed open was read until the upstream's idle timeout, then thrown away
     /// for the fallback's. A source that cannot tell what arrived (an `AsyncThrowingStream`) is read to its end.
     static func readWhole(after first: ChatStreamEvent, of iterator: inout ChatEventIterator, into events: inout [ChatStreamEvent],
-                          from target: RouteTarget) async throws {
+                          from target: RouteTarget, maxBytes: Int) async throws {
         var completion = AnswerCompletion()
         completion.note(first)
         // Held whole, so bounded (decision 0155).
-        var size = AnswerSizeLimit()
+        var size = AnswerSizeLimit(maxBytes: maxBytes)
         try size.count(first, from: target)
         let polls = iterator.tellsReadiness
         while !completion.complete {

@@ -25,9 +25,13 @@ final class RouteExecutor: Sendable {
     private let keyVersion: @Sendable (RouteTarget) -> Int?
     private let unitRandom: @Sendable () -> Double
 
+    /// The most one answer may carry (`limits.max_answer_mib`, decision 0155).
+    let maxAnswerBytes: Int
+
     init(settings: GatewayConfig.Resilience, clock: any ResilienceClock = SystemResilienceClock(),
          unitRandom: @escaping @Sendable () -> Double = UnitRandom().next, keyVersion: @escaping @Sendable (RouteTarget) -> Int? = { _ in nil },
-         clients: @escaping ClientSource) {
+         maxAnswerBytes: Int = AnswerSizeLimit.defaultMaxBytes, clients: @escaping ClientSource) {
+        self.maxAnswerBytes = maxAnswerBytes
         policy = settings.policy
         balancer = settings.balancer
         health = DeploymentHealth(failureThreshold: policy.cooldownAfterFailures, cooldown: policy.cooldown, clock: clock)
@@ -85,7 +89,7 @@ final class RouteExecutor: Sendable {
             var events = [first]
             do {
                 // Held whole, so bounded (decision 0155); read to the answer's completion (decision 0154).
-                try await Self.readWhole(after: first, of: &iterator, into: &events, from: target)
+                try await Self.readWhole(after: first, of: &iterator, into: &events, from: target, maxBytes: maxAnswerBytes)
                 // A cancelled task's iterator ends as if the stream had: the client left, the answer was not read whole.
                 try Task.checkCancellation()
             } catch {
@@ -96,7 +100,8 @@ final class RouteExecutor: Sendable {
         }
         switch opened {
         case .live(let first, let iterator):
-            let stream = UpstreamStream(target: target, pending: first, iterator: iterator, lease: lease, affinity: affinity)
+            let stream = UpstreamStream(target: target, pending: first, iterator: iterator, lease: lease, affinity: affinity,
+                                        maxAnswerBytes: maxAnswerBytes)
             stream.noteToolCall(first)
             return stream
         case .whole(let events):

@@ -30,8 +30,8 @@ struct UpstreamStream {
     /// The request said `parallel_tool_calls: false`: only the answer's first tool call is handed on, the events of any
     /// later one are dropped (`SingleToolCall`, decision 0135).
     var singleToolCall: SingleToolCall?
-    /// The answer's size so far: past `AnswerSizeLimit.maxBytes` the stream ends with its error (decision 0155).
-    private var size = AnswerSizeLimit()
+    /// The answer's size so far: past its bound (`limits.max_answer_mib`) the stream ends with its error (decision 0155).
+    private var size: AnswerSizeLimit
 
     /// The invisible-call rule for `names` in `scenario`: a set of them only when scanning could cost more.
     static func offering(_ names: [String], scenario: String) -> (names: [String], lookup: Set<String>?, scenario: String) {
@@ -39,7 +39,8 @@ struct UpstreamStream {
     }
 
     init(target: RouteTarget, pending: ChatStreamEvent?, iterator: ChatEventIterator,
-         lease: CallLease, affinity: ToolCallAffinity) {
+         lease: CallLease, affinity: ToolCallAffinity, maxAnswerBytes: Int = AnswerSizeLimit.defaultMaxBytes) {
+        size = AnswerSizeLimit(maxBytes: maxAnswerBytes)
         self.target = target
         self.pending = pending
         self.iterator = iterator
@@ -49,6 +50,7 @@ struct UpstreamStream {
 
     /// A stream that replays `events` (already read whole from `target`).
     init(replaying events: [ChatStreamEvent], target: RouteTarget, affinity: ToolCallAffinity) {
+        size = AnswerSizeLimit()
         self.target = target
         replay = events.makeIterator()
         started = true

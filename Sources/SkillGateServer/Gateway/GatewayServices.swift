@@ -147,7 +147,8 @@ public final class GatewayServices: Sendable {
             // The gateway's own spend goes into the ledger beside the clients' (decision 0049).
             if case .recorded(let row) = event { ledger?.record([row]) }
         })
-        executor = RouteExecutor(settings: config.resilience, clock: clock, keyVersion: { clients.keyVersion(for: $0) }) { target, remaining throws(GatewayError) in
+        executor = RouteExecutor(settings: config.resilience, clock: clock, keyVersion: { clients.keyVersion(for: $0) },
+                                 maxAnswerBytes: config.limits.maxAnswerBytes) { target, remaining throws(GatewayError) in
             try clients.client(for: target, within: remaining)
         }
     }

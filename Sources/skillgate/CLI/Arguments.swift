@@ -4,6 +4,8 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+import SkillGateKeys
+
 /// Parsed command-line arguments: positionals, `--option value`s (some repeatable), and flags.
 struct Arguments {
     var positionals: [String] = []
@@ -12,11 +14,17 @@ struct Arguments {
 
     /// Parses `args` knowing which options take a value, which of those may be given several times (`values`), and
     /// which are flags. `--opt=value` works too. Any other option given twice is a usage error.
-    init(_ args: [String], options valued: Set<String>, repeatable: Set<String> = [], flags known: Set<String>) throws {
+    ///
+    /// A value that has the shape of a SkillGate token's text (`sgk_…`) is refused without being repeated, except in
+    /// the options of `tokenTextIn` (decision 0153: `notes list --token sgk_…`, `tokens create --scenario sgk_…` quoted
+    /// the token back in their messages).
+    init(_ args: [String], options valued: Set<String>, repeatable: Set<String> = [], flags known: Set<String>,
+         tokenTextIn: Set<String> = []) throws {
         var i = 0
         while i < args.count {
             let a = args[i]
             if a == "--" {
+                for rest in args[(i + 1)...] { try Self.refuseTokenText(rest, in: nil) }
                 positionals += args[(i + 1)...]
                 break
             }
@@ -42,6 +50,7 @@ struct Arguments {
                     if options[name] != nil, !repeatable.contains(name) {
                         throw UsageError(message: "\(name) is given more than once; give it once")
                     }
+                    if !tokenTextIn.contains(name) { try Self.refuseTokenText(value, in: name) }
                     options[name, default: []].append(value)
                 } else if known.contains(name) || name == "--help" {
                     flags.insert(name)
@@ -49,10 +58,18 @@ struct Arguments {
                     throw UsageError(message: "unknown option \(name)")
                 }
             } else {
+                try Self.refuseTokenText(a, in: nil)
                 positionals.append(a)
             }
             i += 1
         }
+    }
+
+    /// Throws when `value`, given to `option` (nil: as a positional), has the shape of a token's text.
+    private static func refuseTokenText(_ value: String, in option: String?) throws {
+        guard value.hasPrefix(TokenFormat.prefix) else { return }
+        throw UsageError(message: "a token's text (sgk_…) was given \(option.map { "to \($0) " } ?? "")where a name belongs (it is not repeated here); "
+                         + "`skillgate tokens list` shows the names, and if the text was exposed, revoke that token and create a new one")
     }
 
     /// The option `word` names (`--rpm` for `--rpm=5`, `--help` for `-h`), or nil when it is not an option.

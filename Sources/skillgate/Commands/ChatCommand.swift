@@ -21,7 +21,7 @@ enum ChatCommand {
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
-        let args = try Arguments(raw, options: ["--config", "--url", "--token", "--scenario", "--model"], flags: [])
+        let args = try Arguments(raw, options: ["--config", "--url", "--token", "--scenario", "--model"], flags: [], tokenTextIn: ["--token"])
         if args.wantsHelp { print(help); return 0 }
         guard args.positionals.isEmpty else { throw UsageError(message: "unexpected argument \(args.positionals[0])") }
         guard let token = ChatDefaults.token(option: args.value("--token"), environment: ProcessInfo.processInfo.environment) else {

@@ -38,6 +38,22 @@ import Testing
         }
     }
 
+    /// A key file of more than a MiB is refused without being read (decision 0152): one of a gigabyte was read whole at
+    /// every `/readyz` and every 2-second look, 4 GB of memory at its peak.
+    @Test func aKeyFileOfMoreThanAMebibyteIsRefusedUnread() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/keys.json"
+            try writeFile(path, #"{"version":1,"keys":{"A":"sk-secret-value-123456"}}"#, mode: 0o600)
+            let store = try KeyStore(path: path)
+            #expect(truncate(path, 1 << 30) == 0, "a sparse gigabyte")
+            let error = #expect(throws: KeyStoreError.self) { try store.reloadIfChanged() }
+            #expect(error.map(String.init(describing:))?.contains("more than the 1 MiB") == true, "\(String(describing: error))")
+            // Again, unchanged: the same refusal, from memory.
+            #expect(throws: KeyStoreError.self) { try store.reloadIfChanged() }
+            #expect(store.names == ["A"], "the keys in memory stay as they were")
+        }
+    }
+
     @Test func missingFileIsAnEmptyStoreAndTheFirstWriteCreatesPrivateModes() throws {
         try withTemporaryDirectory { tmp in
             let dir = tmp + "/config/skillgate"

@@ -201,10 +201,11 @@ final class AgentGatewayHarness {
     /// `firstByteSeconds`: the upstreams' first-byte timeout (`upstream_timeouts.first_byte_seconds`), the default when nil.
     /// `escalate`: scenario `chat` escalates unusable answers (a streamed answer of the light model is then read whole
     /// and checked before its first byte goes out).
-    /// `maxIterations`: `agent.max_iterations`.
+    /// `maxIterations`: `agent.max_iterations`. `maxAnswerMiB`: `limits.max_answer_mib`.
     /// `extraConfig`: more members of the config's top level, each with its leading comma (`,"state":{...}`).
     init(skills: [any Skill], upstream: AgentUpstream, lightTools: String = "native", lightFallback: Bool = false,
-         firstByteSeconds: Double? = nil, escalate: Bool = false, maxIterations: Int = 4, extraConfig: String = "") throws {
+         firstByteSeconds: Double? = nil, escalate: Bool = false, maxIterations: Int = 4, maxAnswerMiB: Int? = nil,
+         extraConfig: String = "") throws {
         self.upstream = upstream
         upstreamServer = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: upstream)
         try upstreamServer.start()
@@ -225,7 +226,7 @@ final class AgentGatewayHarness {
          "tiers":{"light":["up/light-native"\#(lightFallback ? ",\"up/light-fallback\"" : "")],"strong":["up/strong-native"]},"default_model":"light",
          "skill_packs":{"tools":[\#(pack)]},"scenarios":{"chat":{"skill_packs":["tools"]\#(escalate ? ",\"escalate\":true" : "")}},"default_scenario":"chat",
          "agent":{"max_iterations":\#(maxIterations)},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
-         "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}\#(extraConfig)}
+         "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60\#(maxAnswerMiB.map { ",\"max_answer_mib\":\($0)" } ?? "")}\#(extraConfig)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")

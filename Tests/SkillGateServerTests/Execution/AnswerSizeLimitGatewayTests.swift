@@ -5,7 +5,8 @@ import SkillGateHTTP
 import SkillGateSkills
 @testable import SkillGateServer
 
-/// An upstream that streams without end is cut at 32 MiB of answer on every path (decision 0155): a plain relay, an
+/// An upstream that streams without end is cut at the answer's bound on every path (decision 0155; here 1 MiB,
+/// `limits.max_answer_mib`, so the test moves little through the shared test process): a plain relay, an
 /// answer read whole to check it (an escalating model's), the Responses surface (which keeps the answer for
 /// `response.completed`) and an agent run. Before, the paths that hold the answer grew the gateway by 0.4 to 2.4 GB a
 /// request, for as long as the upstream went on (`total_seconds`, 600 s by default).
@@ -30,18 +31,19 @@ import SkillGateSkills
     ]
 
     @Test(arguments: paths)
-    func anAnswerStreamingWithoutEndIsCutAt32MiB(_ path: Path) async throws {
+    func anAnswerStreamingWithoutEndIsCutAtItsBound(_ path: Path) async throws {
         // Server-side skills only for the agent run: with them, a chat's model calls are whole, not streamed.
         let skills = path.route == "/v1/agent" ? [TestSkill.fixed("clock", "07:55 UTC")] : []
-        let h = try AgentGatewayHarness(skills: skills, upstream: AgentUpstream(tool: "clock", flood: true), escalate: path.escalate)
-        // A client that reads what the gateway relays before it cuts the answer (more than 32 MiB of SSE).
-        let client = HTTPClient(configuration: .init(maxResponseBytes: 256 << 20))
+        let h = try AgentGatewayHarness(skills: skills, upstream: AgentUpstream(tool: "clock", flood: true), escalate: path.escalate,
+                                        maxAnswerMiB: 1)
+        // A client that reads what the gateway relays before it cuts the answer.
+        let client = HTTPClient(configuration: .init(maxResponseBytes: 64 << 20))
         defer { client.shutdown() }
         let r = try await AgentGatewayHarness.post(client, port: h.gateway.boundPort, token: h.token, path.route, path.body)
         let line = h.logLines().last
         await h.stop()
         let tail = String(r.body.suffix(2_000))
-        #expect(tail.contains("passed 32 MiB"), "\(r.status): \(tail)")
+        #expect(tail.contains("passed 1 MiB"), "\(r.status): \(tail)")
         #expect(line?["error_kind"]?.stringValue == "upstream_protocol" || line?["outcome"]?.stringValue == "upstream_protocol"
                 || tail.contains("upstream_protocol"), "\(String(describing: line))")
     }

@@ -22,7 +22,10 @@ import SkillGateTestSupport
                                  "\(created.output)")
         let revoke = await CLIRefusalProcessTests.run("SKILLGATE tokens revoke \(token) --config \(config)", in: dir)
         let update = await CLIRefusalProcessTests.run("SKILLGATE tokens update \(token) --rpm 5 --config \(config)", in: dir)
-        for answer in [revoke, update] {
+        // Options whose value is a name too (a second attack round found these quoting it back).
+        let notes = await CLIRefusalProcessTests.run("SKILLGATE notes list --token \(token) --config \(config)", in: dir)
+        let scenario = await CLIRefusalProcessTests.run("SKILLGATE tokens create --name other --scenario \(token) --config \(config)", in: dir)
+        for answer in [revoke, update, notes, scenario] {
             #expect(answer.code != 0 && answer.output.contains("a token's text"), "\(answer.output)")
             #expect(!answer.output.contains(token.dropFirst(4).prefix(10)), "\(answer.output)")
         }
