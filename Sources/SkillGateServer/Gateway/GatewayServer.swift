@@ -194,14 +194,27 @@ public final class GatewayServer: Sendable {
         newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
-        services.ledger?.close()
-        services.responses.close()
+        await closeWriters()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
         services.log.close()
         http.shutdown()
         return stop.exitStatus
     }
+
+    /// Writes what the usage ledger and the Responses archive hold and stops them, on a thread of their own: a store
+    /// that fails holds a close for seconds (the last flush, the writer's last try, the spool), which must not hold a
+    /// thread of the shared task pool (gateways stopping in parallel tests starved the others' tasks).
+    private func closeWriters() async {
+        let services = self.services
+        await Self.writerCloses.run {
+            services.ledger?.close()
+            services.responses.close()
+        }
+    }
+
+    /// Where `closeWriters` runs.
+    private static let writerCloses = BlockingWorkQueue(label: "skillgate.writer-closes")
 
     /// What the HTTP server refused or cut off so far (connection caps, header-time refusals, deadlines).
     public var serverStatistics: HTTPServer.Statistics { server.statistics }
@@ -216,8 +229,7 @@ public final class GatewayServer: Sendable {
         newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
-        services.ledger?.close()
-        services.responses.close()
+        await closeWriters()
         services.log.close()
         http.shutdown()
     }

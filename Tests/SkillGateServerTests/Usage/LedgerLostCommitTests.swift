@@ -58,7 +58,7 @@ struct LedgerLostCommitTests {
         ledger.record([Self.record(1), Self.record(2)])
         try await Self.waitUntil { ledger.stats.failedWrites >= 1 }
         ledger.record([Self.record(3)])
-        ledger.close()
+        try await offThePool { [ledger] in ledger.close() }
         let claimed = spool.claim()
         #expect(claimed.count == 1)
         let kept = try spool.load(try #require(claimed.first))
@@ -68,7 +68,7 @@ struct LedgerLostCommitTests {
         let next = UsageLedger(store: try PostgresStateStore(url: db.url), flushInterval: .milliseconds(20), spool: spool)
         let count = { try PostgresConnection(url: db.url).query("SELECT count(*) FROM usage_records").text(0, 0) }
         try await Self.waitUntil { (try? count()) == "3" && spool.claim().isEmpty }
-        next.close()
+        try await offThePool { [next] in next.close() }
         let rows = try PostgresConnection(url: db.url).query("SELECT request_id FROM usage_records ORDER BY occurred_at")
         #expect((0..<rows.count).map { rows.text($0, 0) ?? "" } == ["r1", "r2", "r3"], "every request once")
         #expect(try PostgresStateStore(url: db.url).usageSummary(tokenId: nil, since: Date(timeIntervalSince1970: 0)).requests == 3)

@@ -3,11 +3,14 @@ import Testing
 import Synchronization
 import SkillGateCore
 import SkillGateState
+import SkillGateTestSupport
 @testable import SkillGateServer
 
 /// Usage records the state store could not take before a stop are kept in `<state_dir>/ledger-spool/` and written at
-/// the next start, once (decision 0149); before, they were dropped.
-@Suite struct LedgerSpoolTests {
+/// the next start, once (decision 0149); before, they were dropped. A ledger whose store fails blocks its `close()` for
+/// seconds (the last flush, the writer's last try): closed off the shared task pool, one test at a time, so the other
+/// tests' tasks are not held meanwhile.
+@Suite(.serialized) struct LedgerSpoolTests {
     static let full: UsageRecord = {
         var r = UsageRecord(occurredAt: Date(timeIntervalSince1970: 1_780_000_000.123), tokenId: "tok_a", requestId: "req_1", scenario: "chat",
                             provider: "up", model: "up/m", usage: Usage(inputTokens: 10, outputTokens: 5, cachedInputTokens: 3, cacheWriteTokens: 2, reasoningTokens: 1),
@@ -102,7 +105,7 @@ import SkillGateState
         ledger.record([Self.record(1), Self.record(2)])
         ledger.record([Self.record(3)])
         try await Self.waitUntil { ledger.stats.failedWrites >= 1 }
-        ledger.close()
+        try await offThePool { [ledger] in ledger.close() }
 
         let files = Self.spooledFiles(directory)
         #expect(files.count == 1 && files.first?.hasSuffix(".jsonl") == true, "\(files)")
@@ -116,9 +119,9 @@ import SkillGateState
         try Self.restore(store)
         let next = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool)
         try await Self.waitUntil { try store.usageSummary(tokenId: "tok_a", since: Date(timeIntervalSince1970: 0)).requests >= 3 }
-        next.close()
+        try await offThePool { [next] in next.close() }
         let again = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool)
-        again.close()
+        try await offThePool { [again] in again.close() }
         let summary = try store.usageSummary(tokenId: "tok_a", since: Date(timeIntervalSince1970: 0))
         #expect(summary.requests == 3 && summary.inputTokens == 6 && summary.costMicrodollars == 30, "each record once: \(summary)")
         #expect(Self.spooledFiles(directory).isEmpty)
@@ -132,7 +135,7 @@ import SkillGateState
         let said = Mutex<[(String, Int)]>([])
         let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10)) { message, count in said.withLock { $0.append((message, count)) } }
         ledger.record([Self.record(1), Self.record(2)])
-        ledger.close()
+        try await offThePool { [ledger] in ledger.close() }
         #expect(ledger.stats.dropped == 2)
         #expect(said.withLock { $0.last.map { $0.0.hasPrefix("usage records dropped at the stop") && $0.1 == 2 } } == true)
     }
@@ -169,7 +172,7 @@ import SkillGateState
         let said = Mutex<[String]>([])
         let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool) { message, _ in said.withLock { $0.append(message) } }
         try await Self.waitUntil { Self.spooledFiles(directory).allSatisfy { $0.hasSuffix(".unreadable") } }
-        ledger.close()
+        try await offThePool { [ledger] in ledger.close() }
         #expect(Self.spooledFiles(directory) == [FilePath.lastComponent(cut) + ".unreadable"])
         #expect(try store.usageSummary(tokenId: "tok_a", since: Date(timeIntervalSince1970: 0)).requests == 1)
         #expect(said.withLock { $0.contains { $0.contains("cannot be read") && $0.contains(".unreadable") } }, "\(said.withLock { $0 })")
