@@ -84,13 +84,22 @@ import SkillGateTestSupport
     /// while the old one still runs, the old one drains on SIGTERM and exits 0, and the new one serves both ports.
     /// Before, the metrics listener did not share its port, so the next gateway could not start.
     @Test func theNextGatewayStartsBeforeTheOldOneStops() async throws {
-        let (port, metricsPort) = (try Self.freePort(), try Self.freePort())
-        let (config, dir) = try Self.configFile(#""reuse_port":true,"metrics":{"listen":"127.0.0.1:\#(metricsPort)"},"#,
+        // A free port can be taken by another test's connection before the gateway binds it: then two others are tried.
+        var attempt = 0
+        var (port, metricsPort, config, dir, started) = (0, 0, "", URL(fileURLWithPath: "/"), SpawnedProcess?.none)
+        repeat {
+            attempt += 1
+            if let taken = started { taken.stop(); try? FileManager.default.removeItem(at: dir) }
+            (port, metricsPort) = (try Self.freePort(), try Self.freePort())
+            (config, dir) = try Self.configFile(#""reuse_port":true,"metrics":{"listen":"127.0.0.1:\#(metricsPort)"},"#,
                                                 listen: "127.0.0.1:\(port)")
+            started = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
+            _ = await started!.wait(for: "\"listening\"")
+        } while attempt < 3 && started!.output.contains("already in use")
+        let old = started!
         defer { try? FileManager.default.removeItem(at: dir) }
-        let old = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
         defer { old.stop() }
-        #expect(await old.wait(for: "\"listening\""), "the first gateway did not start: \(old.output)")
+        #expect(old.output.contains("\"listening\""), "the first gateway did not start: \(old.output)")
         let next = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
         defer { next.stop() }
         #expect(await next.wait(for: "\"listening\""), "the next gateway did not start beside the first: \(next.output)")
