@@ -178,8 +178,12 @@ public final class GatewayServer: Sendable {
     public var metricsPort: Int? { metricsServer?.boundPort }
 
     /// Writes the queued usage records now and waits for them (tests; shutdown does it by itself).
-    public func flushLedger() {
-        services.ledger?.flush()
+    ///
+    /// The wait runs off the shared task pool: the ledger's writer runs at a lowered priority, and on a busy machine a
+    /// pool thread held while it catches up would keep every other task waiting (decision 0159).
+    public func flushLedger() async {
+        guard let ledger = services.ledger else { return }
+        await Self.writerCloses.run { ledger.flush() }
     }
 
     /// The port actually bound (useful with port 0).
@@ -213,7 +217,7 @@ public final class GatewayServer: Sendable {
         }
     }
 
-    /// Where `closeWriters` runs.
+    /// Where `closeWriters` and `flushLedger` wait.
     private static let writerCloses = BlockingWorkQueue(label: "skillgate.writer-closes")
 
     /// What the HTTP server refused or cut off so far (connection caps, header-time refusals, deadlines).

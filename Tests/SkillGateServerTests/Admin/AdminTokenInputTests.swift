@@ -59,6 +59,6 @@ import SkillGateState
         let token = try JSONValue.parse(made.body)["token"]?.stringValue ?? ""
         let chat = try await h.post("/v1/chat/completions", #"{"model":"light","messages":[{"role":"user","content":"Hello"}]}"#, token: token)
         #expect(chat.status == 200)
-        #expect(try h.ledgerRows().last?["scenario"] == "other")
+        #expect(try await h.ledgerRows().last?["scenario"] == "other")
     }
 }

@@ -24,7 +24,7 @@ import SkillGateState
                                         upstream: AgentUpstream(tool: "clock", promptTools: true, malformedFirst: malformedFirst),
                                         lightTools: "prompt", lightFallback: true)
         let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let store = h.gateway.services.tokens.store
         let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
@@ -34,7 +34,7 @@ import SkillGateState
     @Test func aRunsFailedAttemptIsCountedInItsLogLineAndLedgerRows() async throws {
         let h = try Self.harness()
         let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let byToken = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let byModel = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
         let line = try #require(h.logLines().last)
@@ -53,7 +53,7 @@ import SkillGateState
     @Test func aStreamedRunsFailedAttemptIsCountedAndMarkedEstimated() async throws {
         let h = try Self.harness()
         let r = try await h.post("/v1/agent", AgentGatewayTests.question)
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let byToken = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let line = try #require(h.logLines().last)
         await h.stop()

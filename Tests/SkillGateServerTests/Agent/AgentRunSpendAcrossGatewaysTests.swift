@@ -125,7 +125,7 @@ import SkillGateTestSupport
             onOther = try await Self.dayBudgetUsed(h, port: other.boundPort)
             if onOther != Self.callCost { try await Task.sleep(for: .milliseconds(200)) }
         } while onOther != Self.callCost && ContinuousClock.now < seenBy
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let whileHeld = try store.usageSummary(tokenId: tokenId, since: dayStart)
         let callRowsWhileHeld = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
         let spool = h.directory + "/state/ledger-spool"
@@ -136,7 +136,7 @@ import SkillGateTestSupport
 
         gate.release()
         let answer = try await run.value
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let afterwards = try store.usageSummary(tokenId: tokenId, since: dayStart)
         let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let keptAfterwards = (try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []

@@ -30,7 +30,7 @@ import SkillGateState
         try await ResponseCacheGateway.with([OpenAIRecordings.text]) { g, _ in
             _ = try await g.post(Self.question)
             _ = try await g.stream(ResponseCacheGateway.chat("Invent a holiday", #""stream":true"#))
-            let rows = try g.ledgerRows()
+            let rows = try await g.ledgerRows()
             try #require(rows.count == 2)
             #expect(rows[0]["kind"] == "request" && rows[0]["input_tokens"] == "16" && rows[0]["attempts"] == "1")
             let hit = rows[1]
@@ -39,7 +39,7 @@ import SkillGateState
             #expect(hit["input_tokens"] == "0" && hit["output_tokens"] == "0" && hit["attempts"] == "0")
             #expect(hit["cost_microdollars"] == "" || hit["cost_microdollars"] == "0", "\(hit)")
             // Reports: two requests of the token, one model call of its model.
-            g.server.flushLedger()
+            await g.server.flushLedger()
             let store = g.server.services.tokens.store
             let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
             #expect(byToken.first { $0.key == "cache-app" }.map { ($0.requests, $0.errors, $0.inputTokens) } ?? (0, 0, 0) == (2, 0, 16))

@@ -95,8 +95,8 @@ final class ResponseCacheGateway: Sendable {
     }
 
     /// Every ledger row (kind, model, tokens, cost, outcome, attempts), oldest first.
-    func ledgerRows() throws -> [[String: String]] {
-        server.flushLedger()
+    func ledgerRows() async throws -> [[String: String]] {
+        await server.flushLedger()
         guard let store = server.services.tokens.store as? SQLiteStateStore else { return [] }
         let names = ["kind", "token_name", "scenario", "provider", "model", "input_tokens", "output_tokens", "cost_microdollars", "outcome", "status",
                      "stream", "attempts"]

@@ -255,7 +255,7 @@ import SkillGateState
             let tokenId = try #require(gw.server.services.tokens.authenticate(gw.token)?.id)
             let day = LimitWindows.dayStart(LimitWindows.day(Date()))
             for _ in 0..<200 where (try? store.usageSummary(tokenId: tokenId, since: day))?.costMicrodollars ?? 0 < 1 {
-                gw.server.flushLedger()
+                await gw.server.flushLedger()
                 try await Task.sleep(for: .milliseconds(25))
             }
             let other = try GatewayServer(config: try GatewayConfig.load(path: gw.directory + "/skillgate.json"), logFD: -1)

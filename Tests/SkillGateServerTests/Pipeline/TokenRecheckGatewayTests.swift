@@ -110,7 +110,7 @@ import SkillGateSkills
     /// `beforeStop` sees the gateway after the stream ended, before it stops.
     static func streamRevokedAfterThreeTicks(_ path: String, _ body: JSONValue,
                                              makeRevoke: (AgentGatewayHarness) throws -> @Sendable () throws -> Void,
-                                             beforeStop: (AgentGatewayHarness) throws -> Void = { _ in }) async throws -> RevokedRun {
+                                             beforeStop: (AgentGatewayHarness) async throws -> Void = { _ in }) async throws -> RevokedRun {
         let revoke = Mutex<(@Sendable () throws -> Void)?>(nil)
         let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
         let upstream = AgentUpstream(tool: "none", slowText: (80, .milliseconds(100))) { tick in
@@ -121,9 +121,10 @@ import SkillGateSkills
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
         revoke.withLock { $0 = try? makeRevoke(h) }
         let response = try await h.post(path, body)
-        let inspected = Result { try beforeStop(h) }
+        let inspected: (any Error)?
+        do { try await beforeStop(h); inspected = nil } catch { inspected = error }
         await h.stop()
-        try inspected.get()
+        if let inspected { throw inspected }
         #expect(response.status == 200)
         let revoked = try #require(revokedAt.withLock { $0 }, "the upstream never revoked the token: \(response.body.suffix(400))")
         let left = try #require(upstream.disconnectedAt, "the gateway never left the upstream's stream")

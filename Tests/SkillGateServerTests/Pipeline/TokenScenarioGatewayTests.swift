@@ -27,7 +27,7 @@ import SkillGateState
         var headers: HTTPHeaders = ["content-type": "application/json", "authorization": "Bearer \(token)"]
         if let header { headers.set("x-skillgate-scenario", header) }
         let response = try await h.http.send(HTTPRequest(method: "POST", url: h.base + "/v1/chat/completions", headers: headers, body: Array(Self.chat.utf8)))
-        let rows = try h.ledgerRows()
+        let rows = try await h.ledgerRows()
         await h.stop()
         if expected == "403" {
             #expect(response.status == 403)

@@ -23,7 +23,7 @@ import SkillGateCore
         let (light, reason) = unusable
         let h = try H(config: Self.config, script: ["light-native": light, "strong-native": Self.good])
         let r = try await h.chat(H.request("weather in Oslo?", tools: [H.weather], stream: stream))
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let spent = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let metrics = h.gateway.services.renderMetrics()
         await h.stop()

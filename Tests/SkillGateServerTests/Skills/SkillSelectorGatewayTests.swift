@@ -59,7 +59,7 @@ import SkillGateState
         let h = try H(config: Self.config, script: ["light-native": .text("Done."), "strong-native": .text(#"{"tools": ["create_event"]}"#)],
                       priced: true)
         let r = try await h.chat(H.request("email Bob and put the review on my calendar", tools: Self.tools, model: "light"))
-        h.gateway.flushLedger()
+        await h.gateway.flushLedger()
         let store = try #require(h.gateway.services.tokens.store as? SQLiteStateStore)
         let rows = try store.withConnection { db in
             try db.statement("SELECT kind, model, input_tokens, output_tokens, cost_microdollars FROM usage_records ORDER BY id").rows {

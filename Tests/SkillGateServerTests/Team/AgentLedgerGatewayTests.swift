@@ -10,8 +10,8 @@ import SkillGateState
 /// then one `run` row with the sums; skill runs counted by skill and outcome; a run that fails mid-stream recorded with
 /// that outcome.
 @Suite(.serialized) struct AgentLedgerGatewayTests {
-    static func rows(_ h: AgentGatewayHarness) throws -> [(kind: String, index: Int, outcome: String, input: Int)] {
-        h.gateway.flushLedger()
+    static func rows(_ h: AgentGatewayHarness) async throws -> [(kind: String, index: Int, outcome: String, input: Int)] {
+        await h.gateway.flushLedger()
         let store = try #require(h.gateway.services.tokens.store as? SQLiteStateStore)
         return try store.withConnection { db in
             try db.statement("SELECT kind, call_index, outcome, input_tokens FROM usage_records ORDER BY id").rows {
@@ -24,7 +24,7 @@ import SkillGateState
         let skill = TestSkill("lookup") { _ in SkillResult(text: "found") }
         let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "lookup"))
         let r = try await h.post("/v1/agent", ["messages": [["role": "user", "content": "look it up"]]])
-        let rows = try Self.rows(h)
+        let rows = try await Self.rows(h)
         let metrics = h.gateway.services.renderMetrics()
         await h.stop()
         #expect(r.status == 200)
@@ -41,7 +41,7 @@ import SkillGateState
                                                                           makeRevoke: { h in
             let tokens = h.gateway.services.tokens
             return { try tokens.revoke(name: "agent-test") }
-        }, beforeStop: { h in rows = try Self.rows(h) })
+        }, beforeStop: { h in rows = try await Self.rows(h) })
         let run = try #require(rows.first { $0.kind == "run" })
         #expect(run.outcome == "authentication", "\(rows)")
     }

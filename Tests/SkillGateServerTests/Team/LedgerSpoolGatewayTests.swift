@@ -28,7 +28,7 @@ import SkillGateState
         var requests = 0
         let deadline = ContinuousClock.now + .seconds(20)
         while requests < 3 && ContinuousClock.now < deadline {
-            requests = try next.ledger().first?.requests ?? 0
+            requests = try await next.ledger().first?.requests ?? 0
             if requests < 3 { try await Task.sleep(for: .milliseconds(50)) }
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: state + "/ledger-spool")) ?? []

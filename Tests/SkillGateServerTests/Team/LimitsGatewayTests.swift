@@ -27,7 +27,7 @@ import SkillGateState
         let third = try await h.post(surface.path, surface.body)
         h.advance(60)
         let nextMinute = try await h.post(surface.path, surface.body)
-        let rows = try h.ledgerRows()
+        let rows = try await h.ledgerRows()
         await h.stop()
         #expect(first.status == 200 && second.status == 200)
         #expect(third.status == 429)
@@ -66,7 +66,7 @@ import SkillGateState
         // Spend recorded by an earlier process (the ledger) counts against today's budget at once.
         let h = try TeamHarness(tokenLimits: TokenLimits())
         _ = try await h.post("/v1/chat/completions", Self.chat)
-        let spent = try h.ledger().first?.costMicrodollars ?? 0
+        let spent = try await h.ledger().first?.costMicrodollars ?? 0
         _ = try h.server.services.tokens.updateLimits(name: "team-app", TokenLimits(budgetUSDPerMonth: Double(spent) / 1e6))
         // A fresh counter (as after a restart): the gateway reads this month's spend from the ledger.
         let counters = LimitCounters(now: { [clock = h.clock] in clock.now }) { subject, since in

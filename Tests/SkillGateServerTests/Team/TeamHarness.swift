@@ -69,14 +69,14 @@ final class TeamHarness: @unchecked Sendable {
     }
 
     /// The ledger's rows so far (written now), straight from the state store.
-    func ledger(by: UsageGrouping = .token) throws -> [UsageReportRow] {
-        server.flushLedger()
+    func ledger(by: UsageGrouping = .token) async throws -> [UsageReportRow] {
+        await server.flushLedger()
         return try server.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: by)
     }
 
     /// Every ledger row (all columns that matter to tests), oldest first (SQLite only).
-    func ledgerRows() throws -> [[String: String]] {
-        server.flushLedger()
+    func ledgerRows() async throws -> [[String: String]] {
+        await server.flushLedger()
         guard let store = server.services.tokens.store as? SQLiteStateStore else { return [] }
         return try store.withConnection { db in
             try db.statement("SELECT kind, call_index, token_name, surface, scenario, model, input_tokens, output_tokens, cost_microdollars, outcome, status, stream, attempts, token_id FROM usage_records ORDER BY id").rows { r in
@@ -91,8 +91,8 @@ final class TeamHarness: @unchecked Sendable {
     }
 
     /// The state database's bytes (for the secrecy checks).
-    func databaseBytes() -> String {
-        server.flushLedger()
+    func databaseBytes() async -> String {
+        await server.flushLedger()
         let state = dir.appendingPathComponent("state")
         let files = ["state.sqlite", "state.sqlite-wal"].compactMap { try? Data(contentsOf: state.appendingPathComponent($0)) }
         return files.map { String(decoding: $0, as: UTF8.self) }.joined()

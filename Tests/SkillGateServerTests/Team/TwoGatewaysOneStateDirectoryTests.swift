@@ -21,8 +21,8 @@ import SkillGateState
         let first = try await b.post("/v1/chat/completions", Self.chat)
         var onA: [Int] = []
         for _ in 0..<10 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
-        a.server.flushLedger()
-        b.server.flushLedger()
+        await a.server.flushLedger()
+        await b.server.flushLedger()
         try await Task.sleep(for: .milliseconds(2100))  // past twice the re-read interval: B reads before it judges
         let onB = try await b.post("/v1/chat/completions", Self.chat)
         await a.stop()

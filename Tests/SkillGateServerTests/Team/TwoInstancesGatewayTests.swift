@@ -26,7 +26,8 @@ struct TwoInstancesGatewayTests {
         let onA = try await a.post("/v1/chat/completions", Self.chat)
         let onB = try await b.post("/v1/chat/completions", Self.chat)
         _ = try await b.post("/v1/messages", #"{"model":"strong","max_tokens":32,"messages":[{"role":"user","content":"Hi"}]}"#)
-        try await offThePool { [a, b] in a.server.flushLedger(); b.server.flushLedger() }
+        await a.server.flushLedger()
+        await b.server.flushLedger()
         let url = db.url
         let report = try await offThePool { try PostgresStateStore(url: url).usageReport(since: Date(timeIntervalSince1970: 0), by: .token) }
         await a.stop()
@@ -71,7 +72,7 @@ struct TwoInstancesGatewayTests {
         let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(budgetUSDPerDay: 0.03))
         var onA: [Int] = []
         for _ in 0..<10 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
-        try await offThePool { [a] in a.server.flushLedger() }
+        await a.server.flushLedger()
         try await Task.sleep(for: .milliseconds(1100))  // B reads the shared spend again at most a second later
         let onB = try await b.post("/v1/chat/completions", Self.chat)
         await a.stop()
@@ -92,7 +93,7 @@ struct TwoInstancesGatewayTests {
         let (a, b) = try Self.pair(db, tokenLimits: TokenLimits(requestsPerMinute: 4))
         var onA: [Int] = []
         for _ in 0..<4 { onA.append(try await a.post("/v1/chat/completions", Self.chat).status) }
-        try await offThePool { [a] in a.server.flushLedger() }
+        await a.server.flushLedger()
         try await Task.sleep(for: .milliseconds(1100))
         let onB = try await b.post("/v1/chat/completions", Self.chat)
         await a.stop()
@@ -166,7 +167,7 @@ struct TwoInstancesGatewayTests {
         let during = try await a.post("/v1/chat/completions", Self.chat)
         try await offThePool { try PostgresConnection(url: admin).execute("ALTER DATABASE \(name) ALLOW_CONNECTIONS true") }
         let after = try await a.post("/v1/chat/completions", Self.chat)
-        try await offThePool { [a] in a.server.flushLedger() }
+        await a.server.flushLedger()
         let url = db.url
         let report = try await offThePool { try PostgresStateStore(url: url).usageReport(since: Date(timeIntervalSince1970: 0), by: .token) }
         await a.stop()

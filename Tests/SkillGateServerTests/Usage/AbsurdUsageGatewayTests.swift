@@ -46,7 +46,7 @@ import SkillGateKeys
         let first = try await chat()
         let second = try await chat()
         let third = try await chat()
-        server.flushLedger()
+        await server.flushLedger()
         let report = try await http.send(HTTPRequest(method: "GET", url: base + "/admin/api/usage?by=token&days=1",
                                                      headers: ["authorization": "Bearer \(admin)"]))
         let usage = try JSONValue.parse(first.body)["usage"]

@@ -26,7 +26,7 @@ import SkillGateState
             body: ResilienceGateway.body(model: "light")))
         var refusedByTheProvider: [Int] = []
         for _ in 0..<3 { refusedByTheProvider.append(try await gateway.send(ResilienceGateway.body(model: "light")).status) }
-        gateway.server.flushLedger()
+        await gateway.server.flushLedger()
         let totals = try tokens.store.usageSummary(tokenId: tokenId, since: minute)
         await gateway.stop()
         await upstream.stop()
