@@ -5,8 +5,11 @@ import SkillGateHTTP
 ///
 /// A value type: SSE decoding (CRLF separators included) and the chunk interpreter's state are
 /// plain values, so one byte at a time gives the same events as the whole body. Each `data:`
-/// event is one `GenerateContentResponse`. `finish` and the final usage are sent when the body
-/// ends. Errors: an `{"error":…}` chunk, or a bare JSON error body after the events (Vertex sends
+/// event is one `GenerateContentResponse`. `finish` and the final usage are sent at the first
+/// chunk with usage counts at or after the `finishReason` (the `finishReason` chunk itself, as
+/// Google sends it), else when the body ends, so an upstream that keeps its body open after its
+/// answer does not hold the answer's end (decision 0160). Errors: an `{"error":…}` chunk, or a
+/// bare JSON error body after the events (Vertex sends
 /// one when it aborts mid-stream; the SSE decoder keeps it as stray text), throws the mapped
 /// `GatewayError`; a body that ends without a `finishReason` throws a truncation error naming the provider; a
 /// failed-answer finish reason (`MALFORMED_FUNCTION_CALL`, decision 0117) throws at its chunk, with that chunk's events.
@@ -19,7 +22,7 @@ public struct GeminiStreamTranslator: WireStreamTranslator {
     /// from any upstream text copied into an error.
     public init(provider: String, apiKey: String? = nil) {
         self.provider = provider
-        self.interpreter = GeminiChunkInterpreter(provider: provider, apiKey: apiKey)
+        self.interpreter = GeminiChunkInterpreter(provider: provider, apiKey: apiKey, handsOnTheEnd: true)
     }
 
     public mutating func feed(_ bytes: [UInt8]) throws -> [ChatStreamEvent] {

@@ -12,14 +12,29 @@ import Synchronization
 ///   one function included) and deterministic; without a `responseId`, a per-response salt
 ///   (`GeminiCallIdSalt`: random per process, counted per response) replaces it.
 /// - `thoughtSignature` on a call → `toolCallSignature`; on any other part → `thinkingSignature`.
-/// - Usage grows per chunk; only the last figures are sent, once, after `finish`.
+/// - Usage grows per chunk; only the last figures are sent, after `finish`: when the body ends, or, for a stream
+///   (`handsOnTheEnd`), at the first chunk with usage counts at or after the finish (below).
 /// - `start` is held back until the first chunk that carries something the client would see (text, thinking, a call,
 ///   a finish or a prompt block): a chunk of metadata only (`usageMetadata`, `modelVersion`, `responseId`, as Vertex AI
 ///   sometimes sends first) gives no event, so a stream is not committed to its deployment before it has an answer,
 ///   and a failed answer after such a chunk is still tried again (decision 0123). Its usage is kept all the same.
+///
+/// A stream has no end of its own but the body's (no `[DONE]`, no `message_stop`), so an upstream that keeps its body
+/// open after its last chunk held the answer's finish and usage until its idle timeout. With `handsOnTheEnd`, the finish
+/// and the usage are handed on at the first chunk that carries usage counts at or after the answer's end (its
+/// `finishReason`, or a prompt block): the `finishReason` chunk itself in the recorded streams of
+/// generativelanguage.googleapis.com and of Vertex AI (both send `usageMetadata` with it), or a later chunk of usage only
+/// where a provider sends the usage after the finish. A changed usage after that is handed on as it comes, and at the end
+/// only when it changed. The gateway then ends the client's stream there (decision 0160). A `finishReason` on a chunk
+/// without usage counts is not taken for the end: streams of 2024 (and the recorded Vertex stream
+/// `vertexai-streaming-failure-error-mid-stream.txt`) carried `STOP` on every chunk, without `usageMetadata`, and went
+/// on; their finish waits for the body's end, as before.
 struct GeminiChunkInterpreter: Sendable {
     let provider: String
     let apiKey: String?
+    /// Whether the finish and the usage are handed on at the chunk that ends the answer (a stream), rather than when the
+    /// body ends (a whole answer, whose body ends with its one object).
+    let handsOnTheEnd: Bool
     /// Made the first time a call id is synthesised without a `responseId` (most responses never need one).
     private var salt: String?
     /// Whether a chunk was applied.
@@ -33,13 +48,16 @@ struct GeminiChunkInterpreter: Sendable {
     private var finishRaw: String?
     private var blockReason: String?
     private var usage = Usage()
+    /// The usage last handed on with or after the finish; nil until the finish was handed on.
+    private var usageHandedOn: Usage?
     /// Whether the last content event closed a thinking block with a signature (a second signature
     /// then needs a block of its own, or the accumulator would concatenate the two).
     private var signedThinkingIsLast = false
 
-    init(provider: String, apiKey: String?) {
+    init(provider: String, apiKey: String?, handsOnTheEnd: Bool = false) {
         self.provider = provider
         self.apiKey = apiKey
+        self.handsOnTheEnd = handsOnTheEnd
     }
 
     /// Whether the next chunk's `responseId` and `modelVersion` are still needed.
@@ -85,6 +103,17 @@ struct GeminiChunkInterpreter: Sendable {
         if !startSent, events.count > firstOfChunk || chunk.finishReason != nil || chunk.blockReason != nil {
             events.insert(.start(id: responseId, model: modelVersion), at: firstOfChunk)
             startSent = true
+        }
+        if handsOnTheEnd, chunk.usage != nil { handOnTheEnd(into: &events) }
+    }
+
+    /// At a chunk with usage counts: the answer's end (finish, usage) when it was read and not handed on yet; after it, a
+    /// changed usage.
+    private mutating func handOnTheEnd(into events: inout [ChatStreamEvent]) {
+        if let handedOn = usageHandedOn {
+            if usage != handedOn { appendUsage(into: &events) }
+        } else if finishRaw != nil || blockReason != nil {
+            appendEnd(into: &events)
         }
     }
 
@@ -149,18 +178,34 @@ struct GeminiChunkInterpreter: Sendable {
                 provider: provider)
         }
         var events: [ChatStreamEvent] = []
+        if let handedOn = usageHandedOn {  // the end went out at its chunk: only what changed since
+            closePending(into: &events)
+            if usage != handedOn { appendUsage(into: &events) }
+            return events
+        }
         if started, !startSent {  // a whole answer of metadata only: it still starts
             events.append(.start(id: responseId, model: modelVersion))
             startSent = true
         }
+        appendEnd(into: &events)
+        return events
+    }
+
+    /// The answer's end: a call still open, the finish (none when neither a `finishReason` nor a block came, as a whole
+    /// answer may end), the usage.
+    private mutating func appendEnd(into events: inout [ChatStreamEvent]) {
         closePending(into: &events)
         if let raw = finishRaw {
             events.append(.finish(Self.finishReason(raw, hasToolCalls: toolCallCount > 0)))
         } else if blockReason != nil {
             events.append(.finish(.contentFilter))
         }
+        appendUsage(into: &events)
+    }
+
+    private mutating func appendUsage(into events: inout [ChatStreamEvent]) {
         events.append(.usage(usage))
-        return events
+        usageHandedOn = usage
     }
 
     /// Gemini `finishReason` → `FinishReason`; unknown reasons are kept verbatim. (The failed-answer reasons never get

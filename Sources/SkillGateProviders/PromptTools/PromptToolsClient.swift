@@ -69,6 +69,8 @@ public struct PromptToolsClient: LLMClient {
     /// usual place of a call) then fails the stream before its first event, so the executor tries it again (decision
     /// 0120). Its usage is the one reported so far, or else estimated from the text sent and read (decision 0104): the
     /// inner stream is closed at once rather than read on, which would let the model generate (and bill) more.
+    /// The stream ends with the inner answer, complete (`PromptToolsInnerAnswer`), even when the inner stream stays open
+    /// after it (decision 0160).
     public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamEvent, any Error> {
         let inner = self.inner
         let providerId = self.providerId
@@ -82,7 +84,9 @@ public struct PromptToolsClient: LLMClient {
                     var parser = PromptToolStreamParser(offeredTools: prepared.offeredTools, provider: providerId)
                     var held = PromptToolsHeldEvents()
                     var finished = false
-                    for try await event in inner.stream(prepared.request) {
+                    // Read up to the complete answer, not to the end of a stream its upstream may keep open (decision 0160).
+                    var answer = PromptToolsInnerAnswer(inner.events(prepared.request))
+                    while let event = try await answer.next() {
                         switch event {
                         case .textDelta(let text):
                             spent.outputBytes += text.utf8.count

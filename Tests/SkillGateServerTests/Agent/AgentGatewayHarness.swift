@@ -31,6 +31,8 @@ final class AgentUpstream: HTTPHandler {
     /// Streams answer with this text, its finish and its usage (in 40, out 7), then keep the stream open without
     /// `[DONE]` until the gateway leaves (a complete answer whose stream is not ended, decision 0154).
     let openAfterAnswer: String?
+    /// Whether that stream sends its usage (without it, the answer is complete only once the usage's hold passed).
+    let openAfterAnswerUsage: Bool
     /// Plays a text-only model behind the prompt-tools adapter: it writes its call in `<tool_call>` tags, and finds the
     /// tool's result in a `<tool_response>` block. The first `malformedFirst` requests get a call that cannot be read.
     let promptTools: Bool
@@ -48,8 +50,9 @@ final class AgentUpstream: HTTPHandler {
          afterTick: (@Sendable (Int) -> Void)? = nil, firstEventDelay: Duration = .zero,
          beforeFirstEvent: (@Sendable () -> Void)? = nil, emptyStream: Bool = false, contentlessStream: Bool = false, textAtOnce: String? = nil,
          recordedStream: [UInt8]? = nil, promptTools: Bool = false, malformedFirst: Int = 0, callsForever: Duration? = nil,
-         flood: Bool = false, openAfterAnswer: String? = nil) {
+         flood: Bool = false, openAfterAnswer: String? = nil, openAfterAnswerUsage: Bool = true) {
         self.openAfterAnswer = openAfterAnswer
+        self.openAfterAnswerUsage = openAfterAnswerUsage
         self.callsForever = callsForever
         self.flood = flood
         self.tool = tool
@@ -107,7 +110,8 @@ final class AgentUpstream: HTTPHandler {
         if let openAfterAnswer, body["stream"]?.boolValue == true {
             let usage: JSONValue = ["id": "chatcmpl-up", "object": "chat.completion.chunk", "created": 1, "model": .string(model), "choices": [],
                                     "usage": ["prompt_tokens": 40, "completion_tokens": 7, "total_tokens": 47]]
-            let bytes = (ScriptedUpstream.chunks(.text(openAfterAnswer), model: model) + [usage]).map { "data: \($0.serialized())\n\n" }.joined()
+            let bytes = (ScriptedUpstream.chunks(.text(openAfterAnswer), model: model) + (openAfterAnswerUsage ? [usage] : []))
+                .map { "data: \($0.serialized())\n\n" }.joined()
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             try? await responder.write(Array(bytes.utf8))
             while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }

@@ -24,6 +24,9 @@ final class UpstreamDouble: HTTPHandler {
         /// `200 text/event-stream`, each of `writes` sent on its own with `pause` before the next (events whose
         /// separators are CRLF CRLF, as Google sends them, which `events` does not split).
         case sseWrites([[UInt8]], pause: Duration)
+        /// `200 text/event-stream`, each of `writes` sent on its own, then the stream stays open, silent, until the
+        /// client (the gateway) leaves (`sawDisconnect`), for at most `atMost`: an upstream that never ends its stream.
+        case sseThenOpen([[UInt8]], atMost: Duration)
     }
 
     /// One request as the double saw it.
@@ -42,6 +45,7 @@ final class UpstreamDouble: HTTPHandler {
     private let seen = Mutex<[Seen]>([])
     private let server = Mutex<HTTPServer?>(nil)
     private let boundPort = Mutex(0)
+    private let gone = Mutex(false)
 
     init(_ replies: [Reply], byKey: [String: Reply] = [:], byBodyContaining byBody: [String: Reply] = [:]) throws {
         script = Mutex(replies)
@@ -60,6 +64,8 @@ final class UpstreamDouble: HTTPHandler {
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
     var requests: [Seen] { seen.withLock { $0 } }
     var requestCount: Int { seen.withLock { $0.count } }
+    /// Whether a stream kept open (`sseThenOpen`) saw its client leave.
+    var sawDisconnect: Bool { gone.withLock { $0 } }
 
     func stop() async {
         // The server is dropped once stopped: it holds its event loops, which hold this handler
@@ -104,6 +110,13 @@ final class UpstreamDouble: HTTPHandler {
                 if index > 0 { try? await Task.sleep(for: pause) }
                 try? await responder.write(bytes)
             }
+            responder.end()
+        case .sseThenOpen(let writes, let atMost):
+            try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
+            for bytes in writes { try? await responder.write(bytes) }
+            let until = ContinuousClock.now + atMost
+            while !responder.isClientGone, !Task.isCancelled, ContinuousClock.now < until { try? await Task.sleep(for: .milliseconds(5)) }
+            if responder.isClientGone { gone.withLock { $0 = true } }
             responder.end()
         case .delayed(let delay, let next):
             try? await Task.sleep(for: delay)
