@@ -29,7 +29,7 @@ import SkillGateState
         let pending = try await Self.get(h, id)
         h.gateway.services.responses.flush()
         let stored = try await Self.get(h, id)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         await h.stop()
         #expect(pending.status == 200 && pending.body == r.body, "\(String(decoding: pending.body, as: UTF8.self))")
         #expect(stored.status == 200 && stored.body == r.body, "\(String(decoding: stored.body, as: UTF8.self))")

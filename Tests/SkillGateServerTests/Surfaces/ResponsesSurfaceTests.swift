@@ -39,7 +39,7 @@ import Synchronization
         let sent = try #require(h.upstream.requests.first)
         #expect(sent["messages"] == [["role": "system", "content": "Be brief."], ["role": "user", "content": "Hi"]])
         #expect(sent["max_tokens"] == 50)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         #expect(line["surface"] == "responses" && line["status"] == 200 && line["input_tokens"] == 5)
     }
 
