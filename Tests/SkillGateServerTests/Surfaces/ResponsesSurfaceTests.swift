@@ -156,7 +156,7 @@ import Synchronization
         let soon = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         clock.withLock { $0 += 3601 }
         let late = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
-        h.gateway.services.responses.flush()
+        await h.gateway.services.responses.flushOffThePool()
         let lateFromStore = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         await h.stop()
         #expect(soon.status == 200)
