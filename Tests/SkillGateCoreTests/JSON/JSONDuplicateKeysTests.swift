@@ -92,9 +92,9 @@ import Testing
 
     /// Objects past the one-by-one comparisons go to a hash table: still every repeated key is found (a plain key or
     /// one with an escape, early or late, the table's own or a nested object's), and distinct keys pass. 20,000 keys
-    /// compared one by one would be 200 million comparisons; looked up, it is 20,000. The documents are read on a thread
-    /// of their own (`offThePool`): at 20,000 keys that is seconds of CPU in a debug build, which a thread of the shared
-    /// task pool would hold.
+    /// compared one by one would be 200 million comparisons; looked up, it is 20,000. The documents are read on a
+    /// thread of their own (`offThePool`): at 20,000 keys that is seconds of CPU in a debug build, which a thread of the
+    /// shared task pool would hold.
     @Test(arguments: [16, 17, 40, 20_000])
     func wideObjectsFindEveryRepeatedKey(count: Int) async throws {
         let repeatedKeys = [0, 7, count / 2, count - 1]

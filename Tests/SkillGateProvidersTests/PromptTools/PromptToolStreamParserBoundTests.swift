@@ -6,8 +6,8 @@ import SkillGateTestSupport
 /// A call's tag opened and never closed is held at most as long as an answer's bound (decision 0155): an upstream that
 /// opened `<tool_call>` and then streamed 600 MB took the gateway to 2.4 GB before the tag closed.
 @Suite struct PromptToolStreamParserBoundTests {
-    /// The parser is fed 33 MiB or more: most of a second of CPU in a debug build, on a thread of its own (`offThePool`)
-    /// rather than one of the shared task pool's.
+    /// The parser is fed 33 MiB or more: most of a second of CPU in a debug build, on a thread of its own
+    /// (`offThePool`) rather than one of the shared task pool's.
     @Test func aCallHeldOpenPastTheBoundIsRefused() async throws {
         let (fed, outcome) = try await offThePool { () -> (Int, Result<Void, any Error>) in
             var parser = PromptToolStreamParser(offeredTools: ["f"], provider: "up")
