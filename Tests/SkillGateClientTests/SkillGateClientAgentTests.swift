@@ -69,10 +69,10 @@ import Testing
         #expect(noticedAt - cancelledAt <= .milliseconds(100), "the server stopped the run \(noticedAt - cancelledAt) after the cancel")
         #expect(seen.withLock { $0 } == ["run.started", "route.selected", "skill.started"])
         // The run's log line says the client went away (499).
-        while !gateway.requestLog().contains(where: { $0.path == "/v1/agent" }), ContinuousClock.now < cancelledAt + .seconds(5) {
+        while await !gateway.requestLog().contains(where: { $0.path == "/v1/agent" }), ContinuousClock.now < cancelledAt + .seconds(5) {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let logged = gateway.requestLog().first { $0.path == "/v1/agent" }
+        let logged = await gateway.requestLog().first { $0.path == "/v1/agent" }
         await gateway.stop()
         #expect(logged?.status == 499)
     }

@@ -183,7 +183,7 @@ public final class GatewayServer: Sendable {
     /// pool thread held while it catches up would keep every other task waiting (decision 0159).
     public func flushLedger() async {
         guard let ledger = services.ledger else { return }
-        await Self.writerCloses.run { ledger.flush() }
+        await writerWaits.run { ledger.flush() }
     }
 
     /// The port actually bound (useful with port 0).
@@ -201,7 +201,7 @@ public final class GatewayServer: Sendable {
         await closeWriters()
         services.log.event(stop.drainedCleanly ? "stopped" : "stopped; requests still running at the end of the grace period were cut off",
                            ["signal": .int(Int(stop.signal)), "exit_status": .int(Int(stop.exitStatus))])
-        services.log.close()
+        await closeLog()
         http.shutdown()
         return stop.exitStatus
     }
@@ -211,14 +211,23 @@ public final class GatewayServer: Sendable {
     /// thread of the shared task pool (gateways stopping in parallel tests starved the others' tasks).
     private func closeWriters() async {
         let services = self.services
-        await Self.writerCloses.run {
+        await writerWaits.run {
             services.ledger?.close()
             services.responses.close()
         }
     }
 
-    /// Where `closeWriters` and `flushLedger` wait.
-    private static let writerCloses = BlockingWorkQueue(label: "skillgate.writer-closes")
+    /// Writes the log's last lines and stops its writer, waiting off the shared task pool: the log's writer runs at a
+    /// lowered priority, and a busy machine may not run it for seconds (decision 0159).
+    private func closeLog() async {
+        let log = services.log
+        await writerWaits.run { log.close() }
+    }
+
+    /// Where `closeWriters`, `closeLog`, `flushLedger` and `flushLog` wait: one queue per gateway, so the waits of
+    /// gateways stopping or flushing together (tests in parallel) do not queue behind one another's (a failing store
+    /// holds a close for seconds).
+    private let writerWaits = BlockingWorkQueue(label: "skillgate.writer-waits")
 
     /// What the HTTP server refused or cut off so far (connection caps, header-time refusals, deadlines).
     public var serverStatistics: HTTPServer.Statistics { server.statistics }
@@ -234,13 +243,17 @@ public final class GatewayServer: Sendable {
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
         await closeWriters()
-        services.log.close()
+        await closeLog()
         http.shutdown()
     }
 
     /// Waits until every log line so far is written (the log is written off the event loops).
-    public func flushLog() {
-        services.log.flush()
+    ///
+    /// The wait runs off the shared task pool, as `flushLedger`'s does: the log's writer runs at a lowered priority
+    /// (decision 0159).
+    public func flushLog() async {
+        let log = services.log
+        await writerWaits.run { log.flush() }
     }
 
     /// The token service over the config's state store (for the CLI).

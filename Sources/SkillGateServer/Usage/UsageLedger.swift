@@ -156,7 +156,9 @@ final class UsageLedger: Sendable {
     ///
     /// Waits for the writer's last attempt only when something is left to keep (the store failing): a ledger that wrote
     /// everything returns at once, so a stop does not hold its thread while a busy machine schedules the low-priority
-    /// writer (a gateway's shutdown runs on the shared task pool).
+    /// writer (a gateway's shutdown runs on the shared task pool). Without a spool too: a batch the writer held at the
+    /// stop was otherwise neither written nor counted as dropped, and the writer told of the stop's drops again, as
+    /// the store falling behind, after the stop had.
     func close() {
         flush()
         let settled = queue.withLock { q -> Bool in
@@ -164,7 +166,7 @@ final class UsageLedger: Sendable {
             return q.pending.isEmpty && !q.writing
         }
         wake.signal()
-        guard !settled, spool != nil else { return keepWhatIsLeft() }
+        guard !settled else { return keepWhatIsLeft() }
         let deadline = ContinuousClock.now + Self.closeWait
         while !queue.withLock({ $0.finished }) && ContinuousClock.now < deadline { usleep(1_000) }
         keepWhatIsLeft()

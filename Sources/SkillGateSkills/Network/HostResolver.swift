@@ -1,11 +1,13 @@
 import Dispatch
+import SkillGateCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Resolves host names with the system resolver (getaddrinfo) off the cooperative thread pool.
+/// Resolves host names with the system resolver (getaddrinfo), each lookup on a thread of its own, off the shared task
+/// pool.
 public struct HostResolver: Sendable {
     private let lookup: @Sendable (String) -> Result<[IPAddress], OutboundError>
 
@@ -22,7 +24,11 @@ public struct HostResolver: Sendable {
         if OutboundHost.isLocalhostName(host.lowercased()) { return Self.loopback }
         let lookup = self.lookup
         let result: Result<[IPAddress], OutboundError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: lookup(host)) }
+            // A thread of its own: a lookup can wait out the resolver's timeouts (seconds), and on Linux Dispatch's
+            // global queue is the pool Swift's tasks run on (two threads on two cores), not a pool of its own (decision
+            // 0159).
+            let started = DetachedThread.start(name: "sg-resolve") { continuation.resume(returning: lookup(host)) }
+            if !started { DispatchQueue.global().async { continuation.resume(returning: lookup(host)) } }
         }
         return try result.get()
     }

@@ -160,9 +160,13 @@ extension TokenService {
         }
     }
 
-    /// Waits for the background lookups started so far (tests).
-    func waitForRefreshes() {
-        refreshQueue.sync {}
+    /// Waits for the background lookups started so far (tests). The caller's thread is not held meanwhile: a lookup
+    /// may wait for the store for seconds, and a task that waited on a thread of the shared pool would hold it
+    /// (decision 0159).
+    func waitForRefreshes() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            refreshQueue.async { done.resume() }
+        }
     }
 
     /// Whether the entry's stored digest is `digest` (compared in constant time) and its token is not revoked.

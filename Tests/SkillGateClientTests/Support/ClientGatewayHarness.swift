@@ -58,8 +58,8 @@ final class ClientGatewayHarness: Sendable {
     }
 
     /// Path and status of each request's log line so far.
-    func requestLog() -> [(path: String, status: Int)] {
-        gateway.flushLog()
+    func requestLog() async -> [(path: String, status: Int)] {
+        await gateway.flushLog()
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let json = try? JSONValue.parse(String(line)), let path = json["path"]?.stringValue,

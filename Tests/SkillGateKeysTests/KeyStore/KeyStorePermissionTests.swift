@@ -9,28 +9,33 @@ import Testing
     /// regular file (decision 0152). Before, `open` waited for a writer that never came, and with it `/readyz`, the key
     /// reloads and `skillgate keys list`, for good. The read runs on a thread of its own here, so a regression fails the
     /// test instead of hanging the suite; the pipe is then opened for writing, which lets a blocked reader go.
-    @Test func aNamedPipeAtTheKeyFilesPathIsRefusedWithoutWaiting() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aNamedPipeAtTheKeyFilesPathIsRefusedWithoutWaiting() async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir + "/keys.json"
             try writeFile(path, #"{"version":1,"keys":{"A":"sk-secret-value-123456"}}"#, mode: 0o600)
             let store = try KeyStore(path: path)
             #expect(unlink(path) == 0 && mkfifo(path, 0o600) == 0)
-            let done = DispatchSemaphore(value: 0)
             let outcome = Mutex<String?>(nil)
-            Thread.detachNewThread {
-                do {
-                    _ = try store.reloadIfChanged()
-                    outcome.withLock { $0 = "reloaded" }
-                } catch {
-                    outcome.withLock { $0 = "\(error)" }
+            // The wait for the reading thread runs on a thread of its own too (`offThePool`), not on one of the shared
+            // task pool's: a regression holds it for seconds.
+            let answered = try await offThePool { () -> Bool in
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    do {
+                        _ = try store.reloadIfChanged()
+                        outcome.withLock { $0 = "reloaded" }
+                    } catch {
+                        outcome.withLock { $0 = "\(error)" }
+                    }
+                    done.signal()
                 }
-                done.signal()
-            }
-            let answered = done.wait(timeout: .now() + 5) == .success
-            if !answered {
-                let writer = open(path, O_WRONLY | O_NONBLOCK)
-                if writer >= 0 { close(writer) }
-                _ = done.wait(timeout: .now() + 5)
+                let answered = done.wait(timeout: .now() + 5) == .success
+                if !answered {
+                    let writer = open(path, O_WRONLY | O_NONBLOCK)
+                    if writer >= 0 { close(writer) }
+                    _ = done.wait(timeout: .now() + 5)
+                }
+                return answered
             }
             #expect(answered, "reading a key file that is a named pipe waited for a writer")
             #expect(outcome.withLock { $0 }?.contains("not a regular file") == true, "\(outcome.withLock { $0 } ?? "nothing")")

@@ -23,7 +23,7 @@ import SkillGateCore
         #expect(head.hasPrefix("HTTP/1.1 200") && head.lowercased().contains("content-type: text/event-stream"), "\(head)")
         #expect(next == 200, "the request after the HEAD was not answered")
         #expect(await waitFor { h.server.services.traffic.subscriberCount == 0 }, "the HEAD request kept a traffic tail open")
-        let line = h.logLines().first { $0["method"] == "HEAD" && $0["path"] == "/admin/api/traffic" }
+        let line = await h.logLines().first { $0["method"] == "HEAD" && $0["path"] == "/admin/api/traffic" }
         #expect(line?["status"]?.intValue == 200, "\(String(describing: line))")
     }
 

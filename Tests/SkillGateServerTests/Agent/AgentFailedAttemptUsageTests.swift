@@ -28,7 +28,7 @@ import SkillGateState
         let store = h.gateway.services.tokens.store
         let byToken = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let byModel = try store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
-        return (h, r, byToken, byModel, try #require(h.logLines().last))
+        return (h, r, byToken, byModel, try #require(await h.logLines().last))
     }
 
     @Test func aRunsFailedAttemptIsCountedInItsLogLineAndLedgerRows() async throws {
@@ -37,7 +37,7 @@ import SkillGateState
         await h.gateway.flushLedger()
         let byToken = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
         let byModel = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         await h.stop()
         #expect(r.status == 200, "\(r.body)")
         #expect(h.upstream.requests.count == 3, "the malformed call was tried again, then the run went on")
@@ -55,7 +55,7 @@ import SkillGateState
         let r = try await h.post("/v1/agent", AgentGatewayTests.question)
         await h.gateway.flushLedger()
         let byToken = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .token)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         await h.stop()
         #expect(r.status == 200 && r.body.contains("run.completed"), "\(r.body)")
         #expect(h.upstream.requests.count == 3)
@@ -129,7 +129,7 @@ import SkillGateState
                                         lightTools: "prompt", lightFallback: true)
         _ = try h.gateway.services.tokens.updateLimits(name: "agent-test", TokenLimits(budgetUSDPerDay: 0.03))
         let r = try await h.post("/v1/chat/completions", AgentGatewayTests.openAI(stream: false))
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         await h.stop()
         #expect(h.upstream.requests.count == 2, "the run stopped before its second call: \(h.upstream.requests.count) requests, \(r.body)")
         #expect(r.body.contains("budget"), "\(r.status) \(r.body)")

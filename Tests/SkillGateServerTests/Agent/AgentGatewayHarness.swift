@@ -276,8 +276,8 @@ final class AgentGatewayHarness {
     /// The log as it was when `stop()` removed the temporary directory.
     private var finalLog: String?
 
-    func logLines() -> [JSONValue] {
-        if finalLog == nil { gateway.flushLog() }
+    func logLines() async -> [JSONValue] {
+        if finalLog == nil { await gateway.flushLog() }
         let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
     }

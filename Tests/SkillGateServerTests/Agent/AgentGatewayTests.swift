@@ -47,7 +47,7 @@ import SkillGateSkills
         #expect(done["usage"]?["input_tokens"]?.intValue != nil)
         #expect(done["usage"]?["output_tokens"]?.intValue != nil)
         #expect(done["cost_usd"]?.doubleValue != nil)
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["path"] == "/v1/agent")
         #expect(log["agent_iterations"] == 2)
         #expect(log["skills_run"] == ["clock"])
@@ -84,7 +84,7 @@ import SkillGateSkills
         #expect(json["usage"]?["prompt_tokens"] == 10)  // summed over both model calls
         #expect(h.upstream.requests.count == 2)
         #expect(r.headers["x-skillgate-skills"] == "visible=clock")
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["surface"] == "openai")
         #expect(log["agent_iterations"] == 2)
         #expect(log["skills_run"] == ["clock"])

@@ -16,7 +16,7 @@ import SkillGateSkills
         await h.stop()
         #expect(r.body.contains("event: run.failed"), "\(r.body.suffix(300))")
         #expect(skill.runs.count == 1)
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["skills_run"]?.arrayValue?.compactMap(\.stringValue) == ["revoker"], "\(log)")
     }
 }

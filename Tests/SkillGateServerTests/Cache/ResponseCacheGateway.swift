@@ -85,7 +85,7 @@ final class ResponseCacheGateway: Sendable {
     /// The request log's lines, waiting (up to 5 s) until there are at least `count`.
     func logLines(atLeast count: Int = 1) async -> [JSONValue] {
         for _ in 0..<250 {
-            server.flushLog()
+            await server.flushLog()
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
             if lines.count >= count { return lines }

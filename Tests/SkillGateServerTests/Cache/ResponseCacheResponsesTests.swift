@@ -28,7 +28,7 @@ import SkillGateHTTP
             #expect(first.cache == "miss" && second.cache == "hit")
             #expect(upstream.requestCount == 1)
             #expect(second.id != first.id && second.id.hasPrefix("resp_") && !second.text.isEmpty && second.text == first.text)
-            g.server.services.responses.flush()
+            await g.server.services.responses.flushOffThePool()
             let stored = try await g.get("/v1/responses/\(second.id)")
             #expect(stored.status == 200 && stored.json["id"]?.stringValue == second.id, "\(stored.text)")
             // It is continued like any response: the continuation is a request of its own (a miss).

@@ -40,7 +40,7 @@ import SkillGateSkills
         let client = HTTPClient(configuration: .init(maxResponseBytes: 64 << 20))
         defer { client.shutdown() }
         let r = try await AgentGatewayHarness.post(client, port: h.gateway.boundPort, token: h.token, path.route, path.body)
-        let line = h.logLines().last
+        let line = await h.logLines().last
         await h.stop()
         let tail = String(r.body.suffix(2_000))
         #expect(tail.contains("passed 1 MiB"), "\(r.status): \(tail)")

@@ -44,7 +44,7 @@ import Synchronization
         #expect(upstream.sawDisconnect, "the gateway kept the upstream's request after its client left")
         let spent = try await ledgerSpend(of: h.gateway, until: deadline)
         await h.stop()
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["status"] == 499, "\(log)")
         #expect(log["usage_estimated"]?.boolValue == true, "\(log)")
         // The prompt alone is 1,840 bytes: at least 460 tokens; nothing came out.
@@ -85,7 +85,7 @@ import Synchronization
         #expect(upstream.sawDisconnect, "the gateway kept reading the upstream after its client left")
         let spent = try await ledgerSpend(of: h.gateway, until: deadline)
         await h.stop()
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["status"] == 499 && log["usage_estimated"]?.boolValue == true, "\(log)")
         #expect((log["input_tokens"]?.intValue ?? 0) >= 460, "\(log)")
         #expect((log["output_tokens"]?.intValue ?? 0) >= 50, "the output read before the client left: \(log)")

@@ -53,7 +53,7 @@ import SkillGateHTTP
         }
         let single = try await calls(#","parallel_tool_calls":false"#)
         let both = try await calls("")
-        let lines = h.logLines()
+        let lines = await h.logLines()
         await h.stop()
         #expect(single == ["get_weather"])
         #expect(both == ["get_weather", "current_time"])

@@ -111,7 +111,7 @@ import SkillGateState
         let spent = try await ledgerSpend(of: h.gateway, until: .now + .seconds(10))
         let rows = try h.gateway.services.tokens.store.usageReport(since: Date(timeIntervalSince1970: 0), by: .model)
         await h.stop()
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         let unusable = log["unusable_input_tokens"]?.intValue ?? 0
         #expect(unusable >= 2 * 460 && log["usage_estimated"]?.boolValue == true, "\(log)")
         #expect(spent.inputTokens == unusable, "\(spent)")

@@ -10,7 +10,8 @@ import SkillGateTestSupport
         let binary = (try? ServeProcessTests.binary()) ?? "skillgate"
         guard let process = try? SpawnedProcess("/bin/sh", ["-c", command.replacingOccurrences(of: "SKILLGATE", with: binary)]) else { return (nil, "") }
         _ = await process.waitForExit()
-        let output = process.waitUntilExit()
+        // Blocks until the output is read to its end (for good, if the child still runs): off the shared task pool.
+        let output = (try? await offThePool { process.waitUntilExit() }) ?? ""
         return (process.exitCode, output)
     }
 

@@ -23,7 +23,7 @@ import SkillGateHTTP
         let openAI = try await Self.exchange("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n", port: port)
         let anthropic = try await Self.exchange("POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: sgk_notarealtoken\r\nContent-Length: 4000000\r\n\r\n", port: port)
         let statistics = h.server.serverStatistics
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(openAI.text.hasPrefix("HTTP/1.1 401"), "\(openAI.text)")
         #expect(openAI.closed)
@@ -100,7 +100,7 @@ import SkillGateHTTP
         let keyFile = h.server.services.config.keyFile
         chmod(keyFile, 0o644)
         let notReady = try await h.http.send(HTTPRequest(method: "GET", url: h.base + "/readyz"))
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(ready.status == 200)
         #expect(String(decoding: ready.body, as: UTF8.self) == #"{"status":"ready"}"#)

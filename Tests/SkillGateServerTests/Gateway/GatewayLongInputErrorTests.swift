@@ -11,7 +11,7 @@ import SkillGateCore
         let h = try Harness()
         let model = String(repeating: "m", count: 30_000)
         let r = try await h.post("/v1/chat/completions", #"{"model":"\#(model)","messages":[{"role":"user","content":"hi"}]}"#)
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(r.status == 404)
         #expect(r.body.count < 2_500, "the error answer is \(r.body.count) bytes")
@@ -68,7 +68,7 @@ import SkillGateCore
         let h = try Harness()
         let path = "/v1/" + String(repeating: "q", count: 60_000) + "/end"
         let r = try await h.post(path, "{}", auth: withToken)
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(r.status == 404, "an unknown route, with or without a token")
         // The path (~1 KB) and the 404's message, which quotes it within its own bound (~1.5 KB, decision 0082).

@@ -52,8 +52,8 @@ import SkillGateHTTP
         }
 
         /// Everything logged so far.
-        func log() -> String {
-            server.flushLog()
+        func log() async -> String {
+            await server.flushLog()
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -135,7 +135,7 @@ import SkillGateHTTP
         _ = try await h.post("/v1/chat/completions", Self.chat, headers: ["x-api-key": h.token + "x"], auth: false)
         _ = try await h.get("/healthz")
         await h.stop()
-        let log = h.log()
+        let log = await h.log()
         let lines = log.split(separator: "\n")
         #expect(lines.count >= 4)  // listening + 3 requests
         for line in lines { #expect((try? JSONValue.parse(String(line))) != nil, "not JSON: \(line)") }

@@ -43,7 +43,7 @@ import SkillGateHTTP
         let retrieve = try await h.get("/v1/responses/" + id)
         #expect(retrieve.status == 404 && retrieve.bodyText.contains("was deleted"), "\(retrieve.bodyText)")
 
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(log.contains(#""status":200"#) && log.contains(#""surface":"responses""#))
     }

@@ -16,7 +16,7 @@ import SkillGateState
         let first = try await h.post("/v1/responses", #"{"model":"light","input":"What time is it?","store":true}"#)
         #expect(first.status == 200)
         let id = try #require(try JSONValue.parse(first.body)["id"]?.stringValue)
-        h.server.services.responses.flush()  // in the database now, no longer pending in memory
+        await h.server.services.responses.flushOffThePool()  // in the database now, no longer pending in memory
         let body = #"{"model":"light","input":"And tomorrow?","store":false,"previous_response_id":"\#(id)"}"#
         let continued = "POST /v1/responses HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"

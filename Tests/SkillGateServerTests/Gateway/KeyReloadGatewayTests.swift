@@ -23,16 +23,16 @@ import SkillGateHTTP
         for _ in 0..<3 { h.server.reloadKeys(signalled: false) }
         // The 2-second poll looks too, at least once meanwhile.
         try await Task.sleep(for: .milliseconds(2500))
-        let broken = h.log()
+        let broken = await h.log()
         h.server.reloadKeys(signalled: true)
-        let asked = h.log()
+        let asked = await h.log()
         try good.write(to: URL(fileURLWithPath: keyFile))
         chmod(keyFile, 0o600)
         h.server.reloadKeys(signalled: false)
-        let fixed = h.log()
+        let fixed = await h.log()
         chmod(keyFile, 0o644)
         h.server.reloadKeys(signalled: false)
-        let wide = h.log()
+        let wide = await h.log()
         let keys = h.server.services.keys.names
         await h.stop()
         #expect(Self.warnings(broken) == 1, "told \(Self.warnings(broken)) times: \(broken)")

@@ -1,6 +1,5 @@
 import Foundation
 import SkillGateHTTP
-import Synchronization
 import Testing
 import SkillGateTestSupport
 
@@ -90,7 +89,7 @@ import SkillGateTestSupport
         repeat {
             attempt += 1
             if let taken = started { taken.stop(); try? FileManager.default.removeItem(at: dir) }
-            (port, metricsPort) = (try Self.freePort(), try Self.freePort())
+            (port, metricsPort) = (try await Self.freePort(), try await Self.freePort())
             (config, dir) = try Self.configFile(#""reuse_port":true,"metrics":{"listen":"127.0.0.1:\#(metricsPort)"},"#,
                                                 listen: "127.0.0.1:\(port)")
             started = try SpawnedProcess(try Self.binary(), ["serve", "--config", config])
@@ -114,14 +113,13 @@ import SkillGateTestSupport
         }
     }
 
-    /// A port nothing listens on now (the kernel's choice for port 0, released).
-    static func freePort() throws -> Int {
+    /// A port nothing listens on now (the kernel's choice for port 0, released). The probe's stop is awaited: a
+    /// thread of the shared task pool that polled for it would wait for another task of that pool.
+    static func freePort() async throws -> Int {
         let probe = try HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loops: 1), handler: ServeProcessHandler())
         try probe.start()
         let port = probe.boundPort
-        let stopped = Mutex(false)
-        Task { await probe.shutdown(deadline: .zero); stopped.withLock { $0 = true } }
-        while !stopped.withLock({ $0 }) { usleep(1_000) }
+        await probe.shutdown(deadline: .zero)
         return port
     }
 }

@@ -29,7 +29,7 @@ import SkillGateHTTP
                                                        headers: ["authorization": "Bearer \(h.token)"]))
         #expect(rename(path + ".moved", path) == 0)
         let back = try await Self.readiness(h, becoming: 200)
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(ready.status == 200)
         #expect(moved.status == 503)

@@ -43,7 +43,7 @@ import SkillGateSkills
         // "7" was coerced to 7 by the validator, as the agent loop does for a model's arguments.
         #expect(result["content"]?.arrayValue?.first?["text"] == "6 * 7 = 42")
         #expect(result["structuredContent"]?["product"] == 42)
-        let line = try #require(h.logLines().last { $0["surface"] == "mcp" && $0["skills_run"] != nil })
+        let line = try #require(await h.logLines().last { $0["surface"] == "mcp" && $0["skills_run"] != nil })
         #expect(line["skills_run"] == ["multiply"] && line["status"] == 200 && line["scenario"] == "math")
         await h.stop()
     }
@@ -100,7 +100,7 @@ import SkillGateSkills
             #expect(message.utf8.count < 600, "\(message.prefix(300))")
             #expect(message.contains("1000000 bytes"), "\(message.prefix(300))")
         }
-        let lines = h.logLines().filter { $0["surface"] == "mcp" }
+        let lines = await h.logLines().filter { $0["surface"] == "mcp" }
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { ($0["error"]?.stringValue?.utf8.count ?? 0) < 600 })
         let recent = h.gateway.services.traffic.recent(limit: 10)
@@ -184,7 +184,7 @@ import SkillGateSkills
         let run = try await h.post("/v1/agent", Self.agentBody("compute"))
         #expect(run.status == 200)
         #expect(run.body.contains("skill.finished"))
-        let events = h.logLines().filter { $0["event"] == "mcp server unavailable" }
+        let events = await h.logLines().filter { $0["event"] == "mcp server unavailable" }
         #expect(events.first?["server"] == "broken")
         #expect(events.first?["error"]?.stringValue?.contains("no config") == true)
         await h.stop()

@@ -26,26 +26,32 @@ import SkillGateTestSupport
     }
 
     /// Starts a log writer and a usage ledger, lets each do one round of work (so their threads have started and
-    /// scheduled themselves), and runs `check` while they are alive.
-    private static func withRunningWriters(_ check: () -> Void) throws {
+    /// scheduled themselves), and runs `check` while they are alive. The waits for the low-priority writers (their
+    /// flushes and closes) run off the shared task pool.
+    private static func withRunningWriters(_ check: () -> Void) async throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         let writer = LogWriter(fd: fds[1])
-        defer { writer.close() }
-        try withTemporaryDirectory { dir in
-            let ledger = UsageLedger(store: try SQLiteStateStore(stateDirectory: dir), flushInterval: .milliseconds(20))
-            defer { ledger.close() }
-            writer.enqueue(.event(["n": .int(1)]))
-            writer.flush()
-            ledger.flush()
-            check()
+        do {
+            try await withTemporaryDirectory { dir in
+                let ledger = UsageLedger(store: try SQLiteStateStore(stateDirectory: dir), flushInterval: .milliseconds(20))
+                writer.enqueue(.event(["n": .int(1)]))
+                await writer.flushOffThePool()
+                await ledger.flushOffThePool()
+                check()
+                await ledger.closeOffThePool()
+            }
+        } catch {
+            await writer.closeOffThePool()
+            throw error
         }
+        await writer.closeOffThePool()
     }
 
-    @Test func theWritersRunAtLowPriorityAndTheirCatchUpLanesAtTheirMakersPriority() throws {
+    @Test func theWritersRunAtLowPriorityAndTheirCatchUpLanesAtTheirMakersPriority() async throws {
         let maker = ThreadScheduling.nice()
-        try Self.withRunningWriters {
+        try await Self.withRunningWriters {
             for name in ["sg-log", "sg-ledger"] {
                 let seen = Self.values(ofThreadsNamed: name) { ThreadScheduling.nice(ofThread: $0) }
                 #expect(!seen.isEmpty, "no thread named \(name)")
@@ -60,10 +66,10 @@ import SkillGateTestSupport
         }
     }
 
-    @Test func theLogAndLedgerWritersRunWithTheBackgroundSlice() throws {
+    @Test func theLogAndLedgerWritersRunWithTheBackgroundSlice() async throws {
         // A kernel that keeps no custom slices (before Linux 6.12) reports none for any thread: nothing to see.
         guard ThreadScheduling.currentThreadSliceNanoseconds != nil else { return }
-        try Self.withRunningWriters {
+        try await Self.withRunningWriters {
             for name in ["sg-log", "sg-ledger"] {
                 let seen = Self.values(ofThreadsNamed: name) { ThreadScheduling.sliceNanoseconds(ofThread: $0) }
                 #expect(!seen.isEmpty, "no thread named \(name)")

@@ -31,21 +31,21 @@ import SkillGateTestSupport
 
     private func readAll(_ fd: Int32) -> [JSONValue] { Self.lines(Self.readBytes(fd)) }
 
-    @Test func linesArriveInOrderAfterAFlush() throws {
+    @Test func linesArriveInOrderAfterAFlush() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
         let writer = LogWriter(fd: w)
         for i in 0..<200 { writer.enqueue(.event(["n": .int(i)])) }
-        writer.flush()
+        await writer.flushOffThePool()
         let lines = readAll(r)
         #expect(lines.compactMap { $0["n"]?.intValue } == Array(0..<200))
-        writer.close()
+        await writer.closeOffThePool()
     }
 
     /// A batch of `catchUpLines` or more means the low-priority writer is behind (decision 0060): it is written on the
     /// catch-up lane's thread, still in order, and the lane goes on while the backlog lasts.
-    @Test func aBacklogIsWrittenInOrderOnTheCatchUpLane() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aBacklogIsWrittenInOrderOnTheCatchUpLane() async throws {
+        try await withTemporaryDirectory { dir in
             let path = dir + "/log.jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             try #require(fd >= 0)
@@ -55,52 +55,55 @@ import SkillGateTestSupport
             let writer = LogWriter(fd: fd, linger: .seconds(2))
             let count = LogWriter.catchUpLines * 2 + 100
             for i in 0..<count { writer.enqueue(.event(["n": .int(i)])) }
-            writer.flush(timeout: .seconds(10))
+            await writer.flushOffThePool(timeout: .seconds(10))
             #expect(writer.catchUps >= 1)
             let written = Self.lines(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             #expect(written.compactMap { $0["n"]?.intValue } == Array(0..<count))
-            writer.close()
+            await writer.closeOffThePool()
         }
     }
 
     /// A batch below `catchUpLines` is written by the writer's own (low-priority) thread.
-    @Test func aSmallBatchStaysOnTheWritersOwnThread() throws {
+    @Test func aSmallBatchStaysOnTheWritersOwnThread() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
         let writer = LogWriter(fd: w)
         for i in 0..<100 { writer.enqueue(.event(["n": .int(i)])) }
-        writer.flush()
+        await writer.flushOffThePool()
         #expect(readAll(r).count == 100)
         #expect(writer.catchUps == 0)
-        writer.close()
+        await writer.closeOffThePool()
     }
 
     /// Lines of requests ending close together are written together: every batch waits `linger` first, so the
     /// writer wakes and writes at most once per linger, however many lines arrive (here one per 0.1 ms).
-    @Test func linesArrivingCloseTogetherShareOneWrite() throws {
+    @Test func linesArrivingCloseTogetherShareOneWrite() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
         let writer = LogWriter(fd: w, linger: .milliseconds(20))
-        let started = ContinuousClock.now
-        for i in 0..<400 {
-            writer.enqueue(.event(["n": .int(i)]))
-            usleep(100)
+        // The lines' pauses and the flush's wait for the writer run on a thread of their own (`offThePool`).
+        let elapsed = try await offThePool { () -> Duration in
+            let started = ContinuousClock.now
+            for i in 0..<400 {
+                writer.enqueue(.event(["n": .int(i)]))
+                usleep(100)
+            }
+            writer.flush()
+            return ContinuousClock.now - started
         }
-        writer.flush()
-        let elapsed = ContinuousClock.now - started
         #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0..<400))
         let bound = Int(elapsed / .milliseconds(20)) + 1
         #expect(writer.batchesWritten <= bound, "\(writer.batchesWritten) writes in \(elapsed)")
         #expect(writer.batchesWritten < 400)
-        writer.close()
+        await writer.closeOffThePool()
     }
 
-    @Test func aRequestEntryIsFormattedOnTheWriterThread() throws {
+    @Test func aRequestEntryIsFormattedOnTheWriterThread() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
         let writer = LogWriter(fd: w)
         writer.enqueue(.entry(RequestLogEntry(requestId: "req_1", method: "POST", path: "/v1/chat/completions", status: 429)))
-        writer.close()
+        await writer.closeOffThePool()
         let line = try #require(readAll(r).first)
         #expect(line["request_id"]?.stringValue == "req_1")
         #expect(line["level"]?.stringValue == "warn")
@@ -145,36 +148,41 @@ import SkillGateTestSupport
         let dropped = seen.compactMap { $0["dropped"]?.intValue }.reduce(0, +)
         #expect(dropped > 0)
         #expect(written + dropped == 1_000)
-        writer.close()
+        await writer.closeOffThePool()
     }
 
     /// A stalled reader holds at most `byteCapacity` bytes of lines, whatever their size: lines past it are dropped and
     /// counted like lines past the count. A request's target is kept within `RequestLogEntry.targetWindow`.
-    @Test func aStalledReaderHoldsAtMostTheByteCapacity() throws {
+    @Test func aStalledReaderHoldsAtMostTheByteCapacity() async throws {
         let (r, w) = try pipeFDs()
         defer { close(r); close(w) }
         let writer = LogWriter(fd: w, capacity: 100_000, byteCapacity: 256 << 10)
-        var largest = 0
-        for i in 0..<2_000 {
-            writer.enqueue(.entry(RequestLogEntry(requestId: "req_\(i)", method: "GET", target: "/" + String(repeating: "a", count: 60_000))))
-            largest = max(largest, writer.pendingBytes)
+        // The 120 MB of long targets and the polling drain run on a thread of their own (`offThePool`), not on one
+        // the suite's tasks share.
+        let (largest, bytes) = try await offThePool { () -> (Int, [UInt8]) in
+            var largest = 0
+            for i in 0..<2_000 {
+                writer.enqueue(.entry(RequestLogEntry(requestId: "req_\(i)", method: "GET", target: "/" + String(repeating: "a", count: 60_000))))
+                largest = max(largest, writer.pendingBytes)
+            }
+            // Drain the pipe: the lines that waited are written, then one telling how many were dropped.
+            var bytes: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < deadline, !(bytes.count > 0 && Self.lines(bytes).contains { $0["dropped"] != nil }) {
+                bytes += Self.readBytes(r)
+                usleep(2_000)
+            }
+            return (largest, bytes)
         }
         #expect(largest <= 256 << 10, "\(largest) bytes waited")
         #expect(largest > 128 << 10, "the queue filled up to its bound: \(largest) bytes")
-        // Drain the pipe: the lines that waited are written, then one telling how many were dropped.
-        var bytes: [UInt8] = []
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline, !(bytes.count > 0 && Self.lines(bytes).contains { $0["dropped"] != nil }) {
-            bytes += Self.readBytes(r)
-            usleep(2_000)
-        }
         let seen = Self.lines(bytes)
         let written = seen.filter { $0["request_id"] != nil }
         let dropped = seen.compactMap { $0["dropped"]?.intValue }.reduce(0, +)
         #expect(dropped > 1_000 && written.count + dropped == 2_000, "\(written.count) written, \(dropped) dropped")
         let path = try #require(written.first?["path"]?.stringValue)
         #expect(path.utf8.count == 768 + " … ".utf8.count + 256 && path.contains(" … "))
-        writer.close()
+        await writer.closeOffThePool()
     }
 
     /// Written lines are handed back, not released on the writer's thread: the thread that queued them releases them,
@@ -208,6 +216,6 @@ import SkillGateTestSupport
         }
         #expect(counts == [10, 8, 8, 8, 1])
         #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0...10))
-        writer.close()
+        await writer.closeOffThePool()
     }
 }

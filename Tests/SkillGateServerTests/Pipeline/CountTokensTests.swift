@@ -35,7 +35,7 @@ import SkillGateProviders
         let h = try H(config: Self.config, script: ["light-native": .text("unused")])
         let r = try await Self.count(h, Self.claudeCodeLike, path: "/v1/messages/count_tokens?beta=true")
         let longer = try await Self.count(h, Self.claudeCodeLike.replacingOccurrences(of: "A Swift LLM gateway.", with: String(repeating: "A Swift LLM gateway. ", count: 50)))
-        let lines = h.logLines()
+        let lines = await h.logLines()
         let ledger = try await ledgerSpend(of: h.gateway, until: .now + .milliseconds(300))
         await h.stop()
         let request = try AnthropicMessagesFormat.decodeCountTokensRequest(Array(Self.claudeCodeLike.utf8))

@@ -70,7 +70,7 @@ import SkillGateHTTP
     func noPartOfACredentialIsEchoed(_ value: String) async throws {
         let h = try Harness()
         let r = try await h.post("/v1/chat/completions", Self.chat, headers: ["authorization": value], auth: false)
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(r.status == 401)
         let secret = value.split(separator: " ").last.map(String.init) ?? value

@@ -40,7 +40,7 @@ import SkillGateState
         #expect(response.body.contains(surface.errorMarker) && response.body.contains("revoked"), "\(surface.path): \(response.body.suffix(400))")
         #expect(response.body.components(separatedBy: "tick").count - 1 == 1, "one tick before the quiet")
         #expect(watched == 0, "the stopped answer is no longer watched")
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["outcome"]?.stringValue == "authentication" && log["error"]?.stringValue?.contains("revoked") == true, "\(log)")
         Self.expectStoppedEarly(log, surface.path)
     }
@@ -59,7 +59,7 @@ import SkillGateState
         await h.stop()
         #expect(revoker.revoked)
         #expect(response.status == 401 && response.body.contains("revoked") && !response.body.contains("tick"), "\(response.status) \(response.body)")
-        Self.expectStoppedEarly(h.logLines().last, surface.path)
+        Self.expectStoppedEarly(await h.logLines().last, surface.path)
     }
 
     /// A whole answer the upstream takes long to give: a 401 soon after the revocation, and the upstream is left.

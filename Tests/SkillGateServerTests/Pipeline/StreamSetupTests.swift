@@ -65,7 +65,7 @@ import Testing
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
         let response = try await h.post(path, Self.streamedBody(path))
         await h.stop()
-        let log = h.logLines().last
+        let log = await h.logLines().last
         #expect(response.status == 200, "\(response.body)")
         #expect(response.body.contains(closing), "\(response.body)")
         #expect(log?["status"]?.intValue == 200 && log?["error"] == nil, "\(String(describing: log))")
@@ -81,7 +81,7 @@ import Testing
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
         let response = try await h.post(path, Self.streamedBody(path))
         await h.stop()
-        let log = h.logLines().last
+        let log = await h.logLines().last
         #expect(response.status == 502, "\(response.body)")
         #expect(response.body.contains("ended its stream before its first event") && response.body.contains("Retry the request"),
                 "\(response.body)")

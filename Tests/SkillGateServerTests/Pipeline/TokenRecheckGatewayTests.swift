@@ -53,7 +53,7 @@ import SkillGateSkills
         revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
         let response = try await h.post(surface.path, surface.body)
         await h.stop()
-        let log = h.logLines().last
+        let log = await h.logLines().last
         // Stopped at its first event (200, the error event), or before it by the once-a-second sweep of decision 0141 (the
         // surface's 401): either way nothing of the upstream's text reached the client.
         let atFirstEvent = response.status == 200 && response.body.contains(surface.errorMarker)
@@ -129,6 +129,6 @@ import SkillGateSkills
         let revoked = try #require(revokedAt.withLock { $0 }, "the upstream never revoked the token: \(response.body.suffix(400))")
         let left = try #require(upstream.disconnectedAt, "the gateway never left the upstream's stream")
         return RevokedRun(body: response.body, ticks: response.body.components(separatedBy: "tick").count - 1,
-                          afterRevocation: left - revoked, log: h.logLines().last)
+                          afterRevocation: left - revoked, log: await h.logLines().last)
     }
 }

@@ -83,11 +83,18 @@ import SkillGateHTTP
         let up = try UpstreamDouble([R.serverError, badRequest])
         let gw = try ResilienceGateway(providers: [("up-a", up.baseURL)], tier: ["up-a/m"], resilience: #"{"max_attempts":1}"#, keys: Self.keys)
         let statuses = [try await gw.send(ResilienceGateway.body(model: "light")).status, try await gw.send(ResilienceGateway.body(model: "light")).status]
-        let metrics = gw.server.services.metrics.render()
+        // A request is counted just after its answer went out (decision 0059): wait (bounded) for the second one's.
+        let attempts = #"skillgate_upstream_attempts_total{model="up-a/m",outcome="failed"} 2"#
+        var metrics = gw.server.services.metrics.render()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !metrics.contains(attempts) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            metrics = gw.server.services.metrics.render()
+        }
         await gw.stop()
         await up.stop()
         #expect(statuses == [502, 400] || statuses == [500, 400], "\(statuses)")
-        #expect(metrics.contains(#"skillgate_upstream_attempts_total{model="up-a/m",outcome="failed"} 2"#), "\(metrics)")
+        #expect(metrics.contains(attempts), "\(metrics)")
         #expect(!metrics.contains("skillgate_key_failures_total{"), "a failure that refused no key was counted as a key's")
     }
 

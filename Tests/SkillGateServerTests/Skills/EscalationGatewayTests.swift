@@ -36,7 +36,7 @@ import SkillGateCore
         #expect(r.headers["x-skillgate-model"] == "up/strong-native")
         #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; escalated=\(reason)")
         #expect(r.body.contains("get_weather") && r.body.contains("Oslo") && !r.body.contains("delete_files"))
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         #expect(line["escalations"] == 1)
         // The log line shows the unusable answer's spend beside the answer's (decision 0108).
         if !stream { #expect(line["unusable_input_tokens"] == 5, "\(line)") }
@@ -65,7 +65,7 @@ import SkillGateCore
         await h.stop()
         #expect(r.status == 200 && r.body.contains("Oslo"))
         #expect(h.upstream.models == ["light-native"])
-        #expect(h.logLines().last?["escalations"] == nil)
+        #expect(await h.logLines().last?["escalations"] == nil)
     }
 
     @Test func theStrongTierIsNotEscalatedAgainAndStillNeverHandsOnAnInvisibleCall() async throws {
@@ -127,7 +127,7 @@ import SkillGateCore
             "strong-native": Self.good,
         ])
         let r = try await h.chat(H.request("weather?", tools: [H.weather], stream: stream))
-        let line = h.logLines().last
+        let line = await h.logLines().last
         await h.stop()
         #expect(r.status == 200 && r.body.contains("Oslo"), "\(r.body)")
         #expect(h.upstream.models == ["light-prompt", "strong-native"], "the light model is not tried again")

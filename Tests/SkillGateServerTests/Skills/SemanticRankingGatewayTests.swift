@@ -42,7 +42,7 @@ import SkillGateTestSupport
         #expect(embeddings.inputs.map(\.count) == [1, 4, 1] || embeddings.inputs.map(\.count) == [4, 1, 1])
         #expect(embeddings.requests.filter { $0["input_type"] == "passage" }.count == 1)
         #expect(embeddings.requests.filter { $0["input_type"] == "query" }.count == 2)
-        let line = try #require(h.logLines().first)
+        let line = try #require(await h.logLines().first)
         #expect(line["skills_ranking"] == "hybrid" && line["skills_ranking_reason"] == nil)
         #expect(line["skills_embeddings_ms"]?.doubleValue != nil)
         #expect(h.gateway.services.skillRanker.counters.hybrid == 2)
@@ -74,7 +74,7 @@ import SkillGateTestSupport
         #expect(r.status == 200)
         // Ranked without the model: BM25 and the built-in word vectors.
         #expect(r.headers["x-skillgate-skills"] == "visible=send_email,create_event; cut=get_weather,translate_text; max=2; ranking=lexical_fallback(embeddings_unreachable)")
-        let line = try #require(h.logLines().first)
+        let line = try #require(await h.logLines().first)
         #expect(line["skills_ranking"] == "lexical_fallback" && line["skills_ranking_reason"] == "embeddings_unreachable")
         #expect(line["skills_ranking_error"]?.stringValue?.contains("emb/topics") == true)
         #expect((line["skills_embeddings_ms"]?.doubleValue ?? .infinity) < 30_000, "failed at once, not at the embedding timeout")
@@ -98,9 +98,9 @@ import SkillGateTestSupport
             #expect(r.headers["x-skillgate-skills"] == "visible=translate_text,get_weather; cut=create_event,send_email; max=2; ranking=lexical_fallback(embeddings_timeout)")
             // Far below the 10 s stall (generous bounds: the machine may be busy).
             #expect(elapsed < .seconds(5), "\(elapsed)")
-            let ms = h.logLines().first?["skills_embeddings_ms"]?.doubleValue ?? .infinity
+            let ms = await h.logLines().first?["skills_embeddings_ms"]?.doubleValue ?? .infinity
             #expect(ms >= 150 && ms < 4000, "\(ms)")
-            #expect(h.logLines().first?["skills_blind"] == nil)
+            #expect(await h.logLines().first?["skills_blind"] == nil)
         }
     }
 
@@ -113,7 +113,7 @@ import SkillGateTestSupport
         await embeddings.stop()
         #expect(r.headers["x-skillgate-skills"] == "visible=translate_text,get_weather; max=2")
         #expect(embeddings.requests.isEmpty)
-        #expect(h.logLines().first?["skills_ranking"] == nil)
+        #expect(await h.logLines().first?["skills_ranking"] == nil)
     }
 
     /// Without embeddings: BM25 with the built-in word vectors (translate_text is nearer "email Bob" than
@@ -128,6 +128,6 @@ import SkillGateTestSupport
         let r = try await h.chat(H.request("email Bob", tools: Self.tools))
         await h.stop()
         #expect(r.headers["x-skillgate-skills"] == header)
-        #expect(h.logLines().first?["skills_ranking"] == "lexical")
+        #expect(await h.logLines().first?["skills_ranking"] == "lexical")
     }
 }

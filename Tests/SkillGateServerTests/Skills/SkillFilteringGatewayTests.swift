@@ -20,7 +20,7 @@ import SkillGateCore
         #expect(r.headers["x-skillgate-skills"] == "visible=get_weather; removed=delete_files")
         let sent = try #require(h.upstream.requests.first)
         #expect(sent["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } == ["get_weather"])
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         #expect(line["skills_removed"] == ["delete_files"])
         #expect(line["skills_visible"] == ["get_weather"])
     }
@@ -38,7 +38,7 @@ import SkillGateCore
         let cut = try #require(SkillDecisionHeaderTests.list("cut", in: header))
         let (shown, leftOut) = SkillDecisionHeaderTests.parse(cut)
         #expect(shown.count + leftOut == 596 && leftOut > 0)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         #expect(line["skills_cut"]?.arrayValue?.count == 596)
         #expect(line["skills_visible"]?.arrayValue?.count == 4)
     }
@@ -70,6 +70,6 @@ import SkillGateCore
         // The stream may have started; the call never appears in it, an error event ends it.
         #expect(!s.body.contains("\"tool_calls\""))
         #expect(s.body.contains("was not shown"))
-        #expect(h.logLines().allSatisfy { $0["escalations"] == nil })
+        #expect(await h.logLines().allSatisfy { $0["escalations"] == nil })
     }
 }

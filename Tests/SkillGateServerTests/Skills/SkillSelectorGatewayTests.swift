@@ -38,7 +38,7 @@ import SkillGateState
         #expect(prompt.count == 2 && prompt[0].contains("Reply with JSON only"))
         #expect(prompt.count == 2 && prompt[1].contains("user: email Bob and put the review on my calendar") && prompt[1].contains("\n3. ") && !prompt[1].contains("\n4. "))
         #expect(requests.last?["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } == ["create_event"])
-        let line = try #require(h.logLines().first)
+        let line = try #require(await h.logLines().first)
         #expect(line["skills_selector"] == "chose" && line["skills_selector_chosen"] == ["create_event"])
         #expect(line["skills_selector_model"] == "up/strong-native" && line["skills_selector_ms"]?.doubleValue != nil)
         #expect(line["model"] == "up/light-native", "the request's own model is unchanged")
@@ -71,7 +71,7 @@ import SkillGateState
         let metrics = h.gateway.services.renderMetrics()
         await h.stop()
         #expect(r.status == 200)
-        let line = try #require(h.logLines().first)
+        let line = try #require(await h.logLines().first)
         #expect(line["cost_usd"]?.doubleValue == 0.000011, "the answer's own cost")
         #expect(line["skills_selector_cost_usd"]?.doubleValue == 0.00011)
         // Two model calls make a run row with the sums (budgets and the reports by token read it) and a row per call.
@@ -98,7 +98,7 @@ import SkillGateState
         #expect(r.headers["x-skillgate-skills"]?.hasPrefix("visible=send_email; cut=") == true)
         #expect(r.headers["x-skillgate-skills"]?.hasSuffix("max=1; ranking=lexical") == true, "\(r.headers["x-skillgate-skills"] ?? "")")
         #expect(h.upstream.models == ["light-native"], "the selector's model was not asked")
-        #expect(h.logLines().first?["skills_selector"] == nil)
+        #expect(await h.logLines().first?["skills_selector"] == nil)
     }
 
     @Test func aSelectorThatDoesNotAnswerInJSONLeavesTheRankingsCut() async throws {
@@ -108,7 +108,7 @@ import SkillGateState
         #expect(r.status == 200)
         #expect(r.headers["x-skillgate-skills"]?.hasPrefix("visible=send_email; cut=") == true)
         #expect(r.headers["x-skillgate-skills"]?.hasSuffix("ranking=lexical; selector=failed(selector_unparsable)") == true, "\(r.headers["x-skillgate-skills"] ?? "")")
-        let line = try #require(h.logLines().first)
+        let line = try #require(await h.logLines().first)
         #expect(line["skills_selector"] == "failed" && line["skills_selector_reason"] == "selector_unparsable")
         #expect(h.gateway.services.skillRanker.counters.selectorFailures == 1)
         #expect(h.gateway.services.renderMetrics().contains(#"skillgate_skill_selector_total{outcome="selector_unparsable"} 1"#))

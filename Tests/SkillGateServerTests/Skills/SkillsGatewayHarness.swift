@@ -69,17 +69,17 @@ final class SkillsGatewayHarness {
     }
 
     /// The request log lines written so far (or until `stop()`), parsed.
-    func logLines() -> [JSONValue] {
-        allLogLines().filter { $0["request_id"] != nil }
+    func logLines() async -> [JSONValue] {
+        await allLogLines().filter { $0["request_id"] != nil }
     }
 
     /// The log's event lines (`"event": ...`, not requests) written so far (or until `stop()`), parsed.
-    func logEvents() -> [JSONValue] {
-        allLogLines().filter { $0["event"] != nil }
+    func logEvents() async -> [JSONValue] {
+        await allLogLines().filter { $0["event"] != nil }
     }
 
-    private func allLogLines() -> [JSONValue] {
-        if finalLog == nil { gateway.flushLog() }
+    private func allLogLines() async -> [JSONValue] {
+        if finalLog == nil { await gateway.flushLog() }
         let text = finalLog ?? (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
     }

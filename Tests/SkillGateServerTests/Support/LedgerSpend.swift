@@ -7,7 +7,7 @@ import SkillGateState
 func ledgerSpend(of gateway: GatewayServer, until deadline: ContinuousClock.Instant) async throws -> UsageSummary {
     var spent = UsageSummary()
     while true {
-        gateway.services.ledger?.flush()
+        await gateway.flushLedger()
         spent = try gateway.services.tokens.store.usageSummary(tokenId: nil, since: Date(timeIntervalSince1970: 0))
         if spent.requests > 0 || ContinuousClock.now >= deadline { return spent }
         try await Task.sleep(for: .milliseconds(20))

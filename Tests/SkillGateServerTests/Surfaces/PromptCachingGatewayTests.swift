@@ -55,8 +55,8 @@ import SkillGateKeys
             return (r.status, (try? JSONValue.parse(r.body)) ?? .null)
         }
 
-        func lastLogLine() -> JSONValue? {
-            server.flushLog()
+        func lastLogLine() async -> JSONValue? {
+            await server.flushLog()
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.last { $0["request_id"] != nil }
         }
@@ -87,7 +87,7 @@ import SkillGateKeys
         #expect((tools?.first?["cache_control"] as? [String: String]) == ["type": "ephemeral", "ttl": "1h"])
         #expect(r.json["usage"]?["cache_read_input_tokens"] == 2048)
         #expect(r.json["usage"]?["input_tokens"] == 12, "Anthropic's input_tokens counts only the uncached part")
-        let line = try #require(gw.lastLogLine())
+        let line = try #require(await gw.lastLogLine())
         #expect(line["cached_input_tokens"] == 2048 && line["input_tokens"] == 2060)
         // 12 fresh at $2, 2,048 cached at $0.10, 29 output at $10 per million.
         let expected = (12 * 2.0 + 2048 * 0.1 + 29 * 10.0) / 1_000_000

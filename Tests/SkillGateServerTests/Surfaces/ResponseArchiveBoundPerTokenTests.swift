@@ -17,9 +17,9 @@ import SkillGateState
                                       flushInterval: .milliseconds(10), now: { Date() }) { w in warnings.withLock { $0.append(w) } }
         for i in 0..<3 { archive.save(id: "resp_\(i)", tokenId: "tok_a", conversation: ResponseArchiveTests.stored) }
         archive.save(id: "resp_b", tokenId: "tok_b", conversation: ResponseArchiveTests.stored)
-        archive.flush()
+        await archive.flushOffThePool()
         for i in 3..<5 { archive.save(id: "resp_\(i)", tokenId: "tok_a", conversation: ResponseArchiveTests.stored) }
-        archive.flush()
+        await archive.flushOffThePool()
 
         // Three of tok_a's five were dropped, the oldest, however the writer's own writes (every 10 ms) split the saves
         // into batches: the two newest stay, and tok_b's one.
@@ -39,7 +39,7 @@ import SkillGateState
         let seen = warnings.withLock { $0 }
         #expect(seen.count == 1, "\(seen)")
         #expect(seen.first?.hasPrefix("1 stored responses of 1 token(s) (tok_a) were dropped, oldest first") == true, "\(seen)")
-        archive.close()
+        await archive.closeOffThePool()
     }
 
     @Test func dropsAreReportedAtOnceThenAtMostOnceAMinuteWithWhatAccumulated() {

@@ -22,7 +22,7 @@ import SkillGateTestSupport
 
             // Stored.
             archive.save(id: "resp_1", tokenId: "tok_a", conversation: ResponseArchiveTests.stored)
-            archive.flush()
+            await archive.flushOffThePool()
             #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) != nil)
             #expect(try await archive.delete(id: "resp_1", tokenId: "tok_b") == false, "another token's is left alone")
             #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) != nil)
@@ -36,7 +36,7 @@ import SkillGateTestSupport
             #expect(try await archive.conversation(id: "resp_2", tokenId: "tok_a").itemsJSON == ResponseArchiveTests.stored)
             #expect(try await archive.delete(id: "resp_2", tokenId: "tok_a"))
             #expect(try await archive.delete(id: "resp_2", tokenId: "tok_a") == false, "gone from memory")
-            archive.close()
+            await archive.closeOffThePool()
             #expect(try sqlite.storedResponse(id: "resp_2", tokenId: "tok_a", now: Date()) == nil)
         }
     }
@@ -60,14 +60,14 @@ import SkillGateTestSupport
             let store = FlakyStore(sqlite)
             let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(200), now: { Date() }) { _ in }
             archive.save(id: "resp_1", tokenId: "tok_a", conversation: ResponseArchiveTests.stored)
-            archive.flush()  // fails: the answer stays pending (and so do the writer's own tries)
+            await archive.flushOffThePool()  // fails: the answer stays pending (and so do the writer's own tries)
             let error = await #expect(throws: GatewayError.self) { try await archive.delete(id: "resp_1", tokenId: "tok_a") }
             #expect(error?.status == 503)
             #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a").itemsJSON == ResponseArchiveTests.stored,
                     "a 503 deletes nothing")
             store.failing.withLock { $0 = false }
             #expect(try await archive.delete(id: "resp_1", tokenId: "tok_a"), "the retry deletes it")
-            archive.close()
+            await archive.closeOffThePool()
             #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
         }
     }
@@ -116,7 +116,7 @@ import SkillGateTestSupport
             #expect(try await deleted)
             // Later writes find nothing pending; open the gate for any that come before close.
             for _ in 0..<4 { store.gate.signal() }
-            archive.close()
+            await archive.closeOffThePool()
             #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
         }
     }

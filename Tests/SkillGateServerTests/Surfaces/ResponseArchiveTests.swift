@@ -50,7 +50,7 @@ import SkillGateProviders
         archive.save(id: "resp_1", tokenId: "tok_a", conversation: Self.stored, object: object)
         #expect(try await archive.object(id: "resp_1", tokenId: "tok_a") == object)
         await #expect(throws: GatewayError.self) { try await archive.object(id: "resp_1", tokenId: "tok_b") }
-        archive.flush()
+        await archive.flushOffThePool()
         #expect(try store.inner.storedResponseObject(id: "resp_1", tokenId: "tok_a", now: Date()) == .found(object))
         #expect(try await archive.object(id: "resp_1", tokenId: "tok_a") == object)
         store.failing.withLock { $0 = true }
@@ -61,7 +61,7 @@ import SkillGateProviders
             #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("retry in a few seconds"), "\(error)")
         }
         store.failing.withLock { $0 = false }
-        archive.close()
+        await archive.closeOffThePool()
     }
 
     /// `GET /v1/responses/{id}/input_items`' lookup (decision 0127): the input's items from memory while pending, from
@@ -80,7 +80,7 @@ import SkillGateProviders
         let input = OpenAIResponsesFormat.conversationJSON(Self.conversation.prefix(1))
         #expect(try await archive.inputItems(id: "resp_1", tokenId: "tok_a") == input)
         await #expect(throws: GatewayError.self) { try await archive.inputItems(id: "resp_1", tokenId: "tok_b") }
-        archive.flush()
+        await archive.flushOffThePool()
         #expect(try await archive.inputItems(id: "resp_1", tokenId: "tok_a") == input)
         store.failingConversationReads.withLock { $0 = true }
         do {
@@ -89,7 +89,7 @@ import SkillGateProviders
         } catch let error as GatewayError {
             #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("to list the input items of response 'resp_1'"), "\(error)")
         }
-        archive.close()
+        await archive.closeOffThePool()
     }
 
     static let conversation = [Message(role: .user, text: "Remember 7."), Message(role: .assistant, text: "Noted.")]
@@ -114,7 +114,7 @@ import SkillGateProviders
         #expect(warnings.withLock { $0.first?.contains("could not be stored yet") } == true)
 
         store.failing.withLock { $0 = false }
-        archive.close()  // writes what is pending
+        await archive.closeOffThePool()  // writes what is pending
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date())?.tokenId == "tok_a")
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == ResponsesHistory(messages: Self.conversation, itemsJSON: Self.stored))
         #expect(store.writes.withLock { $0 } >= 1)
@@ -135,7 +135,7 @@ import SkillGateProviders
         let deadline = ContinuousClock.now + .seconds(10)
         while archive.catchUps == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(archive.catchUps == 1)
-        archive.close()
+        await archive.closeOffThePool()
         for i in [0, count / 2, count - 1] {
             #expect(try sqlite.storedResponse(id: "resp_\(i)", tokenId: "tok_a", now: Date())?.tokenId == "tok_a")
         }
@@ -147,7 +147,7 @@ import SkillGateProviders
         let archive = ResponseArchive(store: try SQLiteStateStore(stateDirectory: dir), retention: 0, now: { Date() }) { _ in }
         archive.save(id: "resp_1", tokenId: "tok_a", conversation: Self.stored)
         await #expect(throws: GatewayError.self) { try await archive.conversation(id: "resp_1", tokenId: "tok_a") }
-        archive.close()
+        await archive.closeOffThePool()
     }
 }
 
@@ -173,7 +173,7 @@ import SkillGateProviders
         } catch let error as GatewayError {
             #expect(error.status == 404 && error.message.contains("over the 8 MiB kept for one"), "\(error.message)")
         }
-        archive.close()
+        await archive.closeOffThePool()
     }
 
     @Test func whatWaitsForAFailingStoreIsBoundedInBytes() async throws {
@@ -192,7 +192,7 @@ import SkillGateProviders
         archive.save(id: "resp_0", tokenId: "tok", conversation: conversation)   // saved again: replaces, adds nothing
         #expect(warnings.withLock { $0.filter { $0.contains("was not kept") } } == ["response resp_more was not kept: 10000 answers or \(ResponseArchive.maxPendingBytes) bytes wait for the state store, which is failing or slow"])
         #expect(try await archive.conversation(id: "resp_\(fit - 1)", tokenId: "tok").itemsJSON.count == conversation.count)
-        archive.close()
+        await archive.closeOffThePool()
     }
 
     /// A JSON items array of about `bytes` bytes: one user message of filler text.

@@ -39,7 +39,7 @@ import SkillGateState
         let first = try id(await ResponsesSurfaceTests.post(h, #"{"model":"light","instructions":"Be brief.","input":"Hi","stream":\#(stream)}"#))
         let firstPending = try await Self.list(h, first, query: "?order=asc")
         let second = try id(await ResponsesSurfaceTests.post(h, #"{"model":"light","instructions":"Be brief.","previous_response_id":"\#(first)","input":[{"role":"user","content":"And now? 漢字"}],"stream":\#(stream)}"#))
-        h.gateway.services.responses.flush()
+        await h.gateway.services.responses.flushOffThePool()
         let firstStored = try await Self.list(h, first, query: "?order=asc")
         let secondStored = try await Self.list(h, second, query: "?order=asc")
         let secondNewestFirst = try await Self.list(h, second)
@@ -81,7 +81,7 @@ import SkillGateState
         let cId = try #require(c["id"]?.stringValue)
         let pending = [try await Self.list(h, aId, query: "?order=asc"), try await Self.list(h, bId, query: "?order=asc"),
                        try await Self.list(h, cId, query: "?order=asc")]
-        h.gateway.services.responses.flush()
+        await h.gateway.services.responses.flushOffThePool()
         let stored = [try await Self.list(h, aId, query: "?order=asc"), try await Self.list(h, bId, query: "?order=asc"),
                       try await Self.list(h, cId, query: "?order=asc")]
         let cNewestFirst = try await Self.list(h, cId, query: "?limit=2")

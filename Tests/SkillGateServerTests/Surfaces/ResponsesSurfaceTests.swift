@@ -39,7 +39,7 @@ import Synchronization
         let sent = try #require(h.upstream.requests.first)
         #expect(sent["messages"] == [["role": "system", "content": "Be brief."], ["role": "user", "content": "Hi"]])
         #expect(sent["max_tokens"] == 50)
-        let line = try #require(h.logLines().last)
+        let line = try #require(await h.logLines().last)
         #expect(line["surface"] == "responses" && line["status"] == 200 && line["input_tokens"] == 5)
     }
 
@@ -156,7 +156,7 @@ import Synchronization
         let soon = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         clock.withLock { $0 += 3601 }
         let late = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
-        h.gateway.services.responses.flush()
+        await h.gateway.services.responses.flushOffThePool()
         let lateFromStore = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         await h.stop()
         #expect(soon.status == 200)

@@ -98,8 +98,8 @@ final class TeamHarness: @unchecked Sendable {
         return files.map { String(decoding: $0, as: UTF8.self) }.joined()
     }
 
-    func logLines() -> [JSONValue] {
-        server.flushLog()
+    func logLines() async -> [JSONValue] {
+        await server.flushLog()
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.filter { $0["request_id"] != nil }
     }

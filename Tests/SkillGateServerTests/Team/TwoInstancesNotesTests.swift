@@ -81,7 +81,7 @@ struct TwoInstancesNotesTests {
         let a = try TeamHarness(extraConfig: Self.config(db), scenarios: Self.scenarios, start: nil, stateDirectory: stateDir)
         let listed = try await Self.call(a, "list_notes", [:])
         let saved = try await Self.call(a, "save_note", ["text": "new one"])
-        a.server.flushLog()
+        await a.server.flushLog()
         let log = (try? String(contentsOfFile: a.logPath, encoding: .utf8)) ?? ""
         let config = a.server.services.config
         let (viaCLI, fileViaCLI) = try await offThePool {

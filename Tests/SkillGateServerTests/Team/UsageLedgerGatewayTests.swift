@@ -150,11 +150,11 @@ import SkillGateTestSupport
         defer { fixture.remove() }
         let (ledger, row) = (fixture.ledger, fixture.row)
         ledger.record(row + row)
-        ledger.flush()
+        await ledger.flushOffThePool()
         #expect(ledger.stats.written == 2)
         #expect(ledger.catchUps == 0)
         ledger.record(Array(repeating: row[0], count: 100))
-        ledger.flush()
+        await ledger.flushOffThePool()
         #expect(ledger.stats.written == 102)
         #expect(ledger.catchUps >= 1)
     }

@@ -43,7 +43,7 @@ import SkillGateProviders
         while ledger.stats.written < queued && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(ledger.stats.written >= queued, "what was queued is written once the store works again")
         #expect(ledger.stats.dropped == 0)
-        ledger.close()
+        await ledger.closeOffThePool()
     }
 
     @Test func theResponseArchiveBacksOffWhileTheStoreFailsAndStoresAfter() async throws {
@@ -69,6 +69,6 @@ import SkillGateProviders
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) != nil)
-        archive.close()
+        await archive.closeOffThePool()
     }
 }

@@ -22,8 +22,8 @@ import Testing
         }
     }
 
-    @Test func aTokenInUseIsLookedUpAheadOffTheRequestPath() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aTokenInUseIsLookedUpAheadOffTheRequestPath() async throws {
+        try await withTemporaryDirectory { dir in
             let clock = TestClock()
             let store = SlowLookups(try SQLiteStateStore(stateDirectory: dir))
             let service = TokenService(store: store, cacheLifetime: .seconds(30), now: { clock.now })
@@ -32,7 +32,7 @@ import Testing
             #expect(store.lookups.withLock { $0 } == 1)
             clock.advance(seconds: 10)
             #expect(service.authenticate(token) != nil)
-            service.waitForRefreshes()
+            await service.waitForRefreshes()
             #expect(store.lookups.withLock { $0 } == 1, "a young entry is not looked up again")
 
             // Past half its life: answered from the cache at once while one lookup runs behind, however slow.
@@ -41,7 +41,7 @@ import Testing
             let started = Date()
             for _ in 0..<5 { #expect(service.authenticate(token) != nil) }
             #expect(Date().timeIntervalSince(started) < store.delay / 2, "no request waited for the store")
-            service.waitForRefreshes()
+            await service.waitForRefreshes()
             store.slow.withLock { $0 = false }
             #expect(store.lookups.withLock { $0 } == 2, "one lookup for the five requests")
 
@@ -52,8 +52,8 @@ import Testing
         }
     }
 
-    @Test func aRevocationElsewhereStillShowsWithinTheCacheLifetime() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aRevocationElsewhereStillShowsWithinTheCacheLifetime() async throws {
+        try await withTemporaryDirectory { dir in
             let clock = TestClock()
             let server = TokenService(store: try SQLiteStateStore(stateDirectory: dir), cacheLifetime: .seconds(30), now: { clock.now })
             let cli = TokenService(store: try SQLiteStateStore(stateDirectory: dir), now: { clock.now })
@@ -62,7 +62,7 @@ import Testing
             clock.advance(seconds: 16)
             try cli.revoke(name: "ios-app")
             #expect(server.authenticate(token) != nil, "served from the cache while the lookup runs")
-            server.waitForRefreshes()
+            await server.waitForRefreshes()
             #expect(server.authenticate(token) == nil, "the lookup ahead found the revocation")
         }
     }

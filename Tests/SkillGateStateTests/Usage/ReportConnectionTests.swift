@@ -9,8 +9,17 @@ import Testing
 /// 0089): a report on a large ledger (~0.7 s over a million rows) never holds up a token lookup or a ledger batch, and
 /// never waits for them.
 @Suite struct ReportConnectionTests {
+    /// `finishes`, with its waits for those threads on one more thread (`offThePool`), not on one of the shared task
+    /// pool's: for async tests.
+    static func finishesOffThePool<T: Sendable>(whileHolding hold: @escaping @Sendable (_ inside: @Sendable () -> Void) -> Void,
+                                                _ body: @escaping @Sendable () throws -> T) async throws -> (finished: Bool, value: T?)
+    {
+        try await offThePool { Self.finishes(whileHolding: hold, body) }
+    }
+
     /// Runs `body` on a thread of its own while `hold` keeps a connection (each on threads of their own), and says
     /// whether it finished within 5 s. The connection is let go either way, and `body`'s value returned once it ends.
+    /// Blocks the calling thread meanwhile.
     static func finishes<T: Sendable>(whileHolding hold: @escaping @Sendable (_ inside: @Sendable () -> Void) -> Void,
                                       _ body: @escaping @Sendable () throws -> T) -> (finished: Bool, value: T?)
     {
@@ -48,27 +57,27 @@ import Testing
         return store
     }
 
-    @Test func reportsAndSumsDoNotWaitForALedgerBatch() throws {
-        try withTemporaryDirectory { dir in
+    @Test func reportsAndSumsDoNotWaitForALedgerBatch() async throws {
+        try await withTemporaryDirectory { dir in
             let store = try Self.ledger(dir)
-            let byModel = Self.finishes(whileHolding: Self.holdingMain(store)) { try store.usageReport(since: Self.since, by: .model) }
+            let byModel = try await Self.finishesOffThePool(whileHolding: Self.holdingMain(store)) { try store.usageReport(since: Self.since, by: .model) }
             #expect(byModel.finished, "the report waited for the main connection")
             #expect(byModel.value?.map(\.key) == ["p/strong", "p/light"])
-            let perDay = Self.finishes(whileHolding: Self.holdingMain(store)) { try store.usageReportPerDay(since: Self.since, by: .token) }
+            let perDay = try await Self.finishesOffThePool(whileHolding: Self.holdingMain(store)) { try store.usageReportPerDay(since: Self.since, by: .token) }
             #expect(perDay.finished, "the report per day waited for the main connection")
             #expect(perDay.value?.count == 2)
-            let sum = Self.finishes(whileHolding: Self.holdingMain(store)) { try store.usageSummary(tokenId: nil, since: Self.since) }
+            let sum = try await Self.finishesOffThePool(whileHolding: Self.holdingMain(store)) { try store.usageSummary(tokenId: nil, since: Self.since) }
             #expect(sum.finished, "the sum over the ledger's rows waited for the main connection")
             #expect(sum.value?.costMicrodollars == 120)
         }
     }
 
-    @Test func lookupsAndBatchesDoNotWaitForAReport() throws {
-        try withTemporaryDirectory { dir in
+    @Test func lookupsAndBatchesDoNotWaitForAReport() async throws {
+        try await withTemporaryDirectory { dir in
             let store = try Self.ledger(dir)
             _ = try store.usageReport(since: Self.since, by: .model)  // the read connection is open
             let token = ClientToken(id: "tok_1", name: "app", createdAt: Date(millisecondsSince1970: 1_700_000_000_000))
-            let written = Self.finishes(whileHolding: Self.holdingReader(store)) {
+            let written = try await Self.finishesOffThePool(whileHolding: Self.holdingReader(store)) {
                 try store.insertToken(token, hash: "h1")
                 try store.recordUsage([UsageLedgerStoreTests.row(.request, model: "p/light", input: 1, cost: 10)])
                 return try store.token(hash: "h1")?.token.id

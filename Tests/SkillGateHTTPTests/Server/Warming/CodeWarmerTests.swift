@@ -1,5 +1,6 @@
 @testable import SkillGateHTTP
 import CEvent
+import SkillGateTestSupport
 import Testing
 
 /// A function of this test executable with a plain C symbol, so a test can compare where the symbol table says it is
@@ -12,11 +13,14 @@ private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c
 
 /// Placing the hot-code table in a running process (decision 0054): functions by symbol hash in the executable's own
 /// symbol table, libraries by build id, and only lines that lie in the code they name.
+///
+/// A look through the symbol table of this (debug, hundreds of MB) test executable takes about half a second: on a
+/// thread of its own (`offThePool`), not one of the shared task pool's.
 @Suite struct CodeWarmerTests {
-    @Test func symbolTableLookupFindsWhereTheProcessHasTheFunction() throws {
+    @Test func symbolTableLookupFindsWhereTheProcessHasTheFunction() async throws {
         let main = try #require(LoadedObject.all().first)
         #expect(main.name.isEmpty, "the executable comes first")
-        let symbols = ELFFunctionSymbols.lookup([probeHash, 0x1234], in: "/proc/self/exe")
+        let symbols = try await offThePool { ELFFunctionSymbols.lookup([probeHash, 0x1234], in: "/proc/self/exe") }
         let probe = try #require(symbols[probeHash])
         #expect(main.base + probe.address == probeAddress)
         #expect(probe.size > 0)
@@ -36,7 +40,7 @@ private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c
         #expect(library.buildID.count == 40, "a 20-byte GNU build id: \(library.buildID)")
     }
 
-    @Test func placesWhatMatchesAndSkipsTheRest() throws {
+    @Test func placesWhatMatchesAndSkipsTheRest() async throws {
         let loop = unsafeBitCast(event_base_loop as @convention(c) (OpaquePointer?, Int32) -> Int32, to: UInt.self)
         let libevent = try #require(LoadedObject.all().dropFirst().first { $0.text.contains(loop) })
         let textLine = (libevent.text.lowerBound - libevent.base) / 64
@@ -49,13 +53,14 @@ private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c
             F \(hex(probeHash)) 0
             L libevent \(libevent.buildID) \(String(textLine, radix: 16)),\(String(textLine + 1, radix: 16))
             """)
-        let warmer = CodeWarmer(table: table)
+        let warmer = try await offThePool { CodeWarmer(table: table) }
         #expect(warmer.resolution.functionsListed == 2, "a function listed in both phases counts once")
         #expect(warmer.resolution.functionsFound == 1)
         #expect(warmer.resolution.librariesListed == 2)
         #expect(warmer.resolution.librariesFound == 1)
         // The probe's lines stop where the function ends (its size), not at the table's 0xffff.
-        let probe = try #require(ELFFunctionSymbols.lookup([probeHash], in: "/proc/self/exe")[probeHash])
+        let symbols = try await offThePool { ELFFunctionSymbols.lookup([probeHash], in: "/proc/self/exe") }
+        let probe = try #require(symbols[probeHash])
         let probeLines = Int(((probe.address & 63) + probe.size + 63) / 64)
         #expect(warmer.resolution.requestLines == probeLines + 1, "\(warmer.resolution)")
         #expect(warmer.resolution.answerLines == 3, "\(warmer.resolution)")
@@ -63,8 +68,9 @@ private var probeAddress: UInt { unsafeBitCast(codeWarmingProbe as @convention(c
         warmer.warm(.answer)
     }
 
-    @Test func placingParsesTrimsAndReports() throws {
-        let warmer = try CodeWarmer.placing("F \(hex(probeHash)) 0")
+    @Test func placingParsesTrimsAndReports() async throws {
+        let text = "F \(hex(probeHash)) 0"
+        let warmer = try await offThePool { try CodeWarmer.placing(text) }
         #expect(warmer.resolution.description == "1 of 1 hot functions and 0 of 0 libraries found, 1 request and 0 answer code lines")
         #expect(throws: HotCodeTableError.self) { try CodeWarmer.placing("F nothex 0") }
     }

@@ -45,7 +45,7 @@ import SkillGateState
         // The request is accounted for once its relay has ended, a moment after the upstream saw it leave.
         let spent = try await ledgerSpend(of: h.gateway, until: deadline)
         await h.stop()
-        let log = try #require(h.logLines().last)
+        let log = try #require(await h.logLines().last)
         #expect(log["usage_estimated"]?.boolValue == true, "\(log)")
         let input = log["input_tokens"]?.intValue ?? 0, output = log["output_tokens"]?.intValue ?? 0
         // The input: the prompt's 39 bytes (and the Responses surface's, the same text) are at least 10 tokens.
@@ -59,7 +59,7 @@ import SkillGateState
     @Test func aStreamWhoseUsageCameIsChargedIt() async throws {
         let h = try GatewayLoopbackTests.Harness()
         let r = try await h.post("/v1/chat/completions", #"{"model":"light","stream":true,"messages":[{"role":"user","content":"What time is it?"}]}"#)
-        let log = h.log()
+        let log = await h.log()
         await h.stop()
         #expect(r.status == 200)
         let line = try #require(log.split(separator: "\n").last { $0.contains("\"request_id\"") })

@@ -54,7 +54,7 @@ import SkillGateTestSupport
         #expect(h.upstream.models.filter { $0 == "strong-native" }.count == tools.count)
         // The examples were embedded as queries, once.
         #expect(embeddings.requests.filter { $0["input_type"] == "query" && ($0["input"]?.arrayValue?.count ?? 0) == 3 }.count == 1)
-        let lines = h.logLines()
+        let lines = await h.logLines()
         #expect(lines.first?["skills_examples"] == "pending" && lines.last?["skills_examples"] == "used")
 
         // The writing is the gateway's own spend: counted in the metrics under the writer's model and logged, skill by skill.
@@ -62,7 +62,7 @@ import SkillGateTestSupport
         #expect(metrics.contains(#"skillgate_skill_examples_total{outcome="written"} \#(tools.count)"#), "\(metrics)")
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="input"} \#(5 * tools.count)"#), "\(metrics)")
         #expect(metrics.contains(#"skillgate_tokens_total{model="up/strong-native",direction="output"} \#(3 * tools.count)"#), "\(metrics)")
-        let events = h.logEvents()
+        let events = await h.logEvents()
         let written = events.filter { $0["event"] == "skill_examples_written" }.compactMap { $0["skill"]?.stringValue }
         #expect(Set(written) == Set(tools.map(\.name)) && written.count == tools.count)
         let spent = events.filter { $0["event"] == "skill_examples_call" }
@@ -88,7 +88,7 @@ import SkillGateTestSupport
         var paused: [JSONValue] = []
         for _ in 0..<400 where paused.isEmpty {
             try await Task.sleep(for: .milliseconds(25))
-            paused = h.logEvents().filter { $0["event"] == "skill_examples_paused" }
+            paused = await h.logEvents().filter { $0["event"] == "skill_examples_paused" }
         }
         let written = h.gateway.services.skillRanker.examples?.counts.written
         await h.stop()
