@@ -113,7 +113,7 @@ import SkillGateHTTP
         while !h.upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let sawDisconnect = h.upstream.sawDisconnect
         await h.stop()
-        let line = h.logLines().last
+        let line = await h.logLines().last
         // The default idle timeout is 120 s: the bound is far from it and from the holds' seconds.
         #expect(status == 200 && took < .seconds(40), "\(status) after \(took): \(text.suffix(400))")
         #expect(text.contains("there") && !text.contains(#""error":{"#), "\(text.suffix(400))")
