@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SkillGateCore
 
 /// Replaces a file so that readers, and a crash at any moment, see either the old or the new
 /// content: write a 0600 temp file in the same directory, fsync it, rename it over the target,
@@ -32,51 +33,29 @@ struct AtomicFileWriter {
 
     /// Writes `bytes` to a new temp file next to the target and fsyncs it. Returns its path and
     /// identity. The file is created 0600 by `open` itself (`O_EXCL | O_NOFOLLOW`), so it never
-    /// exists with wider permissions. (A crash after this step leaves the temp file behind; the
-    /// target is untouched, and the next open or write of the store removes it.)
+    /// exists with wider permissions (`WholeFileWrite.create`). (A crash after this step leaves the
+    /// temp file behind; the target is untouched, and the next open or write of the store removes it.)
     func writeTemporary(_ bytes: [UInt8]) throws(KeyStoreError) -> (path: String, identity: FileIdentity) {
         let suffix = (try? SecureRandom.bytes(6)).map { Hex.encode($0) } ?? String(UInt32.random(in: .min ... .max), radix: 16)
         let path = directory + "/" + temporaryPrefix + "\(getpid())-" + suffix
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .system(operation: "create the temporary file", path: path, errno: errno) }
-        var closed = false
-        defer { if !closed { close(fd); unlink(path) } }
-        // The umask can only remove bits, but be exact anyway.
-        guard fchmod(fd, 0o600) == 0 else { throw .system(operation: "set mode 0600 on", path: path, errno: errno) }
-        try writeAll(fd, bytes, path: path)
-        guard fsync(fd) == 0 else { throw .system(operation: "fsync", path: path, errno: errno) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .system(operation: "inspect", path: path, errno: errno) }
-        closed = true
-        guard close(fd) == 0 else {
-            unlink(path)
-            throw .system(operation: "close", path: path, errno: errno)
+        do {
+            let st = try WholeFileWrite.create(path, bytes: bytes, sync: true)
+            return (path, FileIdentity(st))
+        } catch {
+            throw Self.keyStoreError(error)
         }
-        return (path, FileIdentity(st))
     }
 
     /// Renames the temp file over the target and fsyncs the directory so the rename is durable.
     func commit(temporary: String) throws(KeyStoreError) {
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .system(operation: "rename the temporary file over", path: target, errno: code)
+        do {
+            try WholeFileWrite.rename(temporary, over: target, syncing: directory)
+        } catch {
+            throw Self.keyStoreError(error)
         }
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw .system(operation: "open the directory", path: directory, errno: errno) }
-        defer { close(dirFD) }
-        guard fsync(dirFD) == 0 else { throw .system(operation: "fsync the directory", path: directory, errno: errno) }
     }
 
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(KeyStoreError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(operation: "write", path: path, errno: errno)
-            }
-            offset += n
-        }
+    private static func keyStoreError(_ failure: FileWriteFailure) -> KeyStoreError {
+        .system(operation: failure.operation, path: failure.path, errno: failure.errno)
     }
 }

@@ -104,27 +104,12 @@ struct LedgerSpool: Sendable {
             bytes.append(0x0A)
         }
         let temporary = directory + "/." + name + "-" + String(UInt32.random(in: .min ... .max), radix: 16) + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .system("create", path: temporary, errno: errno) }
-        var done = false
-        defer { if !done { close(fd); unlink(temporary) } }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system("write", path: temporary, errno: errno)
-            }
-            offset += n
-        }
-        if sync, fsync(fd) != 0 { throw .system("sync", path: temporary, errno: errno) }
-        done = true
-        close(fd)
         let path = directory + "/" + name
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .system("name", path: path, errno: code)
+        do {
+            try WholeFileWrite.create(temporary, bytes: bytes, sync: sync)
+            try WholeFileWrite.rename(temporary, over: path, syncing: nil)
+        } catch {
+            throw .system(error.operation, path: error.path, errno: error.errno)
         }
         if sync { syncDirectory() }
         return path
