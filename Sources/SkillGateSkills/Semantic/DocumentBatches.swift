@@ -74,10 +74,13 @@ final class DocumentBatches: Sendable {
                     result = .failure(EmbeddingError.malformed("the answer has \(vectors.count) vectors for \(keys.count) texts", model: embedder.modelName))
                 } else {
                     // Unit length before anything is cached or compared; a vector that has none fails the batch (decision 0102).
-                    result = UnitVector.normalised(vectors, model: embedder.modelName).map { units in
+                    switch UnitVector.normalised(vectors, model: embedder.modelName) {
+                    case .success(let units):
                         let byKey = Dictionary(zip(keys, units), uniquingKeysWith: { a, _ in a })
-                        cache.insert(byKey)
-                        return byKey
+                        await cache.insert(byKey)
+                        result = .success(byKey)
+                    case .failure(let error):
+                        result = .failure(error)
                     }
                 }
             } catch {

@@ -19,6 +19,7 @@ public final class EmbeddingCache: Sendable {
     private let store: (any EmbeddingStore)?
     private let failures = Atomic<Int>(0)
     private let storeReads = BlockingWorkQueue(label: "skillgate.embedding-store-reads")
+    private let storeWrites = BlockingWorkQueue(label: "skillgate.embedding-store-writes")
 
     public init(capacity: Int = 4096, store: (any EmbeddingStore)? = nil) {
         self.capacity = max(1, capacity)
@@ -49,11 +50,14 @@ public final class EmbeddingCache: Sendable {
 
     /// Caches `vectors`, each at unit length, in memory and in the store; one without a finite, non-zero
     /// length is not cached.
-    public func insert(_ vectors: [EmbeddingKey: [Float]]) {
+    public func insert(_ vectors: [EmbeddingKey: [Float]]) async {
         let vectors = Self.units(vectors)
         guard !vectors.isEmpty else { return }
         remember(vectors)
-        do { try store?.store(vectors) } catch { failures.add(1, ordering: .relaxed) }
+        guard let store else { return }
+        // On a queue of its own, as the reads: a write may wait for the store's connection (held by the ledger's writer
+        // for a batch) or another process's lock, which must not hold a thread of the shared task pool (decision 0159).
+        do { try await storeWrites.run { try store.store(vectors) } } catch { failures.add(1, ordering: .relaxed) }
     }
 
     /// How many vectors are in memory.

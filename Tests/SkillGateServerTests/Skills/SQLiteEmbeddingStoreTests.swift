@@ -12,7 +12,7 @@ import SkillGateState
         let weather = EmbeddingKey(identity: "openai-embeddings:local-e5/multilingual-e5-small", purpose: .document, text: "get weather: 天气预报")
         do {
             let cache = EmbeddingCache(store: SQLiteEmbeddingStore(store: try SQLiteStateStore(stateDirectory: dir)))
-            cache.insert([weather: [0.5, -0.5, 0.5, 0.5]])
+            await cache.insert([weather: [0.5, -0.5, 0.5, 0.5]])
         }
         // A restart: a new store object and a new cache on the same file.
         let store = try SQLiteStateStore(stateDirectory: dir)

@@ -33,6 +33,8 @@ final class SkillExampleWriter: Sendable {
     private let events: EventSink?
     private let state: Mutex<State>
     private let clock = ContinuousClock()
+    /// Where the examples are saved to the state store.
+    private static let saves = BlockingWorkQueue(label: "skillgate.skill-example-saves")
 
     private struct State {
         var memory: [String: [String]] = [:]
@@ -153,7 +155,12 @@ final class SkillExampleWriter: Sendable {
             let examples = await write(item.skill)
             if !examples.isEmpty {
                 remember([item.key: examples])
-                try? store?.saveSkillExamples([StoredSkillExamples(key: item.key, model: targets[0].qualifiedName, examples: examples)])
+                if let store {
+                    // Off the shared task pool: the write may wait for the store's connection or another process's lock
+                    // (decision 0159).
+                    let saved = StoredSkillExamples(key: item.key, model: targets[0].qualifiedName, examples: examples)
+                    await Self.saves.run { try? store.saveSkillExamples([saved]) }
+                }
             }
             let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>]? in
                 s.queued.remove(item.key)
