@@ -62,7 +62,8 @@ def main():
     under_lock = collections.Counter()
     others = []
     for report in reports:
-        sections = [s for s in re.split(r"\n  (?=\S)", report) if re.match(r"(Read|Write|Previous|Modifying|Atomic)", s)][:2]
+        # A report of a child process (a gateway a process test started) comes indented in its test's output.
+        sections = [s for s in re.split(r"\n[ \t]+(?=Read|Write|Previous|Modifying|Atomic|Location|Thread|Mutex|SUMMARY)", report) if re.match(r"(Read|Write|Previous|Modifying|Atomic)", s)][:2]
         locked = []
         for section in sections:
             frames = list(own_frames(section, root))[:FRAMES_LOOKED_AT]
