@@ -24,8 +24,9 @@ import SkillGateHTTP
         var testDescription: String { name }
     }
 
-    /// `200 text/event-stream`, then nothing for 20 s.
-    static let silence = UpstreamDouble.Reply.sseWrites([[], []], pause: .seconds(20))
+    /// `200 text/event-stream`, then nothing for 20 s. (Made on each use, not kept in a global: LeakSanitizer does not
+    /// see a global indirect enum's box, whose pointer carries the case in its spare bits, as reachable.)
+    static var silence: UpstreamDouble.Reply { .sseWrites([[], []], pause: .seconds(20)) }
 
     static var cases: [Case] {
         let comments = [[UInt8]](repeating: Array(": PROCESSING\n\n".utf8), count: 100)
