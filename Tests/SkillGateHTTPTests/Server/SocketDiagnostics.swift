@@ -32,6 +32,23 @@ enum SocketDiagnostics {
         return nil
     }
 
+    /// The inodes of every socket listening on loopback `port` (a server's loops may each hold one: `SO_REUSEPORT`).
+    static func listenerInodes(port: Int) -> Set<String> {
+        guard let table = procText("/proc/net/tcp") else { return [] }
+        let local = String(format: "0100007F:%04X", port)
+        var inodes: Set<String> = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            if f.count > 9, f[1] == local, f[3] == "0A" { inodes.insert(f[9]) }
+        }
+        return inodes
+    }
+
+    /// Whether a descriptor of this process still holds the socket with `inode`.
+    static func isHeldByThisProcess(socketInode inode: String) -> Bool {
+        descriptor(ofSocketInode: inode) != nil
+    }
+
     /// When the server side is missing: the client's own socket, how many connections wait in the listening socket's
     /// accept queue, and the kernel's counters of connections a full accept queue dropped.
     private static func around(serverPort: Int, clientPort: Int, table: String) -> String {
