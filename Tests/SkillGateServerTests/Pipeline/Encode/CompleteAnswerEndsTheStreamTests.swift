@@ -92,6 +92,20 @@ import SkillGateHTTP
     @Test(arguments: [("/v1/chat/completions", true), ("/v1/agent", false)])
     func anAnswerReadWholeOrByAnAgentRunEndsWithTheAnswer(_ path: String, _ escalate: Bool) async throws {
         let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", openAfterAnswer: "Hello there"), escalate: escalate)
+        let (headers, line) = try await Self.expectTheAnswerEndsTheRun(h, path: path)
+        if escalate {
+            #expect(headers["x-skillgate-model"] == "up/light-native", "\(headers)")
+            #expect(line?["output_tokens"]?.intValue == 7 && line?["escalations"] == nil, "\(String(describing: line))")
+        }
+    }
+}
+
+extension CompleteAnswerEndsTheStreamTests {
+    /// Streams "hi" to `path` through `h`, whose upstream sends "Hello there" and keeps its stream open, waits (at most
+    /// 20 s) for the gateway to let go of that stream, stops the gateway, and checks what every read-whole and agent case
+    /// checks: a 200 within 40 s with the answer and no error event, and the upstream's stream let go of. Returns the
+    /// reply's headers and the request's log line for the case's own checks.
+    static func expectTheAnswerEndsTheRun(_ h: AgentGatewayHarness, path: String) async throws -> (headers: HTTPHeaders, line: JSONValue?) {
         let body: JSONValue = ["model": "light", "stream": true, "messages": [["role": "user", "content": "hi"]]]
         let clock = ContinuousClock()
         let began = clock.now
@@ -105,10 +119,7 @@ import SkillGateHTTP
         // The default idle timeout is 120 s: the bound is far from it and from the holds' seconds.
         #expect(status == 200 && took < .seconds(40), "\(status) after \(took): \(text.suffix(400))")
         #expect(text.contains("there") && !text.contains(#""error":{"#), "\(text.suffix(400))")
-        #expect(sawDisconnect, "the upstream's open stream was not let go")
-        if escalate {
-            #expect(headers["x-skillgate-model"] == "up/light-native", "\(headers)")
-            #expect(line?["output_tokens"]?.intValue == 7 && line?["escalations"] == nil, "\(String(describing: line))")
-        }
+        #expect(sawDisconnect, "the upstream's open stream was not let go of")
+        return (headers, line)
     }
 }
