@@ -60,18 +60,9 @@ import SkillGateHTTP
         let upstream = try UpstreamDouble([.ssePaused(sse, after: answer.count, pause: .seconds(60))])
         let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 90,
                                             wireFormats: ["up-a": upstreamKind.wireFormat])
-        let port = gateway.server.boundPort, token = gateway.token
-        let clock = ContinuousClock()
-        let began = clock.now
-        let (seen, closed) = try await RawSocket.run {
-            let socket = try RawSocket(port: port, receiveTimeout: 70)
-            socket.send("POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            return socket.readAll()
-        }
+        let (seen, closed, took) = try await Self.streamOverRawSocket(gateway, path: path, body: body)
         // Unbounded, the stream would end with the total timeout (30 s) in its 60 s of silence; bounded, after the usage's hold
         // (1 s) at most. The bound is far from both, as a loaded parallel run can take seconds over the request itself.
-        let took = clock.now - began
         let line = await gateway.logLines().first { ($0["path"] as? String) == path }
         await gateway.stop()
         await upstream.stop()
@@ -101,6 +92,21 @@ import SkillGateHTTP
 }
 
 extension CompleteAnswerEndsTheStreamTests {
+    /// Posts `body` to `path` on `gateway` over a raw socket (`Connection: close`) and reads until the gateway closes it
+    /// (at most 70 s): what came, whether it closed, and how long it took.
+    static func streamOverRawSocket(_ gateway: ResilienceGateway, path: String, body: String) async throws -> (seen: String, closed: Bool, took: Duration) {
+        let port = gateway.server.boundPort, token = gateway.token
+        let clock = ContinuousClock()
+        let began = clock.now
+        let (seen, closed) = try await RawSocket.run {
+            let socket = try RawSocket(port: port, receiveTimeout: 70)
+            socket.send("POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return socket.readAll()
+        }
+        return (seen, closed, clock.now - began)
+    }
+
     /// Streams "hi" to `path` through `h`, whose upstream sends "Hello there" and keeps its stream open, waits (at most
     /// 20 s) for the gateway to let go of that stream, stops the gateway, and checks what every read-whole and agent case
     /// checks: a 200 within 40 s with the answer and no error event, and the upstream's stream let go of. Returns the

@@ -67,19 +67,10 @@ import SkillGateHTTP
         let upstream = try UpstreamDouble([.sseThenOpen(upstreamKind.writes, atMost: .seconds(60))])
         let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 90,
                                             wireFormats: ["up-a": upstreamKind.wireFormat], toolModes: ["up-a": upstreamKind.tools])
-        let port = gateway.server.boundPort, token = gateway.token
-        let clock = ContinuousClock()
-        let began = clock.now
-        let (seen, closed) = try await RawSocket.run {
-            let socket = try RawSocket(port: port, receiveTimeout: 70)
-            socket.send("POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            return socket.readAll()
-        }
+        let (seen, closed, took) = try await CompleteAnswerEndsTheStreamTests.streamOverRawSocket(gateway, path: path, body: body)
         // Unbounded, the stream ends with the total timeout (30 s) while the upstream is silent; bounded, after the usage's
         // hold (1 s) at most, or two without a usage behind the prompt-tools adapter. The bound is far from both, as a
         // loaded parallel run can take seconds over the request itself.
-        let took = clock.now - began
         let deadline = ContinuousClock.now + .seconds(20)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let sawDisconnect = upstream.sawDisconnect
