@@ -19,13 +19,27 @@ extension CurlMultiLoop {
                 nextDeadline = min(nextDeadline, deadline)
             }
             if !transfer.hasHead {
-                guard let firstByte = t.firstByte else { continue }
+                guard t.firstByte != nil || t.head != nil else { continue }
                 if transfer.requestSentAt == nil {
                     // The first-byte clock starts when libcurl begins sending the request
                     // (not while it waits for a pooled connection or connects).
                     var pretransfer: curl_off_t = 0
                     _ = sg_easy_getinfo_off(transfer.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
                     if pretransfer > 0 { transfer.requestSentAt = transfer.startedAt &+ UInt64(pretransfer) * 1000 }
+                }
+                if let head = t.head {
+                    // The head clock counts from the call: the wait for a pooled connection and connecting too.
+                    let deadline = transfer.startedAt &+ head
+                    if now >= deadline {
+                        expired.append((transfer.control, transfer.requestSentAt == nil ? .connectionWaitTimeout(head) : .firstByteTimeout(head)))
+                        continue
+                    }
+                    nextDeadline = min(nextDeadline, deadline)
+                }
+                guard let firstByte = t.firstByte else {
+                    // Whether the request went out is learnt by looking (libcurl does not say): at most 1 s apart.
+                    if transfer.requestSentAt == nil { nextDeadline = min(nextDeadline, now &+ 1_000_000_000) }
+                    continue
                 }
                 guard let sent = transfer.requestSentAt else {
                     nextDeadline = min(nextDeadline, now &+ 1_000_000_000)
@@ -63,6 +77,11 @@ extension HTTPClientError {
     static func firstByteTimeout(_ ns: UInt64) -> HTTPClientError {
         HTTPClientError(kind: .firstByteTimeout,
                         detail: "no response head arrived within \(milliseconds(ns)) of sending the request; the upstream is overloaded or hung, retry or raise HTTPTimeouts.firstByte")
+    }
+
+    static func connectionWaitTimeout(_ ns: UInt64) -> HTTPClientError {
+        HTTPClientError(kind: .connectionWaitTimeout,
+                        detail: "no connection to the upstream was free and ready within \(milliseconds(ns)) of the call, so the request was not sent; the upstream's pooled connections are all busy or it is slow to accept, retry or raise HTTPTimeouts.head")
     }
 
     static func idleTimeout(_ ns: UInt64) -> HTTPClientError {

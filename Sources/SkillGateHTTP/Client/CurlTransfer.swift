@@ -160,11 +160,13 @@ struct ResolvedTimeouts {
     var firstByte: UInt64?
     var idle: UInt64?
     var total: UInt64?
+    var head: UInt64?
 
     init(_ t: HTTPTimeouts) {
         connect = t.connect?.clampedNanoseconds
         firstByte = t.firstByte?.clampedNanoseconds
         idle = t.idle?.clampedNanoseconds
         total = t.total?.clampedNanoseconds
+        head = t.head?.clampedNanoseconds
     }
 }

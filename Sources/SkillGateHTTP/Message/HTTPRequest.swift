@@ -8,13 +8,19 @@ public struct HTTPTimeouts: Sendable, Hashable {
     public var idle: Duration?
     /// Time for the whole exchange.
     public var total: Duration?
+    /// Time from the call until the response head arrives, whatever the call waits for on the way: a free pooled
+    /// connection, connecting, sending, the upstream's answer. `connect` and `firstByte` each bound one step; this
+    /// bounds them all, the wait for a connection included. It ends as `.connectionWaitTimeout` while the request has
+    /// not gone out, and as `.firstByteTimeout` once it has.
+    public var head: Duration?
 
     public init(connect: Duration? = .seconds(10), firstByte: Duration? = .seconds(120),
-                idle: Duration? = .seconds(120), total: Duration? = .seconds(600)) {
+                idle: Duration? = .seconds(120), total: Duration? = .seconds(600), head: Duration? = nil) {
         self.connect = connect
         self.firstByte = firstByte
         self.idle = idle
         self.total = total
+        self.head = head
     }
 }
 
@@ -120,8 +126,11 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case connect
         /// The connect timeout elapsed.
         case connectTimeout
-        /// No response head arrived within the first-byte timeout.
+        /// No response head arrived within the first-byte timeout (or, after the request went out, the head timeout).
         case firstByteTimeout
+        /// The head timeout elapsed before the request went out: it was still waiting for a free pooled connection,
+        /// or connecting. The upstream never saw it.
+        case connectionWaitTimeout
         /// The body stalled longer than the idle timeout.
         case idleTimeout
         /// The total timeout elapsed.
@@ -150,5 +159,5 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { "\(kind.rawValue): \(detail)" }
 
     /// Whether the failure is a timeout of any kind.
-    public var isTimeout: Bool { [.connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout].contains(kind) }
+    public var isTimeout: Bool { [.connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout].contains(kind) }
 }

@@ -54,10 +54,15 @@ public struct HTTPLLMClient<Format: WireFormat>: LLMClient {
 
     /// Sends `httpRequest` with the deployment's HTTP version and CA file: its 2xx answer, or the error a transport
     /// failure or another status is for the client (the provider's own message, not yet cleaned).
+    ///
+    /// The answer's head (a whole answer's, which comes with it) is due within the deployment's first-byte timeout
+    /// counted from now, a wait for a pooled connection included, as a stream's first event is (decision 0162): a call
+    /// queued behind a hung deployment's connections leaves its fallback time.
     private func send(_ httpRequest: HTTPRequest) async throws -> HTTPResponse {
         var httpRequest = httpRequest
         httpRequest.httpVersion = deployment.httpVersion
         httpRequest.caFile = deployment.caFile
+        httpRequest.timeouts.head = deployment.timeouts.firstByte
         let response: HTTPResponse
         do {
             response = try await http.send(httpRequest)
@@ -89,6 +94,7 @@ extension HTTPClientError {
         switch kind {
         case .connectTimeout: "the connect timeout, connect_seconds"
         case .firstByteTimeout: "the time to its first byte (a stream's first event), first_byte_seconds"
+        case .connectionWaitTimeout: "the time to its first byte, first_byte_seconds, spent waiting for a free connection to the provider (limits.upstream_connections_per_host); the request was not sent"
         case .idleTimeout: "the time between two of its bytes, idle_seconds"
         default: "the whole request's time, total_seconds"
         }
@@ -105,13 +111,13 @@ extension HTTPClientError {
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,
                                 message: "TLS handshake with the provider failed (\(detail)); check the base_url scheme, and if a private CA signed the provider's certificate, name its PEM file in the config's providers.\(provider).ca_file",
                                 provider: provider)
-        case .connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
+        case .connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
             var e = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
                                  message: "the provider did not answer in time (\(Self.timeoutSetting(kind))); retry, or the operator can raise it in the config's upstream_timeouts",
                                  provider: provider)
-            // Only the connect timeout fires before the request goes out (the first-byte clock starts when it is sent);
+            // Only the connect and connection-wait timeouts fire before the request goes out;
             // the others leave the provider with the prompt, which it most likely bills (decision 0130).
-            e.timedOutAfterSending = kind != .connectTimeout
+            e.timedOutAfterSending = kind != .connectTimeout && kind != .connectionWaitTimeout
             return e
         case .transport:
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,

@@ -55,7 +55,7 @@ public struct EmbeddingError: Error, Sendable, Hashable, CustomStringConvertible
         switch error.kind {
         case .cancelled:
             return EmbeddingError(kind: .cancelled, model: model, message: "the request was cancelled")
-        case .connectTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
+        case .connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
             return EmbeddingError(kind: .timeout, model: model, message: error.gatewayError(provider: provider).message)
         default:
             return EmbeddingError(kind: .unreachable, model: model, message: error.gatewayError(provider: provider).message)

@@ -1,14 +1,16 @@
+import Glibc
 import Testing
 @testable import SkillGateHTTP
 import SkillGateTestSupport
 
 /// Each timeout maps to its own `HTTPClientError.Kind`, against a loopback server that misbehaves accordingly.
 @Suite struct HTTPClientTimeoutTests {
-    private func timeouts(connect: Int? = nil, firstByte: Int? = nil, idle: Int? = nil, total: Int? = nil) -> HTTPTimeouts {
+    private func timeouts(connect: Int? = nil, firstByte: Int? = nil, idle: Int? = nil, total: Int? = nil, head: Int? = nil) -> HTTPTimeouts {
         HTTPTimeouts(connect: connect.map { .milliseconds($0) } ?? .seconds(10),
                      firstByte: firstByte.map { .milliseconds($0) } ?? .seconds(10),
                      idle: idle.map { .milliseconds($0) } ?? .seconds(10),
-                     total: total.map { .milliseconds($0) } ?? .seconds(30))
+                     total: total.map { .milliseconds($0) } ?? .seconds(30),
+                     head: head.map { .milliseconds($0) })
     }
 
     /// `maxMs` stays well under the untouched defaults (10 s, 30 s), so it proves the configured timeout fired,
@@ -96,6 +98,37 @@ import SkillGateTestSupport
             await expectFailure(.totalTimeout, within: 5_000) {
                 let response = try await ClientTestEnvironment.makeClient(engine).stream(request)
                 for try await _ in response.body {}
+            }
+        }
+    }
+
+    /// The head timeout counts from the call, the wait for a pooled connection included: while the only connection
+    /// serves a slow answer, a queued request ends at its head timeout as not sent (the upstream never sees it). Without
+    /// it, the queued request's first-byte clock would not start until the connection came free (8 s here).
+    @Test(arguments: ClientEngine.allCases) func headTimeoutCountsTheWaitForAConnection(_ engine: ClientEngine) async throws {
+        try await onOwnThread {
+            let server = try LoopbackServer(.delayedHead(8_000))
+            defer { server.stop() }
+            let client = ClientTestEnvironment.makeClient(engine, .init(maxConnections: 1))
+            let holder = Task { try await client.send(HTTPRequest(method: "GET", url: server.url("/held"))) }
+            defer { holder.cancel() }
+            let arrived = LoopbackSocket.now()
+            while server.requests.isEmpty, millisecondsBetween(arrived, LoopbackSocket.now()) < 5_000 { usleep(5_000) }
+            #expect(server.requests.map(\.target) == ["/held"], "the first request holds the one connection")
+            let queued = HTTPRequest(method: "GET", url: server.url("/queued"), timeouts: timeouts(head: 300))
+            await expectFailure(.connectionWaitTimeout, within: 5_000) { _ = try await client.send(queued) }
+            #expect(!server.requests.contains { $0.target == "/queued" }, "the request went out")
+        }
+    }
+
+    /// Once the request went out, the head timeout ends it as a first-byte timeout, before the longer `firstByte`.
+    @Test(arguments: ClientEngine.allCases) func headTimeoutAfterSendingIsAFirstByteTimeout(_ engine: ClientEngine) async throws {
+        try await onOwnThread {
+            let server = try LoopbackServer(.delayedHead(8_000))
+            defer { server.stop() }
+            let request = HTTPRequest(method: "GET", url: server.url(), timeouts: timeouts(head: 300))
+            await expectFailure(.firstByteTimeout, within: 5_000) {
+                _ = try await ClientTestEnvironment.makeClient(engine).send(request)
             }
         }
     }

@@ -85,4 +85,26 @@ import SkillGateHTTP
         await good.stop()
         #expect(replies.allSatisfy { $0.0 == 200 && $0.1.contains(" London") }, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
     }
+
+    /// A whole (non-streamed) call waits for the head that comes with its answer, and its wait for a pooled connection
+    /// counts against the same time (decision 0162): with the hung deployment holding its connections and answering
+    /// nothing, twenty whole calls at once all get the fallback's answer. Before, a queued call's first-byte clock
+    /// started only when it was sent, so the calls went through the hung deployment one first-byte timeout (1 s) after
+    /// another, and those queued past the route's deadline (8 s) got a 504 without the fallback being tried.
+    @Test func wholeCallsQueuedForAConnectionLeaveTheirFallbackTime() async throws {
+        let hung = try UpstreamDouble([UpstreamDouble.Reply](repeating: .delayed(.seconds(20), OpenAIRecordings.text), count: 20))
+        let good = try UpstreamDouble([UpstreamDouble.Reply](repeating: OpenAIRecordings.text, count: 20))
+        let gw = try Self.gateway(a: hung, b: good, wireFormat: "openai-chat", limits: #"{"upstream_connections_per_host":1}"#)
+        let started = ContinuousClock.now
+        let replies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for _ in 0..<20 { group.addTask { try await GatewayFailedAnswerTests.send(gw, .chat, stream: false) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let took = ContinuousClock.now - started
+        await gw.stop()
+        await hung.stop()
+        await good.stop()
+        let fallbackAnswers = replies.filter { $0.0 == 200 && $0.1.contains("chat.completion") }.count
+        #expect(fallbackAnswers == 20, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
+    }
 }

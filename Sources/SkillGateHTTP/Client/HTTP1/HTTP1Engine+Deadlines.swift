@@ -16,6 +16,11 @@ extension HTTP1Engine {
         for transfer in transfers.values {
             let t = transfer.timeouts
             if let total = t.total, check(transfer.startedAt &+ total, .totalTimeout(total), transfer) { continue }
+            // The head clock counts from the call: the wait for a pooled connection and connecting too.
+            if let head = t.head, !transfer.hasHead,
+               check(transfer.startedAt &+ head, transfer.requestSentAt == nil ? .connectionWaitTimeout(head) : .firstByteTimeout(head), transfer) {
+                continue
+            }
             if let connection = transfer.connection, connection.connecting {
                 if let connect = t.connect {
                     _ = check(connection.openedAt &+ connect, .connectTimeout(connect, connection.pool.endpoint), transfer)
