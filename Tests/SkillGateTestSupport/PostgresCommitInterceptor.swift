@@ -8,6 +8,9 @@ import Synchronization
 /// server rolls the transaction back). It can also cut the connections open and refuse new ones, as a database that
 /// went down does.
 ///
+/// It can also hold everything back without closing anything, as a server that hangs does (`stall`): the connections
+/// stay open and new ones are accepted, but no byte passes until it goes on.
+///
 /// It finds the `COMMIT` as libpq sends it for `PQexec("COMMIT")`: a simple-query message (`Q`, length 11, the text
 /// and its NUL) in the bytes the client sends, so the URL it hands out turns TLS and GSS encryption off.
 public final class PostgresCommitInterceptor: Sendable {
@@ -24,6 +27,7 @@ public final class PostgresCommitInterceptor: Sendable {
     private struct State {
         var fault = CommitFault.none
         var refusing = false
+        var stalled = false
         var commitsSeen = 0
         var links: [ObjectIdentifier: Link] = [:]
     }
@@ -73,6 +77,15 @@ public final class PostgresCommitInterceptor: Sendable {
     /// Whether new connections are closed at once, as a server still down refuses them.
     public func refuseConnections(_ refusing: Bool) { state.withLock { $0.refusing = refusing } }
 
+    /// Whether bytes are held back (both ways, open connections and new ones alike), as a server that hangs holds its
+    /// answers: a client sees its statements sent and nothing come back. Held bytes pass on once it goes on.
+    public func stall(_ stalled: Bool) { state.withLock { $0.stalled = stalled } }
+
+    /// Waits while the hop is stalled.
+    private func waitWhileStalled() {
+        while state.withLock({ $0.stalled }) { usleep(5_000) }
+    }
+
     /// Ends every connection open through the hop (both sides), as a database that went down does; with
     /// `refuseConnections(true)` first, the store cannot reach the database at all.
     public func cutOpenConnections() {
@@ -96,6 +109,7 @@ public final class PostgresCommitInterceptor: Sendable {
             close(client)
             return
         }
+        waitWhileStalled()
         let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopback(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) {
@@ -129,6 +143,7 @@ public final class PostgresCommitInterceptor: Sendable {
             }
             if fault == .loseTheCommit { break }
             if fault == .loseTheAnswer { link.dropAnswers() }
+            waitWhileStalled()
             guard Self.writeAll(chunk, to: link.server) else { break }
         }
         ended(link)
@@ -140,6 +155,7 @@ public final class PostgresCommitInterceptor: Sendable {
         while true {
             let count = read(link.server, &buffer, buffer.count)
             guard count > 0, !link.dropsAnswers else { break }
+            waitWhileStalled()
             guard Self.writeAll(Array(buffer[0..<count]), to: link.client) else { break }
         }
         ended(link)

@@ -43,7 +43,13 @@ extension GatewayConfig {
     /// Reads `token_limits`, `ledger`, `metrics` and `state`.
     mutating func loadTeam(_ r: JSONReader) throws(JSONShapeError) {
         if let st = try r.optionalObject("state") {
-            try st.rejectUnknownKeys(["postgres_url"])
+            try st.rejectUnknownKeys(["postgres_url", "query_timeout_seconds"])
+            if let seconds = try st.optionalInt("query_timeout_seconds") {
+                guard (1...600).contains(seconds) else {
+                    throw st.error("query_timeout_seconds", "must be 1 to 600 seconds (how long one statement may wait for PostgreSQL's answer; 10 by default)")
+                }
+                postgresAnswerTimeout = .seconds(seconds)
+            }
             if let url = try st.optionalString("postgres_url") {
                 guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") || url.contains("=") else {
                     throw st.error("postgres_url", "expected a URL like postgresql://skillgate@db.internal:5432/skillgate (keep the password in PGPASSWORD or ~/.pgpass)")

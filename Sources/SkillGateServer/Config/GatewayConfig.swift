@@ -74,6 +74,9 @@ public struct GatewayConfig: Sendable {
     /// `state.postgres_url`: tokens and the usage ledger in PostgreSQL, shared by several instances; nil: the SQLite
     /// file in `state_dir` (notes and the embedding cache stay there either way). Never logged.
     public var postgresURL: String?
+    /// `state.query_timeout_seconds`: the longest the gateway waits for PostgreSQL to answer one statement before it
+    /// drops the connection and answers as if the database were down (decision 0163). Usage reports wait 12 times as long.
+    public var postgresAnswerTimeout: Duration = PostgresStateStore.defaultAnswerTimeout
     /// The web console (`console`; decision 0030).
     public var console = Console(assetsDirectory: "Console")
     /// Which web pages may call the client API from a browser (`cors`; decision 0095); nil: none.

@@ -263,7 +263,7 @@ public final class GatewayServer: Sendable {
 
     /// The store of tokens and usage the config names: PostgreSQL (`state.postgres_url`) or the SQLite file.
     public static func openStateStore(config: GatewayConfig) throws -> any StateStore {
-        if let url = config.postgresURL { return try PostgresStateStore(url: url) }
+        if let url = config.postgresURL { return try PostgresStateStore(url: url, answerTimeout: config.postgresAnswerTimeout) }
         return try SQLiteStateStore(stateDirectory: config.stateDirectory)
     }
 }

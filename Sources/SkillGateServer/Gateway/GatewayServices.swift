@@ -85,7 +85,7 @@ public final class GatewayServices: Sendable {
         // Tokens, the ledger and budgets: PostgreSQL when configured (several instances), else the SQLite file. The
         // server's warnings are log events, not lines of libpq's own on the log's stream.
         let postgres = try config.postgresURL.map { url in
-            try PostgresStateStore(url: url, notices: { log.event("PostgreSQL warned: \($0)", level: "warn") })
+            try PostgresStateStore(url: url, answerTimeout: config.postgresAnswerTimeout, notices: { log.event("PostgreSQL warned: \($0)", level: "warn") })
         }
         let shared: any StateStore = postgres ?? stateStore
         tokens = TokenService(store: shared, cacheLifetime: .seconds(2))

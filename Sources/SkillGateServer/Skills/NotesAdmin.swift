@@ -33,7 +33,7 @@ public enum NotesAdmin {
     /// `state.postgres_url`, else the state directory's `state.sqlite` — or, with `sqliteFile`, that file whatever the
     /// config says (the notes left there from before PostgreSQL was set, which the gateway no longer reads).
     public static func openStore(config: GatewayConfig, sqliteFile: Bool) throws -> any NoteStateStore {
-        if let url = config.postgresURL, !sqliteFile { return try PostgresStateStore(url: url) }
+        if let url = config.postgresURL, !sqliteFile { return try PostgresStateStore(url: url, answerTimeout: config.postgresAnswerTimeout) }
         return try SQLiteStateStore(stateDirectory: config.stateDirectory)
     }
 

@@ -8,7 +8,13 @@ import Dispatch
 /// Not `Sendable`: use it from one thread at a time, inside a `Mutex` as `PostgresStateStore` does (the pointer is
 /// confined to that lock).
 public final class PostgresConnection {
-    private var handle: OpaquePointer
+    private(set) var handle: OpaquePointer
+    /// The longest a statement (or a COPY) waits for the server's answer before the connection is dropped and the
+    /// statement fails (decision 0163); nil waits as long as the socket stays open. May be changed between statements
+    /// (a schema migration may take longer than a lookup).
+    public var answerTimeout: Duration?
+    /// The answer timeout's text for messages ("10 s").
+    private var answerTimeoutText: String { answerTimeout.map { "\($0.components.seconds) s" } ?? "its answer" }
     /// `host:port/database` (for messages; never the URL, which may hold a password).
     public let target: String
     /// Where the server's notices go instead of libpq's standard error (nil: libpq's default).
@@ -16,13 +22,18 @@ public final class PostgresConnection {
     /// Whether `transaction` is running its body or ending it. A lost connection ended the transaction on the server,
     /// so no statement of it is sent again on a new connection: it would run alone and be committed at once.
     private var inTransaction = false
+    /// Until when, after a failed attempt to connect again, statements fail without another (`reconnect`).
+    private var reconnectPausedUntil: ContinuousClock.Instant?
 
     /// Connects to `url` (`postgresql://user@host:port/db`, or libpq's `key=value` form; a password is better kept
     /// in `PGPASSWORD` or `~/.pgpass`). Throws with libpq's reason and what to check.
     ///
     /// `notices` receives the server's warnings (one message a call, without its final newline) for a process whose
     /// standard error is a log of its own; without it libpq prints them there as they are.
-    public init(url: String, connectTimeoutSeconds: Int = 5, notices: (@Sendable (String) -> Void)? = nil) throws(PostgresError) {
+    ///
+    /// `answerTimeout` bounds each statement's wait for the server (decision 0163).
+    public init(url: String, connectTimeoutSeconds: Int = 5, answerTimeout: Duration? = .seconds(10),
+                notices: (@Sendable (String) -> Void)? = nil) throws(PostgresError) {
         let keys = ["dbname", "connect_timeout", "application_name"]
         let values = [url, String(connectTimeoutSeconds), "skillgate"]
         let conn = Self.connect(keys: keys, values: values)
@@ -36,6 +47,7 @@ public final class PostgresConnection {
         }
         handle = conn
         self.target = target
+        self.answerTimeout = answerTimeout
         noticeSink = notices.map(NoticeSink.init)
         if let noticeSink {
             // The sink lives as long as the connection, which outlives the handle (`deinit`), and libpq calls it only
@@ -50,15 +62,46 @@ public final class PostgresConnection {
 
     /// The session's settings, made again after each reconnection: only warnings and errors are sent as notices (libpq
     /// prints a notice on standard error, where a line that is not the gateway's JSON would break a log reader).
+    /// The connection is also put in libpq's non-blocking mode, so no statement waits past `answerTimeout`.
     private func applySessionSettings() {
-        if let result = PQexec(handle, "SET client_min_messages = warning") { PQclear(result) }
+        PQsetnonblocking(handle, 1)
+        if case .finished(let result?) = sendAndAwait({ PQsendQuery($0, "SET client_min_messages = warning") }) { PQclear(result) }
     }
 
     /// Connects again with the same parameters after the server ended the connection (a restart, a failover,
     /// `pg_terminate_backend`), with the session's settings.
+    ///
+    /// After an attempt that failed slowly, statements fail at once instead of trying again for as long as that
+    /// attempt took (at most `maxReconnectPause`): a server that hangs takes each attempt its whole connect timeout, and
+    /// the statements queued behind the store's lock would otherwise each wait out one (decision 0163). A server that
+    /// refuses fails an attempt at once, so it is tried again at the next statement.
     private func reconnect() {
+        if let pausedUntil = reconnectPausedUntil, ContinuousClock.now < pausedUntil { return }
+        let started = ContinuousClock.now
         PQreset(handle)
-        if PQstatus(handle) == CONNECTION_OK { applySessionSettings() }
+        if PQstatus(handle) == CONNECTION_OK {
+            reconnectPausedUntil = nil
+            applySessionSettings()
+        } else {
+            let now = ContinuousClock.now
+            let took = now - started
+            reconnectPausedUntil = took < Self.slowReconnect ? nil : now + min(took, Self.maxReconnectPause)
+        }
+    }
+
+    /// A failed attempt that took at least this long was a server that hangs (one that refuses fails at once), and
+    /// pauses the attempts after it.
+    static let slowReconnect: Duration = .seconds(1)
+
+    /// The longest statements fail without trying to connect after a failed attempt.
+    static let maxReconnectPause: Duration = .seconds(5)
+
+    /// The error of a statement that found the connection lost and could not make it again.
+    private func unreachable(_ context: String) -> PostgresError {
+        var reason = String(cString: PQerrorMessage(handle))
+        while reason.last?.isNewline == true { reason.removeLast() }
+        return PostgresError(message: "the connection to the database was lost and could not be made again (\(reason.isEmpty ? "no reason given" : reason)); it is tried again at a later statement — check that the server is up and reachable",
+                             context: context)
     }
 
     deinit { PQfinish(handle) }
@@ -90,15 +133,16 @@ public final class PostgresConnection {
 
     /// Runs `sql` with `$1`, `$2`, ... bound to `params` (text; nil is NULL) and returns the rows.
     /// After a lost connection it reconnects once and retries, outside a transaction; inside one it throws, and the
-    /// first query after the transaction reconnects.
+    /// first query after the transaction reconnects. A statement whose answer did not come within `answerTimeout`
+    /// throws at once (the server may have run it), and the next one connects again.
     @discardableResult
     public func query(_ sql: String, _ params: [String?] = []) throws(PostgresError) -> PostgresRows {
-        if PQstatus(handle) != CONNECTION_OK && !inTransaction { reconnect() }
-        var result = run(sql, params)
+        try connectAgainIfLost("running \(sql.prefix(60))… on \(target)")
+        var result = try run(sql, params)
         if PQstatus(handle) != CONNECTION_OK && !inTransaction {
             PQclear(result)
-            reconnect()
-            result = run(sql, params)
+            try connectAgainIfLost("running \(sql.prefix(60))… on \(target)")
+            result = try run(sql, params)
         }
         guard let result else { throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "running a query on \(target)") }
         let status = PQresultStatus(result)
@@ -114,24 +158,35 @@ public final class PostgresConnection {
     /// Runs `COPY ... FROM STDIN` with `data` in COPY's text format (one line per row, tab-separated, `\N` for NULL):
     /// the server's bulk-load path, several times cheaper per row than an INSERT's parameters.
     public func copy(_ sql: String, data: [UInt8]) throws(PostgresError) {
-        if PQstatus(handle) != CONNECTION_OK && !inTransaction { reconnect() }
-        guard let start = PQexec(handle, sql) else {
+        try connectAgainIfLost("starting \(sql.prefix(40))… on \(target)")
+        let context = "copying rows with \(sql.prefix(40))… on \(target)"
+        guard case .finished(let started) = sendAndAwait({ PQsendQuery($0, sql) }) else { throw timedOut(context) }
+        guard let start = started else {
             throw PostgresError(message: String(cString: PQerrorMessage(handle)), context: "starting \(sql.prefix(40))… on \(target)")
         }
         let status = PQresultStatus(start)
         let startError = String(cString: PQresultErrorMessage(start))
         PQclear(start)
         guard status == PGRES_COPY_IN else { throw PostgresError(message: startError, context: "starting \(sql.prefix(40))… on \(target)") }
+        // The rows and their end, then the result, all within one answer timeout from here.
+        let deadline = answerTimeout.map { ContinuousClock.now + $0 }
         let sent = data.withUnsafeBytes { bytes in
-            PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            putWithin(deadline) { PQputCopyData(handle, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) }
         }
-        let ended = sent == 1 ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "the client could not send the rows")
-        var failure: String? = ended == 1 ? nil : String(cString: PQerrorMessage(handle))
-        while let result = PQgetResult(handle) {
-            if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = String(cString: PQresultErrorMessage(result)) }
-            PQclear(result)
+        let ended = sent ? putWithin(deadline) { PQputCopyEnd(handle, nil) } : putWithin(deadline) { PQputCopyEnd(handle, "the client could not send the rows") }
+        if PQstatus(handle) != CONNECTION_OK, let deadline, ContinuousClock.now >= deadline { throw timedOut(context) }
+        var failure: String? = ended ? nil : String(cString: PQerrorMessage(handle))
+        switch awaitAnswer(until: deadline) {
+        case .timedOut: throw timedOut(context)
+        case .finished(let result):
+            if let result {
+                if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil { failure = String(cString: PQresultErrorMessage(result)) }
+                PQclear(result)
+            } else if failure == nil {
+                failure = String(cString: PQerrorMessage(handle))
+            }
         }
-        if let failure { throw PostgresError(message: failure, context: "copying rows with \(sql.prefix(40))… on \(target)") }
+        if let failure { throw PostgresError(message: failure, context: context) }
     }
 
     /// One COPY text-format field: backslash, tab, newline and carriage return escaped; nil is `\N`.
@@ -250,14 +305,37 @@ public final class PostgresConnection {
         }
     }
 
-    private func run(_ sql: String, _ params: [String?]) -> OpaquePointer? {
-        if params.isEmpty { return PQexec(handle, sql) }
-        var pointers: [UnsafeMutablePointer<CChar>?] = params.map { $0.map { strdup($0) } ?? nil }
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
-                PQexecParams(handle, sql, Int32(params.count), nil, values, nil, nil, 0)
+    /// Outside a transaction, connects again when the connection was lost; throws when it cannot. Inside one, a lost
+    /// connection is left for the statement to fail on (the transaction ended with it).
+    private func connectAgainIfLost(_ context: String) throws(PostgresError) {
+        guard PQstatus(handle) != CONNECTION_OK, !inTransaction else { return }
+        reconnect()
+        guard PQstatus(handle) == CONNECTION_OK else { throw unreachable(context) }
+    }
+
+    /// The error of a statement whose answer did not come within `answerTimeout`.
+    private func timedOut(_ context: String) -> PostgresError {
+        PostgresError(message: "the database did not answer within \(answerTimeoutText), so the connection was dropped (the next statement connects again); check that the server is up and reachable: a server that hangs, a failover or a network partition holds answers back",
+                      context: context)
+    }
+
+    /// `PQexec` (`PQexecParams` with parameters), bounded by `answerTimeout`.
+    private func run(_ sql: String, _ params: [String?]) throws(PostgresError) -> OpaquePointer? {
+        let outcome: BoundedOutcome
+        if params.isEmpty {
+            outcome = sendAndAwait { PQsendQuery($0, sql) }
+        } else {
+            var pointers: [UnsafeMutablePointer<CChar>?] = params.map { $0.map { strdup($0) } ?? nil }
+            defer { pointers.forEach { free($0) } }
+            outcome = pointers.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { values in
+                    sendAndAwait { PQsendQueryParams($0, sql, Int32(params.count), nil, values, nil, nil, 0) }
+                }
             }
+        }
+        switch outcome {
+        case .finished(let result): return result
+        case .timedOut: throw timedOut("running \(sql.prefix(60))… on \(target)")
         }
     }
 }

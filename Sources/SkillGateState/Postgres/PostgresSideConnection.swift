@@ -8,9 +8,12 @@ final class PostgresSideConnection: Sendable {
     /// The server's URL (kept in memory only: it may hold a password).
     private let url: String
     private let notices: (@Sendable (String) -> Void)?
+    /// Each statement's bound (`PostgresConnection.answerTimeout`).
+    private let answerTimeout: Duration?
 
-    init(url: String, notices: (@Sendable (String) -> Void)?) {
+    init(url: String, answerTimeout: Duration?, notices: (@Sendable (String) -> Void)?) {
         self.url = url
+        self.answerTimeout = answerTimeout
         self.notices = notices
     }
 
@@ -19,7 +22,7 @@ final class PostgresSideConnection: Sendable {
     func run<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T? {
         try connection.withLock { db throws -> T? in
             if let open = db { return try body(open) }
-            guard let opened = try? PostgresConnection(url: url, notices: notices) else { return nil }
+            guard let opened = try? PostgresConnection(url: url, answerTimeout: answerTimeout, notices: notices) else { return nil }
             db = opened
             return try body(opened)
         }
@@ -30,7 +33,7 @@ final class PostgresSideConnection: Sendable {
     func runConnected<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try connection.withLock { db throws -> T in
             if let open = db { return try body(open) }
-            let opened = try PostgresConnection(url: url, notices: notices)
+            let opened = try PostgresConnection(url: url, answerTimeout: answerTimeout, notices: notices)
             db = opened
             return try body(opened)
         }

@@ -31,11 +31,17 @@ public final class PostgresStateStore: StateStore {
 
     /// Connects and migrates. Throws `PostgresError` naming the server and what to check when it cannot. `notices`
     /// receives the server's warnings (a gateway logs them; the CLI leaves them on standard error).
-    public init(url: String, notices: (@Sendable (String) -> Void)? = nil) throws {
-        let db = try PostgresConnection(url: url, notices: notices)
-        reportConnection = PostgresSideConnection(url: url, notices: notices)
-        notesConnection = PostgresSideConnection(url: url, notices: notices)
+    ///
+    /// `answerTimeout` bounds each statement's wait for the server on the main and the notes' connections; the usage
+    /// reports' long reads may take `reportTimeoutFactor` times as long (decision 0163).
+    public init(url: String, answerTimeout: Duration = PostgresStateStore.defaultAnswerTimeout,
+                notices: (@Sendable (String) -> Void)? = nil) throws {
+        let db = try PostgresConnection(url: url, answerTimeout: answerTimeout, notices: notices)
+        reportConnection = PostgresSideConnection(url: url, answerTimeout: answerTimeout * Self.reportTimeoutFactor, notices: notices)
+        notesConnection = PostgresSideConnection(url: url, answerTimeout: answerTimeout, notices: notices)
         target = db.target
+        // A migration's statements (an index built over a large ledger, say) may take far longer than a lookup.
+        db.answerTimeout = Self.migrationTimeout
         try db.transaction {
             try db.execute("SELECT pg_advisory_xact_lock(727100)")
             try db.execute("CREATE TABLE IF NOT EXISTS skillgate_schema (version INTEGER NOT NULL)")
@@ -50,8 +56,16 @@ public final class PostgresStateStore: StateStore {
             else { try db.query("UPDATE skillgate_schema SET version = $1", [String(PostgresSchema.steps.count)]) }
         }
         try Self.foldUnfoldedNotes(db)
+        db.answerTimeout = answerTimeout
         connection = Mutex(db)
     }
+
+    /// How long a statement waits for the server by default (`state.query_timeout_seconds`).
+    public static let defaultAnswerTimeout: Duration = .seconds(10)
+    /// How many times `answerTimeout` a usage report's read may take.
+    public static let reportTimeoutFactor = 12
+    /// How long the schema's migration at start may wait for each of its statements.
+    static let migrationTimeout: Duration = .seconds(30 * 60)
 
     /// Runs `body` with exclusive use of the connection.
     public func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {

@@ -1,4 +1,3 @@
-import Glibc
 import Testing
 @testable import SkillGateHTTP
 import SkillGateTestSupport
@@ -110,10 +109,13 @@ import SkillGateTestSupport
             let server = try LoopbackServer(.delayedHead(8_000))
             defer { server.stop() }
             let client = ClientTestEnvironment.makeClient(engine, .init(maxConnections: 1))
-            let holder = Task { try await client.send(HTTPRequest(method: "GET", url: server.url("/held"))) }
-            defer { holder.cancel() }
-            let arrived = LoopbackSocket.now()
-            while server.requests.isEmpty, millisecondsBetween(arrived, LoopbackSocket.now()) < 5_000 { usleep(5_000) }
+            // A child task, so it runs on this test's own thread too (an unstructured one would wait for a pool
+            // thread, which a loaded parallel run may not give it for seconds); cancelled when the scope ends.
+            async let _ = client.send(HTTPRequest(method: "GET", url: server.url("/held")))
+            let asked = LoopbackSocket.now()
+            while server.requests.isEmpty, millisecondsBetween(asked, LoopbackSocket.now()) < 30_000 {
+                try await Task.sleep(for: .milliseconds(5))  // suspends, so the child task gets this thread
+            }
             #expect(server.requests.map(\.target) == ["/held"], "the first request holds the one connection")
             let queued = HTTPRequest(method: "GET", url: server.url("/queued"), timeouts: timeouts(head: 300))
             await expectFailure(.connectionWaitTimeout, within: 5_000) { _ = try await client.send(queued) }

@@ -23,6 +23,12 @@ import SkillGateState
         #expect(c.metrics.listen?.host == "127.0.0.1" && c.metrics.listen?.port == 9464)
     }
 
+    /// `state.query_timeout_seconds` bounds each PostgreSQL statement's wait (decision 0163); 10 s when not set.
+    @Test func theDatabasesAnswerTimeoutIsRead() throws {
+        #expect(try load(#"{"state":{"postgres_url":"postgresql://sg@db:5432/sg","query_timeout_seconds":3}}"#).postgresAnswerTimeout == .seconds(3))
+        #expect(try load(#"{"state":{"postgres_url":"postgresql://sg@db:5432/sg"}}"#).postgresAnswerTimeout == .seconds(10))
+    }
+
     @Test func defaultsLimitNothingAndServeMetricsOnTheMainListener() throws {
         let c = try load("{}")
         #expect(c.tokenLimits.isEmpty)
@@ -43,6 +49,8 @@ import SkillGateState
         (#"{"ledger":{"flush_interval_ms":0}}"#, "$.ledger.flush_interval_ms", "10 to 60000"),
         (#"{"metrics":{"listen":"nowhere"}}"#, "$.metrics.listen", "HOST:PORT"),
         (#"{"metrics":{"port":9}}"#, "$.metrics.port", "unknown key"),
+        (#"{"state":{"query_timeout_seconds":0}}"#, "$.state.query_timeout_seconds", "1 to 600 seconds"),
+        (#"{"state":{"query_timeout_seconds":"soon"}}"#, "$.state.query_timeout_seconds", "expected an integer"),
     ])
     func badInputNamesTheKey(_ json: String, _ path: String, _ text: String) {
         do {
