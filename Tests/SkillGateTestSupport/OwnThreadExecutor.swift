@@ -32,6 +32,7 @@ public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     public init(name: String) {
         let thread = Thread { [self] in run() }
         thread.name = name
+        thread.stackSize = 8 << 20  // deep work (large generated JSON) runs here through `offThePool`
         thread.start()
     }
 
