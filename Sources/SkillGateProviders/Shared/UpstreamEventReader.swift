@@ -142,6 +142,10 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
         }
     }
 
+    /// How much later than the head's deadline the first event's watch fires, so that a call with no head is ended by
+    /// the HTTP client (which knows whether it was sent) rather than by the watch.
+    static var watchGrace: Duration { .milliseconds(250) }
+
     /// Sends the request and returns at the response's head, with a provider error for a non-2xx answer. Its own
     /// function so the serialized request body (a copy is held by libcurl once sent) is not kept for the stream's life
     /// (decision 0033).
@@ -155,8 +159,12 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
         httpRequest.caFile = client.deployment.caFile
         var stopper: HTTPTransferStopper?
         if let budget = client.deployment.timeouts.firstByte {
+            // No head by then: the HTTP client ends the call itself and says whether the request went out (a call
+            // still queued for a connection was never sent, so it is not charged as sent: decisions 0130, 0162). The
+            // watch, a moment later, ends a call whose head came but whose first event did not.
+            httpRequest.timeouts.head = budget
             let stop = HTTPTransferStopper()
-            let ticket = FirstAnswerWatch.shared.watch(until: .now + budget) { stop.stop() }
+            let ticket = FirstAnswerWatch.shared.watch(until: .now + budget + Self.watchGrace) { stop.stop() }
             state.withLock { $0.firstEvent = (ticket, stop) }
             stopper = stop
         }

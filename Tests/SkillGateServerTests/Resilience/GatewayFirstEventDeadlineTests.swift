@@ -69,7 +69,9 @@ import SkillGateHTTP
 
     /// Calls queued for a pooled connection (one per host here) count against the same deadline: while the hung
     /// deployment holds its one connection, every other call waiting for it ends at its first event's deadline and the
-    /// fallback answers it, within the route's deadline.
+    /// fallback answers it, within the route's deadline. Only the calls the hung deployment received are charged an
+    /// estimate of their input (decision 0130): a call that never left its queue cost nothing (decision 0162; before,
+    /// every one of the four was charged).
     @Test func callsQueuedForAConnectionLeaveTheirFallbackTime() async throws {
         let hung = try UpstreamDouble([UpstreamDouble.Reply](repeating: Self.silence, count: 8))
         let good = try UpstreamDouble([UpstreamDouble.Reply](repeating: OpenAIRecordings.streamedText, count: 8))
@@ -80,17 +82,22 @@ import SkillGateHTTP
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let took = ContinuousClock.now - started
+        let lines = await gw.logLines(atLeast: 4)
+        let sent = hung.requestCount
         await gw.stop()
         await hung.stop()
         await good.stop()
         #expect(replies.allSatisfy { $0.0 == 200 && $0.1.contains(" London") }, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
+        let estimated = lines.filter { ($0["usage_estimated"] as? Bool) == true }.count
+        #expect(sent < 4 && estimated == sent, "the hung deployment received \(sent) of the 4 calls; \(estimated) were charged as sent")
     }
 
     /// A whole (non-streamed) call waits for the head that comes with its answer, and its wait for a pooled connection
     /// counts against the same time (decision 0162): with the hung deployment holding its connections and answering
     /// nothing, twenty whole calls at once all get the fallback's answer. Before, a queued call's first-byte clock
     /// started only when it was sent, so the calls went through the hung deployment one first-byte timeout (1 s) after
-    /// another, and those queued past the route's deadline (8 s) got a 504 without the fallback being tried.
+    /// another, and those queued past the route's deadline (8 s) got a 504 without the fallback being tried. Only the
+    /// calls the hung deployment received are charged an estimate of their input.
     @Test func wholeCallsQueuedForAConnectionLeaveTheirFallbackTime() async throws {
         let hung = try UpstreamDouble([UpstreamDouble.Reply](repeating: .delayed(.seconds(20), OpenAIRecordings.text), count: 20))
         let good = try UpstreamDouble([UpstreamDouble.Reply](repeating: OpenAIRecordings.text, count: 20))
@@ -101,10 +108,15 @@ import SkillGateHTTP
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let took = ContinuousClock.now - started
+        let lines = await gw.logLines(atLeast: 20)
+        let sent = hung.requestCount
         await gw.stop()
         await hung.stop()
         await good.stop()
         let fallbackAnswers = replies.filter { $0.0 == 200 && $0.1.contains("chat.completion") }.count
         #expect(fallbackAnswers == 20, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
+        // Charged as sent (decision 0130) only where the hung deployment had the request.
+        let estimated = lines.filter { ($0["usage_estimated"] as? Bool) == true }.count
+        #expect(sent < 20 && estimated == sent, "the hung deployment received \(sent) of the 20 calls; \(estimated) were charged as sent")
     }
 }
