@@ -73,23 +73,9 @@ import SkillGateHTTP
     /// estimate of their input (decision 0130): a call that never left its queue cost nothing (decision 0162; before,
     /// every one of the four was charged).
     @Test func callsQueuedForAConnectionLeaveTheirFallbackTime() async throws {
-        let hung = try UpstreamDouble([UpstreamDouble.Reply](repeating: Self.silence, count: 8))
-        let good = try UpstreamDouble([UpstreamDouble.Reply](repeating: OpenAIRecordings.streamedText, count: 8))
-        let gw = try Self.gateway(a: hung, b: good, wireFormat: "openai-chat", limits: #"{"upstream_connections_per_host":1}"#)
-        let started = ContinuousClock.now
-        let replies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for _ in 0..<4 { group.addTask { try await GatewayFailedAnswerTests.send(gw, .chat, stream: true) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        let took = ContinuousClock.now - started
-        let lines = await gw.logLines(atLeast: 4)
-        let sent = hung.requestCount
-        await gw.stop()
-        await hung.stop()
-        await good.stop()
-        #expect(replies.allSatisfy { $0.0 == 200 && $0.1.contains(" London") }, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
-        let estimated = lines.filter { ($0["usage_estimated"] as? Bool) == true }.count
-        #expect(sent < 4 && estimated == sent, "the hung deployment received \(sent) of the 4 calls; \(estimated) were charged as sent")
+        let run = try await Self.queuedCalls(4, stream: true, hung: Self.silence, good: OpenAIRecordings.streamedText)
+        #expect(run.replies.allSatisfy { $0.0 == 200 && $0.1.contains(" London") }, "after \(run.took): \(run.replies.map { "\($0.0) \($0.1.prefix(200))" })")
+        #expect(run.sent < 4 && run.estimated == run.sent, "the hung deployment received \(run.sent) of the 4 calls; \(run.estimated) were charged as sent")
     }
 
     /// A whole (non-streamed) call waits for the head that comes with its answer, and its wait for a pooled connection
@@ -99,24 +85,31 @@ import SkillGateHTTP
     /// another, and those queued past the route's deadline (8 s) got a 504 without the fallback being tried. Only the
     /// calls the hung deployment received are charged an estimate of their input.
     @Test func wholeCallsQueuedForAConnectionLeaveTheirFallbackTime() async throws {
-        let hung = try UpstreamDouble([UpstreamDouble.Reply](repeating: .delayed(.seconds(20), OpenAIRecordings.text), count: 20))
-        let good = try UpstreamDouble([UpstreamDouble.Reply](repeating: OpenAIRecordings.text, count: 20))
-        let gw = try Self.gateway(a: hung, b: good, wireFormat: "openai-chat", limits: #"{"upstream_connections_per_host":1}"#)
+        let run = try await Self.queuedCalls(20, stream: false, hung: .delayed(.seconds(20), OpenAIRecordings.text), good: OpenAIRecordings.text)
+        let fallbackAnswers = run.replies.filter { $0.0 == 200 && $0.1.contains("chat.completion") }.count
+        #expect(fallbackAnswers == 20, "after \(run.took): \(run.replies.map { "\($0.0) \($0.1.prefix(200))" })")
+        #expect(run.sent < 20 && run.estimated == run.sent, "the hung deployment received \(run.sent) of the 20 calls; \(run.estimated) were charged as sent")
+    }
+
+    /// `count` calls at once through a gateway with one connection per host and loop, whose first deployment answers
+    /// each call with `hung` and whose fallback with `good`: the replies, how long they took, how many calls the hung
+    /// deployment received, and how many log lines were charged an estimate as sent (decision 0130).
+    static func queuedCalls(_ count: Int, stream: Bool, hung: UpstreamDouble.Reply, good: UpstreamDouble.Reply) async throws
+        -> (replies: [(Int, String)], took: Duration, sent: Int, estimated: Int) {
+        let hungDouble = try UpstreamDouble([UpstreamDouble.Reply](repeating: hung, count: count))
+        let goodDouble = try UpstreamDouble([UpstreamDouble.Reply](repeating: good, count: count))
+        let gw = try Self.gateway(a: hungDouble, b: goodDouble, wireFormat: "openai-chat", limits: #"{"upstream_connections_per_host":1}"#)
         let started = ContinuousClock.now
         let replies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            for _ in 0..<20 { group.addTask { try await GatewayFailedAnswerTests.send(gw, .chat, stream: false) } }
+            for _ in 0..<count { group.addTask { try await GatewayFailedAnswerTests.send(gw, .chat, stream: stream) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let took = ContinuousClock.now - started
-        let lines = await gw.logLines(atLeast: 20)
-        let sent = hung.requestCount
+        let lines = await gw.logLines(atLeast: count)
+        let sent = hungDouble.requestCount
         await gw.stop()
-        await hung.stop()
-        await good.stop()
-        let fallbackAnswers = replies.filter { $0.0 == 200 && $0.1.contains("chat.completion") }.count
-        #expect(fallbackAnswers == 20, "after \(took): \(replies.map { "\($0.0) \($0.1.prefix(200))" })")
-        // Charged as sent (decision 0130) only where the hung deployment had the request.
-        let estimated = lines.filter { ($0["usage_estimated"] as? Bool) == true }.count
-        #expect(sent < 20 && estimated == sent, "the hung deployment received \(sent) of the 20 calls; \(estimated) were charged as sent")
+        await hungDouble.stop()
+        await goodDouble.stop()
+        return (replies, took, sent, lines.filter { ($0["usage_estimated"] as? Bool) == true }.count)
     }
 }
