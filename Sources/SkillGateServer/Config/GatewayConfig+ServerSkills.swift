@@ -24,6 +24,9 @@ public struct ServerSkillsConfig: Sendable, Hashable {
     public var webhooks: [WebhookSkillConfig]
     /// The most notes one token keeps (`notes.max_per_token`; default `NotesSkills.maxNotesPerOwner`).
     public var maxNotesPerToken: Int
+    /// How long one notes call may take (`notes.timeout_seconds`; default `NotesSkills.defaultTimeout`): a notes store
+    /// on a distant or busy PostgreSQL may need more than the default.
+    public var notesTimeout: Duration = NotesSkills.defaultTimeout
 
     public init(builtin: [String] = [], httpGet: HTTPGetConfig? = nil, webhooks: [WebhookSkillConfig] = [],
                 maxNotesPerToken: Int = NotesSkills.maxNotesPerOwner) {
@@ -61,7 +64,7 @@ public struct ServerSkillsConfig: Sendable, Hashable {
             guard builtin.contains("notes") else {
                 throw r.error("notes", "has no effect unless \"builtin\" lists \"notes\"; add it there or remove this block")
             }
-            maxNotesPerToken = try Self.parseNotes(n)
+            (maxNotesPerToken, notesTimeout) = try Self.parseNotes(n)
         }
         for (name, w) in try r.optionalObjectMap("webhooks") ?? [] {
             webhooks.append(try Self.parseWebhook(name, w, reserved: skillNames))
@@ -81,15 +84,23 @@ public struct ServerSkillsConfig: Sendable, Hashable {
                              timeout: .seconds(try positive(h, "timeout_seconds") ?? 10), addressPolicy: try policy(h))
     }
 
-    /// `notes.max_per_token`: a whole number from 1 to `NotesSkills.maxNotesPerOwnerLimit`.
-    private static func parseNotes(_ n: JSONReader) throws(JSONShapeError) -> Int {
-        try n.rejectUnknownKeys(["max_per_token", "$comment"])
-        guard let v = try n.optionalInt("max_per_token") else { return NotesSkills.maxNotesPerOwner }
+    /// `notes.max_per_token`: a whole number from 1 to `NotesSkills.maxNotesPerOwnerLimit`; `notes.timeout_seconds`: 1
+    /// to 60.
+    private static func parseNotes(_ n: JSONReader) throws(JSONShapeError) -> (maxPerToken: Int, timeout: Duration) {
+        try n.rejectUnknownKeys(["max_per_token", "timeout_seconds", "$comment"])
+        var timeout = NotesSkills.defaultTimeout
+        if let seconds = try n.optionalInt("timeout_seconds") {
+            guard (1...60).contains(seconds) else {
+                throw n.error("timeout_seconds", "must be 1 to 60 seconds (how long one notes call may take), got \(seconds); the default is \(NotesSkills.defaultTimeout.components.seconds)")
+            }
+            timeout = .seconds(seconds)
+        }
+        guard let v = try n.optionalInt("max_per_token") else { return (NotesSkills.maxNotesPerOwner, timeout) }
         let limit = NotesSkills.maxNotesPerOwnerLimit
         guard (1...limit).contains(v) else {
             throw n.error("max_per_token", "must be a whole number from 1 to \(limit) (search_notes reads all of a token's notes), got \(v); the default is \(NotesSkills.maxNotesPerOwner)")
         }
-        return v
+        return (v, timeout)
     }
 
     private static func parseWebhook(_ name: String, _ w: JSONReader, reserved: [String]) throws(JSONShapeError) -> WebhookSkillConfig {

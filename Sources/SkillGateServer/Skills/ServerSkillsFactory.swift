@@ -19,7 +19,7 @@ public enum ServerSkillsFactory {
             case "current_time": skills.append(CurrentTimeSkill())
             case "calculator": skills.append(CalculatorSkill())
             case "notes": skills += NotesSkills.all(store: StateNotesStore(store: notesStore(stateStore: stateStore, postgres: postgres), failed: storeFailed),
-                                             maxNotes: config.maxNotesPerToken)
+                                             maxNotes: config.maxNotesPerToken, timeout: config.notesTimeout)
             case "http_get":
                 guard let settings = config.httpGet else {
                     throw GatewayError.invalidRequest("server_skills.builtin lists http_get without server_skills.http_get; add its allowed_hosts")

@@ -37,16 +37,19 @@ import SkillGateState
         #expect(c.maxNotesPerToken == NotesSkills.maxNotesPerOwner)
     }
 
-    /// `server_skills.notes.max_per_token` sets the bound the registry's `save_note` keeps (decision 0118).
+    /// `server_skills.notes.max_per_token` sets the bound the registry's `save_note` keeps (decision 0118), and
+    /// `timeout_seconds` every notes skill's timeout (5 s when not set).
     @Test func theNotesBoundIsConfigured() throws {
-        let c = try Self.load(#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":25000}}}"#).serverSkills
+        let c = try Self.load(#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":25000,"timeout_seconds":20}}}"#).serverSkills
         #expect(c.maxNotesPerToken == 25_000)
+        #expect(try Self.load(#"{"server_skills":{"builtin":["notes"]}}"#).serverSkills.notesTimeout == .seconds(5))
         let dir = NSTemporaryDirectory() + "skillgate-skills-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let registry = try ServerSkillsFactory.makeRegistry(config: c, keys: try KeyStore(path: dir + "/keys/keys.json"),
                                                             stateStore: try SQLiteStateStore(stateDirectory: dir), http: HTTPClient())
         #expect(registry.all.map(\.name) == NotesSkills.names)
         #expect((registry.skill(named: "save_note") as? SaveNoteSkill)?.maxNotes == 25_000)
+        #expect(NotesSkills.names.allSatisfy { registry.skill(named: $0)?.timeout == .seconds(20) })
     }
 
     /// The shipped config's `builtin` pack shows every notes skill it enables, `delete_note` included.
@@ -80,6 +83,7 @@ import SkillGateState
         (#"{"server_skills":{"notes":{"max_per_token":10}}}"#, "$.server_skills.notes", "no effect unless"),
         (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":0}}}"#, "$.server_skills.notes.max_per_token", "from 1 to 100000"),
         (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":100001}}}"#, "$.server_skills.notes.max_per_token", "got 100001; the default is 1000"),
+        (#"{"server_skills":{"builtin":["notes"],"notes":{"timeout_seconds":0}}}"#, "$.server_skills.notes.timeout_seconds", "must be 1 to 60 seconds"),
         (#"{"server_skills":{"builtin":["notes"],"notes":{"max_per_token":"many"}}}"#, "$.server_skills.notes.max_per_token", "integer"),
         (#"{"server_skills":{"builtin":["notes"],"notes":{"max":10}}}"#, "$.server_skills.notes.max", "unknown key"),
         (#"{"server_skills":{"builtin":["notes"],"webhooks":{"delete_note":{"description":"d","url":"http://x/"}}}}"#, "$.server_skills.webhooks.delete_note", "already the name"),

@@ -14,7 +14,8 @@ public struct DeleteNoteSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    public let timeout: Duration = .seconds(5)
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
+    public let timeout: Duration
     public let requiresConfirmation = false
     /// Removes what exists (destructive); deleting the same id again changes nothing more (idempotent).
     public let annotations = SkillAnnotations(title: "Delete a note", readOnly: false, destructive: true, idempotent: true, openWorld: false)
@@ -23,7 +24,9 @@ public struct DeleteNoteSkill: Skill {
     /// Where the store is called (`NotesSkills.storeCalls`).
     let calls: BlockingWorkQueue
 
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
+                timeout: Duration = NotesSkills.defaultTimeout) {
+        self.timeout = timeout
         self.store = store
         self.calls = calls
     }

@@ -50,12 +50,16 @@ public enum NotesSkills {
     /// The tool names of the notes skills, in the order `all` gives them.
     public static let names = ["save_note", "search_notes", "list_notes", "delete_note"]
 
-    /// The four skills over `store`; a caller keeps at most `maxNotes` notes.
-    public static func all(store: any NotesStore, maxNotes: Int = maxNotesPerOwner) -> [any Skill] {
+    /// The four skills over `store`; a caller keeps at most `maxNotes` notes, and a call may take `timeout`.
+    public static func all(store: any NotesStore, maxNotes: Int = maxNotesPerOwner, timeout: Duration = defaultTimeout) -> [any Skill] {
         let calls = storeCalls()
-        return [SaveNoteSkill(store: store, maxNotes: maxNotes, calls: calls), SearchNotesSkill(store: store, calls: calls),
-                ListNotesSkill(store: store, calls: calls), DeleteNoteSkill(store: store, calls: calls)]
+        return [SaveNoteSkill(store: store, maxNotes: maxNotes, calls: calls, timeout: timeout),
+                SearchNotesSkill(store: store, calls: calls, timeout: timeout),
+                ListNotesSkill(store: store, calls: calls, timeout: timeout), DeleteNoteSkill(store: store, calls: calls, timeout: timeout)]
     }
+
+    /// How long a notes call may take unless the config says otherwise (`server_skills.notes.timeout_seconds`).
+    public static let defaultTimeout: Duration = .seconds(5)
 
     /// A new queue where the notes skills of one store call it: blocking work, not a thread of Swift's shared pool
     /// (two on a two-core machine), which a PostgreSQL round trip — or a connection timeout while the database is away
@@ -93,7 +97,8 @@ public struct SaveNoteSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    public let timeout: Duration = .seconds(5)
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
+    public let timeout: Duration
     public let requiresConfirmation = false
     /// Adds a note and changes no other: not destructive; saving twice makes two notes.
     public let annotations = SkillAnnotations(title: "Save a note", readOnly: false, destructive: false, idempotent: false, openWorld: false)
@@ -104,7 +109,9 @@ public struct SaveNoteSkill: Skill {
     /// Where the store is called (`NotesSkills.storeCalls`; `all` gives the four skills of a store one queue).
     let calls: BlockingWorkQueue
 
-    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
+                timeout: Duration = NotesSkills.defaultTimeout) {
+        self.timeout = timeout
         self.store = store
         self.maxNotes = maxNotes
         self.calls = calls
@@ -144,7 +151,8 @@ public struct SearchNotesSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    public let timeout: Duration = .seconds(5)
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
+    public let timeout: Duration
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("Search notes", openWorld: false)
     let store: any NotesStore
@@ -152,7 +160,9 @@ public struct SearchNotesSkill: Skill {
     /// Where the store is called (`NotesSkills.storeCalls`).
     let calls: BlockingWorkQueue
 
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
+                timeout: Duration = NotesSkills.defaultTimeout) {
+        self.timeout = timeout
         self.store = store
         self.calls = calls
     }
@@ -185,7 +195,8 @@ public struct ListNotesSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    public let timeout: Duration = .seconds(5)
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
+    public let timeout: Duration
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("List notes", openWorld: false)
     let store: any NotesStore
@@ -193,7 +204,9 @@ public struct ListNotesSkill: Skill {
     /// Where the store is called (`NotesSkills.storeCalls`).
     let calls: BlockingWorkQueue
 
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls()) {
+    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
+                timeout: Duration = NotesSkills.defaultTimeout) {
+        self.timeout = timeout
         self.store = store
         self.calls = calls
     }
