@@ -110,8 +110,9 @@ import Synchronization
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while !upstream.sawDisconnect, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        // The first request is accounted for a moment after the upstream saw it leave.
-        _ = try await ledgerSpend(of: h.gateway, until: deadline)
+        // The first request is accounted for a moment after the upstream saw it leave. A deadline of its own: under a
+        // loaded stress run the wait above can use most of its ten seconds, and the next request must find the charge.
+        _ = try await ledgerSpend(of: h.gateway, until: ContinuousClock.now + .seconds(30))
         let next = try await RawSocket.run {
             let socket = try RawSocket(port: port, receiveTimeout: 3)
             defer { socket.close() }
