@@ -52,14 +52,9 @@ public struct EmbeddingError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The error for a transport failure (no complete answer arrived).
     static func transport(_ error: HTTPClientError, model: String, provider: String) -> EmbeddingError {
-        switch error.kind {
-        case .cancelled:
-            return EmbeddingError(kind: .cancelled, model: model, message: "the request was cancelled")
-        case .connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
-            return EmbeddingError(kind: .timeout, model: model, message: error.gatewayError(provider: provider).message)
-        default:
-            return EmbeddingError(kind: .unreachable, model: model, message: error.gatewayError(provider: provider).message)
-        }
+        if error.kind == .cancelled { return EmbeddingError(kind: .cancelled, model: model, message: "the request was cancelled") }
+        // `isTimeout` is the client's own list of its timeouts, so a new kind of timeout is counted as one here too.
+        return EmbeddingError(kind: error.isTimeout ? .timeout : .unreachable, model: model, message: error.gatewayError(provider: provider).message)
     }
 
     /// The error for an answer that is not what the embeddings API promises.
