@@ -44,6 +44,8 @@ let package = Package(
         // No library: non-blocking TCP connects to numeric addresses for the own HTTP/1.1 client (decision 0051).
         .systemLibrary(name: "CSockets"),
         .systemLibrary(name: "CCodeWarming"),
+        // No library: ThreadSanitizer's lock annotations, no-ops unless the build links its runtime (decision 0165).
+        .systemLibrary(name: "CThreadSanitizer"),
 
         // The API's request, answer, error and agent-event types (Codable; Foundation only, no C,
         // no other SkillGate module): the one definition the gateway encodes and clients decode.
@@ -54,7 +56,7 @@ let package = Package(
                 swiftSettings: strictSwift),
 
         // Wire-neutral chat model, JSON, LLMClient, GatewayError.
-        .target(name: "SkillGateCore", dependencies: ["CScheduling"], swiftSettings: serverSwift),
+        .target(name: "SkillGateCore", dependencies: ["CScheduling", "CThreadSanitizer"], swiftSettings: serverSwift),
         // Outbound HTTP (libcurl multi), inbound HTTP (libevent), SSE.
         .target(name: "SkillGateHTTP", dependencies: ["SkillGateCore", "CCurl", "CEvent", "CSockets", "CCodeWarming"], swiftSettings: serverSwift),
         // Wire-format adapters and the provider catalog.
@@ -77,7 +79,7 @@ let package = Package(
                 swiftSettings: serverSwift),
 
         // The terminal chat over /v1/agent (through SkillGateClient): rendering, the command interpreter, the loop.
-        .target(name: "SkillGateChat", dependencies: ["SkillGateClient"], swiftSettings: strictSwift),
+        .target(name: "SkillGateChat", dependencies: ["SkillGateClient", "SkillGateCore"], swiftSettings: strictSwift),
 
         // Evaluation of the routing and skill-selection decisions on the labelled corpus (Tests/Eval).
         .target(name: "SkillGateEval", dependencies: ["SkillGateCore", "SkillGateRouting", "SkillGateSkills", "SkillGateServer"], swiftSettings: serverSwift),

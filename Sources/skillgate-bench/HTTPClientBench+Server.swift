@@ -29,10 +29,10 @@ final class BenchKeepAliveServer: Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    var acceptedConnections: Int { state.withLock { $0.accepted } }
+    var acceptedConnections: Int { state.locked { $0.accepted } }
 
     func stop() {
-        state.withLock { s in
+        state.locked { s in
             if s.stopped { return }
             s.stopped = true
             shutdown(listenFD, Int32(SHUT_RDWR))
@@ -44,7 +44,7 @@ final class BenchKeepAliveServer: Sendable {
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 { if errno == EINTR { continue }; return }
-            state.withLock { $0.accepted += 1 }
+            state.locked { $0.accepted += 1 }
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             Thread { Self.serve(fd) }.start()
@@ -135,14 +135,14 @@ final class BenchThreadHop: Sendable {
             while true {
                 signal.wait()
                 guard running.load(ordering: .acquiring) else { return }
-                pending.withLock { c in c.take() }?.resume()
+                pending.locked { c in c.take() }?.resume()
             }
         }.start()
     }
 
     func roundTrip() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            pending.withLock { $0 = c }
+            pending.locked { $0 = c }
             signal.signal()
         }
     }

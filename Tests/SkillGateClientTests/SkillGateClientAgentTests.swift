@@ -50,11 +50,11 @@ import Testing
         let seen = Mutex<[String]>([])
         let consumer = Task {
             for try await event in client.agent(AgentRequest(asking: "What time is it?", scenario: "assistant")) {
-                seen.withLock { $0.append(event.name.rawValue) }
+                seen.locked { $0.append(event.name.rawValue) }
             }
         }
         let deadline = ContinuousClock.now + .seconds(10)
-        while !(skill.started && seen.withLock({ $0.contains("skill.started") })), ContinuousClock.now < deadline {
+        while !(skill.started && seen.locked({ $0.contains("skill.started") })), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(skill.started, "the demo model did not call slow_clock")
@@ -67,7 +67,7 @@ import Testing
         let noticedAt = try #require(skill.cancelledAt, "the gateway never cancelled the skill")
         #expect(noticedAt >= cancelledAt)
         #expect(noticedAt - cancelledAt <= .milliseconds(100), "the server stopped the run \(noticedAt - cancelledAt) after the cancel")
-        #expect(seen.withLock { $0 } == ["run.started", "route.selected", "skill.started"])
+        #expect(seen.locked { $0 } == ["run.started", "route.selected", "skill.started"])
         // The run's log line says the client went away (499).
         while await !gateway.requestLog().contains(where: { $0.path == "/v1/agent" }), ContinuousClock.now < cancelledAt + .seconds(5) {
             try await Task.sleep(for: .milliseconds(10))

@@ -9,7 +9,7 @@ public enum ClosedPort {
     /// Binds a fresh loopback port (never listening, never closed) and returns its number.
     public static func make() throws -> Int {
         let port = try UnlistenedPort()
-        held.withLock { $0.append(port) }
+        held.locked { $0.append(port) }
         return port.port
     }
 }

@@ -13,14 +13,14 @@ public final class ManualClock: ResilienceClock {
 
     public init() {}
 
-    public var now: ContinuousClock.Instant { state.withLock { $0.now } }
-    public var sleeps: [Duration] { state.withLock { $0.sleeps } }
+    public var now: ContinuousClock.Instant { state.locked { $0.now } }
+    public var sleeps: [Duration] { state.locked { $0.sleeps } }
 
-    public func advance(by d: Duration) { state.withLock { $0.now = $0.now + d } }
+    public func advance(by d: Duration) { state.locked { $0.now = $0.now + d } }
 
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
-        state.withLock {
+        state.locked {
             $0.sleeps.append(duration)
             $0.now = $0.now + duration
         }

@@ -38,7 +38,7 @@ public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let accepted = state.withLock { s -> Bool in
+        let accepted = state.locked { s -> Bool in
             if s.stopped { return false }
             s.jobs.append(job)
             return true
@@ -52,14 +52,14 @@ public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Lets the thread finish the jobs queued so far and exit.
     public func stop() {
-        state.withLock { $0.stopped = true }
+        state.locked { $0.stopped = true }
         signal.signal()
     }
 
     private func run() {
         while true {
             signal.wait()
-            let (jobs, stopped) = state.withLock { s in
+            let (jobs, stopped) = state.locked { s in
                 defer { s.jobs = [] }
                 return (s.jobs, s.stopped)
             }

@@ -72,31 +72,31 @@ public final class PostgresCommitInterceptor: Sendable {
     }
 
     /// What to do at the next `COMMIT` (then back to `.none`).
-    public func atNextCommit(_ fault: CommitFault) { state.withLock { $0.fault = fault } }
+    public func atNextCommit(_ fault: CommitFault) { state.locked { $0.fault = fault } }
 
     /// Whether new connections are closed at once, as a server still down refuses them.
-    public func refuseConnections(_ refusing: Bool) { state.withLock { $0.refusing = refusing } }
+    public func refuseConnections(_ refusing: Bool) { state.locked { $0.refusing = refusing } }
 
     /// Whether bytes are held back (both ways, open connections and new ones alike), as a server that hangs holds its
     /// answers: a client sees its statements sent and nothing come back. Held bytes pass on once it goes on.
-    public func stall(_ stalled: Bool) { state.withLock { $0.stalled = stalled } }
+    public func stall(_ stalled: Bool) { state.locked { $0.stalled = stalled } }
 
     /// Waits while the hop is stalled.
     private func waitWhileStalled() {
-        while state.withLock({ $0.stalled }) { usleep(5_000) }
+        while state.locked({ $0.stalled }) { usleep(5_000) }
     }
 
     /// Ends every connection open through the hop (both sides), as a database that went down does; with
     /// `refuseConnections(true)` first, the store cannot reach the database at all.
     public func cutOpenConnections() {
-        for link in state.withLock({ Array($0.links.values) }) { link.end() }
+        for link in state.locked({ Array($0.links.values) }) { link.end() }
     }
 
     /// How many `COMMIT`s passed through or were lost.
-    public var commitsSeen: Int { state.withLock { $0.commitsSeen } }
+    public var commitsSeen: Int { state.locked { $0.commitsSeen } }
 
     /// Starts counting `COMMIT`s again (after a store's migration, say).
-    public func forgetCommitsSeen() { state.withLock { $0.commitsSeen = 0 } }
+    public func forgetCommitsSeen() { state.locked { $0.commitsSeen = 0 } }
 
     /// Stops accepting connections (those open stay until either end closes them).
     public func stop() {
@@ -105,7 +105,7 @@ public final class PostgresCommitInterceptor: Sendable {
     }
 
     private func serve(_ client: Int32) {
-        if state.withLock({ $0.refusing }) {
+        if state.locked({ $0.refusing }) {
             close(client)
             return
         }
@@ -121,7 +121,7 @@ public final class PostgresCommitInterceptor: Sendable {
             return
         }
         let link = Link(client: client, server: server)
-        state.withLock { $0.links[ObjectIdentifier(link)] = link }
+        state.locked { $0.links[ObjectIdentifier(link)] = link }
         Thread.detachNewThread { [self] in pumpFromClient(link) }
         Thread.detachNewThread { [self] in pumpFromServer(link) }
     }
@@ -135,7 +135,7 @@ public final class PostgresCommitInterceptor: Sendable {
             let chunk = Array(buffer[0..<count])
             var fault = CommitFault.none
             if Self.containsCommit(chunk) {
-                fault = state.withLock { state in
+                fault = state.locked { state in
                     state.commitsSeen += 1
                     defer { state.fault = .none }
                     return state.fault
@@ -163,7 +163,7 @@ public final class PostgresCommitInterceptor: Sendable {
 
     /// A pump's end: ends the link, and forgets it once both pumps have ended.
     private func ended(_ link: Link) {
-        if link.endPump() { state.withLock { _ = $0.links.removeValue(forKey: ObjectIdentifier(link)) } }
+        if link.endPump() { state.locked { _ = $0.links.removeValue(forKey: ObjectIdentifier(link)) } }
     }
 
     /// `Q`, length 11 (itself, the text and its NUL), `COMMIT`, NUL.
@@ -204,9 +204,9 @@ private final class Link: Sendable {
         self.server = server
     }
 
-    var dropsAnswers: Bool { state.withLock { $0.dropAnswers } }
+    var dropsAnswers: Bool { state.locked { $0.dropAnswers } }
 
-    func dropAnswers() { state.withLock { $0.dropAnswers = true } }
+    func dropAnswers() { state.locked { $0.dropAnswers = true } }
 
     /// Shuts both sockets, waking both pumps (which then end the link); the sockets stay open until both have.
     func end() {
@@ -217,7 +217,7 @@ private final class Link: Sendable {
     /// A pump ended: shuts both sockets, and closes them when this was the second pump. Returns whether it was.
     func endPump() -> Bool {
         end()
-        let last = state.withLock { state -> Bool in
+        let last = state.locked { state -> Bool in
             state.pumpsEnded += 1
             return state.pumpsEnded == 2
         }

@@ -65,7 +65,7 @@ public final class SpawnedProcess: Sendable {
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 { break }
                 let text = String(decoding: buffer[0..<n], as: UTF8.self)
-                self.collected.withLock { $0 += text }
+                self.collected.locked { $0 += text }
             }
             close(reader)
             self.outputEnded.signal()
@@ -73,11 +73,11 @@ public final class SpawnedProcess: Sendable {
     }
 
     /// What the child wrote to stdout and stderr so far.
-    public var output: String { collected.withLock { $0 } }
+    public var output: String { collected.locked { $0 } }
 
     /// True until the child exited (reaps it once it has).
     public var isRunning: Bool {
-        status.withLock { status in
+        status.locked { status in
             guard status == nil else { return false }
             var raw: Int32 = 0
             let reaped = waitpid(pid, &raw, WNOHANG)
@@ -88,7 +88,7 @@ public final class SpawnedProcess: Sendable {
 
     /// The exit code when the child exited normally; nil while it runs or when a signal ended it.
     public var exitCode: Int32? {
-        guard !isRunning, let raw = status.withLock({ $0 }) else { return nil }
+        guard !isRunning, let raw = status.locked({ $0 }) else { return nil }
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil
     }
 
@@ -118,7 +118,7 @@ public final class SpawnedProcess: Sendable {
     public func waitUntilExit() -> String {
         outputEnded.wait()
         outputEnded.signal()
-        status.withLock { status in
+        status.locked { status in
             guard status == nil else { return }
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
@@ -131,7 +131,7 @@ public final class SpawnedProcess: Sendable {
     public func stop() {
         guard isRunning else { return }
         kill(pid, SIGKILL)
-        status.withLock { status in
+        status.locked { status in
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
             status = raw

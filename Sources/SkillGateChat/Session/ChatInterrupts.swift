@@ -9,18 +9,18 @@ public final class ChatInterrupts: Sendable {
 
     /// An answer started; `cancel` stops it.
     public func beginTurn(cancel: @escaping @Sendable () -> Void) {
-        cancelCurrent.withLock { $0 = cancel }
+        cancelCurrent.locked { $0 = cancel }
     }
 
     /// The answer ended; Ctrl-C goes back to leaving the chat.
     public func endTurn() {
-        cancelCurrent.withLock { $0 = nil }
+        cancelCurrent.locked { $0 = nil }
     }
 
     /// Delivers one Ctrl-C. Returns true when it stopped an answer, false when none was streaming
     /// (the user is at the prompt and wants to leave).
     public func interrupt() -> Bool {
-        guard let cancel = cancelCurrent.withLock({ c -> (@Sendable () -> Void)? in
+        guard let cancel = cancelCurrent.locked({ c -> (@Sendable () -> Void)? in
             defer { c = nil }
             return c
         }) else { return false }

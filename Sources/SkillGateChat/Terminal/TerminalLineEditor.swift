@@ -42,7 +42,7 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
     /// Called for Ctrl-C at the prompt: a half-typed line is discarded and a fresh prompt shown
     /// (returns true); on an empty line it returns false — the caller leaves.
     public func discardTypedLine() -> Bool {
-        let prompt = state.withLock { s -> String? in
+        let prompt = state.locked { s -> String? in
             guard s.reading, !s.line.isEmpty else { return nil }
             s.line.removeAll()
             return s.prompt
@@ -54,7 +54,7 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
 
     /// Puts the terminal settings from before the first `readLine` back (call before the program ends).
     public func restoreTerminal() {
-        if var saved = state.withLock({ s -> termios? in defer { s.saved = nil }; return s.saved }) {
+        if var saved = state.locked({ s -> termios? in defer { s.saved = nil }; return s.saved }) {
             tcsetattr(0, TCSANOW, &saved)
         }
     }
@@ -62,7 +62,7 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
     /// Starts reading a line; the first call also puts the terminal in line mode, where it stays until
     /// `restoreTerminal()`.
     private func enterLineMode(prompt: String) {
-        let inLineMode = state.withLock { $0.saved != nil }
+        let inLineMode = state.locked { $0.saved != nil }
         var original = termios()
         if !inLineMode, tcgetattr(0, &original) == 0 {
             var raw = original
@@ -72,9 +72,9 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
                 cc[Int(VTIME)] = 0
             }
             tcsetattr(0, TCSANOW, &raw)
-            state.withLock { $0.saved = original }
+            state.locked { $0.saved = original }
         }
-        state.withLock { s in
+        state.locked { s in
             s.line.removeAll()
             s.prompt = prompt
             s.reading = true
@@ -82,14 +82,14 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
     }
 
     private func readBlocking(prompt: String) -> String? {
-        defer { state.withLock { $0.reading = false } }
+        defer { state.locked { $0.reading = false } }
         var escape = EscapeSkipper()
         var byte: UInt8 = 0
         while true {
             let n = read(0, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {  // end of input
-                let line = state.withLock { $0.line }
+                let line = state.locked { $0.line }
                 if line.isEmpty { return nil }
                 output.write("\n")
                 return String(decoding: line, as: UTF8.self)
@@ -98,28 +98,28 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
             switch byte {
             case 0x0D, 0x0A:
                 output.write("\n")
-                return String(decoding: state.withLock { $0.line }, as: UTF8.self)
+                return String(decoding: state.locked { $0.line }, as: UTF8.self)
             case 0x04:  // Ctrl-D: leaves on an empty line
-                if state.withLock({ $0.line.isEmpty }) { return nil }
+                if state.locked({ $0.line.isEmpty }) { return nil }
             case 0x7F, 0x08:
-                if state.withLock({ Self.dropLastCharacter(&$0.line) }) { output.write("\u{8} \u{8}") }
+                if state.locked({ Self.dropLastCharacter(&$0.line) }) { output.write("\u{8} \u{8}") }
             case 0x15:  // Ctrl-U
-                state.withLock { $0.line.removeAll() }
+                state.locked { $0.line.removeAll() }
                 output.write("\r\u{1B}[K" + prompt)
             case 0x17:  // Ctrl-W
                 var erased = 0
-                state.withLock { s in
+                state.locked { s in
                     while s.line.last == 0x20, Self.dropLastCharacter(&s.line) { erased += 1 }
                     while let last = s.line.last, last != 0x20, Self.dropLastCharacter(&s.line) { erased += 1 }
                 }
                 output.write(String(repeating: "\u{8} \u{8}", count: erased))
             case 0x09:
-                state.withLock { $0.line.append(0x20) }
+                state.locked { $0.line.append(0x20) }
                 output.write(" ")
             case ..<0x20:
                 break  // other control characters are ignored
             default:
-                state.withLock { $0.line.append(byte) }
+                state.locked { $0.line.append(byte) }
                 if byte < 0x80 { output.write(String(UnicodeScalar(byte))) } else { echoCompletedCharacter() }
             }
         }
@@ -127,7 +127,7 @@ public final class TerminalLineEditor: ChatLineReader, Sendable {
 
     /// Multi-byte UTF-8 characters are echoed once their last byte arrived.
     private func echoCompletedCharacter() {
-        let tail = state.withLock { s -> [UInt8]? in
+        let tail = state.locked { s -> [UInt8]? in
             guard let last = s.line.last, last >= 0x80 else { return nil }
             var start = s.line.count - 1
             while start > 0, s.line[start] & 0xC0 == 0x80 { start -= 1 }

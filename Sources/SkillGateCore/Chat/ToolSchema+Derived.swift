@@ -25,25 +25,25 @@ extension ToolSchema {
 
         /// The text as a tree: the kept one, or parsed now (and kept unless the text is over `treeKeepLimit`).
         func tree() -> JSONValue {
-            if let kept = keptTree.withLock({ $0 }) { return kept }
+            if let kept = keptTree.locked({ $0 }) { return kept }
             let parsed = (try? JSONValue.parse(bytes)) ?? .object(JSONObject())
             guard bytes.count <= ToolSchema.treeKeepLimit else { return parsed }
-            return keptTree.withLock { kept in
+            return keptTree.locked { kept in
                 if let first = kept { return first }
                 kept = parsed
                 return parsed
             }
         }
 
-        var keepsTree: Bool { keptTree.withLock { $0 != nil } }
+        var keepsTree: Bool { keptTree.locked { $0 != nil } }
 
         func derived(_ form: DerivedForm) -> [UInt8]? {
-            forms.withLock { forms in forms.first { $0.form == form }?.bytes }
+            forms.locked { forms in forms.first { $0.form == form }?.bytes }
         }
 
         /// Keeps `bytes` for `form` unless another caller kept some first; returns what is kept.
         func keep(_ bytes: [UInt8], for form: DerivedForm) -> [UInt8] {
-            forms.withLock { forms in
+            forms.locked { forms in
                 if let kept = forms.first(where: { $0.form == form }) { return kept.bytes }
                 forms.append((form, bytes))
                 return bytes

@@ -25,7 +25,7 @@ public final class CatchUpLane: Sendable {
     /// Starts the lane's thread, named `name` (at most 15 bytes are kept), parked until `run` is called.
     public init(name: String) {
         let started = DetachedThread.start(name: name, scheduling: .background) { [self] in park() }
-        if !started { state.withLock { $0.closed = true } }
+        if !started { state.locked { $0.closed = true } }
     }
 
     /// Runs `job` on the lane's thread and returns its result when it has ended; runs it on the calling thread when the
@@ -35,18 +35,18 @@ public final class CatchUpLane: Sendable {
         let answer = Answer<Result>()
         callers.wait()
         defer { callers.signal() }
-        let handed = state.withLock { s -> Bool in
+        let handed = state.locked { s -> Bool in
             guard !s.closed else { return false }
             s.job = {
                 let result = job()
-                answer.value.withLock { $0 = result }
+                answer.value.locked { $0 = result }
             }
             return true
         }
         guard handed else { return job() }
         start.signal()
         done.wait()
-        return answer.value.withLock { $0! }
+        return answer.value.locked { $0! }
     }
 
     /// Where the lane's thread leaves a job's result for the caller waiting on `done`.
@@ -55,24 +55,24 @@ public final class CatchUpLane: Sendable {
     }
 
     /// Jobs the lane's thread has taken, counted as each starts (for tests and statistics).
-    public var jobsRun: Int { state.withLock { $0.jobsRun } }
+    public var jobsRun: Int { state.locked { $0.jobsRun } }
 
     /// Ends the lane's thread; later jobs run on their callers' threads.
     public func close() {
-        state.withLock { $0.closed = true }
+        state.locked { $0.closed = true }
         start.signal()
     }
 
     private func park() {
         while true {
             start.wait()
-            let job = state.withLock { s -> (@Sendable () -> Void)? in
+            let job = state.locked { s -> (@Sendable () -> Void)? in
                 defer { s.job = nil }
                 if s.job != nil { s.jobsRun += 1 }
                 return s.job
             }
             guard let job else {
-                if state.withLock({ $0.closed }) { return }
+                if state.locked({ $0.closed }) { return }
                 continue
             }
             job()

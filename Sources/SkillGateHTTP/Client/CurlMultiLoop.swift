@@ -157,7 +157,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         guard base != nil, multi != nil, wakeEvent != nil, curlTimer != nil, deadlineTimer != nil,
               eventLoop == nil || (turnEndEvent != nil && laneEpollEvent != nil) else {
-            queue.withLock { $0.closed = true }
+            queue.locked { $0.closed = true }
             for event in [wakeEvent, curlTimer, deadlineTimer, turnEndEvent, laneEpollEvent] { if let event { event_free(event) } }
             if laneEpoll >= 0 { close(laneEpoll) }
             if let multi { curl_multi_cleanup(multi) }
@@ -174,7 +174,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// Whether the loop takes requests (false when its setup failed or it stopped).
-    var isRunning: Bool { !queue.withLock { $0.closed } }
+    var isRunning: Bool { !queue.locked { $0.closed } }
 
     /// Hands a request to the loop; fails it at once when the loop is closed.
     func start(_ spec: TransferSpec) {
@@ -188,7 +188,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Appends a command and wakes the loop. Returns false when the loop no longer runs.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        let (accepted, wake) = queue.withLock { q -> (Bool, OpaquePointer?) in
+        let (accepted, wake) = queue.locked { q -> (Bool, OpaquePointer?) in
             guard !q.closed else { return (false, nil) }
             q.commands.append(command)
             commandsPending.store(true, ordering: .releasing)
@@ -250,7 +250,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The wake event's callback: runs the commands submitted since the last wake-up.
     func runCommands() {
         sawActivity = true
-        queue.withLock { q in
+        queue.locked { q in
             swap(&batch, &q.commands)
             q.wakeScheduled = false
             commandsPending.store(false, ordering: .relaxed)
@@ -278,7 +278,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Closes the queue when no command is waiting in it (the end of a drain). Returns whether it closed it.
     private func closeQueueIfEmpty() -> Bool {
-        queue.withLock { q in
+        queue.locked { q in
             guard q.commands.isEmpty else { return false }
             q.closed = true
             return true
@@ -300,7 +300,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let eventLoop = attachedLoop else { return }
         // Commands submitted since the last wake-up never run now: a transfer among them is failed, so the task
         // awaiting it resumes (and the queue no longer holds it and, through its control, this loop).
-        let unrun = queue.withLock { q -> [Command] in
+        let unrun = queue.locked { q -> [Command] in
             q.closed = true
             defer { q.commands = [] }
             return q.commands

@@ -37,7 +37,7 @@ public final class HTTPClient: Sendable {
 
     deinit {
         loop.shutdownWhenIdle()
-        for lane in lanes.withLock({ $0 }) { lane.shutdownWhenIdle() }
+        for lane in lanes.locked({ $0 }) { lane.shutdownWhenIdle() }
     }
 
     /// The loop a transfer started now runs on: the calling server event loop's lane, else the own thread.
@@ -57,7 +57,7 @@ public final class HTTPClient: Sendable {
 
     /// Keeps a new lane so the client can drain or stop it.
     func adopt(_ lane: CurlMultiLoop) {
-        lanes.withLock { lanes in
+        lanes.locked { lanes in
             lanes.removeAll { !$0.isRunning }
             lanes.append(lane)
         }
@@ -116,6 +116,6 @@ public final class HTTPClient: Sendable {
     /// turn). Idempotent.
     public func shutdown() {
         loop.shutdown()
-        for lane in lanes.withLock({ $0 }) { lane.shutdown() }
+        for lane in lanes.locked({ $0 }) { lane.shutdown() }
     }
 }

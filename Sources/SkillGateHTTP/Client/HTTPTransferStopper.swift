@@ -17,7 +17,7 @@ public final class HTTPTransferStopper: Sendable {
 
     /// Stops the transfer (now, or as soon as it is attached). Idempotent.
     public func stop() {
-        let stopTransfer = state.withLock { s -> (@Sendable () -> Void)? in
+        let stopTransfer = state.locked { s -> (@Sendable () -> Void)? in
             guard !s.stopped else { return nil }
             s.stopped = true
             defer { s.stopTransfer = nil }
@@ -27,11 +27,11 @@ public final class HTTPTransferStopper: Sendable {
     }
 
     /// Whether `stop()` was called: tells the awaiter that a `cancelled` failure was this stop, not its task's.
-    public var wasStopped: Bool { state.withLock { $0.stopped } }
+    public var wasStopped: Bool { state.locked { $0.stopped } }
 
     /// Attaches the transfer's own stop (called by the client when the transfer is made).
     func attach(_ stopTransfer: @escaping @Sendable () -> Void) {
-        let already = state.withLock { s -> Bool in
+        let already = state.locked { s -> Bool in
             if s.stopped { return true }
             s.stopTransfer = stopTransfer
             return false

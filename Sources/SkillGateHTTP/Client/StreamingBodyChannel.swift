@@ -38,12 +38,12 @@ final class StreamingBodyChannel: Sendable {
     }
 
     /// Most bytes that were ever buffered unread (for tests of bounded buffering).
-    var peakBufferedBytes: Int { state.withLock { $0.peakBufferedBytes } }
+    var peakBufferedBytes: Int { state.locked { $0.peakBufferedBytes } }
 
     // MARK: loop thread
 
     func deliverHead(_ head: Head) {
-        let waiter = state.withLock { s -> CheckedContinuation<Head, any Error>? in
+        let waiter = state.locked { s -> CheckedContinuation<Head, any Error>? in
             s.headSettled = true
             defer { s.headWaiter = nil }
             return s.headWaiter
@@ -53,7 +53,7 @@ final class StreamingBodyChannel: Sendable {
 
     func offer(_ bytes: UnsafeRawBufferPointer) -> OfferResult {
         var newPeak = 0
-        let (result, waiter) = state.withLock { s -> (OfferResult, CheckedContinuation<[UInt8]?, any Error>?) in
+        let (result, waiter) = state.locked { s -> (OfferResult, CheckedContinuation<[UInt8]?, any Error>?) in
             if s.cancelled { return (.abort, nil) }
             if let waiter = s.bodyWaiter {
                 s.bodyWaiter = nil
@@ -78,7 +78,7 @@ final class StreamingBodyChannel: Sendable {
 
     /// Ends the stream: `error == nil` after the whole body arrived.
     func finish(_ error: HTTPClientError?) {
-        let (headWaiter, bodyWaiter) = state.withLock { s -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<[UInt8]?, any Error>?) in
+        let (headWaiter, bodyWaiter) = state.locked { s -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<[UInt8]?, any Error>?) in
             s.finished = true
             s.failure = error
             s.headSettled = true
@@ -98,7 +98,7 @@ final class StreamingBodyChannel: Sendable {
     func awaitHead(start: @Sendable () -> Void) async throws -> Head {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Head, any Error>) in
-                let refuse = state.withLock { s -> HTTPClientError? in
+                let refuse = state.locked { s -> HTTPClientError? in
                     if s.cancelled { return .cancelledByTask }
                     if s.headSettled { return s.failure ?? .cancelledByTask }
                     s.headWaiter = continuation
@@ -114,7 +114,7 @@ final class StreamingBodyChannel: Sendable {
         if let ready = try nextIfReady() { return ready }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
-                let now = state.withLock { s -> Take in
+                let now = state.locked { s -> Take in
                     let t = Self.take(&s, capacity: capacity)
                     if case .empty = t { s.bodyWaiter = continuation }
                     return t
@@ -146,7 +146,7 @@ final class StreamingBodyChannel: Sendable {
 
     /// Stops the transfer on behalf of the consumer (task cancelled or stream dropped).
     func cancel() {
-        let (headWaiter, bodyWaiter, stopTransfer) = state.withLock { s -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<[UInt8]?, any Error>?, Bool) in
+        let (headWaiter, bodyWaiter, stopTransfer) = state.locked { s -> (CheckedContinuation<Head, any Error>?, CheckedContinuation<[UInt8]?, any Error>?, Bool) in
             if s.cancelled { return (nil, nil, false) }
             s.cancelled = true
             s.chunks.removeAll()
@@ -160,7 +160,7 @@ final class StreamingBodyChannel: Sendable {
         bodyWaiter?.resume(throwing: HTTPClientError.cancelledByTask)
     }
 
-    private func take() -> Take { state.withLock { Self.take(&$0, capacity: capacity) } }
+    private func take() -> Take { state.locked { Self.take(&$0, capacity: capacity) } }
 
     private static func take(_ s: inout State, capacity: Int) -> Take {
         if s.readIndex < s.chunks.count {

@@ -30,12 +30,12 @@ final class AcceptBalance: Sendable {
     /// Records that loop `index` holds `count` open connections; true when it should stop accepting for a moment.
     func update(loop index: Int, openConnections count: Int) -> Bool {
         guard enabled else { return false }
-        return open.withLock { open in
+        return open.locked { open in
             open[index] = count
             return count >= Self.minimumToPause && count > (open.min() ?? 0) + Self.slack
         }
     }
 
     /// Open connections per loop, as last recorded (for tests).
-    var openConnections: [Int] { open.withLock { $0 } }
+    var openConnections: [Int] { open.locked { $0 } }
 }

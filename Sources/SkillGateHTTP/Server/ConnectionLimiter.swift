@@ -25,7 +25,7 @@ final class ConnectionLimiter: Sendable {
 
     /// Counts a connection from `address` (an IP without port) unless a cap is reached.
     func admit(_ address: String) -> Verdict {
-        state.withLock { s in
+        state.locked { s in
             if let maxTotal, s.total >= maxTotal { return .overTotal }
             let current = s.perAddress[address, default: 0]
             if let maxPerAddress, current >= maxPerAddress { return .overPerAddress }
@@ -37,7 +37,7 @@ final class ConnectionLimiter: Sendable {
 
     /// Forgets an admitted connection from `address`.
     func release(_ address: String) {
-        state.withLock { s in
+        state.locked { s in
             s.total -= 1
             let left = s.perAddress[address, default: 1] - 1
             s.perAddress[address] = left > 0 ? left : nil
@@ -45,5 +45,5 @@ final class ConnectionLimiter: Sendable {
     }
 
     /// Connections admitted and not yet closed.
-    var openCount: Int { state.withLock { $0.total } }
+    var openCount: Int { state.locked { $0.total } }
 }

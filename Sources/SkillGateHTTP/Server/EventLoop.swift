@@ -179,7 +179,7 @@ final class EventLoop: @unchecked Sendable {
         // Transfers still running fail now; their tasks' jobs go to the global executor below.
         stopCurlLanes()
         CurrentEventLoop.set(nil)
-        let dropped = queue.withLock { q -> [LoopJob] in
+        let dropped = queue.locked { q -> [LoopJob] in
             q.closed = true
             defer { q.jobs = [] }
             return q.jobs
@@ -196,7 +196,7 @@ final class EventLoop: @unchecked Sendable {
         closeAllConnections()
         readBuffer.deallocate()
         event_base_free(base)
-        let waiters = exit.withLock { e -> [CheckedContinuation<Void, Never>] in
+        let waiters = exit.locked { e -> [CheckedContinuation<Void, Never>] in
             e.exited = true
             defer { e.waiters = [] }
             return e.waiters
@@ -207,7 +207,7 @@ final class EventLoop: @unchecked Sendable {
     /// Returns once the loop thread has left its loop and freed libevent's state.
     func waitUntilExited() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = exit.withLock { e -> Bool in
+            let done = exit.locked { e -> Bool in
                 if e.exited { return true }
                 e.waiters.append(continuation)
                 return false
@@ -220,7 +220,7 @@ final class EventLoop: @unchecked Sendable {
     /// task's, which continues on the global executor.
     func post(_ job: LoopJob) {
         var closed = false
-        let wake = queue.withLock { q -> OpaquePointer? in
+        let wake = queue.locked { q -> OpaquePointer? in
             guard !q.closed else { closed = true; return nil }
             q.jobs.append(job)
             guard !q.wakeScheduled, let wakeEvent else { return nil }
@@ -242,7 +242,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Loop thread: runs everything posted since the last wake-up.
     func runPostedJobs() {
-        queue.withLock { q in
+        queue.locked { q in
             swap(&q.jobs, &spareJobs)
             q.wakeScheduled = false
         }

@@ -49,22 +49,22 @@ public final class HTTPResponder: Sendable {
     }
 
     /// Whether the client has disconnected (writes now throw; replies are dropped).
-    public var isClientGone: Bool { state.withLock { $0.gone } }
+    public var isClientGone: Bool { state.locked { $0.gone } }
 
     /// Whether the server cut this request off: it was still running when the shutdown's grace period ended, and its
     /// task was cancelled for that, not because the client left. The connection stays open a moment longer, so the
     /// handler can still end its answer with an error saying so (decision 0137).
-    public var wasCutOffByServer: Bool { state.withLock { $0.cutOff } }
+    public var wasCutOffByServer: Bool { state.locked { $0.cutOff } }
 
     /// Why this request's handler was stopped while it ran (`stopHandler(because:)`); nil unless it was.
-    public var stoppedBecause: (any Error & Sendable)? { state.withLock { $0.stopReason } }
+    public var stoppedBecause: (any Error & Sendable)? { state.locked { $0.stopReason } }
 
     /// Stops the handler while it runs, for `reason` (the gateway: the request's token was revoked meanwhile): its task
     /// is cancelled and its connection stays open, so its error path can still tell the client `reason`
     /// (`stoppedBecause`) instead of leaving it with a cut connection. Nothing once its reply is finished, and only the
     /// first reason counts. Callable from any thread.
     public func stopHandler(because reason: any Error & Sendable) {
-        let stops = state.withLock { s -> Bool in
+        let stops = state.locked { s -> Bool in
             guard s.stopReason == nil, s.phase != .finished, !s.gone else { return false }
             s.stopReason = reason
             return true
@@ -84,7 +84,7 @@ public final class HTTPResponder: Sendable {
     public func respond(status: Int, headers: HTTPHeaders, body: [UInt8]) {
         let canHold = loop.canSendRepliesAtOnce
         enum Step { case post, hold, drop }
-        let step = state.withLock { s -> Step in
+        let step = state.locked { s -> Step in
             guard s.phase == .idle else { return .drop }
             s.phase = .finished
             guard !s.gone else { return .drop }
@@ -102,7 +102,7 @@ public final class HTTPResponder: Sendable {
     /// Sends a reply `respond` held: the handler is done with what must happen before the client sees its answer.
     /// Does nothing when no reply is held (a stream, a posted reply, or one already released).
     public func releaseReply() {
-        guard let reply = state.withLock({ s -> HeldReply? in
+        guard let reply = state.locked({ s -> HeldReply? in
             defer { s.held = nil }
             return s.held
         }) else { return }
@@ -117,7 +117,7 @@ public final class HTTPResponder: Sendable {
     /// goes on when it calls `sendQueuedNow` (decision 0063). From anywhere else each is posted, in order.
     public func startStream(status: Int, headers: HTTPHeaders) async throws {
         let here = loop.runsJobsHere
-        try state.withLock { s throws(HTTPServerError) in
+        try state.locked { s throws(HTTPServerError) in
             if s.gone { throw HTTPServerError.clientGone }
             guard s.phase == .idle else {
                 throw HTTPServerError(kind: .responderMisuse,
@@ -140,7 +140,7 @@ public final class HTTPResponder: Sendable {
     /// the stream's first bytes nothing when `startPreparedStream` sends it. Elsewhere, or when the loop had no time,
     /// `startPreparedStream` makes them then. A later call replaces an earlier one; `startStream` ignores it.
     public func prepareStreamHead(_ headers: @escaping @Sendable () -> HTTPHeaders) {
-        let stored = state.withLock { s -> Bool in
+        let stored = state.locked { s -> Bool in
             guard s.phase == .idle, !s.gone else { return false }
             s.preparedHead = .pending(headers)
             return true
@@ -150,9 +150,9 @@ public final class HTTPResponder: Sendable {
 
     /// Called by the loop between its turns: writes the prepared head's fields, unless the stream started meanwhile.
     func writePreparedHead() {
-        guard case .pending(let make)? = state.withLock({ $0.preparedHead }) else { return }
+        guard case .pending(let make)? = state.locked({ $0.preparedHead }) else { return }
         let written = ResponseHeadEncoder.WrittenFields(make())
-        let kept = state.withLock { s -> Bool in
+        let kept = state.locked { s -> Bool in
             guard s.phase == .idle, case .pending? = s.preparedHead else { return false }
             s.preparedHead = .written(written)
             return true
@@ -164,7 +164,7 @@ public final class HTTPResponder: Sendable {
     /// Throws `responderMisuse` when no head was prepared.
     public func startPreparedStream(status: Int) async throws {
         let here = loop.runsJobsHere
-        let prepared = try state.withLock { s throws(HTTPServerError) -> PreparedHead in
+        let prepared = try state.locked { s throws(HTTPServerError) -> PreparedHead in
             if s.gone { throw HTTPServerError.clientGone }
             guard s.phase == .idle, let prepared = s.preparedHead else {
                 throw HTTPServerError(kind: .responderMisuse,
@@ -190,7 +190,7 @@ public final class HTTPResponder: Sendable {
     public func write(_ chunk: [UInt8]) async throws {
         if chunk.isEmpty { return }
         let here = loop.runsJobsHere
-        let (mustWait, now) = try state.withLock { s throws(HTTPServerError) -> (Bool, Bool) in
+        let (mustWait, now) = try state.locked { s throws(HTTPServerError) -> (Bool, Bool) in
             if s.gone { throw HTTPServerError.clientGone }
             guard s.phase == .streaming else {
                 throw HTTPServerError(kind: .responderMisuse,
@@ -212,7 +212,7 @@ public final class HTTPResponder: Sendable {
     /// Ends a streamed reply (the terminating empty chunk). Ignored when no stream is open.
     public func end() {
         let here = loop.runsJobsHere
-        let (send, now) = state.withLock { s -> (Bool, Bool) in
+        let (send, now) = state.locked { s -> (Bool, Bool) in
             guard s.phase == .streaming else { return (false, false) }
             s.phase = .finished
             return (!s.gone, here && !s.posted)
@@ -229,13 +229,13 @@ public final class HTTPResponder: Sendable {
     /// event loop with that request alone in flight (the first events of a stream: what its client waits for, decision
     /// 0063). Otherwise, and when nothing is queued, it does nothing: they go out at the end of the loop's batch of jobs.
     public func sendQueuedNow() {
-        guard loop.runsJobsHere, !state.withLock({ $0.posted }) else { return }
+        guard loop.runsJobsHere, !state.locked({ $0.posted }) else { return }
         loop.sendStreamNow(self)
     }
 
     private func waitForDrain() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let now = state.withLock { s -> Result<Void, any Error>? in
+            let now = state.locked { s -> Result<Void, any Error>? in
                 if s.gone { return .failure(HTTPServerError.clientGone) }
                 if s.queuedBytes <= highWaterBytes { return .success(()) }
                 s.drainWaiter = continuation
@@ -250,7 +250,7 @@ public final class HTTPResponder: Sendable {
     /// before there was a moment for last words: its client must not take a stream cut short for a whole one, nor read
     /// a 500 for a handler that was stopped (decision 0137).
     func handlerReturned() {
-        let (phase, cutOff) = state.withLock { ($0.phase, $0.cutOff) }
+        let (phase, cutOff) = state.locked { ($0.phase, $0.cutOff) }
         if cutOff, phase != .finished {
             loop.post(.abandon(self))
             return
@@ -273,7 +273,7 @@ public final class HTTPResponder: Sendable {
 
     /// `bytes` queued on the connection have all been written to the socket.
     func outputDrained(_ bytes: Int) {
-        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+        let waiter = state.locked { s -> CheckedContinuation<Void, any Error>? in
             s.queuedBytes -= bytes
             guard s.queuedBytes <= highWaterBytes, let w = s.drainWaiter else { return nil }
             s.drainWaiter = nil
@@ -284,12 +284,12 @@ public final class HTTPResponder: Sendable {
 
     /// The shutdown's grace period ended with this request still running (`wasCutOffByServer`).
     func markCutOffByServer() {
-        state.withLock { $0.cutOff = true }
+        state.locked { $0.cutOff = true }
     }
 
     /// The connection closed before the reply finished.
     func markClientGone() {
-        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+        let waiter = state.locked { s -> CheckedContinuation<Void, any Error>? in
             s.gone = true
             s.held = nil
             defer { s.drainWaiter = nil }

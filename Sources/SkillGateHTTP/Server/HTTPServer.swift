@@ -84,7 +84,7 @@ public final class HTTPServer: Sendable {
     /// mid-reply would otherwise kill the process instead of failing the write.
     public func start() throws {
         signal(SIGPIPE, SIG_IGN)
-        try state.withLock { s throws(HTTPServerError) in
+        try state.locked { s throws(HTTPServerError) in
             guard s.phase == .created else {
                 throw HTTPServerError(kind: .alreadyStarted, message: "The server was already started; create a new HTTPServer to listen again.")
             }
@@ -155,10 +155,10 @@ public final class HTTPServer: Sendable {
     public static let lastWordsTime = Duration.milliseconds(500)
 
     /// The port actually bound (the ephemeral port when configured with 0); 0 before `start()`.
-    public var boundPort: Int { state.withLock { $0.boundPort } }
+    public var boundPort: Int { state.locked { $0.boundPort } }
 
     /// Whether `shutdown` has begun: the server takes no new connections and drains (every loop has been told).
-    public var isShuttingDown: Bool { state.withLock { $0.phase == .stopped } }
+    public var isShuttingDown: Bool { state.locked { $0.phase == .stopped } }
 
     /// What the server refused or cut off so far, and the connections open now.
     public var statistics: Statistics {
@@ -176,7 +176,7 @@ public final class HTTPServer: Sendable {
                           closedBeforeHandler: c.closedBeforeHandler.load(ordering: .relaxed),
                           lastClosedBeforeHandlerState: c.lastClosedBeforeHandlerState.load(ordering: .relaxed),
                           spunAnswerWaits: c.spunAnswerWaits.load(ordering: .relaxed), spinTimeouts: c.spinTimeouts.load(ordering: .relaxed),
-                          loopTurns: state.withLock { $0.loops }.reduce(0) { $0 + $1.turns.load(ordering: .relaxed) },
+                          loopTurns: state.locked { $0.loops }.reduce(0) { $0 + $1.turns.load(ordering: .relaxed) },
                           repliesWrittenAtOnce: c.repliesWrittenAtOnce.load(ordering: .relaxed),
                           streamWritesSentAtOnce: c.streamWritesSentAtOnce.load(ordering: .relaxed),
                           codeWarmings: c.codeWarmings.load(ordering: .relaxed),
@@ -187,7 +187,7 @@ public final class HTTPServer: Sendable {
 
     /// Requests handed to a handler and not yet answered or disconnected, over all loops (for metrics).
     public var inFlightRequestCount: Int {
-        state.withLock { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
+        state.locked { $0.loops }.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) }
     }
 
     /// Stops accepting (after taking the connections already waiting in the listening socket's backlog, which closing
@@ -209,7 +209,7 @@ public final class HTTPServer: Sendable {
     /// (none was cancelled or cut off).
     @discardableResult
     public func shutdown(deadline: Duration, linger: Duration = .zero) async -> Bool {
-        let (loops, first) = state.withLock { s -> ([EventLoop], Bool) in
+        let (loops, first) = state.locked { s -> ([EventLoop], Bool) in
             guard s.phase == .running else { return (s.loops, false) }
             s.phase = .stopped
             // Under the lock, so whoever sees `isShuttingDown` knows every loop was told.
@@ -219,7 +219,7 @@ public final class HTTPServer: Sendable {
         guard first else {
             // Another caller is shutting down (or did): return once the loops are gone.
             for loop in loops { await loop.waitUntilExited() }
-            return state.withLock { $0.drainedCleanly } ?? true
+            return state.locked { $0.drainedCleanly } ?? true
         }
         configuration.willShutdown?()
         let clock = ContinuousClock()
@@ -237,7 +237,7 @@ public final class HTTPServer: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         let clean = !busy()
-        state.withLock { $0.drainedCleanly = clean }
+        state.locked { $0.drainedCleanly = clean }
         if !clean {
             // The handlers still running are cut off: cancelled, and given a moment to tell their clients so (decision 0137).
             for loop in loops { loop.post(.cutOff) }
@@ -249,7 +249,7 @@ public final class HTTPServer: Sendable {
         for loop in loops { loop.post(.stop) }
         for loop in loops { await loop.waitUntilExited() }
         // The loops hold the handler; a handler that holds its server would otherwise never be freed.
-        state.withLock { $0.loops = [] }
+        state.locked { $0.loops = [] }
         return clean
     }
 }

@@ -12,7 +12,7 @@ public struct HTTPServerRequest: Sendable {
     public var headers: HTTPHeaders
     /// The complete request body (chunked bodies arrive de-chunked). Setting it gives this copy a body of its own.
     public var body: [UInt8] {
-        get { bodyStorage.bytes.withLock { $0 } }
+        get { bodyStorage.bytes.locked { $0 } }
         set { bodyStorage = RequestBodyStorage(newValue) }
     }
     private var bodyStorage: RequestBodyStorage
@@ -36,7 +36,7 @@ public struct HTTPServerRequest: Sendable {
     /// keeps its copy of the request until the handler returns (decision 0036). Every copy of this request reads an
     /// empty body afterwards; one whose body was set since has its own.
     public func releaseBody() {
-        bodyStorage.bytes.withLock { $0 = [] }
+        bodyStorage.bytes.locked { $0 = [] }
     }
 }
 

@@ -27,7 +27,7 @@ public final class SignalWatch: Sendable {
     public static func arm(_ signals: [Int32]) async -> SignalWatch {
         let watch = SignalWatch(signals: signals)
         let registered = DispatchGroup()
-        watch.sources.withLock { sources in
+        watch.sources.locked { sources in
             for number in signals {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -51,7 +51,7 @@ public final class SignalWatch: Sendable {
 
     /// Stops watching; the signals stay ignored.
     public func cancel() {
-        sources.withLock { sources in
+        sources.locked { sources in
             for source in sources { source.cancel() }
             sources.removeAll()
         }
@@ -63,7 +63,7 @@ private final class FirstSignal: Sendable {
     private let state = Mutex<(signal: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
 
     func deliver(_ number: Int32) {
-        let waiter = state.withLock { s -> CheckedContinuation<Int32, Never>? in
+        let waiter = state.locked { s -> CheckedContinuation<Int32, Never>? in
             guard s.signal == nil else { return nil }
             s.signal = number
             defer { s.waiter = nil }
@@ -74,7 +74,7 @@ private final class FirstSignal: Sendable {
 
     func wait() async -> Int32 {
         await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            let already = state.withLock { s -> Int32? in
+            let already = state.locked { s -> Int32? in
                 if let received = s.signal { return received }
                 s.waiter = continuation
                 return nil

@@ -20,7 +20,7 @@ struct AtomicFileWriter {
 
     /// Runs `body` holding the exclusive lock (blocking until other writers, in this or any other
     /// process, are done).
-    func withLock<T>(_ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
+    func withFileLock<T>(_ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system(operation: "open the lock file", path: lockPath, errno: errno) }
         defer { close(fd) }

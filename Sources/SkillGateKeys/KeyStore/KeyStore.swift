@@ -31,14 +31,14 @@ public final class KeyStore: Sendable {
 
     /// The secret stored under `name`, or nil.
     public func secret(named name: String) -> String? {
-        state.withLock { $0.keys[name] }
+        state.locked { $0.keys[name] }
     }
 
     /// The key pool named `base`: `base` itself and every `base_N` (N a positive number, written
     /// without leading zeros) that is set, with their secrets, `base` first and then by N. Empty when
     /// none is set. `OPENAI_API_KEY`, `OPENAI_API_KEY_2`, `OPENAI_API_KEY_3` are one pool of three.
     public func pool(named base: String) -> [(name: String, secret: String)] {
-        state.withLock { snapshot in
+        state.locked { snapshot in
             var members: [(number: Int, name: String, secret: String)] = []
             if let secret = snapshot.keys[base] { members.append((1, base, secret)) }
             let prefix = base + "_"
@@ -54,7 +54,7 @@ public final class KeyStore: Sendable {
 
     /// The key names, sorted.
     public var names: [String] {
-        state.withLock { $0.keys.keys.sorted() }
+        state.locked { $0.keys.keys.sorted() }
     }
 
     /// Stores `secret` under `name` (replacing any earlier value) and writes the file atomically.
@@ -87,7 +87,7 @@ public final class KeyStore: Sendable {
 
     /// The names with masked secrets (`sk-…a1b2`), sorted by name, for listings.
     public func listMasked() -> [(name: String, masked: String)] {
-        state.withLock { snapshot in
+        state.locked { snapshot in
             snapshot.keys.keys.sorted().map { (name: $0, masked: SecretMask.mask(snapshot.keys[$0] ?? "")) }
         }
     }
@@ -100,17 +100,17 @@ public final class KeyStore: Sendable {
     /// broken file left in place was read whole at every 2-second look and every `/readyz` (decision 0152).
     public func reloadIfChanged() throws(KeyStoreError) -> Bool {
         let current = try FileIdentity.of(path: path)
-        guard current != state.withLock({ $0.identity }) else { return false }
-        if let failed = lastFailure.withLock({ $0 }), failed.identity == current { throw failed.error }
+        guard current != state.locked({ $0.identity }) else { return false }
+        if let failed = lastFailure.locked({ $0 }), failed.identity == current { throw failed.error }
         let fresh: KeyFileSnapshot
         do {
             fresh = try KeyFileReader.read(path: path)
         } catch {
-            lastFailure.withLock { $0 = (current, error) }
+            lastFailure.locked { $0 = (current, error) }
             throw error
         }
-        lastFailure.withLock { $0 = nil }
-        state.withLock { $0 = fresh }
+        lastFailure.locked { $0 = nil }
+        state.locked { $0 = fresh }
         return true
     }
 
@@ -121,7 +121,7 @@ public final class KeyStore: Sendable {
             try FilePermissions.createPrivateDirectory(directory)
         }
         let writer = self.writer
-        try writer.withLock { () throws(KeyStoreError) in
+        try writer.withFileLock { () throws(KeyStoreError) in
             var snapshot = try KeyFileReader.read(path: path)
             try change(&snapshot.keys)
             writer.removeLeftoverTemporaries()
@@ -130,7 +130,7 @@ public final class KeyStore: Sendable {
             // Stat after the rename (which may touch ctime); no other writer can run while we hold the lock.
             snapshot.identity = try FileIdentity.of(path: path)
             // Still under the file lock, so memory always matches the last write.
-            state.withLock { $0 = snapshot }
+            state.locked { $0 = snapshot }
         }
     }
 }

@@ -38,7 +38,7 @@ final class FirstAnswerWatch: Sendable {
     /// Calls `expire` at `deadline` unless `release`d before (once, on the watch's thread: keep it short).
     func watch(until deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> Ticket {
         startIfNeeded()
-        let (ticket, signal) = state.withLock { s -> (Ticket, Bool) in
+        let (ticket, signal) = state.locked { s -> (Ticket, Bool) in
             s.nextId &+= 1
             s.entries[s.nextId] = Entry(deadline: deadline, expire: expire)
             let earlier = s.wakeAt.map { deadline < $0 } ?? true
@@ -51,11 +51,11 @@ final class FirstAnswerWatch: Sendable {
 
     /// Lets a call go: its answer began, or it ended. Idempotent.
     func release(_ ticket: Ticket) {
-        state.withLock { _ = $0.entries.removeValue(forKey: ticket.id) }
+        state.locked { _ = $0.entries.removeValue(forKey: ticket.id) }
     }
 
     private func startIfNeeded() {
-        let start = started.withLock { started -> Bool in
+        let start = started.locked { started -> Bool in
             defer { started = true }
             return !started
         }
@@ -64,7 +64,7 @@ final class FirstAnswerWatch: Sendable {
 
     private func run() {
         while true {
-            let wakeAt = state.withLock { $0.wakeAt }
+            let wakeAt = state.locked { $0.wakeAt }
             if let wakeAt {
                 let now = ContinuousClock.now
                 if wakeAt > now {
@@ -76,7 +76,7 @@ final class FirstAnswerWatch: Sendable {
                 wake.wait()
             }
             let now = ContinuousClock.now
-            let due = state.withLock { s -> [@Sendable () -> Void] in
+            let due = state.locked { s -> [@Sendable () -> Void] in
                 var due: [@Sendable () -> Void] = []
                 var earliest: ContinuousClock.Instant?
                 for (id, entry) in s.entries {

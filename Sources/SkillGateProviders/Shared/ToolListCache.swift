@@ -56,7 +56,7 @@ public final class ToolListCache: Sendable {
     public func tools(atStartOf document: UnsafeBufferPointer<UInt8>, scope: String) -> (tools: [ToolDefinition], length: Int)? {
         guard document.count >= Self.prefixBytes, document.first == UInt8(ascii: "[") else { return nil }
         let key = Self.hash(UnsafeBufferPointer(rebasing: document[0..<Self.prefixBytes]), scope, wholeList: false)
-        return state.withLock { s -> (tools: [ToolDefinition], length: Int)? in
+        return state.locked { s -> (tools: [ToolDefinition], length: Int)? in
             guard let i = s.buckets[key]?.firstIndex(where: { $0.scope == scope && Self.begins(document, with: $0.bytes) }) else {
                 return nil
             }
@@ -72,7 +72,7 @@ public final class ToolListCache: Sendable {
     public func tools(for bytes: UnsafeBufferPointer<UInt8>, scope: String) -> [ToolDefinition]? {
         guard !bytes.isEmpty, bytes.count <= maxEntryBytes else { return nil }
         let key = Self.key(bytes, scope)
-        return state.withLock { s -> [ToolDefinition]? in
+        return state.locked { s -> [ToolDefinition]? in
             s.clock &+= 1
             guard let i = s.buckets[key]?.firstIndex(where: { $0.scope == scope && Self.same($0.bytes, bytes) }) else {
                 s.misses += 1
@@ -88,7 +88,7 @@ public final class ToolListCache: Sendable {
     public func remember(_ tools: [ToolDefinition], decodedFrom bytes: [UInt8], scope: String) {
         guard !bytes.isEmpty, bytes.count <= maxEntryBytes else { return }
         let key = bytes.withUnsafeBufferPointer { Self.key($0, scope) }
-        state.withLock { s in
+        state.locked { s in
             s.clock &+= 1
             var bucket = s.buckets[key] ?? []
             guard !bucket.contains(where: { $0.scope == scope && $0.bytes == bytes }) else { return }
@@ -102,7 +102,7 @@ public final class ToolListCache: Sendable {
 
     /// How many lists are kept, their bytes as counted against the bound, and the lookups that hit and missed.
     public var statistics: (entries: Int, bytes: Int, hits: Int, misses: Int) {
-        state.withLock { ($0.entries, $0.bytes, $0.hits, $0.misses) }
+        state.locked { ($0.entries, $0.bytes, $0.hits, $0.misses) }
     }
 
     /// Removes the least recently used entry; false when there is none.

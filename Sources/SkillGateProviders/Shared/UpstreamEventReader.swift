@@ -23,7 +23,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     }
 
     deinit {
-        if let ticket = state.withLock({ $0.firstEvent?.ticket }) { FirstAnswerWatch.shared.release(ticket) }
+        if let ticket = state.locked({ $0.firstEvent?.ticket }) { FirstAnswerWatch.shared.release(ticket) }
     }
 
     /// The next event, or nil once the stream ended.
@@ -40,7 +40,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
                     return nil
                 case .open(let request)?:
                     let reader = try await open(request)
-                    state.withLock { $0.phase = .open(reader, client.format.makeStreamTranslator(deployment: client.deployment)) }
+                    state.locked { $0.phase = .open(reader, client.format.makeStreamTranslator(deployment: client.deployment)) }
                 case .read(let reader)?:
                     let chunk = try await reader.next()
                     if chunk == nil { try Task.checkCancellation() }
@@ -78,7 +78,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     /// What to do next, under the lock: deliver a translated event, end, read the body, or (when `mayOpen`; nil
     /// otherwise) send the request.
     private func step(mayOpen: Bool) -> UpstreamReadStep? {
-        state.withLock { s in
+        state.locked { s in
             if s.nextPending < s.pending.count {
                 let event = s.pending[s.nextPending]
                 s.nextPending += 1
@@ -105,7 +105,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
     /// Ends the stream after `error`, which is returned as the provider's error when the HTTP client raised it, and
     /// as `Deployment.cleaning` leaves it (no key, a bounded delay).
     private func ended(by error: any Error) -> any Error {
-        let watched = state.withLock { s -> (ticket: FirstAnswerWatch.Ticket, stopper: HTTPTransferStopper)? in
+        let watched = state.locked { s -> (ticket: FirstAnswerWatch.Ticket, stopper: HTTPTransferStopper)? in
             s.phase = .finished
             s.pending = []
             defer { s.firstEvent = nil }
@@ -125,7 +125,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
 
     /// Translates `chunk` (nil: the body ended) into the pending events.
     private func translate(_ chunk: [UInt8]?) throws {
-        try state.withLock { s in
+        try state.locked { s in
             guard case .open(let reader, var translator) = s.phase else { return }
             // The phase lets go of the translator while it is fed, so it is mutated in place rather than copied
             // (its buffers with it); a throw leaves the phase for `next()` to finish.
@@ -165,7 +165,7 @@ final class UpstreamEventReader<Format: WireFormat>: ChatEventPuller {
             httpRequest.timeouts.head = budget
             let stop = HTTPTransferStopper()
             let ticket = FirstAnswerWatch.shared.watch(until: .now + budget + Self.watchGrace) { stop.stop() }
-            state.withLock { $0.firstEvent = (ticket, stop) }
+            state.locked { $0.firstEvent = (ticket, stop) }
             stopper = stop
         }
         let response = try await client.http.stream(httpRequest, stopper: stopper)

@@ -106,14 +106,14 @@ public final class StreamEnd: Sendable {
     public init() {}
 
     /// `.failedMidStream` once `failed` was told, else nil.
-    public var outcome: AttemptRecord.Outcome? { failure.withLock { $0?.outcome } }
+    public var outcome: AttemptRecord.Outcome? { failure.locked { $0?.outcome } }
 
     /// Why the stream's answer was a failed attempt, when it ended so (decision 0117).
-    public var failedAnswerReason: GatewayError.FailedAnswer.Reason? { failure.withLock { $0?.reason } }
+    public var failedAnswerReason: GatewayError.FailedAnswer.Reason? { failure.locked { $0?.reason } }
 
     /// The stream failed after its first event because of the upstream, with this status and kind, and, for an answer
     /// that turned out a failed attempt, its reason (the first telling counts).
     public func failed(status: Int, kind: GatewayError.Kind, failedAnswer reason: GatewayError.FailedAnswer.Reason? = nil) {
-        failure.withLock { if $0 == nil { $0 = (.failedMidStream(status: status, kind: kind), reason) } }
+        failure.locked { if $0 == nil { $0 = (.failedMidStream(status: status, kind: kind), reason) } }
     }
 }

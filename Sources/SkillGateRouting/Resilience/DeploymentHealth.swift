@@ -89,7 +89,7 @@ public final class DeploymentHealth: Sendable {
     /// at a time.
     public func admit(_ deployment: String, caller: String? = nil) -> Admission {
         let now = clock.now
-        return state.withLock { all -> Admission in
+        return state.locked { all -> Admission in
             guard let i = all.index(forKey: deployment) else { return .open }
             if let until = all.values[i].cooledUntil {
                 if now < until { return .coolingDown(remaining: until - now) }
@@ -111,7 +111,7 @@ public final class DeploymentHealth: Sendable {
     /// without granting a probe.
     public func remainingCooldown(_ deployment: String, caller: String? = nil) -> Duration? {
         let now = clock.now
-        return state.withLock { all -> Duration? in
+        return state.locked { all -> Duration? in
             guard let e = all[deployment] else { return nil }
             if let until = e.cooledUntil {
                 if now < until { return until - now }
@@ -127,7 +127,7 @@ public final class DeploymentHealth: Sendable {
 
     /// The deployment answered `caller` (any non-retryable outcome): closes its breaker, and the caller's own.
     public func recordSuccess(_ deployment: String, caller: String? = nil) {
-        state.withLock { all in
+        state.locked { all in
             // One lookup, and no write for a deployment that was healthy (the common case, on every answer).
             guard let i = all.index(forKey: deployment), !all.values[i].isHealthy else { return }
             all.values[i].failures = 0
@@ -154,7 +154,7 @@ public final class DeploymentHealth: Sendable {
     /// whose secret has this version (`forgiveRenewedKey`).
     public func recordFailure(_ deployment: String, caller: String? = nil, keyVersion: Int? = nil) {
         let now = clock.now
-        state.withLock { all in
+        state.locked { all in
             var e = all[deployment] ?? Entry()
             e.failures += 1
             switch (e.failingCallers, caller) {
@@ -193,7 +193,7 @@ public final class DeploymentHealth: Sendable {
     /// A probe ended without telling anything about the deployment (cancelled, caller error):
     /// the next request (of `caller`, when the probe was its own) may probe again.
     public func releaseProbe(_ deployment: String, caller: String? = nil) {
-        state.withLock { all in
+        state.locked { all in
             guard let i = all.index(forKey: deployment) else { return }
             if let caller, all.values[i].cooledCallers[caller]?.probeStarted != nil {
                 all.values[i].cooledCallers[caller]?.probeStarted = nil
@@ -206,7 +206,7 @@ public final class DeploymentHealth: Sendable {
     /// The version of the refused key when `deployment`'s last failure was its key being refused; nil otherwise.
     public func refusedKeyVersion(_ deployment: String) -> Int? {
         guard keyRefusals.load(ordering: .relaxed) > 0 else { return nil }
-        return state.withLock { $0[deployment]?.refusedKeyVersion }
+        return state.locked { $0[deployment]?.refusedKeyVersion }
     }
 
     /// Closes `deployment`'s breaker when its last failure was the provider refusing a key whose secret has since
@@ -215,7 +215,7 @@ public final class DeploymentHealth: Sendable {
     @discardableResult
     public func forgiveRenewedKey(_ deployment: String, currentKeyVersion: Int) -> Bool {
         guard keyRefusals.load(ordering: .relaxed) > 0 else { return false }
-        return state.withLock { all in
+        return state.locked { all in
             guard let i = all.index(forKey: deployment), let refused = all.values[i].refusedKeyVersion,
                   refused != currentKeyVersion else { return false }
             all.values[i].failures = 0
@@ -230,12 +230,12 @@ public final class DeploymentHealth: Sendable {
 
     /// A call to `deployment` started; pair with `endCall`.
     public func beginCall(_ deployment: String) {
-        state.withLock { all in all[deployment, default: Entry()].inFlight += 1 }
+        state.locked { all in all[deployment, default: Entry()].inFlight += 1 }
     }
 
     /// A call to `deployment` ended (its answer was relayed, or it failed).
     public func endCall(_ deployment: String) {
-        state.withLock { all in
+        state.locked { all in
             guard let i = all.index(forKey: deployment) else { return }
             all.values[i].inFlight = max(0, all.values[i].inFlight - 1)
         }
@@ -243,18 +243,18 @@ public final class DeploymentHealth: Sendable {
 
     /// Calls in flight to `deployment`.
     public func inFlight(_ deployment: String) -> Int {
-        state.withLock { $0[deployment]?.inFlight ?? 0 }
+        state.locked { $0[deployment]?.inFlight ?? 0 }
     }
 
     /// Calls in flight to each of `deployments`, read under one lock.
     public func inFlight(_ deployments: [String]) -> [Int] {
-        state.withLock { all in deployments.map { all[$0]?.inFlight ?? 0 } }
+        state.locked { all in deployments.map { all[$0]?.inFlight ?? 0 } }
     }
 
     /// The current state of `deployment`.
     public func snapshot(_ deployment: String) -> Snapshot {
         let now = clock.now
-        return state.withLock { all in
+        return state.locked { all in
             let e = all[deployment] ?? Entry()
             return Snapshot(consecutiveFailures: e.failures, cooledUntil: e.cooledUntil, probing: e.probeStarted != nil, inFlight: e.inFlight,
                             cooledCallers: e.cooledCallers.values.count { now < $0.until || $0.probeStarted != nil })

@@ -65,7 +65,7 @@ public final class KeyPool: Sendable {
     public func acquire(_ members: [Member]) -> KeyLease {
         precondition(!members.isEmpty, "a key pool has at least one key")
         let now = clock.now
-        let chosen = state.withLock { s -> Member in
+        let chosen = state.locked { s -> Member in
             var best: [Int] = []
             var fewest = Int.max
             var soonest: (index: Int, until: ContinuousClock.Instant)?
@@ -99,7 +99,7 @@ public final class KeyPool: Sendable {
     /// How many of `members` (with their secrets' versions) are not cooling down now.
     public func readyCount(_ members: [Member]) -> Int {
         let now = clock.now
-        return state.withLock { s in
+        return state.locked { s in
             members.reduce(0) { n, member in (s.keys[member.name] ?? Entry()).cooling(member, at: now) == nil ? n + 1 : n }
         }
     }
@@ -107,7 +107,7 @@ public final class KeyPool: Sendable {
     /// How long `name` will still be skipped, or nil when it is ready.
     public func remainingCooldown(_ name: String) -> Duration? {
         let now = clock.now
-        return state.withLock { s in
+        return state.locked { s in
             guard let until = s.keys[name]?.cooledUntil, now < until else { return nil }
             return until - now
         }
@@ -115,11 +115,11 @@ public final class KeyPool: Sendable {
 
     /// Calls in flight on `name`.
     public func inFlight(_ name: String) -> Int {
-        state.withLock { $0.keys[name]?.inFlight ?? 0 }
+        state.locked { $0.keys[name]?.inFlight ?? 0 }
     }
 
     fileprivate func end(_ name: String) {
-        state.withLock { s in
+        state.locked { s in
             guard var e = s.keys[name] else { return }
             e.inFlight = max(0, e.inFlight - 1)
             s.keys[name] = e
@@ -129,7 +129,7 @@ public final class KeyPool: Sendable {
     fileprivate func coolDown(_ member: Member, for duration: Duration?) {
         let now = clock.now
         let until = now + (duration ?? cooldown)
-        state.withLock { s in
+        state.locked { s in
             var e = s.keys[member.name] ?? Entry()
             // A later answer with a shorter Retry-After does not shorten a cooldown of the same secret already running.
             if let current = e.cooling(member, at: now), current > until { return }

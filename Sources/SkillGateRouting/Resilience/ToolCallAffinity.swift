@@ -29,13 +29,13 @@ public final class ToolCallAffinity: Sendable {
     /// Records that `deployment` (`provider/model`) issued the tool call `callId`.
     public func remember(_ callId: String, deployment: String) {
         guard capacity > 0, !callId.isEmpty else { return }
-        state.withLock { insert(callId, deployment, into: &$0) }
+        state.locked { insert(callId, deployment, into: &$0) }
     }
 
     /// Records every id of `callIds` for `deployment` under one lock.
     public func remember<S: Sequence>(_ callIds: S, deployment: String) where S.Element == String {
         guard capacity > 0 else { return }
-        state.withLock { g in
+        state.locked { g in
             for id in callIds where !id.isEmpty { insert(id, deployment, into: &g) }
         }
     }
@@ -43,7 +43,7 @@ public final class ToolCallAffinity: Sendable {
     /// The deployment that issued `callId`, if it is still remembered.
     public func deployment(for callId: String) -> String? {
         guard capacity > 0 else { return nil }
-        return state.withLock { g -> String? in
+        return state.locked { g -> String? in
             if let d = g.young[callId] { return d }
             guard let d = g.old.removeValue(forKey: callId) else { return nil }
             insert(callId, d, into: &g)
@@ -65,7 +65,7 @@ public final class ToolCallAffinity: Sendable {
     }
 
     /// Ids currently remembered (at most `capacity`).
-    public var count: Int { state.withLock { $0.young.count + $0.old.count } }
+    public var count: Int { state.locked { $0.young.count + $0.old.count } }
 
     private func insert(_ id: String, _ deployment: String, into g: inout Generations) {
         if g.young[id] == nil, g.young.count >= generationSize {

@@ -14,7 +14,7 @@ public final class UnitRandom: Sendable {
 
     /// The next number in [0, 1).
     public func next() -> Double {
-        let z0 = state.withLock { s -> UInt64 in
+        let z0 = state.locked { s -> UInt64 in
             s &+= 0x9E37_79B9_7F4A_7C15
             return s
         }

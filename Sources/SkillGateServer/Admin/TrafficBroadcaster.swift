@@ -66,7 +66,7 @@ final class TrafficBroadcaster: Sendable {
 
     /// Records `event` and offers it to every tail. Never waits.
     func publish(_ event: TrafficEvent) {
-        let subscribers = state.withLock { s -> [Subscription] in
+        let subscribers = state.locked { s -> [Subscription] in
             if s.recent.count < recentCapacity {
                 s.recent.append(event)
             } else {
@@ -77,12 +77,12 @@ final class TrafficBroadcaster: Sendable {
         }
         var lost = 0
         for subscriber in subscribers where !subscriber.offer(.request(event)) { lost += 1 }
-        if lost > 0 { state.withLock { $0.dropped += lost } }
+        if lost > 0 { state.locked { $0.dropped += lost } }
     }
 
     /// The last `limit` events, newest first.
     func recent(limit: Int) -> [TrafficEvent] {
-        state.withLock { s in
+        state.locked { s in
             let ordered = Array(s.recent[s.next...] + s.recent[..<s.next])
             return Array(ordered.reversed().prefix(max(0, limit)))
         }
@@ -90,7 +90,7 @@ final class TrafficBroadcaster: Sendable {
 
     /// A new tail, or nil when `maxSubscribers` are open or the broadcaster is closed.
     func subscribe() -> Subscription? {
-        let subscription = state.withLock { s -> Subscription? in
+        let subscription = state.locked { s -> Subscription? in
             guard !s.closed, s.subscribers.count < maxSubscribers else { return nil }
             s.nextId += 1
             let subscription = Subscription(id: s.nextId, capacity: subscriberCapacity)
@@ -105,13 +105,13 @@ final class TrafficBroadcaster: Sendable {
 
     /// Ends the tail `id` (its stream finishes).
     func unsubscribe(_ id: Int) {
-        let removed = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        let removed = state.locked { $0.subscribers.removeValue(forKey: id) }
         removed?.continuation.finish()
     }
 
     /// Ends every tail and refuses new ones (shutdown: tails would otherwise hold the drain open).
     func close() {
-        let subscribers = state.withLock { s -> [Subscription] in
+        let subscribers = state.locked { s -> [Subscription] in
             s.closed = true
             defer { s.subscribers.removeAll() }
             return Array(s.subscribers.values)
@@ -120,8 +120,8 @@ final class TrafficBroadcaster: Sendable {
     }
 
     /// Tails open now.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var subscriberCount: Int { state.locked { $0.subscribers.count } }
 
     /// Events lost to slow tails since start (all tails together).
-    var droppedTotal: Int { state.withLock { $0.dropped } }
+    var droppedTotal: Int { state.locked { $0.dropped } }
 }

@@ -45,16 +45,16 @@ final class AgentRunRecord: Sendable {
         self.paidCalls = paidCalls
     }
 
-    var snapshot: State { state.withLock { $0 } }
+    var snapshot: State { state.locked { $0 } }
 
     /// What the run's calls spent so far on answers that were not their answer (failed attempts, escalated unusable
     /// answers), in US dollars: added to the answers' spend when the run checks its budgets between calls.
-    var unusableCostUSD: Double { state.withLock { $0.unusableCostUSD ?? 0 } }
+    var unusableCostUSD: Double { state.locked { $0.unusableCostUSD ?? 0 } }
 
     /// Takes what the execute stage wrote for one model call (attempts, deployment, upstream time, and what it spent:
     /// its answer's usage, and in `unusableUsage` its failed attempts' and an escalated unusable answer's).
     func absorb(_ call: RequestLogEntry) {
-        let paid = state.withLock { s -> (calls: [ModelCallUsage], first: Int, skillsRun: [String])? in
+        let paid = state.locked { s -> (calls: [ModelCallUsage], first: Int, skillsRun: [String])? in
             Self.absorb(call, into: &s)
             guard paidCalls != nil, s.callsWritten < s.calls.count else { return nil }
             defer { s.callsWritten = s.calls.count }
@@ -67,13 +67,13 @@ final class AgentRunRecord: Sendable {
 
     /// Notes what `RunSpending` counted against the run's limits while it went on (the request's release counts the rest).
     func countedInLimits(_ counted: (microdollars: Int64, tokens: Int64)) {
-        state.withLock { $0.countedInLimits = counted }
+        state.locked { $0.countedInLimits = counted }
     }
 
     /// The tokens the run's calls used so far: their answers' and what they spent besides (failed attempts, escalated
     /// answers), as the request's release counts them.
     var spentTokens: Int {
-        state.withLock { s in s.answeredUsage.totalTokens.clampedAdding(s.unusableUsage?.totalTokens ?? 0) }
+        state.locked { s in s.answeredUsage.totalTokens.clampedAdding(s.unusableUsage?.totalTokens ?? 0) }
     }
 
     /// Adds one model call's attempts, deployment, time and spend to `s`.
@@ -117,11 +117,11 @@ final class AgentRunRecord: Sendable {
 
     /// Notes that skill `name` ran (`AgentLoop.skillRan`).
     func skillRan(_ name: String) {
-        state.withLock { $0.skillsRun.append(name) }
+        state.locked { $0.skillsRun.append(name) }
     }
 
     func escalated(_ because: String?) {
-        state.withLock { s in
+        state.locked { s in
             s.escalations += 1
             s.escalatedBecause = because ?? "unusable"
         }

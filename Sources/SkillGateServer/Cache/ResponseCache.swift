@@ -43,7 +43,7 @@ final class ResponseCache: Sendable {
     /// else nil (a miss). An answer too old for this request stays for others; the fresh one replaces it.
     func lookup(_ key: ResponseCacheKey, maxAgeSeconds: Int? = nil) -> CachedAnswer? {
         let time = now()
-        return state.withLock { s -> CachedAnswer? in
+        return state.locked { s -> CachedAnswer? in
             switch s.entries.find(key, at: time) {
             case .hit(let answer) where maxAgeSeconds.map({ answer.age(at: time) > $0 }) ?? false:
                 s.statistics.misses += 1
@@ -66,7 +66,7 @@ final class ResponseCache: Sendable {
     func store(_ answer: CachedAnswer, under key: ResponseCacheKey, ttlSeconds: Int) {
         let time = answer.storedAt
         let expires = time.addingTimeInterval(Double(ttlSeconds))
-        state.withLock { s in
+        state.locked { s in
             let (kept, removed) = s.entries.keep(answer, under: key, until: expires, now: time)
             if kept { s.statistics.stores += 1 }
             s.statistics.evictions += removed.evicted
@@ -76,14 +76,14 @@ final class ResponseCache: Sendable {
 
     /// Counts a request that refreshed (`refresh`) or bypassed the cache.
     func countSkipped(refresh: Bool) {
-        state.withLock { s in
+        state.locked { s in
             if refresh { s.statistics.refreshes += 1 } else { s.statistics.bypasses += 1 }
         }
     }
 
     /// The counters, with the entries and bytes held now.
     var statistics: Statistics {
-        state.withLock { s in
+        state.locked { s in
             var statistics = s.statistics
             statistics.entries = s.entries.count
             statistics.bytes = s.entries.bytes

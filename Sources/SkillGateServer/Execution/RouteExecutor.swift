@@ -298,14 +298,14 @@ final class CallLease: Sendable {
 
     /// Adds the call's client: its pooled key is released with the deployment's count.
     func hold(_ upstream: UpstreamClient) {
-        client.withLock { $0 = upstream }
+        client.locked { $0 = upstream }
     }
 
     /// The call became a live stream whose outcome is told by `streamSucceeded` or `streamFailed`; returns where its
     /// failure is noted for the attempt's log record.
     func settlesAtStreamEnd() -> StreamEnd {
         let end = StreamEnd()
-        untoldStreamEnd.withLock { $0 = end }
+        untoldStreamEnd.locked { $0 = end }
         return end
     }
 
@@ -331,7 +331,7 @@ final class CallLease: Sendable {
 
     /// The stream end not told yet, if any; nil from then on.
     private func takeStreamEnd() -> StreamEnd? {
-        untoldStreamEnd.withLock { end in
+        untoldStreamEnd.locked { end in
             defer { end = nil }
             return end
         }
@@ -343,7 +343,7 @@ final class CallLease: Sendable {
     func tellHealth(_ e: GatewayError) {
         if FailureClassifier.countsAgainstHealth(e) {
             health.recordFailure(deployment, caller: e.refusal == nil ? caller : nil,
-                                 keyVersion: e.refusal == .key ? client.withLock { $0 }?.keyVersion : nil)
+                                 keyVersion: e.refusal == .key ? client.locked { $0 }?.keyVersion : nil)
         } else if FailureClassifier.showsDeploymentAnswered(e) {
             health.recordSuccess(deployment, caller: caller)  // it answered; the request (or the model, at random) was at fault
         } else {
@@ -356,7 +356,7 @@ final class CallLease: Sendable {
         if !released.exchange(true, ordering: .acquiringAndReleasing) {
             if takeStreamEnd() != nil { health.releaseProbe(deployment, caller: caller) }
             health.endCall(deployment)
-            client.withLock { $0 }?.key?.release()
+            client.locked { $0 }?.key?.release()
         }
     }
 

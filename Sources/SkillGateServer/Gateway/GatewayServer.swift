@@ -95,7 +95,7 @@ public final class GatewayServer: Sendable {
             metricsServer = nil
         }
         let services = self.services
-        services.serverStatistics.withLock { $0 = { [weak httpServer] in httpServer?.statistics } }
+        services.serverStatistics.locked { $0 = { [weak httpServer] in httpServer?.statistics } }
         keyReload = KeyReload(keys: services.keys, log: services.log, file: config.keyFile)
         newTokens = NewTokenWatch(tokens: services.tokens) { message, level in services.log.event(message, level: level) }
         signal(SIGHUP, SIG_IGN)
@@ -159,7 +159,7 @@ public final class GatewayServer: Sendable {
             }
             throw error
         }
-        keySources.withLock { sources in
+        keySources.locked { sources in
             // The poll also looks at the state file (decision 0099).
             sources = Self.keyReloadSources(keyReload, poll: { [stateFile = services.stateFile] in stateFile.check() })
             sources.append(Self.revocationSweeps(services.revocations))
@@ -194,7 +194,7 @@ public final class GatewayServer: Sendable {
     /// the end of the grace period.
     public func runUntil(_ watch: SignalWatch) async -> Int32 {
         let stop = await server.runUntil(watch, grace: .seconds(services.config.limits.shutdownGraceSeconds))
-        keySources.withLock { $0.forEach { $0.cancel() } }
+        keySources.locked { $0.forEach { $0.cancel() } }
         newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()
@@ -238,7 +238,7 @@ public final class GatewayServer: Sendable {
     /// Stops serving (tests).
     public func shutdown() async {
         await server.shutdown(deadline: .seconds(services.config.limits.shutdownGraceSeconds))
-        keySources.withLock { $0.forEach { $0.cancel() } }
+        keySources.locked { $0.forEach { $0.cancel() } }
         newTokens.stop()
         await metricsServer?.shutdown(deadline: .seconds(1))
         await services.mcp?.stop()

@@ -22,12 +22,12 @@ final class KeyReload: Sendable {
     func run(signalled: Bool) {
         do {
             if try keys.reloadIfChanged() {
-                told.withLock { $0 = nil }
+                told.locked { $0 = nil }
                 log.event("keys reloaded", ["file": .string(file)])
             }
         } catch {
             let message = "\(error)"
-            let tell = told.withLock { last -> Bool in
+            let tell = told.locked { last -> Bool in
                 defer { last = message }
                 return signalled || last != message
             }

@@ -35,7 +35,7 @@ final class NewTokenWatch: Sendable {
 
     /// Starts listing, the first time one `interval` from now. Does nothing when already started.
     func start() {
-        timer.withLock { timer in
+        timer.locked { timer in
             guard timer == nil else { return }
             let source = DispatchSource.makeTimerSource(queue: queue)
             let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
@@ -49,7 +49,7 @@ final class NewTokenWatch: Sendable {
 
     /// Stops listing; a listing under way finishes.
     func stop() {
-        timer.withLock { timer in
+        timer.locked { timer in
             timer?.cancel()
             timer = nil
         }
@@ -64,7 +64,7 @@ final class NewTokenWatch: Sendable {
         } catch {
             problem = error
         }
-        let changed = failing.withLock { failing in
+        let changed = failing.locked { failing in
             defer { failing = problem != nil }
             return failing != (problem != nil)
         }

@@ -21,14 +21,14 @@ final class StateFileWatch: Sendable {
     }
 
     /// What is wrong with the state file as of the last `check`, or nil.
-    var problem: String? { current.withLock { $0 } }
+    var problem: String? { current.locked { $0 } }
 
     /// Looks once (a `stat` of the path) and tells a change.
     func check() {
         let message: String? = store.databaseFileHasMoved
             ? "the state database \(store.path) was deleted or replaced while the gateway runs: it goes on using the file it opened, so tokens created or revoked with the CLI from now on are not seen, and what it writes is lost at the next restart. Put the file back (or stop the gateway, restore it and start again: see \"Backups\" in the README)"
             : nil
-        let changed = current.withLock { current -> Bool in
+        let changed = current.locked { current -> Bool in
             defer { current = message }
             return current != message
         }

@@ -188,7 +188,7 @@ final class LimitCounters: Sendable {
         let t = now()
         let windows = LimitWindows.Current(t)
         var dueRereads: [(slot: Int, LimitSubject, TokenLimits)] = []
-        let decision = table.withLock { table -> Result<Admission, LimitRejection> in
+        let decision = table.locked { table -> Result<Admission, LimitRejection> in
             var slots: [Int] = []
             slots.reserveCapacity(checks.count)
             for (subject, limits) in checks {
@@ -236,7 +236,7 @@ final class LimitCounters: Sendable {
     func refreshForRun(_ checks: [(LimitSubject, TokenLimits)]) async {
         guard let every = rereadEvery else { return }
         for (subject, limits) in checks where limits.countsFromLedger {
-            let slot = table.withLock { $0.slot(of: subject) }
+            let slot = table.locked { $0.slot(of: subject) }
             await read(UnreadSubject(slot: slot, subject: subject, limits: limits), ifOlderThan: every)
         }
     }
@@ -246,7 +246,7 @@ final class LimitCounters: Sendable {
     private func read(_ unread: UnreadSubject, ifOlderThan olderThan: TimeInterval?) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let t = now()
-            let starts = table.withLock { table -> Bool? in
+            let starts = table.locked { table -> Bool? in
                 if !table.counts[unread.slot].needsRead(for: unread.limits, at: t, staleAfter: olderThan) { return nil }
                 if table.firstReads[unread.slot] != nil {
                     table.firstReads[unread.slot, default: []].append(done)
@@ -282,7 +282,7 @@ final class LimitCounters: Sendable {
         guard !checks.isEmpty else { return nil }
         let t = now()
         let windows = LimitWindows.Current(t)
-        return table.withLock { table -> LimitRejection? in
+        return table.locked { table -> LimitRejection? in
             var over: LimitRejection?
             for (subject, limits) in checks {
                 guard let slot = table.slots[subject] else { continue }
@@ -298,7 +298,7 @@ final class LimitCounters: Sendable {
     func release(_ ticket: LimitTicket, tokens: Int, costMicrodollars: Int64) {
         guard !ticket.slots.isEmpty else { return }
         let windows = LimitWindows.Current(now())
-        table.withLock { table in
+        table.locked { table in
             for slot in ticket.slots {
                 table.counts[slot].release(stream: ticket.stream, tokens: tokens, costMicrodollars: costMicrodollars, windows: windows)
             }
@@ -320,7 +320,7 @@ final class LimitCounters: Sendable {
                   thenCheckPending pendingMicrodollars: Int64 = 0) -> LimitRejection? {
         let t = now()
         let windows = LimitWindows.Current(t)
-        return table.withLock { table -> LimitRejection? in
+        return table.locked { table -> LimitRejection? in
             var over: LimitRejection?
             for (subject, limits) in checks {
                 guard let slot = table.slots[subject] else { continue }
@@ -361,7 +361,7 @@ final class LimitCounters: Sendable {
 
     /// `subject`'s slot, and whether its counts must first be read from the ledger.
     private func unreadSlot(of subject: LimitSubject, _ limits: TokenLimits) -> (Int, Bool) {
-        table.withLock { table in
+        table.locked { table in
             let slot = table.slot(of: subject)
             return (slot, limits.countsFromLedger && table.counts[slot].needsRead(for: limits, at: now(), staleAfter: staleAfter))
         }
@@ -369,7 +369,7 @@ final class LimitCounters: Sendable {
 
     private func status(ofSlot slot: Int, _ subject: LimitSubject, _ limits: TokenLimits) -> [LimitStatus] {
         let t = now()
-        let c = table.withLock { table -> Counts in
+        let c = table.locked { table -> Counts in
             table.counts[slot].roll(to: t)
             return table.counts[slot]
         }
@@ -400,7 +400,7 @@ final class LimitCounters: Sendable {
     /// Keeps the larger of the ledger's sums and this process's own counts (which also hold what it has not written yet).
     /// Returns the requests that awaited this read, to `resume` once the lock is let go.
     private func apply(_ read: Sums, toSlot slot: Int, at t: Date) -> [CheckedContinuation<Void, Never>] {
-        table.withLock { table in
+        table.locked { table in
             var c = table.counts[slot]
             c.roll(to: t)
             if let minute = read.minute, LimitWindows.minute(t) == c.minute {

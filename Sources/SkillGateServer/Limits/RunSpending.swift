@@ -34,7 +34,7 @@ final class RunSpending: Sendable {
         guard !checks.isEmpty else { return nil }
         await counters.refreshForRun(checks)
         let total = (microdollars: max(0, UsageRecord.microdollars(spentUSD) ?? 0), tokens: Int64(max(0, tokens)))
-        let delta = reported.withLock { reported -> (Int64, Int64) in
+        let delta = reported.locked { reported -> (Int64, Int64) in
             defer { reported = (max(reported.microdollars, total.microdollars), max(reported.tokens, total.tokens)) }
             return (max(0, total.microdollars - reported.microdollars), max(0, total.tokens - reported.tokens))
         }
@@ -43,5 +43,5 @@ final class RunSpending: Sendable {
 
     /// Microdollars and tokens of the run's spend counted so far: its request's release (`AccountStage`) counts only the
     /// rest.
-    var counted: (microdollars: Int64, tokens: Int64) { reported.withLock { $0 } }
+    var counted: (microdollars: Int64, tokens: Int64) { reported.locked { $0 } }
 }

@@ -112,7 +112,7 @@ final class GatewayMetrics: Sendable {
     /// A request entered the answering stages.
     func started(stream: Bool) {
         guard enabled else { return }
-        families.withLock { f in
+        families.locked { f in
             f.inFlight.add(1, [])
             if stream { f.inFlightStreams.add(1, []) }
         }
@@ -121,7 +121,7 @@ final class GatewayMetrics: Sendable {
     /// A request left them (paired with `started`).
     func ended(stream: Bool) {
         guard enabled else { return }
-        families.withLock { f in
+        families.locked { f in
             f.inFlight.add(-1, [])
             if stream { f.inFlightStreams.add(-1, []) }
         }
@@ -137,7 +137,7 @@ final class GatewayMetrics: Sendable {
         if e.attemptRecords.count == 1, case .succeeded = e.attemptRecords[0].outcome { succeeded = e.attemptRecords[0].deployment }
         let series = RequestSeries(surface: e.surface ?? "none", status: e.status, outcome: outcome, scenario: scenario, model: model,
                                    provider: e.upstreamMs == nil ? nil : e.provider, stream: e.stream, succeededDeployment: succeeded)
-        families.withLock { f in
+        families.locked { f in
             let slots = f.slots(series)
             f.requests.add(1, slot: slots.requests)
             f.duration.observe(e.totalMs / 1000, slot: slots.duration)
@@ -171,19 +171,19 @@ final class GatewayMetrics: Sendable {
     /// Counts one server-side skill run.
     func skillRan(_ skill: String, ok: Bool) {
         guard enabled else { return }
-        families.withLock { $0.skills.add(1, [skill, ok ? "ok" : "error"]) }
+        families.locked { $0.skills.add(1, [skill, ok ? "ok" : "error"]) }
     }
 
     /// Counts one request refused by `limit` of a token or scenario.
     func limitRejected(_ limit: String, scope: String) {
         guard enabled else { return }
-        families.withLock { $0.rejections.add(1, [limit, scope]) }
+        families.locked { $0.rejections.add(1, [limit, scope]) }
     }
 
     /// What the examples writer did (`skill_ranking.examples`): the gateway's own spend, charged to no client.
     func countExampleWriting(_ event: SkillExampleWriter.Event) {
         guard enabled else { return }
-        families.withLock { f in
+        families.locked { f in
             switch event {
             case .answered(let model, let usage, let cost):
                 f.tokens.add(Double(usage.inputTokens), [model, "input"])
@@ -200,7 +200,7 @@ final class GatewayMetrics: Sendable {
 
     /// Every family in the text exposition format.
     func render() -> String {
-        let f = families.withLock { $0 }
+        let f = families.locked { $0 }
         var out = ""
         out.reserveCapacity(8192)
         for family in [f.requests, f.duration, f.upstream, f.tokens, f.cost, f.attempts, f.fallbacks, f.cooldowns, f.keyFailures, f.escalations, f.skills,

@@ -80,7 +80,7 @@ final class LogWriter: Sendable {
     func enqueue(_ line: Line) {
         let bytes = line.approximateBytes
         let me = HandedBackItems<Line>.currentOwner
-        let signal = queue.withLock { q -> Bool in
+        let signal = queue.locked { q -> Bool in
             guard !q.closed else { return false }
             if q.pending.count >= capacity || q.pendingBytes + bytes > byteCapacity {
                 q.dropped += 1
@@ -103,7 +103,7 @@ final class LogWriter: Sendable {
         guard linesHandedBack.load(ordering: .relaxed) > 0 else { return }
         let me = HandedBackItems<Line>.currentOwner
         // Released here, after the lock.
-        _ = queue.withLock { q -> (Line?, Line?, [Line]?) in
+        _ = queue.locked { q -> (Line?, Line?, [Line]?) in
             let taken = q.writtenLines.takeSome(for: me)
             linesHandedBack.store(q.writtenLines.count, ordering: .relaxed)
             return taken
@@ -112,9 +112,9 @@ final class LogWriter: Sendable {
 
     /// Waits (at most `timeout`) until every line queued before the call is written. For shutdown and tests.
     func flush(timeout: Duration = .seconds(2)) {
-        let target = queue.withLock { $0.enqueued }
+        let target = queue.locked { $0.enqueued }
         let deadline = ContinuousClock.now + timeout
-        while queue.withLock({ $0.written < target }) && ContinuousClock.now < deadline {
+        while queue.locked({ $0.written < target }) && ContinuousClock.now < deadline {
             usleep(500)
         }
     }
@@ -122,13 +122,13 @@ final class LogWriter: Sendable {
     /// Writes what is queued and ends the writer thread.
     func close() {
         flush()
-        queue.withLock { $0.closed = true }
+        queue.locked { $0.closed = true }
         wake.signal()
     }
 
     private func run() {
         while true {
-            let idle = queue.withLock { q -> Bool in
+            let idle = queue.locked { q -> Bool in
                 guard q.pending.isEmpty && q.dropped == 0 && !q.closed else { return false }
                 q.writerAsleep = true
                 return true
@@ -153,7 +153,7 @@ final class LogWriter: Sendable {
 
     /// Takes the pending lines and the count of lines dropped since the last batch.
     private func takePending() -> (lines: OwnedItems<Line>, dropped: Int, closed: Bool) {
-        queue.withLock { q -> (OwnedItems<Line>, Int, Bool) in
+        queue.locked { q -> (OwnedItems<Line>, Int, Bool) in
             // Swapped out, not copied and emptied: the next line's thread makes the next buffer (decision 0109).
             var batch = OwnedItems<Line>()
             swap(&batch, &q.pending)
@@ -179,7 +179,7 @@ final class LogWriter: Sendable {
         }
         writeAll(bytes)
         // A batch not all taken yet comes back, to be released here after the lock.
-        _ = queue.withLock { q in
+        _ = queue.locked { q in
             q.written += lines.count
             q.batches += 1
             let unreleased = q.writtenLines.handBack(&lines)
@@ -207,13 +207,13 @@ final class LogWriter: Sendable {
     var catchUps: Int { catchUp.jobsRun }
 
     /// `approximateBytes` of the lines waiting now (for tests).
-    var pendingBytes: Int { queue.withLock { $0.pendingBytes } }
+    var pendingBytes: Int { queue.locked { $0.pendingBytes } }
 
     /// Batches written so far (for tests).
-    var batchesWritten: Int { queue.withLock { $0.batches } }
+    var batchesWritten: Int { queue.locked { $0.batches } }
 
     /// Written lines waiting for the next queued lines' threads to release them (for tests).
-    var linesAwaitingRelease: Int { queue.withLock { $0.writtenLines.count } }
+    var linesAwaitingRelease: Int { queue.locked { $0.writtenLines.count } }
 
     private func append(_ line: Line, to bytes: inout [UInt8]) {
         switch line {

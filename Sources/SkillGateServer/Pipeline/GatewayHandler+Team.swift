@@ -75,7 +75,7 @@ extension GatewayServices {
             family("skillgate_response_cache_entries", .gauge, "Answers kept in the response cache.", [([], cache.entries)])
             family("skillgate_response_cache_bytes", .gauge, "Bytes the kept answers count against response_cache.max_mib.", [([], cache.bytes)])
         }
-        if let server = serverStatistics.withLock({ $0 })?() {
+        if let server = serverStatistics.locked({ $0 })?() {
             family("skillgate_connections_open", .gauge, "Client connections open now.", [([], server.openConnections)])
             family("skillgate_connections_refused_total", .counter,
                    "Client connections closed at once over limits.max_connections (total) or max_connections_per_ip (per_ip).",

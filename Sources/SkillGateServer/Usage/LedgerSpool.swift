@@ -66,14 +66,14 @@ struct LedgerSpool: Sendable {
     func keepRunUnderWay(_ row: UsageRecord, key: String) throws(SpoolError) {
         let name = runUnderWayName(key)
         let path = try write([row], unsettled: nil, as: name, sync: false)
-        Self.heldHere.withLock { _ = $0.insert(path) }
+        Self.heldHere.locked { _ = $0.insert(path) }
     }
 
     /// Removes what `keepRunUnderWay` kept for `key`: the run's own row is queued.
     func dropRunUnderWay(key: String) {
         let path = directory + "/" + runUnderWayName(key)
         unlink(path)
-        Self.heldHere.withLock { _ = $0.remove(path) }
+        Self.heldHere.locked { _ = $0.remove(path) }
     }
 
     /// The held name of a run's file: as a spooled file taken by this process.
@@ -126,7 +126,7 @@ struct LedgerSpool: Sendable {
             if let mark = name.firstRange(of: Self.claimMark) {
                 guard let pid = Int32(name[mark.upperBound...]) else { continue }
                 if pid == me {
-                    guard !Self.heldHere.withLock({ $0.contains(directory + "/" + name) }) else { continue }
+                    guard !Self.heldHere.locked({ $0.contains(directory + "/" + name) }) else { continue }
                 } else if Self.isRunning(pid) {
                     continue
                 }
@@ -136,7 +136,7 @@ struct LedgerSpool: Sendable {
                 spooledName = name
             }
             let path = directory + "/" + spooledName + Self.claimMark + String(me)
-            let taken = Self.heldHere.withLock { held -> Bool in
+            let taken = Self.heldHere.locked { held -> Bool in
                 // Renamed under the lock, so another ledger of this process never takes it between the two steps.
                 guard rename(directory + "/" + name, path) == 0 else { return false }  // another process took it first
                 held.insert(path)
@@ -193,20 +193,20 @@ struct LedgerSpool: Sendable {
     func remove(_ file: Claimed) {
         unlink(file.path)
         syncDirectory()
-        Self.heldHere.withLock { _ = $0.remove(file.path) }
+        Self.heldHere.locked { _ = $0.remove(file.path) }
     }
 
     /// Gives a file back under its spooled name, for the next start (this process stops before writing it).
     func giveBack(_ file: Claimed) {
         rename(file.path, directory + "/" + file.spooledName)
-        Self.heldHere.withLock { _ = $0.remove(file.path) }
+        Self.heldHere.locked { _ = $0.remove(file.path) }
     }
 
     /// Sets aside a file that cannot be read (named `.unreadable`, never taken again), for an operator to look at.
     func setAside(_ file: Claimed) -> String {
         let path = directory + "/" + file.spooledName + ".unreadable"
         rename(file.path, path)
-        Self.heldHere.withLock { _ = $0.remove(file.path) }
+        Self.heldHere.locked { _ = $0.remove(file.path) }
         return path
     }
 

@@ -103,7 +103,7 @@ final class UsageLedger: Sendable {
     func record(_ records: [UsageRecord]) {
         guard !records.isEmpty else { return }
         let me = HandedBackItems<UsageRecord>.currentOwner
-        let signal = queue.withLock { q -> Bool in
+        let signal = queue.locked { q -> Bool in
             guard !q.closed else { return false }
             guard q.pending.count + records.count <= maxQueued else {
                 q.stats.dropped += records.count
@@ -128,7 +128,7 @@ final class UsageLedger: Sendable {
         guard recordsHandedBack.load(ordering: .relaxed) > 0 else { return }
         let me = HandedBackItems<UsageRecord>.currentOwner
         // Released here, after the lock.
-        _ = queue.withLock { q -> (UsageRecord?, UsageRecord?, [UsageRecord]?) in
+        _ = queue.locked { q -> (UsageRecord?, UsageRecord?, [UsageRecord]?) in
             let taken = q.writtenRecords.takeSome(for: me)
             recordsHandedBack.store(q.writtenRecords.count, ordering: .relaxed)
             return taken
@@ -136,14 +136,14 @@ final class UsageLedger: Sendable {
     }
 
     /// Counters for `/metrics` and tests.
-    var stats: Stats { queue.withLock { $0.stats } }
+    var stats: Stats { queue.locked { $0.stats } }
 
     /// Writes what is queued now and waits (at most `timeout`) until it is in the store. For shutdown and tests.
     func flush(timeout: Duration = .seconds(5)) {
-        let target = queue.withLock { $0.enqueued }
+        let target = queue.locked { $0.enqueued }
         wake.signal()
         let deadline = ContinuousClock.now + timeout
-        while queue.withLock({ $0.stats.written + $0.stats.dropped < target && !$0.finished }) && ContinuousClock.now < deadline {
+        while queue.locked({ $0.stats.written + $0.stats.dropped < target && !$0.finished }) && ContinuousClock.now < deadline {
             usleep(500)
         }
     }
@@ -161,21 +161,21 @@ final class UsageLedger: Sendable {
     /// the store falling behind, after the stop had.
     func close() {
         flush()
-        let settled = queue.withLock { q -> Bool in
+        let settled = queue.locked { q -> Bool in
             q.closed = true
             return q.pending.isEmpty && !q.writing
         }
         wake.signal()
         guard !settled else { return keepWhatIsLeft() }
         let deadline = ContinuousClock.now + Self.closeWait
-        while !queue.withLock({ $0.finished }) && ContinuousClock.now < deadline { usleep(1_000) }
+        while !queue.locked({ $0.finished }) && ContinuousClock.now < deadline { usleep(1_000) }
         keepWhatIsLeft()
     }
 
     /// At the stop: the records still queued go to the spool, with the batch at their front whose commit was lost
     /// unheard (the next start asks the server about it first); else they are dropped. Either is reported.
     private func keepWhatIsLeft() {
-        let left = queue.withLock { q -> [UsageRecord] in
+        let left = queue.locked { q -> [UsageRecord] in
             let items = q.pending.items
             q.pending = OwnedItems()
             q.stats.queued = 0
@@ -183,7 +183,7 @@ final class UsageLedger: Sendable {
         }
         guard !left.isEmpty else { return }
         guard let spool else {
-            queue.withLock { $0.stats.dropped += left.count }
+            queue.locked { $0.stats.dropped += left.count }
             return onProblem("usage records dropped at the stop: the state store could not take them", left.count)
         }
         var unsettled: (transactionId: String, count: Int)?
@@ -194,7 +194,7 @@ final class UsageLedger: Sendable {
             let path = try spool.save(left, unsettled: unsettled)
             onProblem("usage records the state store could not take before the stop are kept in \(path); the next start writes them", left.count)
         } catch {
-            queue.withLock { $0.stats.dropped += left.count }
+            queue.locked { $0.stats.dropped += left.count }
             onProblem("usage records dropped at the stop: the state store could not take them, and \(error)", left.count)
         }
     }
@@ -228,7 +228,7 @@ final class UsageLedger: Sendable {
                 batch.records.removeFirst(unsettled.count)
             }
             let me = HandedBackItems<UsageRecord>.currentOwner
-            queue.withLock { q in
+            queue.locked { q in
                 q.pending.append(contentsOf: batch.records, by: me)
                 q.enqueued += batch.records.count
                 q.stats.queued = q.pending.count
@@ -247,12 +247,12 @@ final class UsageLedger: Sendable {
         var spooled = spool?.claim() ?? []
         while true {
             if !spooled.isEmpty && !takeUp(&spooled) {
-                if queue.withLock({ $0.closed }) { return finish(givingBack: spooled) }
+                if queue.locked({ $0.closed }) { return finish(givingBack: spooled) }
                 backoff.failed()
                 sleepUnlessClosed(backoff.wait)
                 continue
             }
-            let idle = queue.withLock { q -> Bool in
+            let idle = queue.locked { q -> Bool in
                 q.writerIdle = q.pending.isEmpty && !q.closed
                 return q.writerIdle
             }
@@ -260,7 +260,7 @@ final class UsageLedger: Sendable {
                 // The record that ends the wait signals it; then the batch gathers for one interval (unless it is
                 // full already, or a close or flush woke the writer).
                 wake.wait()
-                let gather = queue.withLock { q -> Bool in
+                let gather = queue.locked { q -> Bool in
                     q.writerIdle = false
                     return !q.closed && !q.pending.isEmpty && q.pending.count < batchSize
                 }
@@ -268,7 +268,7 @@ final class UsageLedger: Sendable {
             } else {
                 _ = wake.wait(timeout: .now() + .nanoseconds(intervalNs))
             }
-            queue.withLock { $0.stats.writerWakes += 1 }
+            queue.locked { $0.stats.writerWakes += 1 }
             var (batch, closed, dropped) = takeBatch()
             // A batch of `catchUpRecords` or more: records come faster than this low-priority thread writes them, so
             // they are written at normal priority until the queue is short again (decision 0060).
@@ -289,7 +289,7 @@ final class UsageLedger: Sendable {
                 onProblem("usage records dropped: the state store fell behind (raise ledger.max_queued or check the disk)", dropped - lastReportedDrops)
                 lastReportedDrops = dropped
             }
-            if closed && queue.withLock({ $0.pending.isEmpty }) { return finish() }
+            if closed && queue.locked({ $0.pending.isEmpty }) { return finish() }
         }
     }
 
@@ -298,13 +298,13 @@ final class UsageLedger: Sendable {
         let deadline = DispatchTime.now() + .nanoseconds(Int(duration / .nanoseconds(1)))
         while DispatchTime.now() < deadline {
             _ = wake.wait(timeout: deadline)
-            if queue.withLock({ $0.closed }) { return }
+            if queue.locked({ $0.closed }) { return }
         }
     }
 
     /// Takes what is queued.
     private func takeBatch() -> (batch: OwnedItems<UsageRecord>, closed: Bool, dropped: Int) {
-        queue.withLock { q -> (OwnedItems<UsageRecord>, Bool, Int) in
+        queue.locked { q -> (OwnedItems<UsageRecord>, Bool, Int) in
             // Swapped out, not copied and emptied: the next record's thread makes the next buffer (decision 0109).
             var batch = OwnedItems<UsageRecord>()
             swap(&batch, &q.pending)
@@ -321,7 +321,7 @@ final class UsageLedger: Sendable {
         do {
             try store.recordUsage(batch.items)
             // A batch not all taken yet comes back, to be released here after the lock.
-            _ = queue.withLock { q in
+            _ = queue.locked { q in
                 q.writing = false
                 q.stats.written += batch.count
                 q.stats.queued = q.pending.count
@@ -332,7 +332,7 @@ final class UsageLedger: Sendable {
             return true
         } catch {
             // Back to the front of the queue (in order), to be retried; bounded by maxQueued.
-            let requeueDropped = queue.withLock { q -> Int in
+            let requeueDropped = queue.locked { q -> Int in
                 q.writing = false
                 q.stats.failedWrites += 1
                 let room = max(0, maxQueued - q.pending.count)
@@ -363,12 +363,12 @@ final class UsageLedger: Sendable {
     var catchUps: Int { catchUp.jobsRun }
 
     /// Written records waiting for the next queued records' threads to release them (for tests).
-    var recordsAwaitingRelease: Int { queue.withLock { $0.writtenRecords.count } }
+    var recordsAwaitingRelease: Int { queue.locked { $0.writtenRecords.count } }
 
     /// Ends the writer; spooled files it took and did not queue are given back for the next start.
     private func finish(givingBack spooled: [LedgerSpool.Claimed] = []) {
         spooled.forEach { spool?.giveBack($0) }
         catchUp.close()
-        queue.withLock { $0.finished = true }
+        queue.locked { $0.finished = true }
     }
 }

@@ -57,7 +57,7 @@ public final class SkillDocumentCache: Sendable {
     /// vectors by it). A document built again after the cache starts over gets a new identity.
     public func entries(for candidates: [SkillCandidate]) -> (documents: [SkillDocument], identities: [Int]) {
         let keys = candidates.map(Self.key)
-        var found: [Entry?] = entries.withLock { cached in
+        var found: [Entry?] = entries.locked { cached in
             zip(keys, candidates).map { key, c in
                 guard let e = cached.byKey[key], Self.same(e.name, c.name), Self.same(e.description, c.description) else { return nil }
                 return e
@@ -71,7 +71,7 @@ public final class SkillDocumentCache: Sendable {
         }
         if !missing.isEmpty {
             let added = missing.reduce(0) { $0 + Self.cost(of: found[$1]!) }
-            entries.withLock { cached in
+            entries.locked { cached in
                 if cached.byKey.count + missing.count > capacity || cached.bytes + added > maxBytes {
                     cached.byKey.removeAll(keepingCapacity: true)
                     cached.bytes = 0
@@ -86,10 +86,10 @@ public final class SkillDocumentCache: Sendable {
     }
 
     /// How many documents are cached.
-    public var count: Int { entries.withLock { $0.byKey.count } }
+    public var count: Int { entries.locked { $0.byKey.count } }
 
     /// How many bytes the cached entries take, as `cost(of:)` counts them.
-    public var bytes: Int { entries.withLock { $0.bytes } }
+    public var bytes: Int { entries.locked { $0.bytes } }
 
     /// An entry's bytes: its texts, its document's keys and counts (8 bytes each), and a fixed overhead.
     private static func cost(of entry: Entry) -> Int {

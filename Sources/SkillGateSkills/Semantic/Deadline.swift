@@ -44,7 +44,7 @@ private final class DeadlineGate<T: Sendable>: Sendable {
     private let state = Mutex(State())
 
     func install(_ continuation: CheckedContinuation<T?, Never>, cancelling worker: Task<Void, Never>) {
-        let early: T?? = state.withLock { s in
+        let early: T?? = state.locked { s in
             if let result = s.finished { return .some(result) }
             s.continuation = continuation
             s.worker = worker
@@ -57,7 +57,7 @@ private final class DeadlineGate<T: Sendable>: Sendable {
     }
 
     func finish(_ result: T?) {
-        let taken: (CheckedContinuation<T?, Never>?, Task<Void, Never>?)? = state.withLock { s in
+        let taken: (CheckedContinuation<T?, Never>?, Task<Void, Never>?)? = state.locked { s in
             guard s.finished == nil else { return nil }
             s.finished = .some(result)
             defer { s.continuation = nil; s.worker = nil }

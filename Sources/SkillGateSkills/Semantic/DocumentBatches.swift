@@ -44,7 +44,7 @@ final class DocumentBatches: Sendable {
     /// The batches that will deliver `keys`: those already running for some of them, and one new
     /// batch for the rest.
     private func join(_ keys: [EmbeddingKey]) -> [Batch] {
-        inFlight.withLock { running in
+        inFlight.locked { running in
             var batches: [Batch] = []
             var fresh: [EmbeddingKey] = []
             for key in keys {
@@ -86,7 +86,7 @@ final class DocumentBatches: Sendable {
             } catch {
                 result = .failure(EmbeddingError.wrapping(error, model: embedder.modelName))
             }
-            self.inFlight.withLock { running in for key in keys { running[key] = nil } }
+            self.inFlight.locked { running in for key in keys { running[key] = nil } }
             return result
         }
     }

@@ -30,7 +30,7 @@ public final class EmbeddingCache: Sendable {
     /// store, read on a queue of its own (never on the caller's event loop: SQLite behind a ledger batch holds a read
     /// for as long as the batch; decision 0086), whose hits are kept in memory.
     public func vectors(for keys: [EmbeddingKey]) async -> [[Float]?] {
-        var found: [[Float]?] = memory.withLock { map in keys.map { map[$0] } }
+        var found: [[Float]?] = memory.locked { map in keys.map { map[$0] } }
         let missing = keys.indices.filter { found[$0] == nil }
         guard !missing.isEmpty, let store else { return found }
         let wanted = missing.map { keys[$0] }
@@ -61,7 +61,7 @@ public final class EmbeddingCache: Sendable {
     }
 
     /// How many vectors are in memory.
-    public var count: Int { memory.withLock { $0.count } }
+    public var count: Int { memory.locked { $0.count } }
 
     /// How many reads or writes of the persistent store failed.
     public var storeFailures: Int { failures.load(ordering: .relaxed) }
@@ -72,7 +72,7 @@ public final class EmbeddingCache: Sendable {
     }
 
     private func remember(_ vectors: [EmbeddingKey: [Float]]) {
-        memory.withLock { map in
+        memory.locked { map in
             if map.count + vectors.count > capacity { map.removeAll(keepingCapacity: true) }
             for (key, vector) in vectors.prefix(capacity) { map[key] = vector }
         }

@@ -60,7 +60,7 @@ public final class LanguageCentering: Sendable {
         }
         let centred = documents.indices.map { Self.subtract(documents[$0], documentMean[scripts[$0]]!) }
         let script = Self.script(of: queryText)
-        let queryMean: [Double]? = queries.withLock { state in
+        let queryMean: [Double]? = queries.locked { state in
             var entry = state[script.rawValue]
             if entry.sum.count != dims { entry = ([Double](repeating: 0, count: dims), 0) }
             for i in 0..<dims { entry.sum[i] += Double(query[i]) }
@@ -72,7 +72,7 @@ public final class LanguageCentering: Sendable {
     }
 
     /// How many queries of `script` were seen.
-    public func queriesSeen(_ script: Script) -> Int { queries.withLock { $0[script.rawValue].count } }
+    public func queriesSeen(_ script: Script) -> Int { queries.locked { $0[script.rawValue].count } }
 
     static func mean(_ vectors: [[Float]]) -> [Double] {
         var sum = [Double](repeating: 0, count: vectors.first?.count ?? 0)

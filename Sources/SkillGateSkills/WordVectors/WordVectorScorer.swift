@@ -82,10 +82,10 @@ public final class WordVectorScorer: Sendable {
     }
 
     /// How many skill sets are cached.
-    public var cachedSets: Int { skillSets.withLock { $0.byKey.count } }
+    public var cachedSets: Int { skillSets.locked { $0.byKey.count } }
 
     /// How many skills the cached sets hold together.
-    public var cachedSkills: Int { skillSets.withLock { $0.skills } }
+    public var cachedSkills: Int { skillSets.locked { $0.skills } }
 
     /// The vectors of `candidates`' texts and the word weights of the set, cached by the candidates'
     /// identities, so a request that declares the same tools builds no text.
@@ -93,9 +93,9 @@ public final class WordVectorScorer: Sendable {
         var hasher = Hasher()
         for i in identities { hasher.combine(i) }
         let key = hasher.finalize()
-        if let hit = skillSets.withLock({ $0.byKey[key] }), hit.identities == identities { return hit }
+        if let hit = skillSets.locked({ $0.byKey[key] }), hit.identities == identities { return hit }
         let built = SkillSet(candidates: candidates, identities: identities, table: table)
-        skillSets.withLock { sets in
+        skillSets.locked { sets in
             if sets.byKey.count >= capacity || sets.skills + identities.count > maxSkills {
                 sets.byKey.removeAll(keepingCapacity: true)
                 sets.skills = 0

@@ -20,7 +20,7 @@ final class PostgresSideConnection: Sendable {
     /// Runs `body` with exclusive use of the connection, made now if it is not yet; nil, and `body` not run, when it
     /// cannot be made (the server at its `max_connections`, say): the caller then uses its main connection.
     func run<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T? {
-        try connection.withLock { db throws -> T? in
+        try connection.locked { db throws -> T? in
             if let open = db { return try body(open) }
             guard let opened = try? PostgresConnection(url: url, answerTimeout: answerTimeout, notices: notices) else { return nil }
             db = opened
@@ -31,7 +31,7 @@ final class PostgresSideConnection: Sendable {
     /// Runs `body` with exclusive use of the connection, made now if it is not yet; when it cannot be made, throws why
     /// (libpq's reason and what to check), for callers that must never fall back on the main connection.
     func runConnected<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try connection.withLock { db throws -> T in
+        try connection.locked { db throws -> T in
             if let open = db { return try body(open) }
             let opened = try PostgresConnection(url: url, answerTimeout: answerTimeout, notices: notices)
             db = opened

@@ -18,11 +18,11 @@ public struct UnsettledUsageBatch: Sendable, Equatable {
 
 extension PostgresStateStore {
     public func unsettledUsage() -> UnsettledUsageBatch? {
-        unsettledUsageBatch.withLock { $0 }
+        unsettledUsageBatch.locked { $0 }
     }
 
     public func resumeUnsettledUsage(_ batch: UnsettledUsageBatch) {
-        unsettledUsageBatch.withLock { $0 = batch }
+        unsettledUsageBatch.locked { $0 = batch }
     }
 
     /// How often, and how long apart, the server is asked about a lost commit it is still ending before the batch is
@@ -49,7 +49,7 @@ extension PostgresStateStore {
                 break asking
             }
         }
-        unsettledUsageBatch.withLock { $0 = UnsettledUsageBatch(transactionId: id, records: records) }
+        unsettledUsageBatch.locked { $0 = UnsettledUsageBatch(transactionId: id, records: records) }
         throw Self.told(error, "whether the server committed the batch is not known yet; its records stay queued, and the next write asks the server first, so none is written twice")
     }
 
@@ -70,13 +70,13 @@ extension PostgresStateStore {
     /// millions of later transactions) is taken as not having committed it: the records are written again rather than
     /// dropped.
     func settleEarlierBatch(on db: PostgresConnection, before records: [UsageRecord]) throws -> Int {
-        guard let earlier = unsettledUsageBatch.withLock({ $0 }) else { return 0 }
+        guard let earlier = unsettledUsageBatch.locked({ $0 }) else { return 0 }
         let status = try db.commitStatus(ofTransaction: earlier.transactionId)
         if status == .inProgress {
             throw PostgresError(message: "the server is still committing an earlier ledger batch whose connection was lost; the records stay queued and are written once it has",
                                 context: "writing usage records to \(target)")
         }
-        unsettledUsageBatch.withLock { $0 = nil }
+        unsettledUsageBatch.locked { $0 = nil }
         guard status == .committed else { return 0 }
         return zip(earlier.records, records).prefix { $0 == $1 }.count
     }

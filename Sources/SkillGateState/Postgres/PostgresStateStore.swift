@@ -69,7 +69,7 @@ public final class PostgresStateStore: StateStore {
 
     /// Runs `body` with exclusive use of the connection.
     public func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try connection.withLock { db throws -> T in try body(db) }
+        try connection.locked { db throws -> T in try body(db) }
     }
 
     /// Runs `body` with exclusive use of the connection of long reads (made at the first call), which never waits for

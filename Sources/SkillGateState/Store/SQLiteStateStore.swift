@@ -60,7 +60,7 @@ public final class SQLiteStateStore: StateStore {
     /// `withWriteTransaction`: a write here waits for another process's write lock holding the connection.
     @discardableResult
     public func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try connection.withLock { db throws -> T in try body(db) }
+        try connection.locked { db throws -> T in try body(db) }
     }
 
     /// Runs `body` on the main connection in a transaction that holds the write lock (`BEGIN IMMEDIATE`): commits when
@@ -76,7 +76,7 @@ public final class SQLiteStateStore: StateStore {
         let deadline = clock.now + busyTimeout
         var pause = Duration.milliseconds(1)
         while true {
-            let attempt = try connection.withLock { db throws -> WriteAttempt<T> in
+            let attempt = try connection.locked { db throws -> WriteAttempt<T> in
                 guard try db.beginImmediateIfFree() else { return .lockTaken }
                 do {
                     let result = try body(db)
@@ -136,7 +136,7 @@ public final class SQLiteStateStore: StateStore {
     /// tries to open it again.
     @discardableResult
     public func withReadConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let answered = try reader.withLock { db throws -> T? in
+        let answered = try reader.locked { db throws -> T? in
             if let open = db { return try body(open) }
             guard let opened = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: Self.milliseconds(busyTimeout), readOnly: true) else { return nil }
             db = opened

@@ -28,8 +28,8 @@ extension TokenService {
     /// call it at shutdown), and returns only once a background flush already writing has finished.
     /// On failure the times stay queued for the next flush.
     public func flushLastUsed() throws {
-        try flushing.withLock { _ throws(any Error) in
-            let pending = state.withLock { state -> [String: Date] in
+        try flushing.locked { _ throws(any Error) in
+            let pending = state.locked { state -> [String: Date] in
                 defer { state.pendingLastUsed.removeAll(); state.flushScheduled = false }
                 return state.pendingLastUsed
             }
@@ -37,7 +37,7 @@ extension TokenService {
             do {
                 try store.markTokensUsed(pending)
             } catch {
-                state.withLock { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
+                state.locked { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
                 throw error
             }
         }

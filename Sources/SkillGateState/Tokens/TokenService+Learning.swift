@@ -18,7 +18,7 @@ extension TokenService {
     public func learnActiveTokens() throws -> Int {
         let asked = now()
         let digests = try store.activeTokenHashes(limit: Self.activeTokensLearntAtStart).compactMap(TokenDigest.init(hex:))
-        state.withLock { state in
+        state.locked { state in
             for digest in digests { state.noteKnown(digest) }
             state.listNewTokensFrom = asked.addingTimeInterval(-Self.newTokenLookback)
         }
@@ -43,7 +43,7 @@ extension TokenService {
     /// listing that worked). The gateway calls it every two seconds, off the event loops.
     @discardableResult
     public func learnNewTokens(listingAtMost limit: Int = TokenService.newTokensPerListing) throws -> Int {
-        guard let from = state.withLock({ $0.listNewTokensFrom }) else { return try learnActiveTokens() }
+        guard let from = state.locked({ $0.listNewTokensFrom }) else { return try learnActiveTokens() }
         let limit = max(limit, 1)
         let asked = now()
         let listed = try store.activeTokenHashes(createdSince: from, limit: limit)
@@ -55,7 +55,7 @@ extension TokenService {
             // list has one creation time (a bulk insert), or the listing would never get beyond that millisecond.
             nextFrom = first.createdAt == last.createdAt ? last.createdAt.addingTimeInterval(0.001) : last.createdAt
         }
-        state.withLock { state in
+        state.locked { state in
             for digest in digests { state.noteKnown(digest) }
             state.listNewTokensFrom = nextFrom
         }

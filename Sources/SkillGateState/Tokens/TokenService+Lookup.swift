@@ -36,7 +36,7 @@ extension TokenService {
         guard TokenFormat.looksLikeToken(presented) else { return .refused }
         let digest = TokenDigest(of: presented)
         guard let answer = cachedAnswer(digest, noteUse: true) else {
-            return .notCached(known: state.withLock { $0.knownDigests.contains(digest) })
+            return .notCached(known: state.locked { $0.knownDigests.contains(digest) })
         }
         guard let token = answer.token else { return .refused }
         return .granted(TokenGrant(token: token, digest: digest, cachedUntil: answer.until))
@@ -75,11 +75,11 @@ extension TokenService {
 
         // Miss: ask the store off the lock, so other requests keep authenticating meanwhile.
         let time = now()
-        let generation = state.withLock { $0.generation }
+        let generation = state.locked { $0.generation }
         let found: StoredClientToken?
         do { found = try store.token(hash: digest.hex) } catch { throw TokenStoreUnavailable(reason: "\(error)") }
         guard let stored = found else { return nil }
-        let (token, flush) = state.withLock { state in
+        let (token, flush) = state.locked { state in
             cacheFetched(stored, for: digest, at: time, generation: generation, noteUse: noteUse, in: &state)
         }
         if flush { scheduleFlush() }
@@ -126,7 +126,7 @@ extension TokenService {
     /// `cachedLookup` with the moment its entry expires.
     private func cachedAnswer(_ digest: TokenDigest, noteUse: Bool) -> CachedAnswer? {
         let time = now()
-        let (hit, generation, flushFromHit, refresh) = state.withLock { state -> (CachedAnswer?, UInt64, Bool, Bool) in
+        let (hit, generation, flushFromHit, refresh) = state.locked { state -> (CachedAnswer?, UInt64, Bool, Bool) in
             guard var entry = state.cache[digest], let age = vouchingAge(of: entry, at: time) else { return (nil, state.generation, false, false) }
             let until = entry.fetchedAt.addingTimeInterval(cacheLifetime)
             let refresh = age >= cacheLifetime / 2 && state.refreshing.insert(digest).inserted
@@ -148,7 +148,7 @@ extension TokenService {
         refreshQueue.async { [self] in
             let time = now()
             let found = Result { try store.token(hash: digest.hex) }
-            state.withLock { state in
+            state.locked { state in
                 state.refreshing.remove(digest)
                 guard case .success(let found) = found, state.generation == generation else { return }
                 guard let stored = found else {  // gone from the store: forget it

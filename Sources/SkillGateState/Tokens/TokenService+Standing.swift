@@ -63,11 +63,11 @@ extension TokenService {
         }
         guard !toRead.isEmpty else { return standings.map { $0 ?? .unknown } }
         let time = now()
-        let generation = state.withLock { $0.generation }
+        let generation = state.locked { $0.generation }
         guard let found = try? store.tokens(hashes: toRead.keys.map(\.hex)) else { return standings.map { $0 ?? .unknown } }
         var byDigest: [TokenDigest: StoredClientToken] = [:]
         for stored in found { if let digest = TokenDigest(hex: stored.hash) { byDigest[digest] = stored } }
-        state.withLock { state in
+        state.locked { state in
             for (digest, indices) in toRead {
                 // A hash the store no longer has is a deleted token: as revoked as one marked so.
                 let accepted = byDigest[digest].map {
@@ -83,7 +83,7 @@ extension TokenService {
     /// whether the entry is in the first half of its lifetime; nil when no entry vouches.
     private func peek(_ digest: TokenDigest) -> (standing: TokenStanding, young: Bool)? {
         let time = now()
-        return state.withLock { state in
+        return state.locked { state in
             guard let entry = state.cache[digest], let age = vouchingAge(of: entry, at: time) else { return nil }
             return (Self.accepts(entry, digest) ? .valid : .revoked, age < cacheLifetime / 2)
         }

@@ -117,7 +117,7 @@ public final class TokenService: Sendable {
                                  admin: admin, chat: admin ? chat : true)
         let hash = TokenFormat.hash(text)
         try store.insertToken(record, hash: hash)
-        if let digest = TokenDigest(hex: hash) { state.withLock { $0.noteKnown(digest) } }
+        if let digest = TokenDigest(hex: hash) { state.locked { $0.noteKnown(digest) } }
         return (text, record)
     }
 
@@ -135,7 +135,7 @@ public final class TokenService: Sendable {
             if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.alreadyRevoked(name) }
             throw TokenError.unknownToken(name)
         }
-        state.withLock { state in
+        state.locked { state in
             state.replaceCached(revoked, fetchedAt: asked)
             state.generation &+= 1
         }
@@ -151,7 +151,7 @@ public final class TokenService: Sendable {
             if try store.tokens().contains(where: { $0.name == name }) { throw TokenError.revokedLimits(name) }
             throw TokenError.unknownToken(name)
         }
-        state.withLock { state in
+        state.locked { state in
             state.replaceCached(updated, fetchedAt: asked)
             state.generation &+= 1
         }
@@ -160,7 +160,7 @@ public final class TokenService: Sendable {
 
     /// Forgets all cached lookups; the next `authenticate` of each token asks the store.
     public func invalidateCache() {
-        state.withLock { state in
+        state.locked { state in
             state.cache.removeAll()
             state.generation &+= 1
         }

@@ -123,7 +123,7 @@ enum UsageRollup {
 
         /// True (and remembered) when a minute has passed since the last prune; `now` in milliseconds since 1970.
         func isDue(now: Int64) -> Bool {
-            last.withLock { last in
+            last.locked { last in
                 guard now - last >= 60_000 else { return false }
                 last = now
                 return true

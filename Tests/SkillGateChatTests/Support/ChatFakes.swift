@@ -12,15 +12,15 @@ final class ScriptedReader: ChatLineReader {
     }
     func readLine(prompt: String) async -> String? {
         output.write(prompt)
-        return lines.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        return lines.locked { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }
 
 /// Collects everything the chat writes.
 final class RecordingOutput: ChatOutput {
     private let text = Mutex("")
-    func write(_ s: String) { text.withLock { $0 += s } }
-    var all: String { text.withLock { $0 } }
+    func write(_ s: String) { text.locked { $0 += s } }
+    var all: String { text.locked { $0 } }
 }
 
 /// Answers each request with scripted events; records the requests and cancelled streams.
@@ -31,14 +31,14 @@ final class ScriptedTransport: AgentTransport {
 
     init(_ script: @escaping Script) { self.script = script }
 
-    var requests: [AgentRequest] { state.withLock { $0.requests } }
-    var cancelledStreams: Int { state.withLock { $0.cancelled } }
+    var requests: [AgentRequest] { state.locked { $0.requests } }
+    var cancelledStreams: Int { state.locked { $0.cancelled } }
 
     func run(_ request: AgentRequest) -> AsyncThrowingStream<AgentEvent, any Error> {
-        state.withLock { $0.requests.append(request) }
+        state.locked { $0.requests.append(request) }
         let (stream, continuation) = AsyncThrowingStream<AgentEvent, any Error>.makeStream()
         continuation.onTermination = { [self] reason in
-            if case .cancelled = reason { state.withLock { $0.cancelled += 1 } }
+            if case .cancelled = reason { state.locked { $0.cancelled += 1 } }
         }
         script(request, continuation)
         return stream

@@ -21,9 +21,9 @@ final class FakeAgentServer: Sendable {
 
     var url: String { "http://127.0.0.1:\(server.boundPort)" }
     /// Every request body received, in order.
-    var requests: [JSONValue] { handler.state.withLock { $0.requests } }
+    var requests: [JSONValue] { handler.state.locked { $0.requests } }
     /// Slow answers whose client went away before they finished.
-    var disconnects: Int { handler.state.withLock { $0.disconnects } }
+    var disconnects: Int { handler.state.locked { $0.disconnects } }
 
     func stop() async { await server.shutdown(deadline: .seconds(1)) }
 
@@ -52,7 +52,7 @@ final class FakeAgentServer: Sendable {
             guard let body = try? JSONValue.parse(request.body) else {
                 return reply(responder, 400, "the body is not JSON", "invalid_request_error")
             }
-            state.withLock { $0.requests.append(body) }
+            state.locked { $0.requests.append(body) }
             let question = body["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
             do {
                 try await responder.startStream(status: 200, headers: ["Content-Type": "text/event-stream"])
@@ -82,7 +82,7 @@ final class FakeAgentServer: Sendable {
                 }
                 responder.end()
             } catch {
-                state.withLock { $0.disconnects += 1 }
+                state.locked { $0.disconnects += 1 }
             }
         }
 

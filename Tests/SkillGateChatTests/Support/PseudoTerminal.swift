@@ -74,7 +74,7 @@ final class PseudoTerminal: Sendable {
     /// Types `text` (use "\r" for Enter, "\u{03}" for Ctrl-C, "\u{04}" for Ctrl-D).
     func type(_ text: String) {
         let bytes = Array(text.utf8)
-        masterOpen.withLock { open in
+        masterOpen.locked { open in
             guard open else { return }
             bytes.withUnsafeBytes { _ = Glibc.write(master, $0.baseAddress, $0.count) }
         }
@@ -93,7 +93,7 @@ final class PseudoTerminal: Sendable {
         return settings.c_lflag & wanted == wanted
     }
 
-    var screen: String { String(decoding: collected.withLock { $0 }, as: UTF8.self) }
+    var screen: String { String(decoding: collected.locked { $0 }, as: UTF8.self) }
 
     /// Waits until the output after `offset` contains `text`; returns the offset just past it.
     @discardableResult
@@ -126,7 +126,7 @@ final class PseudoTerminal: Sendable {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 let code: Int32? = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : nil
-                exitStatus.withLock { $0 = code ?? -1 }
+                exitStatus.locked { $0 = code ?? -1 }
                 return code
             }
             try? await Task.sleep(for: .milliseconds(20))
@@ -138,15 +138,15 @@ final class PseudoTerminal: Sendable {
     /// stopped reading it (it sees EIO once the program is gone). Closing it under a running reader let the reader's
     /// next `read` take whatever descriptor of another test got the same number.
     func terminate() {
-        if exitStatus.withLock({ $0 }) == nil {
+        if exitStatus.locked({ $0 }) == nil {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            exitStatus.withLock { $0 = -1 }
+            exitStatus.locked { $0 = -1 }
         }
         guard readerDone.wait(timeout: .now() + 10) == .success else { return }   // leaked rather than reused
         readerDone.signal()   // a second terminate() passes too
-        masterOpen.withLock { open in
+        masterOpen.locked { open in
             if open { close(master) }
             open = false
         }
@@ -160,7 +160,7 @@ final class PseudoTerminal: Sendable {
                 if n < 0 && errno == EINTR { continue }
                 return  // EIO once the child side is closed, or the master was closed
             }
-            collected.withLock { $0.append(contentsOf: buffer[0..<n]) }
+            collected.locked { $0.append(contentsOf: buffer[0..<n]) }
         }
     }
 }

@@ -17,17 +17,17 @@ final class WatchedSkill: Skill {
     var requiresConfirmation: Bool { false }
 
     /// Whether the gateway started it.
-    var started: Bool { state.withLock { $0.started } }
+    var started: Bool { state.locked { $0.started } }
     /// When its run was cancelled, if it was.
-    var cancelledAt: ContinuousClock.Instant? { state.withLock { $0.cancelledAt } }
+    var cancelledAt: ContinuousClock.Instant? { state.locked { $0.cancelledAt } }
 
     func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        state.withLock { $0.started = true }
+        state.locked { $0.started = true }
         try await withTaskCancellationHandler {
             try await Task.sleep(for: .seconds(60))
         } onCancel: {
             let now = ContinuousClock.now
-            state.withLock { $0.cancelledAt = $0.cancelledAt ?? now }
+            state.locked { $0.cancelledAt = $0.cancelledAt ?? now }
         }
         return SkillResult(text: "it is late")
     }

@@ -15,10 +15,10 @@ import Testing
             self.failure = failure
         }
 
-        var calls: Int { state.withLock { $0.calls } }
+        var calls: Int { state.locked { $0.calls } }
 
         func next() async throws -> ChatStreamEvent? {
-            let event = state.withLock { s -> ChatStreamEvent? in
+            let event = state.locked { s -> ChatStreamEvent? in
                 s.calls += 1
                 return s.events.isEmpty ? nil : s.events.removeFirst()
             }
@@ -94,11 +94,11 @@ import Testing
         final class ReadyPuller: ChatEventPuller {
             let calls = Mutex(0)
             func next() async throws -> ChatStreamEvent? {
-                calls.withLock { $0 += 1 }
+                calls.locked { $0 += 1 }
                 return .textDelta("never")
             }
             func readyEvent() throws -> ChatStreamEvent?? {
-                calls.withLock { $0 } == 0 ? .some(.textDelta("ready")) : .some(nil)
+                calls.locked { $0 } == 0 ? .some(.textDelta("ready")) : .some(nil)
             }
         }
         let puller = ReadyPuller()
@@ -107,6 +107,6 @@ import Testing
         _ = try await iterator.next()
         #expect(try iterator.nextIfReady() == .some(nil))
         #expect(try await iterator.next() == nil)
-        #expect(puller.calls.withLock { $0 } == 1)
+        #expect(puller.calls.locked { $0 } == 1)
     }
 }

@@ -30,13 +30,13 @@ import SkillGateTestSupport
         let log = Mutex<(running: Int, most: Int, order: [Int])>((0, 0, []))
         for i in 0..<5 {
             queue.start {
-                log.withLock { $0.running += 1; $0.most = max($0.most, $0.running); $0.order.append(i) }
+                log.locked { $0.running += 1; $0.most = max($0.most, $0.running); $0.order.append(i) }
                 usleep(5_000)
-                log.withLock { $0.running -= 1 }
+                log.locked { $0.running -= 1 }
             }
         }
         await queue.run { () -> Void in }  // after the five, on the same queue
-        let seen = log.withLock { $0 }
+        let seen = log.locked { $0 }
         #expect(seen.order == [0, 1, 2, 3, 4] && seen.most == 1, "\(seen)")
     }
 }

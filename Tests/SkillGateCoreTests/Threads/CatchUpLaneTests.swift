@@ -25,9 +25,9 @@ import Testing
             lane.run {
                 // A job that takes a moment: `run` must not return before it ends.
                 usleepForTest(20_000)
-                seen.withLock { $0 = (ThreadScheduling.nice(), true) }
+                seen.locked { $0 = (ThreadScheduling.nice(), true) }
             }
-            let after = seen.withLock { $0 }
+            let after = seen.locked { $0 }
             return (ThreadScheduling.nice(), after.nice, after.finished)
         }
         #expect(result?.caller == ThreadScheduling.lowPriorityNice)
@@ -50,8 +50,8 @@ import Testing
         lane.close()
         let result = await onLowPriorityThread { () -> Int32 in
             let seen = Mutex<Int32>(-100)
-            lane.run { seen.withLock { $0 = ThreadScheduling.nice() } }
-            return seen.withLock { $0 }
+            lane.run { seen.locked { $0 = ThreadScheduling.nice() } }
+            return seen.locked { $0 }
         }
         #expect(result == ThreadScheduling.lowPriorityNice)
         #expect(lane.jobsRun == 0)

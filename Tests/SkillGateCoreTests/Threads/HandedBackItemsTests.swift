@@ -17,7 +17,7 @@ import Testing
     final class Tracked: Sendable {
         let releases: Releases
         init(_ releases: Releases) { self.releases = releases }
-        deinit { releases.threads.withLock { $0.append(pthread_self()) } }
+        deinit { releases.threads.locked { $0.append(pthread_self()) } }
     }
 
     private let me = HandedBackItems<Int>.currentOwner
@@ -92,16 +92,16 @@ import Testing
         let writer = Thread {
             var written = OwnedItems<Tracked>()
             for _ in 0..<4 { written.append(Tracked(releases), by: owner) }
-            let unreleased = shared.withLock { $0.handBack(&written) }
+            let unreleased = shared.locked { $0.handBack(&written) }
             precondition(unreleased.isEmpty && written.isEmpty)
             handedBack.signal()
         }
         writer.start()
         try #require(handedBack.wait(timeout: .now() + 10) == .success)
-        #expect(shared.withLock { $0.count } == 4)
-        #expect(releases.threads.withLock { $0.isEmpty })
-        for _ in 0..<2 { _ = shared.withLock { $0.takeSome(for: owner) } }
-        #expect(releases.threads.withLock { $0.count } == 4)
-        #expect(releases.threads.withLock { $0.allSatisfy { pthread_equal($0, owner) != 0 } })
+        #expect(shared.locked { $0.count } == 4)
+        #expect(releases.threads.locked { $0.isEmpty })
+        for _ in 0..<2 { _ = shared.locked { $0.takeSome(for: owner) } }
+        #expect(releases.threads.locked { $0.count } == 4)
+        #expect(releases.threads.locked { $0.allSatisfy { pthread_equal($0, owner) != 0 } })
     }
 }

@@ -288,5 +288,5 @@ import Testing
 private final class LentOnce<Value: Sendable>: Sendable {
     private let value: Mutex<Value?>
     init(_ value: Value) { self.value = Mutex(value) }
-    func take() -> Value? { value.withLock { held in defer { held = nil }; return held } }
+    func take() -> Value? { value.locked { held in defer { held = nil }; return held } }
 }

@@ -14,7 +14,7 @@ struct HTTPServerDeferredHeadGateTests {
 
         var deferred: HTTPDeferredHeadDecision {
             HTTPDeferredHeadDecision { decided in
-                self.waiting.withLock { $0.append(decided) }
+                self.waiting.locked { $0.append(decided) }
                 self.started.set(true)
             }
         }
@@ -29,7 +29,7 @@ struct HTTPServerDeferredHeadGateTests {
         /// Reports `decision` to every parked completion, from a thread of its own (Dispatch's width-limited global
         /// queue can be taken for seconds by blocking tests running in parallel).
         func decide(_ decision: HTTPHeadDecision) {
-            let completions = waiting.withLock { w in defer { w = [] }; return w }
+            let completions = waiting.locked { w in defer { w = [] }; return w }
             Thread { for completion in completions { completion(decision) } }.start()
         }
     }

@@ -82,7 +82,7 @@ struct HTTPServerFramingTests {
     @Test func aHeadRequestsContentLengthBodyIsReadAsItsBody() async throws {
         let seen = Mutex<[String]>([])
         try await withTestServer({ $0.loops = 1 }, handler: { request, responder in
-            seen.withLock { $0.append(request.path) }
+            seen.locked { $0.append(request.path) }
             await Self.pathEcho(request, responder)
         }) { _, port in
             let (head, next) = try await RawHTTPClient.blocking {
@@ -92,14 +92,14 @@ struct HTTPServerFramingTests {
             }
             #expect(head == 200)
             #expect(next?.bodyText == "GET /after 0", "the HEAD's body was read as a request: \(next?.bodyText ?? "none")")
-            #expect(seen.withLock { $0 } == ["/h", "/after"])
+            #expect(seen.locked { $0 } == ["/h", "/after"])
         }
     }
 
     @Test func aHeadRequestsChunkedBodyIsReadAsItsBody() async throws {
         let seen = Mutex<[String]>([])
         try await withTestServer({ $0.loops = 1 }, handler: { request, responder in
-            seen.withLock { $0.append("\(request.path) \(request.body.count)") }
+            seen.locked { $0.append("\(request.path) \(request.body.count)") }
             await Self.pathEcho(request, responder)
         }) { _, port in
             let chunked = String(Self.smuggled.utf8.count, radix: 16) + "\r\n" + Self.smuggled + "\r\n0\r\n\r\n"
@@ -110,7 +110,7 @@ struct HTTPServerFramingTests {
             }
             #expect(head == 200)
             #expect(next?.bodyText == "GET /after 0", "the HEAD's body was read as a request: \(next?.bodyText ?? "none")")
-            #expect(seen.withLock { $0 } == ["/h \(Self.smuggled.utf8.count)", "/after 0"])
+            #expect(seen.locked { $0 } == ["/h \(Self.smuggled.utf8.count)", "/after 0"])
         }
     }
 

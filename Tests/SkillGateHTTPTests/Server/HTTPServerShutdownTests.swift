@@ -403,7 +403,7 @@ final class HandlerGate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let opened = state.withLock { s -> Bool in
+            let opened = state.locked { s -> Bool in
                 if s.opened { return true }
                 s.waiter = continuation
                 return false
@@ -415,7 +415,7 @@ final class HandlerGate: Sendable {
     func open(afterMilliseconds milliseconds: UInt32) {
         Thread {
             usleep(milliseconds * 1000)
-            let waiter = self.state.withLock { s -> CheckedContinuation<Void, Never>? in
+            let waiter = self.state.locked { s -> CheckedContinuation<Void, Never>? in
                 s.opened = true
                 defer { s.waiter = nil }
                 return s.waiter

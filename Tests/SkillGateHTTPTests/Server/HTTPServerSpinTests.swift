@@ -39,7 +39,7 @@ import Testing
         let chores = Mutex((count: 0, offTheLoop: 0))
         let chore: @Sendable () -> Void = {
             let onLoop = ServerEventLoops.currentExecutor != nil
-            chores.withLock { $0.count += 1; if !onLoop { $0.offTheLoop += 1 } }
+            chores.locked { $0.count += 1; if !onLoop { $0.offTheLoop += 1 } }
         }
         var sent = 0
         try await withTestServer({ $0.choreWhileSpinning = chore }, handler: Self.forwarding(client, to: upstream)) { server, port in
@@ -51,10 +51,10 @@ import Testing
                 let bodies = try await Self.sequentialBodies(port: port, count: 40)
                 #expect(bodies == Array(repeating: "fast", count: 40))
                 sent += 40
-            } while (server.statistics.spunAnswerWaits == 0 || chores.withLock({ $0.count }) == 0) && clock.now - start < .seconds(40)
+            } while (server.statistics.spunAnswerWaits == 0 || chores.locked({ $0.count }) == 0) && clock.now - start < .seconds(40)
             let statistics = server.statistics
             #expect(statistics.spunAnswerWaits > 0, "\(statistics)")
-            let (count, offTheLoop) = chores.withLock { ($0.count, $0.offTheLoop) }
+            let (count, offTheLoop) = chores.locked { ($0.count, $0.offTheLoop) }
             #expect(count > 0 && offTheLoop == 0, "\(count) chores, \(offTheLoop) off the loop")
             // One chore per wait that spun at all: a spin that caught the answer or timed out.
             #expect(count <= statistics.spunAnswerWaits + statistics.spinTimeouts, "\(count) chores, \(statistics)")

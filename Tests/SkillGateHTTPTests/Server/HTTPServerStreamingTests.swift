@@ -242,8 +242,8 @@ struct HTTPServerStreamingTests {
 
 final class ServerTestCounter: Sendable {
     private let state = Mutex(0)
-    func set(_ value: Int) { state.withLock { $0 = value } }
-    var value: Int { state.withLock { $0 } }
+    func set(_ value: Int) { state.locked { $0 = value } }
+    var value: Int { state.locked { $0 } }
 }
 
 import Synchronization

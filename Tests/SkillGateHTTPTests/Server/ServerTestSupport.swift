@@ -43,8 +43,8 @@ func keepIdleConnectionsOpen(_ configuration: inout HTTPServer.Configuration) {
 /// cooperative-pool thread that tests running in parallel keep busy for seconds.
 final class ServerTestFlag<Value: Sendable>: Sendable {
     private let state = Mutex<Value?>(nil)
-    func set(_ value: Value) { state.withLock { if $0 == nil { $0 = value } } }
-    var value: Value? { state.withLock { $0 } }
+    func set(_ value: Value) { state.locked { if $0 == nil { $0 = value } } }
+    var value: Value? { state.locked { $0 } }
     func wait(upTo limit: Duration = .seconds(30)) async -> Value? {
         let end = ContinuousClock.now.advanced(by: limit)
         while ContinuousClock.now < end {

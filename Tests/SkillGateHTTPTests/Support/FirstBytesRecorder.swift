@@ -29,13 +29,13 @@ final class FirstBytesRecorder: Sendable {
                 if n <= 0 { break }
                 bytes += chunk[0..<n]
             }
-            captured.withLock { $0 = bytes }
+            captured.locked { $0 = bytes }
             close(connection)
         }.start()
     }
 
     /// The recorded bytes once the connection was closed (nil until then).
-    var bytes: [UInt8]? { captured.withLock { $0 } }
+    var bytes: [UInt8]? { captured.locked { $0 } }
 }
 
 extension Array where Element == UInt8 {

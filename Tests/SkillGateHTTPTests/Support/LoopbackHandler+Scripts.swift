@@ -101,8 +101,8 @@ extension LoopbackHandler {
 /// A one-way flag a test raises and a loopback handler waits for (on the server's own thread).
 final class LoopbackGate: Sendable {
     private let raised = Mutex(false)
-    func raise() { raised.withLock { $0 = true } }
-    var isRaised: Bool { raised.withLock { $0 } }
+    func raise() { raised.locked { $0 = true } }
+    var isRaised: Bool { raised.locked { $0 } }
 }
 
 extension LoopbackHandler {

@@ -54,10 +54,10 @@ final class LoopbackServer: Sendable {
     /// `http://127.0.0.1:<port><path>`
     func url(_ path: String = "/") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    var acceptedConnections: Int { stats.withLock { $0.acceptedConnections } }
-    var requests: [Request] { stats.withLock { $0.requests } }
-    var bytesSent: Int { stats.withLock { $0.bytesSent } }
-    var peerCloseTimes: [UInt64] { stats.withLock { $0.peerClosedAt } }
+    var acceptedConnections: Int { stats.locked { $0.acceptedConnections } }
+    var requests: [Request] { stats.locked { $0.requests } }
+    var bytesSent: Int { stats.locked { $0.bytesSent } }
+    var peerCloseTimes: [UInt64] { stats.locked { $0.peerClosedAt } }
 
     /// Waits (polling) until the client closed a connection; returns the monotonic time the server saw it.
     func firstPeerClose(within timeout: Duration) async -> UInt64? {
@@ -74,7 +74,7 @@ final class LoopbackServer: Sendable {
         // Under the lock: a connection thread removes its fd (taking the lock) before closing it,
         // so no fd shut down here can have been closed and reused by another socket meanwhile.
         // The listener is closed only by the accept thread, after this shutdown wakes it.
-        stats.withLock { s in
+        stats.locked { s in
             if s.stopped { return }
             s.stopped = true
             shutdown(listenFD, Int32(SHUT_RDWR))
@@ -82,9 +82,9 @@ final class LoopbackServer: Sendable {
         }
     }
 
-    func recordPeerClose() { stats.withLock { $0.peerClosedAt.append(LoopbackSocket.now()) } }
-    func recordSent(_ count: Int) { stats.withLock { $0.bytesSent += count } }
-    var isStopped: Bool { stats.withLock { $0.stopped } }
+    func recordPeerClose() { stats.locked { $0.peerClosedAt.append(LoopbackSocket.now()) } }
+    func recordSent(_ count: Int) { stats.locked { $0.bytesSent += count } }
+    var isStopped: Bool { stats.locked { $0.stopped } }
 
     private func acceptLoop() {
         defer { close(listenFD) }
@@ -95,7 +95,7 @@ final class LoopbackServer: Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let accepted = stats.withLock { s -> Bool in
+            let accepted = stats.locked { s -> Bool in
                 if s.stopped { return false }
                 s.acceptedConnections += 1
                 s.openFDs.insert(fd)
@@ -109,11 +109,11 @@ final class LoopbackServer: Sendable {
 
     private func serve(_ connection: LoopbackConnection) {
         defer {
-            stats.withLock { _ = $0.openFDs.remove(connection.fd) }
+            stats.locked { _ = $0.openFDs.remove(connection.fd) }
             close(connection.fd)
         }
         while !connection.isClosed, let request = connection.readRequest() {
-            stats.withLock { $0.requests.append(request) }
+            stats.locked { $0.requests.append(request) }
             handler.respond(request, connection)
         }
     }

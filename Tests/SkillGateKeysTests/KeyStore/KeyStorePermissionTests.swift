@@ -23,9 +23,9 @@ import Testing
                 Thread.detachNewThread {
                     do {
                         _ = try store.reloadIfChanged()
-                        outcome.withLock { $0 = "reloaded" }
+                        outcome.locked { $0 = "reloaded" }
                     } catch {
-                        outcome.withLock { $0 = "\(error)" }
+                        outcome.locked { $0 = "\(error)" }
                     }
                     done.signal()
                 }
@@ -38,7 +38,7 @@ import Testing
                 return answered
             }
             #expect(answered, "reading a key file that is a named pipe waited for a writer")
-            #expect(outcome.withLock { $0 }?.contains("not a regular file") == true, "\(outcome.withLock { $0 } ?? "nothing")")
+            #expect(outcome.locked { $0 }?.contains("not a regular file") == true, "\(outcome.locked { $0 } ?? "nothing")")
             #expect(store.names == ["A"], "the keys in memory stay as they were")
         }
     }

@@ -63,7 +63,7 @@ import Testing
         let secondary = terminal.secondary, promptFD = promptFDs[1]
         Thread {
             let r = Result { () throws(SecretInput.Failure) in try SecretInput.read(prompt: "Key: ", from: secondary, promptTo: promptFD) }
-            result.withLock { $0 = r }
+            result.locked { $0 = r }
             done.signal()
         }.start()
         // Type only once the reader has switched echo off, as a person would after the prompt.
@@ -78,7 +78,7 @@ import Testing
             throw CocoaError(.fileReadUnknown)
         }
         close(promptFDs[0]); close(promptFDs[1])
-        return try #require(result.withLock { $0 })
+        return try #require(result.locked { $0 })
     }
 
     @Test func readsWithoutEchoAndRestoresTheTerminal() throws {

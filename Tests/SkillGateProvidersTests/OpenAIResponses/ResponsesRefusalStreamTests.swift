@@ -47,8 +47,8 @@ import SkillGateCore
     /// What the archive stores (`store`) is the whole answer, refusal and all.
     @Test func theStoredAnswerIsTheWholeAnswer() {
         let stored = Mutex<ChatResponse?>(nil)
-        _ = Support.run(Self.refusal) { response, _ in stored.withLock { $0 = response } }
-        #expect(stored.withLock { $0 } == Self.whole)
+        _ = Support.run(Self.refusal) { response, _ in stored.locked { $0 = response } }
+        #expect(stored.locked { $0 } == Self.whole)
     }
 
     /// Text and then refusal text (a compatible server may send both): each in a message of its own, the text as

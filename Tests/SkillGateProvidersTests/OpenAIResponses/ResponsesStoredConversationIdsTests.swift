@@ -48,13 +48,13 @@ import SkillGateCore
         if stream {
             let completed = Mutex<(Message, [UInt8])?>(nil)
             var encoder = ResponsesStreamEncoder(object: ResponsesObject(id: "resp_A", createdAt: 1, model: "m", echo: ResponsesEcho())) { response, bytes in
-                completed.withLock { $0 = (response.message, bytes) }
+                completed.locked { $0 = (response.message, bytes) }
             }
             for event: ChatStreamEvent in [.start(id: "x", model: "m"), .textDelta("Sure: "), .refusalDelta("no."), .finish(.stop)] {
                 _ = encoder.encode(event)
             }
             _ = encoder.finish()
-            (answer, object) = try #require(completed.withLock { $0 })
+            (answer, object) = try #require(completed.locked { $0 })
             #expect(answer.content == [.text("Sure: no.")], "the answer holds one text")
         }
         let stored = ResponsesStoredConversation.write(history: [], input: [], answer: answer, object: object, responseId: "resp_A")

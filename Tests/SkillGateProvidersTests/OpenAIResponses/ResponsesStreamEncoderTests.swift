@@ -60,10 +60,10 @@ import SkillGateCore
     /// object's bytes exactly (what `GET /v1/responses/{id}` answers later).
     @Test func theCompletedResponseEqualsTheWholeAnswer() throws {
         let stored = Mutex<(ChatResponse, [UInt8])?>(nil)
-        let stream = Self.run(Self.toolAnswer) { r, object in stored.withLock { $0 = (r, object) } }
+        let stream = Self.run(Self.toolAnswer) { r, object in stored.locked { $0 = (r, object) } }
         let events = try Self.events(stream)
         let completed = try #require(events.last?.data["response"])
-        let (response, object) = try #require(stored.withLock { $0 })
+        let (response, object) = try #require(stored.locked { $0 })
         let tail = Array(#","response":"#.utf8) + object + Array("}\n\n".utf8)
         #expect(Array(stream.suffix(tail.count)) == tail)
         #expect(response.content == [.thinking(Thinking(text: "Plan.", signature: "sig")), .text("Checking now."),

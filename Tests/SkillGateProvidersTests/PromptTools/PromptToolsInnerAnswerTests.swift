@@ -52,8 +52,8 @@ import SkillGateCore
 /// Set once.
 private final class ReleaseFlag: Sendable {
     private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.locked { $0 = true } }
+    var isSet: Bool { value.locked { $0 } }
 }
 
 /// Reads `events`, telling each as arrived, then stays open (no event, no end) until its reader is cancelled.
@@ -67,13 +67,13 @@ private final class OpenAfterAnswerPuller: ChatEventPuller {
     }
 
     func next() async throws -> ChatStreamEvent? {
-        if let event = remaining.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return event }
+        if let event = remaining.locked({ $0.isEmpty ? nil : $0.removeFirst() }) { return event }
         while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
         return nil
     }
 
     func readyEvent() throws -> ChatStreamEvent?? {
-        remaining.withLock { $0.isEmpty ? nil : .some($0.removeFirst()) }
+        remaining.locked { $0.isEmpty ? nil : .some($0.removeFirst()) }
     }
 
     deinit { released.set() }

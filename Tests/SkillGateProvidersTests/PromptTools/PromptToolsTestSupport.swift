@@ -42,8 +42,8 @@ struct PromptToolsTextModel: LLMClient {
 /// Remembers the last request a test double received.
 final class PromptToolsRequestRecorder: Sendable {
     private let last = Mutex<ChatRequest?>(nil)
-    func record(_ request: ChatRequest) { last.withLock { $0 = request } }
-    var request: ChatRequest? { last.withLock { $0 } }
+    func record(_ request: ChatRequest) { last.locked { $0 = request } }
+    var request: ChatRequest? { last.locked { $0 } }
 }
 
 enum PromptToolsTesting {

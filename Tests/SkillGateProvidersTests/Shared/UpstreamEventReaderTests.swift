@@ -19,7 +19,7 @@ import Testing
         let holdAfterFirst: Bool
         private let count = Mutex(0)
         private let released = Mutex(false)
-        var requests: Int { count.withLock { $0 } }
+        var requests: Int { count.locked { $0 } }
 
         init(failStatus: Int? = nil, together: Bool = false, holdAfterFirst: Bool = false) {
             self.failStatus = failStatus
@@ -27,10 +27,10 @@ import Testing
             self.holdAfterFirst = holdAfterFirst
         }
 
-        func release() { released.withLock { $0 = true } }
+        func release() { released.locked { $0 = true } }
 
         func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
-            count.withLock { $0 += 1 }
+            count.locked { $0 += 1 }
             if let failStatus {
                 let error = #"{"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}"#
                 return responder.respond(status: failStatus, headers: ["content-type": "application/json"], body: Array(error.utf8))
@@ -49,7 +49,7 @@ import Testing
                 if holdAfterFirst {
                     responder.sendQueuedNow()
                     let deadline = ContinuousClock.now + .seconds(60)
-                    while !released.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+                    while !released.locked({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
                 }
                 try await responder.write(chunk(#"{"content":", world"}"#))
                 try await responder.write(chunk("{}", #""stop""#))

@@ -70,15 +70,15 @@ final class AgentUpstream: HTTPHandler {
         self.malformedFirst = malformedFirst
     }
 
-    var requests: [JSONValue] { received.withLock { $0 } }
+    var requests: [JSONValue] { received.locked { $0 } }
     /// Whether a held request saw its client (the gateway) disconnect.
-    var sawDisconnect: Bool { gone.withLock { $0 != nil } }
+    var sawDisconnect: Bool { gone.locked { $0 != nil } }
     /// When a held request or a slow stream first saw the gateway disconnect.
-    var disconnectedAt: ContinuousClock.Instant? { gone.withLock { $0 } }
+    var disconnectedAt: ContinuousClock.Instant? { gone.locked { $0 } }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         guard let body = try? JSONValue.parse(request.body) else { return responder.respond(status: 400, headers: [:], body: []) }
-        let ordinal = received.withLock { $0.append(body); return $0.count }
+        let ordinal = received.locked { $0.append(body); return $0.count }
         if hang {
             while !responder.isClientGone && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             noteDisconnect()
@@ -159,7 +159,7 @@ final class AgentUpstream: HTTPHandler {
 
 extension AgentUpstream {
     private func noteDisconnect() {
-        gone.withLock { $0 = $0 ?? .now }
+        gone.locked { $0 = $0 ?? .now }
     }
 
     private func streamSlowly(_ slow: (chunks: Int, every: Duration), model: String, _ responder: HTTPResponder) async {
@@ -310,12 +310,12 @@ extension AgentGatewayHarness {
     static func revokingMidRun() throws -> (AgentGatewayHarness, TestSkill) {
         let revoke = Mutex<(@Sendable () -> Void)?>(nil)
         let skill = TestSkill("revoker") { _ in
-            revoke.withLock { $0 }?()
+            revoke.locked { $0 }?()
             return SkillResult(text: "done")
         }
         let h = try AgentGatewayHarness(skills: [skill], upstream: AgentUpstream(tool: "revoker"))
         let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        revoke.locked { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
         return (h, skill)
     }
 }

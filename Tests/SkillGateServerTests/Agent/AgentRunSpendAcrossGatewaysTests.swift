@@ -18,13 +18,13 @@ import SkillGateTestSupport
     /// A skill that holds its run until released.
     final class Gate: Sendable {
         private let state = Mutex<(entered: Bool, released: Bool)>((false, false))
-        var entered: Bool { state.withLock { $0.entered } }
-        func release() { state.withLock { $0.released = true } }
+        var entered: Bool { state.locked { $0.entered } }
+        func release() { state.locked { $0.released = true } }
 
         var skill: TestSkill {
             TestSkill("gate") { [self] _ in
-                state.withLock { $0.entered = true }
-                while !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(10)) }
+                state.locked { $0.entered = true }
+                while !state.locked({ $0.released }) { try await Task.sleep(for: .milliseconds(10)) }
                 return SkillResult(text: "opened")
             }
         }

@@ -11,8 +11,8 @@ import SkillGateSkills
     /// A clock that moves only when told: each skill run advances it, so the test needs no real waiting.
     final class StepClock: Sendable {
         private let instant = Mutex(ContinuousClock.now)
-        var now: ContinuousClock.Instant { instant.withLock { $0 } }
-        func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+        var now: ContinuousClock.Instant { instant.locked { $0 } }
+        func advance(by duration: Duration) { instant.locked { $0 += duration } }
     }
 
     /// Each skill run takes 40 s of the run's clock and the limit is 100 s: the first two turns' skills run, the third
@@ -42,7 +42,7 @@ import SkillGateSkills
         let clock = StepClock()
         let ran = Mutex(0)
         let skill = TestSkill("work", parameters: ["type": "object", "properties": [:]]) { _ in
-            ran.withLock { $0 += 1 }
+            ran.locked { $0 += 1 }
             return SkillResult(text: "done")
         }
         let model = ScriptedModel([.calls([("work", "{}")]), .text("never")])
@@ -52,7 +52,7 @@ import SkillGateSkills
         loop.checkpoint = { clock.advance(by: .seconds(31)) }  // the first model call takes 31 s
         let outcome = try await loop.run(AgentFixtures.request([skill]))
         #expect(outcome.finishReason == "max_run_seconds" && outcome.iterations == 1)
-        #expect(ran.withLock { $0 } == 0 && outcome.skillsRun.isEmpty)
+        #expect(ran.locked { $0 } == 0 && outcome.skillsRun.isEmpty)
         #expect(outcome.message?.contains("the model still wanted to call work") == true, "\(outcome.message ?? "")")
     }
 

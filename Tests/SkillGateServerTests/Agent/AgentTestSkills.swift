@@ -30,15 +30,15 @@ final class TestSkill: Skill {
         self.body = body
     }
 
-    var runs: [JSONValue] { state.withLock { $0.runs } }
-    var sawCancellation: Bool { state.withLock { $0.cancelled } }
+    var runs: [JSONValue] { state.locked { $0.runs } }
+    var sawCancellation: Bool { state.locked { $0.cancelled } }
 
     func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        state.withLock { $0.runs.append(arguments) }
+        state.locked { $0.runs.append(arguments) }
         do {
             return try await body(arguments)
         } catch {
-            if Task.isCancelled || error is CancellationError { state.withLock { $0.cancelled = true } }
+            if Task.isCancelled || error is CancellationError { state.locked { $0.cancelled = true } }
             throw error
         }
     }
@@ -64,17 +64,17 @@ final class Barrier: Sendable {
     init(parties: Int) { self.parties = parties }
 
     func arriveAndWait() async throws {
-        arrived.withLock { $0 += 1 }
-        while arrived.withLock({ $0 }) < parties { try await Task.sleep(for: .milliseconds(2)) }
+        arrived.locked { $0 += 1 }
+        while arrived.locked({ $0 }) < parties { try await Task.sleep(for: .milliseconds(2)) }
     }
 }
 
 /// Collects the events of a run.
 final class EventLog: Sendable {
     private let events = Mutex<[AgentEvent]>([])
-    var all: [AgentEvent] { events.withLock { $0 } }
+    var all: [AgentEvent] { events.locked { $0 } }
     var names: [String] { all.map(\.name) }
-    var sink: AgentEventSink { { event in self.events.withLock { $0.append(event) } } }
+    var sink: AgentEventSink { { event in self.events.locked { $0.append(event) } } }
 }
 
 /// A model that answers each call with the next scripted turn and records the requests.
@@ -89,12 +89,12 @@ final class ScriptedModel: Sendable {
     private let state: Mutex<(turns: [Turn], requests: [ChatRequest], cancelled: Bool)>
     init(_ turns: [Turn]) { state = Mutex((turns, [], false)) }
 
-    var requests: [ChatRequest] { state.withLock { $0.requests } }
-    var sawCancellation: Bool { state.withLock { $0.cancelled } }
+    var requests: [ChatRequest] { state.locked { $0.requests } }
+    var sawCancellation: Bool { state.locked { $0.cancelled } }
 
     var call: AgentModelCall {
         { request, iteration, emit in
-            let turn = self.state.withLock { s -> Turn in
+            let turn = self.state.locked { s -> Turn in
                 s.requests.append(request)
                 return s.turns.count > 1 ? s.turns.removeFirst() : s.turns[0]
             }
@@ -109,7 +109,7 @@ final class ScriptedModel: Sendable {
                 return AgentTurn(response: ChatResponse(id: "r\(iteration)", model: "m", content: content, finishReason: .toolCalls, usage: usage), costUSD: 0.001)
             case .hang:
                 do { try await Task.sleep(for: .seconds(60)) } catch {
-                    self.state.withLock { $0.cancelled = true }
+                    self.state.locked { $0.cancelled = true }
                     throw error
                 }
                 throw CancellationError()

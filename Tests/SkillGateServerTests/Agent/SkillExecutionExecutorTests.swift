@@ -17,14 +17,14 @@ private final class OneThreadExecutor: TaskExecutor {
             ThreadName.set(name)
             while true {
                 signal.wait()
-                for job in jobs.withLock({ q in defer { q = [] }; return q }) { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                for job in jobs.locked({ q in defer { q = [] }; return q }) { job.runSynchronously(on: asUnownedTaskExecutor()) }
             }
         }.start()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        jobs.withLock { $0.append(job) }
+        jobs.locked { $0.append(job) }
         signal.signal()
     }
 }
@@ -37,7 +37,7 @@ private final class OneThreadExecutor: TaskExecutor {
         let loop = OneThreadExecutor(name: "test-loop")
         let ranOn = Mutex("")
         let skill = TestSkill("where_am_i") { _ in
-            ranOn.withLock { $0 = ThreadName.current }
+            ranOn.locked { $0 = ThreadName.current }
             return SkillResult(text: "ok")
         }
         let (callerThread, result) = await Task(executorPreference: loop) {
@@ -46,14 +46,14 @@ private final class OneThreadExecutor: TaskExecutor {
         }.value
         #expect(callerThread == "test-loop")
         #expect(result?.text == "ok")
-        #expect(ranOn.withLock { $0 } != "test-loop")
+        #expect(ranOn.locked { $0 } != "test-loop")
     }
 
     @Test func aSkillThatNeverBlocksRunsOnTheCallersEventLoop() async throws {
         let loop = OneThreadExecutor(name: "test-loop-2")
         let ranOn = Mutex("")
         let skill = TestSkill("pure", mayBlock: false) { _ in
-            ranOn.withLock { $0 = ThreadName.current }
+            ranOn.locked { $0 = ThreadName.current }
             return SkillResult(text: "ok")
         }
         let result = await Task(executorPreference: loop) {
@@ -61,7 +61,7 @@ private final class OneThreadExecutor: TaskExecutor {
                                           timeout: .seconds(60))
         }.value
         #expect(result?.text == "ok")
-        #expect(ranOn.withLock { $0 } == "test-loop-2")
+        #expect(ranOn.locked { $0 } == "test-loop-2")
         #expect(CalculatorSkill().mayBlock == false)
         #expect(CurrentTimeSkill().mayBlock, "current_time reads zone files")
     }

@@ -65,7 +65,7 @@ import Synchronization
         let body: JSONValue = streamField ? ["model": "light", "stream": true, "messages": Self.messages] : ["model": "light", "messages": Self.messages]
         let ticks = Mutex(0)
         let h = try AgentGatewayHarness(skills: [], upstream: AgentUpstream(tool: "none", slowText: (chunks: 1000, every: .milliseconds(10)),
-                                                                            afterTick: { n in ticks.withLock { $0 = n } }),
+                                                                            afterTick: { n in ticks.locked { $0 = n } }),
                                         escalate: true)
         let port = h.gateway.boundPort, token = h.token, upstream = h.upstream
         let payload = body.serialized()
@@ -77,7 +77,7 @@ import Synchronization
             // seconds in: what counts is what the gateway had read, and the whole suite running in parallel can keep the
             // task reading it waiting for a second or two (the check needs 40 of them read).
             let deadline = ContinuousClock.now + .seconds(20)
-            while ticks.withLock({ $0 }) < 300, ContinuousClock.now < deadline { usleep(5_000) }
+            while ticks.locked({ $0 }) < 300, ContinuousClock.now < deadline { usleep(5_000) }
             socket.close()
         }
         let deadline = ContinuousClock.now + .seconds(10)

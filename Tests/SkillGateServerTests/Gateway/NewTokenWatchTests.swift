@@ -16,8 +16,8 @@ import SkillGateTestSupport
         init(_ base: SQLiteStateStore) { self.base = base }
         struct Down: Error, CustomStringConvertible { var description: String { "the database is down" } }
         func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
-            listings.withLock { $0 += 1 }
-            if failing.withLock({ $0 }) { throw Down() }
+            listings.locked { $0 += 1 }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.activeTokenHashes(createdSince: since, limit: limit)
         }
     }
@@ -25,8 +25,8 @@ import SkillGateTestSupport
     /// Collects what the watch reports.
     final class Reports: Sendable {
         let lines = Mutex<[(String, String)]>([])
-        var all: [(String, String)] { lines.withLock { $0 } }
-        func note(_ message: String, _ level: String) { lines.withLock { $0.append((message, level)) } }
+        var all: [(String, String)] { lines.locked { $0 } }
+        func note(_ message: String, _ level: String) { lines.locked { $0.append((message, level)) } }
     }
 
     static func waitUntil(_ condition: () -> Bool) async throws {
@@ -59,21 +59,21 @@ import SkillGateTestSupport
             let store = FlakyStore(try SQLiteStateStore(stateDirectory: dir))
             let tokens = TokenService(store: store)
             try tokens.learnActiveTokens()
-            store.failing.withLock { $0 = true }
+            store.failing.locked { $0 = true }
             let reports = Reports()
             let watch = NewTokenWatch(tokens: tokens, interval: .milliseconds(10), report: reports.note)
             watch.start()
             defer { watch.stop() }
-            try await Self.waitUntil { store.listings.withLock { $0 } >= 5 }
+            try await Self.waitUntil { store.listings.locked { $0 } >= 5 }
             #expect(reports.all.map(\.1) == ["warn"], "five failing listings, one report")
             #expect(reports.all.first?.0.contains("the database is down") == true)
             #expect(reports.all.first?.0.contains("Check the state database") == true)
             let created = try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).create(name: "ios-app").token
-            store.failing.withLock { $0 = false }
+            store.failing.locked { $0 = false }
             try await Self.waitUntil { Self.isKnown(created, by: tokens) }
             #expect(Self.isKnown(created, by: tokens), "the first listing that works learns what was created meanwhile")
-            let listed = store.listings.withLock { $0 }
-            try await Self.waitUntil { store.listings.withLock { $0 } >= listed + 3 }
+            let listed = store.listings.locked { $0 }
+            try await Self.waitUntil { store.listings.locked { $0 } >= listed + 3 }
             #expect(reports.all.map(\.1) == ["warn", "info"], "the recovery is told once")
         }
     }
@@ -85,12 +85,12 @@ import SkillGateTestSupport
             try tokens.learnActiveTokens()
             let watch = NewTokenWatch(tokens: tokens, interval: .milliseconds(10), report: { _, _ in })
             watch.start()
-            try await Self.waitUntil { store.listings.withLock { $0 } >= 2 }
+            try await Self.waitUntil { store.listings.locked { $0 } >= 2 }
             watch.stop()
             try await Task.sleep(for: .milliseconds(30))
-            let stopped = store.listings.withLock { $0 }
+            let stopped = store.listings.locked { $0 }
             try await Task.sleep(for: .milliseconds(100))
-            #expect(store.listings.withLock { $0 } == stopped)
+            #expect(store.listings.locked { $0 } == stopped)
         }
     }
 }

@@ -17,12 +17,12 @@ import SkillGateState
     @Test func aBudgetAddedLaterIsReadBeforeItIsChecked() async throws {
         let reads = Mutex<[Date]>([])
         let counters = LimitCounters(now: { Self.start }) { _, since in
-            reads.withLock { $0.append(since) }
+            reads.locked { $0.append(since) }
             // $2.886 spent today (and this month), 1 request this minute.
             return UsageSummary(requests: 1, inputTokens: 0, outputTokens: 0, costMicrodollars: 2_886_000)
         }
         _ = try await counters.admit([(Self.app, TokenLimits(requestsPerMinute: 100))], stream: false)
-        #expect(reads.withLock { $0.count } == 1, "only the minute read")
+        #expect(reads.locked { $0.count } == 1, "only the minute read")
         let withBudget = TokenLimits(requestsPerMinute: 100, budgetUSDPerDay: 1)
         guard case .unread = try counters.admitWithoutReading([(Self.app, withBudget)], stream: false) else {
             Issue.record("a budget was checked without reading the day's spend")
@@ -35,10 +35,10 @@ import SkillGateState
             #expect(error.limit == .budgetPerDay)
         }
         // One more read, of every window the limits now count in: the minute, the day and the month.
-        #expect(reads.withLock { $0.count } == 4, "the day and the month read once the budget came")
+        #expect(reads.locked { $0.count } == 4, "the day and the month read once the budget came")
         // Read now: the next request is judged without another read.
         _ = try? await counters.admit([(Self.app, withBudget)], stream: false)
-        #expect(reads.withLock { $0.count } == 4)
+        #expect(reads.locked { $0.count } == 4)
     }
 
     /// Another instance spent the budget while this one saw no request of the token: after two re-read intervals
@@ -48,15 +48,15 @@ import SkillGateState
         let clock = Mutex(Self.start)
         let spentElsewhere = Mutex<Int64>(0)
         let reads = Mutex(0)
-        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
-            reads.withLock { $0 += 1 }
+        let counters = LimitCounters(now: { clock.locked { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            reads.locked { $0 += 1 }
             usleep(50_000)  // a store answering in 50 ms
-            return UsageSummary(requests: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: spentElsewhere.withLock { $0 })
+            return UsageSummary(requests: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: spentElsewhere.locked { $0 })
         }
         let limits = TokenLimits(budgetUSDPerDay: 1)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
-        spentElsewhere.withLock { $0 = 3_000_000 }
-        clock.withLock { $0 = $0.addingTimeInterval(6) }
+        spentElsewhere.locked { $0 = 3_000_000 }
+        clock.locked { $0 = $0.addingTimeInterval(6) }
         let admitted = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<10 {
                 group.addTask { (try? await counters.admit([(Self.app, limits)], stream: false)) == nil ? 0 : 1 }
@@ -65,19 +65,19 @@ import SkillGateState
         }
         #expect(admitted == 0, "\(admitted) of 10 were judged on counts six seconds old")
         // A read of a budget is two sums (the day's and the month's): the first read, then one for the whole burst.
-        #expect(reads.withLock { $0 } == 4, "one read served the burst")
+        #expect(reads.locked { $0 } == 4, "one read served the burst")
     }
 
     /// Under steady traffic the counts never go stale: a request within twice the interval is judged at once, and the
     /// due re-read runs beside it.
     @Test func aSubjectReadWithinTwoIntervalsIsJudgedAtOnce() async throws {
         let clock = Mutex(Self.start)
-        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+        let counters = LimitCounters(now: { clock.locked { $0 } }, rereadEvery: .seconds(1)) { _, _ in
             UsageSummary(requests: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
         let limits = TokenLimits(budgetUSDPerDay: 1)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
-        clock.withLock { $0 = $0.addingTimeInterval(1.9) }
+        clock.locked { $0 = $0.addingTimeInterval(1.9) }
         guard case .admitted = try counters.admitWithoutReading([(Self.app, limits)], stream: false) else {
             Issue.record("a request waited for a read of counts 1.9 s old")
             return

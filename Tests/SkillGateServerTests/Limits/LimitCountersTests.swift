@@ -148,7 +148,7 @@ extension LimitCountersTests {
     @Test func theRequestPathNeverReadsTheLedger() async throws {
         let reads = Mutex(0)
         let counters = LimitCounters(now: { Self.start }) { _, _ in
-            reads.withLock { $0 += 1 }
+            reads.locked { $0 += 1 }
             return UsageSummary(requests: 3, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
         let limits = TokenLimits(requestsPerMinute: 4)
@@ -156,22 +156,22 @@ extension LimitCountersTests {
             Issue.record("a subject never read was admitted without its ledger counts")
             return
         }
-        #expect(reads.withLock { $0 } == 0, "the request path read the ledger")
+        #expect(reads.locked { $0 } == 0, "the request path read the ledger")
         await counters.readFirst(unread)
-        #expect(reads.withLock { $0 } == 1)
+        #expect(reads.locked { $0 } == 1)
         // The ledger's 3 requests this minute count: one more fits, the next is over 4.
         guard case .admitted = try counters.admitWithoutReading([(Self.app, limits)], stream: false) else {
             Issue.record("not admitted once read")
             return
         }
         #expect(throws: LimitRejection.self) { try counters.admitWithoutReading([(Self.app, limits)], stream: false) }
-        #expect(reads.withLock { $0 } == 1, "read once per subject")
+        #expect(reads.locked { $0 } == 1, "read once per subject")
     }
 
     @Test func requestsOfOneSubjectAwaitOneRead() async throws {
         let reads = Mutex(0)
         let counters = LimitCounters(now: { Self.start }) { _, _ in
-            reads.withLock { $0 += 1 }
+            reads.locked { $0 += 1 }
             usleep(200_000)  // a store answering in 200 ms
             return UsageSummary(requests: 5, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
@@ -183,7 +183,7 @@ extension LimitCountersTests {
             return try await group.reduce(0, +)
         }
         #expect(admitted == 10)
-        #expect(reads.withLock { $0 } == 1, "one read served every request that came while it ran")
+        #expect(reads.locked { $0 } == 1, "one read served every request that came while it ran")
         let used = await counters.status(Self.app, limits).first?.used
         #expect(used == 15, "the ledger's 5 and the 10 admitted")
     }
@@ -191,14 +191,14 @@ extension LimitCountersTests {
     @Test func aFailedReadCountsFromZeroAndDoesNotReadAgain() async throws {
         let reads = Mutex(0)
         let counters = LimitCounters(now: { Self.start }) { _, _ in
-            reads.withLock { $0 += 1 }
+            reads.locked { $0 += 1 }
             return nil  // the store cannot be read
         }
         let limits = TokenLimits(requestsPerMinute: 2)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
         await #expect(throws: LimitRejection.self) { try await counters.admit([(Self.app, limits)], stream: false) }
-        #expect(reads.withLock { $0 } == 1)
+        #expect(reads.locked { $0 } == 1)
     }
 }
 
@@ -210,34 +210,34 @@ extension LimitCountersTests {
     @Test func aSlowStoreNeverHoldsARequestAfterTheFirstRead() async throws {
         let clock = Mutex(Self.start)
         let reads = Mutex((running: 0, most: 0, total: 0))
-        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
-            reads.withLock { $0.running += 1; $0.most = max($0.most, $0.running); $0.total += 1 }
+        let counters = LimitCounters(now: { clock.locked { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            reads.locked { $0.running += 1; $0.most = max($0.most, $0.running); $0.total += 1 }
             usleep(300_000)  // a store answering in 300 ms
-            reads.withLock { $0.running -= 1 }
+            reads.locked { $0.running -= 1 }
             return UsageSummary(requests: 7, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
         let limits = TokenLimits(requestsPerMinute: 1000)
         _ = try await counters.admit([(Self.app, limits)], stream: false)  // the first read: before admitting
-        #expect(reads.withLock { $0.total } == 1)
-        clock.withLock { $0 = $0.addingTimeInterval(1.5) }           // a re-read is due
+        #expect(reads.locked { $0.total } == 1)
+        clock.locked { $0 = $0.addingTimeInterval(1.5) }           // a re-read is due
         let started = ContinuousClock.now
         for _ in 0..<20 { _ = try await counters.admit([(Self.app, limits)], stream: false) }
         #expect(ContinuousClock.now - started < .milliseconds(250), "20 admissions waited for the store")
         try await Task.sleep(for: .milliseconds(700))
-        let seen = reads.withLock { $0 }
+        let seen = reads.locked { $0 }
         #expect(seen.total == 2 && seen.most == 1, "one re-read, not one per request: \(seen)")
     }
 
     @Test func theReadsSumsCountWhenTheyLand() async throws {
         let clock = Mutex(Self.start)
         let ledger = Mutex(0)
-        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
-            UsageSummary(requests: ledger.withLock { $0 }, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
+        let counters = LimitCounters(now: { clock.locked { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            UsageSummary(requests: ledger.locked { $0 }, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
         let limits = TokenLimits(requestsPerMinute: 100)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
-        ledger.withLock { $0 = 100 }                                 // another instance admitted a hundred this minute
-        clock.withLock { $0 = $0.addingTimeInterval(1.5) }
+        ledger.locked { $0 = 100 }                                 // another instance admitted a hundred this minute
+        clock.locked { $0 = $0.addingTimeInterval(1.5) }
         var admitted = 0
         while admitted < 100, (try? await counters.admit([(Self.app, limits)], stream: false)) != nil {
             admitted += 1  // the first starts the re-read and goes on with the old counts
@@ -250,16 +250,16 @@ extension LimitCountersTests {
     @Test func aClockSetBackStillRereads() async throws {
         let clock = Mutex(Self.start)
         let reads = Mutex(0)
-        let counters = LimitCounters(now: { clock.withLock { $0 } }, rereadEvery: .seconds(1)) { _, _ in
-            reads.withLock { $0 += 1 }
+        let counters = LimitCounters(now: { clock.locked { $0 } }, rereadEvery: .seconds(1)) { _, _ in
+            reads.locked { $0 += 1 }
             return UsageSummary(requests: 0, inputTokens: 0, outputTokens: 0, costMicrodollars: 0)
         }
         let limits = TokenLimits(requestsPerMinute: 1000)
         _ = try await counters.admit([(Self.app, limits)], stream: false)
-        clock.withLock { $0 = $0.addingTimeInterval(-3_600) }
+        clock.locked { $0 = $0.addingTimeInterval(-3_600) }
         _ = try await counters.admit([(Self.app, limits)], stream: false)
         let deadline = ContinuousClock.now + .seconds(5)
-        while reads.withLock({ $0 }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(reads.withLock { $0 } == 2, "no re-read after the clock went back an hour")
+        while reads.locked({ $0 }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(reads.locked { $0 } == 2, "no re-read after the clock went back an hour")
     }
 }

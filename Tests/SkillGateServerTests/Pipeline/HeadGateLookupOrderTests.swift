@@ -20,7 +20,7 @@ import SkillGateTestSupport
             self.delay = delay
         }
         func token(hash: String) throws -> StoredClientToken? {
-            try connection.withLock { _ in
+            try connection.locked { _ in
                 Thread.sleep(forTimeInterval: delay)
                 return try base.token(hash: hash)
             }
@@ -34,15 +34,15 @@ import SkillGateTestSupport
     /// The decisions that came, by name, with when each came.
     final class Arrivals: Sendable {
         private let decisions = Mutex<[String: (HTTPHeadDecision, Date)]>([:])
-        subscript(name: String) -> (HTTPHeadDecision, Date)? { decisions.withLock { $0[name] } }
+        subscript(name: String) -> (HTTPHeadDecision, Date)? { decisions.locked { $0[name] } }
 
         /// Starts `decision` (made at once or later) and notes when it comes, under `name`.
         func start(_ decision: HTTPHeadDecision, as name: String) {
             guard case .decideLater(let deferred) = decision else {
-                decisions.withLock { $0[name] = (decision, Date()) }
+                decisions.locked { $0[name] = (decision, Date()) }
                 return
             }
-            deferred.start { decided in self.decisions.withLock { $0[name] = (decided, Date()) } }
+            deferred.start { decided in self.decisions.locked { $0[name] = (decided, Date()) } }
         }
 
         /// Waits (at most 10 s) for the decision named `name`.
@@ -57,7 +57,7 @@ import SkillGateTestSupport
         try await withTemporaryDirectory { dir in
             let store = SlowStore(try SQLiteStateStore(stateDirectory: dir), delay: 0.05)
             let now = Mutex(Date())
-            let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { now.withLock { $0 } })
+            let tokens = TokenService(store: store, cacheLifetime: .seconds(2), now: { now.locked { $0 } })
             let (token, _) = try tokens.create(name: "ios-app")
             let gate = HeadGate(authentication: AuthenticateStage(tokens: tokens), log: RequestLog(fd: -1, enabled: false))
             let arrived = Arrivals()
@@ -69,7 +69,7 @@ import SkillGateTestSupport
                 return
             }
             // The client pauses past the cache's lifetime; meanwhile 20 made-up tokens queue 1 s of lookups.
-            now.withLock { $0 = $0.addingTimeInterval(3) }
+            now.locked { $0 = $0.addingTimeInterval(3) }
             try await Self.expectNotQueuedBehindMadeUpTokens(token, gate: gate, arrived: arrived)
         }
     }

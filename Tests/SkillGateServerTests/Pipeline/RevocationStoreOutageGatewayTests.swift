@@ -27,7 +27,7 @@ struct RevocationStoreOutageGatewayTests {
             guard tick == 1 else { return }
             hop.refuseConnections(true)
             hop.cutOpenConnections()
-            outage.withLock { $0 = true }
+            outage.locked { $0 = true }
         })
         let h = try AgentGatewayHarness(skills: [], upstream: upstream,
                                         extraConfig: #","state":{"postgres_url":"\#(hop.url(through: db.url))"}"#)
@@ -36,7 +36,7 @@ struct RevocationStoreOutageGatewayTests {
         let newRequest = try await h.post("/v1/chat/completions", ["model": "auto", "messages": [["role": "user", "content": "hi"]]])
         hop.refuseConnections(false)  // back, so the shutdown's last ledger write does not wait out its retries
         await h.stop()
-        #expect(outage.withLock { $0 }, "the database went down during the stream")
+        #expect(outage.locked { $0 }, "the database went down during the stream")
         #expect(response.status == 200)
         #expect(response.body.components(separatedBy: "tick").count - 1 == Self.events,
                 "\(surface.path): every event came: \(response.body.suffix(400))")

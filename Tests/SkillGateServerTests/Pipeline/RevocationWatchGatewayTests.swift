@@ -118,12 +118,12 @@ final class TokenRevoker: Sendable {
     private let state = Mutex<(tokens: TokenService?, revoked: Bool)>((nil, false))
 
     /// The service to revoke through, once the harness exists.
-    func arm(_ tokens: TokenService) { state.withLock { $0.tokens = tokens } }
+    func arm(_ tokens: TokenService) { state.locked { $0.tokens = tokens } }
 
     func revoke() {
-        guard let tokens = state.withLock({ $0.tokens }), (try? tokens.revoke(name: "agent-test")) != nil else { return }
-        state.withLock { $0.revoked = true }
+        guard let tokens = state.locked({ $0.tokens }), (try? tokens.revoke(name: "agent-test")) != nil else { return }
+        state.locked { $0.revoked = true }
     }
 
-    var revoked: Bool { state.withLock { $0.revoked } }
+    var revoked: Bool { state.locked { $0.revoked } }
 }

@@ -47,10 +47,10 @@ import SkillGateSkills
         let surface = Self.surfaces[index]
         let revoke = Mutex<(@Sendable () -> Void)?>(nil)
         let upstream = AgentUpstream(tool: "none", slowText: (5, .milliseconds(10)), firstEventDelay: .milliseconds(1300),
-                                     beforeFirstEvent: { revoke.withLock { $0 }?() })
+                                     beforeFirstEvent: { revoke.locked { $0 }?() })
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
         let tokens = h.gateway.services.tokens
-        revoke.withLock { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
+        revoke.locked { $0 = { _ = try? tokens.revoke(name: "agent-test") } }
         let response = try await h.post(surface.path, surface.body)
         await h.stop()
         let log = await h.logLines().last
@@ -114,19 +114,19 @@ import SkillGateSkills
         let revoke = Mutex<(@Sendable () throws -> Void)?>(nil)
         let revokedAt = Mutex<ContinuousClock.Instant?>(nil)
         let upstream = AgentUpstream(tool: "none", slowText: (80, .milliseconds(100))) { tick in
-            guard tick == 3, let run = revoke.withLock({ $0 }) else { return }
+            guard tick == 3, let run = revoke.locked({ $0 }) else { return }
             try? run()
-            revokedAt.withLock { $0 = .now }
+            revokedAt.locked { $0 = .now }
         }
         let h = try AgentGatewayHarness(skills: [], upstream: upstream)
-        revoke.withLock { $0 = try? makeRevoke(h) }
+        revoke.locked { $0 = try? makeRevoke(h) }
         let response = try await h.post(path, body)
         let inspected: (any Error)?
         do { try await beforeStop(h); inspected = nil } catch { inspected = error }
         await h.stop()
         if let inspected { throw inspected }
         #expect(response.status == 200)
-        let revoked = try #require(revokedAt.withLock { $0 }, "the upstream never revoked the token: \(response.body.suffix(400))")
+        let revoked = try #require(revokedAt.locked { $0 }, "the upstream never revoked the token: \(response.body.suffix(400))")
         let left = try #require(upstream.disconnectedAt, "the gateway never left the upstream's stream")
         return RevokedRun(body: response.body, ticks: response.body.components(separatedBy: "tick").count - 1,
                           afterRevocation: left - revoked, log: await h.logLines().last)

@@ -18,7 +18,7 @@ import SkillGateTestSupport
         init(_ base: SQLiteStateStore) { self.base = base }
         struct Down: Error {}
         func token(hash: String) throws -> StoredClientToken? {
-            if failing.withLock({ $0 }) { throw Down() }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.token(hash: hash)
         }
     }
@@ -85,7 +85,7 @@ import SkillGateTestSupport
         let store = FailingLookups(try SQLiteStateStore(stateDirectory: dir))
         let (tokens, clock, grant) = try Self.tokenService(on: store)
         let recheck = TokenRecheck(tokens: tokens, grant: grant, interval: .zero)
-        store.failing.withLock { $0 = true }
+        store.failing.locked { $0 = true }
         clock.advance(3)
         #expect(tokens.standing(of: grant) == .unknown)
         #expect(!tokens.isStillValid(grant), "isStillValid still fails closed")
@@ -93,7 +93,7 @@ import SkillGateTestSupport
         try recheck.checkIfDue()
 
         _ = try TokenService(store: try SQLiteStateStore(stateDirectory: dir)).revoke(name: "app")
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         #expect(tokens.standing(of: grant) == .revoked)
         await #expect(throws: GatewayError.self) { try await recheck.check() }
     }

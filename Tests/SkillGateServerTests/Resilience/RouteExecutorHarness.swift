@@ -25,7 +25,7 @@ struct RouteExecutorHarness {
         let randoms = (0..<10_000).map { _ in seed.next() }
         let cursor = Mutex(0)
         executor = RouteExecutor(settings: settings, clock: clock, unitRandom: {
-            cursor.withLock { i in defer { i += 1 }; return randoms[i % randoms.count] }
+            cursor.locked { i in defer { i += 1 }; return randoms[i % randoms.count] }
         }) { target, _ throws(GatewayError) in
             guard let c = byProvider[target.provider.id] else { throw ResilienceFixtures.missingKey(target.provider.id) }
             return UpstreamClient(c)

@@ -37,7 +37,7 @@ final class ScriptedUpstream: HTTPHandler {
     }
 
     /// The request bodies received so far.
-    var requests: [JSONValue] { received.withLock { $0 } }
+    var requests: [JSONValue] { received.locked { $0 } }
     /// The `model` of each request received.
     var models: [String] { requests.compactMap { $0["model"]?.stringValue } }
 
@@ -45,9 +45,9 @@ final class ScriptedUpstream: HTTPHandler {
         guard let body = try? JSONValue.parse(request.body) else {
             return responder.respond(status: 400, headers: ["content-type": "application/json"], body: Array(#"{"error":{"message":"bad json"}}"#.utf8))
         }
-        received.withLock { $0.append(body) }
+        received.locked { $0.append(body) }
         let model = body["model"]?.stringValue ?? ""
-        let answer = script.withLock { $0[model] } ?? .text("no script for \(model)")
+        let answer = script.locked { $0[model] } ?? .text("no script for \(model)")
         if body["stream"]?.boolValue == true {
             try? await responder.startStream(status: 200, headers: ["content-type": "text/event-stream"])
             for chunk in Self.chunks(answer, model: model) {

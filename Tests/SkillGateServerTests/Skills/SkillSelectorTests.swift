@@ -19,14 +19,14 @@ final class SelectorModelDouble: Sendable {
     init(_ behaviours: [String: Behaviour]) { self.behaviours = behaviours }
 
     /// The targets asked, in order.
-    var targets: [String] { asked.withLock { $0.map(\.target) } }
+    var targets: [String] { asked.locked { $0.map(\.target) } }
     /// The requests sent, in order.
-    var requests: [ChatRequest] { asked.withLock { $0.map(\.request) } }
+    var requests: [ChatRequest] { asked.locked { $0.map(\.request) } }
 
     func selector(_ targets: [String], candidates: Int = 15, timeoutMs: Int = 60_000) -> SkillSelector {
         SkillSelector(settings: GatewayConfig.Selector(model: "light", candidates: candidates, timeoutMs: timeoutMs),
                       targets: targets.map { ResilienceFixtures.target($0) }) { [self] target, request in
-            asked.withLock { $0.append((target.provider.id, request)) }
+            asked.locked { $0.append((target.provider.id, request)) }
             switch behaviours[target.provider.id] ?? .answer(#"{"tools": []}"#) {
             case .answer(let text):
                 return ChatResponse(id: "s", model: request.model, content: [.text(text)], finishReason: .stop,

@@ -24,7 +24,7 @@ import SkillGateSkills
 
     @Test func aStoreFailureIsLoggedAndNotShownToTheClient() async throws {
         let logged = Mutex<[String]>([])
-        let store = StateNotesStore(store: FailingStore(), failed: { line in logged.withLock { $0.append(line) } })
+        let store = StateNotesStore(store: FailingStore(), failed: { line in logged.locked { $0.append(line) } })
         let skills = Dictionary(uniqueKeysWithValues: NotesSkills.all(store: store).map { ($0.name, $0) })
         let context = SkillContext(tokenName: "app", requestId: "req_1")
         let calls: [(String, JSONValue)] = [("save_note", ["text": "x"]), ("search_notes", ["query": "x"]), ("list_notes", [:]), ("delete_note", ["id": 1])]
@@ -36,7 +36,7 @@ import SkillGateSkills
             }
             #expect(result.text.contains("cannot be reached right now") && result.text.contains("try again"), "\(result.text)")
         }
-        let lines = logged.withLock { $0 }
+        let lines = logged.locked { $0 }
         #expect(lines.count == 4)
         #expect(lines.allSatisfy { $0.contains("db.internal:5432/skillgate") && $0.contains("Connection refused") }, "\(lines)")
         #expect(lines.first?.contains("while saving a note") == true, "\(lines)")

@@ -16,29 +16,29 @@ final class EmbeddingDouble: HTTPHandler {
         self.delay = Mutex(delay)
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
-        server.withLock { $0 = s }
-        boundPort.withLock { $0 = s.boundPort }
+        server.locked { $0 = s }
+        boundPort.locked { $0 = s.boundPort }
     }
 
-    var port: Int { boundPort.withLock { $0 } }
+    var port: Int { boundPort.locked { $0 } }
     /// `http://127.0.0.1:PORT/v1`.
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
-    var requests: [JSONValue] { received.withLock { $0 } }
+    var requests: [JSONValue] { received.locked { $0 } }
     /// The `input` texts of every request, per request.
     var inputs: [[String]] { requests.map { ($0["input"]?.arrayValue ?? []).compactMap(\.stringValue) } }
 
     func stop() async {
         // The server is dropped once stopped: it holds its event loops, which hold this handler
         // (a cycle that AddressSanitizer's leak check reported; docs/decisions/0025).
-        if let s = server.withLock({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
+        if let s = server.locked({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
     }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
         guard request.path == "/v1/embeddings", let body = try? JSONValue.parse(request.body) else {
             return responder.respond(status: 404, headers: ["content-type": "application/json"], body: Array(#"{"error":{"message":"unknown route"}}"#.utf8))
         }
-        received.withLock { $0.append(body) }
-        if let d = delay.withLock({ $0 }) {
+        received.locked { $0.append(body) }
+        if let d = delay.locked({ $0 }) {
             try? await Task.sleep(for: d)
             if Task.isCancelled { return }
         }

@@ -12,12 +12,12 @@ extension SQLiteStateStore {
         let held = Mutex(false)
         let holder = Thread { [self] in
             _ = try? withConnection { _ in
-                held.withLock { $0 = true }
+                held.locked { $0 = true }
                 Thread.sleep(forTimeInterval: seconds)
             }
         }
         holder.start()
-        while !held.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+        while !held.locked({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
     }
 }
 

@@ -18,11 +18,11 @@ final class ScriptedLLMClient: LLMClient {
 
     init(_ outcomes: [Outcome]) { script = Mutex(outcomes) }
 
-    var calls: Int { callCount.withLock { $0 } }
+    var calls: Int { callCount.locked { $0 } }
 
     private func nextOutcome() -> Outcome {
-        callCount.withLock { $0 += 1 }
-        return script.withLock { s in s.count > 1 ? s.removeFirst() : s[0] }
+        callCount.locked { $0 += 1 }
+        return script.locked { s in s.count > 1 ? s.removeFirst() : s[0] }
     }
 
     func complete(_ request: ChatRequest) async throws -> ChatResponse {

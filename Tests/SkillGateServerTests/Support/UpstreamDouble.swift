@@ -53,35 +53,35 @@ final class UpstreamDouble: HTTPHandler {
         self.byBody = byBody
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
-        server.withLock { $0 = s }
-        boundPort.withLock { $0 = s.boundPort }
+        server.locked { $0 = s }
+        boundPort.locked { $0 = s.boundPort }
     }
 
     /// The port the double listens on.
-    var port: Int { boundPort.withLock { $0 } }
+    var port: Int { boundPort.locked { $0 } }
 
     /// The base URL for a provider file (`http://127.0.0.1:PORT/v1`).
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
-    var requests: [Seen] { seen.withLock { $0 } }
-    var requestCount: Int { seen.withLock { $0.count } }
+    var requests: [Seen] { seen.locked { $0 } }
+    var requestCount: Int { seen.locked { $0.count } }
     /// Whether a stream kept open (`sseThenOpen`) saw its client leave.
-    var sawDisconnect: Bool { gone.withLock { $0 } }
+    var sawDisconnect: Bool { gone.locked { $0 } }
 
     func stop() async {
         // The server is dropped once stopped: it holds its event loops, which hold this handler
         // (a cycle that AddressSanitizer's leak check reported; docs/decisions/0025).
-        if let s = server.withLock({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
+        if let s = server.locked({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
     }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
-        seen.withLock { $0.append(Seen(path: request.path, headers: request.headers, body: request.body)) }
+        seen.locked { $0.append(Seen(path: request.path, headers: request.headers, body: request.body)) }
         let bearer = request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
         if let bearer, let keyed = byKey[bearer] { return await send(keyed, responder) }
         if !byBody.isEmpty {
             let text = String(decoding: request.body, as: UTF8.self)
             if let matched = byBody.first(where: { text.contains($0.key) }) { return await send(matched.value, responder) }
         }
-        let reply = script.withLock { s in s.count > 1 ? s.removeFirst() : s[0] }
+        let reply = script.locked { s in s.count > 1 ? s.removeFirst() : s[0] }
         await send(reply, responder)
     }
 
@@ -116,7 +116,7 @@ final class UpstreamDouble: HTTPHandler {
             for bytes in writes { try? await responder.write(bytes) }
             let until = ContinuousClock.now + atMost
             while !responder.isClientGone, !Task.isCancelled, ContinuousClock.now < until { try? await Task.sleep(for: .milliseconds(5)) }
-            if responder.isClientGone { gone.withLock { $0 = true } }
+            if responder.isClientGone { gone.locked { $0 = true } }
             responder.end()
         case .delayed(let delay, let next):
             try? await Task.sleep(for: delay)
@@ -126,7 +126,7 @@ final class UpstreamDouble: HTTPHandler {
             try? await responder.startStream(status: 200, headers: ["content-type": contentType])
             try? await responder.write(prefix)
             try? await Task.sleep(for: .milliseconds(100))  // let the prefix reach the socket
-            let s = server.withLock { $0 }
+            let s = server.locked { $0 }
             Task { await s?.shutdown(deadline: .zero) }
             try? await Task.sleep(for: .seconds(10))  // cancelled when the server closes the connection
         }

@@ -14,7 +14,7 @@ import SkillGateState
         let warnings = Mutex<[String]>([])
         let one = ResponseArchiveTests.stored.count
         let archive = ResponseArchive(store: try SQLiteStateStore(stateDirectory: dir), retention: 1, maxBytesPerToken: 2 * one,
-                                      flushInterval: .milliseconds(10), now: { Date() }) { w in warnings.withLock { $0.append(w) } }
+                                      flushInterval: .milliseconds(10), now: { Date() }) { w in warnings.locked { $0.append(w) } }
         for i in 0..<3 { archive.save(id: "resp_\(i)", tokenId: "tok_a", conversation: ResponseArchiveTests.stored) }
         archive.save(id: "resp_b", tokenId: "tok_b", conversation: ResponseArchiveTests.stored)
         await archive.flushOffThePool()
@@ -36,7 +36,7 @@ import SkillGateState
 
         // Reported once: the first drop at once (one response, when the third of tok_a's was written), later ones held for
         // the minute.
-        let seen = warnings.withLock { $0 }
+        let seen = warnings.locked { $0 }
         #expect(seen.count == 1, "\(seen)")
         #expect(seen.first?.hasPrefix("1 stored responses of 1 token(s) (tok_a) were dropped, oldest first") == true, "\(seen)")
         await archive.closeOffThePool()

@@ -18,7 +18,7 @@ import SkillGateTestSupport
             let store = FlakyStore(sqlite)
             // The writer waits a minute between writes: what is not flushed here stays pending.
             let archive = ResponseArchive(store: store, retention: 1, flushInterval: .seconds(60), now: { Date() }) { _ in }
-            store.failing.withLock { $0 = false }
+            store.failing.locked { $0 = false }
 
             // Stored.
             archive.save(id: "resp_1", tokenId: "tok_a", conversation: ResponseArchiveTests.stored)
@@ -65,7 +65,7 @@ import SkillGateTestSupport
             #expect(error?.status == 503)
             #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a").itemsJSON == ResponseArchiveTests.stored,
                     "a 503 deletes nothing")
-            store.failing.withLock { $0 = false }
+            store.failing.locked { $0 = false }
             #expect(try await archive.delete(id: "resp_1", tokenId: "tok_a"), "the retry deletes it")
             await archive.closeOffThePool()
             #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
@@ -107,11 +107,11 @@ import SkillGateTestSupport
 
             let done = Mutex(false)
             async let deleted = { () async throws -> Bool in
-                defer { done.withLock { $0 = true } }
+                defer { done.locked { $0 = true } }
                 return try await archive.delete(id: "resp_1", tokenId: "tok_a")
             }()
             try await Task.sleep(for: .milliseconds(150))
-            #expect(!done.withLock { $0 }, "the deletion waits for the write under way")
+            #expect(!done.locked { $0 }, "the deletion waits for the write under way")
             store.gate.signal()
             #expect(try await deleted)
             // Later writes find nothing pending; open the gate for any that come before close.

@@ -19,21 +19,21 @@ import SkillGateProviders
         let failingConversationReads = Mutex(false)
         init(_ inner: SQLiteStateStore) { self.inner = inner }
         func saveResponses(_ responses: [StoredResponse], now: Date, maxBytesPerToken: Int) throws -> [String: Int] {
-            attempts.withLock { $0 += 1 }
-            if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
-            writes.withLock { $0 += 1 }
+            attempts.locked { $0 += 1 }
+            if failing.locked({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            writes.locked { $0 += 1 }
             return try inner.saveResponses(responses, now: now, maxBytesPerToken: maxBytesPerToken)
         }
         func storedResponse(id: String, tokenId: String, now: Date) throws -> StoredResponse? {
-            if failingConversationReads.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            if failingConversationReads.locked({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             return try inner.storedResponse(id: id, tokenId: tokenId, now: now)
         }
         func storedResponseObject(id: String, tokenId: String, now: Date) throws -> StoredResponseObject {
-            if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            if failing.locked({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             return try inner.storedResponseObject(id: id, tokenId: tokenId, now: now)
         }
         func deleteResponse(id: String, tokenId: String) throws -> Bool {
-            if failing.withLock({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
+            if failing.locked({ $0 }) { throw SQLiteError(code: 10, message: "disk I/O error", context: "test") }
             return try inner.deleteResponse(id: id, tokenId: tokenId)
         }
     }
@@ -44,7 +44,7 @@ import SkillGateProviders
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = FlakyStore(try SQLiteStateStore(stateDirectory: dir))
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { _ in }
         let object = Array(#"{"id":"resp_1","object":"response"}"#.utf8)
         archive.save(id: "resp_1", tokenId: "tok_a", conversation: Self.stored, object: object)
@@ -53,14 +53,14 @@ import SkillGateProviders
         await archive.flushOffThePool()
         #expect(try store.inner.storedResponseObject(id: "resp_1", tokenId: "tok_a", now: Date()) == .found(object))
         #expect(try await archive.object(id: "resp_1", tokenId: "tok_a") == object)
-        store.failing.withLock { $0 = true }
+        store.failing.locked { $0 = true }
         do {
             _ = try await archive.object(id: "resp_1", tokenId: "tok_a")
             Issue.record("a failing store answered")
         } catch let error as GatewayError {
             #expect(error.status == 503 && error.retryAfter == 2 && error.message.contains("retry in a few seconds"), "\(error)")
         }
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         await archive.closeOffThePool()
     }
 
@@ -70,7 +70,7 @@ import SkillGateProviders
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-archive-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = FlakyStore(try SQLiteStateStore(stateDirectory: dir))
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { _ in }
         var writer = ResponsesItemsWriter()
         writer.append(Self.conversation[0])
@@ -82,7 +82,7 @@ import SkillGateProviders
         await #expect(throws: GatewayError.self) { try await archive.inputItems(id: "resp_1", tokenId: "tok_b") }
         await archive.flushOffThePool()
         #expect(try await archive.inputItems(id: "resp_1", tokenId: "tok_a") == input)
-        store.failingConversationReads.withLock { $0 = true }
+        store.failingConversationReads.locked { $0 = true }
         do {
             _ = try await archive.inputItems(id: "resp_1", tokenId: "tok_a")
             Issue.record("a failing store answered")
@@ -101,23 +101,23 @@ import SkillGateProviders
         let sqlite = try SQLiteStateStore(stateDirectory: dir)
         let store = FlakyStore(sqlite)
         let warnings = Mutex<[String]>([])
-        let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in warnings.withLock { $0.append(w) } }
+        let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in warnings.locked { $0.append(w) } }
         archive.save(id: "resp_1", tokenId: "tok_a", conversation: Self.stored)
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == ResponsesHistory(messages: Self.conversation, itemsJSON: Self.stored))
         await #expect(throws: GatewayError.self) { try await archive.conversation(id: "resp_1", tokenId: "tok_b") }
 
         // Wait (bounded) for the writer's first failed attempt: the answer stays pending and readable.
         let deadline = ContinuousClock.now + .seconds(10)
-        while warnings.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while warnings.locked({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil)
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == ResponsesHistory(messages: Self.conversation, itemsJSON: Self.stored))
-        #expect(warnings.withLock { $0.first?.contains("could not be stored yet") } == true)
+        #expect(warnings.locked { $0.first?.contains("could not be stored yet") } == true)
 
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         await archive.closeOffThePool()  // writes what is pending
         #expect(try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date())?.tokenId == "tok_a")
         #expect(try await archive.conversation(id: "resp_1", tokenId: "tok_a") == ResponsesHistory(messages: Self.conversation, itemsJSON: Self.stored))
-        #expect(store.writes.withLock { $0 } >= 1)
+        #expect(store.writes.locked { $0 } >= 1)
         // A write of one answer stays on the writer's own thread.
         #expect(archive.catchUps == 0)
     }
@@ -160,12 +160,12 @@ import SkillGateProviders
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let warnings = Mutex<[String]>([])
         let archive = ResponseArchive(store: try SQLiteStateStore(stateDirectory: dir), retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in
-            warnings.withLock { $0.append(w) }
+            warnings.locked { $0.append(w) }
         }
         let longest = ResponseArchive.maxConversationBytes
         archive.save(id: "resp_long", tokenId: "tok", conversation: Self.items(bytes: longest + 1))
         archive.save(id: "resp_fits", tokenId: "tok", conversation: Self.items(bytes: longest))
-        #expect(warnings.withLock { $0 } == ["response resp_long was not kept: its conversation is \(longest + 1) bytes, over the \(longest) kept for one"])
+        #expect(warnings.locked { $0 } == ["response resp_long was not kept: its conversation is \(longest + 1) bytes, over the \(longest) kept for one"])
         #expect(try await archive.conversation(id: "resp_fits", tokenId: "tok").itemsJSON.count == longest)
         do {
             _ = try await archive.conversation(id: "resp_long", tokenId: "tok")
@@ -182,7 +182,7 @@ import SkillGateProviders
         let store = ResponseArchiveTests.FlakyStore(try SQLiteStateStore(stateDirectory: dir))
         let warnings = Mutex<[String]>([])
         let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(20), now: { Date() }) { w in
-            warnings.withLock { $0.append(w) }
+            warnings.locked { $0.append(w) }
         }
         // One array, shared by every save (copy on write): the test holds 8 MiB, the archive counts 256.
         let conversation = Self.items(bytes: ResponseArchive.maxConversationBytes)
@@ -190,7 +190,7 @@ import SkillGateProviders
         for i in 0..<fit { archive.save(id: "resp_\(i)", tokenId: "tok", conversation: conversation) }
         archive.save(id: "resp_more", tokenId: "tok", conversation: conversation)
         archive.save(id: "resp_0", tokenId: "tok", conversation: conversation)   // saved again: replaces, adds nothing
-        #expect(warnings.withLock { $0.filter { $0.contains("was not kept") } } == ["response resp_more was not kept: 10000 answers or \(ResponseArchive.maxPendingBytes) bytes wait for the state store, which is failing or slow"])
+        #expect(warnings.locked { $0.filter { $0.contains("was not kept") } } == ["response resp_more was not kept: 10000 answers or \(ResponseArchive.maxPendingBytes) bytes wait for the state store, which is failing or slow"])
         #expect(try await archive.conversation(id: "resp_\(fit - 1)", tokenId: "tok").itemsJSON.count == conversation.count)
         await archive.closeOffThePool()
     }

@@ -150,11 +150,11 @@ import Synchronization
     @Test func anExpiredResponseIsA404() async throws {
         let clock = Mutex(Date())
         let h = try H(config: Self.config + #","responses":{"retention_hours":1}"#, script: ["light-native": .text("Noted.")],
-                      now: { clock.withLock { $0 } })
+                      now: { clock.locked { $0 } })
         let stored = try await Self.post(h, #"{"model":"light","input":"Remember 7."}"#)
         let id = try #require(stored.json["id"]?.stringValue)
         let soon = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
-        clock.withLock { $0 += 3601 }
+        clock.locked { $0 += 3601 }
         let late = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)
         await h.gateway.services.responses.flushOffThePool()
         let lateFromStore = try await Self.post(h, #"{"model":"light","previous_response_id":"\#(id)","input":"Which?"}"#)

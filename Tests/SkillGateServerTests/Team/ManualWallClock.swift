@@ -7,9 +7,9 @@ final class ManualWallClock: Sendable {
 
     init(_ start: Date) { time = Mutex(start) }
 
-    var now: Date { time.withLock { $0 } }
+    var now: Date { time.locked { $0 } }
 
-    func advance(_ seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    func advance(_ seconds: Double) { time.locked { $0 = $0.addingTimeInterval(seconds) } }
 
-    func set(_ date: Date) { time.withLock { $0 = date } }
+    func set(_ date: Date) { time.locked { $0 = date } }
 }

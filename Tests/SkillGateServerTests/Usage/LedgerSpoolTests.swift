@@ -101,7 +101,7 @@ import SkillGateTestSupport
         let store = try Self.failingStore(directory)
         let spool = LedgerSpool(directory: directory + "/ledger-spool")
         let said = Mutex<[String]>([])
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool) { message, _ in said.withLock { $0.append(message) } }
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool) { message, _ in said.locked { $0.append(message) } }
         ledger.record([Self.record(1), Self.record(2)])
         ledger.record([Self.record(3)])
         try await Self.waitUntil { ledger.stats.failedWrites >= 1 }
@@ -110,7 +110,7 @@ import SkillGateTestSupport
         let files = Self.spooledFiles(directory)
         #expect(files.count == 1 && files.first?.hasSuffix(".jsonl") == true, "\(files)")
         #expect(ledger.stats.dropped == 0)
-        #expect(said.withLock { $0.last?.contains("kept in \(directory)/ledger-spool/") } == true, "\(said.withLock { $0 })")
+        #expect(said.locked { $0.last?.contains("kept in \(directory)/ledger-spool/") } == true, "\(said.locked { $0 })")
         let dirMode = try FileManager.default.attributesOfItem(atPath: directory + "/ledger-spool")[.posixPermissions] as? Int
         let fileMode = try FileManager.default.attributesOfItem(atPath: directory + "/ledger-spool/" + files[0])[.posixPermissions] as? Int
         #expect(dirMode == 0o700 && fileMode == 0o600, "the records name tokens and requests")
@@ -133,11 +133,11 @@ import SkillGateTestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try Self.failingStore(directory)
         let said = Mutex<[(String, Int)]>([])
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10)) { message, count in said.withLock { $0.append((message, count)) } }
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10)) { message, count in said.locked { $0.append((message, count)) } }
         ledger.record([Self.record(1), Self.record(2)])
         try await offThePool { [ledger] in ledger.close() }
         #expect(ledger.stats.dropped == 2)
-        #expect(said.withLock { $0.last.map { $0.0.hasPrefix("usage records dropped at the stop") && $0.1 == 2 } } == true)
+        #expect(said.locked { $0.last.map { $0.0.hasPrefix("usage records dropped at the stop") && $0.1 == 2 } } == true)
     }
 
     /// A file another running process took is left to it; one taken by a process that is gone is taken again.
@@ -170,11 +170,11 @@ import SkillGateTestSupport
         let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
         try bytes.prefix(bytes.count - 10).write(to: URL(fileURLWithPath: cut))
         let said = Mutex<[String]>([])
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool) { message, _ in said.withLock { $0.append(message) } }
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), spool: spool) { message, _ in said.locked { $0.append(message) } }
         try await Self.waitUntil { Self.spooledFiles(directory).allSatisfy { $0.hasSuffix(".unreadable") } }
         try await offThePool { [ledger] in ledger.close() }
         #expect(Self.spooledFiles(directory) == [FilePath.lastComponent(cut) + ".unreadable"])
         #expect(try store.usageSummary(tokenId: "tok_a", since: Date(timeIntervalSince1970: 0)).requests == 1)
-        #expect(said.withLock { $0.contains { $0.contains("cannot be read") && $0.contains(".unreadable") } }, "\(said.withLock { $0 })")
+        #expect(said.locked { $0.contains { $0.contains("cannot be read") && $0.contains(".unreadable") } }, "\(said.locked { $0 })")
     }
 }

@@ -21,7 +21,7 @@ import SkillGateProviders
             try db.execute("ALTER TABLE usage_records RENAME TO usage_records_away")
         }
         let problems = Mutex(0)
-        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), batchSize: 1) { _, _ in problems.withLock { $0 += 1 } }
+        let ledger = UsageLedger(store: store, flushInterval: .milliseconds(10), batchSize: 1) { _, _ in problems.locked { $0 += 1 } }
         var entry = RequestLogEntry(requestId: "req_x", method: "POST", path: "/v1/chat/completions")
         entry.tokenId = "tok_0000000000000000"
         entry.status = 200
@@ -35,7 +35,7 @@ import SkillGateProviders
         let failed = ledger.stats.failedWrites
         #expect(failed >= 2, "the writer kept trying")
         #expect(failed <= 12, "\(failed) write attempts in one second against a failing store")
-        #expect(problems.withLock { $0 } <= 12)
+        #expect(problems.locked { $0 } <= 12)
 
         _ = try store.withConnection { db in try db.execute("ALTER TABLE usage_records_away RENAME TO usage_records") }
         let queued = ledger.stats.queued + ledger.stats.written
@@ -53,17 +53,17 @@ import SkillGateProviders
         let store = ResponseArchiveTests.FlakyStore(sqlite)
         let warnings = Mutex(0)
         let archive = ResponseArchive(store: store, retention: 1, flushInterval: .milliseconds(10), now: { Date() }) { _ in
-            warnings.withLock { $0 += 1 }
+            warnings.locked { $0 += 1 }
         }
         let conversation = OpenAIResponsesFormat.conversationJSON([Message(role: .user, text: "Remember 7.")])
         archive.save(id: "resp_1", tokenId: "tok_a", conversation: conversation)
         try await Task.sleep(for: .seconds(1))
-        let attempts = store.attempts.withLock { $0 }
+        let attempts = store.attempts.locked { $0 }
         #expect(attempts >= 2, "the writer kept trying")
         #expect(attempts <= 12, "\(attempts) write attempts in one second against a failing store")
-        #expect(warnings.withLock { $0 } <= 12)
+        #expect(warnings.locked { $0 } <= 12)
 
-        store.failing.withLock { $0 = false }
+        store.failing.locked { $0 = false }
         let deadline = ContinuousClock.now + .seconds(15)
         while try sqlite.storedResponse(id: "resp_1", tokenId: "tok_a", now: Date()) == nil && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

@@ -21,7 +21,7 @@ import SkillGateTestSupport
         defer { http.shutdown() }
         let seen = Mutex<[String]>([])
         let session = Self.session(double, http: http, headers: [("Authorization", "Bearer ${secret:MCP_KEY}")]) { message in
-            if case .notification(let method, _) = message { seen.withLock { $0.append(method) } }
+            if case .notification(let method, _) = message { seen.locked { $0.append(method) } }
         }
         let name = try await session.initialize(timeout: .seconds(5))
         #expect(name == "double")
@@ -35,7 +35,7 @@ import SkillGateTestSupport
         let requests = double.server.requests
         #expect(requests.dropFirst().allSatisfy { $0.headers["Mcp-Session-Id"] == "session-1" && $0.headers["MCP-Protocol-Version"] == "2025-06-18" })
         #expect(requests.allSatisfy { $0.headers["Authorization"] == "Bearer sk-mcp-secret" })
-        if case .eventStream = behaviour { #expect(seen.withLock { $0 }.contains("notifications/message")) }
+        if case .eventStream = behaviour { #expect(seen.locked { $0 }.contains("notifications/message")) }
         await double.stop()
     }
 
@@ -47,10 +47,10 @@ import SkillGateTestSupport
         defer { http.shutdown() }
         let current = Mutex("old-secret-0123456789")
         let transport = MCPHTTPTransport(http: http, url: double.url, headers: [("Authorization", "Bearer ${secret:MCP_KEY}")],
-                                         secrets: { name in name == "MCP_KEY" ? current.withLock { $0 } : nil }, inbound: { _ in })
+                                         secrets: { name in name == "MCP_KEY" ? current.locked { $0 } : nil }, inbound: { _ in })
         #expect(transport.secretsSent == ["old-secret-0123456789"])
         _ = try await MCPClientSession(transport: transport).initialize(timeout: .seconds(5))
-        current.withLock { $0 = "new-secret-0123456789" }
+        current.locked { $0 = "new-secret-0123456789" }
         #expect(transport.secretsSent == ["old-secret-0123456789", "new-secret-0123456789"])
         await double.stop()
     }

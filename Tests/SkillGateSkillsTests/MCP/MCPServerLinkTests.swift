@@ -11,9 +11,9 @@ import SkillGateTestSupport
 @Suite struct MCPServerLinkTests {
     final class Log: Sendable {
         let lines = Mutex<[(String, JSONObject)]>([])
-        var logger: MCPServerLink.Logger { { message, fields, _ in self.lines.withLock { $0.append((message, fields)) } } }
-        func contains(_ message: String) -> Bool { lines.withLock { $0.contains { $0.0 == message } } }
-        func notes() -> [String] { lines.withLock { $0.compactMap { $0.1["note"]?.stringValue } } }
+        var logger: MCPServerLink.Logger { { message, fields, _ in self.lines.locked { $0.append((message, fields)) } } }
+        func contains(_ message: String) -> Bool { lines.locked { $0.contains { $0.0 == message } } }
+        func notes() -> [String] { lines.locked { $0.compactMap { $0.1["note"]?.stringValue } } }
     }
 
     static func httpLink(_ url: String, http: HTTPClient, log: Log, maxTools: Int = 128, maxPages: Int = 10,
@@ -100,7 +100,7 @@ import SkillGateTestSupport
             return
         }
         #expect(refusal.contains("not allowed with Bearer [redacted]") && !refusal.contains(secret), "\(refusal)")
-        #expect(!log.lines.withLock { "\($0)" }.contains(secret))
+        #expect(!log.lines.locked { "\($0)" }.contains(secret))
         await link.stop()
         await double.stop()
     }
@@ -139,8 +139,8 @@ import SkillGateTestSupport
         #expect(link.tools.isEmpty)
         #expect(link.unavailableReason?.contains("unreachable") == true)
         // A generous bound: it only ends a failing test, and a loaded parallel run delayed these 1 s retries by seconds.
-        #expect(try await Self.eventually(.seconds(30)) { log.lines.withLock { $0.filter { $0.0 == "mcp server unavailable" }.count } >= 3 })
-        let delays = log.lines.withLock { $0.compactMap { $0.1["retry_in_ms"]?.intValue } }
+        #expect(try await Self.eventually(.seconds(30)) { log.lines.locked { $0.filter { $0.0 == "mcp server unavailable" }.count } >= 3 })
+        let delays = log.lines.locked { $0.compactMap { $0.1["retry_in_ms"]?.intValue } }
         // 0.5 s doubling, capped at max_backoff (1 s here).
         #expect(Array(delays.prefix(3)) == [500, 1000, 1000])
         await link.stop()

@@ -63,7 +63,7 @@ import Testing
         #expect(lookup.annotations.title == "Bearer [redacted]")
         #expect(lookup.inputSchema["properties"]?["q"] == ["type": "string", "description": "Bearer [redacted]", "default": "Bearer [redacted]"])
         #expect(log.notes().contains { $0.contains("1 listed tool(s) had a name holding a secret") }, "\(log.notes())")
-        #expect(!"\(tools)".contains("456789XYZ") && !log.lines.withLock { "\($0)" }.contains("456789XYZ"))
+        #expect(!"\(tools)".contains("456789XYZ") && !log.lines.locked { "\($0)" }.contains("456789XYZ"))
         await link.stop()
     }
 
@@ -73,7 +73,7 @@ import Testing
         await link.start()
         let note = try #require(log.notes().first { $0.contains("max_pages") })
         #expect(note.contains("\"cur-[redacted]-1\""), "\(note)")
-        #expect(!log.lines.withLock { "\($0)" }.contains("456789XYZ"))
+        #expect(!log.lines.locked { "\($0)" }.contains("456789XYZ"))
         await link.stop()
     }
 
@@ -85,9 +85,9 @@ import Testing
         server.failRefresh.store(true, ordering: .relaxed)
         link.requestRefresh()
         #expect(try await MCPServerLinkTests.eventually(.seconds(30)) { log.contains("mcp tools/list failed") })
-        let logged = log.lines.withLock { $0.first { $0.0 == "mcp tools/list failed" }?.1["error"]?.stringValue } ?? ""
+        let logged = log.lines.locked { $0.first { $0.0 == "mcp tools/list failed" }?.1["error"]?.stringValue } ?? ""
         #expect(logged.contains("refused: you sent Bearer [redacted]"), "\(logged)")
-        #expect(!log.lines.withLock { "\($0)" }.contains("456789XYZ"))
+        #expect(!log.lines.locked { "\($0)" }.contains("456789XYZ"))
         await link.stop()
     }
 }

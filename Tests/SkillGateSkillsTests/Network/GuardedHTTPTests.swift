@@ -71,12 +71,12 @@ import SkillGateHTTP
         defer { Task { await server.stop() } }
         let calls = Mutex(0)
         // The name does not exist in DNS: the request can only arrive through the pin.
-        let resolver = HostResolver { _ in calls.withLock { $0 += 1 }; return .success([IPAddress("127.0.0.1")!]) }
+        let resolver = HostResolver { _ in calls.locked { $0 += 1 }; return .success([IPAddress("127.0.0.1")!]) }
         let guarded = GuardedHTTP(http: Self.http, resolver: resolver)
         let url = try OutboundURL("http://\(name):\(server.port)/")
         let response = try await guarded.send(method: "GET", url: url, headers: [:], body: [], policy: AddressPolicy(allowPrivate: false, exceptions: ["127.0.0.1/32"]),
                                               timeout: .seconds(5), maxBytes: 1000)
         #expect(String(decoding: response.body, as: UTF8.self) == "host=rebind.invalid:\(server.port)")
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.locked { $0 } == 1)
     }
 }

@@ -11,14 +11,14 @@ import SkillGateCore
         let name: String
         let parameters: JSONValue
         private let made = Mutex(0)
-        var definitionsMade: Int { made.withLock { $0 } }
+        var definitionsMade: Int { made.locked { $0 } }
         var id: String { "test.\(name)" }
         var description: String { "Counts \(name)" }
         var version: String { "1" }
         var timeout: Duration { .seconds(1) }
         var requiresConfirmation: Bool { false }
         var toolDefinition: ToolDefinition {
-            made.withLock { $0 += 1 }
+            made.locked { $0 += 1 }
             return ToolDefinition(name: name, description: description, parameters: parameters, strict: true)
         }
 

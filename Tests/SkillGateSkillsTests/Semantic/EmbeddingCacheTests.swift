@@ -64,7 +64,7 @@ import SkillGateTestSupport
         final class Recording: EmbeddingStore {
             let readOn = Mutex<[pthread_t]>([])
             func vectors(for keys: [EmbeddingKey]) throws -> [EmbeddingKey: [Float]] {
-                readOn.withLock { $0.append(pthread_self()) }
+                readOn.locked { $0.append(pthread_self()) }
                 return [:]
             }
             func store(_ vectors: [EmbeddingKey: [Float]]) throws {}
@@ -74,7 +74,7 @@ import SkillGateTestSupport
         // A thread of the caller's own stands in for an event loop (decision 0086).
         let (caller, found) = await onOwnThread { (pthread_self(), await cache.vectors(for: [Self.key("a")])) }
         #expect(found == [nil])
-        let threads = store.readOn.withLock { $0 }
+        let threads = store.readOn.locked { $0 }
         #expect(threads.count == 1 && !threads.contains(where: { pthread_equal($0, caller) != 0 }), "the store was read on the caller's thread")
     }
 
@@ -84,7 +84,7 @@ import SkillGateTestSupport
         final class Recording: EmbeddingStore {
             let writtenOn = Mutex<[pthread_t]>([])
             func vectors(for keys: [EmbeddingKey]) throws -> [EmbeddingKey: [Float]] { [:] }
-            func store(_ vectors: [EmbeddingKey: [Float]]) throws { writtenOn.withLock { $0.append(pthread_self()) } }
+            func store(_ vectors: [EmbeddingKey: [Float]]) throws { writtenOn.locked { $0.append(pthread_self()) } }
         }
         let store = Recording()
         let cache = EmbeddingCache(store: store)
@@ -92,7 +92,7 @@ import SkillGateTestSupport
             await cache.insert([Self.key("a"): [1, 0]])
             return pthread_self()
         }
-        let threads = store.writtenOn.withLock { $0 }
+        let threads = store.writtenOn.locked { $0 }
         #expect(threads.count == 1 && !threads.contains(where: { pthread_equal($0, caller) != 0 }), "the store was written on the caller's thread")
     }
 

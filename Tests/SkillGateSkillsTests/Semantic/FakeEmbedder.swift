@@ -22,17 +22,17 @@ final class FakeEmbedder: TextEmbedder {
         self.failure = Mutex(failure)
     }
 
-    var calls: [Call] { seen.withLock { $0 } }
-    func setStall(_ d: Duration?) { stall.withLock { $0 = d } }
+    var calls: [Call] { seen.locked { $0 } }
+    func setStall(_ d: Duration?) { stall.locked { $0 = d } }
     /// Calls wait (cancellably) until `release()`.
     func hold() { held.store(true, ordering: .relaxed) }
     func release() { held.store(false, ordering: .relaxed) }
 
     func embed(_ texts: [String], as purpose: EmbeddingPurpose) async throws -> [[Float]] {
-        seen.withLock { $0.append(Call(texts: texts, purpose: purpose)) }
-        if let d = stall.withLock({ $0 }) { try await Task.sleep(for: d) }
+        seen.locked { $0.append(Call(texts: texts, purpose: purpose)) }
+        if let d = stall.locked({ $0 }) { try await Task.sleep(for: d) }
         while held.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
-        if let e = failure.withLock({ $0 }) { throw e }
+        if let e = failure.locked({ $0 }) { throw e }
         return texts.map(Self.vector)
     }
 
@@ -56,14 +56,14 @@ final class MemoryEmbeddingStore: EmbeddingStore {
     private let reads = Atomic<Int>(0)
 
     var readCount: Int { reads.load(ordering: .relaxed) }
-    var count: Int { rows.withLock { $0.count } }
+    var count: Int { rows.locked { $0.count } }
 
     func vectors(for keys: [EmbeddingKey]) throws -> [EmbeddingKey: [Float]] {
         reads.add(1, ordering: .relaxed)
-        return rows.withLock { map in map.filter { keys.contains($0.key) } }
+        return rows.locked { map in map.filter { keys.contains($0.key) } }
     }
 
     func store(_ vectors: [EmbeddingKey: [Float]]) throws {
-        rows.withLock { map in map.merge(vectors) { _, new in new } }
+        rows.locked { map in map.merge(vectors) { _, new in new } }
     }
 }

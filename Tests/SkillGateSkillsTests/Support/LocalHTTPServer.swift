@@ -20,22 +20,22 @@ final class LocalHTTPServer: HTTPHandler {
         self.respond = respond
         let s = try HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0), handler: self)
         try s.start()
-        server.withLock { $0 = s }
-        boundPort.withLock { $0 = s.boundPort }
+        server.locked { $0 = s }
+        boundPort.locked { $0 = s.boundPort }
     }
 
-    var port: Int { boundPort.withLock { $0 } }
+    var port: Int { boundPort.locked { $0 } }
     func url(_ path: String = "/") -> String { "http://127.0.0.1:\(port)\(path)" }
-    var requests: [HTTPServerRequest] { seen.withLock { $0 } }
+    var requests: [HTTPServerRequest] { seen.locked { $0 } }
 
     func stop() async {
         // The server is dropped once stopped: it holds its event loops, which hold this handler
         // (a cycle that AddressSanitizer's leak check reported; docs/decisions/0025).
-        if let s = server.withLock({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
+        if let s = server.locked({ s in defer { s = nil }; return s }) { await s.shutdown(deadline: .milliseconds(100)) }
     }
 
     func handle(_ request: HTTPServerRequest, responder: HTTPResponder) async {
-        seen.withLock { $0.append(request) }
+        seen.locked { $0.append(request) }
         let reply = respond(request)
         if let delay = reply.delay {
             try? await Task.sleep(for: delay)

@@ -32,13 +32,13 @@ final class MCPHTTPDouble: Sendable {
         self.behaviour = behaviour
         let box = ResponderBox()
         server = try LocalHTTPServer { request in box.respond(request) }
-        box.double.withLock { $0.double = self }
+        box.double.locked { $0.double = self }
     }
 
     var url: String { server.url("/mcp") }
-    var receivedMethods: [String] { methods.withLock { $0 } }
+    var receivedMethods: [String] { methods.locked { $0 } }
     /// The `Mcp-Session-Id` header of every request after the first.
-    var sessionHeaders: [String?] { sessions.withLock { $0 } }
+    var sessionHeaders: [String?] { sessions.locked { $0 } }
 
     func stop() async { await server.stop() }
 
@@ -48,11 +48,11 @@ final class MCPHTTPDouble: Sendable {
         }
         switch message {
         case .request(let id, let method, let params):
-            methods.withLock { $0.append(method) }
-            if method != "initialize" { sessions.withLock { $0.append(request.headers["Mcp-Session-Id"]) } }
+            methods.locked { $0.append(method) }
+            if method != "initialize" { sessions.locked { $0.append(request.headers["Mcp-Session-Id"]) } }
             return answer(id: id, method: method, params: params, authorization: request.headers["Authorization"] ?? "")
         case .notification(let method, _):
-            methods.withLock { $0.append(method) }
+            methods.locked { $0.append(method) }
             return LocalHTTPServer.Reply(status: 202, headers: [:], body: [])
         default:
             return LocalHTTPServer.Reply(status: 202, headers: [:], body: [])
@@ -125,7 +125,7 @@ private final class ResponderBox: Sendable {
     struct Weak { weak var double: MCPHTTPDouble? }
     let double = Mutex(Weak())
     func respond(_ request: HTTPServerRequest) -> LocalHTTPServer.Reply {
-        guard let d = double.withLock({ $0.double }) else { return LocalHTTPServer.Reply(status: 503) }
+        guard let d = double.locked({ $0.double }) else { return LocalHTTPServer.Reply(status: 503) }
         return d.respond(request)
     }
 }

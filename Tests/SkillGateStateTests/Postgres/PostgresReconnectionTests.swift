@@ -104,7 +104,7 @@ struct PostgresReconnectionTests {
 final class NoticeLog: Sendable {
     private let messages = Mutex<[String]>([])
 
-    var all: [String] { messages.withLock { $0 } }
+    var all: [String] { messages.locked { $0 } }
 
-    func add(_ message: String) { messages.withLock { $0.append(message) } }
+    func add(_ message: String) { messages.locked { $0.append(message) } }
 }

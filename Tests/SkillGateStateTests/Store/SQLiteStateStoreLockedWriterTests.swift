@@ -48,10 +48,10 @@ import Testing
             // On threads of their own, as the ledger's writer is: a wait for the lock blocks its thread.
             async let writer: Void = offThePool {
                 try store.recordUsage(UsageRecord(occurredAt: Date(), tokenId: Self.token.id))
-                writerDone.withLock { $0 = true }
+                writerDone.locked { $0 = true }
             }
             try await Task.sleep(for: .milliseconds(200))
-            #expect(!writerDone.withLock { $0 }, "the writer waits for the lock")
+            #expect(!writerDone.locked { $0 }, "the writer waits for the lock")
 
             let start = ContinuousClock.now
             let found = try store.token(hash: "h1")

@@ -8,7 +8,7 @@ final class TestClock: Sendable {
 
     init(_ start: Date = Date(millisecondsSince1970: 1_750_000_000_000)) { current = Mutex(start) }
 
-    var now: Date { current.withLock { $0 } }
+    var now: Date { current.locked { $0 } }
 
-    func advance(seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    func advance(seconds: TimeInterval) { current.locked { $0 += seconds } }
 }

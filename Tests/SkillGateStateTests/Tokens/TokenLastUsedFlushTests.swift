@@ -16,7 +16,7 @@ import Testing
         let calls = Mutex(0)
         init(_ base: SQLiteStateStore) { self.base = base }
         func markTokensUsed(_ uses: [String: Date]) throws {
-            if calls.withLock({ $0 += 1; return $0 }) == 1 {
+            if calls.locked({ $0 += 1; return $0 }) == 1 {
                 entered.signal()
                 release.wait()
             }

@@ -16,8 +16,8 @@ import Testing
         let delay: TimeInterval = 1.5
         init(_ base: SQLiteStateStore) { self.base = base }
         func token(hash: String) throws -> StoredClientToken? {
-            lookups.withLock { $0 += 1 }
-            if slow.withLock({ $0 }) { usleep(UInt32(delay * 1_000_000)) }
+            lookups.locked { $0 += 1 }
+            if slow.locked({ $0 }) { usleep(UInt32(delay * 1_000_000)) }
             return try base.token(hash: hash)
         }
     }
@@ -29,26 +29,26 @@ import Testing
             let service = TokenService(store: store, cacheLifetime: .seconds(30), now: { clock.now })
             let (token, _) = try service.create(name: "ios-app")
             #expect(service.authenticate(token) != nil)
-            #expect(store.lookups.withLock { $0 } == 1)
+            #expect(store.lookups.locked { $0 } == 1)
             clock.advance(seconds: 10)
             #expect(service.authenticate(token) != nil)
             await service.waitForRefreshes()
-            #expect(store.lookups.withLock { $0 } == 1, "a young entry is not looked up again")
+            #expect(store.lookups.locked { $0 } == 1, "a young entry is not looked up again")
 
             // Past half its life: answered from the cache at once while one lookup runs behind, however slow.
             clock.advance(seconds: 6)
-            store.slow.withLock { $0 = true }
+            store.slow.locked { $0 = true }
             let started = Date()
             for _ in 0..<5 { #expect(service.authenticate(token) != nil) }
             #expect(Date().timeIntervalSince(started) < store.delay / 2, "no request waited for the store")
             await service.waitForRefreshes()
-            store.slow.withLock { $0 = false }
-            #expect(store.lookups.withLock { $0 } == 2, "one lookup for the five requests")
+            store.slow.locked { $0 = false }
+            #expect(store.lookups.locked { $0 } == 2, "one lookup for the five requests")
 
             // The renewed entry carries the token past the first entry's expiry without a lookup on the request path.
             clock.advance(seconds: 20)  // 36 s after the first lookup, 20 s after the renewal
             #expect(service.authenticate(token) != nil)
-            #expect(store.lookups.withLock { $0 } <= 3)
+            #expect(store.lookups.locked { $0 } <= 3)
         }
     }
 

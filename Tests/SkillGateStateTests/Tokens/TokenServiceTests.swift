@@ -69,13 +69,13 @@ import Testing
         init(_ base: SQLiteStateStore) { self.base = base }
         struct Down: Error {}
         func token(hash: String) throws -> StoredClientToken? {
-            reads.withLock { $0.single += 1 }
-            if failing.withLock({ $0 }) { throw Down() }
+            reads.locked { $0.single += 1 }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.token(hash: hash)
         }
         func tokens(hashes: [String]) throws -> [StoredClientToken] {
-            reads.withLock { $0.many += 1 }
-            if failing.withLock({ $0 }) { throw Down() }
+            reads.locked { $0.many += 1 }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.tokens(hashes: hashes)
         }
     }
@@ -90,28 +90,28 @@ import Testing
             let service = TokenService(store: store, cacheLifetime: .seconds(2), now: { clock.now })
             let made = try (0..<4).map { try service.create(name: "app-\($0)").token }
             let grants = try made.map { try #require(service.grant(for: $0)) }
-            store.reads.withLock { $0 = (0, 0) }
+            store.reads.locked { $0 = (0, 0) }
             #expect(service.standings(of: grants + [grants[0]]) == [.valid, .valid, .valid, .valid, .valid])
-            #expect(store.reads.withLock { $0 } == (0, 0), "all cached: no store read")
+            #expect(store.reads.locked { $0 } == (0, 0), "all cached: no store read")
 
             clock.advance(seconds: 1.5)  // past half the entries' lifetime: one read renews them all, no refresh of each
             #expect(service.standings(of: grants) == [.valid, .valid, .valid, .valid])
-            #expect(store.reads.withLock { $0 } == (0, 1))
+            #expect(store.reads.locked { $0 } == (0, 1))
             #expect(service.standings(of: grants) == [.valid, .valid, .valid, .valid])
-            #expect(store.reads.withLock { $0 } == (0, 1), "renewed")
-            store.reads.withLock { $0 = (0, 0) }
+            #expect(store.reads.locked { $0 } == (0, 1), "renewed")
+            store.reads.locked { $0 = (0, 0) }
 
             clock.advance(seconds: 3)
             let elsewhere = TokenService(store: try SQLiteStateStore(stateDirectory: dir))
             try elsewhere.revoke(name: "app-1")
             _ = try service.revoke(name: "app-2")  // through this service: cached as revoked, fresh again
             #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid])
-            #expect(store.reads.withLock { $0 } == (0, 1), "one read for the three the cache no longer vouched for")
+            #expect(store.reads.locked { $0 } == (0, 1), "one read for the three the cache no longer vouched for")
             #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid])
-            #expect(store.reads.withLock { $0 } == (0, 1), "their answers were cached")
+            #expect(store.reads.locked { $0 } == (0, 1), "their answers were cached")
 
             clock.advance(seconds: 1.5)
-            store.failing.withLock { $0 = true }
+            store.failing.locked { $0 = true }
             #expect(service.standings(of: grants) == [.valid, .revoked, .revoked, .valid], "while the entries still vouch")
             clock.advance(seconds: 1)
             #expect(service.standings(of: grants) == [.unknown, .revoked, .revoked, .unknown],
@@ -138,7 +138,7 @@ import Testing
             #expect(service.authenticate(revokedElsewhere) == nil, "the store is read once the entry expired")
             #expect(service.authenticate(revokedHere) == nil)
             #expect(service.authenticate(kept) != nil)
-            store.reads.withLock { $0 = (0, 0) }
+            store.reads.locked { $0 = (0, 0) }
             for hours in [1.0, 24, -48] {  // later, much later, and after the clock was set back
                 clock.advance(seconds: hours * 3_600)
                 #expect(service.authenticate(revokedElsewhere) == nil)
@@ -146,7 +146,7 @@ import Testing
                 #expect(service.cachedStanding(of: grants[0]) == .revoked)
                 #expect(service.standings(of: grants) == [.revoked, .revoked, .valid])
             }
-            #expect(store.reads.withLock { $0 } == (0, 3), "only the valid token was read again, once per sweep")
+            #expect(store.reads.locked { $0 } == (0, 3), "only the valid token was read again, once per sweep")
         }
     }
 
@@ -327,11 +327,11 @@ import Testing
         init(_ base: SQLiteStateStore) { self.base = base }
         struct Down: Error {}
         func activeTokenHashes(limit: Int) throws -> [String] {
-            if failing.withLock({ $0 }) { throw Down() }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.activeTokenHashes(limit: limit)
         }
         func activeTokenHashes(createdSince since: Date, limit: Int) throws -> [CreatedTokenHash] {
-            if failing.withLock({ $0 }) { throw Down() }
+            if failing.locked({ $0 }) { throw Down() }
             return try base.activeTokenHashes(createdSince: since, limit: limit)
         }
     }
@@ -347,7 +347,7 @@ import Testing
             let server = TokenService(store: store, now: { clock.now })
             #expect(throws: ListingFailsStore.Down.self) { try server.learnActiveTokens() }
             #expect(throws: ListingFailsStore.Down.self) { try server.learnNewTokens() }
-            store.failing.withLock { $0 = false }
+            store.failing.locked { $0 = false }
             #expect(try server.learnNewTokens() == 1)
             guard case .notCached(known: true) = server.cachedGrant(for: old) else {
                 Issue.record("a token created an hour before the start is known after the first listing that worked")

@@ -31,13 +31,13 @@ import Testing
         let result = Mutex<T?>(nil)
         Thread {
             let value = try? body()
-            result.withLock { $0 = value }
+            result.locked { $0 = value }
             done.signal()
         }.start()
         let finished = done.wait(timeout: .now() + 5) == .success
         release.signal()
         if !finished { done.wait() }
-        return (finished, result.withLock { $0 })
+        return (finished, result.locked { $0 })
     }
 
     static func holdingMain(_ store: SQLiteStateStore) -> @Sendable (@Sendable () -> Void) -> Void {

@@ -12,10 +12,10 @@ final class StreamStart: Sendable {
         self.headers = headers
     }
 
-    var isStarted: Bool { started.withLock { $0 } }
+    var isStarted: Bool { started.locked { $0 } }
 
     func start() async throws {
-        guard !started.withLock({ s in defer { s = true }; return s }) else { return }
+        guard !started.locked({ s in defer { s = true }; return s }) else { return }
         try await responder.startStream(status: 200, headers: headers)
     }
 

@@ -28,16 +28,16 @@ final class RevocationWatch: Sendable {
 
     /// Watches the answer `responder` sends for a request `grant` admitted, until `unwatch`.
     func watch(_ grant: TokenGrant, answeredBy responder: HTTPResponder) {
-        watched.withLock { $0[ObjectIdentifier(responder)] = Watched(grant: grant, responder: responder) }
+        watched.locked { $0[ObjectIdentifier(responder)] = Watched(grant: grant, responder: responder) }
     }
 
     /// Ends `watch` (the answer was accounted for); nothing when it was not watched.
     func unwatch(_ responder: HTTPResponder) {
-        _ = watched.withLock { $0.removeValue(forKey: ObjectIdentifier(responder)) }
+        _ = watched.locked { $0.removeValue(forKey: ObjectIdentifier(responder)) }
     }
 
     /// How many answers are watched now.
-    var count: Int { watched.withLock { $0.count } }
+    var count: Int { watched.locked { $0.count } }
 
     /// Asks once per watched token whether it is still valid, and stops the answers of each one that is not (revoked,
     /// or deleted from the store). Returns how many answers it stopped. May read the token store: call it off the event
@@ -45,7 +45,7 @@ final class RevocationWatch: Sendable {
     @discardableResult
     func sweep() -> Int {
         var answers: [Watched] = []
-        for answer in watched.withLock({ Array($0.values) }) {
+        for answer in watched.locked({ Array($0.values) }) {
             // A client that left cannot be told anything; its answer is let go at its accounting, or here.
             if answer.responder.isClientGone {
                 unwatch(answer.responder)

@@ -29,7 +29,7 @@ final class TokenRecheck: Sendable {
     /// Throws `revoked` when the token is no longer valid. Awaits the store (off the caller's event loop) only when
     /// the cache cannot tell (decision 0086); runs on when the store cannot be read either.
     func check() async throws(GatewayError) {
-        lastChecked.withLock { $0 = .now }
+        lastChecked.locked { $0 = .now }
         if await tokens.currentStanding(of: grant) == .revoked { throw Self.revoked }
     }
 
@@ -43,7 +43,7 @@ final class TokenRecheck: Sendable {
     /// Whether `interval` has passed since the last check; if so, this one counts as the last.
     private func isDue() -> Bool {
         let now = ContinuousClock.Instant.now
-        return lastChecked.withLock { last in
+        return lastChecked.locked { last in
             guard now - last >= interval else { return false }
             last = now
             return true

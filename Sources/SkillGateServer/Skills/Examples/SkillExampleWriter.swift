@@ -71,13 +71,13 @@ final class SkillExampleWriter: Sendable {
     /// The keys of `skills`' examples: a hash of the configured model (its first target), the instructions and
     /// each skill's text. Remembered per skill, so a request only looks them up (under one lock).
     func keys(for skills: [SkillCandidate]) -> [String] {
-        var keys = state.withLock { s in skills.map { s.keys[$0] } }
+        var keys = state.locked { s in skills.map { s.keys[$0] } }
         let fresh = skills.indices.filter { keys[$0] == nil }
         guard !fresh.isEmpty else { return keys.map { $0! } }
         for i in fresh {
             keys[i] = SHA256Hash.hex(targets[0].qualifiedName + "\u{0}" + SkillExamplePrompt.instructions + "\u{0}" + SkillExamplePrompt.skillText(skills[i]))
         }
-        state.withLock { s in
+        state.locked { s in
             if s.keys.count + fresh.count > capacity { s.keys.removeAll(keepingCapacity: true) }
             for i in fresh { s.keys[skills[i]] = keys[i] }
         }
@@ -88,7 +88,7 @@ final class SkillExampleWriter: Sendable {
     /// candidates without examples are queued for writing.
     func examples(for candidates: [SkillCandidate]) -> [[String]]? {
         let keys = keys(for: candidates)
-        let (inMemory, known) = state.withLock { s in (keys.map { s.memory[$0] }, s.queued.union(s.failedAt.keys)) }
+        let (inMemory, known) = state.locked { s in (keys.map { s.memory[$0] }, s.queued.union(s.failedAt.keys)) }
         var found = inMemory
         // Queued and failed skills are known to have none: the store is read only for skills not seen yet.
         let missing = keys.indices.filter { found[$0] == nil && !known.contains(keys[$0]) }
@@ -109,7 +109,7 @@ final class SkillExampleWriter: Sendable {
     func writeAll(_ candidates: [SkillCandidate]) async {
         if examples(for: candidates) != nil { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { s in
+            let resumeNow = state.locked { s in
                 if s.queue.isEmpty && !s.working { return true }
                 s.idle.append(continuation)
                 return false
@@ -119,10 +119,10 @@ final class SkillExampleWriter: Sendable {
     }
 
     /// How many skills' examples were written, and how many writes failed, since start.
-    var counts: (written: Int, failed: Int) { state.withLock { ($0.written, $0.failed) } }
+    var counts: (written: Int, failed: Int) { state.locked { ($0.written, $0.failed) } }
 
     private func remember(_ entries: [String: [String]]) {
-        state.withLock { s in
+        state.locked { s in
             if s.memory.count + entries.count > capacity { s.memory.removeAll(keepingCapacity: true) }
             for (key, examples) in entries { s.memory[key] = examples }
         }
@@ -130,7 +130,7 @@ final class SkillExampleWriter: Sendable {
 
     private func enqueue(_ skills: [(key: String, skill: SkillCandidate)]) {
         let now = clock.now
-        let start = state.withLock { s -> Bool in
+        let start = state.locked { s -> Bool in
             for item in skills where !s.queued.contains(item.key) && s.queue.count < maxQueued {
                 if let failed = s.failedAt[item.key], now - failed < retryAfter { continue }
                 s.queued.insert(item.key)
@@ -146,7 +146,7 @@ final class SkillExampleWriter: Sendable {
     /// Writes queued skills one at a time until the queue is empty, then wakes `writeAll`'s callers.
     private func work() async {
         while true {
-            let next = state.withLock { s -> (key: String, skill: SkillCandidate)? in
+            let next = state.locked { s -> (key: String, skill: SkillCandidate)? in
                 if s.queue.isEmpty { s.working = false; return nil }
                 return s.queue.removeFirst()
             }
@@ -162,7 +162,7 @@ final class SkillExampleWriter: Sendable {
                     await Self.saves.run { try? store.saveSkillExamples([saved]) }
                 }
             }
-            let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>]? in
+            let waiting = state.locked { s -> [CheckedContinuation<Void, Never>]? in
                 s.queued.remove(item.key)
                 if examples.isEmpty {
                     s.failed += 1
@@ -189,7 +189,7 @@ final class SkillExampleWriter: Sendable {
     private func waitForAllowance() async {
         while true {
             let now = clock.now
-            let (until, queued) = state.withLock { s in (s.allowance.take(at: now), s.queue.count + 1) }
+            let (until, queued) = state.locked { s in (s.allowance.take(at: now), s.queue.count + 1) }
             guard let until else { return }
             events?(.paused(queued: queued, seconds: (until - now) / .seconds(1)))
             try? await clock.sleep(until: until)
@@ -232,7 +232,7 @@ final class SkillExampleWriter: Sendable {
             events?(.finished(skill: skill.name, failure: nil))
             return examples
         case .failure(let failure):
-            state.withLock { $0.lastFailure = "skill \(skill.name): " + failure.message }
+            state.locked { $0.lastFailure = "skill \(skill.name): " + failure.message }
             events?(.finished(skill: skill.name, failure: failure.message))
             return []
         }
@@ -256,5 +256,5 @@ final class SkillExampleWriter: Sendable {
 
     /// The latest failure to write a skill's examples, for the log of requests ranked without them
     /// (`skills_examples_error`); `nil` once every skill that failed has been written.
-    var lastFailure: String? { state.withLock { $0.lastFailure } }
+    var lastFailure: String? { state.locked { $0.lastFailure } }
 }

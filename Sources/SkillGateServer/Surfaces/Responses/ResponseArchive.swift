@@ -93,7 +93,7 @@ final class ResponseArchive: Sendable {
         let created = now()
         let record = StoredResponse(id: id, tokenId: tokenId, createdAt: created, expiresAt: created.addingTimeInterval(retention * 3600),
                                     conversation: conversation, object: object, inputEnd: inputEnd)
-        let (start, full) = pending.withLock { p -> (Bool, Bool) in
+        let (start, full) = pending.locked { p -> (Bool, Bool) in
             guard !p.closed else { return (false, false) }
             let replaced = p.responses[id]?.storedBytes
             let added = record.storedBytes - (replaced ?? 0)
@@ -107,7 +107,7 @@ final class ResponseArchive: Sendable {
         if start {
             // Made here, on a thread of normal priority (an event loop's), so the lane keeps that priority.
             let lane = CatchUpLane(name: "sg-responses-cu")
-            pending.withLock { $0.catchUp = lane }
+            pending.locked { $0.catchUp = lane }
             DetachedThread.start(name: "sg-responses", scheduling: .lowPriorityBackground) { [self] in run(catchUp: lane) }
         }
     }
@@ -190,7 +190,7 @@ final class ResponseArchive: Sendable {
     /// `object`'s lookup: a pending answer in memory where the caller runs, the store on `storeLookups`.
     private func objectOffTheLoop(id: String, tokenId: String) async throws -> StoredResponseObject {
         let at = now()
-        if let mine = pending.withLock({ $0.responses[id] }) {
+        if let mine = pending.locked({ $0.responses[id] }) {
             guard mine.tokenId == tokenId, mine.expiresAt > at else { return .notFound }
             return mine.object.map { .found($0) } ?? .keptWithoutObject
         }
@@ -209,8 +209,8 @@ final class ResponseArchive: Sendable {
     /// nothing: a pending answer is put back, so the retry finds it (decision 0128).
     func delete(id: String, tokenId: String) async throws -> Bool {
         try await deletes.run { [self] in
-            try writing.withLock { _ throws(GatewayError) -> Bool in
-                let inMemory = pending.withLock { p -> StoredResponse? in
+            try writing.locked { _ throws(GatewayError) -> Bool in
+                let inMemory = pending.locked { p -> StoredResponse? in
                     guard let mine = p.responses[id], mine.tokenId == tokenId else { return nil }
                     p.responses[id] = nil
                     p.bytes -= mine.storedBytes
@@ -219,7 +219,7 @@ final class ResponseArchive: Sendable {
                 do { return try store.deleteResponse(id: id, tokenId: tokenId) || inMemory != nil } catch {
                     // No write runs meanwhile (`writing` is held): the answer goes back as it was, still to be written.
                     if let inMemory {
-                        pending.withLock { p in
+                        pending.locked { p in
                             p.responses[id] = inMemory
                             p.bytes += inMemory.storedBytes
                         }
@@ -239,7 +239,7 @@ final class ResponseArchive: Sendable {
 
     /// Writes what is pending and stops the writer; later answers are not kept.
     func close() {
-        let writing = pending.withLock { p -> Bool in
+        let writing = pending.locked { p -> Bool in
             p.closed = true
             return p.writing
         }
@@ -253,7 +253,7 @@ final class ResponseArchive: Sendable {
     /// `purpose` completes the 503's "cannot read its state database to …" (`continue`, `list the input items of`).
     private func lookupOffTheLoop(id: String, tokenId: String, purpose: String = "continue") async throws -> StoredResponse? {
         let at = now()
-        if let mine = pending.withLock({ $0.responses[id] }) {
+        if let mine = pending.locked({ $0.responses[id] }) {
             return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
         }
         return try await storeLookups.run { try self.lookup(id: id, tokenId: tokenId, purpose: purpose) }
@@ -263,7 +263,7 @@ final class ResponseArchive: Sendable {
     /// the store.
     private func lookup(id: String, tokenId: String, purpose: String) throws -> StoredResponse? {
         let at = now()
-        if let mine = pending.withLock({ $0.responses[id] }) {
+        if let mine = pending.locked({ $0.responses[id] }) {
             return mine.tokenId == tokenId && mine.expiresAt > at ? mine : nil
         }
         do { return try store.storedResponse(id: id, tokenId: tokenId, now: at) } catch {
@@ -280,7 +280,7 @@ final class ResponseArchive: Sendable {
         var backoff = RetryBackoff(interval: flushInterval)
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(backoff.wait / .nanoseconds(1))))
-            let (count, closed) = pending.withLock { ($0.responses.count, $0.closed) }
+            let (count, closed) = pending.locked { ($0.responses.count, $0.closed) }
             let written = count >= Self.catchUpResponses ? catchUp.run { [self] in writePending() } : writePending()
             if written { backoff.succeeded() } else { backoff.failed() }
             if closed {
@@ -292,20 +292,20 @@ final class ResponseArchive: Sendable {
     }
 
     /// Writes done on the catch-up lane so far (for tests).
-    var catchUps: Int { pending.withLock { $0.catchUp }?.jobsRun ?? 0 }
+    var catchUps: Int { pending.locked { $0.catchUp }?.jobsRun ?? 0 }
 
     /// Writes what is pending in one transaction and forgets what was written (unless saved again meanwhile). A failed
     /// write keeps the answers pending, to be retried later; returns whether it worked. Holds `writing` from taking the
     /// answers to forgetting them, so a `delete` comes wholly before or after it.
     @discardableResult
     private func writePending() -> Bool {
-        writing.withLock { dropped in
-            let batch = pending.withLock { Array($0.responses.values) }
+        writing.locked { dropped in
+            let batch = pending.locked { Array($0.responses.values) }
             guard !batch.isEmpty else { return true }
             do {
                 let droppedNow = try store.saveResponses(batch, now: now(), maxBytesPerToken: maxBytesPerToken)
                 if let note = dropped.add(droppedNow, bound: maxBytesPerToken, at: .now) { warn(note) }
-                pending.withLock { p in
+                pending.locked { p in
                     for r in batch where p.responses[r.id] == r {
                         p.responses[r.id] = nil
                         p.bytes -= r.storedBytes

@@ -47,7 +47,7 @@ public final class InMemoryNotesStore: NotesStore {
     public init() {}
 
     public func save(owner: String, title: String?, text: String, maxNotes: Int) throws -> Note? {
-        state.withLock { state in
+        state.locked { state in
             guard state.notes.count(where: { $0.owner == owner }) < maxNotes else { return nil }
             state.lastId += 1
             let note = Note(id: state.lastId, title: title, text: text, createdAt: Date())
@@ -65,11 +65,11 @@ public final class InMemoryNotesStore: NotesStore {
     }
 
     public func list(owner: String, limit: Int) throws -> [Note] {
-        state.withLock { state in state.notes.filter { $0.owner == owner }.map(\.note).reversed().prefix(limit).map { $0 } }
+        state.locked { state in state.notes.filter { $0.owner == owner }.map(\.note).reversed().prefix(limit).map { $0 } }
     }
 
     public func delete(owner: String, id: Int64) throws -> Bool {
-        state.withLock { state in
+        state.locked { state in
             guard let i = state.notes.firstIndex(where: { $0.owner == owner && $0.note.id == id }) else { return false }
             state.notes.remove(at: i)
             return true

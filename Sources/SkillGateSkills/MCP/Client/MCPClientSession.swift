@@ -17,7 +17,7 @@ public final class MCPClientSession: Sendable {
     }
 
     /// The protocol revision the server agreed to (after `initialize`).
-    public var protocolVersion: String? { negotiated.withLock { $0 } }
+    public var protocolVersion: String? { negotiated.locked { $0 } }
 
     /// Sends `method` and returns its result; a JSON-RPC error answer is thrown as `.remote`.
     public func request(_ method: String, _ params: JSONValue?, timeout: Duration) async throws(MCPError) -> JSONValue {
@@ -42,7 +42,7 @@ public final class MCPClientSession: Sendable {
         guard Self.protocolVersions.contains(version) else {
             throw MCPError(.protocolViolation, "the server speaks MCP \(version); SkillGate speaks \(Self.protocolVersions.joined(separator: ", "))")
         }
-        negotiated.withLock { $0 = version }
+        negotiated.locked { $0 = version }
         transport.initialized(protocolVersion: version)
         try await transport.notify(.notification(method: "notifications/initialized", params: nil), timeout: timeout)
         return result["serverInfo"]?["name"]?.stringValue ?? ""

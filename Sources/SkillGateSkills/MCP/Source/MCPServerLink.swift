@@ -43,18 +43,18 @@ public final class MCPServerLink: Sendable {
     }
 
     /// The tools last listed (kept while the server is down).
-    public var tools: [MCPTool] { state.withLock { $0.tools } }
+    public var tools: [MCPTool] { state.locked { $0.tools } }
     /// The stdio server's process id while connected (tests).
-    var processId: Int32? { (state.withLock { $0.session?.transport } as? MCPStdioTransport)?.pid }
+    var processId: Int32? { (state.locked { $0.session?.transport } as? MCPStdioTransport)?.pid }
     /// Why the server is unavailable, or nil when it is connected.
-    public var unavailableReason: String? { state.withLock { $0.down } }
+    public var unavailableReason: String? { state.locked { $0.down } }
 
     /// Starts the supervisor; returns after the first connection attempt (so a healthy server's
     /// tools are there when the gateway starts serving).
     public func start() async {
         await connect()
         let task = Task.detached { [self] in await supervise() }
-        let keep = state.withLock { s -> Bool in
+        let keep = state.locked { s -> Bool in
             guard !s.stopped else { return false }
             s.supervisor = task
             return true
@@ -64,7 +64,7 @@ public final class MCPServerLink: Sendable {
 
     /// Stops the supervisor and the server (a stdio server's process is terminated and reaped).
     public func stop() async {
-        let (task, session) = state.withLock { s in
+        let (task, session) = state.locked { s in
             s.stopped = true
             defer { s.session = nil; s.supervisor = nil; s.down = "the gateway is shutting down" }
             return (s.supervisor, s.session)
@@ -76,7 +76,7 @@ public final class MCPServerLink: Sendable {
 
     /// Asks for a tool-list refresh soon (what `notifications/tools/list_changed` does).
     public func requestRefresh() {
-        state.withLock { $0.refreshWanted = true }
+        state.locked { $0.refreshWanted = true }
     }
 
     /// Calls `tool`. Transport failures and protocol violations become error results naming the
@@ -84,7 +84,7 @@ public final class MCPServerLink: Sendable {
     /// whatever the server said (its result's text and structured content, its error messages): the model, the
     /// client and the log see the outcome.
     public func call(_ tool: String, arguments: JSONValue) async -> MCPCallOutcome {
-        let (session, down) = state.withLock { ($0.session, $0.down) }
+        let (session, down) = state.locked { ($0.session, $0.down) }
         guard let session else {
             return .failure("the MCP server \"\(config.name)\" is unavailable (\(down ?? "not connected")); the gateway keeps retrying. Try again later or answer without this tool.")
         }
@@ -125,7 +125,7 @@ public final class MCPServerLink: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: tick)
             if Task.isCancelled { return }
-            let (session, refresh) = state.withLock { s in (s.session, s.refreshWanted) }
+            let (session, refresh) = state.locked { s in (s.session, s.refreshWanted) }
             if let session {
                 if !session.transport.isOpen {
                     let why = (session.transport as? MCPStdioTransport)?.closedDescription ?? "the connection closed"
@@ -134,14 +134,14 @@ public final class MCPServerLink: Sendable {
                     continue
                 }
                 if refresh || ContinuousClock.now - lastRefresh >= config.refreshInterval {
-                    state.withLock { $0.refreshWanted = false }
+                    state.locked { $0.refreshWanted = false }
                     lastRefresh = ContinuousClock.now
                     await refreshTools(session)
                 }
             } else if ContinuousClock.now >= nextAttempt {
                 await connect()
                 lastRefresh = ContinuousClock.now
-                let after = state.withLock { $0.failures }
+                let after = state.locked { $0.failures }
                 nextAttempt = ContinuousClock.now + (after > 0 ? backoff(after) : .zero)
             }
         }
@@ -154,7 +154,7 @@ public final class MCPServerLink: Sendable {
     }
 
     private func connect() async {
-        if state.withLock({ $0.stopped }) { return }
+        if state.locked({ $0.stopped }) { return }
         let transport: any MCPTransport
         do {
             transport = try makeTransport { [weak self] message in self?.inbound(message) }
@@ -165,7 +165,7 @@ public final class MCPServerLink: Sendable {
         do {
             try await session.initialize(timeout: config.connectTimeout)
             let listing = try await session.listTools(maxTools: config.maxTools, maxPages: config.maxPages, timeout: config.connectTimeout)
-            let accepted = state.withLock { s -> Bool in
+            let accepted = state.locked { s -> Bool in
                 guard !s.stopped else { return false }
                 s.session = session
                 s.tools = listing.tools
@@ -190,7 +190,7 @@ public final class MCPServerLink: Sendable {
     }
 
     private func failed(_ why: String) {
-        let failures = state.withLock { s -> Int in
+        let failures = state.locked { s -> Int in
             s.down = why
             s.failures += 1
             return s.failures
@@ -203,7 +203,7 @@ public final class MCPServerLink: Sendable {
     private func refreshTools(_ session: MCPClientSession) async {
         do {
             let listing = try await session.listTools(maxTools: config.maxTools, maxPages: config.maxPages, timeout: config.connectTimeout)
-            let differs = state.withLock { s -> Bool in
+            let differs = state.locked { s -> Bool in
                 guard s.session === session else { return false }
                 defer { s.tools = listing.tools }
                 return s.tools != listing.tools
@@ -226,7 +226,7 @@ public final class MCPServerLink: Sendable {
     /// Drops `session` (if still current), marks the server down and closes the transport.
     private func disconnect(_ session: MCPClientSession, because reason: String) {
         let why = SecretTemplate.redact(reason, session.transport.secretsSent)
-        let current = state.withLock { s -> Bool in
+        let current = state.locked { s -> Bool in
             guard s.session === session else { return false }
             s.session = nil
             s.down = why
@@ -245,7 +245,7 @@ public final class MCPServerLink: Sendable {
             requestRefresh()
         case .request(let id, let method, _):
             // The gateway declares no client capabilities: it answers ping and refuses the rest.
-            let session = state.withLock { $0.session }
+            let session = state.locked { $0.session }
             let answer: JSONRPCMessage = method == "ping"
                 ? .result(id: id, result: .object([:]))
                 : .error(id: id, error: JSONRPCError(code: JSONRPCError.methodNotFound, message: "SkillGate does not offer \(method) to MCP servers"))

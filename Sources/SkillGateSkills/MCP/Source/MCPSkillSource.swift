@@ -36,9 +36,9 @@ public final class MCPSkillSource: LiveSkillSet {
         }
     }
 
-    public var current: [any Skill] { snapshot.withLock { $0.all } }
+    public var current: [any Skill] { snapshot.locked { $0.all } }
 
-    public func skill(named name: String) -> (any Skill)? { snapshot.withLock { $0.byName[name] } }
+    public func skill(named name: String) -> (any Skill)? { snapshot.locked { $0.byName[name] } }
 
     /// Rebuilds the set from the links' tool lists.
     func rebuild() {
@@ -62,7 +62,7 @@ public final class MCPSkillSource: LiveSkillSet {
                 byName[name] = skill
             }
         }
-        snapshot.withLock { $0 = (all, byName) }
+        snapshot.locked { $0 = (all, byName) }
     }
 }
 
@@ -71,7 +71,7 @@ private final class WeakSource: Sendable {
     private struct Ref { weak var source: MCPSkillSource? }
     private let ref = Mutex(Ref())
     var source: MCPSkillSource? {
-        get { ref.withLock { $0.source } }
-        set { ref.withLock { $0.source = newValue } }
+        get { ref.locked { $0.source } }
+        set { ref.locked { $0.source = newValue } }
     }
 }

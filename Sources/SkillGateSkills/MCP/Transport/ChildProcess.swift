@@ -105,7 +105,7 @@ final class ChildProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         var offset = 0
         while offset < bytes.count {
-            let n = stdinOpen.withLock { open in
+            let n = stdinOpen.locked { open in
                 open ? bytes[offset...].withUnsafeBytes { Glibc.write(stdin, $0.baseAddress, $0.count) } : -2
             }
             if n == -2 { throw MCPError(.unavailable, "the server's stdin was closed because the server is being stopped") }
@@ -123,7 +123,7 @@ final class ChildProcess: Sendable {
 
     /// Whether the process has not exited (reaps it when it has).
     var isRunning: Bool {
-        state.withLock { s in
+        state.locked { s in
             if s.reaped { return false }
             var status: Int32 = 0
             let r = waitpid(pid, &status, WNOHANG)
@@ -134,7 +134,7 @@ final class ChildProcess: Sendable {
 
     /// The exit status text for messages ("exited with status 1", "killed by signal 9").
     var exitDescription: String {
-        guard let status = state.withLock({ $0.status }) else { return "is running" }
+        guard let status = state.locked({ $0.status }) else { return "is running" }
         let signal = status & 0x7f
         return signal == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(signal)"
     }
@@ -154,7 +154,7 @@ final class ChildProcess: Sendable {
 
     /// Closes the child's stdin once.
     func closeStdin() {
-        stdinOpen.withLock { open in
+        stdinOpen.locked { open in
             if open { close(stdin) }
             open = false
         }
@@ -162,7 +162,7 @@ final class ChildProcess: Sendable {
 
     deinit {
         closeStdin()
-        if !state.withLock({ $0.reaped }) {
+        if !state.locked({ $0.reaped }) {
             kill(-pid, SIGKILL)
             var s: Int32 = 0
             waitpid(pid, &s, 0)

@@ -34,17 +34,17 @@ public final class MCPHTTPTransport: MCPTransport {
     }
 
     /// The session id the server assigned, if any.
-    public var sessionId: String? { session.withLock { $0.id } }
+    public var sessionId: String? { session.locked { $0.id } }
 
     public func initialized(protocolVersion: String) {
-        session.withLock { $0.version = protocolVersion }
+        session.locked { $0.version = protocolVersion }
     }
 
     public var isOpen: Bool { true }
 
     public func close() async {
         // A server that issued a session may be told it ended (DELETE); failures do not matter.
-        guard let id = session.withLock({ s -> String? in defer { s = (nil, nil) }; return s.id }) else { return }
+        guard let id = session.locked({ s -> String? in defer { s = (nil, nil) }; return s.id }) else { return }
         var h = (try? requestHeaders().headers) ?? HTTPHeaders()
         h.set("Mcp-Session-Id", id)
         _ = try? await http.send(HTTPRequest(method: "DELETE", url: url, headers: h, timeouts: HTTPTimeouts(connect: .seconds(2), firstByte: .seconds(2), idle: .seconds(2), total: .seconds(2))))
@@ -64,12 +64,12 @@ public final class MCPHTTPTransport: MCPTransport {
     /// The secrets the requests carried (`sent`), and those the headers name as the key store holds them now.
     public var secretsSent: [String] {
         let now = headers.flatMap { (try? SecretTemplate.expand($0.1, secrets: secrets))?.used ?? [] }
-        return sent.withLock { sent in sent + now.filter { !sent.contains($0) } }
+        return sent.locked { sent in sent + now.filter { !sent.contains($0) } }
     }
 
     private func noteSent(_ used: [String]) {
         guard !used.isEmpty else { return }
-        sent.withLock { sent in
+        sent.locked { sent in
             for secret in used where sent.last != secret {
                 sent.removeAll { $0 == secret }
                 sent.append(secret)
@@ -92,7 +92,7 @@ public final class MCPHTTPTransport: MCPTransport {
         }
         h.set("Content-Type", "application/json")
         h.set("Accept", "application/json, text/event-stream")
-        let s = session.withLock { $0 }
+        let s = session.locked { $0 }
         if let id = s.id { h.set("Mcp-Session-Id", id) }
         if let v = s.version { h.set("MCP-Protocol-Version", v) }
         return (h, used)
@@ -109,14 +109,14 @@ public final class MCPHTTPTransport: MCPTransport {
             throw Self.failure(error, timeout: timeout)
         }
         if let id = response.headers["Mcp-Session-Id"], !id.isEmpty {
-            session.withLock { $0.id = id }
+            session.locked { $0.id = id }
         }
         let contentType = (response.headers["Content-Type"] ?? "").lowercased()
         guard (200..<300).contains(response.status) else {
             let body = (try? await response.collectBody(limit: 4096)) ?? []
             let text = SecretTemplate.redact(String(decoding: body.prefix(300), as: UTF8.self), used)
             if response.status == 404, sessionId != nil {
-                session.withLock { $0 = (nil, nil) }
+                session.locked { $0 = (nil, nil) }
                 throw MCPError(.unavailable, "the server no longer knows the session (HTTP 404); the gateway starts a new one")
             }
             throw MCPError(.unavailable, "the server answered HTTP \(response.status)\(text.isEmpty ? "" : ": " + text)")

@@ -47,7 +47,7 @@ public final class MCPStdioTransport: MCPTransport {
             }
             // Stdout closing usually means the process exited: give it a moment, so the reason names its status.
             for _ in 0..<50 where process.isRunning { usleep(10_000) }
-            for _ in 0..<20 where !closer.stderrDone.withLock({ $0 }) { usleep(10_000) }
+            for _ in 0..<20 where !closer.stderrDone.locked({ $0 }) { usleep(10_000) }
             closer.stop(why)
         }
         DetachedThread.start(name: "mcp-stderr") {
@@ -55,8 +55,8 @@ public final class MCPStdioTransport: MCPTransport {
             while true {
                 let n = read(process.stderr, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return closer.stderrDone.withLock { $0 = true } }
-                closer.stderrTail.withLock { t in
+                guard n > 0 else { return closer.stderrDone.locked { $0 = true } }
+                closer.stderrTail.locked { t in
                     t += buffer[..<n]
                     if t.count > 2048 { t.removeFirst(t.count - 2048) }
                 }
@@ -126,7 +126,7 @@ public final class MCPStdioTransport: MCPTransport {
     }
 
     private var stderrNote: String {
-        let text = String(decoding: closer.stderrTail.withLock { $0 }, as: UTF8.self).trimmingWhitespace()
+        let text = String(decoding: closer.stderrTail.locked { $0 }, as: UTF8.self).trimmingWhitespace()
         guard !text.isEmpty else { return "" }
         let lastLines = text.split(separator: "\n").suffix(3).joined(separator: " | ")
         return " (its stderr ends: \(lastLines.suffix(400)))"
@@ -154,10 +154,10 @@ private final class Closer: Sendable {
         self.pending = pending
     }
 
-    var reason: String? { why.withLock { $0 } }
+    var reason: String? { why.locked { $0 } }
 
     func stop(_ reason: String) {
-        let first = why.withLock { r -> Bool in
+        let first = why.locked { r -> Bool in
             guard r == nil else { return false }
             r = reason
             return true

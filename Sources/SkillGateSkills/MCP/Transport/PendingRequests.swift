@@ -16,7 +16,7 @@ final class PendingRequests: Sendable {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONRPCMessage, any Error>) in
-                    let accepted = waiting.withLock { w -> Bool in
+                    let accepted = waiting.locked { w -> Bool in
                         guard w.open else { return false }
                         w.byId[id] = c
                         return true
@@ -37,19 +37,19 @@ final class PendingRequests: Sendable {
     /// Hands an answer to its waiter; false when nobody waits for `id` (late or unknown answers are dropped).
     @discardableResult
     func resolve(_ id: JSONRPCId, with message: JSONRPCMessage) -> Bool {
-        guard let c = waiting.withLock({ $0.byId.removeValue(forKey: id) }) else { return false }
+        guard let c = waiting.locked({ $0.byId.removeValue(forKey: id) }) else { return false }
         c.resume(returning: message)
         return true
     }
 
     /// Fails one waiter.
     func fail(_ id: JSONRPCId, _ error: any Error) {
-        waiting.withLock { $0.byId.removeValue(forKey: id) }?.resume(throwing: error)
+        waiting.locked { $0.byId.removeValue(forKey: id) }?.resume(throwing: error)
     }
 
     /// Fails every waiter with `error` and refuses new ones (the connection ended).
     func closeAll(_ error: MCPError) {
-        let all = waiting.withLock { w in
+        let all = waiting.locked { w in
             w.open = false
             defer { w.byId = [:] }
             return Array(w.byId.values)

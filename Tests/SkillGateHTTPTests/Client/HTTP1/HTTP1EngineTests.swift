@@ -11,7 +11,7 @@ import Testing
     static func answersOnlyFirstRequestPerConnection() -> LoopbackHandler {
         let served = Mutex<[Int32: Int]>([:])
         return LoopbackHandler { _, connection in
-            let count = served.withLock { seen -> Int in
+            let count = served.locked { seen -> Int in
                 seen[connection.fd, default: 0] += 1
                 return seen[connection.fd]!
             }
@@ -142,7 +142,7 @@ final class EarlyAnswerUpstream: @unchecked Sendable {
             var timeout = timeval(tv_sec: 3, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             while chunk.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
-            self.closedAfter.withLock { $0 = millisecondsBetween(answeredAt, LoopbackSocket.now()) }
+            self.closedAfter.locked { $0 = millisecondsBetween(answeredAt, LoopbackSocket.now()) }
         }.start()
     }
 
@@ -151,7 +151,7 @@ final class EarlyAnswerUpstream: @unchecked Sendable {
     /// Milliseconds from the answer until the client's close (or the 3 s read timeout) once the server saw either.
     func millisecondsUntilClose() async -> Double? {
         for _ in 0..<400 {
-            if let value = closedAfter.withLock({ $0 }) { return value }
+            if let value = closedAfter.locked({ $0 }) { return value }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return nil

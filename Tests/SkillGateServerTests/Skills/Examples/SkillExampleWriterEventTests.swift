@@ -11,11 +11,11 @@ import SkillGateState
     /// Collects a writer's events.
     final class Events: Sendable {
         private let seen = Mutex<[(event: SkillExampleWriter.Event, at: ContinuousClock.Instant)]>([])
-        var all: [SkillExampleWriter.Event] { seen.withLock { $0.map(\.event) } }
-        var sink: SkillExampleWriter.EventSink { { [self] event in seen.withLock { $0.append((event, .now)) } } }
+        var all: [SkillExampleWriter.Event] { seen.locked { $0.map(\.event) } }
+        var sink: SkillExampleWriter.EventSink { { [self] event in seen.locked { $0.append((event, .now)) } } }
         /// When each skill finished, in order.
         var finishedAt: [ContinuousClock.Instant] {
-            seen.withLock { $0.compactMap { if case .finished = $0.event { $0.at } else { nil } } }
+            seen.locked { $0.compactMap { if case .finished = $0.event { $0.at } else { nil } } }
         }
     }
 

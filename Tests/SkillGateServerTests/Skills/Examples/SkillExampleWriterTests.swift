@@ -49,7 +49,7 @@ final class ExampleModelDouble: Sendable {
         self.failing = failing
     }
 
-    var calls: [(target: String, skill: String)] { asked.withLock { $0 } }
+    var calls: [(target: String, skill: String)] { asked.locked { $0 } }
 
     static func examples(for skill: String) -> String {
         switch skill {
@@ -70,7 +70,7 @@ final class ExampleModelDouble: Sendable {
                            maxQueued: maxQueued, hour: hour, events: events) { [self] target, request in
             let text = request.messages.last?.text ?? ""
             let skill = String(text.split(separator: "\n").first?.dropFirst("name: ".count) ?? "")
-            asked.withLock { $0.append((target.provider.id, skill)) }
+            asked.locked { $0.append((target.provider.id, skill)) }
             if failing.contains(skill) { throw ResilienceFixtures.serverError(target.provider.id) }
             switch behaviours[target.provider.id] ?? .answer {
             case .answer: return Self.answer(Self.examples(for: skill))
