@@ -28,7 +28,7 @@ extension TokenService {
     /// call it at shutdown), and returns only once a background flush already writing has finished.
     /// On failure the times stay queued for the next flush.
     public func flushLastUsed() throws {
-        try flushing.locked { _ throws(any Error) in
+        try flushing.locked { flushesWritten throws(any Error) in
             let pending = state.locked { state -> [String: Date] in
                 defer { state.pendingLastUsed.removeAll(); state.flushScheduled = false }
                 return state.pendingLastUsed
@@ -36,6 +36,7 @@ extension TokenService {
             guard !pending.isEmpty else { return }
             do {
                 try store.markTokensUsed(pending)
+                flushesWritten += 1
             } catch {
                 state.locked { state in state.pendingLastUsed.merge(pending) { newer, _ in newer } }
                 throw error

@@ -13,14 +13,16 @@ import SkillGateTestSupport
     /// A SQLite store whose token lookups take `delay` each, one at a time (a database behind one connection).
     final class SlowStore: ForwardingStateStore {
         let base: SQLiteStateStore
-        let connection = Mutex(())
+        /// Lookups made, one at a time (a counter rather than `()`: decision 0165).
+        let connection = Mutex(0)
         let delay: TimeInterval
         init(_ base: SQLiteStateStore, delay: TimeInterval) {
             self.base = base
             self.delay = delay
         }
         func token(hash: String) throws -> StoredClientToken? {
-            try connection.locked { _ in
+            try connection.locked { lookups in
+                lookups += 1
                 Thread.sleep(forTimeInterval: delay)
                 return try base.token(hash: hash)
             }
