@@ -14,29 +14,18 @@ public struct DeleteNoteSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
-    public let timeout: Duration
     public let requiresConfirmation = false
     /// Removes what exists (destructive); deleting the same id again changes nothing more (idempotent).
     public let annotations = SkillAnnotations(title: "Delete a note", readOnly: false, destructive: true, idempotent: true, openWorld: false)
-    let store: any NotesStore
-
-    /// Where the store is called (`NotesSkills.storeCalls`).
-    let calls: BlockingWorkQueue
-
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
-                timeout: Duration = NotesSkills.defaultTimeout) {
-        self.timeout = timeout
-        self.store = store
-        self.calls = calls
-    }
+    let access: NotesAccess
+    public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         guard let id = arguments["id"]?.intValue else {
             return SkillResult(text: "Missing \"id\": pass the note's number (12 for note #12); list_notes and search_notes show it.", isError: true)
         }
-        let (store, owner) = (self.store, context.tokenName)
-        guard try await calls.run({ try store.delete(owner: owner, id: Int64(id)) }) else {
+        let owner = context.tokenName
+        guard try await access.run({ try $0.delete(owner: owner, id: Int64(id)) }) else {
             return SkillResult(text: "There is no note #\(id) among this user's notes; find the note's id with list_notes or search_notes.", isError: true)
         }
         return SkillResult(text: "Deleted note #\(id).", payload: ["id": .int(id), "deleted": true])

@@ -52,10 +52,9 @@ public enum NotesSkills {
 
     /// The four skills over `store`; a caller keeps at most `maxNotes` notes, and a call may take `timeout`.
     public static func all(store: any NotesStore, maxNotes: Int = maxNotesPerOwner, timeout: Duration = defaultTimeout) -> [any Skill] {
-        let calls = storeCalls()
-        return [SaveNoteSkill(store: store, maxNotes: maxNotes, calls: calls, timeout: timeout),
-                SearchNotesSkill(store: store, calls: calls, timeout: timeout),
-                ListNotesSkill(store: store, calls: calls, timeout: timeout), DeleteNoteSkill(store: store, calls: calls, timeout: timeout)]
+        let access = NotesAccess(store: store, calls: storeCalls(), timeout: timeout)
+        return [SaveNoteSkill(access: access, maxNotes: maxNotes), SearchNotesSkill(access: access),
+                ListNotesSkill(access: access), DeleteNoteSkill(access: access)]
     }
 
     /// How long a notes call may take unless the config says otherwise (`server_skills.notes.timeout_seconds`).
@@ -97,25 +96,13 @@ public struct SaveNoteSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
-    public let timeout: Duration
     public let requiresConfirmation = false
     /// Adds a note and changes no other: not destructive; saving twice makes two notes.
     public let annotations = SkillAnnotations(title: "Save a note", readOnly: false, destructive: false, idempotent: false, openWorld: false)
-    let store: any NotesStore
+    let access: NotesAccess
     /// The most notes a caller keeps (`server_skills.notes.max_per_token`).
     public let maxNotes: Int
-
-    /// Where the store is called (`NotesSkills.storeCalls`; `all` gives the four skills of a store one queue).
-    let calls: BlockingWorkQueue
-
-    public init(store: any NotesStore, maxNotes: Int = NotesSkills.maxNotesPerOwner, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
-                timeout: Duration = NotesSkills.defaultTimeout) {
-        self.timeout = timeout
-        self.store = store
-        self.maxNotes = maxNotes
-        self.calls = calls
-    }
+    public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let text = arguments["text"]?.stringValue?.trimmingWhitespace() ?? ""
@@ -130,8 +117,8 @@ public struct SaveNoteSkill: Skill {
         }
         if let t = title, !NotesSkills.fits(t, characters: NotesSkills.maxTitleLength) { title = NotesSkills.prefix(t, characters: NotesSkills.maxTitleLength).trimmingWhitespace() }
         if title?.isEmpty == true { title = nil }
-        let (store, owner, maxNotes, saved) = (self.store, context.tokenName, self.maxNotes, title)
-        guard let note = try await calls.run({ try store.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
+        let (owner, maxNotes, saved) = (context.tokenName, self.maxNotes, title)
+        guard let note = try await access.run({ try $0.save(owner: owner, title: saved, text: text, maxNotes: maxNotes) }) else {
             return SkillResult(text: "Not saved: this user already has \(maxNotes) notes, the most this gateway keeps per token (server_skills.notes.max_per_token). Tell the user; delete notes that are no longer needed with delete_note (list_notes and search_notes give their ids) and save again, or add to an existing note's topic instead; the operator can raise the bound.", isError: true)
         }
         return SkillResult(text: "Saved note #\(note.id)" + (title.map { " \"\($0)\"" } ?? "") + ".",
@@ -151,21 +138,10 @@ public struct SearchNotesSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
-    public let timeout: Duration
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("Search notes", openWorld: false)
-    let store: any NotesStore
-
-    /// Where the store is called (`NotesSkills.storeCalls`).
-    let calls: BlockingWorkQueue
-
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
-                timeout: Duration = NotesSkills.defaultTimeout) {
-        self.timeout = timeout
-        self.store = store
-        self.calls = calls
-    }
+    let access: NotesAccess
+    public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
         let query = arguments["query"]?.stringValue ?? ""
@@ -178,8 +154,8 @@ public struct SearchNotesSkill: Skill {
         }
         let words = query.split(whereSeparator: { $0.isWhitespace }).prefix(8).map(String.init)
         guard !words.isEmpty else { return SkillResult(text: "The \"query\" is empty; pass words to search for, or use list_notes.", isError: true) }
-        let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
-        let notes = try await calls.run { try store.search(owner: owner, words: words, limit: limit) }
+        let (owner, limit) = (context.tokenName, NotesSkills.limit(arguments, default: 10))
+        let notes = try await access.run { try $0.search(owner: owner, words: words, limit: limit) }
         return NotesSkills.render(notes, empty: "No notes contain \"\(words.joined(separator: " "))\".")
     }
 }
@@ -195,25 +171,14 @@ public struct ListNotesSkill: Skill {
         "additionalProperties": false,
     ]
     public let version = "1.0"
-    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
-    public let timeout: Duration
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("List notes", openWorld: false)
-    let store: any NotesStore
-
-    /// Where the store is called (`NotesSkills.storeCalls`).
-    let calls: BlockingWorkQueue
-
-    public init(store: any NotesStore, calls: BlockingWorkQueue = NotesSkills.storeCalls(),
-                timeout: Duration = NotesSkills.defaultTimeout) {
-        self.timeout = timeout
-        self.store = store
-        self.calls = calls
-    }
+    let access: NotesAccess
+    public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
-        let (store, owner, limit) = (self.store, context.tokenName, NotesSkills.limit(arguments, default: 10))
-        let notes = try await calls.run { try store.list(owner: owner, limit: limit) }
+        let (owner, limit) = (context.tokenName, NotesSkills.limit(arguments, default: 10))
+        let notes = try await access.run { try $0.list(owner: owner, limit: limit) }
         return NotesSkills.render(notes, empty: "There are no saved notes yet.")
     }
 }
