@@ -10,14 +10,16 @@ import SkillGateHTTP
 @Suite struct GatewayShutdownCutOffTests {
     @Test func aStreamRunningWhenTheGraceEndsIsToldWhyAndNotLoggedAsAClientThatLeft() async throws {
         guard case .sse(let bytes) = OpenAIRecordings.streamedText else { Issue.record("the recording is not an event stream"); return }
-        let upstream = try UpstreamDouble([.ssePaused(bytes, after: 2, pause: .seconds(30))])
-        // The model stays quiet longer than the upstream idle timeout could matter: a loaded parallel run may take
-        // seconds to get through the shutdown, and the stream must end by the cut-off, not by that timeout.
-        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 25,
+        let upstream = try UpstreamDouble([.ssePaused(bytes, after: 2, pause: .seconds(300))])
+        // The model stays quiet longer than the upstream idle and total timeouts, which are long: the shutdown runs in a task, and
+        // a loaded parallel run kept tasks waiting for a pool thread for ~25 s (the fifty-eighth session's stress run,
+        // where the idle timeout of 25 s then ended the stream first). The stream must end by the cut-off, however
+        // late that comes, not by that timeout.
+        let gateway = try ResilienceGateway(providers: [("up-a", upstream.baseURL)], tier: ["up-a/m"], idleSeconds: 150, totalSeconds: 180,
                                             limits: #"{"shutdown_grace_seconds":0.3}"#)
         let request = HTTPRequest(url: gateway.url, headers: ["authorization": "Bearer \(gateway.token)", "content-type": "application/json"],
                                   body: ResilienceGateway.body(model: "light", stream: true),
-                                  timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(30), idle: .seconds(30), total: .seconds(60)))
+                                  timeouts: HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(30), idle: .seconds(200), total: .seconds(250)))
         let response = try await gateway.http.stream(request)
         var text = ""
         var shutdown: Task<Void, Never>?

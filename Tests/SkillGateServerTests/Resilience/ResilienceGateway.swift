@@ -34,7 +34,9 @@ final class ResilienceGateway: Sendable {
     ///   - providerSettings: the config's `providers` section as JSON text (`{"up-a":{"count_tokens":false}}`), nil to
     ///     leave it out.
     ///   - idleSeconds: `upstream_timeouts.idle_seconds`, the longest an upstream stream may stay quiet.
+    ///   - totalSeconds: `upstream_timeouts.total_seconds`, the longest an upstream call may take in all.
     init(providers: [(String, String)], tier: [String], resilience: String = "{}", firstByteSeconds: Double = 5, idleSeconds: Double = 5,
+         totalSeconds: Double = 30,
          clock: any ResilienceClock = SystemResilienceClock(), keys: [(String, String)] = [], limits: String = "{}",
          upstreamHTTP1: String? = nil, wireFormats: [String: String] = [:], toolModes: [String: String] = [:],
          countTokens: [String: Bool] = [:], providerSettings: String? = nil, modelPrice: String? = nil) throws {
@@ -52,7 +54,7 @@ final class ResilienceGateway: Sendable {
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
          "tiers":{"light":[\#(tierJSON)]},"default_model":"light",
-         "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":\#(idleSeconds),"total_seconds":30},
+         "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":\#(idleSeconds),"total_seconds":\#(totalSeconds)},
          \#(upstreamHTTP1.map { #""upstream_http1":"\#($0)","# } ?? "")\#(providerSettings.map { #""providers":\#($0),"# } ?? "")"resilience":\#(resilience),"limits":\#(limits)}
         """#
         try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)

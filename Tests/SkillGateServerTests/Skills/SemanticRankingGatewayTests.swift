@@ -66,7 +66,9 @@ import SkillGateTestSupport
         // A port nothing listens on and no test running in parallel can take (a stopped double's port could be
         // reused by another test's server, whose answer then reads as malformed embeddings).
         let url = "http://127.0.0.1:\(try ClosedPort.make())/v1"
-        // A refused connection fails at once; the long timeout only leaves room for a busy machine.
+        // A refused connection fails at once; the long timeout (the most the config allows) only leaves room for a busy
+        // machine: the fifty-eighth session's stress run saw the refusal reported after 31 s, the suite's tasks waiting
+        // for a pool thread, so the bound sits between that and the timeout.
         let h = try H(config: Self.config(timeoutMs: 60_000), script: ["light-native": .text("Sent.")],
                       providers: ["emb": TopicVectors.catalogFile(id: "emb", baseURL: url)])
         let r = try await h.chat(H.request("please email Bob the report", tools: Self.tools))
@@ -77,7 +79,7 @@ import SkillGateTestSupport
         let line = try #require(await h.logLines().first)
         #expect(line["skills_ranking"] == "lexical_fallback" && line["skills_ranking_reason"] == "embeddings_unreachable")
         #expect(line["skills_ranking_error"]?.stringValue?.contains("emb/topics") == true)
-        #expect((line["skills_embeddings_ms"]?.doubleValue ?? .infinity) < 30_000, "failed at once, not at the embedding timeout")
+        #expect((line["skills_embeddings_ms"]?.doubleValue ?? .infinity) < 50_000, "failed at once, not at the embedding timeout")
         #expect(h.gateway.services.skillRanker.counters.fallbacks == 1)
         #expect(h.gateway.services.renderMetrics().contains(#"skillgate_skill_cuts_total{ranking="lexical_fallback"} 1"#))
     }

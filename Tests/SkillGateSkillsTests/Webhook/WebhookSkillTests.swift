@@ -63,17 +63,18 @@ import SkillGateHTTP
     }
 
     @Test func timesOut() async throws {
-        let server = try LocalHTTPServer { _ in LocalHTTPServer.Reply(delay: .seconds(30)) }
+        let server = try LocalHTTPServer { _ in LocalHTTPServer.Reply(delay: .seconds(120)) }
         defer { Task { await server.stop() } }
         let start = ContinuousClock.now
         let r = try await skill(server.url(), headers: [("Authorization", "Bearer ${secret:CRM_KEY}")], timeout: .milliseconds(300))
             .execute([:], context: context)
         #expect(r.isError && r.text.contains("did not answer within"))
         #expect(!r.text.contains(secret))
-        // Alone the call ends after ~0.3 s. A loaded machine running the whole suite in parallel (a fuzzer beside it
-        // in one stress run) kept the test's task waiting for a thread for ~15 s, as it did every test started with
-        // it; the bound only has to tell the timeout from the 30 s reply.
-        #expect(ContinuousClock.now - start < .seconds(25), "the 300 ms timeout must end the call before the 30 s reply")
+        // Alone the call ends after ~0.3 s. A loaded machine running the whole suite in parallel kept the test's task
+        // waiting for a thread for ~15 s (a fuzzer beside it in one stress run) and 25.5 s (the fifty-eighth session's
+        // stress run, PostgreSQL and the embedding server beside it), as it did every test started with it; the bound
+        // only has to tell the timeout from the 120 s reply.
+        #expect(ContinuousClock.now - start < .seconds(100), "the 300 ms timeout must end the call before the 120 s reply")
     }
 
     @Test func refusesLoopbackWithoutAllowPrivate() async throws {
