@@ -79,6 +79,8 @@ public final class TokenService: Sendable {
     /// flushes that wrote: a Mutex of `()` has a value of no size, at the address of the property after it, which
     /// ThreadSanitizer then reported as a race with that property's readers (decision 0165).
     let flushing = Mutex(0)
+    /// How many last-used flushes have written so far (waits for a flush under way).
+    var lastUsedFlushesWritten: Int { flushing.locked { $0 } }
     /// Runs the ahead-of-time lookups, one at a time.
     let refreshQueue = DispatchQueue(label: "skillgate.tokens.refresh")
     /// Where the background last-used writes run.

@@ -52,6 +52,8 @@ import Testing
             #expect(!returnedEarly, "flushLastUsed returned while the write was still in flight")
             #expect(returned)
             #expect(try service.list().first?.lastUsedAt == usedAt)
+            // One write: the background flush's. The explicit flush waited for it and found nothing left to write.
+            #expect(service.lastUsedFlushesWritten == 1)
         }
     }
 }
