@@ -18,6 +18,7 @@ public struct DeleteNoteSkill: Skill {
     /// Removes what exists (destructive); deleting the same id again changes nothing more (idempotent).
     public let annotations = SkillAnnotations(title: "Delete a note", readOnly: false, destructive: true, idempotent: true, openWorld: false)
     let access: NotesAccess
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
     public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {

@@ -102,6 +102,7 @@ public struct SaveNoteSkill: Skill {
     let access: NotesAccess
     /// The most notes a caller keeps (`server_skills.notes.max_per_token`).
     public let maxNotes: Int
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
     public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
@@ -141,6 +142,7 @@ public struct SearchNotesSkill: Skill {
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("Search notes", openWorld: false)
     let access: NotesAccess
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
     public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
@@ -174,6 +176,7 @@ public struct ListNotesSkill: Skill {
     public let requiresConfirmation = false
     public let annotations = SkillAnnotations.readOnly("List notes", openWorld: false)
     let access: NotesAccess
+    /// How long a call may take (`server_skills.notes.timeout_seconds`; 5 s by default).
     public var timeout: Duration { access.timeout }
 
     public func execute(_ arguments: JSONValue, context: SkillContext) async throws -> SkillResult {
