@@ -26,14 +26,15 @@ public struct ServerSkillsConfig: Sendable, Hashable {
     public var maxNotesPerToken: Int
     /// How long one notes call may take (`notes.timeout_seconds`; default `NotesSkills.defaultTimeout`): a notes store
     /// on a distant or busy PostgreSQL may need more than the default.
-    public var notesTimeout: Duration = NotesSkills.defaultTimeout
+    public var notesTimeout: Duration
 
     public init(builtin: [String] = [], httpGet: HTTPGetConfig? = nil, webhooks: [WebhookSkillConfig] = [],
-                maxNotesPerToken: Int = NotesSkills.maxNotesPerOwner) {
+                maxNotesPerToken: Int = NotesSkills.maxNotesPerOwner, notesTimeout: Duration = NotesSkills.defaultTimeout) {
         self.builtin = builtin
         self.httpGet = httpGet
         self.webhooks = webhooks
         self.maxNotesPerToken = maxNotesPerToken
+        self.notesTimeout = notesTimeout
     }
 
     /// The tool names these settings register (what `skill_packs` may list to expose them).

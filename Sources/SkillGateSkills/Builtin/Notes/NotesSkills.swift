@@ -65,7 +65,7 @@ public enum NotesSkills {
     /// — would hold from every other task of the gateway (decision 0122). One call at a time per store (each store has
     /// one connection for notes anyway); one queue per store, so the stores of several gateways in one process (tests)
     /// never wait for each other.
-    public static func storeCalls() -> BlockingWorkQueue { BlockingWorkQueue(label: "skillgate.notes") }
+    static func storeCalls() -> BlockingWorkQueue { BlockingWorkQueue(label: "skillgate.notes") }
 
     static func render(_ notes: [Note], empty: String) -> SkillResult {
         guard !notes.isEmpty else { return SkillResult(text: empty, payload: ["notes": []]) }
