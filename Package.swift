@@ -101,8 +101,10 @@ let package = Package(
         .testTarget(name: "SkillGateKeysTests", dependencies: ["SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateStateTests", dependencies: ["SkillGateState", "SkillGateKeys", "SkillGateTestSupport"], swiftSettings: strictSwift),
         // Test doubles shared by several test targets.
-        .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting", "SkillGateState"], path: "Tests/SkillGateTestSupport",
+        .target(name: "SkillGateTestSupport", dependencies: ["SkillGateRouting", "SkillGateState", "CTestParallelism"], path: "Tests/SkillGateTestSupport",
                 swiftSettings: strictSwift),
+        // Bounds how many tests run at once before `main` (Tests/CTestParallelism/parallelism_width.c, decision 0166).
+        .target(name: "CTestParallelism", path: "Tests/CTestParallelism"),
         .testTarget(name: "SkillGateRoutingTests", dependencies: ["SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateSkillsTests", dependencies: ["SkillGateSkills", "SkillGateHTTP", "SkillGateProviders", "SkillGateTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "SkillGateEvalTests", dependencies: ["SkillGateEval", "SkillGateRouting", "SkillGateTestSupport"], swiftSettings: strictSwift),

@@ -94,13 +94,23 @@ import Testing
         }
     }
 
-    /// Whether `chunk` equals the bulk pattern (byte i is `i % 251`) starting at body offset `offset`.
+    /// Whether `chunk` equals the bulk pattern (byte i is `i % 251`) starting at body offset `offset`, compared with
+    /// `memcmp` against the pattern's bytes piece by piece (a chunk can be longer than what the pattern holds past its
+    /// phase). A byte-by-byte generic comparison here, in a debug build, held a thread of the shared task pool for
+    /// ~18 s of every parallel run: 64 MiB per engine (`scripts/pool-holders.py`, decision 0166).
     private static func matchesPattern(_ chunk: [UInt8], at offset: Int) -> Bool {
         let pattern = LoopbackHandler.bulkPattern
-        let start = offset % 251
-        guard start + chunk.count <= pattern.count else {
-            return chunk.enumerated().allSatisfy { $0.element == UInt8(($0.offset + offset) % 251) }
+        return chunk.withUnsafeBytes { c in
+            pattern.withUnsafeBytes { p in
+                var compared = 0
+                while compared < c.count {
+                    let phase = (offset + compared) % 251
+                    let length = min(c.count - compared, p.count - phase)
+                    guard memcmp(c.baseAddress! + compared, p.baseAddress! + phase, length) == 0 else { return false }
+                    compared += length
+                }
+                return true
+            }
         }
-        return chunk.withUnsafeBytes { c in pattern.withUnsafeBytes { p in memcmp(c.baseAddress!, p.baseAddress! + start, c.count) == 0 } }
     }
 }

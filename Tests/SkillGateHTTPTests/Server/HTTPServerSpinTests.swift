@@ -42,7 +42,7 @@ import Testing
             chores.locked { $0.count += 1; if !onLoop { $0.offTheLoop += 1 } }
         }
         var sent = 0
-        try await withTestServer({ $0.choreWhileSpinning = chore }, handler: Self.forwarding(client, to: upstream)) { server, port in
+        let server = try await withTestServer({ $0.choreWhileSpinning = chore }, handler: Self.forwarding(client, to: upstream)) { server, port in
             // A spin needs a short wait before it (the rule), and a loaded machine (the whole suite runs in parallel)
             // makes every wait long: send batches until the loop spun, for as long as a parallel run stays loaded.
             let clock = ContinuousClock()
@@ -52,13 +52,17 @@ import Testing
                 #expect(bodies == Array(repeating: "fast", count: 40))
                 sent += 40
             } while (server.statistics.spunAnswerWaits == 0 || chores.locked({ $0.count }) == 0) && clock.now - start < .seconds(40)
-            let statistics = server.statistics
-            #expect(statistics.spunAnswerWaits > 0, "\(statistics)")
-            let (count, offTheLoop) = chores.locked { ($0.count, $0.offTheLoop) }
-            #expect(count > 0 && offTheLoop == 0, "\(count) chores, \(offTheLoop) off the loop")
-            // One chore per wait that spun at all: a spin that caught the answer or timed out.
-            #expect(count <= statistics.spunAnswerWaits + statistics.spinTimeouts, "\(count) chores, \(statistics)")
+            return server
         }
+        // Read once the server has stopped: a spin counts its caught answer after the loop turn that handled it, and
+        // that turn may already have sent the last reply (read before the stop, one run under a narrow parallel width
+        // saw 28 chores against 27 spins).
+        let statistics = server.statistics
+        #expect(statistics.spunAnswerWaits > 0, "\(statistics)")
+        let (count, offTheLoop) = chores.locked { ($0.count, $0.offTheLoop) }
+        #expect(count > 0 && offTheLoop == 0, "\(count) chores, \(offTheLoop) off the loop")
+        // One chore per wait that spun at all: a spin that caught the answer or timed out.
+        #expect(count <= statistics.spunAnswerWaits + statistics.spinTimeouts, "\(count) chores, \(statistics)")
         #expect(client.transfersOnServerEventLoops == sent)
     }
 
