@@ -14,6 +14,9 @@ public final class SpawnedProcess: Sendable {
     private let collected = Mutex("")
     /// Signalled once the output was read to its end.
     private let outputEnded = DispatchSemaphore(value: 0)
+    /// Set as the output was read to its end (for `waitForExit`, which must not block a thread of the pool on the
+    /// semaphore).
+    private let outputFinished = Atomic<Bool>(false)
 
     /// Starts `executable` with `arguments`; its stdout, and its stderr unless `collectStandardError` is false (then
     /// it writes to the test process's), are collected (see `output`).
@@ -68,6 +71,7 @@ public final class SpawnedProcess: Sendable {
                 self.collected.locked { $0 += text }
             }
             close(reader)
+            self.outputFinished.store(true, ordering: .releasing)
             self.outputEnded.signal()
         }.start()
     }
@@ -97,11 +101,17 @@ public final class SpawnedProcess: Sendable {
         if isRunning { kill(pid, signal) }
     }
 
-    /// Waits (polling) until the child exited; false when it still runs after `seconds`.
+    /// Waits (polling) until the child exited; false when it still runs after `seconds`. Once it exited, also waits
+    /// until its output was read to the end (at most 5 s more, within `seconds`), so `output` then holds all of it: the
+    /// reader thread may not have run yet when the child is reaped (a stress run read an empty `output` from a child
+    /// that had exited with its usage error). A grandchild that kept the pipe open only makes this wait its 5 s.
     public func waitForExit(upTo seconds: Double = 20) async -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while isRunning && Date() < end { try? await Task.sleep(for: .milliseconds(50)) }
-        return !isRunning
+        guard !isRunning else { return false }
+        let outputEnd = min(end, Date().addingTimeInterval(5))
+        while !outputFinished.load(ordering: .acquiring) && Date() < outputEnd { try? await Task.sleep(for: .milliseconds(5)) }
+        return true
     }
 
     /// Waits until `needle` appears in the output; false after `seconds` without it.
