@@ -23,8 +23,10 @@ public enum DetachedThread {
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(Body {
-            ThreadName.set(name)
+            // Scheduled first, then named: a thread that bears its name already runs as that name's thread should (a
+            // CI run saw a ledger writer named but not yet at its lowered priority, among ten that were).
             scheduling.applyToCurrentThread()
+            ThreadName.set(name)
             body()
         }).toOpaque()
         #if canImport(Glibc)
