@@ -90,7 +90,7 @@ def test_process(root_pid):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between samples (default 1)")
-    parser.add_argument("--top", type=int, default=25, help="stretches to print (default 25)")
+    parser.add_argument("--top", type=int, default=25, help="lines to print per list (default 25)")
     parser.add_argument("--min-seconds", type=float, default=3.0, help="shortest stretch printed (default 3 s)")
     parser.add_argument("rest", nargs="*", help="more `swift test` arguments, after --")
     parser.add_argument("--each", action="store_true", help="also print every sample's busy pool threads")
@@ -120,29 +120,16 @@ def main():
             pairs = [f"{names[i][:110]}  [in {names[i + 1][:60]}]" for i in range(0, len(names), 2)]
             print(f"{at:6.1f} s  {len(running)} busy" + "".join(f"\n          {p}" for p in pairs))
 
-    # Stretches: consecutive samples (same process) in which a thread ran the same test frame.
-    stretches, open_ = [], {}
-    previous_pid = None
+    # Stretches: consecutive samples in which one thread (of one test process) ran the same frame.
+    stretches, open_ = [], {}  # open_: (pid, tid, frame) -> (first seen, last seen, frames)
     for at, pid, running in samples:
-        if pid != previous_pid:
-            for key, (first, last, frames) in open_.items():
-                stretches.append((last - first, first, key, frames))
-            open_ = {}
-            previous_pid = pid
-        seen = set()
-        for tid, (frame, frames) in running.items():
-            key = (pid, tid, frame)
-            seen.add(key)
-            if key in open_:
-                open_[key] = (open_[key][0], at, frames)
-            else:
-                open_[key] = (at, at, frames)
-        for key in list(open_):
-            if key not in seen:
-                first, last, frames = open_.pop(key)
-                stretches.append((last - first, first, key, frames))
-    for key, (first, last, frames) in open_.items():
-        stretches.append((last - first, first, key, frames))
+        seen = {(pid, tid, frame): frames for tid, (frame, frames) in running.items()}
+        for key in [key for key in open_ if key not in seen]:
+            first, last, frames = open_.pop(key)
+            stretches.append((last - first, first, key, frames))
+        for key, frames in seen.items():
+            open_[key] = (open_[key][0] if key in open_ else at, at, frames)
+    stretches += [(last - first, first, key, frames) for key, (first, last, frames) in open_.items()]
 
     # Samples per key frame: with samples `interval` apart, roughly how long each test held a pool thread in all.
     held = collections.Counter(frame for _, _, running in samples for frame, _ in running.values())

@@ -5,17 +5,16 @@
 // its body ran and seconds more at each await (decision 0166). A width set in the environment is kept, so
 // `SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test` still runs the tests one at a time.
 #include "parallelism_width.h"
+#include <stdio.h>
 #include <stdlib.h>
-
-/// The width when the environment does not say: enough for the tests that mostly wait (timeouts, drains) to overlap,
-/// few enough that the tests starting gateways do not all start at once (decision 0166's measurements).
-#define SG_DEFAULT_PARALLELISM_WIDTH "32"
 
 static int width_is_default = 0;
 
 __attribute__((constructor)) static void sg_bound_test_parallelism(void) {
     if (getenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH") == NULL) {
-        setenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", SG_DEFAULT_PARALLELISM_WIDTH, 0);
+        char width[16];
+        snprintf(width, sizeof width, "%d", SG_TEST_DEFAULT_PARALLELISM_WIDTH);
+        setenv("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", width, 0);
         width_is_default = 1;
     }
 }

@@ -7,8 +7,8 @@ import CTestParallelism
 /// plain `swift test` runs at most `TestParallelism.defaultWidth` tests at a time; a width given in the environment is
 /// kept (1 runs the tests one at a time).
 public enum TestParallelism {
-    /// The width the constructor sets when the environment gives none.
-    public static let defaultWidth = 32
+    /// The width the constructor sets when the environment gives none (`SG_TEST_DEFAULT_PARALLELISM_WIDTH`).
+    public static let defaultWidth = Int(SG_TEST_DEFAULT_PARALLELISM_WIDTH)
 
     /// The width in force: the environment's, or the constructor's default; nil when the variable is not a number.
     public static var width: Int? {

@@ -7,7 +7,7 @@ import SkillGateTestSupport
     @Test func theTestProcessRunsABoundedNumberOfTestsAtOnce() throws {
         let width = try #require(TestParallelism.width, "SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH is not a number")
         if TestParallelism.isDefault {
-            // The constructor's value (a C string) and the Swift side's agree.
+            // The constructor set its default, and the environment now says so.
             #expect(width == TestParallelism.defaultWidth)
         } else {
             // The environment's own width is kept, whatever it is.

@@ -46,7 +46,7 @@ import Testing
             try other.execute("BEGIN EXCLUSIVE")
             let writerDone = Mutex(false)
             // The minute the record falls in, from its own time: a minute that began between the record and the reads
-            // below left it out of the summary (one stress run of twenty).
+            // below left it out of the summary (one stress run of ten).
             let occurredAt = Date()
             let minute = Date(millisecondsSince1970: occurredAt.millisecondsSince1970 / 60_000 * 60_000)
             // On threads of their own, as the ledger's writer is: a wait for the lock blocks its thread.
