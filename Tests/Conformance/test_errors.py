@@ -72,6 +72,36 @@ def test_401_bad_token_anthropic(anthropic_client, upstream):
     assert upstream.since(mark) == []
 
 
+# A large request refused at its head, through the SDKs: the 401 or 413 reaches them as that error, not as a connection
+# error. (Before lingering close, decision 0167, these passed too: on Linux loopback a reset leaves the answer readable,
+# and httpcore reads the response after a failed write. Clients that give up on a failed send, like Python's
+# http.client, are covered by the HTTP server's lingering-close tests.) 300 KB: more than the body limit here (64 KB).
+LARGE_MSG = [{"role": "user", "content": "x" * 300_000}]
+
+
+def test_a_large_request_with_a_bad_token_gets_the_401_in_both_sdks(openai_client, anthropic_client, upstream):
+    mark = upstream.mark()
+    with pytest.raises(openai.AuthenticationError) as e:
+        openai_client("sg-not-a-real-token").chat.completions.create(model="up-openai/gpt-test", messages=LARGE_MSG)
+    assert_openai_error(openai_error_of(e.value))
+    with pytest.raises(anthropic.AuthenticationError) as e:
+        anthropic_client("sg-not-a-real-token").messages.create(model="up-anthropic/claude-test", max_tokens=10, messages=LARGE_MSG)
+    assert_anthropic_error(openai_error_of(e.value), "authentication_error")
+    assert upstream.since(mark) == []
+
+
+def test_a_request_over_the_body_limit_gets_the_413_in_both_sdks(openai_client, anthropic_client, upstream):
+    mark = upstream.mark()
+    with pytest.raises(openai.APIStatusError) as e:
+        openai_client().chat.completions.create(model="up-openai/gpt-test", messages=LARGE_MSG)
+    assert e.value.status_code == 413
+    assert_openai_error(openai_error_of(e.value))
+    with pytest.raises(anthropic.APIStatusError) as e:
+        anthropic_client().messages.create(model="up-anthropic/claude-test", max_tokens=10, messages=LARGE_MSG)
+    assert e.value.status_code == 413
+    assert upstream.since(mark) == []
+
+
 def test_401_revoked_token_both_sdks(openai_client, anthropic_client, gateway):
     revoked = gateway.tokens["conformance-revoked"]
     with pytest.raises(openai.AuthenticationError):

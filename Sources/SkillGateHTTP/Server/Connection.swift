@@ -118,15 +118,16 @@ final class Connection {
         if let timer { event_del(timer) }
     }
 
-    /// Frees the connection's events and closes its descriptor.
-    func release() {
+    /// Frees the connection's events and closes its descriptor (unless `closingDescriptor` is false: the loop then
+    /// lingers on it, `EventLoop.closeLingering`).
+    func release(closingDescriptor: Bool = true) {
         if let readEvent { event_free(readEvent) }
         if let writeEvent { event_free(writeEvent) }
         if let timer { event_free(timer) }
         readEvent = nil
         writeEvent = nil
         timer = nil
-        Glibc.close(fd)
+        if closingDescriptor { Glibc.close(fd) }
         phase = .closed
         responder = nil
         head = nil

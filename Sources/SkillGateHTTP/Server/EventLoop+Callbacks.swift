@@ -35,6 +35,12 @@ func onConnectionWritable(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutabl
     connection.loop.connectionWritable(connection)
 }
 
+func onLingeringSocketReadable(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
+    guard let argument else { return }
+    let socket = Unmanaged<LingeringSocket>.fromOpaque(argument).takeUnretainedValue()
+    socket.loop.lingeringSocketReady(socket, timedOut: events & Int16(EV_TIMEOUT) != 0 && events & Int16(EV_READ) == 0)
+}
+
 func onConnectionTimer(_ fd: Int32, _ events: Int16, _ argument: UnsafeMutableRawPointer?) {
     guard let argument else { return }
     let connection = connection(argument)

@@ -46,7 +46,7 @@ extension EventLoop {
                 message = "Your address has its maximum number of open connections to this server; close idle ones or reuse them (keep-alive), then retry."
             }
             sendCanned(to: fd, status: 503, message: message)
-            Glibc.close(fd)
+            closeLingering(fd)   // its request may be on its way already
             return
         }
         let connection = Connection(loop: self, fd: fd, peerAddress: peer, port: port)
@@ -100,7 +100,7 @@ extension EventLoop {
             shared.counters.headDecisionTimeouts.add(1, ordering: .relaxed)
             sendCanned(to: connection.fd, status: 503,
                        message: "The server could not decide on this request within \(configuration.headerTimeout) (its admission check, such as a token lookup, did not finish); retry in a few seconds.")
-            close(connection)
+            close(connection, lingering: true)
         case .handling:
             // Only armed while reply bytes wait for a client that does not read them.
             if connection.outputSent < connection.output.count { close(connection) }
@@ -110,8 +110,9 @@ extension EventLoop {
     }
 
     /// Closes the connection: a handler still working is told (its task is cancelled), the caps are released.
-    /// `peerEnded`: the client closed its side (nothing to count).
-    func close(_ connection: Connection, peerEnded: Bool = false) {
+    /// `peerEnded`: the client closed its side (nothing to count). `lingering`: the connection was just answered and its
+    /// client may still be sending; its socket is read to its end before it is closed (`closeLingering`).
+    func close(_ connection: Connection, peerEnded: Bool = false, lingering: Bool = false) {
         guard connection.phase != .closed else { return }
         if let responder = connection.responder {
             shared.counters.closedDuringRequest.add(1, ordering: .relaxed)
@@ -126,7 +127,8 @@ extension EventLoop {
         }
         replyFinished(on: connection)
         shared.limiter.release(connection.peerAddress)
-        connection.release()
+        connection.release(closingDescriptor: !lingering)
+        if lingering { closeLingering(connection.fd) }
         connections[ObjectIdentifier(connection)] = nil
         _ = shared.balance.update(loop: index, openConnections: connections.count)
     }
@@ -142,9 +144,10 @@ extension EventLoop {
         }
     }
 
-    /// At stop: closes every connection (their handlers are cancelled).
+    /// At stop: closes every connection (their handlers are cancelled) and every socket the loop lingers on.
     func closeAllConnections() {
         for connection in Array(connections.values) { close(connection) }
+        closeAllLingering()
     }
 
     /// Answers with an error the server renders itself (`Configuration.errorBody`) and closes the connection.
@@ -155,13 +158,12 @@ extension EventLoop {
         refuse(connection, status: status, headers: headers, body: body, isHead: isHead)
     }
 
-    /// Writes the answer straight to the socket and closes the connection; a body the client is still sending is left
-    /// unread (the kernel then resets the connection after the answer; clients that read while they send, as curl
-    /// does, or whose body fits the socket buffer, see the answer).
+    /// Writes the answer straight to the socket and closes the connection, lingering on its socket: what the client
+    /// may still be sending is read and discarded, so that it reads the answer instead of a reset (decision 0167).
     func refuse(_ connection: Connection, status: Int, headers: HTTPHeaders, body: [UInt8], isHead: Bool = false) {
         sendCanned(to: connection.fd, status: status, headers: headers, body: isHead ? nil : body, length: body.count,
                    extraFields: connection.replyFields)
-        close(connection)
+        close(connection, lingering: true)
     }
 
     /// Writes an error straight to the socket, best effort (the connection is closed next).

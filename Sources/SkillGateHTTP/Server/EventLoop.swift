@@ -113,6 +113,8 @@ final class EventLoop: @unchecked Sendable {
     var heldReplies: [HTTPResponder] = []
     /// Open connections, by identity (loop thread only).
     var connections: [ObjectIdentifier: Connection] = [:]
+    /// Refused connections read to their end before they are closed (`EventLoop+LingeringClose.swift`). Loop thread only.
+    var lingering: [ObjectIdentifier: LingeringSocket] = [:]
     /// Connections whose reply bytes the current batch of jobs queued (`writeQueuedReplies`). Loop thread only.
     var writesDue: [Connection] = []
     private let exit = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))

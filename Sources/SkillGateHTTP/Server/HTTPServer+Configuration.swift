@@ -55,6 +55,14 @@ extension HTTPServer {
         /// instead of after the next poll for the socket's writability (decision 0053). On by default; off only to
         /// compare the two.
         public var writesRepliesAtOnce = true
+        /// Longest time a connection refused while its client may still be sending (a body over the limit, a refusal at
+        /// the head, a connection over a cap) is read and discarded after its answer, so that the client reads the answer
+        /// instead of a reset (lingering close, decision 0167); then it is closed whatever the client does.
+        public var lingeringCloseTime: Duration = .seconds(5)
+        /// Most bytes such a connection is read for after its answer; then it is closed.
+        public var lingeringCloseMaxBytes: Int = 16 * 1024 * 1024
+        /// Most connections one loop lingers on at once; a refused connection beyond it is closed at once.
+        public var maxLingeringConnectionsPerLoop: Int = 256
         /// Releasing a request body at least this large schedules `malloc_trim` (see `MemoryTrimmer`).
         public var memoryTrimThreshold: Int = 1024 * 1024
         /// Prefetches the request path's code into the CPU cache (decisions 0054, 0055): the request's phase when a

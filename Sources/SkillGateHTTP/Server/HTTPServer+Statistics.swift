@@ -22,6 +22,14 @@ extension HTTPServer {
         public var bodyTimeouts: Int
         /// `malloc_trim` runs after large request bodies were released.
         public var memoryTrims: Int
+        /// Refused connections closed after a lingering close: the client's end came, or its error, within the budget
+        /// (`Configuration.lingeringCloseTime`, `lingeringCloseMaxBytes`).
+        public var lingeringCloses: Int = 0
+        /// Refused connections closed while their client might still have been sending: the linger's time or byte budget
+        /// ran out, or the loop already lingered on `maxLingeringConnectionsPerLoop` (its client may see a reset).
+        public var lingeringClosesCutShort: Int = 0
+        /// Refused connections being read to their end now (they hold a descriptor, not a connection slot).
+        public var lingeringConnections: Int = 0
         /// Connections accepted since the server started (admitted or not).
         public var acceptedConnections: Int
         /// Connections closed while a request was with its handler (the client left, a read or write failed, or the
@@ -72,6 +80,9 @@ final class ServerCounters: Sendable {
     let bodyTimeouts = Atomic<Int>(0)
     let memoryTrims = Atomic<Int>(0)
     let acceptedConnections = Atomic<Int>(0)
+    let lingeringCloses = Atomic<Int>(0)
+    let lingeringClosesCutShort = Atomic<Int>(0)
+    let lingeringConnections = Atomic<Int>(0)
     let closedDuringRequest = Atomic<Int>(0)
     let closedOnPeerCheck = Atomic<Int>(0)
     let lastPeerCheckErrno = Atomic<Int>(0)

@@ -86,6 +86,12 @@ extension GatewayServices {
             family("skillgate_request_read_timeouts_total", .counter,
                    "Connections closed because a request head or body took longer than its total deadline.",
                    labels: ["part"], [(["head"], server.headerTimeouts), (["body"], server.bodyTimeouts)])
+            family("skillgate_connections_lingering", .gauge,
+                   "Refused client connections being read to their end before they are closed, so the client reads the refusal instead of a reset.",
+                   [([], server.lingeringConnections)])
+            family("skillgate_lingering_closes_total", .counter,
+                   "Refused client connections closed after lingering: at the client's end (client), or when the time or byte budget ran out or too many lingered (cut_short; the client may have seen a reset).",
+                   labels: ["end"], [(["client"], server.lingeringCloses), (["cut_short"], server.lingeringClosesCutShort)])
             family("skillgate_token_store_lookups_total", .counter,
                    "Requests whose token was not in the 2 s cache and was looked up in the state database, off the event loops.",
                    [([], server.deferredHeadDecisions)])

@@ -24,6 +24,11 @@ final class RawHTTPClient: @unchecked Sendable {
     /// another test opened meanwhile (it closed a parallel test's listening socket).
     private var fd: Int32
     private var buffer: [UInt8] = []
+    /// The errno of the last receive that failed (ECONNRESET: the server reset the connection, and whatever it had sent
+    /// and this client had not read yet was lost); 0 while none failed.
+    private(set) var lastReceiveError: Int32 = 0
+    /// The errno of the last send of `sendOnce` that failed; 0 while none failed.
+    private(set) var lastSendError: Int32 = 0
 
     init(port: Int, receiveTimeout: Double = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -80,6 +85,17 @@ final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Sends all of `bytes`; false when a send failed (the server closed or reset the connection).
+    func sendOnce(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { lastSendError = errno; return false }
+            offset += n
+        }
+        return true
+    }
+
     /// Closes the socket now (the server sees EOF).
     func closeNow() { shutdown(fd, Int32(SHUT_RDWR)) }
 
@@ -99,6 +115,7 @@ final class RawHTTPClient: @unchecked Sendable {
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n < 0 { lastReceiveError = errno }
         guard n > 0 else { return false }
         buffer.append(contentsOf: chunk[0..<n])
         return true
@@ -169,6 +186,7 @@ final class RawHTTPClient: @unchecked Sendable {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 { buffer.append(contentsOf: chunk[0..<n]); continue }
+            if n < 0 { lastReceiveError = errno }
             let closed = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
             defer { buffer = [] }
             return (buffer, closed)
