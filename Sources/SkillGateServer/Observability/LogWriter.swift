@@ -54,7 +54,12 @@ final class LogWriter: Sendable {
         var writtenLines = HandedBackItems<Line>()
     }
 
+    /// The writer's own descriptor of the log (a duplicate of the one it was given), closed by its thread after the last
+    /// write: the caller may close its descriptor as soon as `close()` returns, even while a batch late on a loaded
+    /// machine is still being written — a write to a closed descriptor number lands in whatever file or socket reuses
+    /// it. The descriptor given when it could not be duplicated (then never closed here).
     private let fd: Int32
+    private let ownsDescriptor: Bool
     private let capacity: Int
     private let byteCapacity: Int
     private let lingerMicroseconds: UInt32
@@ -68,7 +73,9 @@ final class LogWriter: Sendable {
     ///   - capacity: the most lines waiting to be written.
     ///   - byteCapacity: the most bytes they hold (`Line.approximateBytes`): 32 MiB by default, ~20,000 typical lines.
     init(fd: Int32, capacity: Int = 50_000, byteCapacity: Int = 32 << 20, linger: Duration = .milliseconds(5)) {
-        self.fd = fd
+        let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        self.fd = duplicate >= 0 ? duplicate : fd
+        ownsDescriptor = duplicate >= 0
         self.capacity = capacity
         self.byteCapacity = byteCapacity
         lingerMicroseconds = UInt32(linger.components.seconds * 1_000_000 + linger.components.attoseconds / 1_000_000_000_000)
@@ -119,7 +126,8 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Writes what is queued and ends the writer thread.
+    /// Writes what is queued (waiting for it at most 2 s) and ends the writer thread, which closes its descriptor of the
+    /// log after its last write.
     func close() {
         flush()
         queue.locked { $0.closed = true }
@@ -138,7 +146,11 @@ final class LogWriter: Sendable {
             if lingerMicroseconds > 0 { usleep(lingerMicroseconds) }
             var (lines, dropped, closed) = takePending()
             if lines.isEmpty && dropped == 0 {
-                if closed { return catchUp.close() }
+                if closed {
+                    catchUp.close()
+                    if ownsDescriptor { Glibc.close(fd) }
+                    return
+                }
                 continue
             }
             guard lines.count >= Self.catchUpLines else {

@@ -218,4 +218,43 @@ import SkillGateTestSupport
         #expect(readAll(r).compactMap { $0["n"]?.intValue } == Array(0...10))
         await writer.closeOffThePool()
     }
+
+    /// A batch still being written when `close()` gives up waiting (a reader that does not read, a loaded machine) goes
+    /// to the log, never to whatever reuses the descriptor's number once its owner closed it. Before the writer held a
+    /// descriptor of its own, the rest of the batch went into the file or socket that took the number (here a second
+    /// pipe; in the parallel tests, any test's connection).
+    @Test func aBatchWrittenAfterCloseGivesUpGoesToTheLogNotToTheNumbersNextOwner() async throws {
+        let first = try pipeFDs()
+        let writer = LogWriter(fd: first.write, linger: .zero)
+        // More than the pipe holds (64 KiB): the writer blocks in write(2) until the test reads.
+        let count = 400
+        for i in 0..<count { writer.enqueue(.event(["n": .int(i), "pad": .string(String(repeating: "x", count: 500))])) }
+        await writer.closeOffThePool()   // gives up waiting after 2 s; the writer is still blocked
+        // The owner closes its descriptor, and the number goes to another pipe's write end at once.
+        let second = try pipeFDs()
+        #expect(dup2(second.write, first.write) == first.write)
+        close(second.write)
+        let reusedNumber = first.write
+        defer { close(reusedNumber); close(second.read) }
+        // Reading the log lets the writer go on; it ends with its own descriptor, so the read ends too.
+        let log = try await offThePool { () -> [UInt8] in
+            _ = fcntl(first.read, F_SETFL, 0)
+            var out: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var idleReads = 0
+            while idleReads < 3 {
+                var poller = pollfd(fd: first.read, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 2_000) == 1 else { idleReads += 1; continue }
+                let n = read(first.read, &buffer, buffer.count)
+                if n <= 0 { break }
+                out += buffer[0..<n]
+            }
+            return out
+        }
+        close(first.read)
+        try await Task.sleep(for: .milliseconds(200))
+        let strayed = Self.readBytes(second.read)
+        #expect(strayed.count == 0, "\(strayed.count) bytes of the log went to the descriptor number's next owner")
+        #expect(Self.lines(log).compactMap { $0["n"]?.intValue } == Array(0..<count))
+    }
 }
