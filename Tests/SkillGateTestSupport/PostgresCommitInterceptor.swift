@@ -30,6 +30,10 @@ public final class PostgresCommitInterceptor: Sendable {
         var stalled = false
         var commitsSeen = 0
         var links: [ObjectIdentifier: Link] = [:]
+        /// `stop` was called: the listener is shut, and the accept thread closes it.
+        var stopped = false
+        /// The accept thread has closed the listener: its number may belong to another socket of the process now.
+        var listenerClosed = false
     }
 
     private let listener: Int32
@@ -59,8 +63,16 @@ public final class PostgresCommitInterceptor: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }  // closed by `stop`
+                if client < 0, errno == EINTR || errno == ECONNABORTED { continue }
+                guard client >= 0 else { break }  // shut by `stop`
                 serve(client)
+            }
+            // Only this thread closes the listener, and only once it no longer accepts on it: closed by `stop` while
+            // this thread was between two accepts, the number could go to another test's listening socket, whose
+            // connections this hop would then take and pass to the database.
+            state.locked { state in
+                state.listenerClosed = true
+                close(listener)
             }
         }
     }
@@ -98,10 +110,14 @@ public final class PostgresCommitInterceptor: Sendable {
     /// Starts counting `COMMIT`s again (after a store's migration, say).
     public func forgetCommitsSeen() { state.locked { $0.commitsSeen = 0 } }
 
-    /// Stops accepting connections (those open stay until either end closes them).
+    /// Stops accepting connections (those open stay until either end closes them). The accept thread, woken by the
+    /// shut listener, closes it.
     public func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        state.locked { state in
+            guard !state.stopped, !state.listenerClosed else { return }
+            state.stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+        }
     }
 
     private func serve(_ client: Int32) {
@@ -194,10 +210,14 @@ public final class PostgresCommitInterceptor: Sendable {
 }
 
 /// One proxied connection: both sockets, closed when both pumps have ended.
+///
+/// Shutting and closing happen under one lock, and a closed link is never shut again: `cutOpenConnections` may end a
+/// link whose pumps are closing it, and a shutdown of a closed socket's number would cut whatever socket of the process
+/// reused it (another test's listening socket, which then refuses connections, or its connection).
 private final class Link: Sendable {
     let client: Int32
     let server: Int32
-    private let state = Mutex((dropAnswers: false, pumpsEnded: 0))
+    private let state = Mutex((dropAnswers: false, pumpsEnded: 0, closed: false))
 
     init(client: Int32, server: Int32) {
         self.client = client
@@ -210,21 +230,24 @@ private final class Link: Sendable {
 
     /// Shuts both sockets, waking both pumps (which then end the link); the sockets stay open until both have.
     func end() {
-        shutdown(client, Int32(SHUT_RDWR))
-        shutdown(server, Int32(SHUT_RDWR))
+        state.locked { state in
+            guard !state.closed else { return }
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(server, Int32(SHUT_RDWR))
+        }
     }
 
     /// A pump ended: shuts both sockets, and closes them when this was the second pump. Returns whether it was.
     func endPump() -> Bool {
-        end()
-        let last = state.locked { state -> Bool in
+        state.locked { state -> Bool in
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(server, Int32(SHUT_RDWR))
             state.pumpsEnded += 1
-            return state.pumpsEnded == 2
-        }
-        if last {
+            guard state.pumpsEnded == 2 else { return false }
+            state.closed = true
             close(client)
             close(server)
+            return true
         }
-        return last
     }
 }

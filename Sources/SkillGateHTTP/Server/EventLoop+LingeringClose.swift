@@ -35,9 +35,14 @@ extension EventLoop {
     /// Closes `fd`, whose answer was just written, lingering on it while its client may still be sending: at once when
     /// the loop already lingers on its maximum, or cannot watch the socket.
     func closeLingering(_ fd: Int32) {
-        guard lingering.count < configuration.maxLingeringConnectionsPerLoop,
-              Glibc.shutdown(fd, Int32(SHUT_WR)) == 0 else {
+        guard lingering.count < configuration.maxLingeringConnectionsPerLoop else {
             shared.counters.lingeringClosesCutShort.add(1, ordering: .relaxed)
+            Glibc.close(fd)
+            return
+        }
+        guard Glibc.shutdown(fd, Int32(SHUT_WR)) == 0 else {
+            // The connection is gone already (the client reset it): nothing to wait for.
+            shared.counters.lingeringCloses.add(1, ordering: .relaxed)
             Glibc.close(fd)
             return
         }

@@ -23,10 +23,11 @@ extension HTTPServer {
         /// `malloc_trim` runs after large request bodies were released.
         public var memoryTrims: Int
         /// Refused connections closed after a lingering close: the client's end came, or its error, within the budget
-        /// (`Configuration.lingeringCloseTime`, `lingeringCloseMaxBytes`).
+        /// (`Configuration.lingeringCloseTime`, `lingeringCloseMaxBytes`), or the connection was gone already.
         public var lingeringCloses: Int = 0
         /// Refused connections closed while their client might still have been sending: the linger's time or byte budget
-        /// ran out, or the loop already lingered on `maxLingeringConnectionsPerLoop` (its client may see a reset).
+        /// ran out, the loop already lingered on `maxLingeringConnectionsPerLoop`, or the server stopped (its client may
+        /// see a reset).
         public var lingeringClosesCutShort: Int = 0
         /// Refused connections being read to their end now (they hold a descriptor, not a connection slot).
         public var lingeringConnections: Int = 0

@@ -28,6 +28,9 @@ final class LoopbackServer: Sendable {
         var bytesSent = 0
         var openFDs: Set<Int32> = []
         var stopped = false
+        /// The accept thread has closed the listener (after `stop`, or an accept error): its number may belong to
+        /// another socket of the process now, so `stop` must not shut it.
+        var listenerClosed = false
     }
 
     let port: Int
@@ -73,11 +76,12 @@ final class LoopbackServer: Sendable {
     func stop() {
         // Under the lock: a connection thread removes its fd (taking the lock) before closing it,
         // so no fd shut down here can have been closed and reused by another socket meanwhile.
-        // The listener is closed only by the accept thread, after this shutdown wakes it.
+        // The listener is closed only by the accept thread, after this shutdown wakes it (and under the lock, so it
+        // is not shut here once closed: an accept error can end that thread first).
         stats.locked { s in
             if s.stopped { return }
             s.stopped = true
-            shutdown(listenFD, Int32(SHUT_RDWR))
+            if !s.listenerClosed { shutdown(listenFD, Int32(SHUT_RDWR)) }
             for fd in s.openFDs { shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
@@ -87,7 +91,12 @@ final class LoopbackServer: Sendable {
     var isStopped: Bool { stats.locked { $0.stopped } }
 
     private func acceptLoop() {
-        defer { close(listenFD) }
+        defer {
+            stats.locked { s in
+                s.listenerClosed = true
+                close(listenFD)
+            }
+        }
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
