@@ -11,7 +11,9 @@ final class BenchKeepAliveServer: Sendable {
 
     let port: Int
     private let listenFD: Int32
-    private let state = Mutex<(accepted: Int, stopped: Bool)>((0, false))
+    /// `listenerClosed`: the accept thread closed the listener (at `stop`, or on an accept error), so `stop` must not
+    /// shut its number, which another socket may hold by then (decision 0169).
+    private let state = Mutex<(accepted: Int, stopped: Bool, listenerClosed: Bool)>((0, false, false))
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -35,12 +37,17 @@ final class BenchKeepAliveServer: Sendable {
         state.locked { s in
             if s.stopped { return }
             s.stopped = true
-            shutdown(listenFD, Int32(SHUT_RDWR))
+            if !s.listenerClosed { shutdown(listenFD, Int32(SHUT_RDWR)) }
         }
     }
 
     private func acceptLoop() {
-        defer { close(listenFD) }
+        defer {
+            state.locked { s in
+                s.listenerClosed = true
+                close(listenFD)
+            }
+        }
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 { if errno == EINTR { continue }; return }
