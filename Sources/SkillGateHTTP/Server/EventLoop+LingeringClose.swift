@@ -40,22 +40,25 @@ extension EventLoop {
             Glibc.close(fd)
             return
         }
+        // Counted open before the client can see the answer end, so whoever sees that end sees the linger counted.
+        shared.counters.lingeringConnections.add(1, ordering: .relaxed)
         guard Glibc.shutdown(fd, Int32(SHUT_WR)) == 0 else {
             // The connection is gone already (the client reset it): nothing to wait for.
-            shared.counters.lingeringCloses.add(1, ordering: .relaxed)
+            shared.counters.lingeringConnections.subtract(1, ordering: .relaxed)
+            countLingeringEnd(cutShort: false)
             Glibc.close(fd)
             return
         }
         let deadline = MonotonicClock.nanoseconds() + Self.nanoseconds(configuration.lingeringCloseTime)
         let socket = LingeringSocket(loop: self, fd: fd, deadline: deadline)
         guard let event = event_new(base, fd, Int16(EV_READ | EV_PERSIST), onLingeringSocketReadable, socket.argument) else {
-            shared.counters.lingeringClosesCutShort.add(1, ordering: .relaxed)
+            shared.counters.lingeringConnections.subtract(1, ordering: .relaxed)
+            countLingeringEnd(cutShort: true)
             Glibc.close(fd)
             return
         }
         socket.event = event
         lingering[ObjectIdentifier(socket)] = socket
-        shared.counters.lingeringConnections.add(1, ordering: .relaxed)
         watchLingering(socket)
     }
 
@@ -100,10 +103,16 @@ extension EventLoop {
         Glibc.close(socket.fd)
         lingering[ObjectIdentifier(socket)] = nil
         shared.counters.lingeringConnections.subtract(1, ordering: .relaxed)
+        countLingeringEnd(cutShort: cutShort)
+    }
+
+    /// Counts how a linger ended, after the open count dropped and with release ordering: whoever reads the end counted
+    /// (`HTTPServer.statistics` reads it first, acquiring) then reads the open count without it.
+    private func countLingeringEnd(cutShort: Bool) {
         if cutShort {
-            shared.counters.lingeringClosesCutShort.add(1, ordering: .relaxed)
+            shared.counters.lingeringClosesCutShort.add(1, ordering: .releasing)
         } else {
-            shared.counters.lingeringCloses.add(1, ordering: .relaxed)
+            shared.counters.lingeringCloses.add(1, ordering: .releasing)
         }
     }
 

@@ -169,8 +169,9 @@ public final class HTTPServer: Sendable {
                           deferredHeadDecisions: c.deferredHeadDecisions.load(ordering: .relaxed),
                           headDecisionTimeouts: c.headDecisionTimeouts.load(ordering: .relaxed),
                           bodyTimeouts: c.bodyTimeouts.load(ordering: .relaxed), memoryTrims: c.memoryTrims.load(ordering: .relaxed),
-                          lingeringCloses: c.lingeringCloses.load(ordering: .relaxed),
-                          lingeringClosesCutShort: c.lingeringClosesCutShort.load(ordering: .relaxed),
+                          // Acquiring, and before the open count: a linger's end is counted after that count dropped.
+                          lingeringCloses: c.lingeringCloses.load(ordering: .acquiring),
+                          lingeringClosesCutShort: c.lingeringClosesCutShort.load(ordering: .acquiring),
                           lingeringConnections: c.lingeringConnections.load(ordering: .relaxed),
                           acceptedConnections: c.acceptedConnections.load(ordering: .relaxed),
                           closedDuringRequest: c.closedDuringRequest.load(ordering: .relaxed),
