@@ -76,14 +76,8 @@ final class RawHTTPClient: @unchecked Sendable {
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    /// Sends all of `bytes`, ignoring a failure (see `sendOnce`).
+    func send(_ bytes: [UInt8]) { _ = sendOnce(bytes) }
 
     /// Sends all of `bytes`; false when a send failed (the server closed or reset the connection).
     func sendOnce(_ bytes: [UInt8]) -> Bool {
