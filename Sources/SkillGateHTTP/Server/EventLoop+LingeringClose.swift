@@ -4,10 +4,11 @@ import SkillGateCore
 
 /// A socket the loop answered with a refusal and is closing while its client may still be sending (decision 0167).
 ///
-/// Closing a socket whose receive buffer holds unread bytes makes the kernel reset the connection, and a reset makes
-/// the client's kernel drop what it had received and not yet handed over: a client that sends its whole request before
-/// it reads (most client libraries) then sees ECONNRESET instead of the 413, 401 or 503 written a moment before. So the
-/// loop shuts the socket for writing (the client sees the answer end), reads and discards until the client's end of
+/// Closing a socket whose receive buffer holds unread bytes, or that bytes reach after its close, makes the kernel reset
+/// the connection. The client's next send then fails (a client that sends its head and body before it reads, as
+/// Python's `http.client` does, gives up with ECONNRESET instead of reading the 413, 401 or 503 written a moment
+/// before), and over a network the reset also discards whatever of the answer the server's kernel had not sent yet. So
+/// the loop shuts the socket for writing (the client sees the answer end), reads and discards until the client's end of
 /// stream, and closes it then, or when the linger's time or byte budget runs out. Loop thread only.
 final class LingeringSocket {
     unowned let loop: EventLoop
