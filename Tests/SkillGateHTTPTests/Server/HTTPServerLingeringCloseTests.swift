@@ -51,7 +51,7 @@ struct HTTPServerLingeringCloseTests {
     /// unread) made the body's send fail with ECONNRESET or EPIPE in nearly every round, and such a client never read
     /// the 503.
     @Test func clientsOverTheConnectionCapThatSendTheirRequestReadThe503() async throws {
-        try await withTestServer({ $0.maxConnectionsPerIP = 1; keepIdleConnectionsOpen(&$0) }, handler: Self.ok) { server, port in
+        try await withTestServer({ $0.maxConnectionsPerIP = 1; keepIdleConnectionsOpen(&$0); Self.lingerLong(&$0) }, handler: Self.ok) { server, port in
             let held = try RawHTTPClient(port: port)
             #expect(await serverSettles { server.statistics.openConnections == 1 })
             let rounds = 20
