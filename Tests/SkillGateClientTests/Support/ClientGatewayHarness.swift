@@ -32,7 +32,7 @@ final class ClientGatewayHarness: Sendable {
         {"id":"down","display_name":"A provider on a closed port","wire_format":"openai-chat",
          "base_url":"http://127.0.0.1:\#(try ClosedPort.make())/v1","auth":"none","models":[{"id":"m","tier":"light","tools":"native"}]}
         """#
-        try down.write(toFile: providers + "/down.json", atomically: true, encoding: .utf8)
+        try down.writeAtomically(toFile: providers + "/down.json")
         let pack = skills.map { list in "[" + list.map { "\"\($0.name)\"" }.joined(separator: ",") + "]" }
             ?? #"{"skills":["current_time","calculator","save_note","search_notes","list_notes","delete_note"],"pinned":["current_time"]}"#
         let config = #"""
@@ -45,7 +45,7 @@ final class ClientGatewayHarness: Sendable {
          "resilience":{"max_attempts":1},
          "limits":{"shutdown_grace_seconds":1}}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         logPath = directory + "/requests.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let registry = try skills.map { try SkillRegistry($0) }

@@ -36,7 +36,7 @@ import SkillGateTestSupport
     private func withCatalogFile<T>(_ name: String, _ text: String, _ body: (String) throws -> T) throws -> T {
         try withTemporaryDirectory { dir in
             let path = dir + "/" + name
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try text.writeAtomically(toFile: path)
             return try body(path)
         }
     }

@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateSkills
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// An OpenAI-compatible upstream double on 127.0.0.1 that plays an agent's model: it calls
 /// `tool` (arguments `{}`) until the conversation holds a tool result, then answers
@@ -220,7 +221,7 @@ final class AgentGatewayHarness {
          "models":[{"id":"light-native","tier":"light","tools":"\#(lightTools)"\#(lightFallback ? Self.price(1_000) : "")},\#(lightFallback ? Self.fallbackModel(lightTools) : "")
                    {"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
-        try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
+        try catalog.writeAtomically(toFile: directory + "/Providers/up.json")
         let pack = (skills.map(\.name) + ["open_map"]).map { "\"\($0)\"" }.joined(separator: ",")
         // Long connection timeouts: the write-stall timeout (the shortest of them, 10 s by default) cuts
         // a stream whose client reads nothing, and a loaded parallel run can leave this test's client
@@ -232,7 +233,7 @@ final class AgentGatewayHarness {
          "agent":{"max_iterations":\#(maxIterations)},\#(firstByteSeconds.map { #""upstream_timeouts":{"first_byte_seconds":\#($0)},"# } ?? "")
          "limits":{"header_timeout_seconds":60,"body_timeout_seconds":60\#(maxAnswerMiB.map { ",\"max_answer_mib\":\($0)" } ?? "")}\#(extraConfig)}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
         token = try GatewayServer.openTokenService(config: loaded).create(name: "agent-test").token
         logPath = directory + "/requests.log"

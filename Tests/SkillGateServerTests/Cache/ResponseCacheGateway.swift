@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateState
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A real gateway (`GatewayServer` on 127.0.0.1) in front of one OpenAI-format upstream double (`up`: `up/m` is the
 /// light tier, `up/m2` the strong one), with the response cache configured by `responseCache` (the top-level section as
@@ -30,7 +31,7 @@ final class ResponseCacheGateway: Sendable {
         try fm.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let spec = #"{"id":"up","display_name":"up","wire_format":"openai-chat","base_url":"\#(upstream.baseURL)","auth":"none","models":[{"id":"m","tier":"light","context_window":8000,"tools":"native","price":{"input_per_mtok":1.0,"output_per_mtok":2.0}},{"id":"m2","tier":"strong","context_window":8000,"tools":"native"}]}"#
-        try spec.write(toFile: directory + "/providers/up.json", atomically: true, encoding: .utf8)
+        try spec.writeAtomically(toFile: directory + "/providers/up.json")
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"state/keys/keys.json","providers_dir":"providers",
          "tiers":{"light":["up/m"],"strong":["up/m2"]},"default_model":"light",
@@ -39,7 +40,7 @@ final class ResponseCacheGateway: Sendable {
          "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":10,"idle_seconds":10,"total_seconds":30},
          "resilience":{"max_attempts":1},"limits":{"shutdown_grace_seconds":1}\#(responseCache.map { #","response_cache":"# + $0 } ?? "")\#(extraConfig)}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
         let tokens = try GatewayServer.openTokenService(config: loaded)
         token = try tokens.create(name: "cache-app", limits: tokenLimits).token

@@ -22,7 +22,7 @@ import SkillGateTestSupport
          "models":[{"id":"light-native","tier":"light","tools":"native","price":{"input_per_mtok":1000,"output_per_mtok":1000}},
                    {"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
-        try catalog.write(to: providers.appendingPathComponent("up.json"), atomically: true, encoding: .utf8)
+        try catalog.writeAtomically(toFile: providers.appendingPathComponent("up.json").path)
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
          "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
@@ -31,7 +31,7 @@ import SkillGateTestSupport
          "agent":{"max_iterations":30},"limits":{"shutdown_grace_seconds":2}}
         """#
         let path = dir.appendingPathComponent("skillgate.json").path
-        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: path)
         return (path, dir)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SkillGateState
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// The gateway knows the tokens active in its store from its start (decision 0079): after a restart, a client's first
 /// lookup goes to the head gate's queue for known tokens, not behind made-up ones.
@@ -15,7 +16,7 @@ import SkillGateState
         try FileManager.default.copyItem(at: repo.appendingPathComponent("Providers/demo.json"), to: providers.appendingPathComponent("demo.json"))
         let path = dir.appendingPathComponent("skillgate.json").path
         try #"{"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers","tiers":{"light":["demo/demo-light"]},"default_model":"light","scenarios":{"chat":{}}}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
+            .writeAtomically(toFile: path)
         return try GatewayConfig.load(path: path)
     }
 

@@ -3,6 +3,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// The whole gateway over loopback with the built-in demo model, called through SkillGate's own HTTPClient.
 @Suite(.serialized) struct GatewayLoopbackTests {
@@ -29,7 +30,7 @@ import SkillGateHTTP
              "scenarios":{"chat":{},"other":{}},"limits":{"shutdown_grace_seconds":1}}
             """#
             let path = dir.appendingPathComponent("skillgate.json").path
-            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            try config.writeAtomically(toFile: path)
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw GatewayError.internalError("pipe failed") }
             _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)

@@ -31,7 +31,7 @@ import SkillGateTestSupport
          "limits":{"shutdown_grace_seconds":2}}
         """#
         let path = dir.appendingPathComponent("skillgate.json").path
-        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: path)
         return (path, dir)
     }
 

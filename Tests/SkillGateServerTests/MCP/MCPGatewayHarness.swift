@@ -3,6 +3,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateSkills
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A real gateway (test skills `multiply`, `clock` and `ticket`, which needs confirmation, the test's `extraSkills`, and
 /// the `mcp_servers` given by the test) in front of an `AgentUpstream` that calls `tool`. Scenarios: `math` (default;
@@ -42,7 +43,7 @@ final class MCPGatewayHarness {
         {"id":"up","display_name":"Upstream double","wire_format":"openai-chat","base_url":"http://127.0.0.1:\#(upstreamServer.boundPort)/v1","auth":"none",
          "models":[{"id":"light-native","tier":"light","tools":"native"},{"id":"strong-native","tier":"strong","tools":"native"}]}
         """#
-        try catalog.write(toFile: directory + "/Providers/up.json", atomically: true, encoding: .utf8)
+        try catalog.writeAtomically(toFile: directory + "/Providers/up.json")
         let prefixes = (extraSkills.map(\.name) + (mcpServers.objectValue?.keys ?? []).map { "\($0).*" }).map { ",\"\($0)\"" }.joined()
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
@@ -52,7 +53,7 @@ final class MCPGatewayHarness {
          "scenarios":{"math":{"skill_packs":["math"]},"all":{"skill_packs":["all"]}},"default_scenario":"math",
          "agent":{"max_iterations":4},"limits":{"header_timeout_seconds":60,"body_timeout_seconds":60}}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
         let tokens = try GatewayServer.openTokenService(config: loaded)
         token = try tokens.create(name: "mcp-test").token

@@ -4,6 +4,7 @@ import Testing
 import SkillGateCore
 import SkillGateHTTP
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// Cross-origin access through a running gateway (decision 0095): with `cors` configured, a listed page's preflight is
 /// answered without a token and every answer to its requests to the client API names its origin (whole, streamed, and
@@ -25,7 +26,7 @@ import SkillGateHTTP
             {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
              "tiers":{"light":["demo/demo-light"],"strong":["demo/demo-strong"]},"default_model":"light"\#(cors.map { #","cors":"# + $0 } ?? "")}
             """#
-            try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+            try config.writeAtomically(toFile: directory + "/skillgate.json")
             server = try GatewayServer(config: try GatewayConfig.load(path: directory + "/skillgate.json"), logFD: -1)
             token = try server.services.tokens.create(name: "page").token
             try server.start()

@@ -5,6 +5,7 @@ import SkillGateHTTP
 import SkillGateKeys
 import SkillGateRouting
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A real gateway (`GatewayServer` on 127.0.0.1, ephemeral port) over a temporary config and
 /// catalog whose providers (`up-a`, `up-b`, ...) point at upstream doubles.
@@ -48,7 +49,7 @@ final class ResilienceGateway: Sendable {
             let auth = keys.isEmpty ? #""auth":"none""# : #""auth":"bearer","key_name":"UP_KEY""#
             let counts = countTokens[id].map { #""count_tokens":\#($0),"# } ?? ""
             let spec = #"{"id":"\#(id)","display_name":"\#(id)","wire_format":"\#(wireFormats[id] ?? "openai-chat")","base_url":"\#(base)",\#(auth),\#(counts)"models":[{"id":"m","tier":"light","context_window":8000,"tools":"\#(toolModes[id] ?? "native")"\#(modelPrice.map { #","price":\#($0)"# } ?? "")}]}"#
-            try spec.write(toFile: "\(directory)/providers/\(id).json", atomically: true, encoding: .utf8)
+            try spec.writeAtomically(toFile: "\(directory)/providers/\(id).json")
         }
         let tierJSON = tier.map { "\"\($0)\"" }.joined(separator: ",")
         let config = #"""
@@ -57,7 +58,7 @@ final class ResilienceGateway: Sendable {
          "upstream_timeouts":{"connect_seconds":2,"first_byte_seconds":\#(firstByteSeconds),"idle_seconds":\#(idleSeconds),"total_seconds":\#(totalSeconds)},
          \#(upstreamHTTP1.map { #""upstream_http1":"\#($0)","# } ?? "")\#(providerSettings.map { #""providers":\#($0),"# } ?? "")"resilience":\#(resilience),"limits":\#(limits)}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
         if !keys.isEmpty {
             let store = try KeyStore(path: loaded.keyFile)

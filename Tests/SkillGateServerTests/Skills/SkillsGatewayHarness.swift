@@ -3,6 +3,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateState
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A real gateway on 127.0.0.1 in front of a `ScriptedUpstream`, with its own temporary catalog,
 /// state directory, token and log file. Models of provider `up`: `light-native` (light),
@@ -33,14 +34,14 @@ final class SkillsGatewayHarness {
                    {"id":"light-prompt","tier":"light","tools":"prompt"},
                    {"id":"strong-native","tier":"strong","tools":"native"\#(priced ? #","price":{"input_per_mtok":10,"output_per_mtok":20}"# : "")}]}
         """#
-        try catalog.write(toFile: providers + "/up.json", atomically: true, encoding: .utf8)
-        for (id, json) in extraProviders { try json.write(toFile: providers + "/\(id).json", atomically: true, encoding: .utf8) }
+        try catalog.writeAtomically(toFile: providers + "/up.json")
+        for (id, json) in extraProviders { try json.writeAtomically(toFile: providers + "/\(id).json") }
         let configPath = directory + "/skillgate.json"
         let full = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","key_file":"keys/keys.json","providers_dir":"Providers",
          "tiers":{"light":["up/light-native"],"strong":["up/strong-native"]},"default_model":"light",
         """# + config + "}"
-        try full.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try full.writeAtomically(toFile: configPath)
         let loaded = try GatewayConfig.load(path: configPath)
         gatewayConfig = loaded
         token = try GatewayServer.openTokenService(config: loaded).create(name: "skills-test").token

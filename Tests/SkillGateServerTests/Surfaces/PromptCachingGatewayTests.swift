@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// Prompt caching through the real gateway: breakpoints reach an Anthropic-format provider (the client's own
 /// from the Anthropic surface, placed ones from the OpenAI surface when asked), `prompt_cache_key` reaches an
@@ -32,13 +33,13 @@ import SkillGateKeys
             try FileManager.default.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
             let anth = #"{"id":"anth","display_name":"anth","wire_format":"anthropic-messages","base_url":"\#(anthropic)","auth":"x-api-key","key_name":"ANTH_KEY","models":[{"id":"claude-test","tier":"strong","context_window":200000,"tools":"native","price":{"input_per_mtok":2.0,"output_per_mtok":10.0,"cached_input_per_mtok":0.1,"cache_write_per_mtok":2.5}}]}"#
             let oai = #"{"id":"oai","display_name":"oai","wire_format":"openai-chat","base_url":"\#(openAI)","auth":"none","models":[{"id":"gpt-test","tier":"light","context_window":8000,"tools":"native"}]}"#
-            try anth.write(toFile: directory + "/providers/anth.json", atomically: true, encoding: .utf8)
-            try oai.write(toFile: directory + "/providers/oai.json", atomically: true, encoding: .utf8)
+            try anth.writeAtomically(toFile: directory + "/providers/anth.json")
+            try oai.writeAtomically(toFile: directory + "/providers/oai.json")
             let config = #"""
             {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
              "tiers":{"light":["oai/gpt-test"],"strong":["anth/claude-test"]},"default_model":"strong"\#(promptCaching)}
             """#
-            try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+            try config.writeAtomically(toFile: directory + "/skillgate.json")
             let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
             try KeyStore(path: loaded.keyFile).set("ANTH_KEY", secret: "sk-ant-cache-test-0123456789")
             token = try GatewayServer.openTokenService(config: loaded).create(name: "cache-test").token

@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// Sampling controls through the real gateway (decision 0094): from the OpenAI surface, `seed`, the penalties and
 /// `logit_bias` reach an OpenAI-format provider; `seed`, the penalties and (from the Anthropic surface) `top_k` reach a
@@ -50,12 +51,12 @@ import SkillGateKeys
                 "anth": #"{"id":"anth","display_name":"anth","wire_format":"anthropic-messages","base_url":"\#(upstreams.anthropic.baseURL)","auth":"x-api-key","key_name":"ANTH_KEY","models":[{"id":"claude-test","tier":"strong","context_window":200000,"tools":"native"}]}"#,
                 "gem": #"{"id":"gem","display_name":"gem","wire_format":"gemini","base_url":"\#(upstreams.gemini.baseURL)","auth":"x-goog-api-key","key_name":"GEM_KEY","models":[{"id":"gemini-test","tier":"strong","context_window":1000000,"tools":"native"}]}"#,
             ]
-            for (name, text) in providers { try text.write(toFile: directory + "/providers/\(name).json", atomically: true, encoding: .utf8) }
+            for (name, text) in providers { try text.writeAtomically(toFile: directory + "/providers/\(name).json") }
             let config = #"""
             {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers",
              "tiers":{"light":["oai/gpt-test"],"strong":["anth/claude-test"]},"aliases":{"gem":"gem/gemini-test"},"default_model":"strong"}
             """#
-            try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+            try config.writeAtomically(toFile: directory + "/skillgate.json")
             let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
             let keys = try KeyStore(path: loaded.keyFile)
             try keys.set("ANTH_KEY", secret: "sk-ant-sampling-test-0123456789")

@@ -150,7 +150,7 @@ import SkillGateTestSupport
           - job_name: skillgate
             static_configs: [{targets: ["127.0.0.1:\(h.server.boundPort)"]}]
         """
-        try config.write(toFile: work + "/prometheus.yml", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: work + "/prometheus.yml")
         let port = try Self.freePort()
         let process = try SpawnedProcess(binary, ["--config.file=\(work)/prometheus.yml", "--storage.tsdb.path=\(work)/data",
                                                   "--web.listen-address=127.0.0.1:\(port)"])

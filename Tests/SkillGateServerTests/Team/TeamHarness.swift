@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateState
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// A gateway on loopback with the offline demo model priced at $1 per 10,000 input tokens and per 10,000 output
 /// tokens (so requests cost something), a manual wall clock for limit windows, and `extraConfig` merged into its
@@ -29,14 +30,14 @@ final class TeamHarness: @unchecked Sendable {
         let demo = try String(contentsOf: repo.appendingPathComponent("Providers/demo.json"), encoding: .utf8)
             .replacingOccurrences(of: "\"input_per_mtok\": 0.0", with: "\"input_per_mtok\": 100.0")
             .replacingOccurrences(of: "\"output_per_mtok\": 0.0", with: "\"output_per_mtok\": 100.0")
-        try demo.write(to: providers.appendingPathComponent("demo.json"), atomically: true, encoding: .utf8)
+        try demo.writeAtomically(toFile: providers.appendingPathComponent("demo.json").path)
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"\#(stateDirectory)","providers_dir":"providers",
          "tiers":{"light":["demo/demo-light"],"strong":["demo/demo-strong"]},"default_model":"light",
          "scenarios":\#(scenarios),"limits":{"shutdown_grace_seconds":1}\#(extraConfig)}
         """#
         let path = dir.appendingPathComponent("skillgate.json").path
-        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: path)
         logPath = dir.appendingPathComponent("requests.log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         // A nil `start` runs limit windows on the real clock (several instances reading each other's spend).

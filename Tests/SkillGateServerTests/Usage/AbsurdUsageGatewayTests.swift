@@ -4,6 +4,7 @@ import SkillGateCore
 import SkillGateHTTP
 import SkillGateKeys
 @testable import SkillGateServer
+import SkillGateTestSupport
 
 /// An upstream reporting 4.6e18 tokens an answer (a broken provider or proxy) stopped the gateway: priced, the cost
 /// left 64 bits as microdollars; added to a tokens-per-minute window, the second answer overflowed it; and three answers
@@ -24,12 +25,12 @@ import SkillGateKeys
         let directory = NSTemporaryDirectory() + "skillgate-usage-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/providers", withIntermediateDirectories: true)
         let provider = #"{"id":"oai","display_name":"oai","wire_format":"openai-chat","base_url":"\#(upstream.baseURL)","auth":"bearer","key_name":"OAI_KEY","models":[{"id":"gpt-test","tier":"light","context_window":8000,"tools":"native","price":{"input_per_mtok":1000.0,"output_per_mtok":1000.0}}]}"#
-        try provider.write(toFile: directory + "/providers/oai.json", atomically: true, encoding: .utf8)
+        try provider.writeAtomically(toFile: directory + "/providers/oai.json")
         let config = #"""
         {"listen":"127.0.0.1:0","state_dir":"state","providers_dir":"providers","tiers":{"light":["oai/gpt-test"]},"default_model":"light",
          "token_limits":{"tokens_per_minute":9000000000000000000,"budget_usd_per_day":1000000000}}
         """#
-        try config.write(toFile: directory + "/skillgate.json", atomically: true, encoding: .utf8)
+        try config.writeAtomically(toFile: directory + "/skillgate.json")
         let loaded = try GatewayConfig.load(path: directory + "/skillgate.json")
         try KeyStore(path: loaded.keyFile).set("OAI_KEY", secret: "sk-usage-test-0123456789abcdef")
         let server = try GatewayServer(config: loaded, logFD: -1)
