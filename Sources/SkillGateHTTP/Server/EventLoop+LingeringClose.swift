@@ -50,7 +50,7 @@ extension EventLoop {
             Glibc.close(fd)
             return
         }
-        let deadline = MonotonicClock.nanoseconds() + Self.nanoseconds(configuration.lingeringCloseTime)
+        let deadline = MonotonicClock.nanoseconds() + configuration.lingeringCloseTime.clampedNanoseconds
         let socket = LingeringSocket(loop: self, fd: fd, deadline: deadline)
         guard let event = event_new(base, fd, Int16(EV_READ | EV_PERSIST), onLingeringSocketReadable, socket.argument) else {
             shared.counters.lingeringConnections.subtract(1, ordering: .relaxed)
@@ -115,10 +115,5 @@ extension EventLoop {
         } else {
             shared.counters.lingeringCloses.add(1, ordering: .releasing)
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }
