@@ -83,7 +83,18 @@ extension JSONParser {
     /// The error for the byte at `index` when no value starts with it (or the input ended).
     func noValueError() -> JSONSyntaxError {
         guard let byte = next else { return fail("unexpected end of input") }
+        if index == 0, buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+            return fail("the text starts with a UTF-8 byte order mark (EF BB BF), which JSON sent over a network must not have; send it without one")
+        }
+        // A byte outside printable ASCII is named by its value: shown as a character it would read as something else
+        // (0xEF as 'ï').
+        guard byte >= 0x20, byte < 0x7F else { return fail("unexpected byte 0x\(Self.hexDigits(byte))") }
         return fail("unexpected character '\(Unicode.Scalar(byte))'")
+    }
+
+    private static func hexDigits(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
     }
 
     /// The value at `index` (whitespace before it already skipped). Dispatches on the first byte

@@ -93,12 +93,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.removeAll { Self.sameName($0.name, name) }
     }
 
-    /// Gives the last field a new value (a folded continuation line joins the field before it).
-    mutating func replaceLast(value: String) {
-        guard !fields.isEmpty else { return }
-        fields[fields.count - 1].value = value
-    }
-
     public var count: Int { fields.count }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }

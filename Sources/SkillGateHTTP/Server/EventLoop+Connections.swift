@@ -151,10 +151,11 @@ extension EventLoop {
     }
 
     /// Answers with an error the server renders itself (`Configuration.errorBody`) and closes the connection.
-    func refuse(_ connection: Connection, status: Int, message: String, isHead: Bool = false) {
+    func refuse(_ connection: Connection, status: Int, message: String, fields: HTTPHeaders = [:], isHead: Bool = false) {
         let (contentType, body) = configuration.errorBody(status, message)
         var headers = configuration.errorHeaders(status)
         headers.set("Content-Type", contentType)
+        for field in fields { headers.set(field.name, field.value) }
         refuse(connection, status: status, headers: headers, body: body, isHead: isHead)
     }
 

@@ -133,7 +133,7 @@ extension EventLoop {
         switch RequestFraming.check(parsed.headers) {
         case .failure(let refusal):
             shared.counters.refusedAtHead.add(1, ordering: .relaxed)
-            refuse(connection, status: refusal.status, message: refusal.message, isHead: parsed.isHead)
+            refuse(connection, status: refusal.status, message: refusal.message, fields: refusal.headers, isHead: parsed.isHead)
             return
         case .success(let body):
             // A HEAD request's body is framed like any other (RFC 9112 §6.3): read, or refused, by the same rules as a

@@ -12,8 +12,9 @@ import Synchronization
 /// of its own. Replies go to the connection's loop through its job queue.
 ///
 /// Errors the server answers itself, all rendered with `Configuration.errorBody` and `Connection: close`:
-/// 400 (malformed request line or header, control characters in a header, bad Content-Length, malformed chunked
-/// encoding), 413 (body over `maxBodyBytes`, or the smaller limit a `headGate` set), 417 (an `Expect` other than
+/// 400 (malformed request line or header, control characters in a header, obsolete line folding, bad Content-Length,
+/// malformed chunked encoding), 413 (body over `maxBodyBytes`, or the smaller limit a `headGate` set), 415 (a body
+/// with a Content-Encoding other than identity; bodies are handed over as sent), 417 (an `Expect` other than
 /// `100-continue`), 431 (a head over `maxHeaderBytes`, a trailer section over 16 KiB), 501 (unknown method, TRACE),
 /// 505 (HTTP/2.0 or HTTP/3.0 on the request line),
 /// 500 (a handler returned without answering); at header time, before any body byte is read: 400 for a missing

@@ -46,6 +46,13 @@ struct AnthropicInboundField {
     func optionalDouble() throws -> Double? {
         guard isPresent else { return nil }
         guard let d = value?.doubleValue else { throw fail("a number") }
+        // JSON has no infinity: a number past a double's range (1e400) would reach the provider as null.
+        guard d.isFinite else {
+            let shown = if case .number(let text)? = value { InboundField.shown(text) } else { "a number" }
+            throw GatewayError.invalidRequest(
+                "\(path): expected an ordinary number such as 0.7, got \(shown), which is beyond the range of a number (about ±1.8e308).",
+                param: path)
+        }
         return d
     }
 

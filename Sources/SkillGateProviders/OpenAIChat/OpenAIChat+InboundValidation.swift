@@ -70,9 +70,22 @@ enum InboundField {
         case nil, .null?: return nil
         case let v?:
             // Read once: `doubleValue` parses the number's text.
-            if let number = v.doubleValue { return number }
+            if let number = v.doubleValue {
+                // JSON has no infinity: a number past a double's range (1e400) would reach the provider as null.
+                guard number.isFinite else { throw outOfRange(param(), v) }
+                return number
+            }
             throw wrongType(param(), expected: "a number", got: v)
         }
+    }
+
+    /// A number past a double's range (`1e400`) as a `GatewayError` (400). JSON has no infinity, so passed on it would
+    /// reach the provider as `null`, a different request from the one the client sent.
+    static func outOfRange(_ param: String, _ value: JSONValue) -> GatewayError {
+        let shownValue = if case .number(let text) = value { shown(text) } else { value.typeDescription }
+        return GatewayError.invalidRequest(
+            "`\(param)` is \(shownValue), which is beyond the range of a number (about ±1.8e308); send an ordinary number such as 0.7",
+            param: param)
     }
 
     /// A value the client sent, as an error message shows it: its first 40 characters and `…` when it is longer.

@@ -90,6 +90,24 @@ import Testing
         }
     }
 
+    /// A byte no value starts with is named as a character when it is printable ASCII and by its value otherwise; a
+    /// leading UTF-8 byte order mark is named as one, with what to do.
+    @Test(arguments: [
+        ([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x40, 0x7D], "unexpected character '@'"),
+        ([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], "UTF-8 byte order mark (EF BB BF)"),
+        ([0xEF, 0xBB, 0x7B, 0x7D], "unexpected byte 0xEF"),
+        ([0xFF, 0xFE, 0x7B, 0x00], "unexpected byte 0xFF"),
+        ([0x5B, 0x01, 0x5D], "unexpected byte 0x01"),
+    ] as [([UInt8], String)])
+    func namesTheByteNoValueStartsWith(bytes: [UInt8], says: String) {
+        do {
+            _ = try JSONValue.parse(bytes)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.reason.contains(says), "\(error.reason)")
+        }
+    }
+
     @Test func numberAccessors() throws {
         let v = try JSONValue.parse(#"{"i":42,"d":2.5,"big":1e3}"#)
         #expect(v["i"]?.intValue == 42)

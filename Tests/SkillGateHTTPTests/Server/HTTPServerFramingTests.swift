@@ -30,6 +30,7 @@ struct HTTPServerFramingTests {
         Head(name: "Content-Length with Transfer-Encoding", fields: "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n", status: 400,
              libeventMayRefuse: true),
         Head(name: "unsupported transfer coding", fields: "Transfer-Encoding: gzip, chunked\r\n", status: 501),
+        Head(name: "a body in a content coding", fields: "Content-Encoding: gzip\r\nContent-Length: 20\r\n", status: 415),
         Head(name: "two Transfer-Encoding fields", fields: "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", status: 501,
              libeventMayRefuse: true),
     ]
@@ -50,6 +51,7 @@ struct HTTPServerFramingTests {
             #expect(response?.status == head.status || (head.libeventMayRefuse && response?.status == 400))
             #expect(response?.header("Content-Type") == "application/json")
             #expect(response?.header("Connection")?.lowercased() == "close")
+            #expect(response?.header("Accept-Encoding") == (head.status == 415 ? "identity" : nil))
             #expect(closed)
             #expect(handled.value == nil, "a request with broken framing reached the handler")
             #expect(server.statistics.refusedAtHead == 1 || head.libeventMayRefuse)

@@ -31,6 +31,31 @@ struct RequestFramingTests {
             Issue.record("an unsupported transfer coding was accepted")
         }
     }
+
+    /// A body in a content coding is refused with 415 and `Accept-Encoding: identity` before it is read (decision 0170):
+    /// handed over as sent, compressed JSON would be answered as malformed JSON.
+    @Test(arguments: [
+        [("Content-Encoding", "gzip"), ("Content-Length", "20")],
+        [("content-encoding", "identity, br"), ("Transfer-Encoding", "chunked")],
+        [("Content-Encoding", ""), ("Content-Encoding", "deflate"), ("Content-Length", "3")],
+    ])
+    func aBodyInAContentCodingIs415(_ fields: [(String, String)]) throws {
+        guard case .failure(let refusal) = RequestFraming.check(HTTPHeaders(fields)) else {
+            Issue.record("\(fields) was accepted")
+            return
+        }
+        #expect(refusal.status == 415)
+        #expect(refusal.headers["accept-encoding"] == "identity")
+        #expect(refusal.message.contains("send the body uncompressed"), "\(refusal.message)")
+    }
+
+    /// No coding (`identity`, an empty value) is a plain body, and a coding named without a body refuses nothing.
+    @Test func identityOrNoBodyIsNotRefused() throws {
+        #expect(try RequestFraming.check(HTTPHeaders([("Content-Encoding", "Identity"), ("Content-Length", "5")])).get() == .length(5))
+        #expect(try RequestFraming.check(HTTPHeaders([("Content-Encoding", " "), ("Content-Length", "5")])).get() == .length(5))
+        #expect(try RequestFraming.check(HTTPHeaders([("Content-Encoding", "gzip")])).get() == RequestFraming.Body.none)
+        #expect(try RequestFraming.check(HTTPHeaders([("Content-Encoding", "gzip"), ("Content-Length", "0")])).get() == RequestFraming.Body.none)
+    }
 }
 
 @Suite("ConnectionLimiter")

@@ -26,6 +26,8 @@ import SkillGateCore
          "messages[0].content[0].input", "expected an object, got a string"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"system":5}"#, "system", "a string or an array of text blocks"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"temperature":"hot"}"#, "temperature", "expected a number"),
+        (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"temperature":1e400}"#, "temperature", "got 1e400, which is beyond the range"),
+        (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_p":-2e308}"#, "top_p", "got -2e308, which is beyond the range"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":"5"}"#, "top_k", "expected an integer, got a string"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":-1}"#, "top_k", "at least 0"),
         (#"{"model":"m","max_tokens":10,"messages":[\#(user)],"top_k":2.5}"#, "top_k", "expected a whole number of at least 0 that fits in 64 bits, got 2.5"),

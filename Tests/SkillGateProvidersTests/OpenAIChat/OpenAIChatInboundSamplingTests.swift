@@ -40,6 +40,10 @@ import SkillGateCore
         (#","seed":99999999999999999999"#, "seed", "fits in 64 bits"),
         (#","frequency_penalty":"high""#, "frequency_penalty", "must be a number"),
         (#","presence_penalty":true"#, "presence_penalty", "must be a number"),
+        // JSON has no infinity: passed on, these would reach the provider as null.
+        (#","frequency_penalty":1e400"#, "frequency_penalty", "is 1e400, which is beyond the range of a number"),
+        (#","temperature":-1.8e309"#, "temperature", "is -1.8e309, which is beyond the range of a number"),
+        (#","top_p":9e999"#, "top_p", "beyond the range"),
         (#","logit_bias":[1]"#, "logit_bias", "an object of token ids to biases"),
         (#","logit_bias":{"hello":1}"#, "logit_bias", "\"hello\" is not a token id"),
         (#","logit_bias":{"":1}"#, "logit_bias", "is not a token id"),

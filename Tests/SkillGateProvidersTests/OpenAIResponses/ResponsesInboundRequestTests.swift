@@ -97,6 +97,7 @@ import SkillGateCore
         (#"{"model":"m","input":"x","text":{"format":{"type":"yaml"}}}"#, "text.format.type"),
         (#"{"model":"m","input":"x","reasoning":{"effort":"extreme"}}"#, "reasoning.effort"),
         (#"{"model":"m","input":"x","max_output_tokens":0}"#, "max_output_tokens"),
+        (#"{"model":"m","input":"x","temperature":1e400}"#, "temperature"),
         (#"{"model":"m","input":"x","background":true}"#, "background"),
         (#"{"model":"m","input":"x","store":"yes"}"#, "store"),
     ])

@@ -20,8 +20,8 @@ struct ParsedRequestHead {
 
 /// Parses an HTTP/1.1 request head (RFC 9112 §3, §5) from bytes: the request line, then field lines up to an empty
 /// line. Strict where parsers in a chain could disagree (no whitespace before a field's colon, no control bytes, one
-/// SP between the request line's parts), lenient where it is harmless (a bare LF ends a line, obsolete line folding
-/// becomes one space, empty lines before the request line are skipped).
+/// SP between the request line's parts, no obsolete line folding: decision 0170), lenient where it is harmless (a bare
+/// LF ends a line, empty lines before the request line are skipped).
 enum RequestHeadParser {
     /// Why a head is refused: the status and a message that says what to fix.
     struct Refusal: Error, Equatable {
@@ -54,18 +54,11 @@ enum RequestHeadParser {
         var head = start
         head.headers.reserveCapacity(8)
         var connectionTokens: (close: Bool, keepAlive: Bool) = (false, false)
-        // The field whose value the server acts on (Connection, Expect) is read once it is whole, folded lines joined.
-        var pending = FieldRole.other
         while let line = lines.next() {
             let field = UnsafeRawBufferPointer(rebasing: bytes[line])
-            if field[0] == 0x20 || field[0] == 0x09 {
-                // Obsolete line folding (RFC 9112 §5.2): the continuation joins the previous value with one space.
-                guard let last = head.headers.fields.last else { return .failure(malformedField) }
-                guard let value = fieldValue(field, from: 0) else { return .failure(Refusal(status: 400, message: controlCharacterMessage)) }
-                head.headers.replaceLast(value: value.isEmpty ? last.value : (last.value.isEmpty ? value : last.value + " " + value))
-                continue
-            }
-            act(on: pending, &head, &connectionTokens)
+            // Obsolete line folding (RFC 9112 §5.2) is refused, not joined: a proxy in front that reads a continuation
+            // line as a field of its own would frame the request differently (decision 0170).
+            if field[0] == 0x20 || field[0] == 0x09 { return .failure(foldedField) }
             guard let colon = field.firstIndex(of: 0x3A), colon > 0 else { return .failure(malformedField) }
             for index in 0..<colon where !isTokenByte(field[index]) {
                 let byte = field[index]
@@ -74,29 +67,18 @@ enum RequestHeadParser {
             guard let value = fieldValue(field, from: colon + 1) else { return .failure(Refusal(status: 400, message: controlCharacterMessage)) }
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: field[0..<colon]), as: UTF8.self)
             switch colon {
-            case 10 where HTTPHeaders.sameName(name, "connection"): pending = .connection
-            case 6 where HTTPHeaders.sameName(name, "expect"): pending = .expect
-            default: pending = .other
+            case 10 where HTTPHeaders.sameName(name, "connection"):
+                let tokens = HTTP1Head.connectionTokens(value)
+                connectionTokens = (connectionTokens.close || tokens.close, connectionTokens.keepAlive || tokens.keepAlive)
+            case 6 where HTTPHeaders.sameName(name, "expect"):
+                head.expect = value
+            default:
+                break
             }
             head.headers.add(name, value)
         }
-        act(on: pending, &head, &connectionTokens)
         head.keepAlive = head.minorVersion >= 1 ? !connectionTokens.close : (connectionTokens.keepAlive && !connectionTokens.close)
         return .success(head)
-    }
-
-    /// What the last field read means to the server.
-    private enum FieldRole { case other, connection, expect }
-
-    /// Acts on the last field read, now that no folded line can follow it.
-    private static func act(on role: FieldRole, _ head: inout ParsedRequestHead, _ connectionTokens: inout (close: Bool, keepAlive: Bool)) {
-        guard role != .other, let value = head.headers.fields.last?.value else { return }
-        if role == .expect {
-            head.expect = value
-        } else {
-            let tokens = HTTP1Head.connectionTokens(value)
-            connectionTokens = (connectionTokens.close || tokens.close, connectionTokens.keepAlive || tokens.keepAlive)
-        }
     }
 
     // MARK: Request line
@@ -105,6 +87,9 @@ enum RequestHeadParser {
         status: 400, message: "The request line is malformed; send `METHOD /path HTTP/1.1` with single spaces and an origin-form or absolute target.")
     private static let malformedField = Refusal(
         status: 400, message: "A header line is malformed; send `Name: value` with a token name and no space before the colon.")
+    private static let foldedField = Refusal(
+        status: 400,
+        message: "A header line starts with a space or tab (obsolete line folding, RFC 9112 §5.2), which is not accepted; send each header field on one line.")
 
     private static func parseRequestLine(_ line: UnsafeRawBufferPointer) -> Result<ParsedRequestHead, Refusal> {
         guard let firstSpace = line.firstIndex(of: 0x20), firstSpace > 0,
