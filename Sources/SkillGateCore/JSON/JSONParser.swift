@@ -84,7 +84,7 @@ extension JSONParser {
     func noValueError() -> JSONSyntaxError {
         guard let byte = next else { return fail("unexpected end of input") }
         if index == 0, buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
-            return fail("the text starts with a UTF-8 byte order mark (EF BB BF), which JSON sent over a network must not have; send it without one")
+            return fail("the text starts with a UTF-8 byte order mark (EF BB BF), which JSON must not have (RFC 8259 §8.1); save or send the JSON without one")
         }
         // A byte outside printable ASCII is named by its value: shown as a character it would read as something else
         // (0xEF as 'ï').
