@@ -88,13 +88,10 @@ extension JSONParser {
         }
         // A byte outside printable ASCII is named by its value: shown as a character it would read as something else
         // (0xEF as 'ï').
-        guard byte >= 0x20, byte < 0x7F else { return fail("unexpected byte 0x\(Self.hexDigits(byte))") }
+        guard byte >= 0x20, byte < 0x7F else {
+            return fail("unexpected byte 0x\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true))")
+        }
         return fail("unexpected character '\(Unicode.Scalar(byte))'")
-    }
-
-    private static func hexDigits(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
     }
 
     /// The value at `index` (whitespace before it already skipped). Dispatches on the first byte
