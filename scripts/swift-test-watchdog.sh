@@ -42,4 +42,10 @@ if [ -e "$log.timed-out" ]; then
   echo "Run each alone (swift test --filter NAME) to find the one that hangs; decision 0034 has what is known." >&2
   exit 124
 fi
+if [ "$status" -ne 0 ]; then
+  # CI keeps only the end of the output: repeat what failed there, each issue with the lines that explain it.
+  echo "== swift test failed (status $status); what failed:" >&2
+  grep -aE -A6 '✘ Test .* recorded an issue' "$log" | head -n 200 >&2
+  grep -aE '✘ Test .* failed after|Test Case .* failed|Fatal error|Exited with' "$log" | head -n 60 >&2
+fi
 exit "$status"
