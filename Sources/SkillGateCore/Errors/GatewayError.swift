@@ -86,6 +86,12 @@ public struct GatewayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// first-byte, idle or total timeout; never its connect timeout, when the provider had nothing yet): the provider most
     /// likely read the prompt and bills it, so the attempt is charged an estimate of its input (decision 0130).
     public var timedOutAfterSending = false
+    /// Set when the gateway's own HTTP client gave up waiting for a free pooled connection to the provider
+    /// (`limits.upstream_connections_per_host`): the request never went out. The next deployment is tried as after any
+    /// timeout, but the failure is the gateway's queue's, not the deployment's, so it does not count against the
+    /// deployment's health (decision 0171): the calls that hold the connections answer for the deployment, and another
+    /// model of the same provider, which shares its host's connections, is not cooled down for them.
+    public var timedOutWaitingForAConnection = false
 
     public init(domain: FaultDomain, kind: Kind, status: Int, message: String, provider: String? = nil,
                 upstreamStatus: Int? = nil, param: String? = nil, retryAfter: Double? = nil, upstreamCode: String? = nil,

@@ -31,7 +31,8 @@ extension CurlMultiLoop {
                     // The head clock counts from the call: the wait for a pooled connection and connecting too.
                     let deadline = transfer.startedAt &+ head
                     if now >= deadline {
-                        expired.append((transfer.control, transfer.requestSentAt == nil ? .connectionWaitTimeout(head) : .firstByteTimeout(head)))
+                        expired.append((transfer.control, transfer.requestSentAt != nil ? .firstByteTimeout(head)
+                                        : Self.leftTheQueue(transfer.easy) ? .headTimeoutWhileConnecting(head, to: nil) : .connectionWaitTimeout(head)))
                         continue
                     }
                     nextDeadline = min(nextDeadline, deadline)
@@ -64,6 +65,15 @@ extension CurlMultiLoop {
         if let own = http1?.enforceDeadlines(now: now) { nextDeadline = min(nextDeadline, own) }
         return nextDeadline == .max ? nil : nextDeadline
     }
+
+    /// Whether a transfer whose request has not gone out is past libcurl's queue for a pooled connection
+    /// (`CURLMOPT_MAX_HOST_CONNECTIONS`), that is resolving, connecting or in its TLS handshake: libcurl resolves the
+    /// name only once a connection may be made, so a queued transfer's name-lookup time is still 0.
+    private static func leftTheQueue(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var lookedUp: curl_off_t = 0
+        _ = sg_easy_getinfo_off(easy, CURLINFO_NAMELOOKUP_TIME_T, &lookedUp)
+        return lookedUp > 0
+    }
 }
 
 extension HTTPClientError {
@@ -81,7 +91,13 @@ extension HTTPClientError {
 
     static func connectionWaitTimeout(_ ns: UInt64) -> HTTPClientError {
         HTTPClientError(kind: .connectionWaitTimeout,
-                        detail: "no connection to the upstream was free and ready within \(milliseconds(ns)) of the call, so the request was not sent; the upstream's pooled connections are all busy or it is slow to accept, retry or raise HTTPTimeouts.head")
+                        detail: "no pooled connection to the upstream came free within \(milliseconds(ns)) of the call, so the request was not sent; its connections are all busy with other calls, retry, or raise Configuration.maxConnections or HTTPTimeouts.head")
+    }
+
+    /// `endpoint`: the addresses and port being connected to, when known.
+    static func headTimeoutWhileConnecting(_ ns: UInt64, to endpoint: String?) -> HTTPClientError {
+        HTTPClientError(kind: .headTimeoutWhileConnecting,
+                        detail: "no connection to \(endpoint ?? "the upstream") was made within \(milliseconds(ns)) of the call (its head timeout, shorter than the connect timeout), so the request was not sent; the upstream is slow to accept, check reachability or raise HTTPTimeouts.head")
     }
 
     static func idleTimeout(_ ns: UInt64) -> HTTPClientError {

@@ -10,8 +10,9 @@ public struct HTTPTimeouts: Sendable, Hashable {
     public var total: Duration?
     /// Time from the call until the response head arrives, whatever the call waits for on the way: a free pooled
     /// connection, connecting, sending, the upstream's answer. `connect` and `firstByte` each bound one step; this
-    /// bounds them all, the wait for a connection included. It ends as `.connectionWaitTimeout` while the request has
-    /// not gone out, and as `.firstByteTimeout` once it has.
+    /// bounds them all, the wait for a connection included. It ends as `.connectionWaitTimeout` while the request waits
+    /// for a pooled connection, as `.headTimeoutWhileConnecting` while its connection is being made, and as
+    /// `.firstByteTimeout` once it has gone out.
     public var head: Duration?
 
     public init(connect: Duration? = .seconds(10), firstByte: Duration? = .seconds(120),
@@ -128,9 +129,12 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case connectTimeout
         /// No response head arrived within the first-byte timeout (or, after the request went out, the head timeout).
         case firstByteTimeout
-        /// The head timeout elapsed before the request went out: it was still waiting for a free pooled connection,
-        /// or connecting. The upstream never saw it.
+        /// The head timeout elapsed while the request still waited for a free pooled connection (the client's own
+        /// queue, `Configuration.maxConnections`). The upstream never saw it.
         case connectionWaitTimeout
+        /// The head timeout elapsed while a connection to the upstream was being made, before the connect timeout: the
+        /// upstream never saw the request, and was slow to accept it.
+        case headTimeoutWhileConnecting
         /// The body stalled longer than the idle timeout.
         case idleTimeout
         /// The total timeout elapsed.
@@ -159,5 +163,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { "\(kind.rawValue): \(detail)" }
 
     /// Whether the failure is a timeout of any kind.
-    public var isTimeout: Bool { [.connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout].contains(kind) }
+    public var isTimeout: Bool {
+        [.connectTimeout, .connectionWaitTimeout, .headTimeoutWhileConnecting, .firstByteTimeout, .idleTimeout, .totalTimeout].contains(kind)
+    }
 }

@@ -95,6 +95,7 @@ extension HTTPClientError {
         case .connectTimeout: "the connect timeout, connect_seconds"
         case .firstByteTimeout: "the time to its first byte (a stream's first event), first_byte_seconds"
         case .connectionWaitTimeout: "the time to its first byte, first_byte_seconds, spent waiting for a free connection to the provider (limits.upstream_connections_per_host); the request was not sent"
+        case .headTimeoutWhileConnecting: "the time to its first byte, first_byte_seconds, spent connecting to the provider, which was slow to accept; the request was not sent"
         case .idleTimeout: "the time between two of its bytes, idle_seconds"
         default: "the whole request's time, total_seconds"
         }
@@ -111,13 +112,15 @@ extension HTTPClientError {
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,
                                 message: "TLS handshake with the provider failed (\(detail)); check the base_url scheme, and if a private CA signed the provider's certificate, name its PEM file in the config's providers.\(provider).ca_file",
                                 provider: provider)
-        case .connectTimeout, .connectionWaitTimeout, .firstByteTimeout, .idleTimeout, .totalTimeout:
+        case .connectTimeout, .connectionWaitTimeout, .headTimeoutWhileConnecting, .firstByteTimeout, .idleTimeout, .totalTimeout:
             var e = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504,
                                  message: "the provider did not answer in time (\(Self.timeoutSetting(kind))); retry, or the operator can raise it in the config's upstream_timeouts",
                                  provider: provider)
-            // Only the connect and connection-wait timeouts fire before the request goes out;
-            // the others leave the provider with the prompt, which it most likely bills (decision 0130).
-            e.timedOutAfterSending = kind != .connectTimeout && kind != .connectionWaitTimeout
+            // Only the connect and connection-wait timeouts (and the head timeout while connecting) fire before the
+            // request goes out; the others leave the provider with the prompt, which it most likely bills (decision 0130).
+            e.timedOutAfterSending = ![.connectTimeout, .connectionWaitTimeout, .headTimeoutWhileConnecting].contains(kind)
+            // The connection wait is the gateway's own queue: not the deployment's failure (decision 0171).
+            e.timedOutWaitingForAConnection = kind == .connectionWaitTimeout
             return e
         case .transport:
             return GatewayError(domain: .provider, kind: .upstreamUnavailable, status: 502,

@@ -18,9 +18,10 @@ public enum FailureClassifier {
     /// retryable provider failure, or a provider refusing the gateway's key or model id (every request
     /// would be refused the same way until the operator fixes it). A missing key is configuration the
     /// gateway knows without asking; any other 4xx means the deployment answered a bad request, and a failed answer
-    /// that it answered (decision 0117).
+    /// that it answered (decision 0117). A call that timed out waiting for a free pooled connection never reached the
+    /// deployment (`GatewayError.timedOutWaitingForAConnection`, decision 0171).
     public static func countsAgainstHealth(_ error: GatewayError) -> Bool {
-        (error.isRetryable || isRefusal(error)) && error.domain == .provider
+        (error.isRetryable || isRefusal(error)) && error.domain == .provider && !error.timedOutWaitingForAConnection
     }
 
     /// Whether the failure shows the deployment up and answering, which is its health's success: a provider's 4xx (the

@@ -123,6 +123,19 @@ import SkillGateTestSupport
         }
     }
 
+    /// A connection being made when the head timeout comes is not a wait for a pooled connection (decision 0171): the
+    /// upstream is slow to accept, which is its failure, where a queued call's is the client's own queue.
+    @Test(arguments: ClientEngine.allCases) func headTimeoutWhileConnectingIsNotAWaitForAConnection(_ engine: ClientEngine) async throws {
+        try await onOwnThread {
+            let listener = try SaturatedListener()
+            let request = HTTPRequest(method: "GET", url: "http://127.0.0.1:\(listener.port)/", timeouts: timeouts(connect: 10_000, head: 300))
+            await expectFailure(.headTimeoutWhileConnecting, within: 5_000) {
+                _ = try await ClientTestEnvironment.makeClient(engine).send(request)
+            }
+            withExtendedLifetime(listener) {}
+        }
+    }
+
     /// Once the request went out, the head timeout ends it as a first-byte timeout, before the longer `firstByte`.
     @Test(arguments: ClientEngine.allCases) func headTimeoutAfterSendingIsAFirstByteTimeout(_ engine: ClientEngine) async throws {
         try await onOwnThread {

@@ -35,6 +35,19 @@ import SkillGateRouting
         #expect(!FailureClassifier.countsAgainstHealth(e))
     }
 
+    /// A call that timed out waiting for a free pooled connection never reached the deployment: the next one is tried,
+    /// the same one may be tried later, and the deployment's health is not told (decision 0171). A timeout after the
+    /// request went out still counts.
+    @Test func aWaitForAConnectionMovesOnWithoutCounting() {
+        var queued = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504, message: "t", provider: "p")
+        queued.timedOutWaitingForAConnection = true
+        #expect(FailureClassifier.movesOn(queued) && !FailureClassifier.countsAgainstHealth(queued))
+        #expect(!FailureClassifier.excludesDeployment(queued) && !FailureClassifier.showsDeploymentAnswered(queued))
+        var sent = GatewayError(domain: .provider, kind: .upstreamTimeout, status: 504, message: "t", provider: "p")
+        sent.timedOutAfterSending = true
+        #expect(FailureClassifier.movesOn(sent) && FailureClassifier.countsAgainstHealth(sent))
+    }
+
     @Test func aMissingKeyMovesOnWithoutCounting() {
         let e = GatewayError(domain: .gateway, kind: .upstreamUnavailable, status: 503, message: "no key", provider: "p")
         #expect(FailureClassifier.movesOn(e) && !FailureClassifier.countsAgainstHealth(e) && FailureClassifier.excludesDeployment(e))

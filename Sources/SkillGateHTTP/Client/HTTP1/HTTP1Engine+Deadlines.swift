@@ -18,7 +18,7 @@ extension HTTP1Engine {
             if let total = t.total, check(transfer.startedAt &+ total, .totalTimeout(total), transfer) { continue }
             // The head clock counts from the call: the wait for a pooled connection and connecting too.
             if let head = t.head, !transfer.hasHead,
-               check(transfer.startedAt &+ head, transfer.requestSentAt == nil ? .connectionWaitTimeout(head) : .firstByteTimeout(head), transfer) {
+               check(transfer.startedAt &+ head, Self.headTimeout(head, transfer), transfer) {
                 continue
             }
             if let connection = transfer.connection, connection.connecting {
@@ -37,6 +37,16 @@ extension HTTP1Engine {
         }
         for (transfer, error) in expired { fail(transfer, error) }
         return nextDeadline == .max ? nil : nextDeadline
+    }
+
+    /// What the head timeout ends `transfer` as: a first-byte timeout once its request went out; before that, a wait
+    /// for a pooled connection while it has none, or a slow connect while its connection is being made.
+    private static func headTimeout(_ head: UInt64, _ transfer: HTTP1Transfer) -> HTTPClientError {
+        if transfer.requestSentAt != nil { return .firstByteTimeout(head) }
+        if let connection = transfer.connection, connection.connecting {
+            return .headTimeoutWhileConnecting(head, to: "\(connection.pool.endpoint.addresses.joined(separator: ", ")) port \(connection.pool.endpoint.port)")
+        }
+        return .connectionWaitTimeout(head)
     }
 }
 
