@@ -16,6 +16,10 @@ final class ResponseCache: Sendable {
         /// Requests that neither read nor wrote the cache (`no-store`, server-side skills).
         var bypasses = 0
         var stores = 0
+        /// Requests that waited for an identical request's answer (`coalesce_seconds`, decision 0172), by whether they
+        /// found it kept after the wait.
+        var waitsHit = 0
+        var waitsMissed = 0
         /// Entries evicted because the cache was over its bound.
         var evictions = 0
         /// Entries removed because their time was up.
@@ -33,6 +37,8 @@ final class ResponseCache: Sendable {
     private let state: Mutex<State>
     /// The gateway's wall clock (tests move their own).
     let now: @Sendable () -> Date
+    /// The answers being fetched now, for the requests that coalesce (decision 0172).
+    let fills = ResponseCacheFills()
 
     init(maxBytes: Int, now: @escaping @Sendable () -> Date) {
         state = Mutex(State(entries: ResponseCacheEntries(maxBytes: max(1, maxBytes))))
@@ -40,25 +46,40 @@ final class ResponseCache: Sendable {
     }
 
     /// The answer kept under `key`, if still valid and, when `maxAgeSeconds` is given, no older than that (a hit);
-    /// else nil (a miss). An answer too old for this request stays for others; the fresh one replaces it.
-    func lookup(_ key: ResponseCacheKey, maxAgeSeconds: Int? = nil) -> CachedAnswer? {
+    /// else nil (a miss, counted unless `countingAMiss` is false: a request that may still wait for an identical
+    /// request's answer counts once it knows, `countMiss`). An answer too old for this request stays for others; the
+    /// fresh one replaces it.
+    func lookup(_ key: ResponseCacheKey, maxAgeSeconds: Int? = nil, countingAMiss: Bool = true) -> CachedAnswer? {
         let time = now()
+        let missed = countingAMiss ? 1 : 0
         return state.locked { s -> CachedAnswer? in
             switch s.entries.find(key, at: time) {
             case .hit(let answer) where maxAgeSeconds.map({ answer.age(at: time) > $0 }) ?? false:
-                s.statistics.misses += 1
+                s.statistics.misses += missed
                 return nil
             case .hit(let answer):
                 s.statistics.hits += 1
                 return answer
             case .expired:
                 s.statistics.expirations += 1
-                s.statistics.misses += 1
+                s.statistics.misses += missed
                 return nil
             case .none:
-                s.statistics.misses += 1
+                s.statistics.misses += missed
                 return nil
             }
+        }
+    }
+
+    /// Counts a miss that `lookup` left uncounted.
+    func countMiss() {
+        state.locked { $0.statistics.misses += 1 }
+    }
+
+    /// Counts a request that waited for an identical request's answer, by whether it found it.
+    func countWait(found: Bool) {
+        state.locked { s in
+            if found { s.statistics.waitsHit += 1 } else { s.statistics.waitsMissed += 1 }
         }
     }
 

@@ -10,16 +10,22 @@ struct ResponseCacheStage: Sendable {
     let cache: ResponseCache?
     /// Each caching scenario's time to live, in seconds.
     let ttlSeconds: [String: Int]
+    /// Each caching scenario's `coalesce_seconds` (0: a miss does not wait for an identical request's answer).
+    let coalesceSeconds: [String: Int]
 
     init(cache: ResponseCache?, config: GatewayConfig) {
         self.cache = cache
-        var ttls: [String: Int] = [:]
+        var ttls: [String: Int] = [:], waits: [String: Int] = [:]
         if cache != nil {
             for (name, scenario) in config.scenarios {
-                if let ttl = config.responseCacheTTL(for: scenario) { ttls[name] = ttl }
+                if let ttl = config.responseCacheTTL(for: scenario) {
+                    ttls[name] = ttl
+                    waits[name] = config.responseCacheCoalesceSeconds(for: scenario)
+                }
             }
         }
         ttlSeconds = ttls
+        coalesceSeconds = waits
     }
 
     /// How a request of `client` in `scenario` uses the cache, once its tools were cut and its route planned: nil when
@@ -41,22 +47,66 @@ struct ResponseCacheStage: Sendable {
             cache.countSkipped(refresh: true)
             return .refresh(key, ttlSeconds: ttl)
         }
-        return .lookUp(key, ttlSeconds: ttl, maxAgeSeconds: maxAge)
+        return .lookUp(key, ttlSeconds: ttl, maxAgeSeconds: maxAge, coalesceSeconds: coalesceSeconds[scenario] ?? 0)
+    }
+
+    /// What looking a request's answer up found.
+    enum Found {
+        /// The kept answer.
+        case hit(CachedAnswer)
+        /// None: the request asks a model. `lease` is set when it leads the fill of its key (requests that coalesce
+        /// wait for it): keep it until the answer was kept, or the request ended without one.
+        case miss(lease: ResponseCacheFillLease?)
+        /// None yet, but an identical request of the same token is asking a model: wait for `fill` up to `bound`, then
+        /// look again (`afterWaiting`).
+        case wait(ResponseCacheFill, bound: Duration)
     }
 
     /// The kept answer to `call`, when it may be looked up and is there (and no older than the request's `max-age`): the
-    /// log line says `hit` and the entry's age; otherwise `miss` when it was looked up.
-    func lookUp(_ call: PreparedCall, _ log: inout RequestLogEntry) -> CachedAnswer? {
-        guard let cache, case .lookUp(let key, _, let maxAge) = call.cache else { return nil }
-        guard let hit = cache.lookup(key, maxAgeSeconds: maxAge) else {
+    /// log line says `hit` and the entry's age; otherwise `miss` when it was looked up. When the scenario coalesces
+    /// (`coalesce_seconds`) and an identical request of the same token is asking a model, says to wait for its answer
+    /// first; a request that finds none under way is the one the next identical requests wait for (decision 0172).
+    func lookUp(_ call: PreparedCall, _ log: inout RequestLogEntry) -> Found {
+        guard let cache, case .lookUp(let key, _, let maxAge, let coalesce) = call.cache else { return .miss(lease: nil) }
+        if let hit = cache.lookup(key, maxAgeSeconds: maxAge, countingAMiss: coalesce == 0) { return .hit(found(hit, cache, &log)) }
+        guard coalesce > 0 else {
             log.cache = .miss
-            return nil
+            return .miss(lease: nil)
         }
+        switch cache.fills.claim(key) {
+        case .lead(let lease):
+            cache.countMiss()
+            log.cache = .miss
+            return .miss(lease: lease)
+        case .follow(let fill):
+            return .wait(fill, bound: .seconds(coalesce))
+        }
+    }
+
+    /// After a wait of `waited` for an identical request's answer (`Found.wait`): the answer, if it was kept, or a miss
+    /// (it failed, was not complete, its client left, or it took longer than the wait), and this request asks a model
+    /// itself. The log line has the wait (`cache_wait_ms`).
+    func afterWaiting(_ waited: Duration, _ call: PreparedCall, _ log: inout RequestLogEntry) -> CachedAnswer? {
+        guard let cache, case .lookUp(let key, _, let maxAge, _) = call.cache else { return nil }
+        log.cacheWaitMs = Self.milliseconds(waited)
+        let hit = cache.lookup(key, maxAgeSeconds: maxAge)
+        cache.countWait(found: hit != nil)
+        if let hit { return found(hit, cache, &log) }
+        log.cache = .miss
+        return nil
+    }
+
+    private func found(_ hit: CachedAnswer, _ cache: ResponseCache, _ log: inout RequestLogEntry) -> CachedAnswer {
         log.cache = .hit
         log.cacheAgeSeconds = hit.age(at: cache.now())
         log.provider = hit.target.provider.id
         log.model = hit.target.qualifiedName
         return hit
+    }
+
+    private static func milliseconds(_ d: Duration) -> Double {
+        let (s, a) = d.components
+        return Double(s) * 1000 + Double(a) / 1e15
     }
 
     /// Keeps `response`, the whole answer `target` gave to `call` and that passed the answer checks, when the call may
@@ -67,9 +117,10 @@ struct ResponseCacheStage: Sendable {
     }
 
     /// What a relayed stream of `call` needs to keep its answer once it ended, or nil when it may not write the cache.
-    func write(for call: PreparedCall) -> ResponseCacheWrite? {
+    /// `lease`: the fill the request leads (`lookUp`), held by the relay until the stream's end was kept.
+    func write(for call: PreparedCall, lease: ResponseCacheFillLease?) -> ResponseCacheWrite? {
         guard let cache, let write = call.cache?.write else { return nil }
-        return ResponseCacheWrite(cache: cache, key: write.key, ttlSeconds: write.ttlSeconds)
+        return ResponseCacheWrite(cache: cache, key: write.key, ttlSeconds: write.ttlSeconds, lease: lease)
     }
 
     /// Whether `response` is an answer worth serving again: one the model finished (`stop`, `length`, `tool_calls`, or a

@@ -5,8 +5,9 @@ enum ResponseCacheUse: Sendable {
     /// alone (server-side skills, `/v1/agent`: skills have side effects).
     case bypass
     /// Looked up (an answer older than `maxAgeSeconds`, when the request gave one, counts as missing); on a miss, the
-    /// complete answer is kept for `ttlSeconds`.
-    case lookUp(ResponseCacheKey, ttlSeconds: Int, maxAgeSeconds: Int?)
+    /// complete answer is kept for `ttlSeconds`. With `coalesceSeconds` above 0, a miss while an identical request is
+    /// asking a model waits up to that long for its answer (decision 0172).
+    case lookUp(ResponseCacheKey, ttlSeconds: Int, maxAgeSeconds: Int?, coalesceSeconds: Int)
     /// Not looked up (`refresh`, `Cache-Control: no-cache`); the fresh complete answer is kept for `ttlSeconds`.
     case refresh(ResponseCacheKey, ttlSeconds: Int)
 
@@ -14,14 +15,15 @@ enum ResponseCacheUse: Sendable {
     var write: (key: ResponseCacheKey, ttlSeconds: Int)? {
         switch self {
         case .bypass: nil
-        case .lookUp(let key, let ttl, _), .refresh(let key, let ttl): (key, ttl)
+        case .lookUp(let key, let ttl, _, _), .refresh(let key, let ttl): (key, ttl)
         }
     }
 }
 
 /// What the cache did for a request: the reply's `x-skillgate-cache` and the log line's `cache`.
 enum ResponseCacheOutcome: String, Sendable {
-    /// Answered from the cache.
+    /// Answered from the cache (after waiting for an identical request's answer, when the log line has
+    /// `cache_wait_ms`).
     case hit
     /// Looked up and not found: the answer came from a model (and is kept when complete).
     case miss

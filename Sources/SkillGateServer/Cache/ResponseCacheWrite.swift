@@ -7,12 +7,15 @@ final class ResponseCacheWrite {
     let cache: ResponseCache
     let key: ResponseCacheKey
     let ttlSeconds: Int
+    /// The fill this stream's request leads (decision 0172): identical requests wait for it until the relay ends.
+    let lease: ResponseCacheFillLease?
     private var answer = ChatResponseAccumulator()
 
-    init(cache: ResponseCache, key: ResponseCacheKey, ttlSeconds: Int) {
+    init(cache: ResponseCache, key: ResponseCacheKey, ttlSeconds: Int, lease: ResponseCacheFillLease?) {
         self.cache = cache
         self.key = key
         self.ttlSeconds = ttlSeconds
+        self.lease = lease
     }
 
     /// Adds a relayed event.

@@ -26,6 +26,8 @@ struct RequestLogEntry: Sendable {
     var cache: ResponseCacheOutcome?
     /// A hit's entry's age in whole seconds.
     var cacheAgeSeconds: Int?
+    /// How long the request waited for an identical request's answer under way (`coalesce_seconds`, decision 0172).
+    var cacheWaitMs: Double?
     var totalMs = 0.0
     var upstreamMs: Double?
     var usage: Usage?
@@ -167,6 +169,7 @@ struct RequestLogEntry: Sendable {
         o.append("stream", .bool(stream))
         o.append("cache", ifPresent: cache.map { .string($0.rawValue) })
         o.append("cache_age_s", ifPresent: cacheAgeSeconds.map { .int($0) })
+        o.append("cache_wait_ms", ifPresent: cacheWaitMs.map { .double(($0 * 100).rounded() / 100) })
         o.append("total_ms", .double((totalMs * 100).rounded() / 100))
         o.append("upstream_ms", ifPresent: upstreamMs.map { .double(($0 * 100).rounded() / 100) })
         if let usage {

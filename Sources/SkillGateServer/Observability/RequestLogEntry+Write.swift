@@ -55,6 +55,7 @@ extension RequestLogEntry {
         out.append(contentsOf: (stream ? "true" : "false").utf8)
         string("cache", cache?.rawValue)
         integer("cache_age_s", cacheAgeSeconds)
+        number("cache_wait_ms", cacheWaitMs.map { ($0 * 100).rounded() / 100 })
         number("total_ms", (totalMs * 100).rounded() / 100)
         number("upstream_ms", upstreamMs.map { ($0 * 100).rounded() / 100 })
         if let usage {

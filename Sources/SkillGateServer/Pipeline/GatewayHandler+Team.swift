@@ -69,6 +69,9 @@ extension GatewayServices {
                    "Requests of scenarios that cache answers, by what the response cache did (hit, miss, refresh, bypass).", labels: ["result"],
                    [(["hit"], cache.hits), (["miss"], cache.misses), (["refresh"], cache.refreshes), (["bypass"], cache.bypasses)])
             family("skillgate_response_cache_stores_total", .counter, "Complete answers kept in the response cache.", [([], cache.stores)])
+            family("skillgate_response_cache_waits_total", .counter,
+                   "Requests that waited for an identical request's answer under way (response_cache.coalesce_seconds), by whether it was kept for them (hit) or they asked a model after all (miss).",
+                   labels: ["result"], [(["hit"], cache.waitsHit), (["miss"], cache.waitsMissed)])
             family("skillgate_response_cache_evictions_total", .counter,
                    "Answers removed from the response cache: bytes (the least recently used, past response_cache.max_mib), expired (past their time to live).",
                    labels: ["reason"], [(["bytes"], cache.evictions), (["expired"], cache.expirations)])

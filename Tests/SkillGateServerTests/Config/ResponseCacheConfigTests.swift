@@ -42,6 +42,8 @@ import SkillGateCore
         (#","response_cache":{"enabled":"yes"}"#, "$.response_cache.enabled", "true or false"),
         (#","response_cache":{"ttl":60}"#, "$.response_cache.ttl", "ttl_seconds"),
         (#","response_cache":true"#, "$.response_cache", "an object"),
+        (#","response_cache":{"coalesce_seconds":-1}"#, "$.response_cache.coalesce_seconds", "from 0 to 600"),
+        (#","response_cache":{"coalesce_seconds":601}"#, "$.response_cache.coalesce_seconds", "like 20"),
     ])
     func aBadValueSaysWhatToWrite(_ extra: String, _ path: String, _ hint: String) {
         #expect {
@@ -49,6 +51,22 @@ import SkillGateCore
         } throws: { error in
             guard let e = error as? JSONShapeError else { return false }
             return e.path == path && e.message.contains(hint)
+        }
+    }
+
+    /// `coalesce_seconds` (decision 0172): 0 unless written, the gateway's for a scenario that says nothing, a
+    /// scenario's own otherwise; a bad value in a scenario names its path.
+    @Test func coalescingIsOffUnlessWrittenAndAScenarioMaySetItsOwn() throws {
+        let plain = try Self.config(#","response_cache":{}"#)
+        #expect(plain.responseCacheCoalesceSeconds(for: plain.scenarios["chat"]!) == 0)
+        let c = try Self.config(#","response_cache":{"coalesce_seconds":20}"#,
+                                scenarios: #"{"chat":{},"faq":{"response_cache":{"coalesce_seconds":0}},"slow":{"response_cache":{"coalesce_seconds":120}}}"#)
+        #expect(c.responseCacheCoalesceSeconds(for: c.scenarios["chat"]!) == 20)
+        #expect(c.responseCacheCoalesceSeconds(for: c.scenarios["faq"]!) == 0 && c.responseCacheCoalesceSeconds(for: c.scenarios["slow"]!) == 120)
+        #expect {
+            try Self.config("", scenarios: #"{"chat":{"response_cache":{"coalesce_seconds":1e3}}}"#)
+        } throws: { error in
+            (error as? JSONShapeError)?.path == "$.scenarios.chat.response_cache.coalesce_seconds"
         }
     }
 

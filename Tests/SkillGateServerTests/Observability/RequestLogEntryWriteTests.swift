@@ -40,7 +40,9 @@ import Testing
         (cacheHit.provider, cacheHit.model, cacheHit.cache, cacheHit.cacheAgeSeconds) = ("p", "p/m", .hit, 42)
         var cacheMiss = full
         cacheMiss.cache = .miss
-        return [minimal, full, failed, refused, long, cacheHit, cacheMiss]
+        var coalescedHit = cacheHit
+        coalescedHit.cacheWaitMs = 1234.5678
+        return [minimal, full, failed, refused, long, cacheHit, cacheMiss, coalescedHit]
     }
 
     @Test(arguments: entries())

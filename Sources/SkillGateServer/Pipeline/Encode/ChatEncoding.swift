@@ -17,11 +17,26 @@ struct ChatEncoding<S: ChatSurface> {
             try await agentChat(call, request, &ctx)
             return nil
         }
-        // An exact repeat of an answer the response cache kept is answered from it, with no model call (decision 0140).
-        if let hit = answer.responseCache.lookUp(call, &ctx.log) {
+        // An exact repeat of an answer the response cache kept is answered from it, with no model call (decision 0140);
+        // one that coalesces may wait for an identical request's answer under way first (decision 0172).
+        var lease: ResponseCacheFillLease?
+        switch answer.responseCache.lookUp(call, &ctx.log) {
+        case .hit(let hit):
             await answerFromCache(hit, request, &ctx)
             return nil
+        case .miss(let leads):
+            lease = leads
+        case .wait(let fill, let bound):
+            let started = ContinuousClock.now
+            await fill.wait(upTo: bound)
+            if let hit = answer.responseCache.afterWaiting(ContinuousClock.now - started, call, &ctx.log) {
+                await answerFromCache(hit, request, &ctx)
+                return nil
+            }
         }
+        // The fill this request leads ends when it returns (a whole answer, kept before; a failure) or, for a stream,
+        // when its relay, which holds the lease too, ends.
+        defer { withExtendedLifetime(lease) {} }
         // A stream's head is written by the event loop while the upstream works, as it will be if the plan's first
         // deployment answers (decision 0087); it is used only if that one did, with no escalation.
         let headFor = request.stream ? call.plan.targets.first : nil
@@ -41,7 +56,7 @@ struct ChatEncoding<S: ChatSurface> {
             var relay = OpenRelay(upstream: upstream, recheck: call.client.recheck, headPreparedFor: headFor,
                                   encoder: surface.streamEncoder(id: "chatcmpl-" + ctx.idSuffix, model: upstream.target.qualifiedName,
                                                                  created: Self.now, includeUsage: request.includeUsage),
-                                  spend: StreamSpend(inputOf: call.request), cacheWrite: answer.responseCache.write(for: call))
+                                  spend: StreamSpend(inputOf: call.request), cacheWrite: answer.responseCache.write(for: call, lease: lease))
             // The head and the first event go out now, before this setup's state is freed (decision 0063).
             guard await relayFirst(&relay, &ctx) else { return nil }
             // The closure relays through the variable it captured: one relay state for the stream's life, not a copy.
