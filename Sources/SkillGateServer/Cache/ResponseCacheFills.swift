@@ -24,7 +24,7 @@ final class ResponseCacheFills: Sendable {
         }
     }
 
-    /// How many fills are under way (for tests and `/metrics`).
+    /// How many fills are under way (for tests).
     var count: Int { underWay.locked { $0.count } }
 
     /// Removes `fill` once it ended (a newer fill of the same key stays).
