@@ -88,7 +88,7 @@ struct ResponseCacheStage: Sendable {
     /// itself. The log line has the wait (`cache_wait_ms`).
     func afterWaiting(_ waited: Duration, _ call: PreparedCall, _ log: inout RequestLogEntry) -> CachedAnswer? {
         guard let cache, case .lookUp(let key, _, let maxAge, _) = call.cache else { return nil }
-        log.cacheWaitMs = Self.milliseconds(waited)
+        log.cacheWaitMs = waited.inMilliseconds
         let hit = cache.lookup(key, maxAgeSeconds: maxAge)
         cache.countWait(found: hit != nil)
         if let hit { return found(hit, cache, &log) }
@@ -102,11 +102,6 @@ struct ResponseCacheStage: Sendable {
         log.provider = hit.target.provider.id
         log.model = hit.target.qualifiedName
         return hit
-    }
-
-    private static func milliseconds(_ d: Duration) -> Double {
-        let (s, a) = d.components
-        return Double(s) * 1000 + Double(a) / 1e15
     }
 
     /// Keeps `response`, the whole answer `target` gave to `call` and that passed the answer checks, when the call may

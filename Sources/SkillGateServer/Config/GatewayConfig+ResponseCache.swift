@@ -50,7 +50,8 @@ extension GatewayConfig {
 
     /// The longest `ttl_seconds`: a week. An exact answer kept longer is more likely stale than useful.
     static let maxResponseCacheTTL = 7 * 86_400
-    /// The longest `coalesce_seconds`: ten minutes, the default `upstream_timeouts.total_seconds` (no answer takes longer).
+    /// The longest `coalesce_seconds`: ten minutes, the default `upstream_timeouts.total_seconds` (by default no answer
+    /// takes longer).
     static let maxResponseCacheCoalesce = 600
 
     /// Reads the top-level `response_cache` (absent: off).

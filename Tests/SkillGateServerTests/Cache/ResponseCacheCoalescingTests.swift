@@ -12,7 +12,8 @@ import SkillGateHTTP
     static let coalescing = #"{"ttl_seconds":60,"coalesce_seconds":20}"#
 
     /// Sends `count` identical requests: the first alone, the others once the upstream has it (so they arrive while it
-    /// is being answered), all at once. Returns the replies in that order (the first, then the others).
+    /// is being answered: the tests' first answers take 1.5 s), all at once. Returns the replies in that order (the
+    /// first, then the others).
     static func identical(_ g: ResponseCacheGateway, _ upstream: UpstreamDouble, count: Int, stream: Bool = false)
         async throws -> [(status: Int, cache: String?, text: String)] {
         let body = ResponseCacheGateway.chat(Self.question, stream ? #""stream":true"# : "")
@@ -37,7 +38,7 @@ import SkillGateHTTP
     @Test(arguments: [false, true])
     func identicalRequestsUnderWayAskTheModelOnce(_ stream: Bool) async throws {
         let reply: UpstreamDouble.Reply = stream ? OpenAIRecordings.streamedText : OpenAIRecordings.text
-        try await ResponseCacheGateway.with([.delayed(.milliseconds(800), reply)], responseCache: Self.coalescing) { g, upstream in
+        try await ResponseCacheGateway.with([.delayed(.milliseconds(1500), reply)], responseCache: Self.coalescing) { g, upstream in
             let replies = try await Self.identical(g, upstream, count: 4, stream: stream)
             #expect(upstream.requestCount == 1, "the three that came while the first was answered waited for its answer")
             #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.map { "\($0.status) \($0.text.prefix(200))" })")
@@ -54,11 +55,13 @@ import SkillGateHTTP
         }
     }
 
-    /// The first request's answer is a failure (not kept): the ones that waited for it ask the model themselves.
+    /// The first request's answer is a failure (not kept): the ones that waited for it ask the model themselves. Their
+    /// own answers take 800 ms, so each looks the answer up again before the other's is kept (woken together, one
+    /// scheduled a little later would otherwise find the other's answer: a hit, which is right, but not this case).
     @Test func whenTheFirstFailsTheOthersAskThemselves() async throws {
-        let failure = UpstreamDouble.Reply.delayed(.milliseconds(800), .json(status: 400, body: Array(
+        let failure = UpstreamDouble.Reply.delayed(.milliseconds(1500), .json(status: 400, body: Array(
             #"{"error":{"message":"Invalid 'messages': too long.","type":"invalid_request_error","param":"messages","code":null}}"#.utf8), headers: [:]))
-        try await ResponseCacheGateway.with([failure, OpenAIRecordings.text], responseCache: Self.coalescing) { g, upstream in
+        try await ResponseCacheGateway.with([failure, .delayed(.milliseconds(800), OpenAIRecordings.text)], responseCache: Self.coalescing) { g, upstream in
             let replies = try await Self.identical(g, upstream, count: 3)
             #expect(replies[0].status == 400, "\(replies[0].text)")
             #expect(replies.dropFirst().allSatisfy { $0.status == 200 && $0.text.contains("chat.completion") }, "\(replies.map { "\($0.status) \($0.text.prefix(200))" })")

@@ -44,7 +44,7 @@ extension HTTP1Engine {
     private static func headTimeout(_ head: UInt64, _ transfer: HTTP1Transfer) -> HTTPClientError {
         if transfer.requestSentAt != nil { return .firstByteTimeout(head) }
         if let connection = transfer.connection, connection.connecting {
-            return .headTimeoutWhileConnecting(head, to: "\(connection.pool.endpoint.addresses.joined(separator: ", ")) port \(connection.pool.endpoint.port)")
+            return .headTimeoutWhileConnecting(head, to: connection.pool.endpoint.described)
         }
         return .connectionWaitTimeout(head)
     }
@@ -53,6 +53,6 @@ extension HTTP1Engine {
 extension HTTPClientError {
     static func connectTimeout(_ ns: UInt64, _ endpoint: HTTP1Target.Endpoint) -> HTTPClientError {
         HTTPClientError(kind: .connectTimeout,
-            detail: "no connection to \(endpoint.addresses.joined(separator: ", ")) port \(endpoint.port) within \(ns / 1_000_000) ms; the upstream did not accept the connection in time, check reachability or raise HTTPTimeouts.connect")
+            detail: "no connection to \(endpoint.described) within \(ns / 1_000_000) ms; the upstream did not accept the connection in time, check reachability or raise HTTPTimeouts.connect")
     }
 }

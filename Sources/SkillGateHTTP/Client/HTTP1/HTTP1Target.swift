@@ -26,6 +26,9 @@ struct HTTP1Target {
         }
 
         var addresses: [String] { addressList.split(separator: ",").map(String.init) }
+
+        /// The addresses and port as an error message names them: `127.0.0.1, ::1 port 8080`.
+        var described: String { "\(addresses.joined(separator: ", ")) port \(port)" }
     }
 
     var endpoint: Endpoint
